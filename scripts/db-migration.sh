@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Writes a new migration for both providers from the change to prisma/models since the last commit.
+# Usage: npm run db:migration -- NAME   (prisma migrate dev needs a shadow database; this does not)
+set -euo pipefail
+name=${1:?usage: npm run db:migration -- NAME}
+cd "$(dirname "$0")/.."
+stamp=$(date -u +%Y%m%d%H%M%S)
+prev=$(mktemp -d)
+trap 'rm -rf "$prev"' EXIT
+for provider in sqlite postgres; do
+  mkdir -p "$prev/$provider/models"
+  cp "prisma/$provider/schema.prisma" "$prev/$provider/schema.prisma"
+  if git cat-file -e HEAD:prisma/models 2>/dev/null; then
+    git archive HEAD prisma/models | tar -x -C "$prev/$provider" --strip-components=2 -f - -C models 2>/dev/null \
+      || { for f in $(git ls-tree --name-only HEAD prisma/models/); do git show "HEAD:$f" > "$prev/$provider/models/$(basename "$f")"; done; }
+  fi
+  out="prisma/$provider/migrations/${stamp}_${name}"
+  mkdir -p "$out"
+  if [ -z "$(ls "$prev/$provider/models")" ]; then from=(--from-empty); else from=(--from-schema-datamodel "$prev/$provider"); fi
+  env -u DATABASE_URL npx prisma migrate diff --config "prisma/$provider.config.ts" "${from[@]}" --to-schema-datamodel "prisma/$provider" --script > "$out/migration.sql"
+  echo "wrote $out/migration.sql"
+done
+for provider in sqlite postgres; do
+  [ -f "prisma/$provider/migrations/migration_lock.toml" ] || printf 'provider = "%s"\n' "$([ $provider = postgres ] && echo postgresql || echo sqlite)" > "prisma/$provider/migrations/migration_lock.toml"
+done

@@ -1,0 +1,16 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Unit tests (lib/gates) and integration tests (lib/db, lib/runner, API routes) against real SQLite and
+// real processes. Playwright specs in e2e/ run separately.
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(__dirname) } },
+  test: {
+    include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    globalSetup: [],
+  },
+});
