@@ -1,0 +1,69 @@
+// The brief the agent reads: the task, the checks that must pass, and from attempt 2 what failed.
+export type BriefCheck = { id: string; name: string; command: string; required: boolean; cwd?: string };
+export type BriefFailure = {
+  checkId: string;
+  name: string;
+  verdict: string;
+  exitCode: number | null;
+  logTail: string | null;
+  logNote: string | null;
+};
+
+export type BriefInput = {
+  task: { key: string; title: string; description: string; branch: string };
+  workName: string;
+  attemptN: number;
+  maxAttempts: number;
+  checks: readonly BriefCheck[];
+  policy: string;
+  // Failing checks of the previous attempt (empty on attempt 1).
+  failures: readonly BriefFailure[];
+  previousAttemptN: number | null;
+};
+
+function fenceFor(text: string): string {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  return "`".repeat(longest + 1);
+}
+
+export function composeBrief(input: BriefInput): string {
+  const { task } = input;
+  const lines: string[] = [];
+  lines.push(`# ${task.key}: ${task.title}`);
+  lines.push("");
+  lines.push(`Work: ${input.workName} · branch ${task.branch} · attempt ${input.attemptN} of ${input.maxAttempts}`);
+  lines.push("");
+  lines.push("## The task");
+  lines.push("");
+  lines.push(task.description.trim() || "(no description)");
+  lines.push("");
+  lines.push("## Checks that must pass");
+  lines.push("");
+  if (input.policy === "off") lines.push("Checks are off for this run (policy off): nothing is verified after you finish.");
+  else if (input.checks.length === 0) lines.push("No checks are declared.");
+  for (const check of input.policy === "off" ? [] : input.checks) {
+    const where = check.cwd ? ` (in ${check.cwd})` : "";
+    lines.push(`- ${check.id} — ${check.name}${check.required ? " (required)" : " (reports only)"}${where}`);
+    const fence = fenceFor(check.command);
+    lines.push(`  ${fence}bash`, ...check.command.split("\n").map((l) => `  ${l}`), `  ${fence}`);
+  }
+  if (input.failures.length > 0) {
+    lines.push("");
+    lines.push(`## What failed in attempt ${input.previousAttemptN ?? input.attemptN - 1}`);
+    for (const f of input.failures) {
+      lines.push("");
+      lines.push(`### ${f.checkId} — ${f.name}: ${f.verdict}${f.exitCode === null ? "" : ` (exit code ${f.exitCode})`}`);
+      lines.push("");
+      if (f.logNote) lines.push(`Note: ${f.logNote}`, "");
+      const tail = f.logTail ?? "";
+      if (tail.trim().length === 0) lines.push("(no output)");
+      else {
+        const fence = fenceFor(tail);
+        lines.push(`Last lines of its log:`, "", `${fence}text`, tail.replace(/\n$/, ""), fence);
+      }
+    }
+    lines.push("");
+    lines.push("Fix what these checks report, then stop: Gatehouse runs the checks again.");
+  }
+  return lines.join("\n") + "\n";
+}

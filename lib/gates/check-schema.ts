@@ -1,0 +1,123 @@
+// The Check object and its lists, exactly as the SPEC's table says. One schema serves the API,
+// the Server Actions and the editors' live validation; every message names the rule it enforces.
+import { z } from "zod";
+import { refuseDuplicateIds } from "./duplicate-ids";
+import { ZEnvNameList } from "./env-names";
+
+export const CHECK_KINDS = ["build", "test", "lint", "typecheck", "custom"] as const;
+export const MAX_CHECKS = 20;
+export const DEFAULT_TIMEOUT_SEC = 600;
+export const CHECK_ID_PATTERN = /^[a-z0-9][a-z0-9-_]{0,40}$/;
+
+// "required" when the field is missing, otherwise what type it must be.
+export const requiredOr = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "required" : what);
+
+export const ZCheckId = z
+  .string({ error: requiredOr("must be text") })
+  .regex(CHECK_ID_PATTERN, "lowercase letters, digits, - and _ only, starting with a letter or digit, at most 41 characters");
+
+// A directory relative to the checkout root that cannot leave it (symlinks are checked when the check runs).
+export const ZCheckCwd = z
+  .string({ error: "must be text" })
+  .min(1, "must not be empty (leave it out to run in the checkout root)")
+  .max(500, "at most 500 characters")
+  .refine((v) => !v.includes("\0"), "must not contain NUL characters")
+  .refine((v) => !v.startsWith("/") && !v.startsWith("~"), "must be relative to the checkout root, not absolute")
+  .refine((v) => !v.split("/").includes(".."), "must stay inside the checkout: '..' is not allowed");
+
+function unknownFieldMessage(issue: { code?: string; keys?: string[] }): string {
+  if (issue.code !== "unrecognized_keys") return "must be a check object";
+  const keys = issue.keys ?? [];
+  const others = keys.filter((k) => k !== "disabled");
+  const parts = [];
+  if (others.length > 0) parts.push(`unknown field: ${others.join(", ")}`);
+  if (keys.includes("disabled")) parts.push("disabled: only a task's entries can suppress a default; delete the check here instead");
+  return parts.join("; ");
+}
+
+// Duplicate ids are reported together with the other errors of a list, not only once those are fixed.
+export const EVEN_WITH_OTHER_ERRORS = { when: (payload: { value: unknown }) => Array.isArray(payload.value) };
+
+const checkFields = {
+  id: ZCheckId,
+  name: z
+    .string({ error: requiredOr("must be text") })
+    .trim()
+    .min(1, "required: 1–120 characters saying what passing means")
+    .max(120, "at most 120 characters"),
+  kind: z.enum(CHECK_KINDS, { error: (issue) => (issue.input === undefined ? "required: one of build, test, lint, typecheck, custom" : "must be one of build, test, lint, typecheck, custom") }),
+  command: z
+    .string({ error: requiredOr("must be text") })
+    .max(2000, "at most 2000 characters")
+    .refine((v) => v.trim().length > 0, "required: the shell command to run (1–2000 characters)"),
+  required: z.boolean({ error: (issue) => (issue.input === undefined ? "required: true or false" : "must be true or false") }),
+  cwd: ZCheckCwd.optional(),
+  timeoutSec: z
+    .number({ error: "must be a whole number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(1, "at least 1 second")
+    .max(3600, "at most 3600 seconds (1 hour)")
+    .optional(),
+  envPassthrough: ZEnvNameList.optional(),
+  expectExit: z
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "an exit code is 0–255")
+    .max(255, "an exit code is 0–255")
+    .optional(),
+  expectStdout: z
+    .string({ error: "must be text" })
+    .min(1, "must not be empty (leave it out to not require any output)")
+    .max(2000, "at most 2000 characters")
+    .optional(),
+};
+
+// A check in a Work's defaults (or a full entry in a task's list).
+export const ZCheck = z.strictObject(checkFields, { error: unknownFieldMessage });
+export type Check = z.infer<typeof ZCheck>;
+
+// A task entry: a full check (replacing or adding), or `{ id, disabled: true }` suppressing a default.
+// A disabled entry may keep the other fields (so un-suppressing in the editor loses nothing).
+const ZDisabledEntry = z.strictObject(
+  {
+    id: ZCheckId,
+    disabled: z.literal(true),
+    name: checkFields.name.optional(),
+    kind: checkFields.kind.optional(),
+    command: checkFields.command.optional(),
+    required: checkFields.required.optional(),
+    cwd: checkFields.cwd,
+    timeoutSec: checkFields.timeoutSec,
+    envPassthrough: checkFields.envPassthrough,
+    expectExit: checkFields.expectExit,
+    expectStdout: checkFields.expectStdout,
+  },
+  { error: unknownFieldMessage },
+);
+const ZActiveEntry = z.strictObject({ ...checkFields, disabled: z.literal(false, { error: "must be true or false" }).optional() }, { error: unknownFieldMessage });
+
+export type DisabledEntry = z.infer<typeof ZDisabledEntry>;
+export type TaskCheckEntry = DisabledEntry | z.infer<typeof ZActiveEntry>;
+
+export function isDisabledEntry(entry: TaskCheckEntry): entry is DisabledEntry {
+  return entry.disabled === true;
+}
+
+// Picks the entry's shape by its `disabled` flag first, so errors point at the fields that matter.
+export const ZTaskCheckEntry = z.unknown().transform((value, ctx): TaskCheckEntry => {
+  const isDisabled = !!value && typeof value === "object" && (value as { disabled?: unknown }).disabled === true;
+  const parsed = (isDisabled ? ZDisabledEntry : ZActiveEntry).safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
+export const ZCheckList = z
+  .array(ZCheck, { error: "must be a list of checks" })
+  .max(MAX_CHECKS, `at most ${MAX_CHECKS} checks`)
+  .superRefine(refuseDuplicateIds, EVEN_WITH_OTHER_ERRORS);
+
+export const ZTaskCheckList = z
+  .array(ZTaskCheckEntry, { error: "must be a list of checks" })
+  .max(MAX_CHECKS, `at most ${MAX_CHECKS} checks`)
+  .superRefine(refuseDuplicateIds, EVEN_WITH_OTHER_ERRORS);

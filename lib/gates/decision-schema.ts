@@ -1,0 +1,17 @@
+// A delivery owner's answer to a partial run.
+import { z } from "zod";
+import { DECISION_CHOICES } from "./run-ending";
+
+export const ZDecision = z.strictObject(
+  {
+    choice: z.enum(DECISION_CHOICES, { error: "must be one of accept, more-attempts, reject" }),
+    attempts: z
+      .number({ error: "must be a whole number from 1 to 5" })
+      .int("must be a whole number from 1 to 5")
+      .min(1, "grant at least 1 attempt")
+      .max(5, "grant at most 5 attempts at a time")
+      .optional(),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field: ${(issue.keys ?? []).join(", ")}` : "must be an object") },
+);
+export type Decision = z.infer<typeof ZDecision>;

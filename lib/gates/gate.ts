@@ -1,0 +1,53 @@
+// The gate of an attempt from its check verdicts, under the run's policy.
+import type { ChecksPolicy } from "./work-schema";
+
+export const VERDICTS = ["queued", "running", "passed", "failed", "timeout", "error", "skipped"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export const GATES = ["pending", "running", "green", "red", "off"] as const;
+export type Gate = (typeof GATES)[number];
+
+export type VerdictOfCheck = { required: boolean; verdict: Verdict };
+
+export function isFinishedVerdict(verdict: Verdict): boolean {
+  return verdict !== "queued" && verdict !== "running";
+}
+
+export function isBlockingVerdict(verdict: Verdict): boolean {
+  return verdict === "failed" || verdict === "timeout" || verdict === "error";
+}
+
+// Required checks decide; the others only report. Under policy off the gate is "off".
+export function computeGate(policy: ChecksPolicy, results: readonly VerdictOfCheck[]): Gate {
+  if (policy === "off") return "off";
+  if (results.some((r) => !isFinishedVerdict(r.verdict))) {
+    return results.some((r) => r.verdict !== "queued") ? "running" : "pending";
+  }
+  // Green only when every required check passed: a required check skipped or not run is not a pass.
+  return results.every((r) => !r.required || r.verdict === "passed") ? "green" : "red";
+}
+
+// A green gate with nothing required is green by default only; the UI must say so.
+export function isNothingRequired(checks: readonly { required: boolean }[]): boolean {
+  return !checks.some((c) => c.required);
+}
+
+export function countRequiredPassed(results: readonly VerdictOfCheck[]): number {
+  return results.filter((r) => r.required && r.verdict === "passed").length;
+}
+
+export type VerdictInput = {
+  timedOut: boolean;
+  exitCode: number | null;
+  expectExit?: number;
+  expectStdout?: string;
+  stdoutFound: boolean;
+};
+
+// passed: exit code = expectExit (default 0) and expectStdout found when set.
+export function decideVerdict(input: VerdictInput): "passed" | "failed" | "timeout" {
+  if (input.timedOut) return "timeout";
+  if (input.exitCode === null) return "failed";
+  if (input.exitCode !== (input.expectExit ?? 0)) return "failed";
+  if (input.expectStdout !== undefined && !input.stdoutFound) return "failed";
+  return "passed";
+}

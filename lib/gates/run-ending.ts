@@ -1,0 +1,62 @@
+// What happens after an attempt: accept, try again, wait for a person, or end partial / inconclusive.
+import type { Gate } from "./gate";
+import type { ChecksPolicy } from "./work-schema";
+
+export const ENDINGS = ["accepted", "partial", "rejected", "inconclusive"] as const;
+export type Ending = (typeof ENDINGS)[number];
+export const RUN_STATUSES = ["queued", "running", "waiting", "finished"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export type NextStep =
+  | { kind: "accept"; reason: string }
+  | { kind: "next-attempt" }
+  | { kind: "wait"; reason: string }
+  | { kind: "partial"; reason: string }
+  | { kind: "inconclusive"; reason: string };
+
+export type AttemptOutcome = {
+  policy: ChecksPolicy;
+  gate: Gate;
+  attemptN: number;
+  maxAttempts: number;
+  hasAgent: boolean;
+  // Set when a required check could not be carried out (verdict error): the work was not judged.
+  requiredError: string | null;
+  isBudgetSpent: boolean;
+  budgetSec: number | null;
+  isNothingRequired: boolean;
+};
+
+export function decideNextStep(o: AttemptOutcome): NextStep {
+  if (o.policy === "off") return { kind: "accept", reason: "policy off: checks are not run" };
+  if (o.requiredError) return { kind: "inconclusive", reason: o.requiredError };
+  if (o.gate === "green") {
+    return {
+      kind: "accept",
+      reason: o.isNothingRequired ? `gate green on attempt ${o.attemptN} (nothing required)` : `gate green on attempt ${o.attemptN}`,
+    };
+  }
+  if (o.policy === "warn") return { kind: "accept", reason: "policy warn: accepted with the red gate shown as a warning" };
+  if (o.isBudgetSpent) return { kind: "partial", reason: `budget of ${o.budgetSec}s spent with the gate still red` };
+  if (o.attemptN >= o.maxAttempts) {
+    return { kind: "partial", reason: `all ${o.maxAttempts} attempt${o.maxAttempts === 1 ? "" : "s"} used with the gate still red` };
+  }
+  if (o.hasAgent) return { kind: "next-attempt" };
+  return { kind: "wait", reason: `gate red on attempt ${o.attemptN}: waiting for a fix, then "Run attempt ${o.attemptN + 1}"` };
+}
+
+export type AttemptScore = { n: number; requiredPassed: number; commit: string | null };
+
+// The best attempt of a partial run: most required checks passed, the later one on a tie.
+export function pickBestAttempt(attempts: readonly AttemptScore[]): AttemptScore | null {
+  let best: AttemptScore | null = null;
+  for (const a of attempts) if (!best || a.requiredPassed > best.requiredPassed || (a.requiredPassed === best.requiredPassed && a.n > best.n)) best = a;
+  return best;
+}
+
+export const DECISION_CHOICES = ["accept", "more-attempts", "reject"] as const;
+export type DecisionChoice = (typeof DECISION_CHOICES)[number];
+
+export function endingForDecision(choice: Exclude<DecisionChoice, "more-attempts">): Ending {
+  return choice === "accept" ? "accepted" : "rejected";
+}

@@ -1,0 +1,16 @@
+// Task keys (GATE-12) and default branch names derived from them.
+
+// The key prefix of a Work: the leading letters of its name, upper-cased (e.g. "Gatehouse demo" → "GATE").
+export function keyPrefixFor(workName: string): string {
+  const letters = workName.toUpperCase().replace(/[^A-Z0-9]/g, "");
+  const prefix = letters.replace(/^[0-9]+/, "").slice(0, 4);
+  return prefix.length >= 2 ? prefix : "TASK";
+}
+
+export function taskKey(prefix: string, number: number): string {
+  return `${prefix}-${number}`;
+}
+
+export function defaultBranchFor(key: string): string {
+  return `gatehouse/${key.toLowerCase()}`;
+}

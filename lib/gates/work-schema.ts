@@ -1,0 +1,140 @@
+// A Work's and a Task's settings. Create and patch share the field rules; a patch carries the
+// `version` it was read at (optimistic concurrency).
+import { z } from "zod";
+import { ZCheckList, ZTaskCheckList } from "./check-schema";
+import { ZEnvNameList } from "./env-names";
+
+export const CHECKS_POLICIES = ["off", "warn", "required"] as const;
+export type ChecksPolicy = (typeof CHECKS_POLICIES)[number];
+export const MIN_ATTEMPTS = 1;
+export const MAX_ATTEMPTS = 5;
+export const DEFAULT_ATTEMPTS = 3;
+export const MAX_BUDGET_SEC = 86_400;
+
+export const ZChecksPolicy = z.enum(CHECKS_POLICIES, { error: "must be one of off, warn, required" });
+
+export const ZMaxGateAttempts = z
+  .number({ error: "must be a whole number from 1 to 5" })
+  .int("must be a whole number from 1 to 5")
+  .min(MIN_ATTEMPTS, "at least 1 attempt")
+  .max(MAX_ATTEMPTS, "at most 5 attempts");
+
+export const ZBudgetSec = z
+  .number({ error: "must be a whole number of seconds" })
+  .int("must be a whole number of seconds")
+  .min(1, "at least 1 second")
+  .max(MAX_BUDGET_SEC, "at most 86400 seconds (24 hours)");
+
+export const ZAgentCommand = z
+  .string({ error: "must be text" })
+  .max(2000, "at most 2000 characters")
+  .refine((v) => v.trim().length > 0, "must not be blank (use null for no agent)");
+
+// Git's ref-name rules, kept to what matters: no spaces or control characters, no "..", no leading "-".
+export const ZBranchName = z
+  .string({ error: "must be text" })
+  .min(1, "must not be empty")
+  .max(200, "at most 200 characters")
+  .regex(/^[A-Za-z0-9._/-]+$/, "letters, digits, '.', '_', '/' and '-' only")
+  .refine((v) => !v.startsWith("-") && !v.startsWith("/") && !v.startsWith("."), "must not start with '-', '/' or '.'")
+  .refine((v) => !v.includes("..") && !v.includes("//"), "must not contain '..' or '//'")
+  .refine((v) => !v.endsWith("/") && !v.endsWith(".") && !v.endsWith(".lock"), "must not end with '/', '.' or '.lock'")
+  .refine((v) => v.split("/").every((part) => !part.startsWith(".") && !part.endsWith(".lock")), "no part between '/' may start with '.' or end with '.lock'");
+
+export const ZRepoUrl = z
+  .string({ error: "must be text" })
+  .trim()
+  .min(1, "required: anything git clone accepts (a local path, file://, https://)")
+  .max(2000, "at most 2000 characters")
+  .refine((v) => !/[\s\0]/.test(v), "must not contain spaces or control characters")
+  .refine((v) => !v.startsWith("-"), "must not start with '-'");
+
+const workFields = {
+  name: z.string({ error: "must be text" }).trim().min(1, "required: 1–120 characters").max(120, "at most 120 characters"),
+  repoUrl: ZRepoUrl,
+  baseBranch: ZBranchName.nullable().optional(),
+  checkDefaults: ZCheckList,
+  checksPolicy: ZChecksPolicy,
+  maxGateAttempts: ZMaxGateAttempts,
+  agentCommand: ZAgentCommand.nullable(),
+  agentEnvPassthrough: ZEnvNameList,
+  budgetSec: ZBudgetSec.nullable(),
+  failFast: z.boolean({ error: "must be true or false" }),
+};
+
+const strictError = (issue: { code?: string; keys?: string[] }) =>
+  issue.code === "unrecognized_keys" ? `unknown field: ${(issue.keys ?? []).join(", ")}` : "must be an object";
+
+export const ZVersion = z.number({ error: "required: the version you read (a whole number)" }).int("must be a whole number").min(1, "must be at least 1");
+
+export const ZWorkCreate = z.strictObject(
+  {
+    ...workFields,
+    checkDefaults: workFields.checkDefaults.default([]),
+    checksPolicy: workFields.checksPolicy.default("required"),
+    maxGateAttempts: workFields.maxGateAttempts.default(DEFAULT_ATTEMPTS),
+    agentCommand: workFields.agentCommand.optional().default(null),
+    agentEnvPassthrough: workFields.agentEnvPassthrough.default([]),
+    budgetSec: workFields.budgetSec.optional().default(null),
+    failFast: workFields.failFast.default(false),
+  },
+  { error: strictError },
+);
+export type WorkCreate = z.infer<typeof ZWorkCreate>;
+
+export const ZWorkPatch = z.strictObject(
+  {
+    name: workFields.name.optional(),
+    repoUrl: workFields.repoUrl.optional(),
+    baseBranch: workFields.baseBranch,
+    checkDefaults: workFields.checkDefaults.optional(),
+    checksPolicy: workFields.checksPolicy.optional(),
+    maxGateAttempts: workFields.maxGateAttempts.optional(),
+    agentCommand: workFields.agentCommand.optional(),
+    agentEnvPassthrough: workFields.agentEnvPassthrough.optional(),
+    budgetSec: workFields.budgetSec.optional(),
+    failFast: workFields.failFast.optional(),
+    version: ZVersion,
+  },
+  { error: strictError },
+);
+export type WorkPatch = z.infer<typeof ZWorkPatch>;
+
+const taskFields = {
+  title: z.string({ error: "must be text" }).trim().min(1, "required: 1–200 characters").max(200, "at most 200 characters"),
+  description: z.string({ error: "must be text" }).max(20_000, "at most 20000 characters"),
+  branch: ZBranchName,
+  acceptanceChecks: ZTaskCheckList.nullable(),
+  maxGateAttempts: ZMaxGateAttempts.nullable(),
+  agentCommand: ZAgentCommand.nullable(),
+  budgetSec: ZBudgetSec.nullable(),
+};
+
+export const ZTaskCreate = z.strictObject(
+  {
+    title: taskFields.title,
+    description: taskFields.description.default(""),
+    branch: taskFields.branch.optional(),
+    acceptanceChecks: taskFields.acceptanceChecks.optional().default(null),
+    maxGateAttempts: taskFields.maxGateAttempts.optional().default(null),
+    agentCommand: taskFields.agentCommand.optional().default(null),
+    budgetSec: taskFields.budgetSec.optional().default(null),
+  },
+  { error: strictError },
+);
+export type TaskCreate = z.infer<typeof ZTaskCreate>;
+
+export const ZTaskPatch = z.strictObject(
+  {
+    title: taskFields.title.optional(),
+    description: taskFields.description.optional(),
+    branch: taskFields.branch.optional(),
+    acceptanceChecks: taskFields.acceptanceChecks.optional(),
+    maxGateAttempts: taskFields.maxGateAttempts.optional(),
+    agentCommand: taskFields.agentCommand.optional(),
+    budgetSec: taskFields.budgetSec.optional(),
+    version: ZVersion,
+  },
+  { error: strictError },
+);
+export type TaskPatch = z.infer<typeof ZTaskPatch>;
