@@ -1,0 +1,20 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb, type TestDb } from "@/lib/testing/test-db";
+import { callRoute } from "@/lib/testing/call-route";
+import * as health from "./health/route";
+import * as works from "./works/route";
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => t.cleanup());
+
+describe("smoke", () => {
+  it("health and create work", async () => {
+    expect((await callRoute(health.GET)).json).toEqual({ status: "ok" });
+    const res = await callRoute(works.POST, { method: "POST", body: { name: "Shop", repoUrl: "/tmp/x" } });
+    expect(res.status).toBe(201);
+    expect(res.json.keyPrefix).toBe("SHOP");
+  });
+});

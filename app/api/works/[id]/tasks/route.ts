@@ -1,0 +1,9 @@
+import { apiRoute } from "@/lib/api/handler";
+import { presentTask } from "@/lib/api/present";
+import { createTask, listTasksOfWork } from "@/lib/services/tasks";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({ json: { tasks: (await listTasksOfWork(actor, params.id)).map(presentTask) } }));
+
+export const POST = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({ status: 201, json: presentTask(await createTask(actor, params.id, await body())) }));

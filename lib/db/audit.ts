@@ -1,0 +1,69 @@
+// The audit trail: who did what, when; edits carry before/after (never secret values).
+import { getDb, type DbOrTx } from "./client";
+
+export type AuditInsert = {
+  actorId: string | null;
+  actorLabel: string;
+  via: string;
+  action: string;
+  summary: string;
+  workId?: string | null;
+  taskId?: string | null;
+  runId?: string | null;
+  before?: unknown;
+  after?: unknown;
+};
+
+export type AuditRecord = {
+  id: string;
+  at: Date;
+  actorId: string | null;
+  actorLabel: string;
+  via: string;
+  action: string;
+  summary: string;
+  workId: string | null;
+  taskId: string | null;
+  runId: string | null;
+  before: unknown;
+  after: unknown;
+};
+
+export async function insertAuditEvent(opts: { event: AuditInsert; db?: DbOrTx }): Promise<void> {
+  const { before, after, ...rest } = opts.event;
+  await (opts.db ?? getDb()).auditEvent.create({
+    data: {
+      ...rest,
+      before: before === undefined ? null : JSON.stringify(before),
+      after: after === undefined ? null : JSON.stringify(after),
+    },
+    select: { id: true },
+  });
+}
+
+export async function listAuditEvents(opts: {
+  workId?: string;
+  taskId?: string;
+  actions?: string[];
+  actionPrefix?: string;
+  before?: Date;
+  take: number;
+  db?: DbOrTx;
+}): Promise<AuditRecord[]> {
+  const rows = await (opts.db ?? getDb()).auditEvent.findMany({
+    where: {
+      ...(opts.workId ? { workId: opts.workId } : {}),
+      ...(opts.taskId ? { taskId: opts.taskId } : {}),
+      ...(opts.actions ? { action: { in: opts.actions } } : {}),
+      ...(opts.actionPrefix ? { action: { startsWith: opts.actionPrefix } } : {}),
+      ...(opts.before ? { at: { lt: opts.before } } : {}),
+    },
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: opts.take,
+  });
+  return rows.map((r) => ({
+    ...r,
+    before: r.before === null ? null : JSON.parse(r.before),
+    after: r.after === null ? null : JSON.parse(r.after),
+  }));
+}

@@ -1,0 +1,87 @@
+// Reading run history: counts and pages, for task pages and the inbox.
+import { getDb, type DbOrTx } from "./client";
+
+export async function countRunsOfTask(opts: { taskId: string; db?: DbOrTx }): Promise<number> {
+  return (opts.db ?? getDb()).run.count({ where: { taskId: opts.taskId } });
+}
+
+// For picking a partial run's best attempt: required checks passed per finished attempt, and its commit.
+export async function countRequiredPassedByAttempt(opts: { runId: string; db?: DbOrTx }): Promise<{ n: number; requiredPassed: number; commit: string | null }[]> {
+  const db = opts.db ?? getDb();
+  const attempts = await db.attempt.findMany({
+    where: { runId: opts.runId, status: "finished" },
+    orderBy: { n: "asc" },
+    select: { n: true, commit: true, _count: { select: { results: { where: { required: true, verdict: "passed" } } } } },
+  });
+  return attempts.map((a) => ({ n: a.n, commit: a.commit, requiredPassed: a._count.results }));
+}
+
+export type RunSummary = {
+  id: string;
+  taskId: string;
+  workId: string;
+  number: number;
+  status: string;
+  gate: string;
+  ending: string | null;
+  endingReason: string | null;
+  needsDecision: boolean;
+  maxAttempts: number;
+  policy: string;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  attemptCount: number;
+};
+
+const summarySelect = {
+  id: true,
+  taskId: true,
+  workId: true,
+  number: true,
+  status: true,
+  gate: true,
+  ending: true,
+  endingReason: true,
+  needsDecision: true,
+  maxAttempts: true,
+  policy: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  _count: { select: { attempts: true } },
+} as const;
+
+type SummaryRow = Omit<RunSummary, "attemptCount"> & { _count: { attempts: number } };
+
+function toSummary({ _count, ...row }: SummaryRow): RunSummary {
+  return { ...row, attemptCount: _count.attempts };
+}
+
+// A page of a task's runs, newest first; `beforeNumber` continues after the last page.
+export async function listRunsOfTask(opts: { taskId: string; take: number; beforeNumber?: number; db?: DbOrTx }): Promise<RunSummary[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({
+    where: { taskId: opts.taskId, ...(opts.beforeNumber ? { number: { lt: opts.beforeNumber } } : {}) },
+    orderBy: { number: "desc" },
+    take: opts.take,
+    select: summarySelect,
+  });
+  return rows.map(toSummary);
+}
+
+// The newest run of each of the given tasks.
+export async function latestRunsOfTasks(opts: { taskIds: string[]; db?: DbOrTx }): Promise<Map<string, RunSummary>> {
+  if (opts.taskIds.length === 0) return new Map();
+  const rows = await (opts.db ?? getDb()).run.findMany({
+    where: { taskId: { in: opts.taskIds } },
+    orderBy: [{ taskId: "asc" }, { number: "desc" }],
+    distinct: ["taskId"],
+    select: summarySelect,
+  });
+  return new Map(rows.map((r) => [r.taskId, toSummary(r)]));
+}
+
+export async function countTasksOfWorks(opts: { workIds: string[]; db?: DbOrTx }): Promise<Map<string, number>> {
+  const rows = await (opts.db ?? getDb()).task.groupBy({ by: ["workId"], where: { workId: { in: opts.workIds } }, _count: { _all: true } });
+  return new Map(rows.map((r) => [r.workId, r._count._all]));
+}

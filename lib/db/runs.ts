@@ -1,0 +1,377 @@
+// Runs, their attempts and check results: one query or command per function.
+import type { EffectiveCheck } from "../gates/merge-checks";
+import type { Gate, Verdict } from "../gates/gate";
+import type { Ending, RunStatus } from "../gates/run-ending";
+import type { ChecksPolicy } from "../gates/work-schema";
+import { getDb, type DbOrTx } from "./client";
+
+export type RunRecord = {
+  id: string;
+  taskId: string;
+  workId: string;
+  number: number;
+  status: RunStatus;
+  gate: Gate;
+  ending: Ending | null;
+  endingReason: string | null;
+  policy: ChecksPolicy;
+  maxAttempts: number;
+  checks: EffectiveCheck[];
+  suppressed: string[];
+  warnings: string[];
+  agentCommand: string | null;
+  agentEnvPassthrough: string[];
+  budgetSec: number | null;
+  failFast: boolean;
+  branch: string;
+  startCommit: string | null;
+  spentMs: number;
+  budgetFromMs: number;
+  bestAttempt: number | null;
+  bestCommit: string | null;
+  needsDecision: boolean;
+  decision: string | null;
+  decidedById: string | null;
+  decidedAt: Date | null;
+  dispatchedById: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+};
+
+type RunRow = Omit<RunRecord, "checks" | "suppressed" | "warnings" | "agentEnvPassthrough" | "status" | "gate" | "ending" | "policy"> & {
+  checks: string;
+  suppressed: string;
+  warnings: string;
+  agentEnvPassthrough: string;
+  status: string;
+  gate: string;
+  ending: string | null;
+  policy: string;
+};
+
+export const runSelect = {
+  id: true,
+  taskId: true,
+  workId: true,
+  number: true,
+  status: true,
+  gate: true,
+  ending: true,
+  endingReason: true,
+  policy: true,
+  maxAttempts: true,
+  checks: true,
+  suppressed: true,
+  warnings: true,
+  agentCommand: true,
+  agentEnvPassthrough: true,
+  budgetSec: true,
+  failFast: true,
+  branch: true,
+  startCommit: true,
+  spentMs: true,
+  budgetFromMs: true,
+  bestAttempt: true,
+  bestCommit: true,
+  needsDecision: true,
+  decision: true,
+  decidedById: true,
+  decidedAt: true,
+  dispatchedById: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+} as const;
+
+export function toRunRecord(row: RunRow): RunRecord {
+  return {
+    ...row,
+    status: row.status as RunStatus,
+    gate: row.gate as Gate,
+    ending: row.ending as Ending | null,
+    policy: row.policy as ChecksPolicy,
+    checks: JSON.parse(row.checks) as EffectiveCheck[],
+    suppressed: JSON.parse(row.suppressed) as string[],
+    warnings: JSON.parse(row.warnings) as string[],
+    agentEnvPassthrough: JSON.parse(row.agentEnvPassthrough) as string[],
+  };
+}
+
+export type AttemptRecord = {
+  id: string;
+  runId: string;
+  n: number;
+  trigger: string;
+  status: string;
+  gate: Gate;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  commit: string | null;
+  isDirty: boolean;
+  treeAfter: string | null;
+  noChangeSince: number | null;
+  brief: string | null;
+  agentVerdict: Verdict | null;
+  agentExitCode: number | null;
+  agentDurationMs: number | null;
+  agentMessage: string | null;
+  agentLogTail: string | null;
+  agentLogBytes: number | null;
+  agentLogNote: string | null;
+  startedById: string | null;
+};
+
+export const attemptSelect = {
+  id: true,
+  runId: true,
+  n: true,
+  trigger: true,
+  status: true,
+  gate: true,
+  startedAt: true,
+  finishedAt: true,
+  commit: true,
+  isDirty: true,
+  treeAfter: true,
+  noChangeSince: true,
+  brief: true,
+  agentVerdict: true,
+  agentExitCode: true,
+  agentDurationMs: true,
+  agentMessage: true,
+  agentLogTail: true,
+  agentLogBytes: true,
+  agentLogNote: true,
+  startedById: true,
+} as const;
+
+type AttemptRow = Omit<AttemptRecord, "gate" | "agentVerdict" | "agentLogBytes"> & { gate: string; agentVerdict: string | null; agentLogBytes: bigint | null };
+
+export function toAttemptRecord(row: AttemptRow): AttemptRecord {
+  return {
+    ...row,
+    gate: row.gate as Gate,
+    agentVerdict: row.agentVerdict as Verdict | null,
+    agentLogBytes: row.agentLogBytes === null ? null : Number(row.agentLogBytes),
+  };
+}
+
+export type ResultRecord = {
+  id: string;
+  attemptId: string;
+  runId: string;
+  position: number;
+  checkId: string;
+  name: string;
+  kind: string;
+  required: boolean;
+  verdict: Verdict;
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number | null;
+  message: string | null;
+  logTail: string | null;
+  logBytes: number | null;
+  logNote: string | null;
+  logAttempt: number;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+};
+
+export const resultSelect = {
+  id: true,
+  attemptId: true,
+  runId: true,
+  position: true,
+  checkId: true,
+  name: true,
+  kind: true,
+  required: true,
+  verdict: true,
+  exitCode: true,
+  signal: true,
+  durationMs: true,
+  message: true,
+  logTail: true,
+  logBytes: true,
+  logNote: true,
+  logAttempt: true,
+  startedAt: true,
+  finishedAt: true,
+} as const;
+
+type ResultRow = Omit<ResultRecord, "verdict" | "logBytes"> & { verdict: string; logBytes: bigint | null };
+
+export function toResultRecord(row: ResultRow): ResultRecord {
+  return { ...row, verdict: row.verdict as Verdict, logBytes: row.logBytes === null ? null : Number(row.logBytes) };
+}
+
+export type RunInsert = Pick<
+  RunRecord,
+  "taskId" | "workId" | "policy" | "maxAttempts" | "checks" | "suppressed" | "warnings" | "agentCommand" | "agentEnvPassthrough" | "budgetSec" | "failFast" | "branch" | "dispatchedById"
+>;
+
+// Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
+export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
+  const db = opts.db ?? getDb();
+  const { checks, suppressed, warnings, agentEnvPassthrough, ...rest } = opts.data;
+  const last = await db.run.findFirst({ where: { taskId: rest.taskId }, orderBy: { number: "desc" }, select: { number: true } });
+  const row = await db.run.create({
+    data: {
+      ...rest,
+      number: (last?.number ?? 0) + 1,
+      checks: JSON.stringify(checks),
+      suppressed: JSON.stringify(suppressed),
+      warnings: JSON.stringify(warnings),
+      agentEnvPassthrough: JSON.stringify(agentEnvPassthrough),
+      attempts: { create: { n: 1, trigger: "dispatch", startedById: rest.dispatchedById } },
+    },
+    select: runSelect,
+  });
+  return toRunRecord(row);
+}
+
+export async function findRun(opts: { id: string; db?: DbOrTx }): Promise<RunRecord | null> {
+  const row = await (opts.db ?? getDb()).run.findUnique({ where: { id: opts.id }, select: runSelect });
+  return row ? toRunRecord(row) : null;
+}
+
+export async function findActiveRunOfTask(opts: { taskId: string; db?: DbOrTx }): Promise<RunRecord | null> {
+  const row = await (opts.db ?? getDb()).run.findFirst({
+    where: { taskId: opts.taskId, status: { in: ["queued", "running", "waiting"] } },
+    orderBy: { number: "desc" },
+    select: runSelect,
+  });
+  return row ? toRunRecord(row) : null;
+}
+
+export async function listRunsWithStatus(opts: { statuses: RunStatus[]; db?: DbOrTx }): Promise<RunRecord[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({ where: { status: { in: opts.statuses } }, orderBy: { createdAt: "asc" }, select: runSelect });
+  return rows.map(toRunRecord);
+}
+
+export type RunChanges = Partial<
+  Pick<
+    RunRecord,
+    | "status"
+    | "gate"
+    | "ending"
+    | "endingReason"
+    | "maxAttempts"
+    | "startCommit"
+    | "spentMs"
+    | "budgetFromMs"
+    | "bestAttempt"
+    | "bestCommit"
+    | "needsDecision"
+    | "decision"
+    | "decidedById"
+    | "decidedAt"
+    | "startedAt"
+    | "finishedAt"
+  >
+>;
+
+export async function updateRun(opts: { id: string; changes: RunChanges; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).run.update({ where: { id: opts.id }, data: opts.changes, select: { id: true } });
+}
+
+// Changes a run only while it still has one of the expected statuses (guards against double answers).
+export async function updateRunIfStatus(opts: { id: string; statuses: RunStatus[]; needsDecision?: boolean; changes: RunChanges; db?: DbOrTx }): Promise<boolean> {
+  const result = await (opts.db ?? getDb()).run.updateMany({
+    where: { id: opts.id, status: { in: opts.statuses }, ...(opts.needsDecision !== undefined ? { needsDecision: opts.needsDecision } : {}) },
+    data: opts.changes,
+  });
+  return result.count > 0;
+}
+
+export async function listAttempts(opts: { runId: string; db?: DbOrTx }): Promise<AttemptRecord[]> {
+  const rows = await (opts.db ?? getDb()).attempt.findMany({ where: { runId: opts.runId }, orderBy: { n: "asc" }, select: attemptSelect });
+  return rows.map(toAttemptRecord);
+}
+
+export async function findAttempt(opts: { runId: string; n: number; db?: DbOrTx }): Promise<AttemptRecord | null> {
+  const row = await (opts.db ?? getDb()).attempt.findUnique({ where: { runId_n: { runId: opts.runId, n: opts.n } }, select: attemptSelect });
+  return row ? toAttemptRecord(row) : null;
+}
+
+export async function insertAttempt(opts: { runId: string; n: number; trigger: string; startedById: string | null; db?: DbOrTx }): Promise<AttemptRecord> {
+  const row = await (opts.db ?? getDb()).attempt.create({
+    data: { runId: opts.runId, n: opts.n, trigger: opts.trigger, startedById: opts.startedById },
+    select: attemptSelect,
+  });
+  return toAttemptRecord(row);
+}
+
+export type AttemptChanges = Partial<
+  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes"> & { agentLogBytes: number | null }
+>;
+
+export async function updateAttempt(opts: { id: string; changes: AttemptChanges; db?: DbOrTx }): Promise<void> {
+  const { agentLogBytes, ...rest } = opts.changes;
+  await (opts.db ?? getDb()).attempt.update({
+    where: { id: opts.id },
+    data: { ...rest, ...(agentLogBytes !== undefined ? { agentLogBytes: agentLogBytes === null ? null : BigInt(agentLogBytes) } : {}) },
+    select: { id: true },
+  });
+}
+
+export type QueuedResult = Pick<ResultRecord, "checkId" | "name" | "kind" | "required"> &
+  Partial<Pick<ResultRecord, "verdict" | "exitCode" | "signal" | "durationMs" | "message" | "logTail" | "logBytes" | "logNote" | "startedAt" | "finishedAt">>;
+
+// One row per check of an attempt, in the frozen order.
+export async function insertResults(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[]; db?: DbOrTx }): Promise<void> {
+  if (opts.results.length === 0) return;
+  await (opts.db ?? getDb()).checkResult.createMany({
+    data: opts.results.map((r, position) => ({
+      ...r,
+      logBytes: r.logBytes === undefined || r.logBytes === null ? null : BigInt(r.logBytes),
+      attemptId: opts.attemptId,
+      runId: opts.runId,
+      position,
+      logAttempt: opts.logAttempt,
+    })),
+  });
+}
+
+export type ResultChanges = Partial<Omit<ResultRecord, "id" | "attemptId" | "runId" | "position" | "checkId" | "logAttempt">>;
+
+export async function updateResult(opts: { attemptId: string; checkId: string; changes: ResultChanges; db?: DbOrTx }): Promise<void> {
+  const { logBytes, ...rest } = opts.changes;
+  await (opts.db ?? getDb()).checkResult.update({
+    where: { attemptId_checkId: { attemptId: opts.attemptId, checkId: opts.checkId } },
+    data: { ...rest, ...(logBytes !== undefined ? { logBytes: logBytes === null ? null : BigInt(logBytes) } : {}) },
+    select: { id: true },
+  });
+}
+
+// Ends every unfinished row of an attempt at once (cancel, interruption, skipped by failFast).
+export async function settleUnfinishedResults(opts: { attemptId: string; verdict: Verdict; message: string; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).checkResult.updateMany({
+    where: { attemptId: opts.attemptId, verdict: { in: ["queued", "running"] } },
+    data: { verdict: opts.verdict, message: opts.message, finishedAt: new Date() },
+  });
+}
+
+export async function listResults(opts: { attemptId: string; db?: DbOrTx }): Promise<ResultRecord[]> {
+  const rows = await (opts.db ?? getDb()).checkResult.findMany({ where: { attemptId: opts.attemptId }, orderBy: { position: "asc" }, select: resultSelect });
+  return rows.map(toResultRecord);
+}
+
+export async function listResultsOfRun(opts: { runId: string; db?: DbOrTx }): Promise<(ResultRecord & { attemptN: number })[]> {
+  const rows = await (opts.db ?? getDb()).checkResult.findMany({
+    where: { runId: opts.runId },
+    orderBy: [{ attempt: { n: "asc" } }, { position: "asc" }],
+    select: { ...resultSelect, attempt: { select: { n: true } } },
+  });
+  return rows.map(({ attempt, ...row }) => ({ ...toResultRecord(row), attemptN: attempt.n }));
+}
+
+export async function findResult(opts: { runId: string; n: number; checkId: string; db?: DbOrTx }): Promise<ResultRecord | null> {
+  const row = await (opts.db ?? getDb()).checkResult.findFirst({
+    where: { runId: opts.runId, checkId: opts.checkId, attempt: { n: opts.n } },
+    select: resultSelect,
+  });
+  return row ? toResultRecord(row) : null;
+}

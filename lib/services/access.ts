@@ -1,0 +1,27 @@
+// Access checks every service runs before acting. A Work the actor cannot see is "not found";
+// one they can see but may not change is "forbidden", with the role it takes.
+import type { Actor } from "../auth/actor";
+import { roleAllows, type Role, ROLE_CAN } from "../auth/roles";
+import { AppError } from "../errors";
+import { findRole } from "../db/memberships";
+import type { DbOrTx } from "../db/client";
+import type { AuditInsert } from "../db/audit";
+
+export async function requireRole(actor: Actor, workId: string, needed: Role, db?: DbOrTx): Promise<Role | "admin"> {
+  if (actor.isAdmin) return "admin";
+  if (!actor.userId) throw new AppError("unauthorized", "sign in first");
+  const held = await findRole({ workId, userId: actor.userId, db });
+  if (!held) throw new AppError("not_found", "Work not found");
+  if (!roleAllows(held, needed)) {
+    throw new AppError("forbidden", `this needs the ${needed} role on this Work (a ${needed} may ${ROLE_CAN[needed]}); you are ${held === "engineer" ? "an" : "a"} ${held}`);
+  }
+  return held;
+}
+
+export function requireAdmin(actor: Actor): void {
+  if (!actor.isAdmin) throw new AppError("forbidden", "only an admin may do this");
+}
+
+export function auditBy(actor: Actor, event: Omit<AuditInsert, "actorId" | "actorLabel" | "via">): AuditInsert {
+  return { actorId: actor.userId, actorLabel: actor.email ?? actor.label, via: actor.via, ...event };
+}

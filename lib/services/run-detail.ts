@@ -1,0 +1,42 @@
+// A run with its attempts and every check result, as the run page and GET /api/runs/:id show it.
+// Rows of a check still running carry its live tail from memory.
+import type { Actor } from "../auth/actor";
+import { listAttempts, listResultsOfRun, type AttemptRecord, type ResultRecord, type RunRecord } from "../db/runs";
+import { findTask } from "../db/tasks";
+import { findWork } from "../db/works";
+import { findLiveLog, liveLogKey } from "../runner/live-logs";
+import { readRun } from "./runs";
+
+export type AttemptDetail = AttemptRecord & { results: ResultRecord[] };
+export type RunDetail = {
+  run: RunRecord;
+  attempts: AttemptDetail[];
+  task: { id: string; key: string; title: string };
+  work: { id: string; name: string };
+};
+
+export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDetail> {
+  const run = await readRun(actor, runId);
+  const [attempts, results, task, work] = await Promise.all([
+    listAttempts({ runId }),
+    listResultsOfRun({ runId }),
+    findTask({ id: run.taskId }),
+    findWork({ id: run.workId }),
+  ]);
+  const byAttempt = new Map<number, ResultRecord[]>();
+  for (const r of results) {
+    const live = r.verdict === "running" ? findLiveLog(liveLogKey(run.id, r.attemptN, r.checkId)) : undefined;
+    const row: ResultRecord = live ? { ...r, logTail: live.liveTail(), logBytes: live.bytesSeen } : r;
+    byAttempt.set(r.attemptN, [...(byAttempt.get(r.attemptN) ?? []), row]);
+  }
+  return {
+    run,
+    attempts: attempts.map((a) => {
+      const live = a.status === "agent" ? findLiveLog(liveLogKey(run.id, a.n, "_agent")) : undefined;
+      const withLive = live ? { ...a, agentLogTail: live.liveTail(), agentLogBytes: live.bytesSeen } : a;
+      return { ...withLive, results: byAttempt.get(a.n) ?? [] };
+    }),
+    task: { id: task?.id ?? run.taskId, key: task?.key ?? "?", title: task?.title ?? "(deleted task)" },
+    work: { id: work?.id ?? run.workId, name: work?.name ?? "(deleted Work)" },
+  };
+}

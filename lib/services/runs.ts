@@ -1,0 +1,179 @@
+// Runs: dispatch (freeze and hand to the executor), start the next attempt, answer a partial run,
+// cancel, read. Every action is authorized and audited.
+import type { Actor } from "../auth/actor";
+import { AppError, notFound } from "../errors";
+import { ZDecision } from "../gates/decision-schema";
+import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
+import { getDb } from "../db/client";
+import { insertAuditEvent } from "../db/audit";
+import { findActiveRunOfTask, findRun, insertAttempt, insertRunWithFirstAttempt, listAttempts, updateRunIfStatus, type RunRecord } from "../db/runs";
+import { findTask } from "../db/tasks";
+import { findWork } from "../db/works";
+import { getExecutor } from "../runner/runtime";
+import { auditBy, requireRole } from "./access";
+import { staleWarnings } from "./tasks";
+import { parseInput } from "./validate";
+
+function describeActive(run: RunRecord, key: string): string {
+  const state = run.status === "waiting" ? "is waiting for a fix (start its next attempt or cancel it)" : `is ${run.status}`;
+  return `${key} already has run #${run.number} that ${state}; a task runs one run at a time`;
+}
+
+export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRecord> {
+  const task = await findTask({ id: taskId });
+  if (!task) throw notFound("Task");
+  await requireRole(actor, task.workId, "engineer");
+  const run = await getDb().$transaction(async (tx) => {
+    const work = await findWork({ id: task.workId, db: tx });
+    if (!work) throw notFound("Work");
+    const fresh = (await findTask({ id: taskId, db: tx }))!;
+    const active = await findActiveRunOfTask({ taskId, db: tx });
+    if (active) throw new AppError("busy", describeActive(active, fresh.key));
+    const resolved = resolveChecks(work.checkDefaults, fresh.acceptanceChecks);
+    const created = await insertRunWithFirstAttempt({
+      data: {
+        taskId,
+        workId: work.id,
+        policy: work.checksPolicy,
+        maxAttempts: work.checksPolicy === "required" ? resolveMaxAttempts(work, fresh) : 1,
+        checks: resolved.checks,
+        suppressed: resolved.suppressed,
+        warnings: staleWarnings(resolved.staleSuppressions),
+        agentCommand: resolveInherited(work.agentCommand, fresh.agentCommand),
+        agentEnvPassthrough: work.agentEnvPassthrough,
+        budgetSec: resolveInherited(work.budgetSec, fresh.budgetSec),
+        failFast: work.failFast,
+        branch: fresh.branch,
+        dispatchedById: actor.userId,
+      },
+      db: tx,
+    });
+    await insertAuditEvent({
+      event: auditBy(actor, { action: "run.dispatch", workId: work.id, taskId, runId: created.id, summary: `dispatched ${fresh.key} (run #${created.number})` }),
+      db: tx,
+    });
+    return created;
+  });
+  getExecutor().submit(run.id);
+  return run;
+}
+
+async function loadRunFor(actor: Actor, runId: string, role: "viewer" | "engineer" | "lead"): Promise<RunRecord> {
+  const run = await findRun({ id: runId });
+  if (!run) throw notFound("Run");
+  await requireRole(actor, run.workId, role);
+  return run;
+}
+
+export async function startNextAttempt(actor: Actor, runId: string): Promise<{ run: RunRecord; n: number }> {
+  const run = await loadRunFor(actor, runId, "engineer");
+  if (run.status !== "waiting") {
+    throw new AppError("conflict", run.status === "finished" ? `run #${run.number} has ended (${run.ending}); dispatch the task again for a new run` : `run #${run.number} is ${run.status}, not waiting for a fix`);
+  }
+  const n = await getDb().$transaction(async (tx) => {
+    const attempts = await listAttempts({ runId, db: tx });
+    const next = (attempts.at(-1)?.n ?? 0) + 1;
+    if (next > run.maxAttempts) throw new AppError("conflict", `all ${run.maxAttempts} attempts of run #${run.number} are used`);
+    if (!(await updateRunIfStatus({ id: runId, statuses: ["waiting"], changes: { status: "queued", gate: "pending" }, db: tx }))) {
+      throw new AppError("conflict", `run #${run.number} is no longer waiting for a fix`);
+    }
+    await insertAttempt({ runId, n: next, trigger: "manual", startedById: actor.userId, db: tx });
+    await insertAuditEvent({ event: auditBy(actor, { action: "run.attempt", workId: run.workId, taskId: run.taskId, runId, summary: `started attempt ${next} of run #${run.number}` }), db: tx });
+    return next;
+  });
+  getExecutor().submit(runId);
+  return { run: (await findRun({ id: runId }))!, n };
+}
+
+export async function decideRun(actor: Actor, runId: string, input: unknown): Promise<RunRecord> {
+  const run = await loadRunFor(actor, runId, "lead");
+  const decision = parseInput(ZDecision, input);
+  if (run.ending !== "partial" || !run.needsDecision) {
+    throw new AppError("conflict", run.ending === "partial" ? `run #${run.number} was already decided (${run.decision})` : `run #${run.number} is not a partial run waiting for a decision`);
+  }
+  const who = actor.email ?? actor.label;
+  const decided = { decidedById: actor.userId, decidedAt: new Date(), needsDecision: false };
+  let resubmit = false;
+  await getDb().$transaction(async (tx) => {
+    let ok: boolean;
+    if (decision.choice === "more-attempts") {
+      const granted = decision.attempts ?? 1;
+      const active = await findActiveRunOfTask({ taskId: run.taskId, db: tx });
+      if (active) throw new AppError("busy", `run #${active.number} of this task is active; more attempts for run #${run.number} would run beside it`);
+      const hasAgent = !!run.agentCommand;
+      ok = await updateRunIfStatus({
+        id: runId,
+        statuses: ["finished"],
+        needsDecision: true,
+        changes: {
+          ...decided,
+          decision: `more-attempts:${granted}`,
+          maxAttempts: run.maxAttempts + granted,
+          status: hasAgent ? "queued" : "waiting",
+          ending: null,
+          endingReason: null,
+          finishedAt: null,
+          budgetFromMs: run.spentMs,
+        },
+        db: tx,
+      });
+      if (ok && hasAgent) {
+        const last = (await listAttempts({ runId, db: tx })).at(-1)?.n ?? 0;
+        await insertAttempt({ runId, n: last + 1, trigger: "decision", startedById: actor.userId, db: tx });
+        resubmit = true;
+      }
+    } else {
+      ok = await updateRunIfStatus({
+        id: runId,
+        statuses: ["finished"],
+        needsDecision: true,
+        changes: {
+          ...decided,
+          decision: decision.choice,
+          ending: decision.choice === "accept" ? "accepted" : "rejected",
+          endingReason:
+            decision.choice === "accept"
+              ? `accepted as it stands by ${who}${run.bestAttempt ? ` (best attempt ${run.bestAttempt}${run.bestCommit ? `, commit ${run.bestCommit.slice(0, 12)}` : ""})` : ""}`
+              : `rejected by ${who}`,
+        },
+        db: tx,
+      });
+    }
+    if (!ok) throw new AppError("conflict", `run #${run.number} was decided by someone else a moment ago`);
+    await insertAuditEvent({
+      event: auditBy(actor, {
+        action: "run.decision",
+        workId: run.workId,
+        taskId: run.taskId,
+        runId,
+        summary: `answered run #${run.number}: ${decision.choice}${decision.choice === "more-attempts" ? ` (+${decision.attempts ?? 1})` : ""}`,
+        after: decision,
+      }),
+      db: tx,
+    });
+  });
+  if (resubmit) getExecutor().submit(runId);
+  return (await findRun({ id: runId }))!;
+}
+
+export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord> {
+  const run = await loadRunFor(actor, runId, "engineer");
+  if (run.status === "finished") throw new AppError("conflict", `run #${run.number} has already ended (${run.ending})`);
+  const who = actor.email ?? actor.label;
+  await insertAuditEvent({ event: auditBy(actor, { action: "run.cancel", workId: run.workId, taskId: run.taskId, runId, summary: `cancelled run #${run.number}` }) });
+  const executor = getExecutor();
+  if (executor.stop(runId, { kind: "cancel", by: who })) {
+    await executor.whenSettled(runId);
+  } else {
+    await updateRunIfStatus({
+      id: runId,
+      statuses: ["queued", "running", "waiting"],
+      changes: { status: "finished", ending: "rejected", endingReason: `cancelled by ${who}`, finishedAt: new Date(), needsDecision: false },
+    });
+  }
+  return (await findRun({ id: runId }))!;
+}
+
+export async function readRun(actor: Actor, runId: string): Promise<RunRecord> {
+  return loadRunFor(actor, runId, "viewer");
+}

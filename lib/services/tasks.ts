@@ -1,0 +1,116 @@
+// Tasks: create, read with effective checks, change (with version) — authorized, validated, audited.
+import type { Actor } from "../auth/actor";
+import { AppError, notFound } from "../errors";
+import { findUnmatchedSuppressions, resolveChecks, resolveMaxAttempts, type ResolvedChecks } from "../gates/merge-checks";
+import { defaultBranchFor, taskKey } from "../gates/task-keys";
+import { ZTaskCreate, ZTaskPatch } from "../gates/work-schema";
+import type { TaskCheckEntry } from "../gates/check-schema";
+import { getDb } from "../db/client";
+import { insertAuditEvent } from "../db/audit";
+import { findTask, insertTask, isBranchTaken, listTasks, updateTaskAtVersion, type TaskChanges, type TaskRecord } from "../db/tasks";
+import { findWork, takeNextTaskNumber, type WorkRecord } from "../db/works";
+import { countRunsOfTask } from "../db/run-history";
+import { auditBy, requireRole } from "./access";
+import { parseInput, refuseIssues } from "./validate";
+import { changedFields, pick, staleError } from "./works";
+
+export type TaskView = TaskRecord & {
+  effective: ResolvedChecks;
+  effectiveMaxGateAttempts: number;
+  warnings: string[];
+};
+
+export function viewTask(task: TaskRecord, work: WorkRecord): TaskView {
+  const effective = resolveChecks(work.checkDefaults, task.acceptanceChecks);
+  return {
+    ...task,
+    effective,
+    effectiveMaxGateAttempts: resolveMaxAttempts(work, task),
+    warnings: staleWarnings(effective.staleSuppressions),
+  };
+}
+
+export function staleWarnings(ids: string[]): string[] {
+  return ids.map((id) => `"${id}" is suppressed by this task but no default has that id any more; the entry is ignored`);
+}
+
+function suppressionIssues(work: WorkRecord, entries: TaskCheckEntry[] | null | undefined) {
+  return findUnmatchedSuppressions(work.checkDefaults, entries ?? null).map((i) => ({ path: ["acceptanceChecks", ...i.path].join("."), message: i.message }));
+}
+
+export async function createTask(actor: Actor, workId: string, input: unknown): Promise<TaskView> {
+  const work = await findWork({ id: workId });
+  if (!work) throw notFound("Work");
+  await requireRole(actor, workId, "engineer");
+  const data = parseInput(ZTaskCreate, input);
+  refuseIssues(suppressionIssues(work, data.acceptanceChecks));
+  const task = await getDb().$transaction(async (tx) => {
+    const number = await takeNextTaskNumber({ workId, db: tx });
+    const key = taskKey(work.keyPrefix, number);
+    const branch = data.branch ?? defaultBranchFor(key);
+    if (await isBranchTaken({ workId, branch, db: tx })) {
+      throw new AppError("validation", `branch: "${branch}" is already the branch of another task of this Work; two tasks never share a branch`, [
+        { path: "branch", message: `"${branch}" is already the branch of another task of this Work; two tasks never share a branch` },
+      ]);
+    }
+    const created = await insertTask({ data: { ...data, workId, number, key, branch }, db: tx });
+    await insertAuditEvent({
+      event: auditBy(actor, { action: "task.create", workId, taskId: created.id, summary: `created ${key} "${created.title}"`, after: { acceptanceChecks: created.acceptanceChecks, maxGateAttempts: created.maxGateAttempts } }),
+      db: tx,
+    });
+    return created;
+  });
+  return viewTask(task, work);
+}
+
+export async function readTask(actor: Actor, taskId: string): Promise<{ task: TaskView; work: WorkRecord }> {
+  const task = await findTask({ id: taskId });
+  if (!task) throw notFound("Task");
+  await requireRole(actor, task.workId, "viewer");
+  const work = (await findWork({ id: task.workId }))!;
+  return { task: viewTask(task, work), work };
+}
+
+export async function listTasksOfWork(actor: Actor, workId: string): Promise<TaskView[]> {
+  const work = await findWork({ id: workId });
+  if (!work) throw notFound("Work");
+  await requireRole(actor, workId, "viewer");
+  return (await listTasks({ workId })).map((t) => viewTask(t, work));
+}
+
+const AUDITED_TASK_FIELDS = ["acceptanceChecks", "maxGateAttempts", "agentCommand", "budgetSec", "title", "description", "branch"] as const;
+
+export async function updateTask(actor: Actor, taskId: string, input: unknown): Promise<TaskView> {
+  const current = await findTask({ id: taskId });
+  if (!current) throw notFound("Task");
+  await requireRole(actor, current.workId, "engineer");
+  const work = (await findWork({ id: current.workId }))!;
+  const { version, ...patch } = parseInput(ZTaskPatch, input);
+  const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as TaskChanges;
+  refuseIssues(suppressionIssues(work, changes.acceptanceChecks));
+  const updated = await getDb().$transaction(async (tx) => {
+    if (changes.branch !== undefined && changes.branch !== current.branch) {
+      if ((await countRunsOfTask({ taskId, db: tx })) > 0) {
+        throw new AppError("validation", `branch: cannot change after the task's first run (its worktree is on "${current.branch}")`, [
+          { path: "branch", message: `cannot change after the task's first run (its worktree is on "${current.branch}")` },
+        ]);
+      }
+      if (await isBranchTaken({ workId: current.workId, branch: changes.branch, exceptTaskId: taskId, db: tx })) {
+        throw new AppError("validation", `branch: "${changes.branch}" is already the branch of another task of this Work`, [
+          { path: "branch", message: `"${changes.branch}" is already the branch of another task of this Work` },
+        ]);
+      }
+    }
+    const next = await updateTaskAtVersion({ id: taskId, version, changes, db: tx });
+    if (!next) throw staleError("task", version, (await findTask({ id: taskId, db: tx }))?.version ?? null);
+    const changed = changedFields(current, next, AUDITED_TASK_FIELDS.filter((k) => k in changes));
+    if (changed.length > 0) {
+      await insertAuditEvent({
+        event: auditBy(actor, { action: "task.update", workId: current.workId, taskId, summary: `changed ${changed.join(", ")} of ${current.key}`, before: pick(current, changed), after: pick(next, changed) }),
+        db: tx,
+      });
+    }
+    return next;
+  });
+  return viewTask(updated, work);
+}

@@ -1,0 +1,84 @@
+// Works: create, read, change (with version), list — authorized, validated, audited.
+import type { Actor } from "../auth/actor";
+import { AppError, notFound } from "../errors";
+import { keyPrefixFor } from "../gates/task-keys";
+import { ZWorkCreate, ZWorkPatch } from "../gates/work-schema";
+import { getDb } from "../db/client";
+import { insertAuditEvent } from "../db/audit";
+import { upsertRole } from "../db/memberships";
+import { findWork, insertWork, listWorks, updateWorkAtVersion, type WorkChanges, type WorkRecord } from "../db/works";
+import { auditBy, requireAdmin, requireRole } from "./access";
+import { parseInput } from "./validate";
+
+export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
+  requireAdmin(actor);
+  const data = parseInput(ZWorkCreate, input);
+  return getDb().$transaction(async (tx) => {
+    const work = await insertWork({ data: { ...data, keyPrefix: keyPrefixFor(data.name) }, db: tx });
+    if (actor.userId) await upsertRole({ workId: work.id, userId: actor.userId, role: "lead", db: tx });
+    await insertAuditEvent({
+      event: auditBy(actor, { action: "work.create", workId: work.id, summary: `created Work "${work.name}"`, after: settingsOf(work) }),
+      db: tx,
+    });
+    return work;
+  });
+}
+
+export async function readWork(actor: Actor, workId: string): Promise<WorkRecord> {
+  const work = await findWork({ id: workId });
+  if (!work) throw notFound("Work");
+  await requireRole(actor, workId, "viewer");
+  return work;
+}
+
+export async function listVisibleWorks(actor: Actor): Promise<WorkRecord[]> {
+  return listWorks({ memberUserId: actor.isAdmin ? null : actor.userId });
+}
+
+// Everything a lead edits; name, repository and base branch too (admins and leads).
+export async function updateWork(actor: Actor, workId: string, input: unknown): Promise<WorkRecord> {
+  const current = await findWork({ id: workId });
+  if (!current) throw notFound("Work");
+  await requireRole(actor, workId, "lead");
+  const { version, ...patch } = parseInput(ZWorkPatch, input);
+  const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as WorkChanges;
+  return getDb().$transaction(async (tx) => {
+    const updated = await updateWorkAtVersion({ id: workId, version, changes, db: tx });
+    if (!updated) throw staleError("Work", version, (await findWork({ id: workId, db: tx }))?.version ?? null);
+    const changed = changedFields(current, updated, Object.keys(changes) as (keyof WorkRecord)[]);
+    if (changed.length > 0) {
+      await insertAuditEvent({
+        event: auditBy(actor, {
+          action: "work.update",
+          workId,
+          summary: `changed ${changed.join(", ")}`,
+          before: pick(current, changed),
+          after: pick(updated, changed),
+        }),
+        db: tx,
+      });
+    }
+    return updated;
+  });
+}
+
+export function staleError(what: string, yours: number, current: number | null): AppError {
+  if (current === null) return notFound(what);
+  return new AppError(
+    "conflict",
+    `This ${what} was changed by someone else since you opened it (you edited version ${yours}; it is now at version ${current}). Nothing was saved: reload to see their version, then apply your change again.`,
+  );
+}
+
+export function changedFields<T extends object>(before: T, after: T, keys: (keyof T)[]): (keyof T & string)[] {
+  return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])) as (keyof T & string)[];
+}
+
+export function pick<T extends object>(value: T, keys: (keyof T)[]): Partial<T> {
+  return Object.fromEntries(keys.map((k) => [k, value[k]])) as Partial<T>;
+}
+
+function settingsOf(work: WorkRecord) {
+  const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...settings } = work;
+  return settings;
+}

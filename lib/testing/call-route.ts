@@ -1,0 +1,25 @@
+// Test helper: call a Next route handler as the server would, with JSON in and out.
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+export async function callRoute(
+  handler: Handler,
+  opts: { method?: string; path?: string; params?: Record<string, string>; body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; json: any; headers: Headers; text: string }> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const request = new Request(`http://localhost${opts.path ?? "/"}`, {
+    method: opts.method ?? "GET",
+    headers,
+    body: opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body),
+  });
+  const response = await handler(request, { params: Promise.resolve(opts.params ?? {}) });
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: response.status, json, headers: response.headers, text };
+}
