@@ -1,0 +1,43 @@
+// The scrubbed environment a check or the agent runs with: a fixed minimal set, plus exactly the names
+// it lists, from the Work's secrets or the server's environment. Platform-owned names are never
+// granted, even when listed (they are refused when saved too; this is the second lock).
+import { platformOwnedReason } from "../gates/env-names";
+
+export type EnvInput = {
+  runId: string;
+  attempt: number;
+  checkId: string | null;
+  briefFile?: string;
+  passthrough: readonly string[];
+  secrets: Readonly<Record<string, string>>;
+  serverEnv: Readonly<Record<string, string | undefined>>;
+  home: string;
+};
+
+const FIXED = new Set(["PATH", "HOME", "LANG", "TERM", "CI", "GATEHOUSE_RUN_ID", "GATEHOUSE_ATTEMPT", "GATEHOUSE_CHECK_ID", "GATEHOUSE_BRIEF_FILE"]);
+const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+export function buildCheckEnv(input: EnvInput): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: input.serverEnv.PATH || DEFAULT_PATH,
+    HOME: input.home,
+    LANG: input.serverEnv.LANG || "C.UTF-8",
+    TERM: "xterm-256color",
+    CI: "true",
+    GATEHOUSE_RUN_ID: input.runId,
+    GATEHOUSE_ATTEMPT: String(input.attempt),
+  };
+  if (input.checkId !== null) env.GATEHOUSE_CHECK_ID = input.checkId;
+  if (input.briefFile) env.GATEHOUSE_BRIEF_FILE = input.briefFile;
+  for (const name of input.passthrough) {
+    if (FIXED.has(name) || platformOwnedReason(name)) continue;
+    const value = Object.prototype.hasOwnProperty.call(input.secrets, name) ? input.secrets[name] : input.serverEnv[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+// The NAME=value entries that identify a command's processes (used to end escaped processes).
+export function processMarkers(env: Record<string, string>): string[] {
+  return ["GATEHOUSE_RUN_ID", "GATEHOUSE_ATTEMPT", "GATEHOUSE_CHECK_ID"].filter((k) => k in env).map((k) => `${k}=${env[k]}`);
+}

@@ -1,0 +1,314 @@
+// One attempt: the agent step (when there is an agent command), then the check step, then the gate.
+import fs from "node:fs";
+import { composeBrief } from "../gates/brief";
+import { computeGate, countRequiredPassed, decideVerdict, isBlockingVerdict, type Gate, type Verdict } from "../gates/gate";
+import { timeoutOf, type EffectiveCheck } from "../gates/merge-checks";
+import {
+  insertResults,
+  listResults,
+  updateAttempt,
+  updateResult,
+  updateRun,
+  type AttemptRecord,
+  type RunRecord,
+} from "../db/runs";
+import type { TaskRecord } from "../db/tasks";
+import type { WorkRecord } from "../db/works";
+import { checkoutFingerprint, headCommit, isDirtyCheckout, resolveInsideCheckout } from "./checkout/checkout";
+import { buildCheckEnv, processMarkers } from "./check-env";
+import { liveLogKey, registerLiveLog, unregisterLiveLog } from "./live-logs";
+import type { OutputMasker } from "./output/masker";
+import { agentLogPathOf, attemptDirOf, briefPathOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "./paths";
+import { runCommand, type CommandOutcome } from "./process/run-command";
+import type { RunnerDeps } from "./runner-deps";
+
+export type AttemptContext = {
+  run: RunRecord;
+  task: TaskRecord;
+  work: WorkRecord;
+  attempt: AttemptRecord;
+  previous: AttemptRecord | null;
+  checkoutPath: string;
+  signal: AbortSignal;
+  deps: RunnerDeps;
+  secrets: Record<string, string>;
+  masker: () => OutputMasker;
+};
+
+export type AttemptResult = {
+  gate: Gate;
+  requiredPassed: number;
+  commit: string | null;
+  // Set when something around the work failed (a required check errored, the agent could not start).
+  inconclusiveReason: string | null;
+};
+
+const AGENT_COULD_NOT_START = new Set([126, 127]);
+
+export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
+  const { run, attempt, deps } = ctx;
+  fs.mkdirSync(attemptDirOf(deps.dataDir, run.id, attempt.n), { recursive: true });
+  fs.mkdirSync(checkHomeOf(deps.dataDir), { recursive: true });
+  await updateAttempt({ id: attempt.id, changes: { status: run.agentCommand ? "agent" : "checks", startedAt: new Date(), gate: "running" } });
+
+  if (run.agentCommand && (run.policy !== "off" || attempt.n === 1)) {
+    const agentProblem = await runAgentStep(ctx);
+    if (agentProblem) {
+      await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
+      return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: agentProblem };
+    }
+  }
+  if (ctx.signal.aborted) {
+    await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
+    return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: null };
+  }
+  return runCheckStep(ctx);
+}
+
+function remainingBudgetMs(run: RunRecord): number | null {
+  if (run.budgetSec === null) return null;
+  return run.budgetSec * 1000 - (run.spentMs - run.budgetFromMs);
+}
+
+// Returns a reason when the agent command could not start (the run is then inconclusive).
+async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
+  const { run, task, work, attempt, deps, previous } = ctx;
+  const masker = ctx.masker();
+  const previousResults = previous ? await listResults({ attemptId: previous.id }) : [];
+  const brief = masker.maskText(
+    composeBrief({
+      task: { key: task.key, title: task.title, description: task.description, branch: run.branch },
+      workName: work.name,
+      attemptN: attempt.n,
+      maxAttempts: run.maxAttempts,
+      policy: run.policy,
+      checks: run.checks.map((c) => ({ id: c.id, name: c.name, command: c.command, required: c.required, cwd: c.cwd })),
+      failures: previousResults
+        .filter((r) => isBlockingVerdict(r.verdict))
+        .map((r) => ({ checkId: r.checkId, name: r.name, verdict: r.verdict, exitCode: r.exitCode, logTail: r.logTail, logNote: r.logNote })),
+      previousAttemptN: previous?.n ?? null,
+    }),
+  );
+  const briefFile = briefPathOf(deps.dataDir, run.id, attempt.n);
+  fs.writeFileSync(briefFile, brief, { mode: 0o600 });
+  await updateAttempt({ id: attempt.id, changes: { brief } });
+
+  const budget = remainingBudgetMs(run);
+  const env = buildCheckEnv({
+    runId: run.id,
+    attempt: attempt.n,
+    checkId: null,
+    briefFile,
+    passthrough: run.agentEnvPassthrough,
+    secrets: ctx.secrets,
+    serverEnv: deps.serverEnv,
+    home: checkHomeOf(deps.dataDir),
+  });
+  const key = liveLogKey(run.id, attempt.n, "_agent");
+  const outcome = await runCommand({
+    command: run.agentCommand!,
+    cwd: ctx.checkoutPath,
+    env,
+    timeoutMs: budget === null ? deps.agentTimeoutMs : Math.max(1, budget),
+    stdinFile: briefFile,
+    logPath: agentLogPathOf(deps.dataDir, run.id, attempt.n),
+    capBytes: deps.logCapBytes,
+    masker,
+    signal: ctx.signal,
+    killGraceMs: deps.killGraceMs,
+    markers: processMarkers(env),
+    pipeDir: pipeDirOf(deps.dataDir),
+    onSpawn: ({ sink }) => registerLiveLog(key, sink),
+  }).finally(() => unregisterLiveLog(key));
+  run.spentMs += outcome.durationMs;
+  const verdict: Verdict = outcome.isAborted ? "skipped" : outcome.spawnError ? "error" : outcome.isTimedOut ? "timeout" : outcome.exitCode === 0 ? "passed" : "failed";
+  await updateAttempt({
+    id: attempt.id,
+    changes: {
+      status: "checks",
+      agentVerdict: verdict,
+      agentExitCode: outcome.exitCode,
+      agentDurationMs: outcome.durationMs,
+      agentMessage: outcome.isTimedOut ? timeoutMessage(budget === null ? deps.agentTimeoutMs : budget, budget !== null, outcome) : outcome.message,
+      agentLogTail: outcome.tail,
+      agentLogBytes: outcome.totalBytes,
+      agentLogNote: outcome.note,
+    },
+  });
+  await updateRun({ id: run.id, changes: { spentMs: run.spentMs } });
+  if (outcome.spawnError) return `the agent command could not start: ${outcome.spawnError}`;
+  if (outcome.exitCode !== null && AGENT_COULD_NOT_START.has(outcome.exitCode)) {
+    return `the agent command could not start (exit code ${outcome.exitCode}${outcome.message ? `: ${outcome.message}` : ""})`;
+  }
+  return null;
+}
+
+function timeoutMessage(limitMs: number, isBudget: boolean, outcome: CommandOutcome): string {
+  const what = isBudget ? "stopped when the run's budget ran out" : `timed out after ${Math.round(limitMs / 1000)}s`;
+  return outcome.message ? `${what} · ${outcome.message}` : what;
+}
+
+async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
+  const { run, attempt, deps, previous } = ctx;
+  const checks = run.checks;
+  if (run.policy === "off") {
+    await insertResults({
+      attemptId: attempt.id,
+      runId: run.id,
+      logAttempt: attempt.n,
+      results: checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required, verdict: "skipped" as const, message: "policy off: checks are not run" })),
+    });
+    await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "off", finishedAt: new Date() } });
+    return { gate: "off", requiredPassed: 0, commit: null, inconclusiveReason: null };
+  }
+
+  const commit = await headCommit(ctx.checkoutPath).catch(() => null);
+  const isDirty = await isDirtyCheckout(ctx.checkoutPath).catch(() => false);
+
+  // The agent changed nothing since the previous attempt's checks: do not run them again.
+  if (attempt.trigger === "agent-loop" && previous?.treeAfter) {
+    const tree = await checkoutFingerprint(ctx.checkoutPath).catch(() => null);
+    if (tree && tree === previous.treeAfter) return recordNoChange(ctx, previous, commit, isDirty, tree);
+  }
+
+  await insertResults({
+    attemptId: attempt.id,
+    runId: run.id,
+    logAttempt: attempt.n,
+    results: checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required })),
+  });
+  await updateAttempt({ id: attempt.id, changes: { status: "checks", commit, isDirty } });
+
+  const verdicts: { required: boolean; verdict: Verdict; checkId: string; message: string | null }[] = [];
+  let stoppedBy: { id: string; verdict: Verdict } | null = null;
+  for (const check of checks) {
+    if (ctx.signal.aborted) {
+      await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "skipped", message: "not run: the run was stopped", finishedAt: new Date() } });
+      verdicts.push({ required: check.required, verdict: "skipped", checkId: check.id, message: null });
+      continue;
+    }
+    if (stoppedBy) {
+      const message = `not run: failFast stopped the attempt after "${stoppedBy.id}" ${stoppedBy.verdict === "timeout" ? "timed out" : stoppedBy.verdict}`;
+      await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "skipped", message, finishedAt: new Date() } });
+      verdicts.push({ required: check.required, verdict: "skipped", checkId: check.id, message });
+      continue;
+    }
+    const done = await runOneCheck(ctx, check);
+    verdicts.push({ required: check.required, verdict: done.verdict, checkId: check.id, message: done.message });
+    if (run.failFast && check.required && isBlockingVerdict(done.verdict)) stoppedBy = { id: check.id, verdict: done.verdict };
+  }
+
+  const gate = computeGate(run.policy, verdicts);
+  const errored = verdicts.find((v) => v.required && v.verdict === "error");
+  const isMoreComing = !!run.agentCommand && gate === "red" && run.policy === "required" && attempt.n < run.maxAttempts;
+  const treeAfter = isMoreComing ? await checkoutFingerprint(ctx.checkoutPath).catch(() => null) : null;
+  await updateAttempt({ id: attempt.id, changes: { status: "finished", gate, finishedAt: new Date(), treeAfter } });
+  await updateRun({ id: run.id, changes: { gate, spentMs: run.spentMs } });
+  return {
+    gate,
+    requiredPassed: countRequiredPassed(verdicts),
+    commit,
+    inconclusiveReason: errored ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}` : null,
+  };
+}
+
+async function recordNoChange(ctx: AttemptContext, previous: AttemptRecord, commit: string | null, isDirty: boolean, tree: string): Promise<AttemptResult> {
+  const { run, attempt } = ctx;
+  const since = previous.noChangeSince ?? previous.n;
+  const earlier = await listResults({ attemptId: previous.id });
+  await insertResults({
+    attemptId: attempt.id,
+    runId: run.id,
+    logAttempt: earlier[0]?.logAttempt ?? previous.n,
+    results: earlier.map((r) => ({
+      checkId: r.checkId,
+      name: r.name,
+      kind: r.kind,
+      required: r.required,
+      verdict: r.verdict,
+      exitCode: r.exitCode,
+      signal: r.signal,
+      durationMs: r.durationMs,
+      message: r.message,
+      logTail: r.logTail,
+      logBytes: r.logBytes,
+      logNote: r.logNote,
+      startedAt: r.startedAt,
+      finishedAt: r.finishedAt,
+    })),
+  });
+  await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: previous.gate, finishedAt: new Date(), commit, isDirty, noChangeSince: since, treeAfter: tree } });
+  await updateRun({ id: run.id, changes: { gate: previous.gate, spentMs: run.spentMs } });
+  return { gate: previous.gate, requiredPassed: countRequiredPassed(earlier), commit, inconclusiveReason: null };
+}
+
+async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck): Promise<{ verdict: Verdict; message: string | null }> {
+  const { run, attempt, deps } = ctx;
+  const where = resolveInsideCheckout(ctx.checkoutPath, check.cwd);
+  if ("error" in where) {
+    await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "error", message: where.error, startedAt: new Date(), finishedAt: new Date(), durationMs: 0 } });
+    return { verdict: "error", message: where.error };
+  }
+  await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "running", startedAt: new Date() } });
+  const env = buildCheckEnv({
+    runId: run.id,
+    attempt: attempt.n,
+    checkId: check.id,
+    passthrough: check.envPassthrough ?? [],
+    secrets: ctx.secrets,
+    serverEnv: deps.serverEnv,
+    home: checkHomeOf(deps.dataDir),
+  });
+  const key = liveLogKey(run.id, attempt.n, check.id);
+  const timeoutSec = timeoutOf(check);
+  const outcome = await runCommand({
+    command: check.command,
+    cwd: where.path,
+    env,
+    timeoutMs: timeoutSec * 1000,
+    logPath: checkLogPathOf(deps.dataDir, run.id, attempt.n, check.id),
+    capBytes: deps.logCapBytes,
+    masker: ctx.masker(),
+    expectStdout: check.expectStdout,
+    signal: ctx.signal,
+    killGraceMs: deps.killGraceMs,
+    markers: processMarkers(env),
+    pipeDir: pipeDirOf(deps.dataDir),
+    onSpawn: ({ sink }) => registerLiveLog(key, sink),
+  }).finally(() => unregisterLiveLog(key));
+  run.spentMs += outcome.durationMs;
+  const verdict: Verdict = outcome.isAborted
+    ? "skipped"
+    : outcome.spawnError
+      ? "error"
+      : decideVerdict({
+          timedOut: outcome.isTimedOut,
+          exitCode: outcome.exitCode,
+          expectExit: check.expectExit,
+          expectStdout: check.expectStdout,
+          stdoutFound: outcome.isExpectedOutputFound,
+        });
+  const message = outcome.isAborted
+    ? "not run to the end: the run was stopped"
+    : outcome.isTimedOut
+      ? `timed out after ${timeoutSec}s${outcome.message ? ` · ${outcome.message}` : ""}`
+      : verdict === "failed" && outcome.exitCode === (check.expectExit ?? 0) && check.expectStdout !== undefined
+        ? `exit code ${outcome.exitCode}, but the output does not contain "${ctx.masker().maskText(check.expectStdout)}"`
+        : outcome.message;
+  await updateResult({
+    attemptId: attempt.id,
+    checkId: check.id,
+    changes: {
+      verdict,
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      durationMs: outcome.durationMs,
+      message,
+      logTail: outcome.tail,
+      logBytes: outcome.totalBytes,
+      logNote: outcome.note,
+      finishedAt: new Date(),
+    },
+  });
+  return { verdict, message };
+}

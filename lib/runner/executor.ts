@@ -1,0 +1,94 @@
+// Where runs execute. The services only ever talk to this interface, so a distributed queue can take
+// over later without touching the rules or the UI. The local executor runs up to `concurrency` runs at
+// once in this process, first come first served.
+import { EventEmitter } from "node:events";
+import type { StopReason } from "./runner-deps";
+import { signalGroup } from "./process/process-group";
+
+export interface RunExecutor {
+  // Queue a run to be advanced (its queued attempt executed). Idempotent while it is queued or active.
+  submit(runId: string): void;
+  // Stop a queued or active run; false when this executor does not hold it.
+  stop(runId: string, reason: StopReason): boolean;
+  isHolding(runId: string): boolean;
+  // Resolves when the run is neither queued nor active here (for tests and benchmarks).
+  whenSettled(runId: string): Promise<void>;
+}
+
+type Advance = (runId: string, signal: AbortSignal) => Promise<void>;
+
+export class LocalExecutor implements RunExecutor {
+  private readonly queue: string[] = [];
+  private readonly active = new Map<string, AbortController>();
+  private readonly events = new EventEmitter();
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly advance: Advance,
+  ) {
+    this.events.setMaxListeners(0);
+  }
+
+  submit(runId: string): void {
+    if (this.active.has(runId) || this.queue.includes(runId)) return;
+    this.queue.push(runId);
+    this.pump();
+  }
+
+  stop(runId: string, reason: StopReason): boolean {
+    const queuedAt = this.queue.indexOf(runId);
+    if (queuedAt !== -1) {
+      // Not started yet: run it with an already-aborted signal so it ends the usual way.
+      this.queue.splice(queuedAt, 1);
+      this.start(runId, reason);
+      return true;
+    }
+    const controller = this.active.get(runId);
+    if (!controller) return false;
+    controller.abort(reason);
+    return true;
+  }
+
+  isHolding(runId: string): boolean {
+    return this.active.has(runId) || this.queue.includes(runId);
+  }
+
+  get activeCount(): number {
+    return this.active.size;
+  }
+
+  whenSettled(runId: string): Promise<void> {
+    if (!this.isHolding(runId)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const onSettled = (id: string) => {
+        if (id !== runId || this.isHolding(runId)) return;
+        this.events.off("settled", onSettled);
+        resolve();
+      };
+      this.events.on("settled", onSettled);
+    });
+  }
+
+  // On shutdown: end every running process group now (the next start records the runs as interrupted).
+  killEverything(pgids: Iterable<number>): void {
+    for (const controller of this.active.values()) controller.abort({ kind: "shutdown" } satisfies StopReason);
+    for (const pgid of pgids) signalGroup(pgid, "SIGKILL");
+  }
+
+  private pump(): void {
+    while (this.active.size < this.concurrency && this.queue.length > 0) this.start(this.queue.shift()!);
+  }
+
+  private start(runId: string, abortWith?: StopReason): void {
+    const controller = new AbortController();
+    if (abortWith) controller.abort(abortWith);
+    this.active.set(runId, controller);
+    void this.advance(runId, controller.signal)
+      .catch((error) => console.error(`gatehouse: run ${runId} failed unexpectedly`, error))
+      .finally(() => {
+        if (this.active.get(runId) === controller) this.active.delete(runId);
+        this.events.emit("settled", runId);
+        this.pump();
+      });
+  }
+}

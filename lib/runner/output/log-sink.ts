@@ -1,0 +1,142 @@
+// One check's log on disk. Writes are synchronous and chunk-sized, so the pipe itself applies
+// back-pressure and memory stays bounded. Past the cap, the head stays in the log file and the tail
+// goes to an on-disk ring; at the end the ring is appended after a marker saying what was dropped.
+import fs from "node:fs";
+import { TailBuffer } from "./tail-buffer";
+import { decodeForDisplay, formatBytes, lastNonEmptyLine } from "./text";
+
+export const TAIL_BYTES = 16 * 1024;
+
+export type LogSummary = {
+  totalBytes: number;
+  storedBytes: number;
+  // Says what the stored log dropped, or null when the log is whole.
+  note: string | null;
+  // The last 16 KB as text (preceded by the note when the log was cut).
+  tail: string;
+  message: string | null;
+};
+
+export class LogSink {
+  private readonly fd: number;
+  private readonly headCap: number;
+  private readonly ringCap: number;
+  private ringFd: number | null = null;
+  private ringPos = 0;
+  private ringLen = 0;
+  private headWritten = 0;
+  private total = 0;
+  private readonly tailBuf = new TailBuffer(TAIL_BYTES);
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    readonly capBytes: number,
+  ) {
+    this.fd = fs.openSync(path, "w");
+    this.headCap = Math.floor(capBytes / 2);
+    this.ringCap = capBytes - this.headCap;
+  }
+
+  get bytesSeen(): number {
+    return this.total;
+  }
+
+  write(chunk: Buffer): void {
+    if (chunk.length === 0 || this.closed) return;
+    this.total += chunk.length;
+    this.tailBuf.push(chunk);
+    let offset = 0;
+    if (this.headWritten < this.headCap) {
+      const n = Math.min(chunk.length, this.headCap - this.headWritten);
+      writeAll(this.fd, chunk, 0, n, null);
+      this.headWritten += n;
+      offset = n;
+    }
+    if (offset < chunk.length) this.writeRing(chunk, offset);
+  }
+
+  private writeRing(chunk: Buffer, offset: number): void {
+    if (this.ringFd === null) this.ringFd = fs.openSync(`${this.path}.ring`, "w+");
+    let rest = chunk.length - offset;
+    // Only the last ringCap bytes of a huge chunk can survive.
+    if (rest > this.ringCap) {
+      offset += rest - this.ringCap;
+      this.ringPos = (this.ringPos + (rest - this.ringCap)) % this.ringCap;
+      rest = this.ringCap;
+    }
+    while (rest > 0) {
+      const n = Math.min(rest, this.ringCap - this.ringPos);
+      writeAll(this.ringFd, chunk, offset, n, this.ringPos);
+      offset += n;
+      rest -= n;
+      this.ringPos = (this.ringPos + n) % this.ringCap;
+      this.ringLen = Math.min(this.ringCap, this.ringLen + n);
+    }
+  }
+
+  // The tail so far (for live views while the check runs).
+  liveTail(): string {
+    return decodeForDisplay(this.tailBuf.bytes(), { isCutAtStart: this.total > TAIL_BYTES });
+  }
+
+  finish(): LogSummary {
+    if (this.closed) throw new Error("log already finished");
+    this.closed = true;
+    const dropped = this.total - this.headWritten - this.ringLen;
+    let note: string | null = null;
+    if (this.ringFd !== null) {
+      if (dropped > 0) {
+        note = `log cut: ${formatBytes(this.total)} printed (${this.total} bytes); the stored log keeps the first ${formatBytes(this.headWritten)} and the last ${formatBytes(this.ringLen)}, ${dropped} bytes in between were dropped`;
+        writeAll(this.fd, Buffer.from(`\n\n[gatehouse] ${note}\n\n`), 0, undefined, null);
+      }
+      this.copyRingInOrder();
+      fs.closeSync(this.ringFd);
+      fs.rmSync(`${this.path}.ring`, { force: true });
+      this.ringFd = null;
+    }
+    fs.closeSync(this.fd);
+    const tailText = decodeForDisplay(this.tailBuf.bytes(), { isCutAtStart: this.total > TAIL_BYTES });
+    return {
+      totalBytes: this.total,
+      storedBytes: this.headWritten + this.ringLen,
+      note,
+      tail: note ? `[gatehouse] ${note}\n${tailText}` : tailText,
+      message: lastNonEmptyLine(tailText),
+    };
+  }
+
+  private copyRingInOrder(): void {
+    const ringFd = this.ringFd!;
+    const isWrapped = this.ringLen === this.ringCap;
+    const segments: [number, number][] = isWrapped
+      ? [
+          [this.ringPos, this.ringCap - this.ringPos],
+          [0, this.ringPos],
+        ]
+      : [[0, this.ringLen]];
+    const buf = Buffer.alloc(1024 * 1024);
+    for (const [start, length] of segments) {
+      let pos = start;
+      let rest = length;
+      while (rest > 0) {
+        const n = fs.readSync(ringFd, buf, 0, Math.min(buf.length, rest), pos);
+        if (n <= 0) break;
+        writeAll(this.fd, buf, 0, n, null);
+        pos += n;
+        rest -= n;
+      }
+    }
+  }
+}
+
+function writeAll(fd: number, buf: Buffer, offset: number, length: number | undefined, position: number | null): void {
+  let rest = length ?? buf.length - offset;
+  let pos = position;
+  while (rest > 0) {
+    const n = fs.writeSync(fd, buf, offset, rest, pos);
+    offset += n;
+    rest -= n;
+    if (pos !== null) pos += n;
+  }
+}

@@ -1,0 +1,59 @@
+// Real pipes for check output. Node gives children socketpairs, on which `> /dev/stdout`, `tee
+// /dev/stderr` and `cat /dev/stdout` fail (ENXIO); scripts expect pipes. Node cannot create a pipe
+// pair, but it can open a FIFO: FIFOs are made in batches (one `mkfifo` per batch), each is opened once
+// for reading and once for writing, then unlinked, leaving an anonymous pipe only this check holds.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
+const BATCH = 32;
+
+export type PipePair = { readFd: number; writeFd: number };
+
+export class FifoPool {
+  private ready: string[] = [];
+  private counter = 0;
+  private filling: Promise<void> | null = null;
+
+  constructor(private readonly dir: string) {}
+
+  private async fill(): Promise<void> {
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const stamp = `${process.pid}-${Date.now().toString(36)}`;
+    const paths = Array.from({ length: BATCH }, () => path.join(this.dir, `p-${stamp}-${this.counter++}`));
+    await execFileAsync("mkfifo", ["-m", "600", ...paths]);
+    this.ready.push(...paths);
+  }
+
+  async take(): Promise<PipePair> {
+    while (this.ready.length === 0) {
+      this.filling ??= this.fill().finally(() => {
+        this.filling = null;
+      });
+      await this.filling;
+    }
+    const fifo = this.ready.shift()!;
+    // Opening the read end non-blocking first lets the write end open without waiting.
+    const readFd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const writeFd = fs.openSync(fifo, fs.constants.O_WRONLY);
+    fs.unlinkSync(fifo);
+    if (this.ready.length < BATCH / 4 && !this.filling) {
+      this.filling = this.fill()
+        .catch(() => undefined)
+        .finally(() => {
+          this.filling = null;
+        });
+    }
+    return { readFd, writeFd };
+  }
+}
+
+const pools = new Map<string, FifoPool>();
+
+export function fifoPoolFor(dir: string): FifoPool {
+  let pool = pools.get(dir);
+  if (!pool) pools.set(dir, (pool = new FifoPool(dir)));
+  return pool;
+}

@@ -1,0 +1,190 @@
+// Runs one command the way the SPEC says a check runs: `bash --noprofile --norc -e -o pipefail -c`,
+// in its own process group, with a scrubbed environment, stdout and stderr on one real pipe (so their
+// order is the order they were written, and /dev/stdout works), a timeout that ends the whole group
+// (SIGTERM, then SIGKILL), and no process left behind once the main one exits.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import { fifoPoolFor } from "./fifo-pool";
+import { LogSink, type LogSummary } from "../output/log-sink";
+import type { OutputMasker } from "../output/masker";
+import { StreamSearch } from "../output/stream-search";
+import { activeGroups, killProcessesByEnv, signalGroup } from "./process-group";
+
+export type CommandSpec = {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  logPath: string;
+  capBytes: number;
+  masker: OutputMasker;
+  // A file whose contents become the command's stdin (otherwise /dev/null).
+  stdinFile?: string;
+  // Where the FIFOs for output pipes are made.
+  pipeDir: string;
+  expectStdout?: string;
+  signal?: AbortSignal;
+  killGraceMs?: number;
+  // How long to wait for the output to close after the group is gone before cutting it off.
+  closeGraceMs?: number;
+  // Environment markers (NAME=value) identifying this command's processes, for the escape sweep.
+  markers?: string[];
+  onSpawn?: (info: { pid: number; sink: LogSink }) => void;
+};
+
+export type CommandOutcome = LogSummary & {
+  spawnError: string | null;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  isTimedOut: boolean;
+  isAborted: boolean;
+  durationMs: number;
+  isExpectedOutputFound: boolean;
+};
+
+const BASH_ARGS = ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c"];
+
+export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
+  const started = performance.now();
+  const sink = new LogSink(spec.logPath, spec.capBytes);
+  const search = spec.expectStdout !== undefined ? new StreamSearch(spec.expectStdout) : null;
+  const killGraceMs = spec.killGraceMs ?? 2000;
+  const closeGraceMs = spec.closeGraceMs ?? 1000;
+
+  const fail = (message: string): CommandOutcome => {
+    sink.write(Buffer.from(`[gatehouse] ${message}\n`));
+    const summary = sink.finish();
+    return { ...summary, message, spawnError: message, exitCode: null, signal: null, isTimedOut: false, isAborted: false, durationMs: Math.round(performance.now() - started), isExpectedOutputFound: false };
+  };
+
+  if (!isDirectory(spec.cwd)) return fail(`working directory ${spec.cwd} does not exist`);
+  if (spec.signal?.aborted) return { ...fail("cancelled before it started"), isAborted: true };
+
+  let pipe;
+  try {
+    pipe = await fifoPoolFor(spec.pipeDir).take();
+  } catch (error) {
+    return fail(`could not create the output pipe: ${(error as Error).message}`);
+  }
+  let stdinFd: number | null = null;
+  let child: ChildProcess;
+  try {
+    if (spec.stdinFile) stdinFd = fs.openSync(spec.stdinFile, "r");
+    child = spawn("bash", [...BASH_ARGS, spec.command], {
+      cwd: spec.cwd,
+      env: spec.env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: [stdinFd ?? "ignore", pipe.writeFd, pipe.writeFd],
+    });
+  } catch (error) {
+    fs.closeSync(pipe.readFd);
+    return fail(`could not start: ${(error as Error).message}`);
+  } finally {
+    // The child holds its own copies; ours would keep the pipe open forever.
+    fs.closeSync(pipe.writeFd);
+    if (stdinFd !== null) fs.closeSync(stdinFd);
+  }
+  const output = new net.Socket({ fd: pipe.readFd, readable: true, writable: false });
+
+  return new Promise((resolve) => {
+    const pgid = child.pid ?? 0;
+    let isTimedOut = false;
+    let isAborted = false;
+    let spawnError: string | null = null;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let hasExited = false;
+    let isSettled = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const onData = (chunk: Buffer) => {
+      search?.push(chunk);
+      sink.write(spec.masker.push(chunk));
+    };
+    output.on("data", onData);
+    output.on("error", () => output.destroy());
+    if (pgid) {
+      activeGroups.add(pgid);
+      spec.onSpawn?.({ pid: pgid, sink });
+    }
+
+    const endGroup = () => {
+      if (!pgid) return;
+      signalGroup(pgid, "SIGTERM");
+      timers.push(setTimeout(() => signalGroup(pgid, "SIGKILL"), killGraceMs));
+    };
+    timers.push(
+      setTimeout(() => {
+        if (hasExited) return;
+        isTimedOut = true;
+        endGroup();
+      }, Math.max(1, spec.timeoutMs)),
+    );
+    const onAbort = () => {
+      if (hasExited) return;
+      isAborted = true;
+      endGroup();
+    };
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+
+    const settle = () => {
+      if (isSettled) return;
+      isSettled = true;
+      activeGroups.delete(pgid);
+      for (const t of timers) clearTimeout(t);
+      spec.signal?.removeEventListener("abort", onAbort);
+      sink.write(spec.masker.end());
+      const summary = sink.finish();
+      resolve({
+        ...summary,
+        message: spawnError ?? summary.message,
+        spawnError,
+        exitCode,
+        signal: exitSignal,
+        isTimedOut,
+        isAborted,
+        durationMs: Math.round(performance.now() - started),
+        isExpectedOutputFound: search?.found ?? false,
+      });
+    };
+
+    let isOutputClosed = false;
+    child.on("error", (error) => {
+      spawnError = `could not start: ${error.message}`;
+      if (!pgid) {
+        hasExited = true;
+        output.destroy();
+      }
+    });
+    child.on("exit", (code, signal) => {
+      hasExited = true;
+      exitCode = code;
+      exitSignal = signal;
+      // Whatever the main process left running in its group ends with it.
+      if (pgid) signalGroup(pgid, "SIGKILL");
+      if (isOutputClosed) return settle();
+      // A process that left the group (setsid) may still hold the output open: cut it off and end it.
+      timers.push(
+        setTimeout(() => {
+          if (isSettled) return;
+          if (spec.markers?.length) killProcessesByEnv(spec.markers);
+          output.destroy();
+          settle();
+        }, closeGraceMs),
+      );
+    });
+    output.on("close", () => {
+      isOutputClosed = true;
+      if (hasExited) settle();
+    });
+  });
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,26 @@
+// After a crash or kill: runs the last server left "running" end inconclusive (reason "interrupted"),
+// and every process they left behind is ended; queued runs are handed to the executor again.
+import { listAttempts, listRunsWithStatus, settleUnfinishedResults, updateAttempt, updateRun } from "../db/runs";
+import { killProcessesByEnv } from "./process/process-group";
+import type { RunExecutor } from "./executor";
+
+export const INTERRUPTED = "interrupted";
+
+export type Recovery = { interrupted: string[]; killedPids: number[]; requeued: string[] };
+
+export async function recoverRuns(executor: RunExecutor): Promise<Recovery> {
+  const running = await listRunsWithStatus({ statuses: ["running"] });
+  const killedPids: number[] = [];
+  for (const run of running) {
+    killedPids.push(...killProcessesByEnv([`GATEHOUSE_RUN_ID=${run.id}`]));
+    for (const attempt of await listAttempts({ runId: run.id })) {
+      if (attempt.status === "finished") continue;
+      await settleUnfinishedResults({ attemptId: attempt.id, verdict: "error", message: "interrupted: the server stopped while this ran" });
+      await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: attempt.gate === "running" ? "pending" : attempt.gate, finishedAt: new Date() } });
+    }
+    await updateRun({ id: run.id, changes: { status: "finished", ending: "inconclusive", endingReason: INTERRUPTED, finishedAt: new Date(), gate: "pending" } });
+  }
+  const queued = await listRunsWithStatus({ statuses: ["queued"] });
+  for (const run of queued) executor.submit(run.id);
+  return { interrupted: running.map((r) => r.id), killedPids, requeued: queued.map((r) => r.id) };
+}

@@ -1,0 +1,14 @@
+// What the runner needs from its surroundings, passed in so tests and benchmarks use the real thing
+// with their own data dir.
+import type { OutputMasker } from "./output/masker";
+import type { RunnerSettings } from "./settings";
+
+export type RunnerDeps = RunnerSettings & {
+  serverEnv: Readonly<Record<string, string | undefined>>;
+  // The Work's secrets (name → value), for envPassthrough and masking.
+  loadSecrets: (workId: string) => Promise<Record<string, string>>;
+  makeMasker: (secretValues: string[]) => OutputMasker;
+};
+
+// Why a run's execution was stopped from outside.
+export type StopReason = { kind: "cancel"; by: string } | { kind: "shutdown" };

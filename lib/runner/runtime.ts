@@ -1,0 +1,57 @@
+// The process-wide runner: one executor per server process (kept on globalThis because Next bundles
+// route handlers, Server Actions and instrumentation separately).
+import { NO_MASKING } from "./output/masker";
+import { advanceRun } from "./execute-run";
+import { LocalExecutor, type RunExecutor } from "./executor";
+import type { RunnerDeps } from "./runner-deps";
+import { runnerSettingsFromEnv } from "./settings";
+import { findRun, updateRun } from "../db/runs";
+import { activeGroups } from "./process/process-group";
+
+type Runtime = { executor: LocalExecutor; deps: RunnerDeps };
+const holder = globalThis as unknown as { __gatehouseRuntime?: Runtime };
+
+export function defaultRunnerDeps(): RunnerDeps {
+  return {
+    ...runnerSettingsFromEnv(),
+    serverEnv: process.env,
+    loadSecrets: async () => ({}),
+    makeMasker: () => NO_MASKING,
+  };
+}
+
+// A run that fails for an unexpected reason (a bug, the database gone) ends inconclusive, not "running" forever.
+async function advanceSafely(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
+  try {
+    await advanceRun(runId, signal, deps);
+  } catch (error) {
+    console.error(`gatehouse: run ${runId} stopped by an internal error`, error);
+    const run = await findRun({ id: runId }).catch(() => null);
+    if (run && run.status !== "finished") {
+      await updateRun({
+        id: runId,
+        changes: { status: "finished", ending: "inconclusive", endingReason: `internal error: ${(error as Error).message}`, finishedAt: new Date() },
+      }).catch(() => undefined);
+    }
+  }
+}
+
+export function configureRuntime(deps: RunnerDeps): Runtime {
+  const executor = new LocalExecutor(deps.concurrency, (runId, signal) => advanceSafely(runId, signal, deps));
+  holder.__gatehouseRuntime = { executor, deps };
+  return holder.__gatehouseRuntime;
+}
+
+export function getRuntime(): Runtime {
+  return holder.__gatehouseRuntime ?? configureRuntime(defaultRunnerDeps());
+}
+
+export function getExecutor(): RunExecutor & LocalExecutor {
+  return getRuntime().executor;
+}
+
+// Called on SIGTERM/SIGINT: no process outlives the server; runs left "running" are recorded as
+// interrupted at the next start.
+export function killAllRunningProcesses(): void {
+  holder.__gatehouseRuntime?.executor.killEverything(activeGroups);
+}

@@ -1,0 +1,61 @@
+// On an empty database: the demo Work, made from files the project ships (demo/): a small project with
+// a failing test, a task to fix it, and a scripted agent that fixes it on its second attempt. Its first
+// run is dispatched at once, so a newcomer's first page shows a real run: attempt 1 red, attempt 2 green.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { SYSTEM_ACTOR } from "../auth/actor";
+import { dataDir } from "../config/database-url";
+import { countWorks } from "../db/works";
+import type { Check } from "../gates/check-schema";
+import { dispatchTask } from "../services/runs";
+import { createTask } from "../services/tasks";
+import { createWork } from "../services/works";
+
+export const DEMO_CHECKS: Check[] = [
+  { id: "unit", name: "Unit tests pass", kind: "test", command: "node --test test/", required: true, timeoutSec: 120 },
+  { id: "syntax", name: "Every source file parses", kind: "lint", command: 'for f in src/*.js; do node --check "$f"; done', required: true, timeoutSec: 60 },
+  { id: "no-todo", name: "No TODO left in src", kind: "custom", command: 'grep -rn "TODO" src', required: false, expectExit: 1, timeoutSec: 30 },
+];
+
+function demoSourceDir(): string {
+  return path.join(process.cwd(), "demo");
+}
+
+// Builds the demo repository (a git repo with one commit on main) in the data dir.
+export function buildDemoRepo(target: string): void {
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.cpSync(path.join(demoSourceDir(), "repo"), target, { recursive: true });
+  const env = { ...process.env, GIT_AUTHOR_NAME: "Gatehouse demo", GIT_AUTHOR_EMAIL: "demo@gatehouse.invalid", GIT_COMMITTER_NAME: "Gatehouse demo", GIT_COMMITTER_EMAIL: "demo@gatehouse.invalid" };
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: target, env, stdio: "ignore" });
+  git("init", "--quiet", "--initial-branch=main");
+  git("add", "-A");
+  git("commit", "--quiet", "-m", "slugify: a first stub and its tests");
+}
+
+export async function seedDemoIfEmpty(): Promise<{ taskId: string; runId: string } | null> {
+  if ((await countWorks()) > 0) return null;
+  const demoDir = path.join(dataDir(), "demo");
+  const repo = path.join(demoDir, "repo");
+  buildDemoRepo(repo);
+  const agent = path.join(demoDir, "agent.sh");
+  fs.copyFileSync(path.join(demoSourceDir(), "agent.sh"), agent);
+  fs.chmodSync(agent, 0o755);
+  const work = await createWork(SYSTEM_ACTOR, {
+    name: "Gatehouse demo",
+    repoUrl: repo,
+    baseBranch: "main",
+    checkDefaults: DEMO_CHECKS,
+    checksPolicy: "required",
+    maxGateAttempts: 3,
+    agentCommand: `bash ${JSON.stringify(agent)}`,
+  });
+  const task = await createTask(SYSTEM_ACTOR, work.id, {
+    title: "Make slugify produce URL slugs",
+    description:
+      "slugify() returns titles unchanged. Make it lower-case the title, join words with \"-\", drop punctuation and trim dashes at both ends, so that `node --test test/` passes and no TODO is left in src/.",
+  });
+  const run = await dispatchTask(SYSTEM_ACTOR, task.id);
+  console.log(`gatehouse: created the demo Work with ${task.key} and dispatched its first run`);
+  return { taskId: task.id, runId: run.id };
+}
