@@ -1,0 +1,81 @@
+import type { Metadata } from "next";
+import { cache } from "react";
+import { getPageActor } from "@/lib/auth/page-actor";
+import { orNotFound } from "@/lib/pages/or-not-found";
+import { loadRunDetail } from "@/lib/services/run-detail";
+import { presentRun } from "@/lib/api/present-run";
+import { toJson } from "@/lib/api/jsonify";
+import { formatDateTime, formatDuration, shortCommit } from "@/lib/format";
+import { DeclaredChecks } from "@/components/checks/declared-checks";
+import { RunChecksPanel } from "@/components/runs/run-checks-panel";
+import { DecisionPanel } from "@/components/runs/decision-panel";
+import { RunActions } from "@/components/runs/run-actions";
+import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
+import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
+import { BranchIcon, CommitIcon } from "@/components/ui/icons";
+import { cancelRunAction, decideRunAction, startNextAttemptAction } from "./actions";
+
+const getRun = cache(async (runId: string) => loadRunDetail(await getPageActor(), runId));
+
+type Props = { params: Promise<{ runId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { run, task } = await orNotFound(getRun((await params).runId));
+  return { title: `${task.key} run #${run.number}` };
+}
+
+export default async function RunPage({ params }: Props) {
+  const detail = await orNotFound(getRun((await params).runId));
+  const { run, task, work, attempts } = detail;
+  const nextAttempt = run.status === "waiting" && attempts.length < run.maxAttempts ? attempts.length + 1 : null;
+  return (
+    <>
+      <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name, href: `/works/${work.id}` }, { label: task.key, href: `/tasks/${task.id}` }, { label: `Run #${run.number}` }]} />
+      <PageHeader
+        eyebrow={`${task.key} · ${task.title}`}
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            Run #{run.number} <EndingBadge status={run.status} ending={run.ending} needsDecision={run.needsDecision} />
+          </span>
+        }
+        meta={
+          <>
+            <span className="inline-flex items-center gap-1"><BranchIcon /> <code className="font-mono">{run.branch}</code></span>
+            <span className="inline-flex items-center gap-1"><CommitIcon /> from <code className="font-mono">{shortCommit(run.startCommit)}</code></span>
+            <span>dispatched {formatDateTime(run.createdAt)}</span>
+            <span>spent {formatDuration(run.spentMs)}{run.budgetSec ? ` of ${run.budgetSec}s budget` : ""}</span>
+            <span>policy {run.policy}{run.failFast ? " · fail fast" : ""}</span>
+          </>
+        }
+        actions={
+          <RunActions
+            runId={run.id}
+            nextAttempt={nextAttempt}
+            canCancel={run.status !== "finished"}
+            startNext={startNextAttemptAction.bind(null, run.id)}
+            cancel={cancelRunAction.bind(null, run.id)}
+          />
+        }
+      />
+      {run.endingReason ? (
+        <p className="-mt-2 mb-6 text-sm text-zinc-700 dark:text-zinc-300" data-testid="ending-reason">
+          {describeEndingReason(run.endingReason)}
+        </p>
+      ) : null}
+      {run.needsDecision ? (
+        <DecisionPanel runId={run.id} reason={run.endingReason} bestAttempt={run.bestAttempt} bestCommit={run.bestCommit} decide={decideRunAction.bind(null, run.id)} />
+      ) : null}
+      <Section id="checks" title="Checks" description={`${attempts.length} of ${run.maxAttempts} attempts`}>
+        <RunChecksPanel initial={toJson(presentRun(detail))} />
+      </Section>
+      <Section id="frozen" title="What this run froze" description="Editing the task or its Work later never changes this.">
+        <DeclaredChecks checks={run.checks} suppressed={run.suppressed} warnings={run.warnings} />
+        {run.agentCommand ? (
+          <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
+            Agent command: <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">{run.agentCommand}</code>
+          </p>
+        ) : null}
+      </Section>
+    </>
+  );
+}

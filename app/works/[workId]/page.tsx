@@ -1,0 +1,79 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { cache } from "react";
+import { getPageActor } from "@/lib/auth/page-actor";
+import { orNotFound } from "@/lib/pages/or-not-found";
+import { loadTasksWithLatestRun } from "@/lib/services/page-data";
+import { readWork } from "@/lib/services/works";
+import type { Gate } from "@/lib/gates/gate";
+import type { Ending, RunStatus } from "@/lib/gates/run-ending";
+import { resolveChecks } from "@/lib/gates/merge-checks";
+import { DeclaredChecks } from "@/components/checks/declared-checks";
+import { GateChip } from "@/components/checks/gate-chip";
+import { EndingBadge } from "@/components/runs/ending-badge";
+import { Breadcrumbs, EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
+import { TimeAgo } from "@/components/ui/time-ago";
+
+const getWork = cache(async (workId: string) => readWork(await getPageActor(), workId));
+
+type Props = { params: Promise<{ workId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: (await orNotFound(getWork((await params).workId))).name };
+}
+
+export default async function WorkPage({ params }: Props) {
+  const { workId } = await params;
+  const work = await orNotFound(getWork(workId));
+  const tasks = await loadTasksWithLatestRun(await getPageActor(), workId);
+  return (
+    <>
+      <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name }]} />
+      <PageHeader
+        title={work.name}
+        meta={
+          <>
+            <code className="font-mono">{work.repoUrl}</code>
+            <span>base {work.baseBranch ?? "the repository's HEAD branch"}</span>
+            <span>policy {work.checksPolicy}</span>
+            <span>{work.maxGateAttempts} attempts</span>
+            {work.failFast ? <span>fail fast</span> : null}
+            {work.budgetSec ? <span>budget {work.budgetSec}s</span> : null}
+          </>
+        }
+      />
+      <Section id="tasks" title="Tasks">
+        {tasks.length === 0 ? (
+          <EmptyState title="No tasks yet">Create one with POST /api/works/{work.id}/tasks.</EmptyState>
+        ) : (
+          <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+            {tasks.map(({ task, latest }) => (
+              <li key={task.id}>
+                <Link href={`/tasks/${task.id}`} className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-3 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[5.5rem_minmax(0,1fr)_auto_auto] dark:hover:bg-zinc-800/50">
+                  <span className="hidden font-mono text-sm text-zinc-500 sm:block dark:text-zinc-400">{task.key}</span>
+                  <span className="min-w-0">
+                    <span className="block truncate font-medium">{task.title}</span>
+                    <span className="text-xs text-zinc-500 dark:text-zinc-400">
+                      <span className="sm:hidden">{task.key} · </span>
+                      {task.effective.checks.length} checks{latest ? <> · run #{latest.number} <TimeAgo date={latest.createdAt} /></> : " · never run"}
+                    </span>
+                  </span>
+                  {latest ? <span className="hidden sm:block"><EndingBadge status={latest.status as RunStatus} ending={latest.ending as Ending | null} needsDecision={latest.needsDecision} /></span> : <span className="hidden sm:block" />}
+                  {latest ? <GateChip gate={latest.gate as Gate} size="sm" /> : <span className="text-xs text-zinc-400">—</span>}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section id="defaults" title="Check defaults" description="Every task inherits these unless it overrides or suppresses them.">
+        <DeclaredChecks checks={resolveChecks(work.checkDefaults, null).checks} suppressed={[]} warnings={[]} />
+        {work.agentCommand ? (
+          <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
+            Agent command: <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">{work.agentCommand}</code>
+          </p>
+        ) : null}
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+"use client";
+// One check of an attempt: name, id, kind, required, verdict, exit code, duration, message; the row
+// expands (click, Enter or Space) to the log tail.
+import { formatDuration } from "@/lib/format";
+import type { Verdict } from "@/lib/gates/gate";
+import { LogTail } from "../logs/log-tail";
+import { ChevronRightIcon } from "../ui/icons";
+import { KindLabel, RequiredLabel } from "./kind-label";
+import { VerdictBadge } from "./verdict-badge";
+
+export type CheckResultView = {
+  checkId: string;
+  name: string;
+  kind: string;
+  required: boolean;
+  verdict: Verdict;
+  exitCode: number | null;
+  durationMs: number | null;
+  message: string | null;
+  logTail: string | null;
+  logBytes: number | null;
+  logNote: string | null;
+  logAttempt: number;
+};
+
+export function CheckResultRow({ result, fullLogHref, defaultOpen = false }: { result: CheckResultView; fullLogHref: string | null; defaultOpen?: boolean }) {
+  const hasLog = result.verdict !== "queued" && result.verdict !== "skipped";
+  return (
+    <li data-check-id={result.checkId} className="group">
+      <details open={defaultOpen} className="[&[open]>summary_.chevron]:rotate-90">
+        <summary
+          aria-label={`${result.name}: ${result.verdict}`}
+          className="grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[auto_minmax(0,1.4fr)_minmax(0,2fr)_auto_auto_auto] dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden"
+        >
+          <ChevronRightIcon className="chevron text-zinc-400 transition-transform" />
+          <span className="min-w-0">
+            <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+              <span className="font-medium">{result.name}</span>
+              <code className="text-xs text-zinc-500 dark:text-zinc-400">{result.checkId}</code>
+              <KindLabel kind={result.kind} />
+              <RequiredLabel required={result.required} />
+            </span>
+          </span>
+          <span className="col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 sm:col-span-1 sm:col-start-auto sm:row-start-auto dark:text-zinc-400" title={result.message ?? undefined}>
+            {result.message ?? ""}
+          </span>
+          <span className="hidden text-right font-mono text-xs text-zinc-600 tabular-nums sm:block dark:text-zinc-400" title="exit code">
+            {result.exitCode === null ? "" : `exit ${result.exitCode}`}
+          </span>
+          <span className="hidden w-16 text-right text-xs text-zinc-500 tabular-nums sm:block dark:text-zinc-400">{formatDuration(result.durationMs)}</span>
+          <span className="col-start-3 row-start-1 justify-self-end sm:col-start-auto sm:row-start-auto">
+            <VerdictBadge verdict={result.verdict} />
+          </span>
+        </summary>
+        <div className="border-t border-zinc-100 px-4 py-3 dark:border-zinc-800">
+          <div className="mb-2 flex flex-wrap gap-x-4 text-xs text-zinc-500 sm:hidden dark:text-zinc-400">
+            <span>{result.exitCode === null ? "no exit code" : `exit ${result.exitCode}`}</span>
+            <span>{formatDuration(result.durationMs)}</span>
+          </div>
+          {hasLog ? (
+            <LogTail text={result.logTail} totalBytes={result.logBytes} note={result.logNote} fullLogHref={fullLogHref} />
+          ) : (
+            <p className="text-sm text-zinc-500 dark:text-zinc-400">{result.message ?? "Not run yet."}</p>
+          )}
+        </div>
+      </details>
+    </li>
+  );
+}

@@ -1,0 +1,40 @@
+"use client";
+// The agent step of an attempt: its verdict, the brief it was given, and its log tail.
+import { formatDuration } from "@/lib/format";
+import type { AttemptJson } from "@/lib/api/run-json";
+import type { Verdict } from "@/lib/gates/gate";
+import { VerdictBadge } from "../checks/verdict-badge";
+import { LogTail } from "../logs/log-tail";
+import { ChevronRightIcon } from "../ui/icons";
+
+export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref: string }) {
+  const agent = attempt.agent;
+  if (!agent) return null;
+  return (
+    <div className="border-b border-zinc-200 dark:border-zinc-800">
+      <details className="[&[open]>summary_.chevron]:rotate-90">
+        <summary aria-label={`Agent step: ${agent.verdict}`} className="grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-3 bg-zinc-50/70 px-4 py-3 hover:bg-zinc-100/70 dark:bg-zinc-900/60 dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden">
+          <ChevronRightIcon className="chevron text-zinc-400 transition-transform" />
+          <span className="min-w-0">
+            <span className="font-medium">Agent</span>
+            <span className="ml-2 text-xs text-zinc-500 dark:text-zinc-400">
+              {agent.exitCode === null ? "" : `exit ${agent.exitCode} · `}
+              {formatDuration(agent.durationMs)}
+            </span>
+            {agent.message ? <span className="mt-0.5 block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">{agent.message}</span> : null}
+          </span>
+          <VerdictBadge verdict={agent.verdict as Verdict} />
+        </summary>
+        <div className="space-y-3 px-4 py-3">
+          {attempt.brief ? (
+            <details className="rounded-md border border-zinc-200 dark:border-zinc-800">
+              <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Brief the agent was given</summary>
+              <pre className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs whitespace-pre-wrap dark:border-zinc-800">{attempt.brief}</pre>
+            </details>
+          ) : null}
+          <LogTail text={agent.logTail} totalBytes={agent.logBytes} note={agent.logNote} fullLogHref={logHref} />
+        </div>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+// The Checks section of a run: gate chip, "Attempt n of m" with earlier attempts, the agent step, and
+// one expandable row per check. Live while the run is queued or running.
+import { useState } from "react";
+import type { RunJson } from "@/lib/api/run-json";
+import type { Gate, Verdict } from "@/lib/gates/gate";
+import { CheckResultRow } from "../checks/check-result-row";
+import { GateChip } from "../checks/gate-chip";
+import { EmptyState } from "../ui/page-parts";
+import { AgentStep } from "./agent-step";
+import { AttemptSwitcher } from "./attempt-switcher";
+import { useRun } from "./use-run";
+
+export function logPageHref(runId: string, n: number, name: string): string {
+  return `/runs/${runId}/attempts/${n}/checks/${name}/log`;
+}
+
+export function RunChecksPanel({ initial }: { initial: RunJson }) {
+  const { data: run } = useRun(initial);
+  const [picked, setPicked] = useState<number | null>(null);
+  const latest = run.attempts.at(-1);
+  const attempt = run.attempts.find((a) => a.n === picked) ?? latest;
+  if (!attempt) return <EmptyState title="No attempt yet" />;
+  const gate = attempt.gate as Gate;
+  return (
+    <div className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900" data-testid="run-checks">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+        <GateChip gate={gate} isNothingRequired={run.nothingRequired} />
+        <AttemptSwitcher attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate as Gate }))} selected={attempt.n} max={run.maxAttempts} onSelect={setPicked} />
+      </div>
+      {attempt.noChangeSince ? (
+        <p role="note" className="border-b border-zinc-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-zinc-800 dark:bg-amber-950/60 dark:text-amber-200">
+          No change since attempt {attempt.noChangeSince}: the agent changed nothing, so the checks were not run again. The results below are attempt {attempt.noChangeSince}&apos;s; this attempt still counts toward the budget.
+        </p>
+      ) : null}
+      <AgentStep attempt={attempt} logHref={logPageHref(run.id, attempt.n, "_agent")} />
+      {attempt.checks.length === 0 ? (
+        <p className="px-4 py-6 text-sm text-zinc-500 dark:text-zinc-400">{attempt.status === "finished" ? "No checks ran in this attempt." : "Checks start after the agent step."}</p>
+      ) : (
+        <ol className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={`Checks of attempt ${attempt.n}`}>
+          {attempt.checks.map((check) => (
+            <CheckResultRow
+              key={`${attempt.n}-${check.checkId}`}
+              result={{ ...check, verdict: check.verdict as Verdict }}
+              fullLogHref={check.verdict === "queued" || check.verdict === "skipped" ? null : logPageHref(run.id, check.logAttempt, check.checkId)}
+            />
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+// One factory for every TanStack Query key, so invalidation is exact.
+export const queryKeys = {
+  run: (runId: string) => ["run", runId] as const,
+  logTail: (runId: string, n: number, name: string) => ["log-tail", runId, n, name] as const,
+};
+
+export async function fetchJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { headers: { accept: "application/json" }, cache: "no-store" });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new Error(body?.error?.message ?? `${response.status} ${response.statusText}`);
+  }
+  return (await response.json()) as T;
+}
