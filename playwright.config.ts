@@ -1,0 +1,34 @@
+import { defineConfig } from "@playwright/test";
+
+// End-to-end tests in Debian's Chromium against the real built server on a fresh data dir.
+const port = Number(process.env.E2E_PORT ?? 3210);
+export const e2eDataDir = `${__dirname}/.e2e-data`;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 20_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    },
+  },
+  webServer: {
+    command: `rm -rf "${e2eDataDir}" && node scripts/start.mjs`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PORT: String(port), GATEHOUSE_DATA_DIR: e2eDataDir, GATEHOUSE_DEMO: "1", NEXT_TELEMETRY_DISABLED: "1", GATEHOUSE_CONCURRENCY: "2" },
+  },
+});
