@@ -48,7 +48,10 @@ if (args.has("--dev")) {
   buildIfNeeded();
   if (!args.has("--build-only")) {
     const { nextStart } = require("next/dist/cli/next-start.js");
-    await nextStart({ port: Number(process.env.PORT || 3000), hostname: process.env.HOSTNAME || undefined }, root);
+    const port = Number(process.env.PORT || 3000);
+    await nextStart({ port, hostname: process.env.HOSTNAME || undefined }, root);
+    // Next runs instrumentation (runner start-up, recovery, demo) with the first request: make it now.
+    await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
   }
 }
 

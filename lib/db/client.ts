@@ -16,7 +16,11 @@ export type DbOrTx = Db | Tx;
 export function createDb(options: { url?: string } = {}): Db {
   const url = options.url ?? process.env.DATABASE_URL;
   if (url && /^postgres(ql)?:\/\//i.test(url)) {
-    const adapter = new PrismaPg({ connectionString: url, max: 10 });
+    // The driver adapter ignores ?schema= in the URL; it takes the schema as an option.
+    const parsed = new URL(url);
+    const schema = parsed.searchParams.get("schema") ?? undefined;
+    parsed.searchParams.delete("schema");
+    const adapter = new PrismaPg({ connectionString: parsed.toString(), max: 10 }, schema ? { schema } : undefined);
     return new PostgresClient({ adapter }) as unknown as Db;
   }
   const fileUrl = url && url.startsWith("file:") ? url : sqliteUrl();

@@ -1,9 +1,9 @@
 // Test helper: call a Next route handler as the server would, with JSON in and out.
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
 
-export async function callRoute(
-  handler: Handler,
-  opts: { method?: string; path?: string; params?: Record<string, string>; body?: unknown; token?: string; headers?: Record<string, string> } = {},
+export async function callRoute<P extends Record<string, string>>(
+  handler: Handler<P>,
+  opts: { method?: string; path?: string; params?: P; body?: unknown; token?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; json: any; headers: Headers; text: string }> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers["content-type"] = "application/json";
@@ -13,7 +13,7 @@ export async function callRoute(
     headers,
     body: opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body),
   });
-  const response = await handler(request, { params: Promise.resolve(opts.params ?? {}) });
+  const response = await handler(request, { params: Promise.resolve((opts.params ?? {}) as P) });
   const text = await response.text();
   let json: unknown = null;
   try {

@@ -1,11 +1,13 @@
-// One check's log on disk. Writes are synchronous and chunk-sized, so the pipe itself applies
-// back-pressure and memory stays bounded. Past the cap, the head stays in the log file and the tail
-// goes to an on-disk ring; at the end the ring is appended after a marker saying what was dropped.
+// One check's log on disk, in bounded memory. Output is gathered into writes of up to 1 MB (a flood
+// costs a few hundred system calls, not tens of thousands). Past the cap, the head stays in the log file
+// and the tail goes to an on-disk ring; at the end the ring is appended after a marker saying what was
+// dropped. The tail (last 16 KB) is kept as references to the latest chunks, never copied per chunk.
 import fs from "node:fs";
-import { TailBuffer } from "./tail-buffer";
 import { decodeForDisplay, formatBytes, lastNonEmptyLine } from "./text";
 
 export const TAIL_BYTES = 16 * 1024;
+const FLUSH_BYTES = 1024 * 1024;
+const FLUSH_AFTER_MS = 100;
 
 export type LogSummary = {
   totalBytes: number;
@@ -26,7 +28,12 @@ export class LogSink {
   private ringLen = 0;
   private headWritten = 0;
   private total = 0;
-  private readonly tailBuf = new TailBuffer(TAIL_BYTES);
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private flushTimer: NodeJS.Timeout | null = null;
+  // The newest chunks, at least TAIL_BYTES of them (oldest first).
+  private recent: Buffer[] = [];
+  private recentBytes = 0;
   private closed = false;
 
   constructor(
@@ -45,29 +52,45 @@ export class LogSink {
   write(chunk: Buffer): void {
     if (chunk.length === 0 || this.closed) return;
     this.total += chunk.length;
-    this.tailBuf.push(chunk);
-    let offset = 0;
-    if (this.headWritten < this.headCap) {
-      const n = Math.min(chunk.length, this.headCap - this.headWritten);
-      writeAll(this.fd, chunk, 0, n, null);
-      this.headWritten += n;
-      offset = n;
-    }
-    if (offset < chunk.length) this.writeRing(chunk, offset);
+    this.recent.push(chunk);
+    this.recentBytes += chunk.length;
+    while (this.recent.length > 1 && this.recentBytes - this.recent[0].length >= TAIL_BYTES) this.recentBytes -= this.recent.shift()!.length;
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    else if (!this.flushTimer) this.flushTimer = setTimeout(() => this.flush(), FLUSH_AFTER_MS).unref();
   }
 
-  private writeRing(chunk: Buffer, offset: number): void {
+  // Writes what is gathered: to the head of the log while it has room, the rest to the tail ring.
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.pendingBytes === 0) return;
+    let data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (this.headWritten < this.headCap) {
+      const n = Math.min(data.length, this.headCap - this.headWritten);
+      writeAll(this.fd, data, 0, n, null);
+      this.headWritten += n;
+      data = data.subarray(n);
+    }
+    if (data.length > 0) this.writeRing(data);
+  }
+
+  private writeRing(data: Buffer): void {
     if (this.ringFd === null) this.ringFd = fs.openSync(`${this.path}.ring`, "w+");
-    let rest = chunk.length - offset;
-    // Only the last ringCap bytes of a huge chunk can survive.
+    let offset = 0;
+    let rest = data.length;
+    // Only the last ringCap bytes of a huge write can survive.
     if (rest > this.ringCap) {
-      offset += rest - this.ringCap;
       this.ringPos = (this.ringPos + (rest - this.ringCap)) % this.ringCap;
+      offset = rest - this.ringCap;
       rest = this.ringCap;
     }
     while (rest > 0) {
       const n = Math.min(rest, this.ringCap - this.ringPos);
-      writeAll(this.ringFd, chunk, offset, n, this.ringPos);
+      writeAll(this.ringFd, data, offset, n, this.ringPos);
       offset += n;
       rest -= n;
       this.ringPos = (this.ringPos + n) % this.ringCap;
@@ -75,13 +98,19 @@ export class LogSink {
     }
   }
 
+  private tailBytes(): Buffer {
+    const all = this.recent.length === 1 ? this.recent[0] : Buffer.concat(this.recent);
+    return all.length > TAIL_BYTES ? all.subarray(all.length - TAIL_BYTES) : all;
+  }
+
   // The tail so far (for live views while the check runs).
   liveTail(): string {
-    return decodeForDisplay(this.tailBuf.bytes(), { isCutAtStart: this.total > TAIL_BYTES });
+    return decodeForDisplay(this.tailBytes(), { isCutAtStart: this.total > TAIL_BYTES });
   }
 
   finish(): LogSummary {
     if (this.closed) throw new Error("log already finished");
+    this.flush();
     this.closed = true;
     const dropped = this.total - this.headWritten - this.ringLen;
     let note: string | null = null;
@@ -96,7 +125,8 @@ export class LogSink {
       this.ringFd = null;
     }
     fs.closeSync(this.fd);
-    const tailText = decodeForDisplay(this.tailBuf.bytes(), { isCutAtStart: this.total > TAIL_BYTES });
+    const tailText = decodeForDisplay(this.tailBytes(), { isCutAtStart: this.total > TAIL_BYTES });
+    this.recent = [];
     return {
       totalBytes: this.total,
       storedBytes: this.headWritten + this.ringLen,

@@ -1,0 +1,47 @@
+import { expect, test } from "@playwright/test";
+import { BOOTSTRAP_TOKEN, makeGitRepo, processesWithEnv, startOwnServer } from "./support/own-server";
+
+// Kill the server with SIGKILL while a check runs, start it again: the run is ended inconclusive with
+// reason "interrupted", and the check's process (left behind by the dead server) is ended too.
+test("a run interrupted by a killed server ends inconclusive and leaves no process behind", async () => {
+  test.setTimeout(240_000);
+  const port = 3291;
+  const auth = { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/json" };
+  const first = await startOwnServer({ port });
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${first.url}${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, json: await res.json() };
+  };
+  const work = await api("POST", "/api/works", {
+    name: "Restart",
+    repoUrl: makeGitRepo(),
+    baseBranch: "main",
+    checkDefaults: [{ id: "long", name: "Runs for ten minutes", kind: "custom", command: "sleep 600", required: true, timeoutSec: 3600 }],
+  });
+  expect(work.status).toBe(201);
+  const task = await api("POST", `/api/works/${work.json.id}/tasks`, { title: "survive a crash" });
+  const dispatched = await api("POST", `/api/tasks/${task.json.id}/dispatch`);
+  expect(dispatched.status).toBe(202);
+  const runId = dispatched.json.runId as string;
+
+  await expect.poll(async () => (await api("GET", `/api/runs/${runId}`)).json.attempts?.[0]?.checks?.[0]?.verdict, { timeout: 60_000 }).toBe("running");
+  await expect.poll(() => processesWithEnv(`GATEHOUSE_RUN_ID=${runId}`).length).toBeGreaterThan(0);
+
+  first.process.kill("SIGKILL");
+  await new Promise((resolve) => first.process.once("exit", resolve));
+  // The dead server could not end its check: the process is still there, orphaned.
+  expect(processesWithEnv(`GATEHOUSE_RUN_ID=${runId}`).length).toBeGreaterThan(0);
+
+  const second = await startOwnServer({ port, dataDir: first.dataDir });
+  try {
+    const res = await fetch(`${second.url}/api/runs/${runId}`, { headers: auth });
+    const run = await res.json();
+    expect(run.status).toBe("finished");
+    expect(run.ending).toBe("inconclusive");
+    expect(run.endingReason).toBe("interrupted");
+    expect(run.attempts[0].checks[0].verdict).toBe("error");
+    await expect.poll(() => processesWithEnv(`GATEHOUSE_RUN_ID=${runId}`)).toEqual([]);
+  } finally {
+    second.stop();
+  }
+});

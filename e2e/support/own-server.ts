@@ -1,0 +1,55 @@
+// A Gatehouse server of a test's own (its own port and data dir), for tests that must kill and restart it.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const BOOTSTRAP_TOKEN = "gh_e2e_bootstrap_token_for_tests_only_0123456789";
+
+export type OwnServer = { url: string; dataDir: string; process: ChildProcess; stop: () => void };
+
+export async function startOwnServer(opts: { port: number; dataDir?: string; env?: Record<string, string> }): Promise<OwnServer> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-own-"));
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: path.resolve(__dirname, "..", ".."),
+    env: { ...process.env, PORT: String(opts.port), GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_DEMO: "0", GATEHOUSE_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN, NEXT_TELEMETRY_DISABLED: "1", ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const url = `http://127.0.0.1:${opts.port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, dataDir, process: child, stop: () => child.kill("SIGTERM") };
+}
+
+export function processesWithEnv(entry: string): number[] {
+  const pids: number[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${name}/environ`, "latin1").split("\0").includes(entry)) pids.push(Number(name));
+    } catch {
+      /* gone or not ours */
+    }
+  }
+  return pids;
+}
+
+export function makeGitRepo(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-repo-"));
+  const { execFileSync } = require("node:child_process") as typeof import("node:child_process");
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
+  git("init", "-q", "-b", "main");
+  fs.writeFileSync(path.join(dir, "README.md"), "e2e\n");
+  git("add", "-A");
+  git("-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit", "-qm", "init");
+  return dir;
+}

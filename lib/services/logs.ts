@@ -1,0 +1,36 @@
+// Finding a stored log: only through a run the actor may read, an attempt number and a check id that
+// pass the same rules as when they were stored, so a log route can never be made to read another file.
+import fs from "node:fs";
+import type { Actor } from "../auth/actor";
+import { dataDir } from "../config/database-url";
+import { AppError, notFound } from "../errors";
+import { CHECK_ID_PATTERN } from "../gates/check-schema";
+import { findAttempt, findResult } from "../db/runs";
+import { findLiveLog, liveLogKey } from "../runner/live-logs";
+import { AGENT_LOG_NAME, agentLogPathOf, checkLogPathOf } from "../runner/paths";
+import type { LogSink } from "../runner/output/log-sink";
+import { readRun } from "./runs";
+
+export type LogLocation = { path: string; live: LogSink | null; isFinished: boolean; name: string; attemptN: number; runId: string };
+
+export async function locateLog(actor: Actor, runId: string, n: string, name: string): Promise<LogLocation> {
+  const attemptN = Number(n);
+  if (!/^[1-9][0-9]{0,3}$/.test(n)) throw new AppError("validation", "attempt: must be an attempt number", [{ path: "n", message: "must be an attempt number" }]);
+  const isAgent = name === AGENT_LOG_NAME;
+  if (!isAgent && !CHECK_ID_PATTERN.test(name)) throw new AppError("validation", "checkId: not a check id", [{ path: "checkId", message: "not a check id" }]);
+  const run = await readRun(actor, runId);
+  const root = dataDir();
+  if (isAgent) {
+    const attempt = await findAttempt({ runId, n: attemptN });
+    if (!attempt || !attempt.agentVerdict && attempt.status !== "agent") throw notFound("Agent log");
+    const live = findLiveLog(liveLogKey(run.id, attemptN, AGENT_LOG_NAME)) ?? null;
+    return { path: agentLogPathOf(root, run.id, attemptN), live, isFinished: !live && attempt.status !== "agent", name, attemptN, runId: run.id };
+  }
+  const result = await findResult({ runId, n: attemptN, checkId: name });
+  if (!result) throw notFound("Check result");
+  if (result.verdict === "queued" || (result.verdict === "skipped" && !fs.existsSync(checkLogPathOf(root, run.id, result.logAttempt, name)))) {
+    throw new AppError("not_found", `"${name}" has no log in attempt ${attemptN} (${result.verdict})`);
+  }
+  const live = findLiveLog(liveLogKey(run.id, result.logAttempt, name)) ?? null;
+  return { path: checkLogPathOf(root, run.id, result.logAttempt, name), live, isFinished: result.verdict !== "running", name, attemptN: result.logAttempt, runId: run.id };
+}

@@ -1,0 +1,34 @@
+// `npm run bench`: Gatehouse's speed as ratios against baselines measured in the same run.
+// Not part of `npm test`. Prints a table and writes .bench/results.json.
+import fs from "node:fs";
+import os from "node:os";
+import { benchFlood, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
+
+async function main() {
+  const only = process.argv[2];
+  const rows: BenchRow[] = [];
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}`;
+  console.log(`Gatehouse benchmarks on ${machine}\n`);
+  if (!only || only === "runner") {
+    rows.push(await benchTrivialChecks(7));
+    print(rows.at(-1)!);
+    for (const [label, command] of Object.entries(FLOODS)) {
+      rows.push(await benchFlood(label, command, 3));
+      print(rows.at(-1)!);
+    }
+  }
+  fs.mkdirSync(".bench", { recursive: true });
+  fs.writeFileSync(".bench/results.json", JSON.stringify({ machine, at: new Date().toISOString(), rows }, null, 2));
+}
+
+function print(row: BenchRow) {
+  console.log(`${row.name}\n  subject ${row.subjectMs.toFixed(0)} ms · baseline ${row.baselineMs.toFixed(0)} ms · ratio ${row.ratio.toFixed(2)}${row.extra ? ` · ${row.extra}` : ""}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,121 @@
+// Runner benchmarks (issue 3): (a) 20 trivial checks through a real dispatch vs a plain bash loop;
+// (b) a check printing 200 MB vs the same command to /dev/null, and the runner's peak memory growth.
+// Both sides of every ratio are measured in the same run, interleaved, and reported as medians.
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SYSTEM_ACTOR } from "../../lib/auth/actor";
+import { configureRuntime, defaultRunnerDeps } from "../../lib/runner/runtime";
+import { dispatchTask } from "../../lib/services/runs";
+import { createTask } from "../../lib/services/tasks";
+import { createWork } from "../../lib/services/works";
+import { createTestDb } from "../../lib/testing/test-db";
+import { findRun } from "../../lib/db/runs";
+import { runCommand } from "../../lib/runner/process/run-command";
+import { NO_MASKING } from "../../lib/runner/output/masker";
+
+export type BenchRow = { name: string; subjectMs: number; baselineMs: number; ratio: number; extra?: string };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function makeRepo(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
+  git("init", "-q", "-b", "main");
+  fs.writeFileSync(path.join(dir, "README.md"), "bench\n");
+  git("add", "-A");
+  git("-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-qm", "init");
+}
+
+const BASH = "bash --noprofile --norc -e -o pipefail -c";
+
+export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
+  const t = await createTestDb();
+  try {
+    const { executor } = configureRuntime({ ...defaultRunnerDeps(), dataDir: t.dataDir });
+    const repo = path.join(t.dataDir, "bench-repo");
+    makeRepo(repo);
+    const checks = Array.from({ length: 20 }, (_, i) => ({ id: `c${i + 1}`, name: `trivial ${i + 1}`, kind: "custom" as const, command: "true", required: true }));
+    const work = await createWork(SYSTEM_ACTOR, { name: "Bench", repoUrl: repo, baseBranch: "main", checkDefaults: checks });
+    const task = await createTask(SYSTEM_ACTOR, work.id, { title: "twenty trivial checks" });
+    const dispatchAndWait = async () => {
+      const started = performance.now();
+      const run = await dispatchTask(SYSTEM_ACTOR, task.id);
+      await executor.whenSettled(run.id);
+      const ms = performance.now() - started;
+      const done = await findRun({ id: run.id });
+      if (done?.ending !== "accepted") throw new Error(`bench run ended ${done?.ending}: ${done?.endingReason}`);
+      return ms;
+    };
+    await dispatchAndWait(); // creates the clone and the worktree: "a task whose worktree exists"
+    const loop = `for i in $(seq 20); do ${BASH} true; done`;
+    const subject: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const started = performance.now();
+      spawnSync("bash", ["-c", loop], { stdio: "ignore" });
+      baseline.push(performance.now() - started);
+      subject.push(await dispatchAndWait());
+    }
+    const s = median(subject);
+    const b = median(baseline);
+    return { name: "20 × `true` through a dispatch vs a bash loop", subjectMs: s, baselineMs: b, ratio: s / b };
+  } finally {
+    await t.cleanup();
+  }
+}
+
+function vmHwmKb(): number {
+  const m = /VmHWM:\s+(\d+)/.exec(fs.readFileSync("/proc/self/status", "utf8"));
+  return m ? Number(m[1]) : 0;
+}
+
+function resetPeak(): void {
+  try {
+    fs.writeFileSync("/proc/self/clear_refs", "5");
+  } catch {
+    /* not Linux or not allowed: the peak then includes earlier work */
+  }
+}
+
+export async function benchFlood(label: string, command: string, rounds: number): Promise<BenchRow> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-bench-"));
+  try {
+    const subject: number[] = [];
+    const baseline: number[] = [];
+    let growthMb = 0;
+    for (let i = 0; i < rounds; i++) {
+      let started = performance.now();
+      spawnSync("bash", ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c", `${command} > /dev/null`], { stdio: "ignore" });
+      baseline.push(performance.now() - started);
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      resetPeak();
+      started = performance.now();
+      const outcome = await runCommand({
+        command,
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, LANG: "C.UTF-8" },
+        timeoutMs: 600_000,
+        logPath: path.join(dir, "flood.log"),
+        capBytes: 32 * 1024 * 1024,
+        masker: NO_MASKING,
+        pipeDir: path.join(dir, "pipes"),
+      });
+      subject.push(performance.now() - started);
+      growthMb = Math.max(growthMb, (vmHwmKb() * 1024 - before) / 1024 / 1024);
+      if (outcome.totalBytes < 190_000_000) throw new Error(`flood printed only ${outcome.totalBytes} bytes`);
+    }
+    const s = median(subject);
+    const b = median(baseline);
+    return { name: `200 MB of output (${label}) vs the same to /dev/null`, subjectMs: s, baselineMs: b, ratio: s / b, extra: `peak memory growth ${growthMb.toFixed(1)} MB` };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const FLOODS = {
+  "seq, ~200 MB of numbered lines": "seq 1 24000000",
+  "yes | head -c 200000000": "yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c 200000000",
+};

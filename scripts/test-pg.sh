@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The PostgreSQL suite: the database and runner integration tests again, against PostgreSQL
+# (each test file in a fresh schema). Uses TEST_DATABASE_URL, or the local server on 127.0.0.1:5432.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+if ! node -e "const {Client}=require('pg');const c=new Client({connectionString:process.env.TEST_DATABASE_URL});c.connect().then(()=>c.end()).catch(e=>{console.error(e.message);process.exit(1)})"; then
+  echo "gatehouse: PostgreSQL is not reachable at $TEST_DATABASE_URL (start it, or set TEST_DATABASE_URL)" >&2
+  exit 1
+fi
+npx vitest run app lib/db lib/runner lib/services
