@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // Unit tests (lib/gates) and integration tests (lib/db, lib/runner, API routes) against real SQLite and
 // real processes. Playwright specs in e2e/ run separately.
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(__dirname) } },
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
     environment: "node",

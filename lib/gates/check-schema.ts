@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { refuseDuplicateIds } from "./duplicate-ids";
 import { ZEnvNameList } from "./env-names";
+import { DISABLED_IN_DEFAULTS } from "./field-issues";
 
 export const CHECK_KINDS = ["build", "test", "lint", "typecheck", "custom"] as const;
 export const MAX_CHECKS = 20;
@@ -31,7 +32,7 @@ function unknownFieldMessage(issue: { code?: string; keys?: string[] }): string 
   const others = keys.filter((k) => k !== "disabled");
   const parts = [];
   if (others.length > 0) parts.push(`unknown field: ${others.join(", ")}`);
-  if (keys.includes("disabled")) parts.push("disabled: only a task's entries can suppress a default; delete the check here instead");
+  if (keys.includes("disabled")) parts.push(`disabled: ${DISABLED_IN_DEFAULTS}`);
   return parts.join("; ");
 }
 
@@ -108,7 +109,10 @@ export const ZTaskCheckEntry = z.unknown().transform((value, ctx): TaskCheckEntr
   const isDisabled = !!value && typeof value === "object" && (value as { disabled?: unknown }).disabled === true;
   const parsed = (isDisabled ? ZDisabledEntry : ZActiveEntry).safeParse(value);
   if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  for (const issue of parsed.error.issues) {
+    if (issue.code === "unrecognized_keys") for (const key of issue.keys) ctx.addIssue({ code: "custom", message: `unknown field: ${key}`, path: [...issue.path, key] });
+    else ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  }
   return z.NEVER;
 });
 

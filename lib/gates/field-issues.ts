@@ -3,12 +3,21 @@ import type { z } from "zod";
 
 export type FieldIssue = { path: string; message: string };
 
+// An unknown field is reported at its own path (e.g. "checkDefaults.0.retries"), one issue per field.
 export function toFieldIssues(error: z.ZodError, prefix: (string | number)[] = []): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    path: [...prefix, ...issue.path].map(String).join("."),
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    const at = [...prefix, ...issue.path].map(String);
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({
+        path: [...at, key].join("."),
+        message: key === "disabled" && issue.message.includes(DISABLED_IN_DEFAULTS) ? DISABLED_IN_DEFAULTS : `unknown field: ${key}`,
+      }));
+    }
+    return [{ path: at.join("."), message: issue.message }];
+  });
 }
+
+export const DISABLED_IN_DEFAULTS = "a Work's default cannot be disabled: only a task's entries suppress a default; delete the check here instead";
 
 export function describeIssues(issues: readonly FieldIssue[]): string {
   if (issues.length === 0) return "invalid input";

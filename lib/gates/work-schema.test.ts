@@ -248,7 +248,7 @@ describe("ZWorkCreate", () => {
   });
 
   it("refuses an unknown field, naming it", () => {
-    expect(issuesOf(ZWorkCreate, { ...minimalWork, policy: "warn" })).toEqual([{ path: "", message: "unknown field: policy" }]);
+    expect(issuesOf(ZWorkCreate, { ...minimalWork, policy: "warn" })).toEqual([{ path: "policy", message: "unknown field: policy" }]);
   });
 
   it("points a check's error at checkDefaults.<index>.<field>", () => {
@@ -266,7 +266,7 @@ describe("ZWorkCreate", () => {
   it("refuses `disabled` in the defaults", () => {
     const issues = issuesOf(ZWorkCreate, { ...minimalWork, checkDefaults: [check("a", { disabled: true })] });
     expect(issues).toEqual([
-      { path: "checkDefaults.0", message: "disabled: only a task's entries can suppress a default; delete the check here instead" },
+      { path: "checkDefaults.0.disabled", message: "a Work's default cannot be disabled: only a task's entries suppress a default; delete the check here instead" },
     ]);
   });
 
@@ -336,7 +336,7 @@ describe("ZWorkPatch", () => {
   });
 
   it.each(["id", "createdAt", "tasks"])("refuses the unknown field %s", (field) => {
-    expect(issuesOf(ZWorkPatch, { version: 1, [field]: "x" })).toEqual([{ path: "", message: `unknown field: ${field}` }]);
+    expect(issuesOf(ZWorkPatch, { version: 1, [field]: "x" })).toEqual([{ path: field, message: `unknown field: ${field}` }]);
   });
 });
 
@@ -404,7 +404,7 @@ describe("ZTaskCreate", () => {
   });
 
   it("refuses an unknown field, naming it", () => {
-    expect(issuesOf(ZTaskCreate, { title: "t", key: "GATE-1" })).toEqual([{ path: "", message: "unknown field: key" }]);
+    expect(issuesOf(ZTaskCreate, { title: "t", key: "GATE-1" })).toEqual([{ path: "key", message: "unknown field: key" }]);
   });
 });
 
@@ -443,7 +443,7 @@ describe("ZTaskPatch", () => {
 
   it("refuses an unknown field, naming it", () => {
     expect(issuesOf(ZTaskPatch, { version: 1, effectiveChecks: [] })).toEqual([
-      { path: "", message: "unknown field: effectiveChecks" },
+      { path: "effectiveChecks", message: "unknown field: effectiveChecks" },
     ]);
   });
 });

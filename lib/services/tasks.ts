@@ -47,7 +47,7 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
   const task = await getDb().$transaction(async (tx) => {
     const number = await takeNextTaskNumber({ workId, db: tx });
     const key = taskKey(work.keyPrefix, number);
-    const branch = data.branch ?? defaultBranchFor(key);
+    const branch = data.branch ?? (await freeDefaultBranch(workId, key, tx));
     if (await isBranchTaken({ workId, branch, db: tx })) {
       throw new AppError("validation", `branch: "${branch}" is already the branch of another task of this Work; two tasks never share a branch`, [
         { path: "branch", message: `"${branch}" is already the branch of another task of this Work; two tasks never share a branch` },
@@ -61,6 +61,15 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
     return created;
   });
   return viewTask(task, work);
+}
+
+// The branch derived from the key, or the next free variant when a task took that name by hand.
+async function freeDefaultBranch(workId: string, key: string, db: Parameters<typeof isBranchTaken>[0]["db"]): Promise<string> {
+  const base = defaultBranchFor(key);
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!(await isBranchTaken({ workId, branch: candidate, db }))) return candidate;
+  }
 }
 
 export async function readTask(actor: Actor, taskId: string): Promise<{ task: TaskView; work: WorkRecord }> {
@@ -88,6 +97,11 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
   const { version, ...patch } = parseInput(ZTaskPatch, input);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as TaskChanges;
   refuseIssues(suppressionIssues(work, changes.acceptanceChecks));
+  // Nothing to change: no new version (others editing would get a needless conflict).
+  if (Object.keys(changes).length === 0) {
+    if (version !== current.version) throw staleError("task", version, current.version);
+    return viewTask(current, work);
+  }
   const updated = await getDb().$transaction(async (tx) => {
     if (changes.branch !== undefined && changes.branch !== current.branch) {
       if ((await countRunsOfTask({ taskId, db: tx })) > 0) {

@@ -42,6 +42,11 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
   await requireRole(actor, workId, "lead");
   const { version, ...patch } = parseInput(ZWorkPatch, input);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as WorkChanges;
+  // Nothing to change: no new version (others editing would get a needless conflict).
+  if (Object.keys(changes).length === 0) {
+    if (version !== current.version) throw staleError("Work", version, current.version);
+    return current;
+  }
   return getDb().$transaction(async (tx) => {
     const updated = await updateWorkAtVersion({ id: workId, version, changes, db: tx });
     if (!updated) throw staleError("Work", version, (await findWork({ id: workId, db: tx }))?.version ?? null);
