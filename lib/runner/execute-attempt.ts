@@ -159,6 +159,7 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
       results: checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required, verdict: "skipped" as const, message: "policy off: checks are not run" })),
     });
     await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "off", finishedAt: new Date() } });
+    await updateRun({ id: run.id, changes: { gate: "off", spentMs: run.spentMs } });
     return { gate: "off", requiredPassed: 0, commit: null, inconclusiveReason: null };
   }
 

@@ -19,9 +19,11 @@ function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const previous = locks.get(key) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(fn);
   locks.set(key, next);
-  void next.finally(() => {
+  // Both outcomes release the lock; `next.finally()` would be a second promise rejecting unhandled.
+  const release = () => {
     if (locks.get(key) === next) locks.delete(key);
-  });
+  };
+  next.then(release, release);
   return next;
 }
 

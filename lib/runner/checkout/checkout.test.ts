@@ -1,0 +1,219 @@
+// Checkouts against real git: one bare clone per Work, one worktree per task on its own branch (from
+// the base branch when new), commits that stay on the task branch, errors that name the git problem,
+// and cwd resolution that refuses to leave the checkout.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/git-repo";
+import { checkoutFingerprint, prepareCheckout, repoDirOf, resolveInsideCheckout, worktreeDirOf, type CheckoutTarget } from "./checkout";
+
+let dataDir: string;
+let repo: TestRepo;
+const work = () => ({ id: "work-1", repoUrl: repo.dir, baseBranch: "main" });
+
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-checkout-"));
+  repo = makeGitRepo({ "README.md": "base\n", "src/app.txt": "v1\n" });
+});
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  repo.cleanup();
+});
+
+function target(taskId: string, branch: string, w = work()): CheckoutTarget {
+  return { dataDir, work: w, task: { id: taskId, branch } };
+}
+
+const branchOf = (dir: string) => gitIn(dir, "rev-parse", "--abbrev-ref", "HEAD");
+
+describe("prepareCheckout", () => {
+  it("clones the Work's repository once (bare), and a second prepare reuses the clone", async () => {
+    const first = await prepareCheckout(target("task-a", "gate-1"));
+    const repoDir = repoDirOf(dataDir, "work-1");
+    expect(gitIn(repoDir, "rev-parse", "--is-bare-repository")).toBe("true");
+    // Mark the clone: a re-clone would replace the directory and lose the mark.
+    const mark = path.join(repoDir, "gatehouse-test-mark");
+    fs.writeFileSync(mark, "still the first clone\n");
+    const inode = fs.statSync(repoDir).ino;
+
+    const second = await prepareCheckout(target("task-a", "gate-1"));
+    const third = await prepareCheckout(target("task-b", "gate-2"));
+    expect(fs.readFileSync(mark, "utf8")).toBe("still the first clone\n");
+    expect(fs.statSync(repoDir).ino).toBe(inode);
+    expect(second.path).toBe(first.path);
+    expect(third.path).not.toBe(first.path);
+    expect(fs.readdirSync(path.join(dataDir, "repos")).filter((n) => !n.startsWith("."))).toEqual(["work-1.git"]);
+  });
+
+  it("gives each task its own worktree on its own branch, created from the base branch", async () => {
+    const a = await prepareCheckout(target("task-a", "gate-1"));
+    const b = await prepareCheckout(target("task-b", "gate-2"));
+    expect(a.path).toBe(worktreeDirOf(dataDir, "task-a"));
+    expect(b.path).toBe(worktreeDirOf(dataDir, "task-b"));
+    expect(branchOf(a.path)).toBe("gate-1");
+    expect(branchOf(b.path)).toBe("gate-2");
+    expect(a.head).toBe(repo.head);
+    expect(b.head).toBe(repo.head);
+    expect(a.baseBranch).toBe("main");
+    expect(fs.readFileSync(path.join(a.path, "src/app.txt"), "utf8")).toBe("v1\n");
+    // The source repository is untouched: no task branches were pushed into it.
+    expect(gitIn(repo.dir, "branch", "--format=%(refname:short)")).toBe("main");
+  });
+
+  it("a commit made in a task's worktree stays on its branch across prepares, even if the worktree directory is lost", async () => {
+    const a = await prepareCheckout(target("task-a", "gate-1"));
+    const fixed = commitFiles(a.path, { "src/app.txt": "v2 fixed\n" }, "fix on gate-1");
+
+    const again = await prepareCheckout(target("task-a", "gate-1"));
+    expect(again.head).toBe(fixed);
+    expect(branchOf(again.path)).toBe("gate-1");
+
+    // The directory is wiped (disk cleanup, a crash): the worktree is re-added from the task branch.
+    fs.rmSync(a.path, { recursive: true, force: true });
+    const rebuilt = await prepareCheckout(target("task-a", "gate-1"));
+    expect(rebuilt.path).toBe(a.path);
+    expect(rebuilt.head).toBe(fixed);
+    expect(fs.readFileSync(path.join(rebuilt.path, "src/app.txt"), "utf8")).toBe("v2 fixed\n");
+
+    // Uncommitted work survives a prepare too (the agent's edits between attempts).
+    fs.writeFileSync(path.join(rebuilt.path, "scratch.txt"), "not committed\n");
+    await prepareCheckout(target("task-a", "gate-1"));
+    expect(fs.readFileSync(path.join(rebuilt.path, "scratch.txt"), "utf8")).toBe("not committed\n");
+    fs.rmSync(path.join(rebuilt.path, "scratch.txt"));
+  });
+
+  it("two tasks never share a worktree: one task's commits do not appear in the other's", async () => {
+    const a = await prepareCheckout(target("task-a", "gate-1"));
+    const b = await prepareCheckout(target("task-b", "gate-2"));
+    expect(a.path).not.toBe(b.path);
+    commitFiles(b.path, { "only-b.txt": "b\n" }, "b's work");
+    const a2 = await prepareCheckout(target("task-a", "gate-1"));
+    expect(fs.existsSync(path.join(a2.path, "only-b.txt"))).toBe(false);
+    expect(fs.readFileSync(path.join(a2.path, "src/app.txt"), "utf8")).toBe("v2 fixed\n");
+    expect(fs.readFileSync(path.join(b.path, "src/app.txt"), "utf8")).toBe("v1\n");
+    expect(gitIn(b.path, "log", "--format=%s", "-1")).toBe("b's work");
+  });
+
+  it("a new task branches from the base branch as it stands in the repository now", async () => {
+    const advanced = commitFiles(repo.dir, { "src/app.txt": "v3 upstream\n" }, "upstream moves on");
+    const c = await prepareCheckout(target("task-c", "gate-3"));
+    expect(c.head).toBe(advanced);
+    expect(branchOf(c.path)).toBe("gate-3");
+    // Existing task branches are not moved by it.
+    const a = await prepareCheckout(target("task-a", "gate-1"));
+    expect(fs.readFileSync(path.join(a.path, "src/app.txt"), "utf8")).toBe("v2 fixed\n");
+  });
+
+  it("uses the repository's HEAD branch when the Work has no base branch", async () => {
+    const trunkRepo = makeGitRepo({ "x.txt": "x\n" }, "trunk");
+    try {
+      const c = await prepareCheckout({ dataDir, work: { id: "work-trunk", repoUrl: trunkRepo.dir, baseBranch: null }, task: { id: "task-t", branch: "gate-9" } });
+      expect(c.baseBranch).toBe("trunk");
+      expect(c.head).toBe(trunkRepo.head);
+    } finally {
+      trunkRepo.cleanup();
+    }
+  });
+
+  it("an unclonable repoUrl is an error naming the git problem, and leaves nothing half-made", async () => {
+    const missing = path.join(os.tmpdir(), `gatehouse-no-such-repo-${process.pid}-${Date.now()}`);
+    const error = await prepareCheckout({ dataDir, work: { id: "work-bad", repoUrl: missing, baseBranch: "main" }, task: { id: "task-x", branch: "gate-1" } }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error).not.toBeNull();
+    expect(error!.name).toBe("GitError");
+    expect(error!.message).toContain(`could not clone ${missing}`);
+    expect(error!.message).toMatch(/does not exist|not a git repository|not found/i);
+    expect(fs.existsSync(repoDirOf(dataDir, "work-bad"))).toBe(false);
+    expect(fs.readdirSync(path.join(dataDir, "repos")).filter((n) => n.includes("work-bad"))).toEqual([]);
+
+    // A directory that is not a repository.
+    const notRepo = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-not-a-repo-"));
+    try {
+      await expect(prepareCheckout({ dataDir, work: { id: "work-bad2", repoUrl: notRepo, baseBranch: "main" }, task: { id: "task-y", branch: "gate-1" } })).rejects.toThrow(
+        /could not clone .*(does not exist|not a git repository|does not appear to be a git repository)/i,
+      );
+    } finally {
+      fs.rmSync(notRepo, { recursive: true, force: true });
+    }
+  });
+
+  it("a base branch missing from the repository is an error naming it", async () => {
+    await expect(prepareCheckout(target("task-d", "gate-4", { id: "work-1", repoUrl: repo.dir, baseBranch: "no-such-branch" }))).rejects.toThrow(
+      /base branch "no-such-branch" does not exist/,
+    );
+  });
+
+  it("concurrent prepares of one Work's tasks are serialised and all succeed", async () => {
+    const done = await Promise.all(["p1", "p2", "p3", "p4"].map((id, i) => prepareCheckout(target(`task-${id}`, `par-${i}`))));
+    expect(new Set(done.map((c) => c.path)).size).toBe(4);
+    for (const [i, c] of done.entries()) expect(branchOf(c.path)).toBe(`par-${i}`);
+  });
+
+  it("the checkout fingerprint changes with any content change (tracked or untracked) and not otherwise", async () => {
+    const c = await prepareCheckout(target("task-fp", "gate-fp"));
+    const before = await checkoutFingerprint(c.path);
+    expect(await checkoutFingerprint(c.path)).toBe(before);
+    fs.writeFileSync(path.join(c.path, "new-file.txt"), "untracked\n");
+    const withNew = await checkoutFingerprint(c.path);
+    expect(withNew).not.toBe(before);
+    // The worktree's own index is left alone: the new file is still untracked.
+    expect(gitIn(c.path, "status", "--porcelain")).toBe("?? new-file.txt");
+    fs.rmSync(path.join(c.path, "new-file.txt"));
+    expect(await checkoutFingerprint(c.path)).toBe(before);
+  });
+});
+
+describe("resolveInsideCheckout", () => {
+  let wt: string;
+  let outside: string;
+  beforeAll(() => {
+    wt = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-wt-"));
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-outside-"));
+    fs.mkdirSync(path.join(wt, "pkg", "web"), { recursive: true });
+    fs.writeFileSync(path.join(wt, "file.txt"), "x");
+    // Symlinks without "..": an absolute one out, one to a sibling dir by absolute path, and one that stays inside.
+    fs.symlinkSync(outside, path.join(wt, "escape"));
+    fs.symlinkSync("/", path.join(wt, "root"));
+    fs.symlinkSync(path.join(wt, "pkg"), path.join(wt, "inside-link"));
+    fs.symlinkSync(outside, path.join(wt, "pkg", "nested-escape"));
+  });
+  afterAll(() => {
+    fs.rmSync(wt, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("no cwd is the checkout root; a subdirectory resolves inside it", () => {
+    expect(resolveInsideCheckout(wt, undefined)).toEqual({ path: wt });
+    expect(resolveInsideCheckout(wt, "pkg/web")).toEqual({ path: path.join(fs.realpathSync(wt), "pkg", "web") });
+    expect(resolveInsideCheckout(wt, "inside-link/web")).toEqual({ path: path.join(fs.realpathSync(wt), "pkg", "web") });
+  });
+
+  it("refuses a cwd that leaves the checkout through a symlink (no '..' involved)", () => {
+    for (const cwd of ["escape", "root", "root/tmp", "pkg/nested-escape"]) {
+      const r = resolveInsideCheckout(wt, cwd);
+      expect(r, cwd).toHaveProperty("error");
+      expect((r as { error: string }).error).toContain("leaves the checkout");
+    }
+  });
+
+  it("refuses a cwd that does not exist, or is a file", () => {
+    expect(resolveInsideCheckout(wt, "nope")).toEqual({ error: 'cwd "nope" does not exist in the checkout' });
+    expect((resolveInsideCheckout(wt, "file.txt") as { error: string }).error).toContain("is not a directory");
+  });
+
+  it("refuses an absolute cwd or one with '..' that gets out (defence behind the schema)", () => {
+    expect((resolveInsideCheckout(wt, outside) as { error: string }).error).toContain("leaves the checkout");
+    expect((resolveInsideCheckout(wt, `../${path.basename(outside)}`) as { error: string }).error).toContain("leaves the checkout");
+    // A sibling directory whose name starts with the checkout's name is still outside.
+    const sibling = `${wt}-sibling`;
+    fs.mkdirSync(sibling);
+    try {
+      expect((resolveInsideCheckout(wt, sibling) as { error: string }).error).toContain("leaves the checkout");
+    } finally {
+      fs.rmSync(sibling, { recursive: true, force: true });
+    }
+  });
+});

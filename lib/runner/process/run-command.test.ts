@@ -1,0 +1,327 @@
+// runCommand with real processes: exit codes and messages, one interleaved log on a real pipe,
+// timeouts that end the whole process group, background children, spawn errors, capped logs that keep
+// head and tail in bounded memory, bytes stored exactly, expectStdout across chunks.
+// Floods use `head -c N < <(yes ...)`: under `-o pipefail`, `yes | head -c N` fails with 141 (SIGPIPE).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_MASKING } from "../output/masker";
+import { TAIL_BYTES } from "../output/log-sink";
+import { StreamSearch } from "../output/stream-search";
+import { isProcessAlive, killQuietly, liveProcessesInGroup, waitFor, waitUntilGone } from "../../testing/processes";
+import { runCommand, type CommandSpec } from "./run-command";
+
+let dir: string;
+let counter = 0;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-runcmd-"));
+});
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), LANG: "C.UTF-8" };
+
+function spec(command: string, extra: Partial<CommandSpec> = {}): CommandSpec {
+  const n = ++counter;
+  return {
+    command,
+    cwd: dir,
+    env: ENV,
+    timeoutMs: 30_000,
+    logPath: path.join(dir, `cmd-${n}.log`),
+    capBytes: 32 * 1024 * 1024,
+    masker: NO_MASKING,
+    pipeDir: path.join(dir, "pipes"),
+    killGraceMs: 300,
+    ...extra,
+  };
+}
+
+// Pids a command printed as "name=pid" lines.
+function pidsIn(log: string): Record<string, number> {
+  return Object.fromEntries([...log.matchAll(/^(\w+)=(\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+}
+
+describe("runCommand: exit status and output", () => {
+  it("reports the exit code, and the last non-empty line as the message", async () => {
+    const out = await runCommand(spec('echo "first line"; echo "the last line"; echo; echo "   "; exit 3'));
+    expect(out.spawnError).toBeNull();
+    expect(out.exitCode).toBe(3);
+    expect(out.isTimedOut).toBe(false);
+    expect(out.message).toBe("the last line");
+    expect(out.tail).toContain("first line\nthe last line\n");
+  });
+
+  it("runs with bash -e -o pipefail: a failing command in a pipeline fails the whole command", async () => {
+    const out = await runCommand(spec("false | cat; echo not-reached"));
+    expect(out.exitCode).toBe(1);
+    expect(out.tail).not.toContain("not-reached");
+  });
+
+  it("interleaves stdout and stderr in arrival order into one log", async () => {
+    const s = spec("echo out-1; echo err-1 >&2; echo out-2; echo err-2 >&2; echo out-3");
+    const out = await runCommand(s);
+    expect(out.exitCode).toBe(0);
+    expect(fs.readFileSync(s.logPath, "utf8")).toBe("out-1\nerr-1\nout-2\nerr-2\nout-3\n");
+    expect(out.totalBytes).toBe(30);
+    expect(out.note).toBeNull();
+  });
+
+  it("gives the command a real pipe: `> /dev/stdout` and `> /dev/stderr` work", async () => {
+    const s = spec("echo x > /dev/stdout; echo y > /dev/stderr; echo z | tee /dev/stderr >/dev/null");
+    const out = await runCommand(s);
+    expect(out.exitCode).toBe(0);
+    expect(fs.readFileSync(s.logPath, "utf8")).toBe("x\ny\nz\n");
+  });
+
+  it("feeds stdinFile to the command's stdin, and /dev/null otherwise", async () => {
+    const input = path.join(dir, "stdin.txt");
+    fs.writeFileSync(input, "hello from stdin\n");
+    const withInput = await runCommand(spec("cat", { stdinFile: input }));
+    expect(withInput.tail).toBe("hello from stdin\n");
+    const without = await runCommand(spec("cat; echo done"));
+    expect(without.tail).toBe("done\n");
+  });
+
+  it("a missing working directory is a spawn error, not a crash", async () => {
+    const missing = path.join(dir, "no-such-dir");
+    const s = spec("echo never", { cwd: missing });
+    const out = await runCommand(s);
+    expect(out.spawnError).toMatch(/does not exist/);
+    expect(out.spawnError).toContain(missing);
+    expect(out.exitCode).toBeNull();
+    expect(out.message).toBe(out.spawnError);
+    expect(fs.readFileSync(s.logPath, "utf8")).toContain("does not exist");
+  });
+});
+
+describe("runCommand: timeouts and process groups", () => {
+  it("a command past its timeout is ended by SIGTERM and reported as timed out", async () => {
+    const out = await runCommand(spec("echo started; sleep 60", { timeoutMs: 500 }));
+    expect(out.isTimedOut).toBe(true);
+    expect(out.exitCode).toBeNull();
+    expect(out.signal).toBe("SIGTERM");
+    expect(out.message).toBe("started");
+  });
+
+  it("a command that ignores SIGTERM is SIGKILLed after the grace, and its whole group is gone", async () => {
+    // The background sleep ignores TERM too (ignored signals are inherited).
+    const s = spec("trap '' TERM; sleep 60 & echo child=$!; echo shell=$$; sleep 60", { timeoutMs: 500, killGraceMs: 300 });
+    const out = await runCommand(s);
+    const pids = pidsIn(fs.readFileSync(s.logPath, "utf8"));
+    try {
+      expect(out.isTimedOut).toBe(true);
+      expect(out.signal).toBe("SIGKILL");
+      expect(pids.child).toBeGreaterThan(0);
+      expect(pids.shell).toBeGreaterThan(0);
+      expect(await waitUntilGone([pids.child, pids.shell])).toEqual([]);
+      // No live process is left in the check's process group (the group id is the shell's pid).
+      expect(await waitFor(() => liveProcessesInGroup(pids.shell).length === 0, { what: "the group to end" })).toBe(true);
+    } finally {
+      killQuietly([pids.child, pids.shell].filter(Boolean));
+    }
+  });
+
+  it("a background child holding stdout open does not hang the command, and is dead afterwards", async () => {
+    const s = spec("sleep 60 & echo child=$!; echo main done", { closeGraceMs: 1000 });
+    const out = await runCommand(s);
+    const { child } = pidsIn(fs.readFileSync(s.logPath, "utf8"));
+    try {
+      expect(out.exitCode).toBe(0);
+      expect(out.isTimedOut).toBe(false);
+      expect(out.message).toBe("main done");
+      // Far below the child's 60 s: the group was ended when the main process exited.
+      expect(out.durationMs).toBeLessThan(30_000);
+      expect(await waitUntilGone([child])).toEqual([]);
+    } finally {
+      killQuietly([child]);
+    }
+  });
+
+  it("a process that left the group (setsid) and holds the output is cut off and killed by its env markers", async () => {
+    const env = { ...ENV, GATEHOUSE_RUN_ID: `escape-${process.pid}-${Date.now()}`, GATEHOUSE_ATTEMPT: "1", GATEHOUSE_CHECK_ID: "escape" };
+    const flag = path.join(dir, `escaped-${counter}`);
+    // The main process waits until the child has left the group (the flag is written after setsid).
+    const s = spec(`setsid sh -c 'echo "escaped=$$"; touch ${flag}; exec sleep 60' & while [ ! -e ${flag} ]; do sleep 0.05; done; echo main done`, {
+      env,
+      closeGraceMs: 500,
+      markers: [`GATEHOUSE_RUN_ID=${env.GATEHOUSE_RUN_ID}`, "GATEHOUSE_ATTEMPT=1", "GATEHOUSE_CHECK_ID=escape"],
+    });
+    const out = await runCommand(s);
+    expect(out.exitCode).toBe(0);
+    expect(out.durationMs).toBeLessThan(30_000);
+    const { escaped } = pidsIn(fs.readFileSync(s.logPath, "utf8"));
+    expect(escaped).toBeGreaterThan(0);
+    expect(await waitUntilGone([escaped])).toEqual([]);
+    // Nothing carrying the markers is left.
+    const leftovers = fs
+      .readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/environ`, "latin1").split("\0").includes(`GATEHOUSE_RUN_ID=${env.GATEHOUSE_RUN_ID}`);
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+    expect(await waitUntilGone(leftovers)).toEqual([]);
+  });
+
+  it("an abort signal ends the whole group and reports isAborted", async () => {
+    const controller = new AbortController();
+    const s = spec("sleep 60 & echo child=$!; echo ready; sleep 60", { signal: controller.signal });
+    // Abort once the command says it is ready (its live tail), so the background child surely exists.
+    const running = runCommand({
+      ...s,
+      onSpawn: ({ sink }) => void waitFor(() => sink.liveTail().includes("ready")).then(() => controller.abort()),
+    });
+    const out = await running;
+    const { child } = pidsIn(fs.readFileSync(s.logPath, "utf8"));
+    expect(out.isAborted).toBe(true);
+    expect(out.isTimedOut).toBe(false);
+    expect(out.signal).toBe("SIGTERM");
+    expect(child).toBeGreaterThan(0);
+    expect(await waitUntilGone([child])).toEqual([]);
+  });
+});
+
+describe("runCommand: the stored log", () => {
+  it("a flood over the cap keeps the head and the tail, with a marker saying what was dropped of how much", async () => {
+    const cap = 64 * 1024;
+    const s = spec("echo HEAD-START; head -c 5000000 < <(yes 'flood line'); echo; echo TAIL-END", { capBytes: cap });
+    const out = await runCommand(s);
+    expect(out.exitCode).toBe(0);
+    const printed = "HEAD-START\n".length + 5_000_000 + 1 + "TAIL-END\n".length;
+    expect(out.totalBytes).toBe(printed);
+    expect(out.storedBytes).toBe(cap);
+    const dropped = printed - cap;
+    expect(out.note).toContain(`(${printed} bytes)`);
+    expect(out.note).toContain(`${dropped} bytes in between were dropped`);
+
+    const stored = fs.readFileSync(s.logPath);
+    // Near the cap: the kept bytes plus the marker line.
+    expect(stored.length).toBeGreaterThanOrEqual(cap);
+    expect(stored.length).toBeLessThan(cap + 1024);
+    const text = stored.toString("utf8");
+    expect(text.startsWith("HEAD-START\nflood line\n")).toBe(true);
+    // 5,000,000 bytes of "flood line\n" end in the middle of a line ("flood"), then the echoes.
+    expect(text.endsWith("flood line\nflood\nTAIL-END\n")).toBe(true);
+    expect(text).toContain(`[gatehouse] log cut: `);
+    expect(text).toContain(`${dropped} bytes in between were dropped`);
+    expect(text.match(/\[gatehouse\] log cut/g)).toHaveLength(1);
+    // The ring file is gone.
+    expect(fs.existsSync(`${s.logPath}.ring`)).toBe(false);
+
+    expect(out.tail.startsWith(`[gatehouse] ${out.note}\n`)).toBe(true);
+    expect(out.tail.endsWith("TAIL-END\n")).toBe(true);
+    expect(Buffer.byteLength(out.tail)).toBeLessThanOrEqual(TAIL_BYTES + Buffer.byteLength(out.note!) + 32);
+    expect(out.message).toBe("TAIL-END");
+  });
+
+  it("a log under the cap is stored whole, with no note", async () => {
+    const s = spec("seq 1 1000", { capBytes: 64 * 1024 });
+    const out = await runCommand(s);
+    expect(out.note).toBeNull();
+    expect(fs.readFileSync(s.logPath, "utf8")).toBe(Array.from({ length: 1000 }, (_, i) => `${i + 1}\n`).join(""));
+    expect(out.storedBytes).toBe(out.totalBytes);
+    expect(out.message).toBe("1000");
+  });
+
+  it("memory stays bounded whatever a check prints (300 MB through a 32 MB cap)", async () => {
+    const size = 300_000_000;
+    const s = spec(`head -c ${size} < <(yes 'a line of flood output that goes on'); echo; echo END`, { capBytes: 32 * 1024 * 1024 });
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    let out;
+    try {
+      out = await runCommand(s);
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+    expect(out.exitCode).toBe(0);
+    expect(out.totalBytes).toBe(size + "\nEND\n".length);
+    expect(out.message).toBe("END");
+    expect(fs.statSync(s.logPath).size).toBeLessThan(32 * 1024 * 1024 + 4096);
+    const growthMb = (peak - before) / (1024 * 1024);
+    expect(growthMb).toBeLessThan(64);
+    fs.rmSync(s.logPath, { force: true });
+  }, 120_000);
+
+  it("stores non-UTF-8 bytes exactly, and the tail is valid text with replacement characters", async () => {
+    const s = spec("printf '\\xff\\xfe'; printf 'ok\\n'; printf '\\x00nul\\n'");
+    const out = await runCommand(s);
+    expect(out.exitCode).toBe(0);
+    expect(fs.readFileSync(s.logPath)).toEqual(Buffer.from([0xff, 0xfe, 0x6f, 0x6b, 0x0a, 0x00, 0x6e, 0x75, 0x6c, 0x0a]));
+    expect(out.tail).toBe("\uFFFD\uFFFDok\n\u2400nul\n");
+    expect(out.tail).not.toContain("\0");
+    // Round-trips as valid UTF-8.
+    expect(Buffer.from(out.tail, "utf8").toString("utf8")).toBe(out.tail);
+  });
+
+  it("a tail that starts in the middle of a multi-byte character drops the cut bytes instead of showing garbage", async () => {
+    // 20,000 × "é" (2 bytes each) and a newline: the last 16 KB start on a continuation byte.
+    const s = spec("printf 'é%.0s' {1..20000}; echo");
+    const out = await runCommand(s);
+    expect(out.totalBytes).toBe(40_001);
+    expect(fs.statSync(s.logPath).size).toBe(40_001);
+    expect(out.tail.includes("\uFFFD")).toBe(false);
+    expect(out.tail.length).toBe(8192);
+    expect(out.tail === `${"é".repeat(8191)}\n`).toBe(true);
+  });
+
+  it("keeps ANSI colour codes in the log and tail; the message is without them", async () => {
+    const s = spec("printf '\\033[31mred text\\033[0m\\n'");
+    const out = await runCommand(s);
+    expect(fs.readFileSync(s.logPath, "utf8")).toBe("\u001b[31mred text\u001b[0m\n");
+    expect(out.tail).toBe("\u001b[31mred text\u001b[0m\n");
+    expect(out.message).toBe("red text");
+  });
+});
+
+describe("runCommand: expectStdout", () => {
+  it("finds the expected text even when it is split across output chunks", async () => {
+    // The pause makes the two halves arrive as separate reads.
+    const out = await runCommand(spec("printf 'all tests NEED'; sleep 0.3; printf 'LE passed\\n'", { expectStdout: "NEEDLE passed" }));
+    expect(out.exitCode).toBe(0);
+    expect(out.isExpectedOutputFound).toBe(true);
+  });
+
+  it("is not found when the text never appears (and is found past a cut log)", async () => {
+    const missing = await runCommand(spec("echo nothing here", { expectStdout: "NEEDLE" }));
+    expect(missing.isExpectedOutputFound).toBe(false);
+    // In the dropped middle of a capped log: still found, since the search sees every byte.
+    const cut = await runCommand(
+      spec("head -c 200000 < <(yes x); echo MIDDLE-NEEDLE; head -c 200000 < <(yes y)", { expectStdout: "MIDDLE-NEEDLE", capBytes: 64 * 1024 }),
+    );
+    expect(cut.note).not.toBeNull();
+    expect(cut.isExpectedOutputFound).toBe(true);
+  });
+
+  it("StreamSearch finds a needle split at every position across chunks", () => {
+    const needle = "NEEDLE";
+    for (let cut = 1; cut < needle.length; cut++) {
+      const search = new StreamSearch(needle);
+      search.push(Buffer.from(`xx${needle.slice(0, cut)}`));
+      expect(search.found).toBe(false);
+      search.push(Buffer.from(`${needle.slice(cut)}yy`));
+      expect(search.found).toBe(true);
+    }
+    const byteByByte = new StreamSearch(needle);
+    for (const ch of `..${needle}..`) byteByByte.push(Buffer.from(ch));
+    expect(byteByByte.found).toBe(true);
+  });
+});
+
+// Sanity for the helper used throughout these tests.
+it("isProcessAlive: true for this process, false for a pid that does not exist", () => {
+  expect(isProcessAlive(process.pid)).toBe(true);
+  expect(isProcessAlive(2 ** 22 + 12345)).toBe(false);
+});

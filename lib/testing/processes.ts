@@ -1,0 +1,71 @@
+// Test helpers for real processes: is a pid still a live process (zombies count as gone: in this
+// container nothing reaps orphans, so a killed orphan lingers as a zombie), and waiting for a condition
+// by polling it (never a fixed sleep).
+import fs from "node:fs";
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // "pid (comm) S ..." — comm may contain spaces or parentheses, so read the state after the last ")".
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  for (;;) {
+    const value = await probe();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? "a condition"}`);
+    await new Promise((r) => setTimeout(r, options.intervalMs ?? 25));
+  }
+}
+
+// Waits until none of the pids is a live process; returns the ones still alive on timeout (empty = all gone).
+export async function waitUntilGone(pids: number[], timeoutMs = 10_000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const alive = pids.filter(isProcessAlive);
+    if (alive.length === 0 || Date.now() > deadline) return alive;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+// Best-effort cleanup for a test that failed half-way: SIGKILL what is still alive.
+export function killQuietly(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+// Live (non-zombie) processes whose process group is pgid (Linux /proc).
+export function liveProcessesInGroup(pgid: number): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // fields[0] = state, fields[1] = ppid, fields[2] = pgrp
+      if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") found.push(Number(name));
+    } catch {
+      /* gone */
+    }
+  }
+  return found;
+}
