@@ -188,6 +188,13 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
       verdicts.push({ required: check.required, verdict: "skipped", checkId: check.id, message: null });
       continue;
     }
+    const budgetLeft = remainingBudgetMs(run);
+    if (budgetLeft !== null && budgetLeft <= 0) {
+      const message = `not run: the run's budget of ${run.budgetSec}s is spent`;
+      await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "skipped", message, finishedAt: new Date() } });
+      verdicts.push({ required: check.required, verdict: "skipped", checkId: check.id, message });
+      continue;
+    }
     if (stoppedBy) {
       const message = `not run: failFast stopped the attempt after "${stoppedBy.id}" ${stoppedBy.verdict === "timeout" ? "timed out" : stoppedBy.verdict}`;
       await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "skipped", message, finishedAt: new Date() } });
@@ -262,11 +269,14 @@ async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck): Promise<
   });
   const key = liveLogKey(run.id, attempt.n, check.id);
   const timeoutSec = timeoutOf(check);
+  // The budget covers agent and checks together: a check gets at most what is left of it.
+  const budgetLeft = remainingBudgetMs(run);
+  const isBudgetBound = budgetLeft !== null && budgetLeft < timeoutSec * 1000;
   const outcome = await runCommand({
     command: check.command,
     cwd: where.path,
     env,
-    timeoutMs: timeoutSec * 1000,
+    timeoutMs: isBudgetBound ? Math.max(1, budgetLeft) : timeoutSec * 1000,
     logPath: checkLogPathOf(deps.dataDir, run.id, attempt.n, check.id),
     capBytes: deps.logCapBytes,
     masker: ctx.masker(),
@@ -292,7 +302,7 @@ async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck): Promise<
   const message = outcome.isAborted
     ? "not run to the end: the run was stopped"
     : outcome.isTimedOut
-      ? `timed out after ${timeoutSec}s${outcome.message ? ` · ${outcome.message}` : ""}`
+      ? `${isBudgetBound ? "stopped when the run's budget ran out" : `timed out after ${timeoutSec}s`}${outcome.message ? ` · ${outcome.message}` : ""}`
       : verdict === "failed" && outcome.exitCode === (check.expectExit ?? 0) && check.expectStdout !== undefined
         ? `exit code ${outcome.exitCode}, but the output does not contain "${ctx.masker().maskText(check.expectStdout)}"`
         : outcome.message;

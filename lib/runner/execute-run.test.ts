@@ -336,8 +336,24 @@ describe("the agent loop", () => {
     expect(detail.attempts[0].agentVerdict).toBe("timeout");
     expect(detail.attempts[0].agentMessage).toMatch(/budget ran out/);
     expect(detail.run.spentMs).toBeGreaterThanOrEqual(1000);
+    // The budget covers the checks too: none is started once it is spent.
+    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict, r.message])).toEqual([["red", "skipped", "not run: the run's budget of 1s is spent"]]);
     const pgid = Number(fs.readFileSync(pidFile, "utf8"));
     expect(await waitFor(() => liveProcessesInGroup(pgid).length === 0, { what: "the agent's group to end" })).toBe(true);
+  });
+});
+
+describe("the budget bounds checks", () => {
+  it("a check is stopped when what is left of the budget runs out, and the run ends partial", async () => {
+    const s = await makeScenario(h, { budgetSec: 2, checkDefaults: [check("slow", "echo begun; sleep 30", { timeoutSec: 600 }), check("after", "true")] });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const [slow, after] = detail.attempts[0].results;
+    expect(slow.verdict).toBe("timeout");
+    expect(slow.message).toBe("stopped when the run's budget ran out · begun");
+    expect(slow.durationMs).toBeLessThan(20_000);
+    expect(after.verdict).toBe("skipped");
+    expect(detail.run.ending).toBe("partial");
+    expect(detail.run.endingReason).toMatch(/budget of 2s spent/);
   });
 });
 
@@ -456,6 +472,9 @@ describe("runs that cannot be judged, and cancelling", () => {
     expect(detail.run.endingReason).toMatch(/does not exist/);
     expect(detail.attempts).toHaveLength(1);
     expect(detail.attempts[0].status).toBe("finished");
+    // The check is not dropped: it is an error result saying why.
+    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict])).toEqual([["ok", "error"]]);
+    expect(detail.attempts[0].results[0].message).toMatch(/^checkout not ready: could not clone/);
   });
 
   it("cancelRun on a running run ends it rejected and its processes are gone", async () => {

@@ -4,7 +4,7 @@ import { pickBestAttempt, decideNextStep } from "../gates/run-ending";
 import { isNothingRequired } from "../gates/gate";
 import type { Ending } from "../gates/run-ending";
 import { countRequiredPassedByAttempt } from "../db/run-history";
-import { findRun, insertAttempt, listAttempts, settleUnfinishedResults, updateAttempt, updateRun, type RunRecord } from "../db/runs";
+import { findRun, insertAttempt, insertResults, listAttempts, listResults, settleUnfinishedResults, updateAttempt, updateRun, type RunRecord } from "../db/runs";
 import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { prepareCheckout } from "./checkout/checkout";
@@ -15,6 +15,7 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
   const found = await findRun({ id: runId });
   if (!found || found.status === "finished" || found.status === "waiting") return;
   const run: RunRecord = found;
+  if (signal.aborted) return endStopped(run, signal);
   const [task, work] = await Promise.all([findTask({ id: run.taskId }), findWork({ id: run.workId })]);
   if (!task || !work) return endRun(run, "inconclusive", "the task or its Work was deleted");
 
@@ -28,7 +29,8 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
       await updateRun({ id: run.id, changes: { startCommit: checkout.head } });
     }
   } catch (error) {
-    await closeQueuedAttempts(run.id, "not run: the checkout could not be prepared");
+    // Every check is still accounted for: verdict error, with the reason, never silently dropped.
+    await failQueuedAttempts(run, `checkout not ready: ${(error as Error).message}`);
     return endRun(run, "inconclusive", `the checkout could not be prepared: ${(error as Error).message}`);
   }
 
@@ -53,10 +55,8 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
     });
 
     if (signal.aborted) {
-      const reason = signal.reason as StopReason | undefined;
       await settleUnfinishedResults({ attemptId: attempt.id, verdict: "skipped", message: "not run: the run was stopped" });
-      if (reason?.kind === "cancel") return endRun(run, "rejected", `cancelled by ${reason.by}`);
-      return; // shutdown: the next start ends it as interrupted
+      return endStopped(run, signal);
     }
     if (result.inconclusiveReason) return endRun(run, "inconclusive", result.inconclusiveReason);
 
@@ -112,10 +112,33 @@ async function endRun(
   });
 }
 
-async function closeQueuedAttempts(runId: string, message: string): Promise<void> {
-  for (const attempt of await listAttempts({ runId })) {
+// A cancel ends the run rejected; a shutdown leaves it for the next start to record as interrupted.
+async function endStopped(run: RunRecord, signal: AbortSignal): Promise<void> {
+  const reason = signal.reason as StopReason | undefined;
+  if (reason?.kind === "cancel") {
+    for (const attempt of await listAttempts({ runId: run.id })) {
+      if (attempt.status === "finished") continue;
+      await settleUnfinishedResults({ attemptId: attempt.id, verdict: "skipped", message: "not run: the run was cancelled" });
+      await updateAttempt({ id: attempt.id, changes: { status: "finished", finishedAt: new Date(), gate: attempt.gate === "running" ? "pending" : attempt.gate } });
+    }
+    return endRun(run, "rejected", `cancelled by ${reason.by}`);
+  }
+}
+
+async function failQueuedAttempts(run: RunRecord, message: string): Promise<void> {
+  for (const attempt of await listAttempts({ runId: run.id })) {
     if (attempt.status === "finished") continue;
-    await settleUnfinishedResults({ attemptId: attempt.id, verdict: "skipped", message });
-    await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
+    const existing = await listResults({ attemptId: attempt.id });
+    if (existing.length === 0) {
+      await insertResults({
+        attemptId: attempt.id,
+        runId: run.id,
+        logAttempt: attempt.n,
+        results: run.checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required, verdict: "error" as const, message, finishedAt: new Date() })),
+      });
+    } else await settleUnfinishedResults({ attemptId: attempt.id, verdict: "error", message });
+    const gate = run.policy === "off" ? "off" : run.checks.some((c) => c.required) ? "red" : "green";
+    await updateAttempt({ id: attempt.id, changes: { status: "finished", gate, finishedAt: new Date(), startedAt: attempt.startedAt ?? new Date() } });
+    await updateRun({ id: run.id, changes: { gate } });
   }
 }
