@@ -1,6 +1,8 @@
 import type { Metadata, Viewport } from "next";
 import { SiteHeader } from "@/components/layout/site-header";
+import { findSessionActor } from "@/lib/auth/page-actor";
 import { Providers } from "./providers";
+import { signOutAction } from "./signin/actions";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -15,12 +17,14 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const actor = await findSessionActor();
+  const user = actor?.email ? { name: actor.label, email: actor.email, isAdmin: actor.isAdmin } : null;
   return (
     <html lang="en">
       <body className="min-h-dvh font-sans">
         <Providers>
-          <SiteHeader />
+          <SiteHeader user={user} signOut={signOutAction} />
           <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 sm:py-8">{children}</main>
         </Providers>
       </body>

@@ -1,15 +1,17 @@
-// The one wrapper every Server Action goes through: who is acting, then the input, then a short body.
+// The one wrapper every Server Action goes through: who is acting (the session; Next itself refuses
+// Server Action calls whose Origin is not this site), then the input, then a short body.
 // Returns { data } or { error: { code, message, fieldErrors } }; throws only for bugs.
 import type { Actor } from "../auth/actor";
-import { getPageActor } from "../auth/page-actor";
-import { isAppError, type ErrorCode } from "../errors";
+import { findSessionActor } from "../auth/page-actor";
+import { AppError, isAppError, type ErrorCode } from "../errors";
 import type { FieldIssue } from "../gates/field-issues";
 
 export type ActionResult<T> = { data: T; error?: undefined } | { data?: undefined; error: { code: ErrorCode | "internal"; message: string; fieldErrors: FieldIssue[] } };
 
 export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<ActionResult<T>> {
   try {
-    const actor = await getPageActor();
+    const actor = await findSessionActor();
+    if (!actor) throw new AppError("unauthorized", "your session has ended: sign in again");
     return { data: await body(actor) };
   } catch (error) {
     if (isAppError(error)) return { error: { code: error.code, message: error.message, fieldErrors: error.issues } };

@@ -1,10 +1,18 @@
-// Who is looking at a page or calling a Server Action. Until accounts exist (access-control issue),
-// the local operator; this is where the session cookie plugs in.
-import { connection } from "next/server";
-import { SYSTEM_ACTOR, type Actor } from "./actor";
+// Who is looking at a page or calling a Server Action, from the session cookie. Pages send people
+// without a session to sign in (or, on an empty database, to create the first admin).
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { actorFromSession, needsFirstAdmin } from "../services/auth";
+import type { Actor } from "./actor";
+import { SESSION_COOKIE } from "./tokens";
+
+export async function findSessionActor(): Promise<Actor | null> {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  return token ? actorFromSession(token) : null;
+}
 
 export async function getPageActor(): Promise<Actor> {
-  // Pages are per request (they show live data and, later, per-user data).
-  await connection();
-  return { ...SYSTEM_ACTOR, label: "local operator" };
+  const actor = await findSessionActor();
+  if (actor) return actor;
+  redirect((await needsFirstAdmin()) ? "/setup" : "/signin");
 }

@@ -1,7 +1,46 @@
-// Who is calling a route handler. Until accounts exist (access-control issue), every caller acts as the
-// local operator with full rights; this is the single place where sessions and API tokens plug in.
-import { SYSTEM_ACTOR, type Actor } from "./actor";
+// Who is calling a route handler: an API token (Authorization: Bearer …) or the browser's session
+// cookie. A cookie-authenticated change must come from this site (no cross-site request forgery).
+import { AppError } from "../errors";
+import { actorFromBearer, actorFromSession } from "../services/auth";
+import type { Actor } from "./actor";
+import { SESSION_COOKIE } from "./tokens";
 
-export async function resolveRequestActor(_request: Request): Promise<Actor | null> {
-  return { ...SYSTEM_ACTOR, label: "local operator" };
+export function readCookie(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return null;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function isCrossSite(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (origin && origin !== "null") {
+    try {
+      return new URL(origin).host !== host;
+    } catch {
+      return true;
+    }
+  }
+  if (origin === "null") return true;
+  return request.headers.get("sec-fetch-site") === "cross-site";
+}
+
+export async function resolveRequestActor(request: Request): Promise<Actor | null> {
+  const authorization = request.headers.get("authorization");
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw new AppError("unauthorized", "Authorization must be: Bearer <API token>");
+    const actor = await actorFromBearer(match[1]);
+    if (!actor) throw new AppError("unauthorized", "this API token is unknown or revoked");
+    return actor;
+  }
+  const session = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+  if (!session) return null;
+  if (!SAFE_METHODS.has(request.method) && isCrossSite(request)) throw new AppError("forbidden", "cross-site request refused: changes with a session cookie must come from Gatehouse's own pages");
+  return actorFromSession(session);
 }

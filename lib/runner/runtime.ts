@@ -1,6 +1,7 @@
 // The process-wide runner: one executor per server process (kept on globalThis because Next bundles
 // route handlers, Server Actions and instrumentation separately).
-import { NO_MASKING } from "./output/masker";
+import { makeSecretMasker } from "./output/secret-masker";
+import { loadWorkSecrets } from "./work-secrets";
 import { advanceRun } from "./execute-run";
 import { LocalExecutor, type RunExecutor } from "./executor";
 import type { RunnerDeps } from "./runner-deps";
@@ -15,8 +16,8 @@ export function defaultRunnerDeps(): RunnerDeps {
   return {
     ...runnerSettingsFromEnv(),
     serverEnv: process.env,
-    loadSecrets: async () => ({}),
-    makeMasker: () => NO_MASKING,
+    loadSecrets: loadWorkSecrets,
+    makeMasker: makeSecretMasker,
   };
 }
 

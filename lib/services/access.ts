@@ -25,3 +25,14 @@ export function requireAdmin(actor: Actor): void {
 export function auditBy(actor: Actor, event: Omit<AuditInsert, "actorId" | "actorLabel" | "via">): AuditInsert {
   return { actorId: actor.userId, actorLabel: actor.email ?? actor.label, via: actor.via, ...event };
 }
+
+// The actor's standing on a Work, for showing only what they may do (the services still enforce it).
+export async function standingOn(actor: Actor, workId: string): Promise<Role | "admin" | null> {
+  if (actor.isAdmin) return "admin";
+  if (!actor.userId) return null;
+  return findRole({ workId, userId: actor.userId });
+}
+
+export function standingAllows(standing: Role | "admin" | null, needed: Role): boolean {
+  return standing === "admin" || roleAllows(standing, needed);
+}

@@ -3,6 +3,7 @@
 import { readyDb } from "../db/client";
 import { recoverRuns } from "../runner/recovery";
 import { configureRuntime, defaultRunnerDeps, killAllRunningProcesses } from "../runner/runtime";
+import { bootstrapAccess } from "./bootstrap-access";
 import { seedDemoIfEmpty } from "./seed-demo";
 
 const holder = globalThis as unknown as { __gatehouseStarted?: Promise<void> };
@@ -14,6 +15,7 @@ export function startGatehouse(): Promise<void> {
 
 async function start(): Promise<void> {
   await readyDb();
+  await bootstrapAccess();
   const { executor } = configureRuntime(defaultRunnerDeps());
   const recovery = await recoverRuns(executor);
   if (recovery.interrupted.length > 0) {

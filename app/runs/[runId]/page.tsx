@@ -3,6 +3,7 @@ import { cache } from "react";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { loadRunDetail } from "@/lib/services/run-detail";
+import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
 import { toJson } from "@/lib/api/jsonify";
 import { formatDateTime, formatDuration, shortCommit } from "@/lib/format";
@@ -27,6 +28,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function RunPage({ params }: Props) {
   const detail = await orNotFound(getRun((await params).runId));
   const { run, task, work, attempts } = detail;
+  const standing = await standingOn(await getPageActor(), work.id);
+  const canAct = standingAllows(standing, "engineer");
+  const canDecide = standingAllows(standing, "lead");
   const nextAttempt = run.status === "waiting" && attempts.length < run.maxAttempts ? attempts.length + 1 : null;
   return (
     <>
@@ -48,7 +52,7 @@ export default async function RunPage({ params }: Props) {
           </>
         }
         actions={
-          <RunActions
+          canAct && <RunActions
             runId={run.id}
             nextAttempt={nextAttempt}
             canCancel={run.status !== "finished"}
@@ -62,8 +66,12 @@ export default async function RunPage({ params }: Props) {
           {describeEndingReason(run.endingReason)}
         </p>
       ) : null}
-      {run.needsDecision ? (
+      {run.needsDecision && canDecide ? (
         <DecisionPanel runId={run.id} reason={run.endingReason} bestAttempt={run.bestAttempt} bestCommit={run.bestCommit} decide={decideRunAction.bind(null, run.id)} />
+      ) : run.needsDecision ? (
+        <p role="note" className="mb-8 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/40 dark:text-amber-200">
+          This partial run waits for a decision by a lead of {work.name}.
+        </p>
       ) : null}
       <Section id="checks" title="Checks" description={`${attempts.length} of ${run.maxAttempts} attempts`}>
         <RunChecksPanel initial={toJson(presentRun(detail))} />

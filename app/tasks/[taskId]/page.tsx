@@ -3,6 +3,7 @@ import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { loadTaskPage } from "@/lib/services/page-data";
 import { loadRunDetail } from "@/lib/services/run-detail";
+import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
 import { toJson } from "@/lib/api/jsonify";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
@@ -32,6 +33,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const actor = await getPageActor();
   const { task, work, runs, hasMore } = await orNotFound(getTaskPage(taskId, before));
   const latest = runs[0] && !before ? await loadRunDetail(actor, runs[0].id) : null;
+  const canDispatch = standingAllows(await standingOn(actor, work.id), "engineer");
   const isChangedSinceRun = latest ? JSON.stringify(latest.run.checks) !== JSON.stringify(task.effective.checks) : false;
   return (
     <>
@@ -46,7 +48,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
             <span>policy {work.checksPolicy}</span>
           </>
         }
-        actions={<DispatchButton dispatch={dispatchTaskAction.bind(null, task.id)} />}
+        actions={canDispatch ? <DispatchButton dispatch={dispatchTaskAction.bind(null, task.id)} /> : null}
       />
       {task.description ? <p className="mb-8 max-w-3xl text-sm leading-6 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">{task.description}</p> : null}
       <Section

@@ -13,6 +13,8 @@ import { GateChip } from "@/components/checks/gate-chip";
 import { EndingBadge } from "@/components/runs/ending-badge";
 import { Breadcrumbs, EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
 import { TimeAgo } from "@/components/ui/time-ago";
+import { buttonClass } from "@/components/ui/button";
+import { standingAllows, standingOn } from "@/lib/services/access";
 
 const getWork = cache(async (workId: string) => readWork(await getPageActor(), workId));
 
@@ -25,7 +27,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function WorkPage({ params }: Props) {
   const { workId } = await params;
   const work = await orNotFound(getWork(workId));
-  const tasks = await loadTasksWithLatestRun(await getPageActor(), workId);
+  const actor = await getPageActor();
+  const tasks = await loadTasksWithLatestRun(actor, workId);
+  const isLead = standingAllows(await standingOn(actor, workId), "lead");
   return (
     <>
       <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name }]} />
@@ -40,6 +44,14 @@ export default async function WorkPage({ params }: Props) {
             {work.failFast ? <span>fail fast</span> : null}
             {work.budgetSec ? <span>budget {work.budgetSec}s</span> : null}
           </>
+        }
+        actions={
+          isLead ? (
+            <>
+              <Link href={`/works/${work.id}/access`} className={buttonClass("secondary")}>Access</Link>
+              <Link href={`/audit?workId=${work.id}`} className={buttonClass("secondary")}>Audit</Link>
+            </>
+          ) : null
         }
       />
       <Section id="tasks" title="Tasks">

@@ -1,0 +1,25 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { createUser, setAdmin } from "@/lib/services/users";
+
+export async function createUserAction(_state: unknown, form: FormData): Promise<ActionResult<{ email: string }>> {
+  return runAction(async (actor) => {
+    const user = await createUser(actor, {
+      email: String(form.get("email") ?? ""),
+      name: String(form.get("name") ?? "") || undefined,
+      password: String(form.get("password") ?? ""),
+      admin: form.get("admin") === "on",
+    });
+    revalidatePath("/admin/users");
+    return { email: user.email };
+  });
+}
+
+export async function setAdminAction(userId: string, isAdmin: boolean): Promise<ActionResult<null>> {
+  return runAction(async (actor) => {
+    await setAdmin(actor, String(userId), Boolean(isAdmin));
+    revalidatePath("/admin/users");
+    return null;
+  });
+}

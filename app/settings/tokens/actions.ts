@@ -1,0 +1,17 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { createTokenForActor, revokeTokenOfActor } from "@/lib/services/auth";
+
+export async function createTokenAction(_state: unknown, form: FormData): Promise<ActionResult<{ token: string; name: string }>> {
+  return runAction(async (actor) => {
+    const { token, record } = await createTokenForActor(actor, { name: String(form.get("name") ?? "") });
+    revalidatePath("/settings/tokens");
+    return { token, name: record.name };
+  });
+}
+
+export async function revokeTokenAction(tokenId: string): Promise<void> {
+  await runAction(async (actor) => revokeTokenOfActor(actor, String(tokenId)));
+  revalidatePath("/settings/tokens");
+}

@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import { getPageActor } from "@/lib/auth/page-actor";
+import { listTokensOfActor } from "@/lib/services/auth";
+import { formatDateTime } from "@/lib/format";
+import { ActionForm, Field, inputClass } from "@/components/ui/action-form";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
+import { TimeAgo } from "@/components/ui/time-ago";
+import { NewTokenNotice } from "@/components/auth/new-token-notice";
+import { createTokenAction, revokeTokenAction } from "./actions";
+
+export const metadata: Metadata = { title: "API tokens" };
+
+export default async function TokensPage() {
+  const actor = await getPageActor();
+  const tokens = await listTokensOfActor(actor);
+  return (
+    <>
+      <PageHeader title="API tokens" meta="For CLIs, CI and agents: send one as Authorization: Bearer <token>. A token acts with your roles." />
+      <Section title="New token">
+        <ActionForm action={createTokenAction} submitLabel="Create token" ariaLabel="New token" success={(data) => <NewTokenNotice token={data.token} name={data.name} />}>
+          <Field label="Name">
+            <input name="name" placeholder="e.g. CI on main" className={`${inputClass} w-72 max-w-full`} required />
+          </Field>
+        </ActionForm>
+      </Section>
+      <Section title="Your tokens">
+        {tokens.length === 0 ? (
+          <EmptyState title="No tokens yet" />
+        ) : (
+          <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900" aria-label="Tokens">
+            {tokens.map((t) => (
+              <li key={t.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
+                <div>
+                  <div className="font-medium">{t.name} <code className="ml-1 text-xs text-zinc-500">…{t.hint}</code></div>
+                  <div className="text-xs text-zinc-500 dark:text-zinc-400">
+                    created {formatDateTime(t.createdAt)} · {t.lastUsedAt ? <>last used <TimeAgo date={t.lastUsedAt} /></> : "never used"}
+                    {t.revokedAt ? <> · <span className="font-semibold text-rose-600">revoked</span></> : null}
+                  </div>
+                </div>
+                {t.revokedAt ? null : (
+                  <form action={revokeTokenAction.bind(null, t.id)}>
+                    <button type="submit" className={buttonClass("danger", "sm")} aria-label={`Revoke ${t.name}`}>Revoke</button>
+                  </form>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </>
+  );
+}

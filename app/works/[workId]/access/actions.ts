@@ -1,0 +1,32 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { removeSecret, setSecret } from "@/lib/services/secrets";
+import { removeMember, setMemberRoleByEmail } from "@/lib/services/users";
+
+export async function setRoleAction(workId: string, _state: unknown, form: FormData): Promise<ActionResult<{ email: string; role: string }>> {
+  return runAction(async (actor) => {
+    const email = String(form.get("email") ?? "");
+    const { role } = await setMemberRoleByEmail(actor, String(workId), email, { role: String(form.get("role") ?? "") });
+    revalidatePath(`/works/${workId}/access`);
+    return { email, role };
+  });
+}
+
+export async function removeMemberAction(workId: string, userId: string): Promise<void> {
+  await runAction(async (actor) => removeMember(actor, String(workId), String(userId)));
+  revalidatePath(`/works/${workId}/access`);
+}
+
+export async function setSecretAction(workId: string, _state: unknown, form: FormData): Promise<ActionResult<{ name: string }>> {
+  return runAction(async (actor) => {
+    const { name } = await setSecret(actor, String(workId), String(form.get("name") ?? ""), { value: String(form.get("value") ?? "") });
+    revalidatePath(`/works/${workId}/access`);
+    return { name };
+  });
+}
+
+export async function deleteSecretAction(workId: string, name: string): Promise<void> {
+  await runAction(async (actor) => removeSecret(actor, String(workId), String(name)));
+  revalidatePath(`/works/${workId}/access`);
+}

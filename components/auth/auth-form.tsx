@@ -1,0 +1,41 @@
+"use client";
+// The sign-in and first-admin forms: fields with their errors next to them, and the form's message.
+import { useActionState } from "react";
+import type { FormState } from "@/app/signin/actions";
+import { buttonClass } from "../ui/button";
+import { InlineError } from "../ui/inline-error";
+
+type Field = { name: string; label: string; type: string; autoComplete: string; hint?: string };
+
+export function AuthForm({ action, fields, submitLabel, next }: { action: (state: FormState, form: FormData) => Promise<FormState>; fields: Field[]; submitLabel: string; next?: string }) {
+  const [state, formAction, isPending] = useActionState(action, { message: null, fieldErrors: [] });
+  return (
+    <form action={formAction} className="space-y-4" noValidate>
+      {next ? <input type="hidden" name="next" value={next} /> : null}
+      {fields.map((field) => {
+        const error = state.fieldErrors.find((e) => e.path === field.name)?.message;
+        return (
+          <div key={field.name}>
+            <label htmlFor={field.name} className="block text-sm font-medium">{field.label}</label>
+            <input
+              id={field.name}
+              name={field.name}
+              type={field.type}
+              autoComplete={field.autoComplete}
+              defaultValue={state.values?.[field.name]}
+              aria-invalid={!!error}
+              aria-describedby={error ? `${field.name}-error` : undefined}
+              required
+              className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-sky-500 focus:ring-1 focus:ring-sky-500 focus:outline-none aria-[invalid=true]:border-rose-500 dark:border-zinc-700 dark:bg-zinc-950"
+            />
+            {error ? <p id={`${field.name}-error`} className="mt-1 text-xs text-rose-600 dark:text-rose-400">{field.label}: {error}</p> : field.hint ? <p className="mt-1 text-xs text-zinc-500">{field.hint}</p> : null}
+          </div>
+        );
+      })}
+      {state.message && state.fieldErrors.length === 0 ? <InlineError message={state.message} /> : null}
+      <button type="submit" disabled={isPending} className={`w-full ${buttonClass("primary")}`}>
+        {isPending ? "…" : submitLabel}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,17 @@
+"use client";
+// A token just created: shown once, with a copy button.
+import { useState } from "react";
+import { Button } from "../ui/button";
+
+export function NewTokenNotice({ token, name }: { token: string; name: string }) {
+  const [isCopied, setCopied] = useState(false);
+  return (
+    <div role="status" className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-800 dark:bg-emerald-950/50">
+      <p className="font-medium text-emerald-900 dark:text-emerald-200">Token “{name}” created. Copy it now: it is not shown again.</p>
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        <code data-testid="new-token" className="rounded bg-white px-2 py-1 font-mono text-xs break-all dark:bg-zinc-950">{token}</code>
+        <Button size="sm" onClick={() => navigator.clipboard?.writeText(token).then(() => setCopied(true))}>{isCopied ? "Copied" : "Copy"}</Button>
+      </div>
+    </div>
+  );
+}

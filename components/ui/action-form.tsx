@@ -1,0 +1,60 @@
+"use client";
+// A small form posting to a Server Action that answers { data } or { error }; errors are shown with the
+// field they belong to, success with an optional message. Fields are plain inputs given as children.
+import { useActionState, useEffect, useRef } from "react";
+import type { ActionResult } from "@/lib/actions/safe-action";
+import { buttonClass, type ButtonVariant } from "./button";
+import { InlineError } from "./inline-error";
+
+type Props<T> = {
+  action: (state: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
+  submitLabel: string;
+  variant?: ButtonVariant;
+  children?: React.ReactNode;
+  className?: string;
+  success?: (data: T) => React.ReactNode;
+  ariaLabel?: string;
+};
+
+export function ActionForm<T>({ action, submitLabel, variant = "primary", children, className = "", success, ariaLabel }: Props<T>) {
+  const [state, formAction, isPending] = useActionState(action, null);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (state?.data !== undefined) form.current?.reset();
+  }, [state]);
+  const fieldErrors = state?.error?.fieldErrors ?? [];
+  return (
+    <form ref={form} action={formAction} aria-label={ariaLabel} className={className}>
+      <div className="flex flex-wrap items-end gap-2">
+        {children}
+        <button type="submit" disabled={isPending} className={buttonClass(variant)}>
+          {isPending ? "…" : submitLabel}
+        </button>
+      </div>
+      <div className="mt-2 space-y-1">
+        {fieldErrors.length > 0 ? (
+          <ul role="alert" className="text-sm text-rose-700 dark:text-rose-300">
+            {fieldErrors.map((e) => (
+              <li key={e.path + e.message}>{e.path ? `${e.path}: ` : ""}{e.message}</li>
+            ))}
+          </ul>
+        ) : (
+          <InlineError message={state?.error?.message ?? null} />
+        )}
+        {state?.data !== undefined && success ? success(state.data) : null}
+      </div>
+    </form>
+  );
+}
+
+export const inputClass =
+  "block rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-sky-500 focus:ring-1 focus:ring-sky-500 focus:outline-none dark:border-zinc-700 dark:bg-zinc-950";
+
+export function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <label className="flex flex-col gap-1 text-sm font-medium">
+      {label}
+      {children}
+    </label>
+  );
+}

@@ -1,0 +1,146 @@
+// Signing in, sessions, API tokens and the first admin. Wrong passwords are slowed per account and
+// per client address; every sign-in (and failure) is audited; tokens and sessions are stored hashed.
+import type { Actor } from "../auth/actor";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "../auth/passwords";
+import { ZFirstAdmin, ZSignIn, ZTokenCreate, ZTokenRequest } from "../auth/schemas";
+import { keyFailed, keySucceeded, keyWait, remainingWait } from "../auth/throttle";
+import { API_TOKEN_PREFIX, newSecret, SESSION_DAYS, sha256 } from "../auth/tokens";
+import { getDb } from "../db/client";
+import { insertAuditEvent } from "../db/audit";
+import {
+  clearSigninFailures,
+  countUsers,
+  deleteSession,
+  findSessionUser,
+  findTokenUser,
+  findUserByEmail,
+  insertSession,
+  insertToken,
+  insertUser,
+  listTokensOfUser,
+  markTokenUsed,
+  recordSigninFailure,
+  revokeToken,
+  touchSession,
+  type TokenRecord,
+  type UserRecord,
+} from "../db/users";
+import { AppError } from "../errors";
+import { parseInput } from "./validate";
+
+function actorOf(user: UserRecord, via: Actor["via"], tokenId: string | null = null): Actor {
+  return { userId: user.id, label: user.name, email: user.email, isAdmin: user.isAdmin, via, tokenId };
+}
+
+function tooMany(ms: number): AppError {
+  return new AppError("too_many", `too many wrong passwords: try again in ${Math.ceil(ms / 1000)} s`);
+}
+
+// Checks an email and password, slowing repeated failures. Returns the user or throws.
+async function checkPassword(email: string, password: string, address: string): Promise<UserRecord> {
+  const addressKey = `addr:${address}`;
+  const waitAddress = keyWait(addressKey);
+  if (waitAddress > 0) throw tooMany(waitAddress);
+  const user = await findUserByEmail({ email });
+  if (user) {
+    const wait = remainingWait(user.failedSignins, user.lastFailedAt);
+    if (wait > 0) throw tooMany(wait);
+  }
+  const isRight = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+  if (!user || !isRight) {
+    keyFailed(addressKey);
+    if (user) await recordSigninFailure({ id: user.id });
+    await insertAuditEvent({ event: { actorId: user?.id ?? null, actorLabel: email, via: "session", action: "auth.signin-failed", summary: `wrong email or password for ${email} from ${address}` } });
+    throw new AppError("unauthorized", "wrong email or password");
+  }
+  keySucceeded(addressKey);
+  if (user.failedSignins > 0) await clearSigninFailures({ id: user.id });
+  return user;
+}
+
+export async function signIn(input: unknown, address: string): Promise<{ user: UserRecord; token: string; expiresAt: Date }> {
+  const { email, password } = parseInput(ZSignIn, input);
+  const user = await checkPassword(email, password, address);
+  const token = newSecret("");
+  const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
+  await insertSession({ id: sha256(token), userId: user.id, expiresAt });
+  await insertAuditEvent({ event: { actorId: user.id, actorLabel: user.email, via: "session", action: "auth.signin", summary: `signed in from ${address}` } });
+  return { user, token, expiresAt };
+}
+
+export async function signOut(sessionToken: string): Promise<void> {
+  await deleteSession({ id: sha256(sessionToken) });
+}
+
+// A session cookie's user; sessions slide forward when used (at most one write per hour).
+export async function actorFromSession(sessionToken: string): Promise<Actor | null> {
+  const id = sha256(sessionToken);
+  const found = await findSessionUser({ id });
+  if (!found) return null;
+  if (found.expiresAt.getTime() < Date.now()) {
+    await deleteSession({ id });
+    return null;
+  }
+  if (Date.now() - found.lastSeenAt.getTime() > 3_600_000) await touchSession({ id, expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000) });
+  return actorOf(found.user, "session");
+}
+
+// A bearer token's user; use is recorded (last-used time, and an audit entry at most once an hour).
+export async function actorFromBearer(token: string): Promise<Actor | null> {
+  const found = await findTokenUser({ tokenHash: sha256(token) });
+  if (!found || found.token.revokedAt) return null;
+  const last = found.token.lastUsedAt?.getTime() ?? 0;
+  if (Date.now() - last > 60_000) await markTokenUsed({ id: found.token.id });
+  if (Date.now() - last > 3_600_000) {
+    await insertAuditEvent({ event: { actorId: found.user.id, actorLabel: found.user.email, via: "token", action: "auth.token-used", summary: `used API token "${found.token.name}" (…${found.token.hint})` } });
+  }
+  return actorOf(found.user, "token", found.token.id);
+}
+
+async function issueToken(user: UserRecord, name: string, via: string): Promise<{ token: string; record: TokenRecord }> {
+  const token = newSecret(API_TOKEN_PREFIX);
+  const record = await insertToken({ data: { userId: user.id, name, tokenHash: sha256(token), hint: token.slice(-4) } });
+  await insertAuditEvent({ event: { actorId: user.id, actorLabel: user.email, via, action: "auth.token-created", summary: `created API token "${name}" (…${record.hint})` } });
+  return { token, record };
+}
+
+// POST /api/auth/token: email, password and a name for the token.
+export async function createTokenWithPassword(input: unknown, address: string): Promise<{ token: string; record: TokenRecord }> {
+  const { email, password, name } = parseInput(ZTokenRequest, input);
+  const user = await checkPassword(email, password, address);
+  return issueToken(user, name, "token");
+}
+
+export async function createTokenForActor(actor: Actor, input: unknown): Promise<{ token: string; record: TokenRecord }> {
+  const { name } = parseInput(ZTokenCreate, input);
+  if (!actor.userId || !actor.email) throw new AppError("unauthorized", "sign in first");
+  return issueToken({ id: actor.userId, email: actor.email, name: actor.label, isAdmin: actor.isAdmin, createdAt: new Date() }, name, actor.via);
+}
+
+export async function listTokensOfActor(actor: Actor): Promise<TokenRecord[]> {
+  if (!actor.userId) return [];
+  return listTokensOfUser({ userId: actor.userId });
+}
+
+export async function revokeTokenOfActor(actor: Actor, tokenId: string): Promise<void> {
+  if (!actor.userId) throw new AppError("unauthorized", "sign in first");
+  const ok = await revokeToken({ id: tokenId, userId: actor.isAdmin ? undefined : actor.userId });
+  if (!ok) throw new AppError("not_found", "token not found (or already revoked)");
+  await insertAuditEvent({ event: { actorId: actor.userId, actorLabel: actor.email ?? actor.label, via: actor.via, action: "auth.token-revoked", summary: `revoked an API token (${tokenId})` } });
+}
+
+export async function needsFirstAdmin(): Promise<boolean> {
+  return (await countUsers()) === 0;
+}
+
+// The first-run flow: only while no user exists.
+export async function createFirstAdmin(input: unknown): Promise<UserRecord> {
+  const { email, name, password } = parseInput(ZFirstAdmin, input);
+  const passwordHash = await hashPassword(password);
+  return getDb().$transaction(async (tx) => {
+    if ((await countUsers({ db: tx })) > 0) throw new AppError("conflict", "an admin already exists: sign in instead");
+    const user = await insertUser({ data: { email, name, passwordHash, isAdmin: true }, db: tx });
+    await insertAuditEvent({ event: { actorId: user.id, actorLabel: email, via: "session", action: "user.create", summary: `created the first admin ${email}` }, db: tx });
+    return user;
+  });
+}
