@@ -1,0 +1,11 @@
+import { apiRoute } from "@/lib/api/handler";
+import { loadTaskPage } from "@/lib/services/page-data";
+
+export const dynamic = "force-dynamic";
+
+// A task's runs, newest first, 20 a page; ?before=<run number> for the next page.
+export const GET = apiRoute<{ id: string }>(async ({ actor, params, request }) => {
+  const before = Number(new URL(request.url).searchParams.get("before")) || undefined;
+  const { runs, hasMore } = await loadTaskPage(actor, params.id, before);
+  return { json: { runs, nextBefore: hasMore ? runs[runs.length - 1].number : null } };
+});

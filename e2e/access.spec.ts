@@ -1,0 +1,99 @@
+import { expect, test, type Browser } from "@playwright/test";
+import { api, BASE_URL, demoWork, personWithRole } from "./support/api";
+import { callServerAction } from "./support/server-actions";
+
+test.use({ storageState: { cookies: [], origins: [] } });
+
+async function signedInContext(browser: Browser, person: { email: string; password: string }) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByLabel(/^Account: /)).toBeVisible();
+  return { context, page };
+}
+
+async function runCount(taskId: string): Promise<number> {
+  const runs = await api("GET", `/api/tasks/${taskId}/runs`);
+  return runs.json.runs.length;
+}
+
+test("a wrong password is refused with a clear message, and sign-out ends the session", async ({ page }) => {
+  const work = await demoWork();
+  const person = await personWithRole(work.id, "viewer");
+  await page.goto("/works");
+  await expect(page).toHaveURL(/\/signin/);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "wrong email or password" })).toBeVisible();
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByLabel(/^Account: /)).toBeVisible();
+  await page.getByLabel(/^Account: /).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  await page.goto("/works");
+  await expect(page).toHaveURL(/\/signin/);
+});
+
+test("a viewer sees no Dispatch button, and a Dispatch Server Action sent anyway is refused", async ({ browser }) => {
+  const work = await demoWork();
+  const viewer = await personWithRole(work.id, "viewer");
+  const { context, page } = await signedInContext(browser, viewer);
+  await page.goto(`/tasks/${work.taskId}`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Dispatch" })).toHaveCount(0);
+
+  const before = await runCount(work.taskId);
+  const answer = await callServerAction(context.request, { baseURL: BASE_URL, page: `/tasks/${work.taskId}`, filename: "app/tasks/[taskId]/actions.ts", exportedName: "dispatchTaskAction", args: [work.taskId] });
+  expect(answer.text).toContain('"code":"forbidden"');
+  expect(answer.text).toContain("needs the engineer role");
+  expect(await runCount(work.taskId)).toBe(before);
+  await context.close();
+});
+
+test("an engineer may dispatch but not answer a decision; a lead may", async ({ browser }) => {
+  const repo = await api("GET", "/api/works");
+  const demo = repo.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  // A Work whose only check fails and which has one attempt: its run ends partial, raising a decision.
+  const work = await api("POST", "/api/works", { name: `Decisions ${Date.now()}`, repoUrl: demo.repoUrl, baseBranch: "main", maxGateAttempts: 1, checkDefaults: [{ id: "red", name: "Always red", kind: "custom", command: "false", required: true }] });
+  const task = await api("POST", `/api/works/${work.json.id}/tasks`, { title: "needs a decision" });
+  const engineer = await personWithRole(work.json.id, "engineer");
+  const lead = await personWithRole(work.json.id, "lead");
+
+  const asEngineer = await signedInContext(browser, engineer);
+  const dispatched = await callServerAction(asEngineer.context.request, { baseURL: BASE_URL, page: `/tasks/${task.json.id}`, filename: "app/tasks/[taskId]/actions.ts", exportedName: "dispatchTaskAction", args: [task.json.id] });
+  const runId = /"runId":"([^"]+)"/.exec(dispatched.text)?.[1];
+  expect(runId, dispatched.text).toBeTruthy();
+  await expect.poll(async () => (await api("GET", `/api/runs/${runId}`)).json.ending, { timeout: 30_000 }).toBe("partial");
+
+  await asEngineer.page.goto(`/runs/${runId}`);
+  await expect(asEngineer.page.getByText("waits for a decision by a lead")).toBeVisible();
+  await expect(asEngineer.page.getByRole("button", { name: "Accept as it stands" })).toHaveCount(0);
+  const refused = await callServerAction(asEngineer.context.request, { baseURL: BASE_URL, page: `/runs/${runId}`, filename: "app/runs/[runId]/actions.ts", exportedName: "decideRunAction", args: [runId, { choice: "accept" }] });
+  expect(refused.text).toContain('"code":"forbidden"');
+  expect((await api("GET", `/api/runs/${runId}`)).json.needsDecision).toBe(true);
+
+  const asLead = await signedInContext(browser, lead);
+  await asLead.page.goto(`/runs/${runId}`);
+  await asLead.page.getByRole("button", { name: "Reject" }).click();
+  await expect(asLead.page.getByText("Rejected", { exact: true })).toBeVisible();
+  expect((await api("GET", `/api/runs/${runId}`)).json.ending).toBe("rejected");
+  await asEngineer.context.close();
+  await asLead.context.close();
+});
+
+test("a Server Action called from another origin is refused and changes nothing", async ({ browser }) => {
+  const work = await demoWork();
+  const engineer = await personWithRole(work.id, "engineer");
+  const { context } = await signedInContext(browser, engineer);
+  const before = await runCount(work.taskId);
+  const answer = await callServerAction(context.request, { baseURL: BASE_URL, page: `/tasks/${work.taskId}`, filename: "app/tasks/[taskId]/actions.ts", exportedName: "dispatchTaskAction", args: [work.taskId], origin: "http://evil.example" });
+  expect(answer.status).not.toBe(200);
+  expect(answer.text).not.toContain('"runId"');
+  expect(await runCount(work.taskId)).toBe(before);
+  await context.close();
+});

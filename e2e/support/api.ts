@@ -1,0 +1,35 @@
+// The JSON API as automation uses it: with the bootstrap admin token of the e2e server.
+import { E2E_BOOTSTRAP_TOKEN } from "./accounts";
+
+export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
+
+export async function api<T = any>(method: string, path: string, body?: unknown, token = E2E_BOOTSTRAP_TOKEN): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+}
+
+export async function demoWork(): Promise<{ id: string; taskId: string }> {
+  const works = await api("GET", "/api/works");
+  const work = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const tasks = await api("GET", `/api/works/${work.id}/tasks`);
+  return { id: work.id, taskId: tasks.json.tasks[0].id };
+}
+
+let counter = 0;
+// A person with a role on a Work (created through the API as automation would).
+export async function personWithRole(workId: string, role: "viewer" | "engineer" | "lead" | null): Promise<{ email: string; password: string; id: string }> {
+  const email = `${role ?? "outsider"}-${Date.now()}-${counter++}@e2e.example`;
+  const password = "a-long-enough-password";
+  const created = await api("POST", "/api/users", { email, password, name: `${role ?? "outsider"} person` });
+  if (created.status !== 201) throw new Error(`could not create ${email}: ${JSON.stringify(created.json)}`);
+  if (role) {
+    const set = await api("PUT", `/api/works/${workId}/members/${created.json.id}`, { role });
+    if (set.status !== 200) throw new Error(`could not give ${role}: ${JSON.stringify(set.json)}`);
+  }
+  return { email, password, id: created.json.id };
+}
