@@ -70,7 +70,7 @@ function buildIfNeeded() {
 
 function sourceHash() {
   const hash = createHash("sha256");
-  const inputs = ["app", "components", "lib", "public", "prisma/models", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
+  const inputs = ["app", "components", "lib", "public", "prisma/models", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"];
   const files = [];
   const walk = (p) => {
     if (!fs.existsSync(p)) return;

@@ -2,7 +2,8 @@
 // (provenance, suppressions, stale-suppression warnings), change with a version. Real SQLite, in-process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
-import { callRoute } from "@/lib/testing/call-route";
+import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
+import { makePerson } from "@/lib/testing/access-fixture";
 import * as works from "./works/route";
 import * as work from "./works/[id]/route";
 import * as workTasks from "./works/[id]/tasks/route";
@@ -11,6 +12,8 @@ import * as task from "./tasks/[id]/route";
 let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
+  // These tests are about the API's behaviour, not access: they act as an admin.
+  useTokenByDefault((await makePerson("admin", { admin: true })).token);
 });
 afterAll(async () => t?.cleanup());
 

@@ -5,13 +5,9 @@ import { isAppError } from "@/lib/errors";
 import { clearSessionCookie, clientAddress, setSessionCookie } from "@/lib/auth/session-cookie";
 import { createFirstAdmin, signIn, signOut } from "@/lib/services/auth";
 import type { FieldIssue } from "@/lib/gates/field-issues";
+import { safeNext } from "@/lib/auth/safe-next";
 
 export type FormState = { message: string | null; fieldErrors: FieldIssue[]; values?: Record<string, string> };
-
-function safeNext(value: FormDataEntryValue | null): string {
-  const next = typeof value === "string" ? value : "/";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/";
-}
 
 export async function signInAction(_state: FormState, form: FormData): Promise<FormState> {
   const input = { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };

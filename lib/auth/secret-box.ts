@@ -44,7 +44,7 @@ export function sealSecret(value: string): string {
 export function openSecret(sealed: string): string {
   const [version, iv, tag, ciphertext] = sealed.split(":");
   if (version !== "v1") throw new Error("unknown secret format");
-  const decipher = createDecipheriv("aes-256-gcm", loadKey(), Buffer.from(iv, "base64"));
+  const decipher = createDecipheriv("aes-256-gcm", loadKey(), Buffer.from(iv, "base64"), { authTagLength: 16 });
   decipher.setAuthTag(Buffer.from(tag, "base64"));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64")), decipher.final()]).toString("utf8");
 }

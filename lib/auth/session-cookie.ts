@@ -1,10 +1,10 @@
 // Setting and clearing the session cookie (httpOnly, SameSite=Lax, Secure over https).
 import { cookies, headers } from "next/headers";
 import { SESSION_COOKIE } from "./tokens";
+import { clientAddressFrom } from "./client-address";
 
-export async function clientAddress(): Promise<string> {
-  const h = await headers();
-  return h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip") || "direct";
+export async function clientAddress(): Promise<string | null> {
+  return clientAddressFrom(await headers());
 }
 
 async function isHttps(): Promise<boolean> {

@@ -34,7 +34,14 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
     return endRun(run, "inconclusive", `the checkout could not be prepared: ${(error as Error).message}`);
   }
 
-  const secrets = await deps.loadSecrets(work.id);
+  let secrets: Record<string, string>;
+  try {
+    secrets = await deps.loadSecrets(work.id);
+  } catch (error) {
+    // Without its secrets nothing may run (their output could not be masked): every check says why.
+    await failQueuedAttempts(run, `not run: ${(error as Error).message}`);
+    return endRun(run, "inconclusive", (error as Error).message);
+  }
   const secretValues = Object.values(secrets);
   for (;;) {
     const attempts = await listAttempts({ runId });

@@ -2,7 +2,17 @@
 import { openSecret } from "../auth/secret-box";
 import { listSealedSecrets } from "../db/secrets";
 
+export class SecretUnreadableError extends Error {}
+
 export async function loadWorkSecrets(workId: string): Promise<Record<string, string>> {
   const sealed = await listSealedSecrets({ workId });
-  return Object.fromEntries(sealed.map((s) => [s.name, openSecret(s.ciphertext)]));
+  return Object.fromEntries(
+    sealed.map((s) => {
+      try {
+        return [s.name, openSecret(s.ciphertext)];
+      } catch {
+        throw new SecretUnreadableError(`the secret ${s.name} cannot be decrypted (did GATEHOUSE_SECRET_KEY or the data dir's secret.key change?); set it again`);
+      }
+    }),
+  );
 }

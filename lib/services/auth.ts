@@ -37,9 +37,9 @@ function tooMany(ms: number): AppError {
 }
 
 // Checks an email and password, slowing repeated failures. Returns the user or throws.
-async function checkPassword(email: string, password: string, address: string): Promise<UserRecord> {
-  const addressKey = `addr:${address}`;
-  const waitAddress = keyWait(addressKey);
+async function checkPassword(email: string, password: string, address: string | null): Promise<UserRecord> {
+  const addressKey = address ? `addr:${address}` : null;
+  const waitAddress = addressKey ? keyWait(addressKey) : 0;
   if (waitAddress > 0) throw tooMany(waitAddress);
   const user = await findUserByEmail({ email });
   if (user) {
@@ -48,23 +48,23 @@ async function checkPassword(email: string, password: string, address: string): 
   }
   const isRight = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
   if (!user || !isRight) {
-    keyFailed(addressKey);
+    if (addressKey) keyFailed(addressKey);
     if (user) await recordSigninFailure({ id: user.id });
-    await insertAuditEvent({ event: { actorId: user?.id ?? null, actorLabel: email, via: "session", action: "auth.signin-failed", summary: `wrong email or password for ${email} from ${address}` } });
+    await insertAuditEvent({ event: { actorId: user?.id ?? null, actorLabel: email, via: "session", action: "auth.signin-failed", summary: `wrong email or password for ${email}${address ? ` from ${address}` : ""}` } });
     throw new AppError("unauthorized", "wrong email or password");
   }
-  keySucceeded(addressKey);
+  if (addressKey) keySucceeded(addressKey);
   if (user.failedSignins > 0) await clearSigninFailures({ id: user.id });
   return user;
 }
 
-export async function signIn(input: unknown, address: string): Promise<{ user: UserRecord; token: string; expiresAt: Date }> {
+export async function signIn(input: unknown, address: string | null): Promise<{ user: UserRecord; token: string; expiresAt: Date }> {
   const { email, password } = parseInput(ZSignIn, input);
   const user = await checkPassword(email, password, address);
   const token = newSecret("");
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
   await insertSession({ id: sha256(token), userId: user.id, expiresAt });
-  await insertAuditEvent({ event: { actorId: user.id, actorLabel: user.email, via: "session", action: "auth.signin", summary: `signed in from ${address}` } });
+  await insertAuditEvent({ event: { actorId: user.id, actorLabel: user.email, via: "session", action: "auth.signin", summary: address ? `signed in from ${address}` : "signed in" } });
   return { user, token, expiresAt };
 }
 
@@ -105,7 +105,7 @@ async function issueToken(user: UserRecord, name: string, via: string): Promise<
 }
 
 // POST /api/auth/token: email, password and a name for the token.
-export async function createTokenWithPassword(input: unknown, address: string): Promise<{ token: string; record: TokenRecord }> {
+export async function createTokenWithPassword(input: unknown, address: string | null): Promise<{ token: string; record: TokenRecord }> {
   const { email, password, name } = parseInput(ZTokenRequest, input);
   const user = await checkPassword(email, password, address);
   return issueToken(user, name, "token");

@@ -6,6 +6,8 @@ import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { findLiveLog, liveLogKey } from "../runner/live-logs";
 import { readRun } from "./runs";
+import { loadWorkSecrets } from "../runner/work-secrets";
+import { makeSecretMasker } from "../runner/output/secret-masker";
 
 export type AttemptDetail = AttemptRecord & { results: ResultRecord[] };
 export type RunDetail = {
@@ -29,8 +31,15 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
     const row: ResultRecord = live ? { ...r, logTail: live.liveTail(), logBytes: live.bytesSeen } : r;
     byAttempt.set(r.attemptN, [...(byAttempt.get(r.attemptN) ?? []), row]);
   }
+  // A secret written literally into a command is masked here as it is in the brief and the logs.
+  const secrets = Object.values(await loadWorkSecrets(run.workId).catch(() => ({})));
+  const masker = makeSecretMasker(secrets);
+  const mask = (text: string) => masker.maskText(text);
+  const shown: RunRecord = secrets.length
+    ? { ...run, agentCommand: run.agentCommand && mask(run.agentCommand), checks: run.checks.map((c) => ({ ...c, command: mask(c.command) })) }
+    : run;
   return {
-    run,
+    run: shown,
     attempts: attempts.map((a) => {
       const live = a.status === "agent" ? findLiveLog(liveLogKey(run.id, a.n, "_agent")) : undefined;
       const withLive = live ? { ...a, agentLogTail: live.liveTail(), agentLogBytes: live.bytesSeen } : a;

@@ -10,7 +10,9 @@ import { insertAuditEvent } from "../db/audit";
 import { findTask, insertTask, isBranchTaken, listTasks, updateTaskAtVersion, type TaskChanges, type TaskRecord } from "../db/tasks";
 import { findWork, takeNextTaskNumber, type WorkRecord } from "../db/works";
 import { countRunsOfTask } from "../db/run-history";
-import { auditBy, requireRole } from "./access";
+import { auditBy, requireRole, standingAllows, standingOn } from "./access";
+import { grantingEntriesNeedingLead } from "../gates/grants";
+import type { Actor as ActorType } from "../auth/actor";
 import { parseInput, refuseIssues } from "./validate";
 import { changedFields, pick, staleError } from "./works";
 
@@ -38,12 +40,22 @@ function suppressionIssues(work: WorkRecord, entries: TaskCheckEntry[] | null | 
   return findUnmatchedSuppressions(work.checkDefaults, entries ?? null).map((i) => ({ path: ["acceptanceChecks", ...i.path].join("."), message: i.message }));
 }
 
+// Granting environment names to a check, or choosing the agent command, is a lead's call.
+async function requireLeadForGrants(actor: ActorType, work: WorkRecord, current: TaskRecord | null, next: { acceptanceChecks?: TaskCheckEntry[] | null; agentCommand?: string | null }): Promise<void> {
+  const ids = next.acceptanceChecks === undefined ? [] : grantingEntriesNeedingLead(work.checkDefaults, current?.acceptanceChecks ?? null, next.acceptanceChecks);
+  const isAgentChange = next.agentCommand !== undefined && next.agentCommand !== (current?.agentCommand ?? null);
+  if ((ids.length === 0 && !isAgentChange) || standingAllows(await standingOn(actor, work.id), "lead")) return;
+  const what = ids.length > 0 ? `giving ${ids.map((id) => `"${id}"`).join(", ")} envPassthrough names (access to secrets and server variables)` : "setting the task's agent command";
+  throw new AppError("forbidden", `${what} needs the lead role on this Work; an engineer may edit checks that grant no names`);
+}
+
 export async function createTask(actor: Actor, workId: string, input: unknown): Promise<TaskView> {
   const work = await findWork({ id: workId });
   if (!work) throw notFound("Work");
   await requireRole(actor, workId, "engineer");
   const data = parseInput(ZTaskCreate, input);
   refuseIssues(suppressionIssues(work, data.acceptanceChecks));
+  await requireLeadForGrants(actor, work, null, data);
   const task = await getDb().$transaction(async (tx) => {
     const number = await takeNextTaskNumber({ workId, db: tx });
     const key = taskKey(work.keyPrefix, number);
@@ -97,6 +109,7 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
   const { version, ...patch } = parseInput(ZTaskPatch, input);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as TaskChanges;
   refuseIssues(suppressionIssues(work, changes.acceptanceChecks));
+  await requireLeadForGrants(actor, work, current, changes);
   // Nothing to change: no new version (others editing would get a needless conflict).
   if (Object.keys(changes).length === 0) {
     if (version !== current.version) throw staleError("task", version, current.version);

@@ -35,13 +35,16 @@ export async function listVisibleWorks(actor: Actor): Promise<WorkRecord[]> {
   return listWorks({ memberUserId: actor.isAdmin ? null : actor.userId });
 }
 
-// Everything a lead edits; name, repository and base branch too (admins and leads).
+// Everything a lead edits; name, repository and base branch only by admins.
 export async function updateWork(actor: Actor, workId: string, input: unknown): Promise<WorkRecord> {
   const current = await findWork({ id: workId });
   if (!current) throw notFound("Work");
   await requireRole(actor, workId, "lead");
   const { version, ...patch } = parseInput(ZWorkPatch, input);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as WorkChanges;
+  // Which repository a Work is (and its name) is an admin's call; leads edit how it is checked.
+  const identity = (["name", "repoUrl", "baseBranch"] as const).filter((k) => k in changes && JSON.stringify(changes[k]) !== JSON.stringify(current[k]));
+  if (identity.length > 0 && !actor.isAdmin) throw new AppError("forbidden", `changing ${identity.join(", ")} of a Work needs an admin; a lead edits its checks, policy, attempts, agent command and budget`);
   // Nothing to change: no new version (others editing would get a needless conflict).
   if (Object.keys(changes).length === 0) {
     if (version !== current.version) throw staleError("Work", version, current.version);

@@ -8,7 +8,7 @@ import { countUsers, findTokenUser, findUserByEmail, insertToken, insertUser, re
 
 const AUTOMATION_EMAIL = "automation@gatehouse.invalid";
 
-export async function bootstrapAccess(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function bootstrapAccess(env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
   const email = env.GATEHOUSE_ADMIN_EMAIL;
   const password = env.GATEHOUSE_ADMIN_PASSWORD;
   if (email && password && (await countUsers()) === 0) {
@@ -23,20 +23,20 @@ export async function bootstrapAccess(env: NodeJS.ProcessEnv = process.env): Pro
     }
   }
   const token = env.GATEHOUSE_BOOTSTRAP_TOKEN;
-  if (token) {
-    if (token.length < 20) {
-      console.error("gatehouse: GATEHOUSE_BOOTSTRAP_TOKEN must be at least 20 characters; it was not enabled");
-      return;
-    }
-    const tokenHash = sha256(token);
-    await revokeBootstrapTokensExcept({ tokenHash });
-    const existing = await findTokenUser({ tokenHash });
-    if (existing && !existing.token.revokedAt) return;
-    // Configured again after a revoke: the configuration wins (it says the token exists).
-    if (existing) return restoreToken({ id: existing.token.id });
-    let user = await findUserByEmail({ email: AUTOMATION_EMAIL });
-    user ??= { ...(await insertUser({ data: { email: AUTOMATION_EMAIL, name: "Automation (bootstrap token)", passwordHash: UNUSABLE_PASSWORD, isAdmin: true } })), passwordHash: UNUSABLE_PASSWORD, failedSignins: 0, lastFailedAt: null };
-    if (!existing) await insertToken({ data: { userId: user.id, name: "GATEHOUSE_BOOTSTRAP_TOKEN", tokenHash, hint: token.slice(-4), isBootstrap: true } });
-    await insertAuditEvent({ event: { actorId: null, actorLabel: "Gatehouse", via: "system", action: "auth.token-created", summary: "enabled the bootstrap API token from GATEHOUSE_BOOTSTRAP_TOKEN" } });
+  if (!token || token.length < 20) {
+    // Unset (or unusable): a bootstrap token enabled earlier stops working, so unsetting a leaked one helps.
+    await revokeBootstrapTokensExcept({ tokenHash: "" });
+    if (token) console.error("gatehouse: GATEHOUSE_BOOTSTRAP_TOKEN must be at least 20 characters; it was not enabled");
+    return;
   }
+  const tokenHash = sha256(token);
+  await revokeBootstrapTokensExcept({ tokenHash });
+  const existing = await findTokenUser({ tokenHash });
+  if (existing && !existing.token.revokedAt) return;
+  // Configured again after a revoke: the configuration wins (it says the token exists).
+  if (existing) return restoreToken({ id: existing.token.id });
+  let user = await findUserByEmail({ email: AUTOMATION_EMAIL });
+  user ??= { ...(await insertUser({ data: { email: AUTOMATION_EMAIL, name: "Automation (bootstrap token)", passwordHash: UNUSABLE_PASSWORD, isAdmin: true } })), passwordHash: UNUSABLE_PASSWORD, failedSignins: 0, lastFailedAt: null };
+  if (!existing) await insertToken({ data: { userId: user.id, name: "GATEHOUSE_BOOTSTRAP_TOKEN", tokenHash, hint: token.slice(-4), isBootstrap: true } });
+  await insertAuditEvent({ event: { actorId: null, actorLabel: "Gatehouse", via: "system", action: "auth.token-created", summary: "enabled the bootstrap API token from GATEHOUSE_BOOTSTRAP_TOKEN" } });
 }

@@ -1,4 +1,11 @@
 // Test helper: call a Next route handler as the server would, with JSON in and out.
+let defaultToken: string | undefined;
+
+// Every later call without its own token (and without `token: ""`) sends this one.
+export function useTokenByDefault(token: string | undefined): void {
+  defaultToken = token;
+}
+
 type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
 
 export async function callRoute<P extends Record<string, string>>(
@@ -7,7 +14,8 @@ export async function callRoute<P extends Record<string, string>>(
 ): Promise<{ status: number; json: any; headers: Headers; text: string }> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers["content-type"] = "application/json";
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const token = opts.token ?? defaultToken;
+  if (token) headers.authorization = `Bearer ${token}`;
   const request = new Request(`http://localhost${opts.path ?? "/"}`, {
     method: opts.method ?? "GET",
     headers,

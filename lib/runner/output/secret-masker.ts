@@ -1,88 +1,134 @@
-// Replaces secret values with *** in output, also when a value arrives split across two writes and
-// in its base64 forms (whatever its alignment inside a longer base64 text). A few bytes that could
-// begin a secret are held back until the next chunk shows whether they do.
+// Replaces secret values with *** in output: whole, split across writes, line by line for multi-line
+// values, and in base64 (on its own, inside a longer base64 text at any alignment, and wrapped over
+// several lines as `base64` prints it). Enough bytes to complete a match are held back until the next
+// chunk shows whether they do. Each pattern is searched once per chunk (plus once per match).
 import type { OutputMasker } from "./masker";
 
 const MASK = Buffer.from("***");
+const MIN_FORM = 6;
 
-// The base64 forms of a value: on its own, and the parts that stay the same whatever precedes it.
-export function base64Forms(value: string): string[] {
-  const bytes = Buffer.from(value, "utf8");
-  const forms = new Set<string>();
-  forms.add(bytes.toString("base64"));
-  forms.add(bytes.toString("base64").replace(/=+$/, ""));
-  for (let shift = 0; shift < 3; shift++) {
-    const padded = Buffer.concat([Buffer.alloc(shift), bytes]);
-    const encoded = padded.toString("base64");
-    // Drop the characters that mix in the unknown neighbours (before and after).
-    const start = Math.ceil((shift * 4) / 3);
-    const fullGroups = Math.floor(padded.length / 3) * 4;
-    const core = encoded.slice(start, fullGroups);
-    if (core.length >= 8) forms.add(core);
-  }
-  return [...forms].filter((f) => f.length >= 6);
+// The base64 characters that depend only on the value's bytes, when `shift` unknown bytes precede it.
+function base64Core(bytes: Buffer, shift: number): string {
+  const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString("base64");
+  return encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6));
 }
 
+export function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value, "utf8");
+  const forms = new Set<string>([bytes.toString("base64"), bytes.toString("base64").replace(/=+$/, "")]);
+  for (let shift = 0; shift < 3; shift++) forms.add(base64Core(bytes, shift));
+  return [...forms].filter((f) => f.length >= MIN_FORM);
+}
+
+type Range = [number, number];
+
 export class SecretMasker implements OutputMasker {
-  private readonly patterns: Buffer[];
+  private readonly plain: Buffer[];
+  private readonly encoded: Buffer[];
   private readonly hold: number;
   private carry: Buffer = Buffer.alloc(0);
 
   constructor(values: readonly string[]) {
-    const all = new Set<string>();
+    const plain = new Set<string>();
+    const encoded = new Set<string>();
     for (const value of values) {
       if (value.length === 0) continue;
-      all.add(value);
-      for (const form of base64Forms(value)) all.add(form);
+      plain.add(value);
+      for (const line of value.split(/\r?\n/)) if (line.trim().length >= MIN_FORM) plain.add(line);
+      for (const form of base64Forms(value)) encoded.add(form);
     }
-    // Longest first, so a value wins over a shorter form that it contains.
-    this.patterns = [...all].map((p) => Buffer.from(p, "utf8")).sort((a, b) => b.length - a.length);
-    this.hold = Math.max(0, ...this.patterns.map((p) => p.length - 1));
+    this.plain = [...plain].map((p) => Buffer.from(p, "utf8"));
+    this.encoded = [...encoded].map((p) => Buffer.from(p, "latin1"));
+    const longest = Math.max(0, ...this.plain.map((p) => p.length), ...this.encoded.map((p) => p.length));
+    // A wrapped base64 form can span a few line breaks more than its length.
+    this.hold = longest === 0 ? 0 : longest + Math.ceil(longest / 60) * 2;
   }
 
   push(chunk: Buffer): Buffer {
-    if (this.patterns.length === 0) return chunk;
+    if (this.hold === 0) return chunk;
     const data = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
-    const { out, consumed } = this.replace(data, data.length - this.hold);
+    const { out, consumed } = this.mask(data, data.length - this.hold);
     this.carry = Buffer.from(data.subarray(consumed));
     return out;
   }
 
   end(): Buffer {
-    if (this.patterns.length === 0 || this.carry.length === 0) return Buffer.alloc(0);
-    const { out } = this.replace(this.carry, this.carry.length);
+    if (this.hold === 0 || this.carry.length === 0) return Buffer.alloc(0);
+    const { out } = this.mask(this.carry, this.carry.length);
     this.carry = Buffer.alloc(0);
     return out;
   }
 
   maskText(text: string): string {
-    if (this.patterns.length === 0) return text;
+    if (this.hold === 0) return text;
     const data = Buffer.from(text, "utf8");
-    return this.replace(data, data.length).out.toString("utf8");
+    return this.mask(data, data.length).out.toString("utf8");
   }
 
-  // Masks every match starting before `limit`; returns the output and how many input bytes it covers.
-  private replace(data: Buffer, limit: number): { out: Buffer; consumed: number } {
+  // Masks every match that starts before `limit`; returns the output and how many input bytes it covers.
+  private mask(data: Buffer, limit: number): { out: Buffer; consumed: number } {
+    const ranges = mergeRanges([...findAll(data, this.plain), ...findAcrossLines(data, this.encoded)]).filter(([start]) => start < limit);
     const parts: Buffer[] = [];
     let pos = 0;
-    for (;;) {
-      let best = -1;
-      let bestLen = 0;
-      for (const p of this.patterns) {
-        const at = data.indexOf(p, pos);
-        if (at !== -1 && (best === -1 || at < best || (at === best && p.length > bestLen))) {
-          best = at;
-          bestLen = p.length;
-        }
-      }
-      if (best === -1 || best >= Math.max(limit, pos)) break;
-      parts.push(data.subarray(pos, best), MASK);
-      pos = best + bestLen;
+    for (const [start, end] of ranges) {
+      parts.push(data.subarray(pos, start), MASK);
+      pos = end;
     }
-    const end = Math.max(pos, Math.min(Math.max(limit, 0), data.length));
-    parts.push(data.subarray(pos, end));
-    return { out: Buffer.concat(parts), consumed: end };
+    const consumed = Math.max(pos, Math.min(Math.max(limit, 0), data.length));
+    parts.push(data.subarray(pos, consumed));
+    return { out: Buffer.concat(parts), consumed };
   }
+}
+
+function findAll(data: Buffer, patterns: Buffer[], into: Range[] = []): Range[] {
+  for (const p of patterns) {
+    for (let at = data.indexOf(p); at !== -1; at = data.indexOf(p, at + p.length)) into.push([at, at + p.length]);
+  }
+  return into;
+}
+
+// Searches with line breaks removed, then maps matches back to the bytes they span.
+function findAcrossLines(data: Buffer, patterns: Buffer[]): Range[] {
+  if (patterns.length === 0) return [];
+  const segments: [number, number][] = []; // [start in data, length]
+  let from = 0;
+  for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, nl + 1)) {
+    const end = nl > from && data[nl - 1] === 13 ? nl - 1 : nl;
+    segments.push([from, end - from]);
+    from = nl + 1;
+  }
+  if (segments.length === 0) return findAll(data, patterns);
+  segments.push([from, data.length - from]);
+  const joined = Buffer.allocUnsafe(segments.reduce((n, [, len]) => n + len, 0));
+  const starts: number[] = [];
+  let at = 0;
+  for (const [start, len] of segments) {
+    starts.push(at);
+    data.copy(joined, at, start, start + len);
+    at += len;
+  }
+  const toData = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return segments[lo][0] + (offset - starts[lo]);
+  };
+  return findAll(joined, patterns).map(([s, e]) => [toData(s), toData(e - 1) + 1] as Range);
+}
+
+function mergeRanges(ranges: Range[]): Range[] {
+  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Range[] = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] < last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([r[0], r[1]]);
+  }
+  return merged;
 }
 
 export function makeSecretMasker(values: string[]): OutputMasker {
