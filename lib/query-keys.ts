@@ -12,3 +12,9 @@ export async function fetchJson<T>(url: string): Promise<T> {
   }
   return (await response.json()) as T;
 }
+
+export const logKeys = {
+  chunk: (base: string, chunk: number, version: number | "final") => ["log-chunk", base, chunk, version] as const,
+  meta: (base: string) => ["log-meta", base] as const,
+  search: (base: string, q: string) => ["log-search", base, q] as const,
+};

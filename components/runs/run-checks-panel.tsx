@@ -12,7 +12,7 @@ import { AttemptSwitcher } from "./attempt-switcher";
 import { useRun } from "./use-run";
 
 export function logPageHref(runId: string, n: number, name: string): string {
-  return `/api/runs/${runId}/attempts/${n}/checks/${name}/log`;
+  return `/runs/${runId}/attempts/${n}/checks/${name}/log`;
 }
 
 export function RunChecksPanel({ initial }: { initial: RunJson }) {

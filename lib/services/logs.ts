@@ -10,6 +10,7 @@ import { findLiveLog, liveLogKey } from "../runner/live-logs";
 import { AGENT_LOG_NAME, agentLogPathOf, checkLogPathOf } from "../runner/paths";
 import type { LogSink } from "../runner/output/log-sink";
 import { readRun } from "./runs";
+import { lineIndexFor } from "../logs/line-index";
 
 export type LogLocation = { path: string; live: LogSink | null; isFinished: boolean; name: string; attemptN: number; runId: string };
 
@@ -33,4 +34,28 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
   }
   const live = findLiveLog(liveLogKey(run.id, result.logAttempt, name)) ?? null;
   return { path: checkLogPathOf(root, run.id, result.logAttempt, name), live, isFinished: result.verdict !== "running", name, attemptN: result.logAttempt, runId: run.id };
+}
+
+export type LogLinesPage = {
+  totalLines: number;
+  totalBytes: number;
+  isLive: boolean;
+  lines: { n: number; text: string; cut: number }[];
+};
+
+// Lines [from, from+count) of a stored log (1-based); `from` ≤ 0 means the last `count` lines.
+export async function readLogLines(actor: Actor, runId: string, n: string, name: string, from: number, count: number): Promise<LogLinesPage> {
+  const log = await locateLog(actor, runId, n, name);
+  log.live?.flush();
+  const index = lineIndexFor(log.path);
+  const take = Math.max(1, Math.min(2000, count));
+  const start = from > 0 ? from : Math.max(1, index.lines - take + 1);
+  return { totalLines: index.lines, totalBytes: index.bytes, isLive: !log.isFinished, lines: index.read(start, take) };
+}
+
+export async function searchLog(actor: Actor, runId: string, n: string, name: string, query: string): Promise<{ lines: number[]; total: number }> {
+  const log = await locateLog(actor, runId, n, name);
+  if (query.length > 200) throw new AppError("validation", "q: at most 200 characters", [{ path: "q", message: "at most 200 characters" }]);
+  log.live?.flush();
+  return lineIndexFor(log.path).search(query, 5000);
 }

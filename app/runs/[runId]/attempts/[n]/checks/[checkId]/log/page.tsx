@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import { getPageActor } from "@/lib/auth/page-actor";
+import { orNotFound } from "@/lib/pages/or-not-found";
+import { readLogLines } from "@/lib/services/logs";
+import { loadRunDetail } from "@/lib/services/run-detail";
+import { formatDuration } from "@/lib/format";
+import { formatBytes } from "@/lib/runner/output/text";
+import type { Verdict } from "@/lib/gates/gate";
+import { LogViewer } from "@/components/logs/log-viewer";
+import { VerdictBadge } from "@/components/checks/verdict-badge";
+import { buttonClass } from "@/components/ui/button";
+import { Breadcrumbs } from "@/components/ui/page-parts";
+
+type Props = { params: Promise<{ runId: string; n: string; checkId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { checkId, n } = await params;
+  return { title: `${checkId === "_agent" ? "Agent" : checkId} log, attempt ${n}` };
+}
+
+export default async function LogPage({ params }: Props) {
+  const { runId, n, checkId } = await params;
+  const actor = await getPageActor();
+  const [detail, initial] = await Promise.all([orNotFound(loadRunDetail(actor, runId)), orNotFound(readLogLines(actor, runId, n, checkId, 0, 200))]);
+  const attempt = detail.attempts.find((a) => String(a.n) === n);
+  const result = attempt?.results.find((r) => r.checkId === checkId);
+  const isAgent = checkId === "_agent";
+  const verdict = (isAgent ? attempt?.agentVerdict : result?.verdict) as Verdict | null | undefined;
+  const note = isAgent ? attempt?.agentLogNote : result?.logNote;
+  const api = `/api/runs/${runId}/attempts/${n}/checks/${checkId}/log`;
+  return (
+    <>
+      <Breadcrumbs
+        items={[
+          { label: detail.work.name, href: `/works/${detail.work.id}` },
+          { label: detail.task.key, href: `/tasks/${detail.task.id}` },
+          { label: `Run #${detail.run.number}`, href: `/runs/${runId}` },
+          { label: `Attempt ${n}` },
+        ]}
+      />
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        <h1 className="text-xl font-semibold tracking-tight">{isAgent ? "Agent" : (result?.name ?? checkId)}</h1>
+        {isAgent ? null : <code className="text-sm text-zinc-500">{checkId}</code>}
+        {verdict ? <VerdictBadge verdict={verdict} /> : null}
+        <span className="text-sm text-zinc-600 dark:text-zinc-400">
+          {(isAgent ? attempt?.agentExitCode : result?.exitCode) != null ? `exit ${isAgent ? attempt?.agentExitCode : result?.exitCode} · ` : ""}
+          {formatDuration(isAgent ? attempt?.agentDurationMs : result?.durationMs)} · {formatBytes(initial.totalBytes)}
+        </span>
+      </div>
+      {note ? (
+        <p role="note" className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+          This log was cut: {note.replace(/^log cut: /, "")}. The marker in the log shows where.
+        </p>
+      ) : null}
+      <LogViewer
+        base={api}
+        initial={initial}
+        actions={
+          <>
+            <a href={api} className={buttonClass("ghost", "sm")} target="_blank" rel="noreferrer">Raw</a>
+            <a href={`${api}?download=1`} className={buttonClass("ghost", "sm")}>Download</a>
+          </>
+        }
+      />
+    </>
+  );
+}

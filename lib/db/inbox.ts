@@ -1,0 +1,71 @@
+// The delivery owners' inbox: runs waiting for a decision, runs in progress, and recent endings
+// across Works, each with its task and Work, newest first and paged by a time cursor.
+import { getDb, type DbOrTx } from "./client";
+
+export type InboxRun = {
+  id: string;
+  number: number;
+  status: string;
+  gate: string;
+  ending: string | null;
+  endingReason: string | null;
+  needsDecision: boolean;
+  maxAttempts: number;
+  bestAttempt: number | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+  attemptCount: number;
+  task: { id: string; key: string; title: string };
+  work: { id: string; name: string };
+};
+
+const inboxSelect = {
+  id: true,
+  number: true,
+  status: true,
+  gate: true,
+  ending: true,
+  endingReason: true,
+  needsDecision: true,
+  maxAttempts: true,
+  bestAttempt: true,
+  createdAt: true,
+  finishedAt: true,
+  _count: { select: { attempts: true } },
+  task: { select: { id: true, key: true, title: true } },
+  work: { select: { id: true, name: true } },
+} as const;
+
+type Row = Omit<InboxRun, "attemptCount"> & { _count: { attempts: number } };
+const toInboxRun = ({ _count, ...row }: Row): InboxRun => ({ ...row, attemptCount: _count.attempts });
+
+// workIds null: every Work (admins).
+function scope(workIds: string[] | null) {
+  return workIds === null ? {} : { workId: { in: workIds } };
+}
+
+export async function listRunsNeedingDecision(opts: { workIds: string[] | null; take: number; db?: DbOrTx }): Promise<InboxRun[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({ where: { ...scope(opts.workIds), needsDecision: true }, orderBy: { finishedAt: "desc" }, take: opts.take, select: inboxSelect });
+  return rows.map(toInboxRun);
+}
+
+export async function listRunsInProgress(opts: { workIds: string[] | null; take: number; db?: DbOrTx }): Promise<InboxRun[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({ where: { ...scope(opts.workIds), status: { in: ["queued", "running", "waiting"] } }, orderBy: { createdAt: "desc" }, take: opts.take, select: inboxSelect });
+  return rows.map(toInboxRun);
+}
+
+export async function listRecentEndings(opts: { workIds: string[] | null; ending?: string; before?: Date; take: number; db?: DbOrTx }): Promise<InboxRun[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({
+    where: {
+      ...scope(opts.workIds),
+      status: "finished",
+      needsDecision: false,
+      ...(opts.ending ? { ending: opts.ending } : {}),
+      ...(opts.before ? { finishedAt: { lt: opts.before } } : {}),
+    },
+    orderBy: { finishedAt: "desc" },
+    take: opts.take,
+    select: inboxSelect,
+  });
+  return rows.map(toInboxRun);
+}

@@ -1,0 +1,32 @@
+// What the start page shows a delivery owner: decisions first, then what is running, then endings.
+import type { Actor } from "../auth/actor";
+import { listRecentEndings, listRunsInProgress, listRunsNeedingDecision, type InboxRun } from "../db/inbox";
+import { listRolesOfUser } from "../db/memberships";
+import { ENDINGS } from "../gates/run-ending";
+import { listVisibleWorks } from "./works";
+
+export const INBOX_PAGE = 25;
+
+export type InboxFilters = { workId?: string; ending?: string; before?: Date };
+
+export async function loadInbox(actor: Actor, filters: InboxFilters) {
+  const works = await listVisibleWorks(actor);
+  const visible = actor.isAdmin ? null : [...(await listRolesOfUser({ userId: actor.userId ?? "" })).keys()];
+  const scoped = filters.workId ? (visible === null || visible.includes(filters.workId) ? [filters.workId] : []) : visible;
+  const ending = filters.ending && (ENDINGS as readonly string[]).includes(filters.ending) ? filters.ending : undefined;
+  const [decisions, inProgress, endings] = await Promise.all([
+    listRunsNeedingDecision({ workIds: scoped, take: 50 }),
+    listRunsInProgress({ workIds: scoped, take: 20 }),
+    listRecentEndings({ workIds: scoped, ending, before: filters.before, take: INBOX_PAGE + 1 }),
+  ]);
+  return {
+    works: works.map((w) => ({ id: w.id, name: w.name })),
+    decisions,
+    inProgress,
+    endings: endings.slice(0, INBOX_PAGE),
+    nextBefore: endings.length > INBOX_PAGE ? endings[INBOX_PAGE - 1].finishedAt : null,
+    filters: { workId: filters.workId, ending },
+  };
+}
+
+export type { InboxRun };
