@@ -58,7 +58,7 @@ export function CheckResultRow({ result, fullLogHref, defaultOpen = false }: { r
             <span>{formatDuration(result.durationMs)}</span>
           </div>
           {hasLog ? (
-            <LogTail text={result.logTail} totalBytes={result.logBytes} note={result.logNote} fullLogHref={fullLogHref} />
+            <LogTail text={result.logTail} totalBytes={result.logBytes} note={result.logNote} fullLogHref={fullLogHref} isLive={result.verdict === "running"} />
           ) : (
             <p className="text-sm text-zinc-500 dark:text-zinc-400">{result.message ?? "Not run yet."}</p>
           )}

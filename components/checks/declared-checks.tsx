@@ -3,6 +3,7 @@ import type { EffectiveCheck } from "@/lib/gates/merge-checks";
 import { DEFAULT_TIMEOUT_SEC } from "@/lib/gates/check-schema";
 import { KindLabel, RequiredLabel, SourceLabel } from "./kind-label";
 import { EmptyState } from "../ui/page-parts";
+import { showControls } from "@/lib/format";
 
 export function DeclaredChecks({ checks, suppressed, warnings }: { checks: EffectiveCheck[]; suppressed: string[]; warnings: string[] }) {
   return (
@@ -22,7 +23,7 @@ export function DeclaredChecks({ checks, suppressed, warnings }: { checks: Effec
                 </div>
                 <pre className="mt-1.5 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
                   <span className="select-none text-zinc-400">$ </span>
-                  {check.command}
+                  {showControls(check.command)}
                 </pre>
                 <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-zinc-500 dark:text-zinc-400">
                   {check.cwd ? <span>in {check.cwd}</span> : null}

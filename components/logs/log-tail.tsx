@@ -1,18 +1,28 @@
-// A check's log tail: the last lines of its output, colours rendered, as text.
+"use client";
+// A check's log tail: the last lines of its output, colours rendered, as text. Opens scrolled to the
+// end and, while the check runs, keeps following new output unless the reader scrolled up.
 import Link from "next/link";
+import { useEffect, useRef } from "react";
 import { parseAnsiLines } from "@/lib/ansi/parse-ansi";
 import { formatBytes } from "@/lib/runner/output/text";
 import { AnsiLine } from "./ansi-line";
 
-export function LogTail({ text, totalBytes, note, fullLogHref }: { text: string | null; totalBytes: number | null; note: string | null; fullLogHref: string | null }) {
+export function LogTail({ text, totalBytes, note, fullLogHref, isLive = false }: { text: string | null; totalBytes: number | null; note: string | null; fullLogHref: string | null; isLive?: boolean }) {
   const lines = parseAnsiLines(text ?? "");
   const isPartial = (totalBytes ?? 0) > 16 * 1024;
+  const box = useRef<HTMLPreElement>(null);
+  const isAtEnd = useRef(true);
+  useEffect(() => {
+    const el = box.current;
+    if (el && isAtEnd.current) el.scrollTop = el.scrollHeight;
+  }, [text]);
   return (
-    <div className="overflow-hidden rounded-md border border-zinc-800 bg-zinc-950 text-zinc-200">
+    <div className="overflow-hidden rounded-md border border-zinc-800 bg-zinc-950 text-zinc-200" data-testid="log-tail">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-800 px-3 py-1.5 text-xs text-zinc-400">
         <span>
           {lines.length === 0 ? "No output" : isPartial ? `Last 16 KB of ${formatBytes(totalBytes ?? 0)}` : `${lines.length} line${lines.length === 1 ? "" : "s"}`}
-          {note ? <span className="ml-2 text-amber-400">· log cut (see note)</span> : null}
+          {note ? <span className="ml-2 text-amber-400">· the stored log was cut</span> : null}
+          {isLive ? <span className="ml-2 text-sky-400">· following</span> : null}
         </span>
         {fullLogHref ? (
           <Link href={fullLogHref} className="font-medium text-sky-400 hover:text-sky-300">
@@ -21,7 +31,14 @@ export function LogTail({ text, totalBytes, note, fullLogHref }: { text: string 
         ) : null}
       </div>
       {lines.length > 0 ? (
-        <pre className="max-h-96 overflow-auto px-3 py-2 font-mono text-xs leading-5 whitespace-pre">
+        <pre
+          ref={box}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            isAtEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+          }}
+          className="max-h-96 overflow-auto px-3 py-2 font-mono text-xs leading-5 whitespace-pre"
+        >
           {lines.map((segments, i) => (
             <div key={i}>
               <AnsiLine segments={segments} />

@@ -32,7 +32,7 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
               <pre className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs whitespace-pre-wrap dark:border-zinc-800">{attempt.brief}</pre>
             </details>
           ) : null}
-          <LogTail text={agent.logTail} totalBytes={agent.logBytes} note={agent.logNote} fullLogHref={logHref} />
+          <LogTail text={agent.logTail} totalBytes={agent.logBytes} note={agent.logNote} fullLogHref={logHref} isLive={agent.verdict === "running"} />
         </div>
       </details>
     </div>

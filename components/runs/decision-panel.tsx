@@ -37,7 +37,7 @@ export function DecisionPanel({ runId, reason, bestAttempt, bestCommit, decide }
         Decision needed
       </h2>
       <p className="mt-1 text-sm text-amber-900 dark:text-amber-200">
-        {reason ?? "The gate is still red."} Best attempt: {bestAttempt ?? "—"}
+        {(reason ?? "The gate is still red").replace(/\.?$/, ".")} Best attempt: {bestAttempt ?? "—"}
         {bestCommit ? <> at <code className="font-mono">{shortCommit(bestCommit)}</code></> : null}.
       </p>
       <div className="mt-3 flex flex-wrap items-center gap-2">

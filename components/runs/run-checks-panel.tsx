@@ -4,7 +4,7 @@
 import { useState } from "react";
 import type { RunJson } from "@/lib/api/run-json";
 import type { Gate, Verdict } from "@/lib/gates/gate";
-import { CheckResultRow } from "../checks/check-result-row";
+import { CheckResultList, GroupToggle } from "../checks/check-result-list";
 import { GateChip } from "../checks/gate-chip";
 import { EmptyState } from "../ui/page-parts";
 import { AgentStep } from "./agent-step";
@@ -18,6 +18,7 @@ export function logPageHref(runId: string, n: number, name: string): string {
 export function RunChecksPanel({ initial }: { initial: RunJson }) {
   const { data: run } = useRun(initial);
   const [picked, setPicked] = useState<number | null>(null);
+  const [grouped, setGrouped] = useState(false);
   const latest = run.attempts.at(-1);
   const attempt = run.attempts.find((a) => a.n === picked) ?? latest;
   if (!attempt) return <EmptyState title="No attempt yet" />;
@@ -25,7 +26,10 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
   return (
     <div className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900" data-testid="run-checks">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
-        <GateChip gate={gate} isNothingRequired={run.nothingRequired} />
+        <span className="flex flex-wrap items-center gap-3">
+          <GateChip gate={gate} isNothingRequired={run.nothingRequired} />
+          {attempt.checks.length > 1 ? <GroupToggle grouped={grouped} onChange={setGrouped} /> : null}
+        </span>
         <AttemptSwitcher attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate as Gate }))} selected={attempt.n} max={run.maxAttempts} onSelect={setPicked} />
       </div>
       {attempt.noChangeSince ? (
@@ -37,15 +41,13 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
       {attempt.checks.length === 0 ? (
         <p className="px-4 py-6 text-sm text-zinc-500 dark:text-zinc-400">{attempt.status === "finished" ? "No checks ran in this attempt." : "Checks start after the agent step."}</p>
       ) : (
-        <ol className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={`Checks of attempt ${attempt.n}`}>
-          {attempt.checks.map((check) => (
-            <CheckResultRow
-              key={`${attempt.n}-${check.checkId}`}
-              result={{ ...check, verdict: check.verdict as Verdict }}
-              fullLogHref={check.verdict === "queued" || check.verdict === "skipped" ? null : logPageHref(run.id, check.logAttempt, check.checkId)}
-            />
-          ))}
-        </ol>
+        <CheckResultList
+          results={attempt.checks.map((check) => ({ ...check, verdict: check.verdict as Verdict }))}
+          grouped={grouped}
+          label={`Checks of attempt ${attempt.n}`}
+          rowKey={(check) => `${attempt.n}-${check.checkId}`}
+          hrefFor={(check) => (check.verdict === "queued" || check.verdict === "skipped" ? null : logPageHref(run.id, check.logAttempt, check.checkId))}
+        />
       )}
     </div>
   );

@@ -33,3 +33,23 @@ export async function personWithRole(workId: string, role: "viewer" | "engineer"
   }
   return { email, password, id: created.json.id };
 }
+
+// A Work on the demo repository with the given checks, one task, and (optionally) a dispatched run.
+export async function workWithChecks(name: string, checkDefaults: unknown[], extra: Record<string, unknown> = {}): Promise<{ workId: string; taskId: string }> {
+  const works = await api("GET", "/api/works");
+  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const work = await api("POST", "/api/works", { name: `${name} ${Date.now()}`, repoUrl: demo.repoUrl, baseBranch: "main", checkDefaults, ...extra });
+  if (work.status !== 201) throw new Error(JSON.stringify(work.json));
+  const task = await api("POST", `/api/works/${work.json.id}/tasks`, { title: name });
+  return { workId: work.json.id, taskId: task.json.id };
+}
+
+export async function dispatch(taskId: string): Promise<string> {
+  const res = await api("POST", `/api/tasks/${taskId}/dispatch`);
+  if (res.status !== 202) throw new Error(JSON.stringify(res.json));
+  return res.json.runId;
+}
+
+export async function runJson(runId: string): Promise<any> {
+  return (await api("GET", `/api/runs/${runId}`)).json;
+}

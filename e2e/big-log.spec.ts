@@ -1,0 +1,41 @@
+import { expect, test } from "@playwright/test";
+import { dispatch, runJson, workWithChecks } from "./support/api";
+
+// A log of 1,000,000 lines: opened at a line link, searched, and downloadable raw.
+test("a million-line log opens at #L500000 highlighted, and search jumps between matches", async ({ page }) => {
+  test.setTimeout(120_000);
+  const { taskId } = await workWithChecks("Big log", [
+    { id: "million", name: "Prints a million lines", kind: "test", required: true, command: "awk 'BEGIN { for (i = 1; i <= 1000000; i++) printf \"line %d: \\033[32mok\\033[0m\\n\", i }'" },
+  ]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status, { timeout: 60_000 }).toBe("finished");
+
+  await page.goto(`/runs/${runId}/attempts/1/checks/million/log#L500000`);
+  await expect(page.getByTestId("line-count")).toHaveText("1,000,000 lines");
+  const line = page.locator('[data-line="500000"]');
+  await expect(line).toContainText("line 500000: ok");
+  await expect(line).toHaveAttribute("data-selected", "true");
+  await expect(line.getByText("ok", { exact: true })).toHaveClass(/ansi-green/);
+
+  // Clicking a line number makes it the link.
+  await page.locator('[data-line="500003"] a').click();
+  await expect(page).toHaveURL(/#L500003$/);
+
+  await page.getByLabel("Search the log").fill("line 77777:");
+  await page.getByLabel("Search the log").press("Enter");
+  await expect(page.getByTestId("search-status")).toHaveText("1 of 1");
+  await expect(page.locator('[data-line="77777"]')).toHaveAttribute("data-selected", "true");
+
+  await page.getByLabel("Search the log").fill("line 99999");
+  await page.getByLabel("Search the log").press("Enter");
+  await expect(page.getByTestId("search-status")).toHaveText("1 of 11");
+  await page.getByLabel("Search the log").press("Enter");
+  await expect(page.getByTestId("search-status")).toHaveText("2 of 11");
+  await expect(page.locator('[data-line="999990"]')).toHaveAttribute("data-selected", "true");
+  await page.getByRole("button", { name: "Previous match" }).click();
+  await expect(page.locator('[data-line="99999"]')).toHaveAttribute("data-selected", "true");
+
+  const download = await page.request.get(`/api/runs/${runId}/attempts/1/checks/million/log?download=1`);
+  expect(download.headers()["content-disposition"]).toContain("attachment");
+  expect(download.headers()["content-type"]).toContain("text/plain");
+});

@@ -1,0 +1,107 @@
+import { expect, test } from "@playwright/test";
+import { api, dispatch, runJson, workWithChecks } from "./support/api";
+
+const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({ id, name: `Check ${id}`, kind: "test", command, required: true, ...extra });
+
+test("a failed row expands (by keyboard too) to its log tail, with colours and the exit code", async ({ page }) => {
+  const { taskId } = await workWithChecks("Failing tail", [
+    check("ok", "echo all good"),
+    check("broken", "printf 'compiling\\n\\033[31mFAIL\\033[0m src/app.test.js expected 2 got 3\\n'; exit 3", { kind: "build" }),
+  ]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
+  await page.goto(`/tasks/${taskId}`);
+  await expect(page.getByLabel("Check broken: failed")).toBeVisible();
+  await page.getByLabel("Check broken: failed").focus();
+  await page.keyboard.press("Enter");
+  const tail = page.locator('[data-check-id="broken"]').getByTestId("log-tail");
+  await expect(tail).toContainText("FAIL src/app.test.js expected 2 got 3");
+  await expect(tail.getByText("FAIL", { exact: true })).toHaveClass(/ansi-red/);
+  await expect(page.locator('[data-check-id="broken"]')).toContainText("exit 3");
+  // The rows can be grouped by kind.
+  await page.getByRole("button", { name: "By kind" }).click();
+  await expect(page.getByRole("region", { name: "build checks" })).toContainText("Check broken");
+});
+
+test("output with HTML and <script> is shown as text and never runs", async ({ page }) => {
+  const { taskId } = await workWithChecks("Hostile output", [check("xss", `echo '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold?</b>'; exit 1`)]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
+  await page.goto(`/runs/${runId}`);
+  await page.getByLabel("Check xss: failed").click();
+  const tail = page.locator('[data-check-id="xss"]').getByTestId("log-tail");
+  await expect(tail).toContainText('<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold?</b>');
+  await expect(tail.locator("img, b, script")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  // The full log page shows it as text too.
+  await tail.getByRole("link", { name: "Full log →" }).click();
+  await expect(page.getByRole("log")).toContainText("<script>window.__pwned=1</script>");
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+});
+
+test("a live run updates its rows, chip and tail without a reload, then stops at its ending", async ({ page }) => {
+  const { taskId } = await workWithChecks("Live", [
+    check("slow", 'for i in $(seq 1 12); do echo "tick $i"; sleep 0.4; done'),
+    check("after", "echo done"),
+  ]);
+  const runId = await dispatch(taskId);
+  await page.goto(`/runs/${runId}`);
+  const checks = page.getByTestId("run-checks");
+  await expect(checks.getByLabel("Check slow: running")).toBeVisible();
+  await checks.getByLabel("Check slow: running").click();
+  const tail = page.locator('[data-check-id="slow"]').getByTestId("log-tail");
+  await expect(tail).toContainText("tick 3");
+  await expect(tail).toContainText("following");
+  await expect(tail).toContainText("tick 8");
+  await expect(checks.getByRole("status", { name: "Gate green" })).toBeVisible();
+  await expect(checks.getByLabel("Check after: passed")).toBeVisible();
+  await expect(page.getByText("Accepted", { exact: true })).toBeVisible();
+});
+
+test("a partial run's decision is answered from the run page: more attempts, then accept", async ({ page }) => {
+  const { taskId } = await workWithChecks("Decide", [check("red", "false")], { maxGateAttempts: 1 });
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).ending).toBe("partial");
+  await page.goto("/");
+  await page.getByRole("list", { name: "Runs needing a decision" }).getByRole("link", { name: /: Decide$/ }).click();
+  await expect(page.getByRole("heading", { name: "Decision needed", exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Grant more attempts" }).click();
+  await expect(page.getByText("Waiting for a fix")).toBeVisible();
+  await page.getByRole("button", { name: "Run attempt 2" }).click();
+  await expect(page.getByRole("heading", { name: "Decision needed", exact: true })).toBeVisible();
+  await expect(page.getByTestId("attempt-counter")).toHaveText("Attempt 2 of 2");
+  await page.getByRole("button", { name: "Accept as it stands" }).click();
+  await expect(page.getByText("Accepted", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("ending-reason")).toContainText("accepted as it stands by");
+  const run = await runJson(runId);
+  expect(run.ending).toBe("accepted");
+});
+
+test("the inbox filters endings by Work and ending", async ({ page }) => {
+  const { taskId, workId } = await workWithChecks("Filtered", [check("ok", "true")]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).ending).toBe("accepted");
+  await page.goto("/");
+  await page.getByLabel("Work", { exact: true }).selectOption(workId);
+  await page.getByLabel("Ending", { exact: true }).selectOption("accepted");
+  await page.getByRole("button", { name: "Filter" }).click();
+  const endings = page.getByRole("list", { name: "Recent endings" });
+  await expect(endings.getByRole("listitem")).toHaveCount(1);
+  await expect(endings).toContainText("Filtered");
+  await page.getByLabel("Ending", { exact: true }).selectOption("rejected");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("No runs match these filters")).toBeVisible();
+});
+
+test("pages fit a 375 px phone without sideways scrolling", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  const works = await api("GET", "/api/works");
+  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const tasks = await api("GET", `/api/works/${demo.id}/tasks`);
+  for (const path of ["/", "/works", `/works/${demo.id}`, `/tasks/${tasks.json.tasks[0].id}`]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+});
