@@ -34,6 +34,7 @@ const nextCli = path.join(root, "node_modules", "next", "dist", "bin", "next");
 if (!fs.existsSync(path.join(root, "lib", "db", "generated", provider, "client.ts"))) {
   run(path.join(root, "scripts", "generate-clients.mjs"), []);
 }
+(await import("./build-native.mjs")).buildNative({ quiet: true });
 
 if (!args.has("--build-only")) {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -76,7 +77,7 @@ function sourceHash() {
     if (!fs.existsSync(p)) return;
     const stat = fs.statSync(p);
     if (stat.isDirectory()) for (const entry of fs.readdirSync(p).sort()) walk(path.join(p, entry));
-    else if (!/\.test\.tsx?$/.test(p)) files.push(p);
+    else if (!/\.test\.tsx?$/.test(p) && !p.endsWith("gatehouse-spawner")) files.push(p);
   };
   for (const input of inputs) walk(path.join(root, input));
   for (const file of files) {

@@ -3,7 +3,7 @@ import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Gate, Verdict } from "../gates/gate";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { ChecksPolicy } from "../gates/work-schema";
-import { getDb, type DbOrTx } from "./client";
+import { getDb, type Db, type DbOrTx } from "./client";
 
 export type RunRecord = {
   id: string;
@@ -374,4 +374,23 @@ export async function findResult(opts: { runId: string; n: number; checkId: stri
     select: resultSelect,
   });
   return row ? toResultRecord(row) : null;
+}
+
+// Writes an attempt's results as they now stand, all at once (the runner keeps them in memory while
+// the attempt runs and writes them behind): two statements whatever the number of checks.
+export async function replaceResults(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[]; db?: Db }): Promise<void> {
+  const db = opts.db ?? getDb();
+  await db.$transaction([
+    db.checkResult.deleteMany({ where: { attemptId: opts.attemptId } }),
+    db.checkResult.createMany({
+      data: opts.results.map((r, position) => ({
+        ...r,
+        logBytes: r.logBytes === undefined || r.logBytes === null ? null : BigInt(r.logBytes),
+        attemptId: opts.attemptId,
+        runId: opts.runId,
+        position,
+        logAttempt: opts.logAttempt,
+      })),
+    }),
+  ]);
 }

@@ -50,7 +50,8 @@ const checkFields = {
   command: z
     .string({ error: requiredOr("must be text") })
     .max(2000, "at most 2000 characters")
-    .refine((v) => v.trim().length > 0, "required: the shell command to run (1–2000 characters)"),
+    .refine((v) => v.trim().length > 0, "required: the shell command to run (1–2000 characters)")
+    .refine((v) => !v.includes("\0"), "must not contain NUL characters"),
   required: z.boolean({ error: (issue) => (issue.input === undefined ? "required: true or false" : "must be true or false") }),
   cwd: ZCheckCwd.optional(),
   timeoutSec: z

@@ -28,7 +28,8 @@ export const ZBudgetSec = z
 export const ZAgentCommand = z
   .string({ error: "must be text" })
   .max(2000, "at most 2000 characters")
-  .refine((v) => v.trim().length > 0, "must not be blank (use null for no agent)");
+  .refine((v) => v.trim().length > 0, "must not be blank (use null for no agent)")
+  .refine((v) => !v.includes("\0"), "must not contain NUL characters");
 
 // Git's ref-name rules, kept to what matters: no spaces or control characters, no "..", no leading "-".
 export const ZBranchName = z

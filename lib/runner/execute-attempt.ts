@@ -7,7 +7,6 @@ import {
   insertResults,
   listResults,
   updateAttempt,
-  updateResult,
   updateRun,
   type AttemptRecord,
   type RunRecord,
@@ -16,6 +15,7 @@ import type { TaskRecord } from "../db/tasks";
 import type { WorkRecord } from "../db/works";
 import { checkoutFingerprint, headCommit, isDirtyCheckout, resolveInsideCheckout } from "./checkout/checkout";
 import { buildCheckEnv, processMarkers } from "./check-env";
+import { AttemptResults } from "./attempt-results";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "./live-logs";
 import type { OutputMasker } from "./output/masker";
 import { agentLogPathOf, attemptDirOf, briefPathOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "./paths";
@@ -164,53 +164,45 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
   }
 
   const commit = await headCommit(ctx.checkoutPath).catch(() => null);
-  const isDirty = await isDirtyCheckout(ctx.checkoutPath).catch(() => false);
+  // `git status` takes a while: it runs beside the checks (which see the same checkout).
+  const dirty = isDirtyCheckout(ctx.checkoutPath).catch(() => false);
 
   // The agent changed nothing since the previous attempt's checks: do not run them again.
   if (attempt.trigger === "agent-loop" && previous?.treeAfter) {
     const tree = await checkoutFingerprint(ctx.checkoutPath).catch(() => null);
-    if (tree && tree === previous.treeAfter) return recordNoChange(ctx, previous, commit, isDirty, tree);
+    if (tree && tree === previous.treeAfter) return recordNoChange(ctx, previous, commit, await dirty, tree);
   }
 
-  await insertResults({
-    attemptId: attempt.id,
-    runId: run.id,
-    logAttempt: attempt.n,
-    results: checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required })),
-  });
-  await updateAttempt({ id: attempt.id, changes: { status: "checks", commit, isDirty } });
+  const results = new AttemptResults(run.id, attempt, checks);
+  results.open();
 
   const verdicts: { required: boolean; verdict: Verdict; checkId: string; message: string | null }[] = [];
   let stoppedBy: { id: string; verdict: Verdict } | null = null;
-  for (const check of checks) {
-    if (ctx.signal.aborted) {
-      await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "skipped", message: "not run: the run was stopped", finishedAt: new Date() } });
-      verdicts.push({ required: check.required, verdict: "skipped", checkId: check.id, message: null });
-      continue;
+  try {
+    for (const check of checks) {
+      const skip = (message: string) => {
+        results.update(check.id, { verdict: "skipped", message, finishedAt: new Date() });
+        verdicts.push({ required: check.required, verdict: "skipped", checkId: check.id, message });
+      };
+      const budgetLeft = remainingBudgetMs(run);
+      if (ctx.signal.aborted) skip("not run: the run was stopped");
+      else if (budgetLeft !== null && budgetLeft <= 0) skip(`not run: the run's budget of ${run.budgetSec}s is spent`);
+      else if (stoppedBy) skip(`not run: failFast stopped the attempt after "${stoppedBy.id}" ${stoppedBy.verdict === "timeout" ? "timed out" : stoppedBy.verdict}`);
+      else {
+        const done = await runOneCheck(ctx, check, results);
+        verdicts.push({ required: check.required, verdict: done.verdict, checkId: check.id, message: done.message });
+        if (run.failFast && check.required && isBlockingVerdict(done.verdict)) stoppedBy = { id: check.id, verdict: done.verdict };
+      }
     }
-    const budgetLeft = remainingBudgetMs(run);
-    if (budgetLeft !== null && budgetLeft <= 0) {
-      const message = `not run: the run's budget of ${run.budgetSec}s is spent`;
-      await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "skipped", message, finishedAt: new Date() } });
-      verdicts.push({ required: check.required, verdict: "skipped", checkId: check.id, message });
-      continue;
-    }
-    if (stoppedBy) {
-      const message = `not run: failFast stopped the attempt after "${stoppedBy.id}" ${stoppedBy.verdict === "timeout" ? "timed out" : stoppedBy.verdict}`;
-      await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "skipped", message, finishedAt: new Date() } });
-      verdicts.push({ required: check.required, verdict: "skipped", checkId: check.id, message });
-      continue;
-    }
-    const done = await runOneCheck(ctx, check);
-    verdicts.push({ required: check.required, verdict: done.verdict, checkId: check.id, message: done.message });
-    if (run.failFast && check.required && isBlockingVerdict(done.verdict)) stoppedBy = { id: check.id, verdict: done.verdict };
+  } finally {
+    await results.close();
   }
 
   const gate = computeGate(run.policy, verdicts);
   const errored = verdicts.find((v) => v.required && v.verdict === "error");
   const isMoreComing = !!run.agentCommand && gate === "red" && run.policy === "required" && attempt.n < run.maxAttempts;
   const treeAfter = isMoreComing ? await checkoutFingerprint(ctx.checkoutPath).catch(() => null) : null;
-  await updateAttempt({ id: attempt.id, changes: { status: "finished", gate, finishedAt: new Date(), treeAfter } });
+  await updateAttempt({ id: attempt.id, changes: { status: "finished", gate, finishedAt: new Date(), treeAfter, commit, isDirty: await dirty } });
   await updateRun({ id: run.id, changes: { gate, spentMs: run.spentMs } });
   return {
     gate,
@@ -250,14 +242,14 @@ async function recordNoChange(ctx: AttemptContext, previous: AttemptRecord, comm
   return { gate: previous.gate, requiredPassed: countRequiredPassed(earlier), commit, inconclusiveReason: null };
 }
 
-async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck): Promise<{ verdict: Verdict; message: string | null }> {
+async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck, results: AttemptResults): Promise<{ verdict: Verdict; message: string | null }> {
   const { run, attempt, deps } = ctx;
   const where = resolveInsideCheckout(ctx.checkoutPath, check.cwd);
   if ("error" in where) {
-    await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "error", message: where.error, startedAt: new Date(), finishedAt: new Date(), durationMs: 0 } });
+    results.update(check.id, { verdict: "error", message: where.error, startedAt: new Date(), finishedAt: new Date(), durationMs: 0 });
     return { verdict: "error", message: where.error };
   }
-  await updateResult({ attemptId: attempt.id, checkId: check.id, changes: { verdict: "running", startedAt: new Date() } });
+  results.update(check.id, { verdict: "running", startedAt: new Date() });
   const env = buildCheckEnv({
     runId: run.id,
     attempt: attempt.n,
@@ -306,20 +298,16 @@ async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck): Promise<
       : verdict === "failed" && outcome.exitCode === (check.expectExit ?? 0) && check.expectStdout !== undefined
         ? `exit code ${outcome.exitCode}, but the output does not contain "${ctx.masker().maskText(check.expectStdout)}"`
         : outcome.message;
-  await updateResult({
-    attemptId: attempt.id,
-    checkId: check.id,
-    changes: {
-      verdict,
-      exitCode: outcome.exitCode,
-      signal: outcome.signal,
-      durationMs: outcome.durationMs,
-      message,
-      logTail: outcome.tail,
-      logBytes: outcome.totalBytes,
-      logNote: outcome.note,
-      finishedAt: new Date(),
-    },
+  results.update(check.id, {
+    verdict,
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    durationMs: outcome.durationMs,
+    message,
+    logTail: outcome.tail,
+    logBytes: outcome.totalBytes,
+    logNote: outcome.note,
+    finishedAt: new Date(),
   });
   return { verdict, message };
 }

@@ -20,6 +20,7 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
   if (!task || !work) return endRun(run, "inconclusive", "the task or its Work was deleted");
 
   await updateRun({ id: run.id, changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date() } });
+  run.gate = "running";
   let checkoutPath: string;
   try {
     const checkout = await prepareCheckout({ dataDir: deps.dataDir, work, task: { id: task.id, branch: run.branch } });
@@ -65,6 +66,7 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
       await settleUnfinishedResults({ attemptId: attempt.id, verdict: "skipped", message: "not run: the run was stopped" });
       return endStopped(run, signal);
     }
+    run.gate = result.gate;
     if (result.inconclusiveReason) return endRun(run, "inconclusive", result.inconclusiveReason);
 
     const step = decideNextStep({
@@ -103,7 +105,6 @@ async function endRun(
   reason: string,
   extra: { bestAttempt?: number | null; bestCommit?: string | null; needsDecision?: boolean } = {},
 ): Promise<void> {
-  const latest = await findRun({ id: run.id });
   await updateRun({
     id: run.id,
     changes: {
@@ -114,7 +115,7 @@ async function endRun(
       needsDecision: extra.needsDecision ?? false,
       bestAttempt: extra.bestAttempt ?? null,
       bestCommit: extra.bestCommit ?? null,
-      gate: latest?.gate === "running" ? "pending" : latest?.gate,
+      gate: run.gate === "running" ? "pending" : run.gate,
     },
   });
 }
@@ -147,5 +148,6 @@ async function failQueuedAttempts(run: RunRecord, message: string): Promise<void
     const gate = run.policy === "off" ? "off" : run.checks.some((c) => c.required) ? "red" : "green";
     await updateAttempt({ id: attempt.id, changes: { status: "finished", gate, finishedAt: new Date(), startedAt: attempt.startedAt ?? new Date() } });
     await updateRun({ id: run.id, changes: { gate } });
+    run.gate = gate;
   }
 }

@@ -1,6 +1,6 @@
 // After a crash or kill: runs the last server left "running" end inconclusive (reason "interrupted"),
 // and every process they left behind is ended; queued runs are handed to the executor again.
-import { listAttempts, listRunsWithStatus, settleUnfinishedResults, updateAttempt, updateRun } from "../db/runs";
+import { insertResults, listAttempts, listResults, listRunsWithStatus, settleUnfinishedResults, updateAttempt, updateRun } from "../db/runs";
 import { killProcessesByEnv } from "./process/process-group";
 import type { RunExecutor } from "./executor";
 
@@ -15,7 +15,12 @@ export async function recoverRuns(executor: RunExecutor): Promise<Recovery> {
     killedPids.push(...killProcessesByEnv([`GATEHOUSE_RUN_ID=${run.id}`]));
     for (const attempt of await listAttempts({ runId: run.id })) {
       if (attempt.status === "finished") continue;
-      await settleUnfinishedResults({ attemptId: attempt.id, verdict: "error", message: "interrupted: the server stopped while this ran" });
+      const message = "interrupted: the server stopped while this ran";
+      // Results are written behind the checks: an attempt may have none yet. Every check is accounted for.
+      if ((await listResults({ attemptId: attempt.id })).length === 0 && attempt.status === "checks") {
+        await insertResults({ attemptId: attempt.id, runId: run.id, logAttempt: attempt.n, results: run.checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required, verdict: "error" as const, message })) });
+      }
+      await settleUnfinishedResults({ attemptId: attempt.id, verdict: "error", message });
       await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: attempt.gate === "running" ? "pending" : attempt.gate, finishedAt: new Date() } });
     }
     await updateRun({ id: run.id, changes: { status: "finished", ending: "inconclusive", endingReason: INTERRUPTED, finishedAt: new Date(), gate: "pending" } });

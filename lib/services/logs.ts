@@ -10,6 +10,7 @@ import { findLiveLog, liveLogKey } from "../runner/live-logs";
 import { AGENT_LOG_NAME, agentLogPathOf, checkLogPathOf } from "../runner/paths";
 import type { LogSink } from "../runner/output/log-sink";
 import { readRun } from "./runs";
+import { findLiveResults } from "../runner/attempt-results";
 import { lineIndexFor } from "../logs/line-index";
 
 export type LogLocation = { path: string; live: LogSink | null; isFinished: boolean; name: string; attemptN: number; runId: string };
@@ -27,7 +28,7 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
     const live = findLiveLog(liveLogKey(run.id, attemptN, AGENT_LOG_NAME)) ?? null;
     return { path: agentLogPathOf(root, run.id, attemptN), live, isFinished: !live && attempt.status !== "agent", name, attemptN, runId: run.id };
   }
-  const result = await findResult({ runId, n: attemptN, checkId: name });
+  const result = findLiveResults(run.id, attemptN)?.view().find((r) => r.checkId === name) ?? (await findResult({ runId, n: attemptN, checkId: name }));
   if (!result) throw notFound("Check result");
   if (result.verdict === "queued" || (result.verdict === "skipped" && !fs.existsSync(checkLogPathOf(root, run.id, result.logAttempt, name)))) {
     throw new AppError("not_found", `"${name}" has no log in attempt ${attemptN} (${result.verdict})`);

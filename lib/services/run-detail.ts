@@ -5,6 +5,7 @@ import { listAttempts, listResultsOfRun, type AttemptRecord, type ResultRecord, 
 import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { findLiveLog, liveLogKey } from "../runner/live-logs";
+import { findLiveResults } from "../runner/attempt-results";
 import { readRun } from "./runs";
 import { loadWorkSecrets } from "../runner/work-secrets";
 import { makeSecretMasker } from "../runner/output/secret-masker";
@@ -26,7 +27,10 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
     findWork({ id: run.workId }),
   ]);
   const byAttempt = new Map<number, ResultRecord[]>();
-  for (const r of results) {
+  // Attempts still running are read from the runner's memory (their rows are written behind).
+  const liveAttempts = new Map(attempts.map((a) => [a.n, findLiveResults(run.id, a.n)] as const).filter(([, l]) => l !== undefined));
+  const rows = [...results.filter((r) => !liveAttempts.has(r.attemptN)), ...[...liveAttempts].flatMap(([n, l]) => l!.view().map((r) => ({ ...r, attemptN: n })))];
+  for (const r of rows) {
     const live = r.verdict === "running" ? findLiveLog(liveLogKey(run.id, r.attemptN, r.checkId)) : undefined;
     const row: ResultRecord = live ? { ...r, logTail: live.liveTail(), logBytes: live.bytesSeen } : r;
     byAttempt.set(r.attemptN, [...(byAttempt.get(r.attemptN) ?? []), row]);

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { git, GitError, gitOk } from "./git";
+import { readWorktreeHead } from "./read-head";
 
 export type CheckoutTarget = {
   dataDir: string;
@@ -11,7 +12,7 @@ export type CheckoutTarget = {
   task: { id: string; branch: string };
 };
 
-export type Checkout = { path: string; head: string; baseBranch: string };
+export type Checkout = { path: string; head: string; baseBranch: string | null };
 
 const locks = new Map<string, Promise<unknown>>();
 
@@ -45,16 +46,23 @@ export function prepareCheckout(target: CheckoutTarget): Promise<Checkout> {
   return withLock(target.work.id, () => prepareLocked(target));
 }
 
+// Clones whose origin URL was checked in this process (a Work's repoUrl rarely changes).
+const checkedOrigins = new Map<string, string>();
+
 async function prepareLocked({ dataDir, work, task }: CheckoutTarget): Promise<Checkout> {
   const repoDir = repoDirOf(dataDir, work.id);
   const url = resolveRepoUrl(work.repoUrl);
   if (!fs.existsSync(path.join(repoDir, "HEAD"))) await cloneBare(url, repoDir);
-  else if ((await git(["config", "--get", "remote.origin.url"], { cwd: repoDir }).catch(() => "")).trim() !== url) {
+  else if (checkedOrigins.get(repoDir) !== url && (await git(["config", "--get", "remote.origin.url"], { cwd: repoDir }).catch(() => "")).trim() !== url) {
     await git(["remote", "set-url", "origin", url], { cwd: repoDir });
     await git(["fetch", "--quiet", "--prune", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
   }
-  const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
+  checkedOrigins.set(repoDir, url);
   const wt = worktreeDirOf(dataDir, task.id);
+  // The common case, an existing worktree on its branch, needs no git process at all.
+  const known = readWorktreeHead(wt);
+  if (known && known.branch === task.branch) return { path: wt, head: known.commit, baseBranch: work.baseBranch };
+  const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
   if (!(await isWorktree(wt))) {
     fs.rmSync(wt, { recursive: true, force: true });
     await git(["worktree", "prune"], { cwd: repoDir });
@@ -117,7 +125,7 @@ async function addWorktree(repoDir: string, wt: string, branch: string, baseBran
 }
 
 export async function headCommit(wt: string): Promise<string> {
-  return (await git(["rev-parse", "HEAD"], { cwd: wt })).trim();
+  return readWorktreeHead(wt)?.commit ?? (await git(["rev-parse", "HEAD"], { cwd: wt })).trim();
 }
 
 export async function isDirtyCheckout(wt: string): Promise<boolean> {

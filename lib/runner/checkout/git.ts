@@ -1,5 +1,8 @@
 // Running git for the platform (clone, worktrees, fingerprints): never prompts, never runs ext:: transports.
-import { execFile } from "node:child_process";
+// Git starts through the spawner (see process/spawner.ts), so the server does not fork itself.
+import { dataDir } from "../../config/database-url";
+import { execCaptured } from "../process/exec-captured";
+import { pipeDirOf } from "../paths";
 
 export class GitError extends Error {
   constructor(message: string) {
@@ -10,24 +13,19 @@ export class GitError extends Error {
 
 export type GitOptions = { cwd?: string; env?: Record<string, string>; timeoutMs?: number };
 
-export function git(args: string[], options: GitOptions = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      "git",
-      ["-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null", ...args],
-      {
-        cwd: options.cwd,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", LC_ALL: "C", ...options.env },
-        timeout: options.timeoutMs ?? 120_000,
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        const detail = (stderr || error.message).trim().split("\n").filter(Boolean).slice(-3).join(" ");
-        reject(new GitError(`git ${args[0]} failed: ${detail}`));
-      },
-    );
-  });
+export async function git(args: string[], options: GitOptions = {}): Promise<string> {
+  const env = Object.fromEntries(
+    Object.entries({ ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", LC_ALL: "C", ...options.env }).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  const result = await execCaptured("git", ["-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null", ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env,
+    pipeDir: pipeDirOf(dataDir()),
+    timeoutMs: options.timeoutMs ?? 120_000,
+  }).catch((error: Error) => ({ code: null, stdout: "", stderr: error.message }));
+  if (result.code === 0) return result.stdout;
+  const detail = (result.stderr || `exit code ${result.code ?? "none (killed)"}`).trim().split("\n").filter(Boolean).slice(-3).join(" ");
+  throw new GitError(`git ${args[0]} failed: ${detail}`);
 }
 
 export async function gitOk(args: string[], options: GitOptions = {}): Promise<boolean> {

@@ -1,7 +1,8 @@
 // Real pipes for check output. Node gives children socketpairs, on which `> /dev/stdout`, `tee
 // /dev/stderr` and `cat /dev/stdout` fail (ENXIO); scripts expect pipes. Node cannot create a pipe
 // pair, but it can open a FIFO: FIFOs are made in batches (one `mkfifo` per batch), each is opened once
-// for reading and once for writing, then unlinked, leaving an anonymous pipe only this check holds.
+// for reading and once for writing (by whoever starts the command), then unlinked, leaving a pipe only
+// this check holds.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { promisify } from "node:util";
 const execFileAsync = promisify(execFile);
 const BATCH = 32;
 
-export type PipePair = { readFd: number; writeFd: number };
+export type ReadEnd = { readFd: number; path: string };
 
 export class FifoPool {
   private ready: string[] = [];
@@ -27,7 +28,9 @@ export class FifoPool {
     this.ready.push(...paths);
   }
 
-  async take(): Promise<PipePair> {
+  // Opens a fresh FIFO's read end (non-blocking, so it does not wait for a writer). Whoever starts the
+  // command opens the write end by path; the caller then unlinks the path.
+  async takeReadEnd(): Promise<ReadEnd> {
     while (this.ready.length === 0) {
       this.filling ??= this.fill().finally(() => {
         this.filling = null;
@@ -35,10 +38,7 @@ export class FifoPool {
       await this.filling;
     }
     const fifo = this.ready.shift()!;
-    // Opening the read end non-blocking first lets the write end open without waiting.
     const readFd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    const writeFd = fs.openSync(fifo, fs.constants.O_WRONLY);
-    fs.unlinkSync(fifo);
     if (this.ready.length < BATCH / 4 && !this.filling) {
       this.filling = this.fill()
         .catch(() => undefined)
@@ -46,7 +46,7 @@ export class FifoPool {
           this.filling = null;
         });
     }
-    return { readFd, writeFd };
+    return { readFd, path: fifo };
   }
 }
 

@@ -2,10 +2,10 @@
 // in its own process group, with a scrubbed environment, stdout and stderr on one real pipe (so their
 // order is the order they were written, and /dev/stdout works), a timeout that ends the whole group
 // (SIGTERM, then SIGKILL), and no process left behind once the main one exits.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import { fifoPoolFor } from "./fifo-pool";
+import { launch, type Exit } from "./spawner";
 import { LogSink, type LogSummary } from "../output/log-sink";
 import type { OutputMasker } from "../output/masker";
 import { StreamSearch } from "../output/stream-search";
@@ -63,35 +63,24 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
 
   let pipe;
   try {
-    pipe = await fifoPoolFor(spec.pipeDir).take();
+    pipe = await fifoPoolFor(spec.pipeDir).takeReadEnd();
   } catch (error) {
     return fail(`could not create the output pipe: ${(error as Error).message}`);
   }
-  let stdinFd: number | null = null;
-  let child: ChildProcess;
-  try {
-    if (spec.stdinFile) stdinFd = fs.openSync(spec.stdinFile, "r");
-    child = spawn("bash", [...BASH_ARGS, spec.command], {
-      cwd: spec.cwd,
-      env: spec.env as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: [stdinFd ?? "ignore", pipe.writeFd, pipe.writeFd],
-    });
-  } catch (error) {
+  const launched = await launch({ file: "bash", args: [...BASH_ARGS, spec.command], cwd: spec.cwd, env: spec.env, stdinPath: spec.stdinFile ?? null, outPath: pipe.path });
+  fs.rmSync(pipe.path, { force: true });
+  if ("error" in launched) {
     fs.closeSync(pipe.readFd);
-    return fail(`could not start: ${(error as Error).message}`);
-  } finally {
-    // The child holds its own copies; ours would keep the pipe open forever.
-    fs.closeSync(pipe.writeFd);
-    if (stdinFd !== null) fs.closeSync(stdinFd);
+    return fail(`could not start: ${launched.error}`);
   }
+  // Only the command holds the write end: the output ends when the command and what it left behind do.
   const output = new net.Socket({ fd: pipe.readFd, readable: true, writable: false });
 
   return new Promise((resolve) => {
-    const pgid = child.pid ?? 0;
+    const pgid = launched.pid;
     let isTimedOut = false;
     let isAborted = false;
-    let spawnError: string | null = null;
+    const spawnError: string | null = null;
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
     let hasExited = false;
@@ -150,14 +139,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     };
 
     let isOutputClosed = false;
-    child.on("error", (error) => {
-      spawnError = `could not start: ${error.message}`;
-      if (!pgid) {
-        hasExited = true;
-        output.destroy();
-      }
-    });
-    child.on("exit", (code, signal) => {
+    void launched.exited.then(({ code, signal }: Exit) => {
       hasExited = true;
       exitCode = code;
       exitSignal = signal;

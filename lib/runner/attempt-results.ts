@@ -1,0 +1,98 @@
+// An attempt's check results while it runs. They live in memory — the dashboard reads them from here —
+// and are written to the database behind the checks: at most once a second while they change, and at
+// the end. Per check that is no database write at all, which keeps a run of many quick checks close to
+// the speed of running the commands. (After a crash, recovery writes the frozen checks as interrupted.)
+import { insertResults, replaceResults, type QueuedResult, type ResultRecord } from "../db/runs";
+import type { EffectiveCheck } from "../gates/merge-checks";
+
+const WRITE_BEHIND_MS = 1000;
+
+type Row = QueuedResult & { checkId: string };
+
+export class AttemptResults {
+  private readonly rows: Row[];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private hasWritten = false;
+
+  constructor(
+    readonly runId: string,
+    readonly attempt: { id: string; n: number },
+    checks: readonly EffectiveCheck[],
+  ) {
+    this.rows = checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required, verdict: "queued" }));
+  }
+
+  open(): void {
+    live.set(keyOf(this.runId, this.attempt.n), this);
+    this.scheduleWrite();
+  }
+
+  private scheduleWrite(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.write();
+    }, WRITE_BEHIND_MS).unref();
+  }
+
+  update(checkId: string, changes: Partial<QueuedResult>): void {
+    const row = this.rows.find((r) => r.checkId === checkId);
+    if (!row) return;
+    Object.assign(row, changes);
+    this.scheduleWrite();
+  }
+
+  private write(): Promise<void> {
+    const snapshot = this.rows.map((r) => ({ ...r }));
+    const isFirst = !this.hasWritten;
+    this.hasWritten = true;
+    const save = () =>
+      isFirst
+        ? insertResults({ attemptId: this.attempt.id, runId: this.runId, logAttempt: this.attempt.n, results: snapshot })
+        : replaceResults({ attemptId: this.attempt.id, runId: this.runId, logAttempt: this.attempt.n, results: snapshot });
+    this.writing = this.writing.then(save).catch((error) => {
+      console.error(`gatehouse: could not save results of run ${this.runId} attempt ${this.attempt.n}`, error);
+    });
+    return this.writing;
+  }
+
+  // Writes what stands now and stops being the live copy.
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.write();
+    live.delete(keyOf(this.runId, this.attempt.n));
+  }
+
+  view(): ResultRecord[] {
+    return this.rows.map((r, position) => ({
+      id: `${this.attempt.id}:${r.checkId}`,
+      attemptId: this.attempt.id,
+      runId: this.runId,
+      position,
+      checkId: r.checkId,
+      name: r.name,
+      kind: r.kind,
+      required: r.required,
+      verdict: r.verdict ?? "queued",
+      exitCode: r.exitCode ?? null,
+      signal: r.signal ?? null,
+      durationMs: r.durationMs ?? null,
+      message: r.message ?? null,
+      logTail: r.logTail ?? null,
+      logBytes: r.logBytes ?? null,
+      logNote: r.logNote ?? null,
+      logAttempt: this.attempt.n,
+      startedAt: r.startedAt ?? null,
+      finishedAt: r.finishedAt ?? null,
+    }));
+  }
+}
+
+const holder = globalThis as unknown as { __gatehouseLiveResults?: Map<string, AttemptResults> };
+const live = (holder.__gatehouseLiveResults ??= new Map<string, AttemptResults>());
+const keyOf = (runId: string, n: number) => `${runId}/${n}`;
+
+export function findLiveResults(runId: string, n: number): AttemptResults | undefined {
+  return live.get(keyOf(runId, n));
+}

@@ -1,0 +1,41 @@
+// Reading a worktree's branch and commit from git's files instead of running git (each git process
+// costs milliseconds a run repeats many times). Falls back to null when anything is unusual.
+import fs from "node:fs";
+import path from "node:path";
+
+function read(file: string): string | null {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+function resolveRef(dirs: string[], ref: string): string | null {
+  for (const dir of dirs) {
+    const loose = read(path.join(dir, ref))?.trim();
+    if (loose && /^[0-9a-f]{40,64}$/.test(loose)) return loose;
+  }
+  for (const dir of dirs) {
+    for (const line of (read(path.join(dir, "packed-refs")) ?? "").split("\n")) {
+      const [sha, name] = line.trim().split(" ");
+      if (name === ref && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
+    }
+  }
+  return null;
+}
+
+export function readWorktreeHead(worktree: string): { branch: string | null; commit: string } | null {
+  const pointer = read(path.join(worktree, ".git"));
+  const match = pointer && /^gitdir: (.+)$/m.exec(pointer);
+  if (!match) return null;
+  const gitDir = path.resolve(worktree, match[1].trim());
+  const head = read(path.join(gitDir, "HEAD"))?.trim();
+  if (!head) return null;
+  const commonRel = read(path.join(gitDir, "commondir"))?.trim();
+  const dirs = commonRel ? [gitDir, path.resolve(gitDir, commonRel)] : [gitDir];
+  if (!head.startsWith("ref: ")) return /^[0-9a-f]{40,64}$/.test(head) ? { branch: null, commit: head } : null;
+  const ref = head.slice(5);
+  const commit = resolveRef(dirs, ref);
+  return commit ? { branch: ref.replace(/^refs\/heads\//, ""), commit } : null;
+}

@@ -1,0 +1,43 @@
+// Running a short platform command (git) through the spawner and collecting its output: the server
+// never forks itself, so its event loop is not blocked while a process starts.
+import fs from "node:fs";
+import net from "node:net";
+import { fifoPoolFor } from "./fifo-pool";
+import { launch } from "./spawner";
+import { signalGroup } from "./process-group";
+
+export type Captured = { code: number | null; stdout: string; stderr: string };
+
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
+function collect(fd: number): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const socket = new net.Socket({ fd, readable: true, writable: false });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    socket.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_OUTPUT) chunks.push(chunk);
+    });
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+export async function execCaptured(file: string, args: string[], opts: { cwd: string; env: Record<string, string>; pipeDir: string; timeoutMs: number }): Promise<Captured> {
+  const pool = fifoPoolFor(opts.pipeDir);
+  const out = await pool.takeReadEnd();
+  const err = await pool.takeReadEnd();
+  const launched = await launch({ file, args, cwd: opts.cwd, env: opts.env, stdinPath: null, outPath: out.path, errPath: err.path });
+  fs.rmSync(out.path, { force: true });
+  fs.rmSync(err.path, { force: true });
+  if ("error" in launched) {
+    fs.closeSync(out.readFd);
+    fs.closeSync(err.readFd);
+    throw new Error(`${file} could not start: ${launched.error}`);
+  }
+  const timer = setTimeout(() => signalGroup(launched.pid, "SIGKILL"), opts.timeoutMs);
+  const [exit, stdout, stderr] = await Promise.all([launched.exited, collect(out.readFd), collect(err.readFd)]);
+  clearTimeout(timer);
+  return { code: exit.code, stdout: stdout.toString("utf8"), stderr: stderr.toString("utf8") };
+}
