@@ -105,3 +105,19 @@ test("pages fit a 375 px phone without sideways scrolling", async ({ page }) => 
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
 });
+
+test("a task's run history is paged, newest first", async ({ page }) => {
+  test.setTimeout(120_000);
+  const { taskId } = await workWithChecks("Many runs", [check("ok", "true")]);
+  for (let i = 0; i < 21; i++) {
+    const runId = await dispatch(taskId);
+    await expect.poll(async () => (await runJson(runId)).status).toBe("finished");
+  }
+  await page.goto(`/tasks/${taskId}`);
+  const runs = page.getByRole("list", { name: "Runs" });
+  await expect(runs.getByRole("listitem")).toHaveCount(20);
+  await expect(runs.getByRole("listitem").first()).toContainText("#21");
+  await page.getByRole("link", { name: "Older runs →" }).click();
+  await expect(runs.getByRole("listitem")).toHaveCount(1);
+  await expect(runs.getByRole("listitem").first()).toContainText("#1");
+});

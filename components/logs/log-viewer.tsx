@@ -20,6 +20,9 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
   const [view, setView] = useState({ top: 0, height: 600 });
   const [selected, setSelected] = useState<number | null>(null);
   const [query, setQuery] = useState("");
+  // Before hydration (and so in the server's HTML) the last lines are shown as a plain block anchored at
+  // the bottom: the end of the log is on screen at first paint, before any script runs.
+  const [isHydrated, setHydrated] = useState(false);
   const [matchAt, setMatchAt] = useState(0);
   const isFollowing = useRef(true);
   const search = useLogSearch(base, query);
@@ -46,10 +49,12 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
     [contentPx, heightPx, total, visibleLines],
   );
 
+  useEffect(() => setHydrated(true), []);
+
   // Open at #L<line> when the address says so, otherwise at the end (where failures are).
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (!el) return;
+    if (!el || !isHydrated) return;
     const wanted = /^#L(\d+)$/.exec(window.location.hash);
     if (wanted) {
       const n = Math.min(Number(wanted[1]), initial.totalLines || 1);
@@ -61,7 +66,7 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
       setView({ top: el.scrollTop, height: el.clientHeight });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [isHydrated]);
 
   // Live: keep following the end while the reader is at the end.
   useEffect(() => {
@@ -114,6 +119,15 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
           {actions}
         </div>
       </div>
+      {!isHydrated ? (
+        <div className="flex h-[calc(100dvh-15rem)] min-h-80 flex-col-reverse overflow-auto font-mono text-xs leading-5" role="log" aria-label="Log lines">
+          <div>
+            {initial.lines.map((line) => (
+              <LogRow key={line.n} n={line.n} line={line} isSelected={false} isMatch={false} onSelect={() => undefined} />
+            ))}
+          </div>
+        </div>
+      ) : (
       <div
         ref={scroller}
         data-testid="log-scroller"
@@ -124,13 +138,14 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
           isFollowing.current = el.scrollTop + el.clientHeight >= el.scrollHeight - LH;
           setView({ top: el.scrollTop, height: el.clientHeight });
         }}
-        className="relative h-[calc(100dvh-13rem)] min-h-80 overflow-auto font-mono text-xs leading-5"
+        className="relative h-[calc(100dvh-15rem)] min-h-80 overflow-auto font-mono text-xs leading-5"
       >
         <div style={{ height: heightPx }} />
         <div className="absolute left-0 min-w-full" style={{ top: offsetPx }} role="log">
           {rows}
         </div>
       </div>
+      )}
     </div>
   );
 }

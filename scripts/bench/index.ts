@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { benchFlood, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
+import { benchPages } from "./pages-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -15,6 +16,12 @@ async function main() {
     for (const [label, command] of Object.entries(FLOODS)) {
       rows.push(await benchFlood(label, command, 3));
       print(rows.at(-1)!);
+    }
+  }
+  if (!only || only === "pages") {
+    for (const row of await benchPages(5)) {
+      rows.push(row);
+      print(row);
     }
   }
   fs.mkdirSync(".bench", { recursive: true });
