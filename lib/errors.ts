@@ -16,11 +16,14 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly issues: FieldIssue[];
-  constructor(code: ErrorCode, message: string, issues: FieldIssue[] = []) {
+  // Extra facts for the caller, e.g. the current version of what a stale save tried to overwrite.
+  readonly details: Record<string, unknown> | undefined;
+  constructor(code: ErrorCode, message: string, issues: FieldIssue[] = [], details?: Record<string, unknown>) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.issues = issues;
+    this.details = details;
   }
   get status(): number {
     return ERROR_STATUS[this.code];

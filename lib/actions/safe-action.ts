@@ -6,7 +6,9 @@ import { findSessionActor } from "../auth/page-actor";
 import { AppError, isAppError, type ErrorCode } from "../errors";
 import type { FieldIssue } from "../gates/field-issues";
 
-export type ActionResult<T> = { data: T; error?: undefined } | { data?: undefined; error: { code: ErrorCode | "internal"; message: string; fieldErrors: FieldIssue[] } };
+export type ActionResult<T> =
+  | { data: T; error?: undefined }
+  | { data?: undefined; error: { code: ErrorCode | "internal"; message: string; fieldErrors: FieldIssue[]; details?: Record<string, unknown> } };
 
 export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -14,7 +16,7 @@ export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<
     if (!actor) throw new AppError("unauthorized", "your session has ended: sign in again");
     return { data: await body(actor) };
   } catch (error) {
-    if (isAppError(error)) return { error: { code: error.code, message: error.message, fieldErrors: error.issues } };
+    if (isAppError(error)) return { error: { code: error.code, message: error.message, fieldErrors: error.issues, details: error.details ? JSON.parse(JSON.stringify(error.details)) : undefined } };
     console.error("gatehouse: unexpected error in a Server Action", error);
     return { error: { code: "internal", message: "Something went wrong", fieldErrors: [] } };
   }

@@ -48,7 +48,7 @@ async function readJson(request: Request): Promise<unknown> {
 export function errorResponse(error: unknown): Response {
   if (isAppError(error)) {
     const headers: Record<string, string> = error.code === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="gatehouse"' } : {};
-    return NextResponse.json({ error: { code: error.code, message: error.message, issues: error.issues } }, { status: error.status, headers });
+    return NextResponse.json({ error: { code: error.code, message: error.message, issues: error.issues, ...(error.details ?? {}) } }, { status: error.status, headers });
   }
   console.error("gatehouse: unexpected error in a route handler", error);
   return NextResponse.json({ error: { code: "internal", message: "Something went wrong", issues: [] } }, { status: 500 });

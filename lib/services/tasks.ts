@@ -112,7 +112,7 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
   await requireLeadForGrants(actor, work, current, changes);
   // Nothing to change: no new version (others editing would get a needless conflict).
   if (Object.keys(changes).length === 0) {
-    if (version !== current.version) throw staleError("task", version, current.version);
+    if (version !== current.version) throw staleError("task", version, current);
     return viewTask(current, work);
   }
   const updated = await getDb().$transaction(async (tx) => {
@@ -129,7 +129,7 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
       }
     }
     const next = await updateTaskAtVersion({ id: taskId, version, changes, db: tx });
-    if (!next) throw staleError("task", version, (await findTask({ id: taskId, db: tx }))?.version ?? null);
+    if (!next) throw staleError("task", version, await findTask({ id: taskId, db: tx }));
     const changed = changedFields(current, next, AUDITED_TASK_FIELDS.filter((k) => k in changes));
     if (changed.length > 0) {
       await insertAuditEvent({

@@ -47,12 +47,12 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
   if (identity.length > 0 && !actor.isAdmin) throw new AppError("forbidden", `changing ${identity.join(", ")} of a Work needs an admin; a lead edits its checks, policy, attempts, agent command and budget`);
   // Nothing to change: no new version (others editing would get a needless conflict).
   if (Object.keys(changes).length === 0) {
-    if (version !== current.version) throw staleError("Work", version, current.version);
+    if (version !== current.version) throw staleError("Work", version, current);
     return current;
   }
   return getDb().$transaction(async (tx) => {
     const updated = await updateWorkAtVersion({ id: workId, version, changes, db: tx });
-    if (!updated) throw staleError("Work", version, (await findWork({ id: workId, db: tx }))?.version ?? null);
+    if (!updated) throw staleError("Work", version, await findWork({ id: workId, db: tx }));
     const changed = changedFields(current, updated, Object.keys(changes) as (keyof WorkRecord)[]);
     if (changed.length > 0) {
       await insertAuditEvent({
@@ -70,11 +70,14 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
   });
 }
 
-export function staleError(what: string, yours: number, current: number | null): AppError {
+// A save based on an old version: refused, with the version now saved so the editor can show it.
+export function staleError(what: string, yours: number, current: { version: number } | null): AppError {
   if (current === null) return notFound(what);
   return new AppError(
     "conflict",
-    `This ${what} was changed by someone else since you opened it (you edited version ${yours}; it is now at version ${current}). Nothing was saved: reload to see their version, then apply your change again.`,
+    `This ${what} was changed by someone else since you opened it (you edited version ${yours}; it is now at version ${current.version}). Nothing was saved: look at their version, then apply your change to it.`,
+    [],
+    { current },
   );
 }
 

@@ -12,6 +12,7 @@ import { RunHistory } from "@/components/runs/run-history";
 import { DispatchButton } from "@/components/runs/dispatch-button";
 import { Breadcrumbs, EmptyState, PageHeader, Pill, Section } from "@/components/ui/page-parts";
 import { BranchIcon } from "@/components/ui/icons";
+import { buttonClass } from "@/components/ui/button";
 import { dispatchTaskAction } from "./actions";
 import Link from "next/link";
 import { cache } from "react";
@@ -48,7 +49,14 @@ export default async function TaskPage({ params, searchParams }: Props) {
             <span>policy {work.checksPolicy}</span>
           </>
         }
-        actions={canDispatch ? <DispatchButton dispatch={dispatchTaskAction.bind(null, task.id)} /> : null}
+        actions={
+          canDispatch ? (
+            <>
+              <Link href={`/tasks/${task.id}/edit`} className={buttonClass("secondary")}>Edit checks</Link>
+              <DispatchButton dispatch={dispatchTaskAction.bind(null, task.id)} />
+            </>
+          ) : null
+        }
       />
       {task.description ? <p className="mb-8 max-w-3xl text-sm leading-6 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">{task.description}</p> : null}
       <Section

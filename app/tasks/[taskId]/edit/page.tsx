@@ -1,0 +1,39 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getPageActor } from "@/lib/auth/page-actor";
+import { orNotFound } from "@/lib/pages/or-not-found";
+import { readTask } from "@/lib/services/tasks";
+import { readAudit } from "@/lib/services/audit";
+import { standingAllows, standingOn } from "@/lib/services/access";
+import { TaskOverridesEditor } from "@/components/editors/task-overrides-editor";
+import { ChangeHistory } from "@/components/editors/change-history";
+import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
+import { saveTaskOverridesAction } from "../actions";
+
+export const metadata: Metadata = { title: "Task checks" };
+
+export default async function TaskEditPage({ params }: { params: Promise<{ taskId: string }> }) {
+  const { taskId } = await params;
+  const actor = await getPageActor();
+  const { task, work } = await orNotFound(readTask(actor, taskId));
+  const canEdit = standingAllows(await standingOn(actor, work.id), "engineer");
+  const history = await readAudit(actor, { workId: work.id, taskId, actionPrefix: "task." });
+  return (
+    <>
+      <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name, href: `/works/${work.id}` }, { label: task.key, href: `/tasks/${task.id}` }, { label: "Checks" }]} />
+      <PageHeader eyebrow={task.key} title={`Checks of “${task.title}”`} meta="Overrides apply to this task only; the Work's defaults stay as they are. Runs already dispatched keep what they froze." />
+      {canEdit ? (
+        <TaskOverridesEditor defaults={work.checkDefaults} workAttempts={work.maxGateAttempts} initial={{ acceptanceChecks: task.acceptanceChecks, maxGateAttempts: task.maxGateAttempts, version: task.version }} save={saveTaskOverridesAction.bind(null, task.id)} />
+      ) : (
+        <p className="rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+          An engineer of {work.name} edits a task&apos;s checks. <Link className="underline" href={`/tasks/${task.id}`}>Back to the task</Link>
+        </p>
+      )}
+      <div className="mt-10">
+        <Section id="history" title="History">
+          <ChangeHistory events={history.events} />
+        </Section>
+      </div>
+    </>
+  );
+}

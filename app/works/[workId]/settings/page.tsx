@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getPageActor } from "@/lib/auth/page-actor";
+import { orNotFound } from "@/lib/pages/or-not-found";
+import { readWork } from "@/lib/services/works";
+import { readAudit } from "@/lib/services/audit";
+import { standingAllows, standingOn } from "@/lib/services/access";
+import { WorkSettingsEditor } from "@/components/editors/work-settings-editor";
+import { ChangeHistory } from "@/components/editors/change-history";
+import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
+import { saveWorkSettingsAction } from "./actions";
+
+export const metadata: Metadata = { title: "Checks and policy" };
+
+export default async function WorkSettingsPage({ params }: { params: Promise<{ workId: string }> }) {
+  const { workId } = await params;
+  const actor = await getPageActor();
+  const work = await orNotFound(readWork(actor, workId));
+  const isLead = standingAllows(await standingOn(actor, workId), "lead");
+  return (
+    <>
+      <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name, href: `/works/${work.id}` }, { label: "Checks and policy" }]} />
+      <PageHeader title="Checks and policy" meta={<>How {work.name}&apos;s runs are judged. Saving records who changed what; runs already dispatched keep what they froze.</>} />
+      {isLead ? (
+        <>
+          <WorkSettingsEditor
+            initial={{ checkDefaults: work.checkDefaults, checksPolicy: work.checksPolicy, maxGateAttempts: work.maxGateAttempts, agentCommand: work.agentCommand, agentEnvPassthrough: work.agentEnvPassthrough, budgetSec: work.budgetSec, failFast: work.failFast, version: work.version }}
+            save={saveWorkSettingsAction.bind(null, work.id)}
+          />
+          <div className="mt-10">
+            <Section id="history" title="History">
+              <ChangeHistory events={(await readAudit(actor, { workId, actionPrefix: "work." })).events} />
+            </Section>
+          </div>
+        </>
+      ) : (
+        <p className="rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+          Only a lead of {work.name} edits its checks and policy. <Link className="underline" href={`/works/${work.id}`}>Back to the Work</Link>
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+"use client";
+// A task's overrides, inline: next to each of the Work's checks, override (copy it here to edit),
+// suppress, or back to inherit; task-only checks; reset to inherit all; the attempt budget; and a live
+// preview of exactly what a dispatch would freeze.
+import { useMemo, useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import type { ActionResult } from "@/lib/actions/safe-action";
+import type { Check } from "@/lib/gates/check-schema";
+import { resolveChecks } from "@/lib/gates/merge-checks";
+import { emptyForm, errorsOfEntry, formFromCheck, freeId, type CheckForm } from "@/lib/editors/check-form";
+import { taskFormFrom, taskPatchFrom, validateTaskForm, type TaskForm, type TaskSettings } from "@/lib/editors/task-form";
+import { DeclaredChecks } from "../checks/declared-checks";
+import { Button } from "../ui/button";
+import { InlineError } from "../ui/inline-error";
+import { Section } from "../ui/page-parts";
+import { CheckFields } from "./check-fields";
+import { ConflictPanel } from "./conflict-panel";
+import { InheritedCheckRow } from "./inherited-check-row";
+
+type Props = { defaults: Check[]; workAttempts: number; initial: TaskSettings; save: (input: unknown) => Promise<ActionResult<TaskSettings>> };
+
+export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: Props) {
+  const router = useRouter();
+  const [base, setBase] = useState(initial);
+  const [version, setVersion] = useState(initial.version);
+  const [form, setForm] = useState<TaskForm>(() => taskFormFrom(initial));
+  const [conflict, setConflict] = useState<TaskSettings | null>(null);
+  const [message, setMessage] = useState<{ kind: "saved" | "error"; text: string } | null>(null);
+  const [isPending, startTransition] = useTransition();
+  const { errors, entries } = useMemo(() => validateTaskForm(form, version, defaults), [form, version, defaults]);
+  const preview = useMemo(() => (errors.size === 0 ? resolveChecks(defaults, entries) : null), [errors, entries, defaults]);
+  const isDirty = JSON.stringify(taskPatchFrom(form)) !== JSON.stringify(taskPatchFrom(taskFormFrom(base))) || version !== base.version;
+  const list = form.entries ?? [];
+  const defaultIds = new Set(defaults.map((d) => d.id));
+  const listErrors = new Map([...errors].filter(([k]) => k.startsWith("acceptanceChecks.")).map(([k, v]) => [k.slice("acceptanceChecks.".length), v]));
+
+  const setEntries = (next: CheckForm[] | null) => setForm({ ...form, entries: next });
+  const update = (key: string, patch: Partial<CheckForm>) => setEntries(list.map((e) => (e.key === key ? { ...e, ...patch } : e)));
+  const load = (s: TaskSettings) => {
+    setBase(s);
+    setVersion(s.version);
+    setForm(taskFormFrom(s));
+  };
+  const submit = () =>
+    startTransition(async () => {
+      setMessage(null);
+      const result = await save({ ...taskPatchFrom(form), version });
+      if (result.data) {
+        load(result.data);
+        setMessage({ kind: "saved", text: `Saved: version ${result.data.version}` });
+        router.refresh();
+      } else if (result.error.code === "conflict" && result.error.details?.current) setConflict(result.error.details.current as TaskSettings);
+      else setMessage({ kind: "error", text: result.error.message });
+    });
+  const settingsOf = (s: TaskSettings) => ({ acceptanceChecks: s.acceptanceChecks, maxGateAttempts: s.maxGateAttempts });
+
+  return (
+    <div className="space-y-8">
+      <Section id="attempts" title="Attempts per run">
+        <label htmlFor="task-attempts" className="sr-only">Attempts per run</label>
+        <select id="task-attempts" value={form.maxGateAttempts} onChange={(e) => setForm({ ...form, maxGateAttempts: e.target.value })} className="rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-950">
+          <option value="inherit">Inherit from the Work ({workAttempts})</option>
+          {[1, 2, 3, 4, 5].map((n) => <option key={n} value={n}>{n}</option>)}
+        </select>
+      </Section>
+      <Section id="inherited" title="The Work's checks" description={form.entries === null ? "This task inherits every default untouched." : "Override to edit a copy for this task, suppress to leave it out, inherit to go back."} actions={<Button size="sm" disabled={form.entries === null} onClick={() => setEntries(null)}>Reset to inherit all</Button>}>
+        <ol className="space-y-3" aria-label="The Work's checks">
+          {defaults.map((d) => {
+            const at = list.findIndex((e) => e.id === d.id);
+            const entry = at === -1 ? null : list[at];
+            return (
+              <InheritedCheckRow
+                key={d.id}
+                check={d}
+                state={!entry ? "inherited" : entry.disabled ? "suppressed" : "overridden"}
+                onOverride={() => setEntries([...list.filter((e) => e.id !== d.id), formFromCheck(d)])}
+                onSuppress={() => setEntries([...list.filter((e) => e.id !== d.id), { ...formFromCheck(d), disabled: true }])}
+                onInherit={() => setEntries(list.filter((e) => e.id !== d.id))}
+              >
+                {entry && !entry.disabled ? <CheckFields form={entry} prefix={`ov-${entry.key}`} isIdLocked errors={errorsOfEntry(listErrors, at)} onChange={(patch) => update(entry.key, patch)} /> : null}
+              </InheritedCheckRow>
+            );
+          })}
+        </ol>
+      </Section>
+      <Section id="added" title="Task-only checks" description="Run after the Work's checks, in this order.">
+        <ol className="space-y-3" aria-label="Task-only checks">
+          {list.map((entry, i) =>
+            defaultIds.has(entry.id) && !entry.disabled ? null : entry.disabled && !defaultIds.has(entry.id) ? (
+              <li key={entry.key} role="note" className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                “{entry.id}” is suppressed here, but the Work has no such check any more. <Button size="sm" onClick={() => setEntries(list.filter((e) => e.key !== entry.key))}>Remove</Button>
+              </li>
+            ) : defaultIds.has(entry.id) ? null : (
+              <li key={entry.key} aria-label={`Task check ${entry.name || entry.id}`} className="rounded-lg border border-violet-200 bg-white p-4 shadow-sm dark:border-violet-900 dark:bg-zinc-900">
+                <div className="mb-3 flex items-center justify-between"><span className="text-sm font-semibold">{entry.name || "New check"}</span><Button size="sm" variant="danger" onClick={() => setEntries(list.filter((e) => e.key !== entry.key))}>Delete</Button></div>
+                <CheckFields form={entry} prefix={`add-${entry.key}`} errors={errorsOfEntry(listErrors, i)} onChange={(patch) => update(entry.key, patch)} />
+              </li>
+            ),
+          )}
+        </ol>
+        <Button className="mt-3" onClick={() => setEntries([...list, emptyForm(freeId("task-check", [...defaultIds, ...list.map((e) => e.id)]))])}>+ Add a check</Button>
+        {errors.get("acceptanceChecks") ? <p role="alert" className="mt-2 text-sm text-rose-600">{errors.get("acceptanceChecks")}</p> : null}
+      </Section>
+      <Section id="preview" title="Preview: what a dispatch would freeze" description="Updates as you edit.">
+        {preview ? <DeclaredChecks checks={preview.checks} suppressed={preview.suppressed} warnings={[]} /> : <p className="text-sm text-zinc-500">Fix the problems above to see the preview.</p>}
+      </Section>
+      {conflict ? <ConflictPanel what="task" theirVersion={conflict.version} before={settingsOf(base)} theirs={settingsOf(conflict)} onLoadTheirs={() => { load(conflict); setConflict(null); }} onKeepMine={() => { setBase(conflict); setVersion(conflict.version); setConflict(null); }} /> : null}
+      <div className="sticky bottom-0 z-20 -mx-4 flex flex-wrap items-center gap-3 border-t border-zinc-200 bg-white/95 px-4 py-3 backdrop-blur sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950/95">
+        <Button variant="primary" disabled={isPending || errors.size > 0 || !isDirty} onClick={submit}>{isPending ? "Saving…" : "Save changes"}</Button>
+        <Button variant="ghost" disabled={isPending || !isDirty} onClick={() => load(base)}>Discard</Button>
+        <span className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite" data-testid="editor-status">
+          {errors.size > 0 ? `${errors.size} problem${errors.size === 1 ? "" : "s"} to fix before saving` : isDirty ? "Unsaved changes" : `Version ${version}, saved`}
+        </span>
+        {message?.kind === "saved" ? <span role="status" className="text-sm font-medium text-emerald-700 dark:text-emerald-400">{message.text}</span> : null}
+        {message?.kind === "error" ? <InlineError message={message.text} /> : null}
+      </div>
+    </div>
+  );
+}

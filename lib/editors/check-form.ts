@@ -1,0 +1,96 @@
+// The editors' working copy of a check: every field as the person typed it (numbers as text), turned
+// back into the object the shared schema validates. Nothing here guesses: "abc" in a number field stays
+// "abc", so the schema's own message ("must be a whole number of seconds") is what the person sees.
+import type { Check, TaskCheckEntry } from "../gates/check-schema";
+
+export type CheckForm = {
+  key: string;
+  id: string;
+  name: string;
+  kind: string;
+  required: boolean;
+  command: string;
+  cwd: string;
+  timeoutSec: string;
+  expectExit: string;
+  expectStdout: string;
+  envPassthrough: string;
+  disabled: boolean;
+};
+
+let counter = 0;
+export const newKey = () => `k${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+export function formFromCheck(check: Partial<Check> & { id: string; disabled?: boolean }): CheckForm {
+  return {
+    key: newKey(),
+    id: check.id,
+    name: check.name ?? "",
+    kind: check.kind ?? "custom",
+    required: check.required ?? true,
+    command: check.command ?? "",
+    cwd: check.cwd ?? "",
+    timeoutSec: check.timeoutSec === undefined ? "" : String(check.timeoutSec),
+    expectExit: check.expectExit === undefined ? "" : String(check.expectExit),
+    expectStdout: check.expectStdout ?? "",
+    envPassthrough: (check.envPassthrough ?? []).join(", "),
+    disabled: check.disabled === true,
+  };
+}
+
+export function emptyForm(id: string): CheckForm {
+  return formFromCheck({ id, name: "", kind: "test", command: "", required: true });
+}
+
+function numberOrText(text: string): number | string | undefined {
+  const t = text.trim();
+  if (t === "") return undefined;
+  return /^-?\d+$/.test(t) ? Number(t) : t;
+}
+
+export function checkFromForm(form: CheckForm): Record<string, unknown> {
+  if (form.disabled) return { id: form.id, disabled: true };
+  const out: Record<string, unknown> = { id: form.id, name: form.name, kind: form.kind, command: form.command, required: form.required };
+  if (form.cwd.trim()) out.cwd = form.cwd.trim();
+  const timeout = numberOrText(form.timeoutSec);
+  if (timeout !== undefined) out.timeoutSec = timeout;
+  const exit = numberOrText(form.expectExit);
+  if (exit !== undefined) out.expectExit = exit;
+  if (form.expectStdout !== "") out.expectStdout = form.expectStdout;
+  const names = form.envPassthrough.split(/[,\s]+/).filter(Boolean);
+  if (names.length) out.envPassthrough = names;
+  return out;
+}
+
+// A check with a fresh id no other entry uses (for "add" and "duplicate").
+export function freeId(base: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  const stem = (base.replace(/-\d+$/, "") || "check").slice(0, 37);
+  if (!used.has(stem)) return stem;
+  for (let n = 2; ; n++) if (!used.has(`${stem}-${n}`)) return `${stem}-${n}`;
+}
+
+// Field errors of a list as "index.field" → message (from the schema's issues).
+export function errorsByField(issues: { path: string; message: string }[], prefix: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const issue of issues) {
+    if (!issue.path.startsWith(prefix)) continue;
+    const rest = issue.path.slice(prefix.length).replace(/^\./, "");
+    if (!map.has(rest)) map.set(rest, issue.message);
+  }
+  return map;
+}
+
+export type { Check, TaskCheckEntry };
+
+// The errors of list entry `index`, by field ("envPassthrough.1" counts as envPassthrough).
+export function errorsOfEntry(errors: Map<string, string>, index: number): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [path, message] of errors) {
+    const [at, field, ...rest] = path.split(".");
+    if (at !== String(index)) continue;
+    const key = field ?? "";
+    if (!map.has(key)) map.set(key, rest.length ? `${message} (entry ${Number(rest[0]) + 1})` : message);
+  }
+  return map;
+}

@@ -1,0 +1,66 @@
+// The Work settings editor's working copy, and the patch (validated by ZWorkPatch) it saves.
+import { ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
+import { toFieldIssues } from "../gates/field-issues";
+import type { Check } from "../gates/check-schema";
+import { checkFromForm, formFromCheck, type CheckForm } from "./check-form";
+
+export type WorkSettings = {
+  checkDefaults: Check[];
+  checksPolicy: ChecksPolicy;
+  maxGateAttempts: number;
+  agentCommand: string | null;
+  agentEnvPassthrough: string[];
+  budgetSec: number | null;
+  failFast: boolean;
+  version: number;
+};
+
+export type WorkForm = {
+  checkDefaults: CheckForm[];
+  checksPolicy: string;
+  maxGateAttempts: string;
+  agentCommand: string;
+  agentEnvPassthrough: string;
+  budgetSec: string;
+  failFast: boolean;
+};
+
+export function workFormFrom(s: WorkSettings): WorkForm {
+  return {
+    checkDefaults: s.checkDefaults.map((c) => formFromCheck(c)),
+    checksPolicy: s.checksPolicy,
+    maxGateAttempts: String(s.maxGateAttempts),
+    agentCommand: s.agentCommand ?? "",
+    agentEnvPassthrough: s.agentEnvPassthrough.join(", "),
+    budgetSec: s.budgetSec === null ? "" : String(s.budgetSec),
+    failFast: s.failFast,
+  };
+}
+
+const number = (t: string) => (/^-?\d+$/.test(t.trim()) ? Number(t.trim()) : t.trim());
+
+export function workPatchFrom(form: WorkForm): Record<string, unknown> {
+  return {
+    checkDefaults: form.checkDefaults.map(checkFromForm),
+    checksPolicy: form.checksPolicy,
+    maxGateAttempts: number(form.maxGateAttempts),
+    agentCommand: form.agentCommand.trim() ? form.agentCommand : null,
+    agentEnvPassthrough: form.agentEnvPassthrough.split(/[,\s]+/).filter(Boolean),
+    budgetSec: form.budgetSec.trim() ? number(form.budgetSec) : null,
+    failFast: form.failFast,
+  };
+}
+
+// Field errors as the server would give them (same schema), keyed by path ("checkDefaults.2.timeoutSec").
+export function validateWorkForm(form: WorkForm, version: number): Map<string, string> {
+  const parsed = ZWorkPatch.safeParse({ ...workPatchFrom(form), version });
+  const map = new Map<string, string>();
+  if (!parsed.success) for (const issue of toFieldIssues(parsed.error)) if (!map.has(issue.path)) map.set(issue.path, issue.message);
+  return map;
+}
+
+export const POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
+  required: "A red gate blocks: the agent works on until the gate is green, or the attempts or budget run out.",
+  warn: "Checks run and report, but red does not block: one attempt, accepted with the red shown as a warning.",
+  off: "Checks never run: the agent step runs once and the run is accepted.",
+};
