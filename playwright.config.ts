@@ -43,6 +43,8 @@ export default defineConfig({
       GATEHOUSE_ADMIN_EMAIL: ADMIN.email,
       GATEHOUSE_ADMIN_PASSWORD: ADMIN.password,
       GATEHOUSE_BOOTSTRAP_TOKEN: E2E_BOOTSTRAP_TOKEN,
+      // As root (CI), checks and agents run as `nobody`, the way a careful operator runs Gatehouse.
+      ...(process.getuid?.() === 0 ? { GATEHOUSE_RUN_AS: "nobody" } : {}),
     },
   },
 });

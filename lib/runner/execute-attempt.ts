@@ -1,5 +1,6 @@
 // One attempt: the agent step (when there is an agent command), then the check step, then the gate.
 import fs from "node:fs";
+import path from "node:path";
 import { composeBrief } from "../gates/brief";
 import { computeGate, countRequiredPassed, decideVerdict, isBlockingVerdict, type Gate, type Verdict } from "../gates/gate";
 import { timeoutOf, type EffectiveCheck } from "../gates/merge-checks";
@@ -16,6 +17,7 @@ import type { WorkRecord } from "../db/works";
 import { checkoutFingerprint, headCommit, isDirtyCheckout, resolveInsideCheckout } from "./checkout/checkout";
 import { buildCheckEnv, processMarkers } from "./check-env";
 import { AttemptResults } from "./attempt-results";
+import { giveTo } from "./run-as";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "./live-logs";
 import type { OutputMasker } from "./output/masker";
 import { agentLogPathOf, attemptDirOf, briefPathOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "./paths";
@@ -90,7 +92,10 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     }),
   );
   const briefFile = briefPathOf(deps.dataDir, run.id, attempt.n);
+  fs.mkdirSync(path.dirname(briefFile), { recursive: true, mode: 0o700 });
+  giveTo(path.dirname(briefFile), deps.runAs);
   fs.writeFileSync(briefFile, brief, { mode: 0o600 });
+  giveTo(briefFile, deps.runAs);
   await updateAttempt({ id: attempt.id, changes: { brief } });
 
   const budget = remainingBudgetMs(run);
@@ -118,6 +123,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     killGraceMs: deps.killGraceMs,
     markers: processMarkers(env),
     pipeDir: pipeDirOf(deps.dataDir),
+    runAs: deps.runAs,
     onSpawn: ({ sink }) => registerLiveLog(key, sink),
   }).finally(() => unregisterLiveLog(key));
   run.spentMs += outcome.durationMs;
@@ -277,6 +283,7 @@ async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck, results: 
     killGraceMs: deps.killGraceMs,
     markers: processMarkers(env),
     pipeDir: pipeDirOf(deps.dataDir),
+    runAs: deps.runAs,
     onSpawn: ({ sink }) => registerLiveLog(key, sink),
   }).finally(() => unregisterLiveLog(key));
   run.spentMs += outcome.durationMs;

@@ -16,8 +16,9 @@ export function agentLogPathOf(dataDir: string, runId: string, n: number): strin
   return path.join(attemptDirOf(dataDir, runId, n), `${AGENT_LOG_NAME}.log`);
 }
 
+// Briefs sit apart from the logs: the agent (perhaps another user) reads them, the logs stay the platform's.
 export function briefPathOf(dataDir: string, runId: string, n: number): string {
-  return path.join(attemptDirOf(dataDir, runId, n), "_brief.md");
+  return path.join(dataDir, "briefs", runId, `${n}.md`);
 }
 
 export function pipeDirOf(dataDir: string): string {

@@ -8,6 +8,7 @@ import type { RunnerDeps } from "./runner-deps";
 import { runnerSettingsFromEnv } from "./settings";
 import { findRun, updateRun } from "../db/runs";
 import { activeGroups } from "./process/process-group";
+import { prepareDataDirFor } from "./run-as";
 
 type Runtime = { executor: LocalExecutor; deps: RunnerDeps };
 const holder = globalThis as unknown as { __gatehouseRuntime?: Runtime };
@@ -38,6 +39,7 @@ async function advanceSafely(runId: string, signal: AbortSignal, deps: RunnerDep
 }
 
 export function configureRuntime(deps: RunnerDeps): Runtime {
+  prepareDataDirFor(deps.dataDir, deps.runAs);
   const executor = new LocalExecutor(deps.concurrency, (runId, signal) => advanceSafely(runId, signal, deps));
   holder.__gatehouseRuntime = { executor, deps };
   return holder.__gatehouseRuntime;

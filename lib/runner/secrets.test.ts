@@ -395,21 +395,7 @@ describe("platform-owned configuration", () => {
     }
   });
 
-  // BUG (isolation): checks run as the server's user with HOME = <data dir>/home, in a worktree inside the
-  // data dir, so a check can read <data dir>/secret.key and <data dir>/gatehouse.db — the key and the
-  // sealed secrets of every Work — and decrypt secrets it was never granted (other names, other Works).
-  // The env scrub does not cover the platform's files. Not a one-line fix (keep the key out of the
-  // data dir / outside checks' reach, or run checks as another user or in a sandbox).
-  it.fails("a check cannot read the platform's secret key file or database in the data dir", async () => {
-    const s = await makeScenario(h, {
-      checkDefaults: [check("snoop", 'if test -r "$HOME/../secret.key" || test -r "$HOME/../gatehouse.db"; then echo "readable"; exit 1; fi; echo unreadable')],
-      maxGateAttempts: 1,
-    });
-    await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: VALUE });
-    expect(fs.existsSync(path.join(h.dataDir, "secret.key"))).toBe(true);
-    const detail = await dispatchAndSettle(h, s.task.id);
-    expect(detail.attempts[0].results[0].message).toBe("unreadable");
-  });
+  // Reading the platform's files is prevented by GATEHOUSE_RUN_AS: see run-as.test.ts.
 });
 
 // A value written literally in a command is masked in GET /api/runs/:id as it is in the brief.

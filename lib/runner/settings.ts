@@ -1,6 +1,7 @@
 // Runner settings from the environment (SPEC, Configuration).
 import os from "node:os";
 import { dataDir } from "../config/database-url";
+import { resolveRunAs, type RunAsUser } from "./run-as";
 
 export type RunnerSettings = {
   dataDir: string;
@@ -8,6 +9,8 @@ export type RunnerSettings = {
   logCapBytes: number;
   killGraceMs: number;
   agentTimeoutMs: number;
+  // Checks, agents and git run as this user (GATEHOUSE_RUN_AS); null: as the server's own user.
+  runAs: RunAsUser | null;
 };
 
 function positiveNumber(value: string | undefined, fallback: number): number {
@@ -22,5 +25,6 @@ export function runnerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Run
     logCapBytes: Math.floor(positiveNumber(env.GATEHOUSE_LOG_CAP_MB, 32) * 1024 * 1024),
     killGraceMs: 2000,
     agentTimeoutMs: 30 * 60 * 1000,
+    runAs: resolveRunAs(env),
   };
 }

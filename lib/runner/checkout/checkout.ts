@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { git, GitError, gitOk } from "./git";
 import { readWorktreeHead } from "./read-head";
+import { giveTo, runAsFromEnv } from "../run-as";
 
 export type CheckoutTarget = {
   dataDir: string;
@@ -138,7 +139,10 @@ export async function checkoutFingerprint(wt: string): Promise<string> {
   const index = (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
   const tmpIndex = `${index}.gatehouse-${process.pid}`;
   try {
-    if (fs.existsSync(index)) fs.copyFileSync(index, tmpIndex);
+    if (fs.existsSync(index)) {
+      fs.copyFileSync(index, tmpIndex);
+      giveTo(tmpIndex, runAsFromEnv());
+    }
     const env = { GIT_INDEX_FILE: tmpIndex };
     await git(["add", "-A", "."], { cwd: wt, env });
     return (await git(["write-tree"], { cwd: wt, env })).trim();

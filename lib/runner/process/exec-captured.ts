@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import { fifoPoolFor } from "./fifo-pool";
-import { launch } from "./spawner";
+import { launch, type RunAs } from "./spawner";
 import { signalGroup } from "./process-group";
 
 export type Captured = { code: number | null; stdout: string; stderr: string };
@@ -24,11 +24,11 @@ function collect(fd: number): Promise<Buffer> {
   });
 }
 
-export async function execCaptured(file: string, args: string[], opts: { cwd: string; env: Record<string, string>; pipeDir: string; timeoutMs: number }): Promise<Captured> {
+export async function execCaptured(file: string, args: string[], opts: { cwd: string; env: Record<string, string>; pipeDir: string; timeoutMs: number; runAs?: RunAs | null }): Promise<Captured> {
   const pool = fifoPoolFor(opts.pipeDir);
   const out = await pool.takeReadEnd();
   const err = await pool.takeReadEnd();
-  const launched = await launch({ file, args, cwd: opts.cwd, env: opts.env, stdinPath: null, outPath: out.path, errPath: err.path });
+  const launched = await launch({ file, args, cwd: opts.cwd, env: opts.env, stdinPath: null, outPath: out.path, errPath: err.path, runAs: opts.runAs });
   fs.rmSync(out.path, { force: true });
   fs.rmSync(err.path, { force: true });
   if ("error" in launched) {

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import { fifoPoolFor } from "./fifo-pool";
-import { launch, type Exit } from "./spawner";
+import { launch, type Exit, type RunAs } from "./spawner";
 import { LogSink, type LogSummary } from "../output/log-sink";
 import type { OutputMasker } from "../output/masker";
 import { StreamSearch } from "../output/stream-search";
@@ -28,6 +28,8 @@ export type CommandSpec = {
   killGraceMs?: number;
   // How long to wait for the output to close after the group is gone before cutting it off.
   closeGraceMs?: number;
+  // Run the command as this user (GATEHOUSE_RUN_AS); unset: as the server's user.
+  runAs?: RunAs | null;
   // Environment markers (NAME=value) identifying this command's processes, for the escape sweep.
   markers?: string[];
   onSpawn?: (info: { pid: number; sink: LogSink }) => void;
@@ -67,7 +69,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   } catch (error) {
     return fail(`could not create the output pipe: ${(error as Error).message}`);
   }
-  const launched = await launch({ file: "bash", args: [...BASH_ARGS, spec.command], cwd: spec.cwd, env: spec.env, stdinPath: spec.stdinFile ?? null, outPath: pipe.path });
+  const launched = await launch({ file: "bash", args: [...BASH_ARGS, spec.command], cwd: spec.cwd, env: spec.env, stdinPath: spec.stdinFile ?? null, outPath: pipe.path, runAs: spec.runAs });
   fs.rmSync(pipe.path, { force: true });
   if ("error" in launched) {
     fs.closeSync(pipe.readFd);

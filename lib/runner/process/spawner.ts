@@ -9,7 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 
-export type LaunchRequest = { file: string; args: string[]; cwd: string; env: Record<string, string>; stdinPath: string | null; outPath: string; errPath?: string | null };
+export type RunAs = { uid: number; gid: number };
+export type LaunchRequest = { file: string; args: string[]; cwd: string; env: Record<string, string>; stdinPath: string | null; outPath: string; errPath?: string | null; runAs?: RunAs | null };
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 export type Launched = { pid: number; exited: Promise<Exit> } | { error: string };
 
@@ -74,7 +75,8 @@ class Spawner {
     if (!child) return null;
     const id = this.nextId++;
     const env = Object.entries(request.env).map(([k, v]) => `${k}=${v}`);
-    const fields = ["S", String(id), request.cwd, request.outPath, request.errPath ?? "", request.stdinPath ?? "", request.file, String(request.args.length + 1), request.file, ...request.args, String(env.length), ...env];
+    const user = request.runAs ? `${request.runAs.uid}:${request.runAs.gid}` : "";
+    const fields = ["S", String(id), request.cwd, request.outPath, request.errPath ?? "", request.stdinPath ?? "", user, request.file, String(request.args.length + 1), request.file, ...request.args, String(env.length), ...env];
     if (fields.some((f) => f.includes("\0"))) return Promise.resolve({ error: "a NUL character cannot be passed to a command" });
     return new Promise<Launched>((started) => {
       this.pending.set(id, { started, isStarted: false });
@@ -94,7 +96,7 @@ function launchDirect(request: LaunchRequest): Launched {
     out = fs.openSync(request.outPath, fs.constants.O_WRONLY);
     if (request.errPath) err = fs.openSync(request.errPath, fs.constants.O_WRONLY);
     if (request.stdinPath) input = fs.openSync(request.stdinPath, "r");
-    const child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env as NodeJS.ProcessEnv, detached: true, stdio: [input ?? "ignore", out, err ?? out] });
+    const child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env as NodeJS.ProcessEnv, detached: true, stdio: [input ?? "ignore", out, err ?? out], ...(request.runAs ?? {}) });
     if (!child.pid) return { error: "could not start bash" };
     return { pid: child.pid, exited: new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal }))) };
   } catch (error) {

@@ -2,9 +2,9 @@
  * the server's size), each in its own session and process group, and reports how they exit.
  *
  * Requests on stdin, each a list of NUL-terminated fields:
- *   "S" id cwd outPath errPath stdinPath file argc arg... envc NAME=value...
+ *   "S" id cwd outPath errPath stdinPath user file argc arg... envc NAME=value...
  * (outPath is opened write-only as stdout; errPath likewise as stderr, or empty: stderr = stdout;
- * stdinPath empty: /dev/null.)
+ * stdinPath empty: /dev/null; user "uid:gid" runs the command as that user, empty: as this process.)
  * Answers on stdout, one line each:  "P id pid" · "E id message" · "X id code signal"
  * (code -1 when a signal ended it; signal 0 when none). It exits when stdin closes.
  */
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,18 +51,65 @@ static void reap(void) {
   }
 }
 
+/* Starts a command as another user (fork, drop to uid:gid, exec). The files are opened before the
+ * privileges are dropped, so the command can write its output without access to where it is kept. */
+static void start_as(long id, char **f, char **argv, char **envp, int envc) {
+  unsigned uid = 0, gid = 0;
+  if (sscanf(f[6], "%u:%u", &uid, &gid) != 2 || uid == 0) { fail(id, "bad user"); return; }
+  int in = open(f[5][0] ? f[5] : "/dev/null", O_RDONLY | O_CLOEXEC);
+  int out = open(f[3], O_WRONLY | O_CLOEXEC);
+  int err = f[4][0] ? open(f[4], O_WRONLY | O_CLOEXEC) : -1;
+  if (out >= 0) fcntl(out, F_SETPIPE_SZ, 1 << 20);
+  if (in < 0 || out < 0 || (f[4][0] && err < 0)) {
+    fail(id, strerror(errno));
+    if (in >= 0) close(in);
+    if (out >= 0) close(out);
+    if (err >= 0) close(err);
+    return;
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    for (int s = 1; s < NSIG; s++) signal(s, SIG_DFL);
+    setsid();
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err >= 0 ? err : out, 2);
+    if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0) { dprintf(2, "[gatehouse] could not switch to user %u: %s\n", uid, strerror(errno)); _exit(126); }
+    if (chdir(f[2]) != 0) { dprintf(2, "[gatehouse] could not enter %s: %s\n", f[2], strerror(errno)); _exit(126); }
+    for (int i = 0; i < envc; i++) if (strncmp(envp[i], "PATH=", 5) == 0) setenv("PATH", envp[i] + 5, 1);
+    execvpe(f[7], argv, envp);
+    dprintf(2, "[gatehouse] could not start %s: %s\n", f[7], strerror(errno));
+    _exit(127);
+  }
+  close(in);
+  close(out);
+  if (err >= 0) close(err);
+  if (pid < 0) { fail(id, strerror(errno)); return; }
+  remember(pid, id);
+  dprintf(1, "P %ld %ld\n", id, (long)pid);
+}
+
 /* Starts one request given as fields; returns after answering P or E. */
 static void start(char **f, int n) {
-  if (n < 8) return;
+  if (n < 9) return;
   long id = atol(f[1]);
-  int argc = atoi(f[7]);
-  if (argc < 1 || 8 + argc >= n) { fail(id, "malformed request"); return; }
-  int envc = atoi(f[8 + argc]);
-  if (9 + argc + envc > n) { fail(id, "malformed request"); return; }
+  int argc = atoi(f[8]);
+  if (argc < 1 || 9 + argc >= n) { fail(id, "malformed request"); return; }
+  int envc = atoi(f[9 + argc]);
+  if (10 + argc + envc > n) { fail(id, "malformed request"); return; }
   char **argv = calloc(argc + 1, sizeof(char *));
   char **envp = calloc(envc + 1, sizeof(char *));
-  for (int i = 0; i < argc; i++) argv[i] = f[8 + i];
-  for (int i = 0; i < envc; i++) envp[i] = f[9 + argc + i];
+  for (int i = 0; i < argc; i++) argv[i] = f[9 + i];
+  for (int i = 0; i < envc; i++) envp[i] = f[10 + argc + i];
+  if (f[6][0]) {
+    start_as(id, f, argv, envp, envc);
+    free(argv);
+    free(envp);
+    return;
+  }
 
   /* A 1 MB pipe (the default is 64 KB): a command printing fast blocks far less often on its output. */
   int probe = open(f[3], O_WRONLY | O_NONBLOCK | O_CLOEXEC);
@@ -90,7 +138,7 @@ static void start(char **f, int n) {
   char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
   for (int i = 0; i < envc; i++) if (strncmp(envp[i], "PATH=", 5) == 0) setenv("PATH", envp[i] + 5, 1);
   pid_t pid;
-  int err = posix_spawnp(&pid, f[6], &fa, &at, argv, envp);
+  int err = posix_spawnp(&pid, f[7], &fa, &at, argv, envp);
   if (saved) { setenv("PATH", saved, 1); free(saved); }
 
   if (err == 0) { remember(pid, id); dprintf(1, "P %ld %ld\n", id, (long)pid); }
@@ -113,11 +161,11 @@ static void drain(void) {
       if (!end) break;
       fields[n++] = buf + pos;
       pos = (size_t)(end - buf) + 1;
-      if (n >= 8) {
-        int argc = atoi(fields[7]);
-        if (n >= 9 + argc) {
-          int envc = atoi(fields[8 + argc]);
-          if (n == 9 + argc + envc) { complete = 1; break; }
+      if (n >= 9) {
+        int argc = atoi(fields[8]);
+        if (n >= 10 + argc) {
+          int envc = atoi(fields[9 + argc]);
+          if (n == 10 + argc + envc) { complete = 1; break; }
         }
       }
     }

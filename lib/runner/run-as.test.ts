@@ -1,0 +1,77 @@
+// GATEHOUSE_RUN_AS: checks, agents and git run as an unprivileged user (here `nobody`), which cannot
+// read the platform's files in the data dir: the database, the secret key, the logs.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "../auth/actor";
+import { setSecret } from "../services/secrets";
+import { createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+import { resolveRunAs } from "./run-as";
+
+const isRoot = process.getuid?.() === 0;
+const nobody = isRoot ? resolveRunAs({ GATEHOUSE_RUN_AS: "nobody" }) : null;
+const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({ id, name: id, kind: "custom", command, required: true, ...extra });
+
+let h: Harness;
+beforeAll(async () => {
+  process.env.GATEHOUSE_RUN_AS = "nobody";
+  h = await createHarness({ runAs: nobody });
+});
+afterAll(async () => {
+  delete process.env.GATEHOUSE_RUN_AS;
+  await h?.cleanup();
+});
+
+// The test repositories are made in private temp dirs: let the run-as user read them.
+async function scenario(work: Record<string, unknown>, files?: Record<string, string>) {
+  const s = await makeScenario(h, work, { files });
+  for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
+  return s;
+}
+
+describe.runIf(isRoot)("running checks as another user", () => {
+  it("runs checks and the agent as that user, in a worktree it owns, where the agent can commit", async () => {
+    const s = await scenario({
+      checkDefaults: [check("whoami", "id -u", { expectStdout: String(nobody!.uid) }), check("writes", "echo built > out.txt && test -s out.txt")],
+      agentCommand: 'echo "fix" > fix.txt && git add fix.txt && git commit -qm "agent fix" && id -u',
+    });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts[0].agentVerdict).toBe("passed");
+    expect(detail.attempts[0].agentMessage).toBe(String(nobody!.uid));
+    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict])).toEqual([["whoami", "passed"], ["writes", "passed"]]);
+    expect(detail.run.ending).toBe("accepted");
+    expect(fs.statSync(s.worktree).uid).toBe(nobody!.uid);
+  });
+
+  it("a check cannot read the database or the secret key, nor list the logs or the data dir", async () => {
+    const s = await scenario({
+      checkDefaults: [
+        check(
+          "snoop",
+          'for f in "$HOME/../gatehouse.db" "$HOME/../secret.key"; do if cat "$f" >/dev/null 2>&1; then echo "readable: $f"; exit 1; fi; done; if ls "$HOME/../logs" >/dev/null 2>&1 || ls "$HOME/.." >/dev/null 2>&1; then echo "listable"; exit 1; fi; echo unreadable',
+        ),
+      ],
+    });
+    await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: "s3cr3t-value-42" });
+    expect(fs.existsSync(path.join(h.dataDir, "secret.key"))).toBe(true);
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts[0].results[0].message).toBe("unreadable");
+    expect(detail.attempts[0].results[0].verdict).toBe("passed");
+  });
+
+  it("a secret listed in envPassthrough still reaches the check", async () => {
+    const s = await scenario({ checkDefaults: [check("uses", 'test "$API_KEY" = "s3cr3t-value-42" && echo has-it', { envPassthrough: ["API_KEY"] })] });
+    await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: "s3cr3t-value-42" });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts[0].results[0].verdict).toBe("passed");
+  });
+});
+
+describe("resolveRunAs", () => {
+  it("is off when unset, and refuses root and unknown users", () => {
+    expect(resolveRunAs({})).toBeNull();
+    if (!isRoot) return;
+    expect(() => resolveRunAs({ GATEHOUSE_RUN_AS: "root" })).toThrow(/not root/);
+    expect(() => resolveRunAs({ GATEHOUSE_RUN_AS: "no-such-user-here" })).toThrow(/no user/);
+  });
+});
