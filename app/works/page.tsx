@@ -4,16 +4,19 @@ import { getPageActor } from "@/lib/auth/page-actor";
 import { loadWorksOverview } from "@/lib/services/page-data";
 import { EmptyState, PageHeader } from "@/components/ui/page-parts";
 import { plural } from "@/lib/format";
+import { NewWorkForm } from "@/components/works/new-work-form";
+import { createWorkAction } from "./actions";
 
 export const metadata: Metadata = { title: "Works" };
 
 export default async function WorksPage() {
-  const works = await loadWorksOverview(await getPageActor());
+  const actor = await getPageActor();
+  const works = await loadWorksOverview(actor);
   return (
     <>
-      <PageHeader title="Works" meta="Each Work is one repository with its check defaults, policy and attempt budget." />
+      <PageHeader title="Works" meta="Each Work is one repository with its check defaults, policy and attempt budget." actions={actor.isAdmin ? <NewWorkForm create={createWorkAction} /> : null} />
       {works.length === 0 ? (
-        <EmptyState title="No Works yet">Create one with POST /api/works.</EmptyState>
+        <EmptyState title="No Works yet">{actor.isAdmin ? "Create one with New Work (or POST /api/works)." : "An admin gives you a role on a Work; it shows up here."}</EmptyState>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {works.map(({ work, taskCount }) => (

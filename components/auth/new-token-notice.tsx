@@ -1,7 +1,19 @@
 "use client";
 // A token just created: shown once, with a copy button.
 import { useState } from "react";
+import type { ActionResult } from "@/lib/actions/safe-action";
+import { ActionForm, Field, inputClass } from "../ui/action-form";
 import { Button } from "../ui/button";
+
+export function NewTokenForm({ create }: { create: (state: unknown, form: FormData) => Promise<ActionResult<{ token: string; name: string }>> }) {
+  return (
+    <ActionForm action={create} submitLabel="Create token" ariaLabel="New token" success={(data) => <NewTokenNotice token={data.token} name={data.name} />}>
+      <Field label="Name">
+        <input name="name" placeholder="e.g. CI on main" className={`${inputClass} w-72 max-w-full`} required />
+      </Field>
+    </ActionForm>
+  );
+}
 
 export function NewTokenNotice({ token, name }: { token: string; name: string }) {
   const [isCopied, setCopied] = useState(false);

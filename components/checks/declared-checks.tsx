@@ -5,7 +5,7 @@ import { KindLabel, RequiredLabel, SourceLabel } from "./kind-label";
 import { EmptyState } from "../ui/page-parts";
 import { showControls } from "@/lib/format";
 
-export function DeclaredChecks({ checks, suppressed, warnings }: { checks: EffectiveCheck[]; suppressed: string[]; warnings: string[] }) {
+export function DeclaredChecks({ checks, suppressed, warnings, showSource = true }: { checks: (EffectiveCheck | (Omit<EffectiveCheck, "source"> & { source?: undefined }))[]; suppressed: string[]; warnings: string[]; showSource?: boolean }) {
   return (
     <div className="space-y-3">
       {checks.length === 0 ? (
@@ -19,7 +19,7 @@ export function DeclaredChecks({ checks, suppressed, warnings }: { checks: Effec
                   <span className="font-medium">{check.name}</span>
                   <code className="text-xs text-zinc-500 dark:text-zinc-400">{check.id}</code>
                   <KindLabel kind={check.kind} />
-                  <SourceLabel source={check.source} />
+                  {showSource && check.source ? <SourceLabel source={check.source} /> : null}
                 </div>
                 <pre className="mt-1.5 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
                   <span className="select-none text-zinc-400">$ </span>

@@ -1,7 +1,7 @@
 "use client";
 // A small form posting to a Server Action that answers { data } or { error }; errors are shown with the
 // field they belong to, success with an optional message. Fields are plain inputs given as children.
-import { useActionState, useEffect, useRef } from "react";
+import { startTransition, useActionState, useEffect, useRef } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { buttonClass, type ButtonVariant } from "./button";
 import { InlineError } from "./inline-error";
@@ -12,11 +12,14 @@ type Props<T> = {
   variant?: ButtonVariant;
   children?: React.ReactNode;
   className?: string;
+  // From client components: render the answer. From server components (functions cannot cross to the
+  // client): a text where {field} is replaced by that field of the answer.
   success?: (data: T) => React.ReactNode;
+  successText?: string;
   ariaLabel?: string;
 };
 
-export function ActionForm<T>({ action, submitLabel, variant = "primary", children, className = "", success, ariaLabel }: Props<T>) {
+export function ActionForm<T>({ action, submitLabel, variant = "primary", children, className = "", success, successText, ariaLabel }: Props<T>) {
   const [state, formAction, isPending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -24,7 +27,17 @@ export function ActionForm<T>({ action, submitLabel, variant = "primary", childr
   }, [state]);
   const fieldErrors = state?.error?.fieldErrors ?? [];
   return (
-    <form ref={form} action={formAction} aria-label={ariaLabel} className={className}>
+    <form
+      ref={form}
+      aria-label={ariaLabel}
+      className={className}
+      // Submitted by hand so a refused form keeps what was typed (a form action would clear it).
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => formAction(data));
+      }}
+    >
       <div className="flex flex-wrap items-end gap-2">
         {children}
         <button type="submit" disabled={isPending} className={buttonClass(variant)}>
@@ -42,6 +55,11 @@ export function ActionForm<T>({ action, submitLabel, variant = "primary", childr
           <InlineError message={state?.error?.message ?? null} />
         )}
         {state?.data !== undefined && success ? success(state.data) : null}
+        {state?.data !== undefined && successText ? (
+          <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">
+            {successText.replace(/\{(\w+)\}/g, (_m, key: string) => String((state.data as Record<string, unknown>)[key] ?? ""))}
+          </p>
+        ) : null}
       </div>
     </form>
   );

@@ -1,6 +1,7 @@
 // The one wrapper every Server Action goes through: who is acting (the session; Next itself refuses
 // Server Action calls whose Origin is not this site), then the input, then a short body.
 // Returns { data } or { error: { code, message, fieldErrors } }; throws only for bugs.
+import { unstable_rethrow } from "next/navigation";
 import type { Actor } from "../auth/actor";
 import { findSessionActor } from "../auth/page-actor";
 import { AppError, isAppError, type ErrorCode } from "../errors";
@@ -16,6 +17,8 @@ export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<
     if (!actor) throw new AppError("unauthorized", "your session has ended: sign in again");
     return { data: await body(actor) };
   } catch (error) {
+    // A redirect() or notFound() from the body is Next's to handle, not an error.
+    unstable_rethrow(error);
     if (isAppError(error)) return { error: { code: error.code, message: error.message, fieldErrors: error.issues, details: error.details ? JSON.parse(JSON.stringify(error.details)) : undefined } };
     console.error("gatehouse: unexpected error in a Server Action", error);
     return { error: { code: "internal", message: "Something went wrong", fieldErrors: [] } };

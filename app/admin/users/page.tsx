@@ -18,7 +18,7 @@ export default async function UsersPage() {
     <>
       <PageHeader title="People" meta="Admins add people here; roles are given per Work, on each Work's Access page." />
       <Section title="Add a person">
-        <ActionForm action={createUserAction} submitLabel="Add" ariaLabel="Add a person" success={(d) => <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">Added {d.email}.</p>}>
+        <ActionForm action={createUserAction} submitLabel="Add" ariaLabel="Add a person" successText="Added {email}.">
           <Field label="Email"><input name="email" type="email" className={`${inputClass} w-64`} required /></Field>
           <Field label="Name"><input name="name" className={`${inputClass} w-48`} /></Field>
           <Field label="Password"><input name="password" type="password" autoComplete="new-password" className={`${inputClass} w-48`} required /></Field>

@@ -2,11 +2,10 @@ import type { Metadata } from "next";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { listTokensOfActor } from "@/lib/services/auth";
 import { formatDateTime } from "@/lib/format";
-import { ActionForm, Field, inputClass } from "@/components/ui/action-form";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
 import { TimeAgo } from "@/components/ui/time-ago";
-import { NewTokenNotice } from "@/components/auth/new-token-notice";
+import { NewTokenForm } from "@/components/auth/new-token-notice";
 import { createTokenAction, revokeTokenAction } from "./actions";
 
 export const metadata: Metadata = { title: "API tokens" };
@@ -18,11 +17,7 @@ export default async function TokensPage() {
     <>
       <PageHeader title="API tokens" meta="For CLIs, CI and agents: send one as Authorization: Bearer <token>. A token acts with your roles." />
       <Section title="New token">
-        <ActionForm action={createTokenAction} submitLabel="Create token" ariaLabel="New token" success={(data) => <NewTokenNotice token={data.token} name={data.name} />}>
-          <Field label="Name">
-            <input name="name" placeholder="e.g. CI on main" className={`${inputClass} w-72 max-w-full`} required />
-          </Field>
-        </ActionForm>
+        <NewTokenForm create={createTokenAction} />
       </Section>
       <Section title="Your tokens">
         {tokens.length === 0 ? (

@@ -7,13 +7,14 @@ import { loadTasksWithLatestRun } from "@/lib/services/page-data";
 import { readWork } from "@/lib/services/works";
 import type { Gate } from "@/lib/gates/gate";
 import type { Ending, RunStatus } from "@/lib/gates/run-ending";
-import { resolveChecks } from "@/lib/gates/merge-checks";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { GateChip } from "@/components/checks/gate-chip";
 import { EndingBadge } from "@/components/runs/ending-badge";
 import { Breadcrumbs, EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { buttonClass } from "@/components/ui/button";
+import { NewTaskForm } from "@/components/works/new-task-form";
+import { createTaskAction } from "./actions";
 import { standingAllows, standingOn } from "@/lib/services/access";
 
 const getWork = cache(async (workId: string) => readWork(await getPageActor(), workId));
@@ -29,7 +30,9 @@ export default async function WorkPage({ params }: Props) {
   const work = await orNotFound(getWork(workId));
   const actor = await getPageActor();
   const tasks = await loadTasksWithLatestRun(actor, workId);
-  const isLead = standingAllows(await standingOn(actor, workId), "lead");
+  const standing = await standingOn(actor, workId);
+  const isLead = standingAllows(standing, "lead");
+  const isEngineer = standingAllows(standing, "engineer");
   return (
     <>
       <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name }]} />
@@ -55,9 +58,9 @@ export default async function WorkPage({ params }: Props) {
           ) : null
         }
       />
-      <Section id="tasks" title="Tasks">
+      <Section id="tasks" title="Tasks" actions={isEngineer ? <NewTaskForm create={createTaskAction.bind(null, work.id)} /> : null}>
         {tasks.length === 0 ? (
-          <EmptyState title="No tasks yet">Create one with POST /api/works/{work.id}/tasks.</EmptyState>
+          <EmptyState title="No tasks yet">{isEngineer ? "Create one with New task." : "Engineers create tasks here."}</EmptyState>
         ) : (
           <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
             {tasks.map(({ task, latest }) => (
@@ -80,7 +83,7 @@ export default async function WorkPage({ params }: Props) {
         )}
       </Section>
       <Section id="defaults" title="Check defaults" description="Every task inherits these unless it overrides or suppresses them.">
-        <DeclaredChecks checks={resolveChecks(work.checkDefaults, null).checks} suppressed={[]} warnings={[]} />
+        <DeclaredChecks checks={work.checkDefaults} suppressed={[]} warnings={[]} showSource={false} />
         {work.agentCommand ? (
           <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
             Agent command: <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">{work.agentCommand}</code>

@@ -23,7 +23,7 @@ export default async function AccessPage({ params }: { params: Promise<{ workId:
       <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name, href: `/works/${work.id}` }, { label: "Access" }]} />
       <PageHeader title="Access" meta={<>Who may do what on {work.name}, and the secrets its checks may be given.</>} />
       <Section title="People" description={ROLES.map((r) => `${r}: ${ROLE_CAN[r]}`).join(" · ")}>
-        <ActionForm action={setRoleAction.bind(null, work.id)} submitLabel="Give role" ariaLabel="Give a role" className="mb-4">
+        <ActionForm action={setRoleAction.bind(null, work.id)} submitLabel="Give role" ariaLabel="Give a role" className="mb-4" successText="{email} is now {role}.">
           <Field label="Email"><input name="email" type="email" className={`${inputClass} w-64`} required /></Field>
           <Field label="Role">
             <select name="role" defaultValue="engineer" className={inputClass}>
@@ -47,7 +47,7 @@ export default async function AccessPage({ params }: { params: Promise<{ workId:
         )}
       </Section>
       <Section title="Secrets" description="Values are encrypted at rest and never shown again. A check sees a secret only when it lists the name in envPassthrough; values are replaced by *** in every log, tail, message and brief.">
-        <ActionForm action={setSecretAction.bind(null, work.id)} submitLabel="Save secret" ariaLabel="Set a secret" className="mb-4" success={(d: { name: string }) => <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">Saved {d.name}.</p>}>
+        <ActionForm action={setSecretAction.bind(null, work.id)} submitLabel="Save secret" ariaLabel="Set a secret" className="mb-4" successText="Saved {name}.">
           <Field label="Name"><input name="name" placeholder="NPM_TOKEN" className={`${inputClass} w-56 font-mono`} required /></Field>
           <Field label="Value"><input name="value" type="password" autoComplete="off" className={`${inputClass} w-72`} required /></Field>
         </ActionForm>

@@ -1,0 +1,68 @@
+import { expect, test } from "@playwright/test";
+import { api, BASE_URL } from "./support/api";
+
+test("an admin creates a Work and a task from the dashboard", async ({ page }) => {
+  const works = await api("GET", "/api/works");
+  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  await page.goto("/works");
+  await page.getByRole("button", { name: "New Work" }).click();
+  const name = `Dashboard Work ${Date.now()}`;
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Repository", { exact: true }).fill(demo.repoUrl);
+  await page.getByRole("button", { name: "Create Work" }).click();
+  await expect(page.getByRole("heading", { name: "Checks and policy" })).toBeVisible();
+  await page.getByRole("link", { name }).click();
+  await page.getByRole("button", { name: "New task" }).click();
+  await page.getByLabel("Title").fill("Add a health endpoint");
+  await page.getByRole("button", { name: "Create task" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Add a health endpoint" })).toBeVisible();
+});
+
+test("an API token is shown once, works as a bearer token, and stops working when revoked", async ({ page }) => {
+  await page.goto("/settings/tokens");
+  const name = `CI ${Date.now()}`;
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByTestId("new-token").textContent())!;
+  expect(token).toMatch(/^gh_/);
+  const call = () => fetch(`${BASE_URL}/api/works`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+  expect(await call()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("new-token")).toHaveCount(0);
+  const row = page.getByRole("list", { name: "Tokens" }).getByRole("listitem").filter({ hasText: name });
+  await expect(row).toContainText(/last used/);
+  await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  await expect(row).toContainText("revoked");
+  expect(await call()).toBe(401);
+});
+
+test("an admin adds a person; a lead gives them a role and sets a secret whose value is never shown", async ({ page }) => {
+  const email = `pat-${Date.now()}@e2e.example`;
+  await page.goto("/admin/users");
+  const form = page.getByRole("form", { name: "Add a person" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Name").fill("Pat Person");
+  await form.getByLabel("Password").fill("pat-password-123");
+  await form.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Added ${email}` })).toBeVisible();
+  await expect(page.getByRole("list", { name: "People" })).toContainText(email);
+
+  const works = await api("GET", "/api/works");
+  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  await page.goto(`/works/${demo.id}/access`);
+  const role = page.getByRole("form", { name: "Give a role" });
+  await role.getByLabel("Email").fill(email);
+  await role.getByLabel("Role").selectOption("viewer");
+  await role.getByRole("button", { name: "Give role" }).click();
+  await expect(page.getByRole("list", { name: "Members" })).toContainText(email);
+
+  const secret = page.getByRole("form", { name: "Set a secret" });
+  await secret.getByLabel("Name").fill("DEPLOY_TOKEN");
+  await secret.getByLabel("Value").fill("short");
+  await secret.getByRole("button", { name: "Save secret" }).click();
+  await expect(secret.getByRole("alert")).toContainText("value: at least 6 characters");
+  await secret.getByLabel("Value").fill("dt-0123456789-secret");
+  await secret.getByRole("button", { name: "Save secret" }).click();
+  await expect(page.getByRole("list", { name: "Secrets" })).toContainText("DEPLOY_TOKEN");
+  expect(await page.content()).not.toContain("dt-0123456789-secret");
+});
