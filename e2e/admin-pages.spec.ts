@@ -66,3 +66,34 @@ test("an admin adds a person; a lead gives them a role and sets a secret whose v
   await expect(page.getByRole("list", { name: "Secrets" })).toContainText("DEPLOY_TOKEN");
   expect(await page.content()).not.toContain("dt-0123456789-secret");
 });
+
+test("every page renders, on a phone as on a wide screen", async ({ page }) => {
+  const works = await api("GET", "/api/works");
+  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const task = (await api("GET", `/api/works/${demo.id}/tasks`)).json.tasks[0];
+  const run = (await api("GET", `/api/tasks/${task.id}/runs`)).json.runs[0];
+  const pages = [
+    "/",
+    "/works",
+    `/works/${demo.id}`,
+    `/works/${demo.id}/settings`,
+    `/works/${demo.id}/access`,
+    `/tasks/${task.id}`,
+    `/tasks/${task.id}/edit`,
+    `/runs/${run.id}`,
+    `/runs/${run.id}/attempts/1/checks/unit/log`,
+    `/runs/${run.id}/attempts/1/checks/_agent/log`,
+    "/audit",
+    `/audit?workId=${demo.id}`,
+    "/admin/users",
+    "/settings/tokens",
+  ];
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of pages) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 }).first(), path).toBeVisible();
+      await expect(page.getByText("This page could not be shown"), path).toHaveCount(0);
+    }
+  }
+});
