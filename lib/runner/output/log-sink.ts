@@ -61,21 +61,35 @@ export class LogSink {
     else if (!this.flushTimer) this.flushTimer = setTimeout(() => this.flush(), FLUSH_AFTER_MS).unref();
   }
 
-  // Writes what is gathered: to the head of the log while it has room, the rest to the tail ring.
+  // Writes what is gathered (without first copying it into one buffer): to the head of the log while
+  // it has room, the rest to the tail ring.
   flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     if (this.pendingBytes === 0) return;
-    let data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+    const chunks = this.pending;
     this.pending = [];
     this.pendingBytes = 0;
+    let i = 0;
     if (this.headWritten < this.headCap) {
-      const n = Math.min(data.length, this.headCap - this.headWritten);
-      writeAll(this.fd, data, 0, n, null);
+      const head: Buffer[] = [];
+      let room = this.headCap - this.headWritten;
+      for (; i < chunks.length && room > 0; i++) {
+        const chunk = chunks[i];
+        if (chunk.length <= room) {
+          head.push(chunk);
+          room -= chunk.length;
+        } else {
+          head.push(chunk.subarray(0, room));
+          chunks[i] = chunk.subarray(room);
+          room = 0;
+          break;
+        }
+      }
+      const n = writeAllv(this.fd, head, null);
       this.headWritten += n;
-      data = data.subarray(n);
     }
-    if (data.length > 0) this.writeRing(data);
+    for (; i < chunks.length; i++) this.writeRing(chunks[i]);
   }
 
   private writeRing(data: Buffer): void {
@@ -158,6 +172,22 @@ export class LogSink {
       }
     }
   }
+}
+
+// Writes every buffer in order (one system call for many chunks); returns the bytes written.
+function writeAllv(fd: number, buffers: Buffer[], position: number | null): number {
+  let total = 0;
+  const list = buffers.filter((b) => b.length > 0);
+  while (list.length > 0) {
+    // At most IOV_MAX (1024) buffers a call.
+    const n = fs.writevSync(fd, list.slice(0, 1024), position ?? undefined);
+    total += n;
+    if (position !== null) position += n;
+    let done = n;
+    while (list.length > 0 && done >= list[0].length) done -= list.shift()!.length;
+    if (done > 0) list[0] = list[0].subarray(done);
+  }
+  return total;
 }
 
 function writeAll(fd: number, buf: Buffer, offset: number, length: number | undefined, position: number | null): void {
