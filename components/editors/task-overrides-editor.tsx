@@ -2,57 +2,36 @@
 // A task's overrides, inline: next to each of the Work's checks, override (copy it here to edit),
 // suppress, or back to inherit; task-only checks; reset to inherit all; the attempt budget; and a live
 // preview of exactly what a dispatch would freeze.
-import { useMemo, useState, useTransition } from "react";
-import { useRouter } from "next/navigation";
+import { useMemo } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { Check } from "@/lib/gates/check-schema";
 import { resolveChecks } from "@/lib/gates/merge-checks";
 import { emptyForm, errorsOfEntry, formFromCheck, freeId, type CheckForm } from "@/lib/editors/check-form";
-import { taskFormFrom, taskPatchFrom, validateTaskForm, type TaskForm, type TaskSettings } from "@/lib/editors/task-form";
+import { taskFormFrom, taskPatchFrom, validateTaskForm, type TaskSettings } from "@/lib/editors/task-form";
 import { DeclaredChecks } from "../checks/declared-checks";
 import { Button } from "../ui/button";
-import { InlineError } from "../ui/inline-error";
 import { Section } from "../ui/page-parts";
 import { CheckFields } from "./check-fields";
 import { ConflictPanel } from "./conflict-panel";
 import { InheritedCheckRow } from "./inherited-check-row";
+import { SaveBar } from "./save-bar";
+import { useVersionedSettings } from "./use-versioned-settings";
 
 type Props = { defaults: Check[]; workAttempts: number; initial: TaskSettings; save: (input: unknown) => Promise<ActionResult<TaskSettings>> };
 
+const settingsOf = (s: TaskSettings) => ({ acceptanceChecks: s.acceptanceChecks, maxGateAttempts: s.maxGateAttempts });
+
 export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: Props) {
-  const router = useRouter();
-  const [base, setBase] = useState(initial);
-  const [version, setVersion] = useState(initial.version);
-  const [form, setForm] = useState<TaskForm>(() => taskFormFrom(initial));
-  const [conflict, setConflict] = useState<TaskSettings | null>(null);
-  const [message, setMessage] = useState<{ kind: "saved" | "error"; text: string } | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const editor = useVersionedSettings({ initial, save, formFrom: taskFormFrom, patchFrom: taskPatchFrom });
+  const { form, setForm, version, conflict } = editor;
   const { errors, entries } = useMemo(() => validateTaskForm(form, version, defaults), [form, version, defaults]);
   const preview = useMemo(() => (errors.size === 0 ? resolveChecks(defaults, entries) : null), [errors, entries, defaults]);
-  const isDirty = JSON.stringify(taskPatchFrom(form)) !== JSON.stringify(taskPatchFrom(taskFormFrom(base))) || version !== base.version;
   const list = form.entries ?? [];
   const defaultIds = new Set(defaults.map((d) => d.id));
   const listErrors = new Map([...errors].filter(([k]) => k.startsWith("acceptanceChecks.")).map(([k, v]) => [k.slice("acceptanceChecks.".length), v]));
 
   const setEntries = (next: CheckForm[] | null) => setForm({ ...form, entries: next });
   const update = (key: string, patch: Partial<CheckForm>) => setEntries(list.map((e) => (e.key === key ? { ...e, ...patch } : e)));
-  const load = (s: TaskSettings) => {
-    setBase(s);
-    setVersion(s.version);
-    setForm(taskFormFrom(s));
-  };
-  const submit = () =>
-    startTransition(async () => {
-      setMessage(null);
-      const result = await save({ ...taskPatchFrom(form), version });
-      if (result.data) {
-        load(result.data);
-        setMessage({ kind: "saved", text: `Saved: version ${result.data.version}` });
-        router.refresh();
-      } else if (result.error.code === "conflict" && result.error.details?.current) setConflict(result.error.details.current as TaskSettings);
-      else setMessage({ kind: "error", text: result.error.message });
-    });
-  const settingsOf = (s: TaskSettings) => ({ acceptanceChecks: s.acceptanceChecks, maxGateAttempts: s.maxGateAttempts });
 
   return (
     <div className="space-y-8">
@@ -104,16 +83,8 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
       <Section id="preview" title="Preview: what a dispatch would freeze" description="Updates as you edit.">
         {preview ? <DeclaredChecks checks={preview.checks} suppressed={preview.suppressed} warnings={[]} /> : <p className="text-sm text-zinc-500">Fix the problems above to see the preview.</p>}
       </Section>
-      {conflict ? <ConflictPanel what="task" theirVersion={conflict.version} before={settingsOf(base)} theirs={settingsOf(conflict)} onLoadTheirs={() => { load(conflict); setConflict(null); }} onKeepMine={() => { setBase(conflict); setVersion(conflict.version); setConflict(null); }} /> : null}
-      <div className="sticky bottom-0 z-20 -mx-4 flex flex-wrap items-center gap-3 border-t border-zinc-200 bg-white/95 px-4 py-3 backdrop-blur sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950/95">
-        <Button variant="primary" disabled={isPending || errors.size > 0 || !isDirty} onClick={submit}>{isPending ? "Saving…" : "Save changes"}</Button>
-        <Button variant="ghost" disabled={isPending || !isDirty} onClick={() => load(base)}>Discard</Button>
-        <span className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite" data-testid="editor-status">
-          {errors.size > 0 ? `${errors.size} problem${errors.size === 1 ? "" : "s"} to fix before saving` : isDirty ? "Unsaved changes" : `Version ${version}, saved`}
-        </span>
-        {message?.kind === "saved" ? <span role="status" className="text-sm font-medium text-emerald-700 dark:text-emerald-400">{message.text}</span> : null}
-        {message?.kind === "error" ? <InlineError message={message.text} /> : null}
-      </div>
+      {conflict ? <ConflictPanel what="task" theirVersion={conflict.version} before={settingsOf(editor.base)} theirs={settingsOf(conflict)} onLoadTheirs={() => editor.loadTheirs(conflict)} onKeepMine={() => editor.keepMine(conflict)} /> : null}
+      <SaveBar problems={errors.size} isDirty={editor.isDirty} isPending={editor.isPending} version={version} message={editor.message} onSave={editor.submit} onDiscard={editor.discard} />
     </div>
   );
 }
