@@ -1,5 +1,6 @@
-// Page furniture: breadcrumbs, a page header, sections, empty states.
+// Page furniture: breadcrumbs, a page header, sections, empty states, the not-found panel.
 import Link from "next/link";
+import { buttonClass } from "./button";
 import { ChevronRightIcon } from "./icons";
 
 export function Breadcrumbs({ items }: { items: { label: string; href?: string }[] }) {
@@ -76,5 +77,16 @@ export function Pill({ children, tone = "zinc", title }: { children: React.React
     <span title={title} className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${tones[tone]}`}>
       {children}
     </span>
+  );
+}
+
+// What a not-found page shows: what is missing, why it may be, and the way back.
+export function NotFoundPanel({ title, text, href, linkLabel }: { title: string; text: string; href: string; linkLabel: string }) {
+  return (
+    <div className="mx-auto max-w-lg rounded-lg border border-zinc-200 bg-white p-6 text-center shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
+      <h1 className="text-lg font-semibold">{title}</h1>
+      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{text}</p>
+      <Link href={href} className={`mt-4 ${buttonClass("secondary")}`}>{linkLabel}</Link>
+    </div>
   );
 }
