@@ -320,19 +320,22 @@ export async function updateAttempt(opts: { id: string; changes: AttemptChanges;
 export type QueuedResult = Pick<ResultRecord, "checkId" | "name" | "kind" | "required"> &
   Partial<Pick<ResultRecord, "verdict" | "exitCode" | "signal" | "durationMs" | "message" | "logTail" | "logBytes" | "logNote" | "startedAt" | "finishedAt">>;
 
+// An attempt's rows as stored: in the frozen order, log sizes as BigInt.
+function resultRowsOf(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[] }) {
+  return opts.results.map((r, position) => ({
+    ...r,
+    logBytes: r.logBytes === undefined || r.logBytes === null ? null : BigInt(r.logBytes),
+    attemptId: opts.attemptId,
+    runId: opts.runId,
+    position,
+    logAttempt: opts.logAttempt,
+  }));
+}
+
 // One row per check of an attempt, in the frozen order.
 export async function insertResults(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[]; db?: DbOrTx }): Promise<void> {
   if (opts.results.length === 0) return;
-  await (opts.db ?? getDb()).checkResult.createMany({
-    data: opts.results.map((r, position) => ({
-      ...r,
-      logBytes: r.logBytes === undefined || r.logBytes === null ? null : BigInt(r.logBytes),
-      attemptId: opts.attemptId,
-      runId: opts.runId,
-      position,
-      logAttempt: opts.logAttempt,
-    })),
-  });
+  await (opts.db ?? getDb()).checkResult.createMany({ data: resultRowsOf(opts) });
 }
 
 export type ResultChanges = Partial<Omit<ResultRecord, "id" | "attemptId" | "runId" | "position" | "checkId" | "logAttempt">>;
@@ -382,15 +385,6 @@ export async function replaceResults(opts: { attemptId: string; runId: string; l
   const db = opts.db ?? getDb();
   await db.$transaction([
     db.checkResult.deleteMany({ where: { attemptId: opts.attemptId } }),
-    db.checkResult.createMany({
-      data: opts.results.map((r, position) => ({
-        ...r,
-        logBytes: r.logBytes === undefined || r.logBytes === null ? null : BigInt(r.logBytes),
-        attemptId: opts.attemptId,
-        runId: opts.runId,
-        position,
-        logAttempt: opts.logAttempt,
-      })),
-    }),
+    db.checkResult.createMany({ data: resultRowsOf(opts) }),
   ]);
 }

@@ -21,7 +21,7 @@ import { giveTo } from "./run-as";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "./live-logs";
 import type { OutputMasker } from "./output/masker";
 import { agentLogPathOf, attemptDirOf, briefPathOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "./paths";
-import { runCommand, type CommandOutcome } from "./process/run-command";
+import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import type { RunnerDeps } from "./runner-deps";
 
 export type AttemptContext = {
@@ -109,23 +109,15 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     serverEnv: deps.serverEnv,
     home: checkHomeOf(deps.dataDir),
   });
-  const key = liveLogKey(run.id, attempt.n, "_agent");
-  const outcome = await runCommand({
+  const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, "_agent"), {
     command: run.agentCommand!,
     cwd: ctx.checkoutPath,
     env,
     timeoutMs: budget === null ? deps.agentTimeoutMs : Math.max(1, budget),
     stdinFile: briefFile,
     logPath: agentLogPathOf(deps.dataDir, run.id, attempt.n),
-    capBytes: deps.logCapBytes,
     masker,
-    signal: ctx.signal,
-    killGraceMs: deps.killGraceMs,
-    markers: processMarkers(env),
-    pipeDir: pipeDirOf(deps.dataDir),
-    runAs: deps.runAs,
-    onSpawn: ({ sink }) => registerLiveLog(key, sink),
-  }).finally(() => unregisterLiveLog(key));
+  });
   run.spentMs += outcome.durationMs;
   const verdict: Verdict = outcome.isAborted ? "skipped" : outcome.spawnError ? "error" : outcome.isTimedOut ? "timeout" : outcome.exitCode === 0 ? "passed" : "failed";
   await updateAttempt({
@@ -226,22 +218,8 @@ async function recordNoChange(ctx: AttemptContext, previous: AttemptRecord, comm
     attemptId: attempt.id,
     runId: run.id,
     logAttempt: earlier[0]?.logAttempt ?? previous.n,
-    results: earlier.map((r) => ({
-      checkId: r.checkId,
-      name: r.name,
-      kind: r.kind,
-      required: r.required,
-      verdict: r.verdict,
-      exitCode: r.exitCode,
-      signal: r.signal,
-      durationMs: r.durationMs,
-      message: r.message,
-      logTail: r.logTail,
-      logBytes: r.logBytes,
-      logNote: r.logNote,
-      startedAt: r.startedAt,
-      finishedAt: r.finishedAt,
-    })),
+    // The same rows again, as this attempt's (the stored logs stay those of logAttempt).
+    results: earlier.map(({ id, attemptId, runId, position, logAttempt, ...copy }) => copy),
   });
   await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: previous.gate, finishedAt: new Date(), commit, isDirty, noChangeSince: since, treeAfter: tree } });
   await updateRun({ id: run.id, changes: { gate: previous.gate, spentMs: run.spentMs } });
@@ -265,27 +243,19 @@ async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck, results: 
     serverEnv: deps.serverEnv,
     home: checkHomeOf(deps.dataDir),
   });
-  const key = liveLogKey(run.id, attempt.n, check.id);
   const timeoutSec = timeoutOf(check);
   // The budget covers agent and checks together: a check gets at most what is left of it.
   const budgetLeft = remainingBudgetMs(run);
   const isBudgetBound = budgetLeft !== null && budgetLeft < timeoutSec * 1000;
-  const outcome = await runCommand({
+  const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, check.id), {
     command: check.command,
     cwd: where.path,
     env,
     timeoutMs: isBudgetBound ? Math.max(1, budgetLeft) : timeoutSec * 1000,
     logPath: checkLogPathOf(deps.dataDir, run.id, attempt.n, check.id),
-    capBytes: deps.logCapBytes,
     masker: ctx.masker(),
     expectStdout: check.expectStdout,
-    signal: ctx.signal,
-    killGraceMs: deps.killGraceMs,
-    markers: processMarkers(env),
-    pipeDir: pipeDirOf(deps.dataDir),
-    runAs: deps.runAs,
-    onSpawn: ({ sink }) => registerLiveLog(key, sink),
-  }).finally(() => unregisterLiveLog(key));
+  });
   run.spentMs += outcome.durationMs;
   const verdict: Verdict = outcome.isAborted
     ? "skipped"
@@ -317,4 +287,20 @@ async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck, results: 
     finishedAt: new Date(),
   });
   return { verdict, message };
+}
+
+// Runs the agent or a check with the platform's settings (log cap, kill grace, output pipes, run-as, the
+// markers the escape sweep looks for), stoppable with the run, its log readable live while it runs.
+function runWatched(ctx: AttemptContext, liveKey: string, spec: Pick<CommandSpec, "command" | "cwd" | "env" | "timeoutMs" | "logPath" | "masker" | "stdinFile" | "expectStdout">): Promise<CommandOutcome> {
+  const { deps } = ctx;
+  return runCommand({
+    ...spec,
+    capBytes: deps.logCapBytes,
+    signal: ctx.signal,
+    killGraceMs: deps.killGraceMs,
+    markers: processMarkers(spec.env),
+    pipeDir: pipeDirOf(deps.dataDir),
+    runAs: deps.runAs,
+    onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
+  }).finally(() => unregisterLiveLog(liveKey));
 }
