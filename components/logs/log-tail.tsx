@@ -2,13 +2,14 @@
 // A check's log tail: the last lines of its output, colours rendered, as text. Opens scrolled to the
 // end and, while the check runs, keeps following new output unless the reader scrolled up.
 import Link from "next/link";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { parseAnsiLines } from "@/lib/ansi/parse-ansi";
 import { formatBytes } from "@/lib/runner/output/text";
 import { AnsiLine } from "./ansi-line";
 
 export function LogTail({ text, totalBytes, note, fullLogHref, isLive = false }: { text: string | null; totalBytes: number | null; note: string | null; fullLogHref: string | null; isLive?: boolean }) {
-  const lines = parseAnsiLines(text ?? "");
+  // The run polls every second and every row renders its tail: parse only when the text changed.
+  const lines = useMemo(() => parseAnsiLines(text ?? ""), [text]);
   const isPartial = (totalBytes ?? 0) > 16 * 1024;
   const box = useRef<HTMLPreElement>(null);
   const isAtEnd = useRef(true);

@@ -2,7 +2,7 @@
 // A full log of any length: only the lines in view are in the page (fixed-height rows, fetched in
 // chunks), opened at the end or at #L<line>, with line links, search, ANSI colours, and live follow
 // while the check runs. Output is rendered as text, never as HTML.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { parseAnsi } from "@/lib/ansi/parse-ansi";
 import type { LogLinesPage } from "@/lib/services/logs";
 import { AnsiLine } from "./ansi-line";
@@ -96,11 +96,12 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
     scrollToLine(matches[next]);
   };
 
-  const selectLine = (n: number) => {
+  // Stable, so scrolling re-renders (and re-parses) only the rows whose props changed.
+  const selectLine = useCallback((n: number) => {
     setSelected(n);
     isFollowing.current = false;
     window.history.replaceState(null, "", `#L${n}`);
-  };
+  }, []);
 
   const rows: React.ReactNode[] = [];
   const needle = query.toLowerCase();
@@ -123,7 +124,7 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
         <div className="flex h-[calc(100dvh-15rem)] min-h-80 flex-col-reverse overflow-auto font-mono text-xs leading-5" role="log" aria-label="Log lines">
           <div>
             {initial.lines.map((line) => (
-              <LogRow key={line.n} n={line.n} line={line} isSelected={false} isMatch={false} onSelect={() => undefined} />
+              <LogRow key={line.n} n={line.n} line={line} isSelected={false} isMatch={false} onSelect={ignoreSelect} />
             ))}
           </div>
         </div>
@@ -150,7 +151,9 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
   );
 }
 
-function LogRow({ n, line, isSelected, isMatch, onSelect }: { n: number; line: LogLine | undefined; isSelected: boolean; isMatch: boolean; onSelect: (n: number) => void }) {
+const ignoreSelect = () => undefined;
+
+const LogRow = memo(function LogRow({ n, line, isSelected, isMatch, onSelect }: { n: number; line: LogLine | undefined; isSelected: boolean; isMatch: boolean; onSelect: (n: number) => void }) {
   return (
     <div id={`L${n}`} data-line={n} data-selected={isSelected || undefined} className={`flex h-5 whitespace-pre ${isSelected ? "bg-amber-400/20" : isMatch ? "bg-sky-400/10" : "hover:bg-white/5"}`}>
       <a href={`#L${n}`} onClick={(e) => { e.preventDefault(); onSelect(n); }} className="sticky left-0 w-16 shrink-0 bg-zinc-950 pr-3 text-right text-zinc-500 select-none hover:text-zinc-300">
@@ -162,4 +165,4 @@ function LogRow({ n, line, isSelected, isMatch, onSelect }: { n: number; line: L
       </span>
     </div>
   );
-}
+});
