@@ -6,7 +6,7 @@ import { useMemo } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { Check } from "@/lib/gates/check-schema";
 import { resolveChecks } from "@/lib/gates/merge-checks";
-import { emptyForm, errorsOfEntry, formFromCheck, freeId, type CheckForm } from "@/lib/editors/check-form";
+import { emptyForm, errorsByField, errorsOfEntry, formFromCheck, freeId, type CheckForm } from "@/lib/editors/check-form";
 import { taskFormFrom, taskPatchFrom, validateTaskForm, type TaskSettings } from "@/lib/editors/task-form";
 import { DeclaredChecks } from "../checks/declared-checks";
 import { Button } from "../ui/button";
@@ -28,7 +28,7 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
   const preview = useMemo(() => (errors.size === 0 ? resolveChecks(defaults, entries) : null), [errors, entries, defaults]);
   const list = form.entries ?? [];
   const defaultIds = new Set(defaults.map((d) => d.id));
-  const listErrors = new Map([...errors].filter(([k]) => k.startsWith("acceptanceChecks.")).map(([k, v]) => [k.slice("acceptanceChecks.".length), v]));
+  const listErrors = errorsByField(errors, "acceptanceChecks");
 
   const setEntries = (next: CheckForm[] | null) => setForm({ ...form, entries: next });
   const update = (key: string, patch: Partial<CheckForm>) => setEntries(list.map((e) => (e.key === key ? { ...e, ...patch } : e)));

@@ -5,7 +5,7 @@
 import { useEffect, useMemo } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ZCheckList, type Check } from "@/lib/gates/check-schema";
-import { formFromCheck, freeId } from "@/lib/editors/check-form";
+import { checkFromForm, errorsByField, formFromCheck, freeId } from "@/lib/editors/check-form";
 import { validateWorkForm, workFormFrom, workPatchFrom, type WorkSettings } from "@/lib/editors/work-form";
 import { Button } from "../ui/button";
 import { Section } from "../ui/page-parts";
@@ -24,8 +24,9 @@ export function WorkSettingsEditor({ initial, save }: Props) {
   const editor = useVersionedSettings({ initial, save, formFrom: workFormFrom, patchFrom: workPatchFrom });
   const { form, setForm, version, conflict, isDirty } = editor;
   const errors = useMemo(() => validateWorkForm(form, version), [form, version]);
-  const listErrors = new Map([...errors].filter(([k]) => k.startsWith("checkDefaults.")).map(([k, v]) => [k.slice("checkDefaults.".length), v]));
-  const current = ZCheckList.safeParse(workPatchFrom(form).checkDefaults);
+  const listErrors = errorsByField(errors, "checkDefaults");
+  // For the gates-file export: only re-validated when the checks changed, not on every keystroke elsewhere.
+  const current = useMemo(() => ZCheckList.safeParse(form.checkDefaults.map(checkFromForm)), [form.checkDefaults]);
 
   useEffect(() => {
     const warn = (e: BeforeUnloadEvent) => isDirty && e.preventDefault();

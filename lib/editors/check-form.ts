@@ -42,10 +42,21 @@ export function emptyForm(id: string): CheckForm {
   return formFromCheck({ id, name: "", kind: "test", command: "", required: true });
 }
 
-function numberOrText(text: string): number | string | undefined {
+// A number field as typed: a whole number becomes a number, anything else stays text (trimmed) for the
+// schema to refuse with its own message.
+export function wholeNumberOrText(text: string): number | string {
   const t = text.trim();
-  if (t === "") return undefined;
   return /^-?\d+$/.test(t) ? Number(t) : t;
+}
+
+// The same, but an empty field is left out.
+function numberOrText(text: string): number | string | undefined {
+  return text.trim() === "" ? undefined : wholeNumberOrText(text);
+}
+
+// A list of environment variable names as typed: separated by commas and/or whitespace.
+export function splitNames(text: string): string[] {
+  return text.split(/[,\s]+/).filter(Boolean);
 }
 
 export function checkFromForm(form: CheckForm): Record<string, unknown> {
@@ -57,7 +68,7 @@ export function checkFromForm(form: CheckForm): Record<string, unknown> {
   const exit = numberOrText(form.expectExit);
   if (exit !== undefined) out.expectExit = exit;
   if (form.expectStdout !== "") out.expectStdout = form.expectStdout;
-  const names = form.envPassthrough.split(/[,\s]+/).filter(Boolean);
+  const names = splitNames(form.envPassthrough);
   if (names.length) out.envPassthrough = names;
   return out;
 }
@@ -70,14 +81,11 @@ export function freeId(base: string, taken: Iterable<string>): string {
   for (let n = 2; ; n++) if (!used.has(`${stem}-${n}`)) return `${stem}-${n}`;
 }
 
-// Field errors of a list as "index.field" → message (from the schema's issues).
-export function errorsByField(issues: { path: string; message: string }[], prefix: string): Map<string, string> {
+// The errors under `prefix.` with that prefix taken off ("checkDefaults.2.command" → "2.command" for
+// "checkDefaults"): a list editor's errors as "index.field" → message.
+export function errorsByField(errors: Map<string, string>, prefix: string): Map<string, string> {
   const map = new Map<string, string>();
-  for (const issue of issues) {
-    if (!issue.path.startsWith(prefix)) continue;
-    const rest = issue.path.slice(prefix.length).replace(/^\./, "");
-    if (!map.has(rest)) map.set(rest, issue.message);
-  }
+  for (const [path, message] of errors) if (path.startsWith(`${prefix}.`)) map.set(path.slice(prefix.length + 1), message);
   return map;
 }
 

@@ -2,7 +2,7 @@
 import { ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
 import { toFieldIssues } from "../gates/field-issues";
 import type { Check } from "../gates/check-schema";
-import { checkFromForm, formFromCheck, type CheckForm } from "./check-form";
+import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
 
 export type WorkSettings = {
   checkDefaults: Check[];
@@ -37,16 +37,14 @@ export function workFormFrom(s: WorkSettings): WorkForm {
   };
 }
 
-const number = (t: string) => (/^-?\d+$/.test(t.trim()) ? Number(t.trim()) : t.trim());
-
 export function workPatchFrom(form: WorkForm): Record<string, unknown> {
   return {
     checkDefaults: form.checkDefaults.map(checkFromForm),
     checksPolicy: form.checksPolicy,
-    maxGateAttempts: number(form.maxGateAttempts),
+    maxGateAttempts: wholeNumberOrText(form.maxGateAttempts),
     agentCommand: form.agentCommand.trim() ? form.agentCommand : null,
-    agentEnvPassthrough: form.agentEnvPassthrough.split(/[,\s]+/).filter(Boolean),
-    budgetSec: form.budgetSec.trim() ? number(form.budgetSec) : null,
+    agentEnvPassthrough: splitNames(form.agentEnvPassthrough),
+    budgetSec: form.budgetSec.trim() ? wholeNumberOrText(form.budgetSec) : null,
     failFast: form.failFast,
   };
 }
