@@ -2,7 +2,7 @@
 // The save cycle both settings editors share: a working copy of settings read at a version, saved as a
 // Server Action carrying that version. A stale save comes back as a conflict to resolve (load theirs, or
 // keep mine on top of their version); discard goes back to what was last read or saved.
-import { useState, useTransition } from "react";
+import { useMemo, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/actions/safe-action";
 
@@ -17,17 +17,18 @@ type Options<S, F> = {
 
 export function useVersionedSettings<S extends { version: number }, F>({ initial, save, formFrom, patchFrom }: Options<S, F>) {
   const router = useRouter();
+  // The settings last read or saved; a save carries their version (after "keep mine", theirs).
   const [base, setBase] = useState(initial);
-  const [version, setVersion] = useState(initial.version);
+  const version = base.version;
   const [form, setForm] = useState<F>(() => formFrom(initial));
   const [conflict, setConflict] = useState<S | null>(null);
   const [message, setMessage] = useState<SaveMessage | null>(null);
   const [isPending, startTransition] = useTransition();
-  const isDirty = JSON.stringify(patchFrom(form)) !== JSON.stringify(patchFrom(formFrom(base))) || version !== base.version;
+  const savedPatch = useMemo(() => JSON.stringify(patchFrom(formFrom(base))), [base, formFrom, patchFrom]);
+  const isDirty = JSON.stringify(patchFrom(form)) !== savedPatch;
 
   const load = (s: S) => {
     setBase(s);
-    setVersion(s.version);
     setForm(formFrom(s));
   };
   const submit = () =>
@@ -49,7 +50,6 @@ export function useVersionedSettings<S extends { version: number }, F>({ initial
   };
   const keepMine = (theirs: S) => {
     setBase(theirs);
-    setVersion(theirs.version);
     setConflict(null);
   };
 
