@@ -6,7 +6,7 @@ import type { RunJson } from "@/lib/api/run-json";
 import type { Gate, Verdict } from "@/lib/gates/gate";
 import { CheckResultList, GroupToggle } from "../checks/check-result-list";
 import { GateChip } from "../checks/gate-chip";
-import { EmptyState } from "../ui/page-parts";
+import { Card, EmptyState } from "../ui/page-parts";
 import { AgentStep } from "./agent-step";
 import { AttemptSwitcher } from "./attempt-switcher";
 import { useRun } from "./use-run";
@@ -24,7 +24,7 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
   if (!attempt) return <EmptyState title="No attempt yet" />;
   const gate = attempt.gate as Gate;
   return (
-    <div className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900" data-testid="run-checks">
+    <Card className="overflow-hidden" data-testid="run-checks">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
         <span className="flex flex-wrap items-center gap-3">
           <GateChip gate={gate} isNothingRequired={run.nothingRequired} />
@@ -49,6 +49,6 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
           hrefFor={(check) => (check.verdict === "queued" || check.verdict === "skipped" ? null : logPageHref(run.id, check.logAttempt, check.checkId))}
         />
       )}
-    </div>
+    </Card>
   );
 }

@@ -52,8 +52,8 @@ export function Section({ title, actions, children, id, description }: { title: 
   );
 }
 
-export function Card({ children, className = "" }: { children: React.ReactNode; className?: string }) {
-  return <div className={`rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900 ${className}`}>{children}</div>;
+export function Card({ className, ...props }: React.ComponentProps<"div">) {
+  return <div className={`rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900${className ? ` ${className}` : ""}`} {...props} />;
 }
 
 export function EmptyState({ title, children }: { title: string; children?: React.ReactNode }) {
@@ -83,10 +83,10 @@ export function Pill({ children, tone = "zinc", title }: { children: React.React
 // What a not-found page shows: what is missing, why it may be, and the way back.
 export function NotFoundPanel({ title, text, href, linkLabel }: { title: string; text: string; href: string; linkLabel: string }) {
   return (
-    <div className="mx-auto max-w-lg rounded-lg border border-zinc-200 bg-white p-6 text-center shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
+    <Card className="mx-auto max-w-lg p-6 text-center">
       <h1 className="text-lg font-semibold">{title}</h1>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{text}</p>
       <Link href={href} className={`mt-4 ${buttonClass("secondary")}`}>{linkLabel}</Link>
-    </div>
+    </Card>
   );
 }
