@@ -4,6 +4,7 @@
 import { unstable_rethrow } from "next/navigation";
 import type { Actor } from "../auth/actor";
 import { findSessionActor } from "../auth/page-actor";
+import { toJson } from "../api/jsonify";
 import { AppError, isAppError, type ErrorCode } from "../errors";
 import type { FieldIssue } from "../gates/field-issues";
 
@@ -19,7 +20,7 @@ export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<
   } catch (error) {
     // A redirect() or notFound() from the body is Next's to handle, not an error.
     unstable_rethrow(error);
-    if (isAppError(error)) return { error: { code: error.code, message: error.message, fieldErrors: error.issues, details: error.details ? JSON.parse(JSON.stringify(error.details)) : undefined } };
+    if (isAppError(error)) return { error: { code: error.code, message: error.message, fieldErrors: error.issues, details: error.details ? toJson(error.details) : undefined } };
     console.error("gatehouse: unexpected error in a Server Action", error);
     return { error: { code: "internal", message: "Something went wrong", fieldErrors: [] } };
   }

@@ -1,5 +1,6 @@
 // The delivery owners' inbox: runs waiting for a decision, runs in progress, and recent endings
 // across Works, each with its task and Work, newest first and paged by a time cursor.
+import { ACTIVE_RUN_STATUSES } from "../gates/run-ending";
 import { getDb, type DbOrTx } from "./client";
 
 export type InboxRun = {
@@ -50,7 +51,7 @@ export async function listRunsNeedingDecision(opts: { workIds: string[] | null; 
 }
 
 export async function listRunsInProgress(opts: { workIds: string[] | null; take: number; db?: DbOrTx }): Promise<InboxRun[]> {
-  const rows = await (opts.db ?? getDb()).run.findMany({ where: { ...scope(opts.workIds), status: { in: ["queued", "running", "waiting"] } }, orderBy: { createdAt: "desc" }, take: opts.take, select: inboxSelect });
+  const rows = await (opts.db ?? getDb()).run.findMany({ where: { ...scope(opts.workIds), status: { in: [...ACTIVE_RUN_STATUSES] } }, orderBy: { createdAt: "desc" }, take: opts.take, select: inboxSelect });
   return rows.map(toInboxRun);
 }
 

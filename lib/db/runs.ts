@@ -1,7 +1,7 @@
 // Runs, their attempts and check results: one query or command per function.
 import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Gate, Verdict } from "../gates/gate";
-import type { Ending, RunStatus } from "../gates/run-ending";
+import { ACTIVE_RUN_STATUSES, type Ending, type RunStatus } from "../gates/run-ending";
 import type { ChecksPolicy } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
 
@@ -239,7 +239,7 @@ export async function findRun(opts: { id: string; db?: DbOrTx }): Promise<RunRec
 
 export async function findActiveRunOfTask(opts: { taskId: string; db?: DbOrTx }): Promise<RunRecord | null> {
   const row = await (opts.db ?? getDb()).run.findFirst({
-    where: { taskId: opts.taskId, status: { in: ["queued", "running", "waiting"] } },
+    where: { taskId: opts.taskId, status: { in: [...ACTIVE_RUN_STATUSES] } },
     orderBy: { number: "desc" },
     select: runSelect,
   });
@@ -336,17 +336,6 @@ function resultRowsOf(opts: { attemptId: string; runId: string; logAttempt: numb
 export async function insertResults(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[]; db?: DbOrTx }): Promise<void> {
   if (opts.results.length === 0) return;
   await (opts.db ?? getDb()).checkResult.createMany({ data: resultRowsOf(opts) });
-}
-
-export type ResultChanges = Partial<Omit<ResultRecord, "id" | "attemptId" | "runId" | "position" | "checkId" | "logAttempt">>;
-
-export async function updateResult(opts: { attemptId: string; checkId: string; changes: ResultChanges; db?: DbOrTx }): Promise<void> {
-  const { logBytes, ...rest } = opts.changes;
-  await (opts.db ?? getDb()).checkResult.update({
-    where: { attemptId_checkId: { attemptId: opts.attemptId, checkId: opts.checkId } },
-    data: { ...rest, ...(logBytes !== undefined ? { logBytes: logBytes === null ? null : BigInt(logBytes) } : {}) },
-    select: { id: true },
-  });
 }
 
 // Ends every unfinished row of an attempt at once (cancel, interruption, skipped by failFast).

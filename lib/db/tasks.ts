@@ -47,11 +47,6 @@ export async function findTask(opts: { id: string; db?: DbOrTx }): Promise<TaskR
   return row ? toTaskRecord(row) : null;
 }
 
-export async function findTaskByKey(opts: { workId: string; key: string; db?: DbOrTx }): Promise<TaskRecord | null> {
-  const row = await (opts.db ?? getDb()).task.findUnique({ where: { workId_key: { workId: opts.workId, key: opts.key } }, select: taskSelect });
-  return row ? toTaskRecord(row) : null;
-}
-
 export async function listTasks(opts: { workId: string; db?: DbOrTx }): Promise<TaskRecord[]> {
   const rows = await (opts.db ?? getDb()).task.findMany({ where: { workId: opts.workId }, orderBy: { number: "desc" }, select: taskSelect });
   return rows.map(toTaskRecord);

@@ -6,6 +6,8 @@ export const ENDINGS = ["accepted", "partial", "rejected", "inconclusive"] as co
 export type Ending = (typeof ENDINGS)[number];
 export const RUN_STATUSES = ["queued", "running", "waiting", "finished"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+// A run in one of these has not ended yet: a task runs one such run at a time.
+export const ACTIVE_RUN_STATUSES = ["queued", "running", "waiting"] as const satisfies readonly RunStatus[];
 
 export type NextStep =
   | { kind: "accept"; reason: string }

@@ -1,7 +1,7 @@
 // The scrubbed environment a check or the agent runs with: a fixed minimal set, plus exactly the names
 // it lists, from the Work's secrets or the server's environment. Platform-owned names are never
 // granted, even when listed (they are refused when saved too; this is the second lock).
-import { platformOwnedReason } from "../gates/env-names";
+import { BASE_ENV_NAMES, platformOwnedReason, RUN_ENV_NAMES } from "../gates/env-names";
 
 export type EnvInput = {
   runId: string;
@@ -14,7 +14,7 @@ export type EnvInput = {
   home: string;
 };
 
-const FIXED = new Set(["PATH", "HOME", "LANG", "TERM", "CI", "GATEHOUSE_RUN_ID", "GATEHOUSE_ATTEMPT", "GATEHOUSE_CHECK_ID", "GATEHOUSE_BRIEF_FILE"]);
+const FIXED = new Set<string>([...BASE_ENV_NAMES, ...RUN_ENV_NAMES]);
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 export function buildCheckEnv(input: EnvInput): Record<string, string> {

@@ -26,6 +26,7 @@ import {
   type UserRecord,
 } from "../db/users";
 import { AppError } from "../errors";
+import { auditBy } from "./access";
 import { parseInput } from "./validate";
 
 function actorOf(user: UserRecord, via: Actor["via"], tokenId: string | null = null): Actor {
@@ -126,7 +127,7 @@ export async function revokeTokenOfActor(actor: Actor, tokenId: string): Promise
   if (!actor.userId) throw new AppError("unauthorized", "sign in first");
   const ok = await revokeToken({ id: tokenId, userId: actor.isAdmin ? undefined : actor.userId });
   if (!ok) throw new AppError("not_found", "token not found (or already revoked)");
-  await insertAuditEvent({ event: { actorId: actor.userId, actorLabel: actor.email ?? actor.label, via: actor.via, action: "auth.token-revoked", summary: `revoked an API token (${tokenId})` } });
+  await insertAuditEvent({ event: auditBy(actor, { action: "auth.token-revoked", summary: `revoked an API token (${tokenId})` }) });
 }
 
 export async function needsFirstAdmin(): Promise<boolean> {

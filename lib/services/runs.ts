@@ -3,6 +3,7 @@
 import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
 import { ZDecision } from "../gates/decision-schema";
+import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
@@ -130,7 +131,7 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
         changes: {
           ...decided,
           decision: decision.choice,
-          ending: decision.choice === "accept" ? "accepted" : "rejected",
+          ending: endingForDecision(decision.choice),
           endingReason:
             decision.choice === "accept"
               ? `accepted as it stands by ${who}${run.bestAttempt ? ` (best attempt ${run.bestAttempt}${run.bestCommit ? `, commit ${run.bestCommit.slice(0, 12)}` : ""})` : ""}`
@@ -167,7 +168,7 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
   } else {
     await updateRunIfStatus({
       id: runId,
-      statuses: ["queued", "running", "waiting"],
+      statuses: [...ACTIVE_RUN_STATUSES],
       changes: { status: "finished", ending: "rejected", endingReason: `cancelled by ${who}`, finishedAt: new Date(), needsDecision: false },
     });
   }

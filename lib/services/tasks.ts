@@ -12,7 +12,6 @@ import { findWork, takeNextTaskNumber, type WorkRecord } from "../db/works";
 import { countRunsOfTask } from "../db/run-history";
 import { auditBy, requireRole, standingAllows, standingOn } from "./access";
 import { grantingEntriesNeedingLead } from "../gates/grants";
-import type { Actor as ActorType } from "../auth/actor";
 import { parseInput, refuseIssues } from "./validate";
 import { changedFields, pick, staleError } from "./works";
 
@@ -41,7 +40,7 @@ function suppressionIssues(work: WorkRecord, entries: TaskCheckEntry[] | null | 
 }
 
 // Granting environment names to a check, or choosing the agent command, is a lead's call.
-async function requireLeadForGrants(actor: ActorType, work: WorkRecord, current: TaskRecord | null, next: { acceptanceChecks?: TaskCheckEntry[] | null; agentCommand?: string | null }): Promise<void> {
+async function requireLeadForGrants(actor: Actor, work: WorkRecord, current: TaskRecord | null, next: { acceptanceChecks?: TaskCheckEntry[] | null; agentCommand?: string | null }): Promise<void> {
   const ids = next.acceptanceChecks === undefined ? [] : grantingEntriesNeedingLead(work.checkDefaults, current?.acceptanceChecks ?? null, next.acceptanceChecks);
   const isAgentChange = next.agentCommand !== undefined && next.agentCommand !== (current?.agentCommand ?? null);
   if ((ids.length === 0 && !isAgentChange) || standingAllows(await standingOn(actor, work.id), "lead")) return;
