@@ -2,6 +2,7 @@
 // The sign-in and first-admin forms: fields with their errors next to them, and the form's message.
 import { useActionState } from "react";
 import type { FormState } from "@/app/signin/actions";
+import { inputClass } from "../ui/action-form";
 import { buttonClass } from "../ui/button";
 import { InlineError } from "../ui/inline-error";
 
@@ -26,7 +27,7 @@ export function AuthForm({ action, fields, submitLabel, next }: { action: (state
               aria-invalid={!!error}
               aria-describedby={error ? `${field.name}-error` : undefined}
               required
-              className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-sky-500 focus:ring-1 focus:ring-sky-500 focus:outline-none aria-[invalid=true]:border-rose-500 dark:border-zinc-700 dark:bg-zinc-950"
+              className={`mt-1 w-full ${inputClass} aria-[invalid=true]:border-rose-500`}
             />
             {error ? <p id={`${field.name}-error`} className="mt-1 text-xs text-rose-600 dark:text-rose-400">{field.label}: {error}</p> : field.hint ? <p className="mt-1 text-xs text-zinc-500">{field.hint}</p> : null}
           </div>

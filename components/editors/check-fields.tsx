@@ -4,11 +4,11 @@
 import { CHECK_KINDS } from "@/lib/gates/check-schema";
 import { findHollowWarnings } from "@/lib/gates/hollow-checks";
 import type { CheckForm } from "@/lib/editors/check-form";
+import { inputBorderClass } from "../ui/action-form";
 import { CodeEditor } from "./code-editor";
+import { editorInputClass as input, FieldError } from "./field-parts";
 
 type Props = { form: CheckForm; onChange: (patch: Partial<CheckForm>) => void; errors: Map<string, string>; isIdLocked?: boolean; prefix: string };
-
-const input = "block w-full rounded-md border bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-sky-500 focus:ring-1 focus:ring-sky-500 focus:outline-none dark:bg-zinc-950";
 
 function Field({ id, label, error, hint, children, className = "" }: { id: string; label: string; error?: string; hint?: string; children: React.ReactNode; className?: string }) {
   return (
@@ -16,7 +16,7 @@ function Field({ id, label, error, hint, children, className = "" }: { id: strin
       <label htmlFor={id} className="mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400">{label}</label>
       {children}
       {error ? (
-        <p id={`${id}-error`} role="alert" className="mt-1 text-xs text-rose-600 dark:text-rose-400">{label}: {error}</p>
+        <FieldError id={`${id}-error`} label={label} error={error} />
       ) : hint ? (
         <p className="mt-1 text-xs text-zinc-500">{hint}</p>
       ) : null}
@@ -38,7 +38,7 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
           aria-describedby={error ? `${id}-error` : undefined}
           readOnly={field === "id" && isIdLocked}
           onChange={(e) => onChange({ [field]: e.target.value } as Partial<CheckForm>)}
-          className={`${input} ${opts.mono ? "font-mono" : ""} ${error ? "border-rose-500" : "border-zinc-300 dark:border-zinc-700"} read-only:bg-zinc-50 read-only:text-zinc-500 dark:read-only:bg-zinc-900`}
+          className={`${input} ${opts.mono ? "font-mono" : ""} ${error ? "border-rose-500" : inputBorderClass} read-only:bg-zinc-50 read-only:text-zinc-500 dark:read-only:bg-zinc-900`}
         />
       </Field>
     );
@@ -50,7 +50,7 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
       {text("name", "Name", { className: "sm:col-span-3", placeholder: "What passing means, e.g. Unit tests pass" })}
       {text("id", "Id", { className: "sm:col-span-2", mono: true, hint: isIdLocked ? "the default's id (overrides match by id)" : undefined })}
       <Field id={`${prefix}-kind`} label="Kind" error={errors.get("kind")} className="sm:col-span-1">
-        <select id={`${prefix}-kind`} value={form.kind} onChange={(e) => onChange({ kind: e.target.value })} className={`${input} border-zinc-300 dark:border-zinc-700`}>
+        <select id={`${prefix}-kind`} value={form.kind} onChange={(e) => onChange({ kind: e.target.value })} className={`${input} ${inputBorderClass}`}>
           {CHECK_KINDS.map((k) => <option key={k} value={k}>{k}</option>)}
         </select>
       </Field>

@@ -2,15 +2,13 @@
 // How a Work's runs are judged: policy (each explained), attempts, agent command, budget, fail fast.
 import { CHECKS_POLICIES } from "@/lib/gates/work-schema";
 import { POLICY_EXPLAINED, type WorkForm } from "@/lib/editors/work-form";
+import { inputBorderClass } from "../ui/action-form";
 import { CodeEditor } from "./code-editor";
+import { editorInputClass, FieldError } from "./field-parts";
 
 type Props = { form: WorkForm; onChange: (patch: Partial<WorkForm>) => void; errors: Map<string, string> };
 
-const input = "block w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-sky-500 focus:ring-1 focus:ring-sky-500 focus:outline-none aria-[invalid=true]:border-rose-500 dark:border-zinc-700 dark:bg-zinc-950";
-
-function ErrorText({ id, label, error }: { id: string; label: string; error?: string }) {
-  return error ? <p id={id} role="alert" className="mt-1 text-xs text-rose-600 dark:text-rose-400">{label}: {error}</p> : null;
-}
+const input = `${editorInputClass} ${inputBorderClass} aria-[invalid=true]:border-rose-500`;
 
 export function PolicyFields({ form, onChange, errors }: Props) {
   return (
@@ -35,12 +33,12 @@ export function PolicyFields({ form, onChange, errors }: Props) {
           <select id="maxGateAttempts" value={form.maxGateAttempts} onChange={(e) => onChange({ maxGateAttempts: e.target.value })} className={input}>
             {[1, 2, 3, 4, 5].map((n) => <option key={n} value={n}>{n}</option>)}
           </select>
-          <ErrorText id="maxGateAttempts-error" label="Attempts" error={errors.get("maxGateAttempts")} />
+          <FieldError id="maxGateAttempts-error" label="Attempts" error={errors.get("maxGateAttempts")} />
         </div>
         <div>
           <label htmlFor="budgetSec" className="mb-1 block text-sm font-semibold">Budget (seconds)</label>
           <input id="budgetSec" value={form.budgetSec} placeholder="no limit" aria-invalid={errors.has("budgetSec")} onChange={(e) => onChange({ budgetSec: e.target.value })} className={`${input} font-mono`} />
-          <ErrorText id="budgetSec-error" label="Budget" error={errors.get("budgetSec")} />
+          <FieldError id="budgetSec-error" label="Budget" error={errors.get("budgetSec")} />
         </div>
         <label className="flex items-center gap-2 text-sm sm:col-span-2">
           <input type="checkbox" checked={form.failFast} onChange={(e) => onChange({ failFast: e.target.checked })} className="size-4" />
@@ -49,13 +47,13 @@ export function PolicyFields({ form, onChange, errors }: Props) {
         <div className="sm:col-span-2">
           <label htmlFor="agentCommand" className="mb-1 block text-sm font-semibold">Agent command</label>
           <CodeEditor id="agentCommand" label="Agent command" value={form.agentCommand} onChange={(agentCommand) => onChange({ agentCommand })} invalid={errors.has("agentCommand")} />
-          <ErrorText id="agentCommand-error" label="Agent command" error={errors.get("agentCommand")} />
+          <FieldError id="agentCommand-error" label="Agent command" error={errors.get("agentCommand")} />
           <p className="mt-1 text-xs text-zinc-500">Gets the brief on stdin and in $GATEHOUSE_BRIEF_FILE. Empty: a red attempt waits for a person.</p>
         </div>
         <div className="sm:col-span-2">
           <label htmlFor="agentEnvPassthrough" className="mb-1 block text-sm font-semibold">Environment the agent may see</label>
           <input id="agentEnvPassthrough" value={form.agentEnvPassthrough} placeholder="ANTHROPIC_API_KEY" aria-invalid={[...errors.keys()].some((k) => k.startsWith("agentEnvPassthrough"))} onChange={(e) => onChange({ agentEnvPassthrough: e.target.value })} className={`${input} font-mono`} />
-          <ErrorText id="agentEnvPassthrough-error" label="Agent environment" error={[...errors].find(([k]) => k.startsWith("agentEnvPassthrough"))?.[1]} />
+          <FieldError id="agentEnvPassthrough-error" label="Agent environment" error={[...errors].find(([k]) => k.startsWith("agentEnvPassthrough"))?.[1]} />
         </div>
       </div>
     </div>
