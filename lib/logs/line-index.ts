@@ -16,7 +16,7 @@ export class LineIndex {
 
   // Indexes whatever the file gained since the last call.
   refresh(): void {
-    const size = fs.existsSync(this.path) ? fs.statSync(this.path).size : 0;
+    const size = fs.statSync(this.path, { throwIfNoEntry: false })?.size ?? 0;
     if (size < this.scanned) {
       this.count = 1;
       this.scanned = 0;

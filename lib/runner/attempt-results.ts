@@ -7,6 +7,11 @@ import type { EffectiveCheck } from "../gates/merge-checks";
 
 const WRITE_BEHIND_MS = 1000;
 
+// One result row per frozen check, all with the same outcome (queued, skipped, error…).
+export function rowsFor(checks: readonly Pick<EffectiveCheck, "id" | "name" | "kind" | "required">[], outcome: Partial<QueuedResult>): QueuedResult[] {
+  return checks.map((c) => ({ ...outcome, checkId: c.id, name: c.name, kind: c.kind, required: c.required }));
+}
+
 type Row = QueuedResult & { checkId: string };
 
 export class AttemptResults {
@@ -20,7 +25,7 @@ export class AttemptResults {
     readonly attempt: { id: string; n: number },
     checks: readonly EffectiveCheck[],
   ) {
-    this.rows = checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required, verdict: "queued" }));
+    this.rows = rowsFor(checks, { verdict: "queued" });
   }
 
   open(): void {

@@ -16,11 +16,11 @@ import type { TaskRecord } from "../db/tasks";
 import type { WorkRecord } from "../db/works";
 import { checkoutFingerprint, headCommit, isDirtyCheckout, resolveInsideCheckout } from "./checkout/checkout";
 import { buildCheckEnv, processMarkers } from "./check-env";
-import { AttemptResults } from "./attempt-results";
+import { AttemptResults, rowsFor } from "./attempt-results";
 import { giveTo } from "./run-as";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "./live-logs";
 import type { OutputMasker } from "./output/masker";
-import { agentLogPathOf, attemptDirOf, briefPathOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "./paths";
+import { AGENT_LOG_NAME, agentLogPathOf, attemptDirOf, briefPathOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "./paths";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import type { RunnerDeps } from "./runner-deps";
 
@@ -109,7 +109,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     serverEnv: deps.serverEnv,
     home: checkHomeOf(deps.dataDir),
   });
-  const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, "_agent"), {
+  const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, AGENT_LOG_NAME), {
     command: run.agentCommand!,
     cwd: ctx.checkoutPath,
     env,
@@ -154,7 +154,7 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
       attemptId: attempt.id,
       runId: run.id,
       logAttempt: attempt.n,
-      results: checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required, verdict: "skipped" as const, message: "policy off: checks are not run" })),
+      results: rowsFor(checks, { verdict: "skipped", message: "policy off: checks are not run" }),
     });
     await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "off", finishedAt: new Date() } });
     await updateRun({ id: run.id, changes: { gate: "off", spentMs: run.spentMs } });
@@ -247,13 +247,14 @@ async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck, results: 
   // The budget covers agent and checks together: a check gets at most what is left of it.
   const budgetLeft = remainingBudgetMs(run);
   const isBudgetBound = budgetLeft !== null && budgetLeft < timeoutSec * 1000;
+  const masker = ctx.masker();
   const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, check.id), {
     command: check.command,
     cwd: where.path,
     env,
     timeoutMs: isBudgetBound ? Math.max(1, budgetLeft) : timeoutSec * 1000,
     logPath: checkLogPathOf(deps.dataDir, run.id, attempt.n, check.id),
-    masker: ctx.masker(),
+    masker,
     expectStdout: check.expectStdout,
   });
   run.spentMs += outcome.durationMs;
@@ -273,7 +274,7 @@ async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck, results: 
     : outcome.isTimedOut
       ? `${isBudgetBound ? "stopped when the run's budget ran out" : `timed out after ${timeoutSec}s`}${outcome.message ? ` · ${outcome.message}` : ""}`
       : verdict === "failed" && outcome.exitCode === (check.expectExit ?? 0) && check.expectStdout !== undefined
-        ? `exit code ${outcome.exitCode}, but the output does not contain "${ctx.masker().maskText(check.expectStdout)}"`
+        ? `exit code ${outcome.exitCode}, but the output does not contain "${masker.maskText(check.expectStdout)}"`
         : outcome.message;
   results.update(check.id, {
     verdict,

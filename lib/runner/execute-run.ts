@@ -7,6 +7,7 @@ import { countRequiredPassedByAttempt } from "../db/run-history";
 import { findRun, insertAttempt, insertResults, listAttempts, listResults, settleUnfinishedResults, updateAttempt, updateRun, type RunRecord } from "../db/runs";
 import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
+import { rowsFor } from "./attempt-results";
 import { prepareCheckout } from "./checkout/checkout";
 import { executeAttempt } from "./execute-attempt";
 import type { RunnerDeps, StopReason } from "./runner-deps";
@@ -142,7 +143,7 @@ async function failQueuedAttempts(run: RunRecord, message: string): Promise<void
         attemptId: attempt.id,
         runId: run.id,
         logAttempt: attempt.n,
-        results: run.checks.map((c) => ({ checkId: c.id, name: c.name, kind: c.kind, required: c.required, verdict: "error" as const, message, finishedAt: new Date() })),
+        results: rowsFor(run.checks, { verdict: "error", message, finishedAt: new Date() }),
       });
     } else await settleUnfinishedResults({ attemptId: attempt.id, verdict: "error", message });
     const gate = run.policy === "off" ? "off" : run.checks.some((c) => c.required) ? "red" : "green";

@@ -63,19 +63,19 @@ async function prepareLocked({ dataDir, work, task }: CheckoutTarget): Promise<C
   // The common case, an existing worktree on its branch, needs no git process at all.
   const known = readWorktreeHead(wt);
   if (known && known.branch === task.branch) return { path: wt, head: known.commit, baseBranch: work.baseBranch };
-  const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
-  if (!(await isWorktree(wt))) {
-    fs.rmSync(wt, { recursive: true, force: true });
-    await git(["worktree", "prune"], { cwd: repoDir });
-    await git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
-    fs.mkdirSync(path.dirname(wt), { recursive: true });
-    await addWorktree(repoDir, wt, task.branch, baseBranch);
-  } else {
-    const current = (await git(["rev-parse", "--abbrev-ref", "HEAD"], { cwd: wt })).trim();
+  if (await isWorktree(wt)) {
+    // A worktree on another branch (or one whose HEAD the fast read could not follow).
+    const current = known?.branch ?? (await git(["rev-parse", "--abbrev-ref", "HEAD"], { cwd: wt })).trim();
     if (current !== task.branch) await git(["checkout", "--quiet", task.branch], { cwd: wt });
+    return { path: wt, head: await headCommit(wt), baseBranch: work.baseBranch };
   }
-  const head = (await git(["rev-parse", "HEAD"], { cwd: wt })).trim();
-  return { path: wt, head, baseBranch };
+  const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
+  fs.rmSync(wt, { recursive: true, force: true });
+  await git(["worktree", "prune"], { cwd: repoDir });
+  await git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
+  fs.mkdirSync(path.dirname(wt), { recursive: true });
+  await addWorktree(repoDir, wt, task.branch, baseBranch);
+  return { path: wt, head: await headCommit(wt), baseBranch };
 }
 
 async function cloneBare(url: string, repoDir: string): Promise<void> {

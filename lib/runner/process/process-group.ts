@@ -15,10 +15,6 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-export function isGroupAlive(pgid: number): boolean {
-  return signalGroup(pgid, 0 as unknown as NodeJS.Signals);
-}
-
 // Processes whose environment holds every one of the given NAME=value entries (Linux /proc).
 export function findProcessesByEnv(entries: string[]): number[] {
   if (entries.length === 0 || !fs.existsSync("/proc/self/environ")) return [];

@@ -82,7 +82,6 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     const pgid = launched.pid;
     let isTimedOut = false;
     let isAborted = false;
-    const spawnError: string | null = null;
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
     let hasExited = false;
@@ -95,13 +94,10 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     };
     output.on("data", onData);
     output.on("error", () => output.destroy());
-    if (pgid) {
-      activeGroups.add(pgid);
-      spec.onSpawn?.({ pid: pgid, sink });
-    }
+    activeGroups.add(pgid);
+    spec.onSpawn?.({ pid: pgid, sink });
 
     const endGroup = () => {
-      if (!pgid) return;
       signalGroup(pgid, "SIGTERM");
       timers.push(setTimeout(() => signalGroup(pgid, "SIGKILL"), killGraceMs));
     };
@@ -129,8 +125,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
       const summary = sink.finish();
       resolve({
         ...summary,
-        message: spawnError ?? summary.message,
-        spawnError,
+        spawnError: null,
         exitCode,
         signal: exitSignal,
         isTimedOut,
@@ -146,7 +141,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
       exitCode = code;
       exitSignal = signal;
       // Whatever the main process left running in its group ends with it.
-      if (pgid) signalGroup(pgid, "SIGKILL");
+      signalGroup(pgid, "SIGKILL");
       if (isOutputClosed) return settle();
       // A process that left the group (setsid) may still hold the output open: cut it off and end it.
       timers.push(

@@ -26,13 +26,12 @@ class Spawner {
   private child: ChildProcess | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  kind: "native" | "javascript" | null = null;
 
   private ensure(): ChildProcess | null {
     if (this.child && this.child.exitCode === null && !this.child.killed) return this.child;
     const native = nativeSpawnerPath();
     const script = path.join(process.cwd(), "lib", "runner", "process", "spawner-child.cjs");
-    const [file, args, kind] = fs.existsSync(native) ? [native, [], "native" as const] : fs.existsSync(script) ? [process.execPath, [script], "javascript" as const] : [null, [], null];
+    const [file, args] = fs.existsSync(native) ? [native, []] : fs.existsSync(script) ? [process.execPath, [script]] : [null, []];
     if (!file) return null;
     const child: ChildProcess = spawn(file, args, { stdio: ["pipe", "pipe", "inherit"], env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv });
     child.stdin!.on("error", () => undefined);
@@ -47,7 +46,6 @@ class Spawner {
       }
     });
     this.child = child;
-    this.kind = kind;
     return child;
   }
 
@@ -115,8 +113,4 @@ export async function launch(request: LaunchRequest): Promise<Launched> {
     if (viaHelper) return viaHelper;
   }
   return launchDirect(request);
-}
-
-export function spawnerKind(): string {
-  return holder.__gatehouseSpawner?.kind ?? "none yet";
 }
