@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { makeGitRepo as makeTestRepo } from "../../lib/testing/git-repo";
 
 export const BOOTSTRAP_TOKEN = "gh_e2e_bootstrap_token_for_tests_only_0123456789";
 
@@ -43,13 +44,7 @@ export function processesWithEnv(entry: string): number[] {
   return pids;
 }
 
+// A throwaway repository (one commit on main) for a Work's repoUrl.
 export function makeGitRepo(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-repo-"));
-  const { execFileSync } = require("node:child_process") as typeof import("node:child_process");
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
-  git("init", "-q", "-b", "main");
-  fs.writeFileSync(path.join(dir, "README.md"), "e2e\n");
-  git("add", "-A");
-  git("-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit", "-qm", "init");
-  return dir;
+  return makeTestRepo({ "README.md": "e2e\n" }).dir;
 }

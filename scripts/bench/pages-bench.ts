@@ -1,13 +1,11 @@
 // Page benchmarks (issue 4), in real Chromium against the real server: time until a full log of
 // 1,000,000 lines shows its last line, against a 10-line log; and time until a task page with 1,000
 // runs in its history has painted them, against a task with one run. Medians of several loads.
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { startOwnServer, BOOTSTRAP_TOKEN } from "../../e2e/support/own-server";
 import { createDb } from "../../lib/db/client";
+import { makeGitRepo } from "../../lib/testing/git-repo";
 import type { BenchRow } from "./runner-bench";
 
 const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
@@ -39,16 +37,13 @@ async function timeToReady(page: Page, url: string, ready: string, rounds: numbe
 }
 
 export async function benchPages(rounds: number): Promise<BenchRow[]> {
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-bench-repo-"));
-  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: repo });
-  fs.writeFileSync(path.join(repo, "README.md"), "bench\n");
-  execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b.invalid", "commit", "-qam", "init", "--allow-empty"], { cwd: repo });
+  const repo = makeGitRepo({ "README.md": "bench\n" });
   const server = await startOwnServer({ port: 3297, env: { GATEHOUSE_ADMIN_EMAIL: ADMIN.email, GATEHOUSE_ADMIN_PASSWORD: ADMIN.password, GATEHOUSE_LOG_CAP_MB: "64" } });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
   try {
     const base = server.url;
     const lines = (n: number) => `awk 'BEGIN { for (i = 1; i <= ${n}; i++) printf "line %d: \\033[32mok\\033[0m step %d of the build\\n", i, i }'`;
-    const work = await api(base, "POST", "/api/works", { name: "Bench", repoUrl: repo, baseBranch: "main" });
+    const work = await api(base, "POST", "/api/works", { name: "Bench", repoUrl: repo.dir, baseBranch: "main" });
     const make = async (title: string, command: string) => {
       const task = await api(base, "POST", `/api/works/${work.id}/tasks`, { title, acceptanceChecks: [{ id: "print", name: title, kind: "test", command, required: true }] });
       const { runId } = await api(base, "POST", `/api/tasks/${task.id}/dispatch`);
@@ -82,7 +77,7 @@ export async function benchPages(rounds: number): Promise<BenchRow[]> {
   } finally {
     await browser.close();
     server.stop();
-    fs.rmSync(repo, { recursive: true, force: true });
+    repo.cleanup();
   }
 }
 

@@ -1,7 +1,7 @@
 // Runner benchmarks (issue 3): (a) 20 trivial checks through a real dispatch vs a plain bash loop;
 // (b) a check printing 200 MB vs the same command to /dev/null, and the runner's peak memory growth.
 // Both sides of every ratio are measured in the same run, interleaved, and reported as medians.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +11,7 @@ import { dispatchTask } from "../../lib/services/runs";
 import { createTask } from "../../lib/services/tasks";
 import { createWork } from "../../lib/services/works";
 import { createTestDb } from "../../lib/testing/test-db";
+import { makeGitRepo } from "../../lib/testing/git-repo";
 import { findRun } from "../../lib/db/runs";
 import { runCommand } from "../../lib/runner/process/run-command";
 import { NO_MASKING } from "../../lib/runner/output/masker";
@@ -19,25 +20,18 @@ export type BenchRow = { name: string; subjectMs: number; baselineMs: number; ra
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function makeRepo(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
-  git("init", "-q", "-b", "main");
-  fs.writeFileSync(path.join(dir, "README.md"), "bench\n");
-  git("add", "-A");
-  git("-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-qm", "init");
-}
-
-const BASH = "bash --noprofile --norc -e -o pipefail -c";
+const BASH_ARGS = ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c"];
+const BASH = `bash ${BASH_ARGS.join(" ")}`;
 
 export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
   const t = await createTestDb();
+  const cleanups: (() => void)[] = [];
   try {
     const { executor } = configureRuntime({ ...defaultRunnerDeps(), dataDir: t.dataDir });
-    const repo = path.join(t.dataDir, "bench-repo");
-    makeRepo(repo);
+    const repo = makeGitRepo({ "README.md": "bench\n" });
+    cleanups.push(repo.cleanup);
     const checks = Array.from({ length: 20 }, (_, i) => ({ id: `c${i + 1}`, name: `trivial ${i + 1}`, kind: "custom" as const, command: "true", required: true }));
-    const work = await createWork(SYSTEM_ACTOR, { name: "Bench", repoUrl: repo, baseBranch: "main", checkDefaults: checks });
+    const work = await createWork(SYSTEM_ACTOR, { name: "Bench", repoUrl: repo.dir, baseBranch: "main", checkDefaults: checks });
     const task = await createTask(SYSTEM_ACTOR, work.id, { title: "twenty trivial checks" });
     const dispatchAndWait = async () => {
       const started = performance.now();
@@ -62,6 +56,7 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
     const b = median(baseline);
     return { name: "20 × `true` through a dispatch vs a bash loop", subjectMs: s, baselineMs: b, ratio: s / b };
   } finally {
+    for (const cleanup of cleanups) cleanup();
     await t.cleanup();
   }
 }
@@ -88,11 +83,11 @@ export async function benchFlood(label: string, command: string, rounds: number)
     let growthMb = 0;
     for (let i = 0; i < rounds; i++) {
       let started = performance.now();
-      spawnSync("bash", ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c", `${command} > /dev/null`], { stdio: "ignore" });
+      spawnSync("bash", [...BASH_ARGS, `${command} > /dev/null`], { stdio: "ignore" });
       baseline.push(performance.now() - started);
       // The floor for any capture through a pipe: the same output read by cat and thrown away.
       started = performance.now();
-      spawnSync("bash", ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c", `(${command}) | cat > /dev/null`], { stdio: "ignore" });
+      spawnSync("bash", [...BASH_ARGS, `(${command}) | cat > /dev/null`], { stdio: "ignore" });
       piped.push(performance.now() - started);
       global.gc?.();
       const before = process.memoryUsage().rss;
