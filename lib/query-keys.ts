@@ -1,7 +1,6 @@
 // One factory for every TanStack Query key, so invalidation is exact.
 export const queryKeys = {
   run: (runId: string) => ["run", runId] as const,
-  logTail: (runId: string, n: number, name: string) => ["log-tail", runId, n, name] as const,
 };
 
 export async function fetchJson<T>(url: string): Promise<T> {

@@ -23,11 +23,11 @@ export type CheckResultView = {
   logAttempt: number;
 };
 
-export function CheckResultRow({ result, fullLogHref, defaultOpen = false }: { result: CheckResultView; fullLogHref: string | null; defaultOpen?: boolean }) {
+export function CheckResultRow({ result, fullLogHref }: { result: CheckResultView; fullLogHref: string | null }) {
   const hasLog = result.verdict !== "queued" && result.verdict !== "skipped";
   return (
     <li data-check-id={result.checkId} className="group">
-      <details open={defaultOpen} className="[&[open]>summary_.chevron]:rotate-90">
+      <details className="[&[open]>summary_.chevron]:rotate-90">
         <summary
           aria-label={`${result.name}: ${result.verdict}`}
           className="grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[auto_minmax(0,1.4fr)_minmax(0,2fr)_auto_auto_auto] dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden"

@@ -12,10 +12,6 @@ const LOOK: Record<Verdict, { label: string; className: string; icon: React.Reac
   queued: { label: "Queued", className: "text-zinc-500 bg-white ring-zinc-400/30 dark:text-zinc-400 dark:bg-zinc-900 dark:ring-zinc-500/30", icon: <DotIcon /> },
 };
 
-export function verdictLabel(verdict: Verdict): string {
-  return LOOK[verdict].label;
-}
-
 export function VerdictBadge({ verdict }: { verdict: Verdict }) {
   const look = LOOK[verdict];
   return (
