@@ -16,10 +16,10 @@ export async function createUserAction(_state: unknown, form: FormData): Promise
   });
 }
 
-export async function setAdminAction(userId: string, isAdmin: boolean): Promise<ActionResult<null>> {
-  return runAction(async (actor) => {
+// A plain form action, bound to the person and the new value (as the tokens and access pages do).
+export async function setAdminAction(userId: string, isAdmin: boolean): Promise<void> {
+  await runAction(async (actor) => {
     await setAdmin(actor, String(userId), Boolean(isAdmin));
     revalidatePath("/admin/users");
-    return null;
   });
 }

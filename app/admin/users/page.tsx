@@ -34,7 +34,7 @@ export default async function UsersPage() {
                 <div className="text-xs text-zinc-500">since {formatDateTime(u.createdAt)}</div>
               </div>
               {u.id === actor.userId ? null : (
-                <form action={async () => { "use server"; await setAdminAction(u.id, !u.isAdmin); }}>
+                <form action={setAdminAction.bind(null, u.id, !u.isAdmin)}>
                   <button type="submit" className={buttonClass("secondary", "sm")}>{u.isAdmin ? "Remove admin" : "Make admin"}</button>
                 </form>
               )}
