@@ -237,6 +237,17 @@ export async function findRun(opts: { id: string; db?: DbOrTx }): Promise<RunRec
   return row ? toRunRecord(row) : null;
 }
 
+export type RunLabels = { task: { id: string; key: string; title: string }; work: { id: string; name: string } };
+
+// Only what pages show to name a run's task and Work (a run is deleted with either, so both exist).
+export async function findRunLabels(opts: { id: string; db?: DbOrTx }): Promise<RunLabels | null> {
+  const row = await (opts.db ?? getDb()).run.findUnique({
+    where: { id: opts.id },
+    select: { task: { select: { id: true, key: true, title: true } }, work: { select: { id: true, name: true } } },
+  });
+  return row ? { task: { id: row.task.id, key: row.task.key, title: row.task.title }, work: { id: row.work.id, name: row.work.name } } : null;
+}
+
 export async function findActiveRunOfTask(opts: { taskId: string; db?: DbOrTx }): Promise<RunRecord | null> {
   const row = await (opts.db ?? getDb()).run.findFirst({
     where: { taskId: opts.taskId, status: { in: [...ACTIVE_RUN_STATUSES] } },
@@ -289,6 +300,12 @@ export async function updateRunIfStatus(opts: { id: string; statuses: RunStatus[
 export async function listAttempts(opts: { runId: string; db?: DbOrTx }): Promise<AttemptRecord[]> {
   const rows = await (opts.db ?? getDb()).attempt.findMany({ where: { runId: opts.runId }, orderBy: { n: "asc" }, select: attemptSelect });
   return rows.map(toAttemptRecord);
+}
+
+// The number of a run's latest attempt (0 when it has none).
+export async function findLastAttemptN(opts: { runId: string; db?: DbOrTx }): Promise<number> {
+  const row = await (opts.db ?? getDb()).attempt.findFirst({ where: { runId: opts.runId }, orderBy: { n: "desc" }, select: { n: true } });
+  return row?.n ?? 0;
 }
 
 export async function findAttempt(opts: { runId: string; n: number; db?: DbOrTx }): Promise<AttemptRecord | null> {

@@ -1,7 +1,6 @@
 // What the start page shows a delivery owner: decisions first, then what is running, then endings.
 import type { Actor } from "../auth/actor";
 import { listRecentEndings, listRunsInProgress, listRunsNeedingDecision, type InboxRun } from "../db/inbox";
-import { listRolesOfUser } from "../db/memberships";
 import { ENDINGS } from "../gates/run-ending";
 import { listVisibleWorks } from "./works";
 
@@ -11,7 +10,8 @@ export type InboxFilters = { workId?: string; ending?: string; before?: Date };
 
 export async function loadInbox(actor: Actor, filters: InboxFilters) {
   const works = await listVisibleWorks(actor);
-  const visible = actor.isAdmin ? null : [...(await listRolesOfUser({ userId: actor.userId ?? "" })).keys()];
+  // The Works listed are exactly those the actor has a role on (all of them for admins).
+  const visible = actor.isAdmin ? null : actor.userId ? works.map((w) => w.id) : [];
   const scoped = filters.workId ? (visible === null || visible.includes(filters.workId) ? [filters.workId] : []) : visible;
   const ending = filters.ending && (ENDINGS as readonly string[]).includes(filters.ending) ? filters.ending : undefined;
   const [decisions, inProgress, endings] = await Promise.all([

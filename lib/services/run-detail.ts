@@ -1,9 +1,8 @@
 // A run with its attempts and every check result, as the run page and GET /api/runs/:id show it.
 // Rows of a check still running carry its live tail from memory.
 import type { Actor } from "../auth/actor";
-import { listAttempts, listResultsOfRun, type AttemptRecord, type ResultRecord, type RunRecord } from "../db/runs";
-import { findTask } from "../db/tasks";
-import { findWork } from "../db/works";
+import { findRunLabels, listAttempts, listResultsOfRun, type AttemptRecord, type ResultRecord, type RunRecord } from "../db/runs";
+import { notFound } from "../errors";
 import { findLiveLog, liveLogKey } from "../runner/live-logs";
 import { findLiveResults } from "../runner/attempt-results";
 import { readRun } from "./runs";
@@ -20,12 +19,9 @@ export type RunDetail = {
 
 export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDetail> {
   const run = await readRun(actor, runId);
-  const [attempts, results, task, work] = await Promise.all([
-    listAttempts({ runId }),
-    listResultsOfRun({ runId }),
-    findTask({ id: run.taskId }),
-    findWork({ id: run.workId }),
-  ]);
+  const [attempts, results, labels] = await Promise.all([listAttempts({ runId }), listResultsOfRun({ runId }), findRunLabels({ id: runId })]);
+  // Gone since readRun: deleted with its task or Work.
+  if (!labels) throw notFound("Run");
   const byAttempt = new Map<number, ResultRecord[]>();
   // Attempts still running are read from the runner's memory (their rows are written behind).
   const liveAttempts = new Map(attempts.map((a) => [a.n, findLiveResults(run.id, a.n)] as const).filter(([, l]) => l !== undefined));
@@ -33,7 +29,9 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
   for (const r of rows) {
     const live = r.verdict === "running" ? findLiveLog(liveLogKey(run.id, r.attemptN, r.checkId)) : undefined;
     const row: ResultRecord = live ? { ...r, logTail: live.liveTail(), logBytes: live.bytesSeen } : r;
-    byAttempt.set(r.attemptN, [...(byAttempt.get(r.attemptN) ?? []), row]);
+    const list = byAttempt.get(r.attemptN);
+    if (list) list.push(row);
+    else byAttempt.set(r.attemptN, [row]);
   }
   // A secret written literally into a command is masked here as it is in the brief and the logs.
   const secrets = Object.values(await loadWorkSecrets(run.workId).catch(() => ({})));
@@ -49,7 +47,7 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
       const withLive = live ? { ...a, agentLogTail: live.liveTail(), agentLogBytes: live.bytesSeen } : a;
       return { ...withLive, results: byAttempt.get(a.n) ?? [] };
     }),
-    task: { id: task?.id ?? run.taskId, key: task?.key ?? "?", title: task?.title ?? "(deleted task)" },
-    work: { id: work?.id ?? run.workId, name: work?.name ?? "(deleted Work)" },
+    task: labels.task,
+    work: labels.work,
   };
 }

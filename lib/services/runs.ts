@@ -7,7 +7,7 @@ import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
-import { findActiveRunOfTask, findRun, insertAttempt, insertRunWithFirstAttempt, listAttempts, updateRunIfStatus, type RunRecord } from "../db/runs";
+import { findActiveRunOfTask, findLastAttemptN, findRun, insertAttempt, insertRunWithFirstAttempt, updateRunIfStatus, type RunRecord } from "../db/runs";
 import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { getExecutor } from "../runner/runtime";
@@ -21,13 +21,13 @@ function describeActive(run: RunRecord, key: string): string {
 }
 
 export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRecord> {
-  const task = await findTask({ id: taskId });
-  if (!task) throw notFound("Task");
-  await requireRole(actor, task.workId, "engineer");
+  // The task is read once, inside the transaction, so the run freezes it as it is at dispatch.
   const run = await getDb().$transaction(async (tx) => {
-    const work = await findWork({ id: task.workId, db: tx });
+    const fresh = await findTask({ id: taskId, db: tx });
+    if (!fresh) throw notFound("Task");
+    await requireRole(actor, fresh.workId, "engineer", tx);
+    const work = await findWork({ id: fresh.workId, db: tx });
     if (!work) throw notFound("Work");
-    const fresh = (await findTask({ id: taskId, db: tx }))!;
     const active = await findActiveRunOfTask({ taskId, db: tx });
     if (active) throw new AppError("busy", describeActive(active, fresh.key));
     const resolved = resolveChecks(work.checkDefaults, fresh.acceptanceChecks);
@@ -72,8 +72,7 @@ export async function startNextAttempt(actor: Actor, runId: string): Promise<{ r
     throw new AppError("conflict", run.status === "finished" ? `run #${run.number} has ended (${run.ending}); dispatch the task again for a new run` : `run #${run.number} is ${run.status}, not waiting for a fix`);
   }
   const n = await getDb().$transaction(async (tx) => {
-    const attempts = await listAttempts({ runId, db: tx });
-    const next = (attempts.at(-1)?.n ?? 0) + 1;
+    const next = (await findLastAttemptN({ runId, db: tx })) + 1;
     if (next > run.maxAttempts) throw new AppError("conflict", `all ${run.maxAttempts} attempts of run #${run.number} are used`);
     if (!(await updateRunIfStatus({ id: runId, statuses: ["waiting"], changes: { status: "queued", gate: "pending" }, db: tx }))) {
       throw new AppError("conflict", `run #${run.number} is no longer waiting for a fix`);
@@ -119,7 +118,7 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
         db: tx,
       });
       if (ok && hasAgent) {
-        const last = (await listAttempts({ runId, db: tx })).at(-1)?.n ?? 0;
+        const last = await findLastAttemptN({ runId, db: tx });
         await insertAttempt({ runId, n: last + 1, trigger: "decision", startedById: actor.userId, db: tx });
         resubmit = true;
       }

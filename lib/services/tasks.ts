@@ -58,8 +58,9 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
   const task = await getDb().$transaction(async (tx) => {
     const number = await takeNextTaskNumber({ workId, db: tx });
     const key = taskKey(work.keyPrefix, number);
+    // freeDefaultBranch only returns a branch no task has; a branch given by hand is checked here.
     const branch = data.branch ?? (await freeDefaultBranch(workId, key, tx));
-    if (await isBranchTaken({ workId, branch, db: tx })) {
+    if (data.branch !== undefined && (await isBranchTaken({ workId, branch, db: tx }))) {
       throw new AppError("validation", `branch: "${branch}" is already the branch of another task of this Work; two tasks never share a branch`, [
         { path: "branch", message: `"${branch}" is already the branch of another task of this Work; two tasks never share a branch` },
       ]);
