@@ -6,7 +6,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
-import { databaseKind, sqliteUrl } from "../config/database-url";
+import { sqliteUrl } from "../config/database-url";
 
 export type Db = SqliteClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -25,38 +25,39 @@ export function createDb(options: { url?: string } = {}): Db {
   }
   const fileUrl = url && url.startsWith("file:") ? url : sqliteUrl();
   fs.mkdirSync(path.dirname(fileUrl.slice("file:".length)), { recursive: true });
-  const adapter = new PrismaBetterSQLite3({ url: fileUrl, timeout: 10_000 });
-  const db = new SqliteClient({ adapter });
-  return db;
+  return new SqliteClient({ adapter: tunedSqlite(new PrismaBetterSQLite3({ url: fileUrl, timeout: 10_000 })) });
 }
 
-// SQLite runs with WAL so readers (the dashboard) never wait for the runner's writes.
-export async function tuneDb(db: Db): Promise<void> {
-  if (databaseKind() !== "sqlite") return;
-  await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-  await db.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
-  await db.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+// SQLite runs with WAL so readers (the dashboard) never wait for the runner's writes. The settings are
+// applied as the connection opens, before its first statement: set by a query afterwards, they could
+// land inside a transaction that got there first (SQLite refuses that).
+const SQLITE_SETTINGS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;";
+
+function tunedSqlite(factory: PrismaBetterSQLite3): PrismaBetterSQLite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    await adapter.executeScript(SQLITE_SETTINGS);
+    return adapter;
+  };
+  return factory;
 }
 
-const holder = globalThis as unknown as { __gatehouseDb?: Db; __gatehouseDbReady?: Promise<void> };
+const holder = globalThis as unknown as { __gatehouseDb?: Db };
 
 // One client per process (Next bundles route handlers separately; globalThis is what they share).
 export function getDb(): Db {
-  if (!holder.__gatehouseDb) {
-    holder.__gatehouseDb = createDb();
-    holder.__gatehouseDbReady = tuneDb(holder.__gatehouseDb);
-  }
-  return holder.__gatehouseDb;
+  return (holder.__gatehouseDb ??= createDb());
 }
 
+// Connects now, so that a database that cannot be opened fails at start rather than on first use.
 export async function readyDb(): Promise<Db> {
   const db = getDb();
-  await holder.__gatehouseDbReady;
+  await db.$connect();
   return db;
 }
 
 // For tests: replace the process-wide client.
 export function setDb(db: Db): void {
   holder.__gatehouseDb = db;
-  holder.__gatehouseDbReady = Promise.resolve();
 }

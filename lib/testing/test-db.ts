@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { createDb, setDb, tuneDb, type Db } from "../db/client";
+import { createDb, setDb, type Db } from "../db/client";
 
 const root = path.resolve(__dirname, "..", "..");
 
@@ -30,7 +30,6 @@ export async function createTestDb(): Promise<TestDb> {
   for (const sql of migrationsOf("sqlite")) raw.exec(sql);
   raw.close();
   const db = createDb({ url: `file:${file}` });
-  await tuneDb(db);
   setDb(db);
   return {
     db,
