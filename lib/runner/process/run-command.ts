@@ -3,8 +3,8 @@
 // order is the order they were written, and /dev/stdout works), a timeout that ends the whole group
 // (SIGTERM, then SIGKILL), and no process left behind once the main one exits.
 import fs from "node:fs";
-import net from "node:net";
 import { fifoPoolFor } from "./fifo-pool";
+import { PipePoller } from "./pipe-poller";
 import { launch, type Exit, type RunAs } from "./spawner";
 import { LogSink, type LogSummary } from "../output/log-sink";
 import type { OutputMasker } from "../output/masker";
@@ -75,9 +75,6 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     fs.closeSync(pipe.readFd);
     return fail(`could not start: ${launched.error}`);
   }
-  // Only the command holds the write end: the output ends when the command and what it left behind do.
-  const output = new net.Socket({ fd: pipe.readFd, readable: true, writable: false });
-
   return new Promise((resolve) => {
     const pgid = launched.pid;
     let isTimedOut = false;
@@ -88,12 +85,19 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     let isSettled = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const onData = (chunk: Buffer) => {
-      search?.push(chunk);
-      sink.write(spec.masker.push(chunk));
-    };
-    output.on("data", onData);
-    output.on("error", () => output.destroy());
+    let isOutputClosed = false;
+    // Only the command holds the write end: the output ends when the command and what it left behind do.
+    const output = new PipePoller(
+      pipe.readFd,
+      (chunk) => {
+        search?.push(chunk);
+        sink.write(spec.masker.push(chunk));
+      },
+      () => {
+        isOutputClosed = true;
+        if (hasExited) settle();
+      },
+    );
     activeGroups.add(pgid);
     spec.onSpawn?.({ pid: pgid, sink });
 
@@ -135,13 +139,15 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
       });
     };
 
-    let isOutputClosed = false;
+    output.poll();
     void launched.exited.then(({ code, signal }: Exit) => {
       hasExited = true;
       exitCode = code;
       exitSignal = signal;
       // Whatever the main process left running in its group ends with it.
       signalGroup(pgid, "SIGKILL");
+      // Take its last output now rather than on the next poll.
+      output.poll();
       if (isOutputClosed) return settle();
       // A process that left the group (setsid) may still hold the output open: cut it off and end it.
       timers.push(
@@ -152,10 +158,6 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
           settle();
         }, closeGraceMs),
       );
-    });
-    output.on("close", () => {
-      isOutputClosed = true;
-      if (hasExited) settle();
     });
   });
 }
