@@ -11,10 +11,10 @@ async function main() {
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}`;
   console.log(`Gatehouse benchmarks on ${machine}\n`);
   if (!only || only === "runner") {
-    rows.push(await benchTrivialChecks(7));
+    rows.push(await benchTrivialChecks(9));
     print(rows.at(-1)!);
     for (const [label, command] of Object.entries(FLOODS)) {
-      rows.push(await benchFlood(label, command, 3));
+      rows.push(await benchFlood(label, command, 9));
       print(rows.at(-1)!);
     }
   }

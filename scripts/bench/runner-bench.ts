@@ -81,24 +81,28 @@ export async function benchFlood(label: string, command: string, rounds: number)
     const baseline: number[] = [];
     const piped: number[] = [];
     let growthMb = 0;
-    for (let i = 0; i < rounds; i++) {
-      let started = performance.now();
+    const measureBaseline = async () => {
+      const started = performance.now();
       spawnSync("bash", [...BASH_ARGS, `${command} > /dev/null`], { stdio: "ignore" });
       baseline.push(performance.now() - started);
-      // The floor for any capture through a pipe: the same output read by cat and thrown away.
-      started = performance.now();
+    };
+    // The floor for any capture through a pipe: the same output read by cat and thrown away.
+    const measurePiped = async () => {
+      const started = performance.now();
       spawnSync("bash", [...BASH_ARGS, `(${command}) | cat > /dev/null`], { stdio: "ignore" });
       piped.push(performance.now() - started);
+    };
+    const measureSubject = async () => {
       global.gc?.();
       const before = process.memoryUsage().rss;
       resetPeak();
-      started = performance.now();
+      const started = performance.now();
       const outcome = await runCommand({
         command,
         cwd: dir,
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, LANG: "C.UTF-8" },
         timeoutMs: 600_000,
-        logPath: path.join(dir, "flood.log"),
+        logPath: path.join(dir, `flood-${subject.length}.log`),
         capBytes: 32 * 1024 * 1024,
         masker: NO_MASKING,
         pipeDir: path.join(dir, "pipes"),
@@ -106,6 +110,12 @@ export async function benchFlood(label: string, command: string, rounds: number)
       subject.push(performance.now() - started);
       growthMb = Math.max(growthMb, (vmHwmKb() * 1024 - before) / 1024 / 1024);
       if (outcome.totalBytes < 190_000_000) throw new Error(`flood printed only ${outcome.totalBytes} bytes`);
+    };
+    // On a virtual machine each run leaves the memory in a different state for the next one, so the
+    // order of the three rotates from round to round rather than always favouring one of them.
+    const order = [measureBaseline, measureSubject, measurePiped];
+    for (let i = 0; i < rounds; i++) {
+      for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]();
     }
     const s = median(subject);
     const b = median(baseline);
