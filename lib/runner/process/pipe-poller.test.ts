@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { waitFor } from "../../testing/processes";
 import { fifoPoolFor } from "./fifo-pool";
-import { PipePoller } from "./pipe-poller";
+import { MIN_POLLED_PIPE_BYTES, PipePoller, readOutput } from "./pipe-poller";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-poller-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -100,5 +100,53 @@ describe("PipePoller", () => {
     expect(() => fs.writeSync(writeFd, "late")).toThrow(/EPIPE/);
     fs.closeSync(writeFd);
     expect(c.ends()).toBe(0);
+  });
+});
+
+describe("readOutput", () => {
+  // A pipe the spawner widened is polled; one it could not (the kernel's 64 KB) is read as a socket.
+  for (const [label, pipeBytes] of [["a narrow pipe (as a socket)", 0], ["a wide pipe (polled)", MIN_POLLED_PIPE_BYTES]] as const) {
+    it(`${label}: delivers everything in order and ends once; destroy ends without onEnd`, async () => {
+      const { readFd, writeFd } = await openPipe();
+      const chunks: Buffer[] = [];
+      let ends = 0;
+      const reader = readOutput(readFd, pipeBytes, (chunk) => chunks.push(Buffer.from(chunk)), () => ends++);
+      reader.poll();
+      fs.writeSync(writeFd, "alpha\n");
+      await waitFor(() => Buffer.concat(chunks).toString() === "alpha\n");
+      fs.writeSync(writeFd, "beta\n");
+      fs.closeSync(writeFd);
+      await waitFor(() => ends === 1);
+      expect(Buffer.concat(chunks).toString()).toBe("alpha\nbeta\n");
+      expect(reader.closed).toBe(true);
+
+      const second = await openPipe();
+      let secondEnds = 0;
+      const cut = readOutput(second.readFd, pipeBytes, () => undefined, () => secondEnds++);
+      cut.destroy();
+      expect(cut.closed).toBe(true);
+      // Once the read end is really closed, writing fails (EPIPE); by then any end would have been reported.
+      await waitFor(() => {
+        try {
+          fs.writeSync(second.writeFd, "x");
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      fs.closeSync(second.writeFd);
+      expect(secondEnds).toBe(0);
+    });
+  }
+
+  it("polls only a pipe wide enough for it", async () => {
+    const wide = await openPipe();
+    const narrow = await openPipe();
+    const polled = readOutput(wide.readFd, 1024 * 1024, () => undefined, () => undefined);
+    const socket = readOutput(narrow.readFd, 64 * 1024, () => undefined, () => undefined);
+    expect(polled).toBeInstanceOf(PipePoller);
+    expect(socket).not.toBeInstanceOf(PipePoller);
+    for (const r of [polled, socket]) r.destroy();
+    for (const fd of [wide.writeFd, narrow.writeFd]) fs.closeSync(fd);
   });
 });

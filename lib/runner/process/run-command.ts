@@ -4,7 +4,7 @@
 // (SIGTERM, then SIGKILL), and no process left behind once the main one exits.
 import fs from "node:fs";
 import { fifoPoolFor } from "./fifo-pool";
-import { PipePoller } from "./pipe-poller";
+import { readOutput } from "./pipe-poller";
 import { launch, type Exit, type RunAs } from "./spawner";
 import { LogSink, type LogSummary } from "../output/log-sink";
 import type { OutputMasker } from "../output/masker";
@@ -87,8 +87,9 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
 
     let isOutputClosed = false;
     // Only the command holds the write end: the output ends when the command and what it left behind do.
-    const output = new PipePoller(
+    const output = readOutput(
       pipe.readFd,
+      launched.pipeBytes,
       (chunk) => {
         search?.push(chunk);
         sink.write(spec.masker.push(chunk));

@@ -4,7 +4,7 @@
 // native spawner: requests of NUL-terminated fields
 //   "S" id cwd outPath errPath stdinPath user file argc arg... envc NAME=value...
 // (user "uid:gid" runs the command as that user; empty: as this process)
-// answered by lines "P id pid", "E id message", "X id code signal" (code -1 when a signal ended it).
+// answered by lines "P id pid pipeBytes", "E id message", "X id code signal" (code -1 when a signal ended it).
 "use strict";
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
@@ -42,7 +42,8 @@ function start(f) {
     const child = spawn(args[0], args.slice(1), { cwd: f[2], env, detached: true, stdio: [input ?? "ignore", out, err ?? out], ...(user ? { uid: user[0], gid: user[1] } : {}) });
     child.on("error", (error) => send(`E ${id} ${error.message}`));
     child.on("exit", (code, signal) => send(`X ${id} ${code === null ? -1 : code} ${signal ? os.constants.signals[signal] : 0}`));
-    if (child.pid) send(`P ${id} ${child.pid}`);
+    // Node cannot resize a pipe: the capacity is the kernel's default, reported as unknown (0).
+    if (child.pid) send(`P ${id} ${child.pid} 0`);
   } catch (error) {
     send(`E ${id} ${error.message}`);
   } finally {

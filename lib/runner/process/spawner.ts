@@ -12,7 +12,8 @@ import readline from "node:readline";
 export type RunAs = { uid: number; gid: number };
 export type LaunchRequest = { file: string; args: string[]; cwd: string; env: Record<string, string>; stdinPath: string | null; outPath: string; errPath?: string | null; runAs?: RunAs | null };
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
-export type Launched = { pid: number; exited: Promise<Exit> } | { error: string };
+// pipeBytes: the capacity of the stdout pipe when the spawner set it (0: unknown, the kernel's default).
+export type Launched = { pid: number; pipeBytes: number; exited: Promise<Exit> } | { error: string };
 
 type Pending = { started: (l: Launched) => void; exited?: (e: Exit) => void; isStarted: boolean };
 
@@ -24,6 +25,9 @@ export function nativeSpawnerPath(): string {
 
 class Spawner {
   private child: ChildProcess | null = null;
+
+  // withNative false: the JavaScript spawner even where the native one was built.
+  constructor(private readonly withNative: boolean) {}
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
@@ -31,7 +35,7 @@ class Spawner {
     if (this.child && this.child.exitCode === null && !this.child.killed) return this.child;
     const native = nativeSpawnerPath();
     const script = path.join(process.cwd(), "lib", "runner", "process", "spawner-child.cjs");
-    const [file, args] = fs.existsSync(native) ? [native, []] : fs.existsSync(script) ? [process.execPath, [script]] : [null, []];
+    const [file, args] = this.withNative && fs.existsSync(native) ? [native, []] : fs.existsSync(script) ? [process.execPath, [script]] : [null, []];
     if (!file) return null;
     const child: ChildProcess = spawn(file, args, { stdio: ["pipe", "pipe", "inherit"], env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv });
     child.stdin!.on("error", () => undefined);
@@ -59,7 +63,7 @@ class Spawner {
       this.pending.delete(id);
     } else if (tag === "P") {
       p.isStarted = true;
-      p.started({ pid: Number(rest[0]), exited: new Promise<Exit>((resolve) => (p.exited = resolve)) });
+      p.started({ pid: Number(rest[0]), pipeBytes: Number(rest[1]) || 0, exited: new Promise<Exit>((resolve) => (p.exited = resolve)) });
     } else if (tag === "X") {
       const code = Number(rest[0]);
       const signal = Number(rest[1]);
@@ -83,7 +87,7 @@ class Spawner {
   }
 }
 
-const holder = globalThis as unknown as { __gatehouseSpawner?: Spawner };
+const holder = globalThis as unknown as { __gatehouseSpawners?: Map<string, Spawner> };
 
 // Direct spawn from this process: the last resort.
 function launchDirect(request: LaunchRequest): Launched {
@@ -96,7 +100,7 @@ function launchDirect(request: LaunchRequest): Launched {
     if (request.stdinPath) input = fs.openSync(request.stdinPath, "r");
     const child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env as NodeJS.ProcessEnv, detached: true, stdio: [input ?? "ignore", out, err ?? out], ...(request.runAs ?? {}) });
     if (!child.pid) return { error: "could not start bash" };
-    return { pid: child.pid, exited: new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal }))) };
+    return { pid: child.pid, pipeBytes: 0, exited: new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal }))) };
   } catch (error) {
     return { error: (error as Error).message };
   } finally {
@@ -108,7 +112,12 @@ function launchDirect(request: LaunchRequest): Launched {
 
 export async function launch(request: LaunchRequest): Promise<Launched> {
   if (process.env.GATEHOUSE_DIRECT_SPAWN !== "1") {
-    const spawner = (holder.__gatehouseSpawner ??= new Spawner());
+    // GATEHOUSE_JS_SPAWNER=1 uses the JavaScript spawner (as on a machine without a C compiler).
+    const withNative = process.env.GATEHOUSE_JS_SPAWNER !== "1";
+    const spawners = (holder.__gatehouseSpawners ??= new Map());
+    const key = withNative ? "native" : "js";
+    let spawner = spawners.get(key);
+    if (!spawner) spawners.set(key, (spawner = new Spawner(withNative)));
     const viaHelper = spawner.launch(request);
     if (viaHelper) return viaHelper;
   }

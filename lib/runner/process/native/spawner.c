@@ -5,8 +5,9 @@
  *   "S" id cwd outPath errPath stdinPath user file argc arg... envc NAME=value...
  * (outPath is opened write-only as stdout; errPath likewise as stderr, or empty: stderr = stdout;
  * stdinPath empty: /dev/null; user "uid:gid" runs the command as that user, empty: as this process.)
- * Answers on stdout, one line each:  "P id pid" · "E id message" · "X id code signal"
- * (code -1 when a signal ended it; signal 0 when none). It exits when stdin closes.
+ * Answers on stdout, one line each:  "P id pid pipeBytes" · "E id message" · "X id code signal"
+ * (pipeBytes: the capacity of the stdout pipe, 0 when stdout is not a pipe; code -1 when a signal
+ * ended it; signal 0 when none). It exits when stdin closes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +31,14 @@ static size_t len, cap;
 static struct { pid_t pid; long id; } children[MAX_CHILDREN];
 
 static void fail(long id, const char *message) { dprintf(1, "E %ld %s\n", id, message); }
+
+/* Asks for a 1 MB pipe (the default is 64 KB: a command printing fast would block far more often on
+ * its output) and returns the capacity it has; 0 for what is not a pipe. */
+static long widen_pipe(int fd) {
+  fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+  long size = fcntl(fd, F_GETPIPE_SZ);
+  return size > 0 ? size : 0;
+}
 
 static void remember(pid_t pid, long id) {
   for (int i = 0; i < MAX_CHILDREN; i++)
@@ -59,7 +68,7 @@ static void start_as(long id, char **f, char **argv, char **envp, int envc) {
   int in = open(f[5][0] ? f[5] : "/dev/null", O_RDONLY | O_CLOEXEC);
   int out = open(f[3], O_WRONLY | O_CLOEXEC);
   int err = f[4][0] ? open(f[4], O_WRONLY | O_CLOEXEC) : -1;
-  if (out >= 0) fcntl(out, F_SETPIPE_SZ, 1 << 20);
+  long pipe_bytes = out >= 0 ? widen_pipe(out) : 0;
   if (in < 0 || out < 0 || (f[4][0] && err < 0)) {
     fail(id, strerror(errno));
     if (in >= 0) close(in);
@@ -89,7 +98,7 @@ static void start_as(long id, char **f, char **argv, char **envp, int envc) {
   if (err >= 0) close(err);
   if (pid < 0) { fail(id, strerror(errno)); return; }
   remember(pid, id);
-  dprintf(1, "P %ld %ld\n", id, (long)pid);
+  dprintf(1, "P %ld %ld %ld\n", id, (long)pid, pipe_bytes);
 }
 
 /* Starts one request given as fields; returns after answering P or E. */
@@ -111,10 +120,10 @@ static void start(char **f, int n) {
     return;
   }
 
-  /* A 1 MB pipe (the default is 64 KB): a command printing fast blocks far less often on its output. */
+  long pipe_bytes = 0;
   int probe = open(f[3], O_WRONLY | O_NONBLOCK | O_CLOEXEC);
   if (probe >= 0) {
-    fcntl(probe, F_SETPIPE_SZ, 1 << 20);
+    pipe_bytes = widen_pipe(probe);
     close(probe);
   }
 
@@ -141,7 +150,7 @@ static void start(char **f, int n) {
   int err = posix_spawnp(&pid, f[7], &fa, &at, argv, envp);
   if (saved) { setenv("PATH", saved, 1); free(saved); }
 
-  if (err == 0) { remember(pid, id); dprintf(1, "P %ld %ld\n", id, (long)pid); }
+  if (err == 0) { remember(pid, id); dprintf(1, "P %ld %ld %ld\n", id, (long)pid, pipe_bytes); }
   else fail(id, strerror(err));
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
