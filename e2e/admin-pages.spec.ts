@@ -5,7 +5,16 @@ test("an admin creates a Work and a task from the dashboard", async ({ page }) =
   const works = await api("GET", "/api/works");
   const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
   await page.goto("/works");
-  await page.getByRole("button", { name: "New Work" }).click();
+  // The panel opens and closes (Cancel, Escape) without leaving the page.
+  const newWork = page.getByRole("button", { name: "New Work" });
+  await newWork.click();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByLabel("Repository", { exact: true })).toBeHidden();
+  await newWork.click();
+  await page.getByLabel("Name", { exact: true }).press("Escape");
+  await expect(page.getByLabel("Repository", { exact: true })).toBeHidden();
+  await expect(newWork).toHaveAttribute("aria-expanded", "false");
+  await newWork.click();
   const name = `Dashboard Work ${Date.now()}`;
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Repository", { exact: true }).fill(demo.repoUrl);

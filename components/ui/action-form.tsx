@@ -17,9 +17,11 @@ type Props<T> = {
   success?: (data: T) => React.ReactNode;
   successText?: string;
   ariaLabel?: string;
+  // Shown beside the submit button (a Cancel, say).
+  besideSubmit?: React.ReactNode;
 };
 
-export function ActionForm<T>({ action, submitLabel, variant = "primary", children, className = "", success, successText, ariaLabel }: Props<T>) {
+export function ActionForm<T>({ action, submitLabel, variant = "primary", children, className = "", success, successText, ariaLabel, besideSubmit }: Props<T>) {
   const [state, formAction, isPending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -43,6 +45,7 @@ export function ActionForm<T>({ action, submitLabel, variant = "primary", childr
         <button type="submit" disabled={isPending} className={buttonClass(variant)}>
           {isPending ? "…" : submitLabel}
         </button>
+        {besideSubmit}
       </div>
       <div className="mt-2 space-y-1">
         {fieldErrors.length > 0 ? (

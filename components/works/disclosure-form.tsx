@@ -1,5 +1,7 @@
 "use client";
-// A "New …" button that opens into a small create form (posting to a Server Action) with a Cancel.
+// A "New …" button that opens a small create form (posting to a Server Action) in a panel over the
+// page: beneath the button on wider screens, across the top of the screen on a phone (where the button
+// may sit at either edge). Cancel, Escape or the button again closes it.
 import { useState } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ActionForm } from "../ui/action-form";
@@ -16,13 +18,21 @@ type Props = {
 
 export function DisclosureForm({ label, submitLabel, create, children }: Props) {
   const [isOpen, setOpen] = useState(false);
-  if (!isOpen) return <Button variant="primary" onClick={() => setOpen(true)}>{label}</Button>;
   return (
-    <Card className="w-full p-4 sm:w-[32rem]">
-      <ActionForm action={create} submitLabel={submitLabel} ariaLabel={label}>
-        <div className="grid w-full gap-3">{children}</div>
-      </ActionForm>
-      <Button size="sm" variant="ghost" className="mt-1" onClick={() => setOpen(false)}>Cancel</Button>
-    </Card>
+    <div className="relative">
+      <Button variant="primary" aria-expanded={isOpen} onClick={() => setOpen(!isOpen)}>{label}</Button>
+      {isOpen ? (
+        <Card
+          className="fixed inset-x-4 top-16 z-30 p-4 text-left shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:z-20 sm:mt-2 sm:w-[32rem]"
+          onKeyDown={(e) => {
+            if (e.key === "Escape") setOpen(false);
+          }}
+        >
+          <ActionForm action={create} submitLabel={submitLabel} ariaLabel={label} besideSubmit={<Button variant="ghost" onClick={() => setOpen(false)}>Cancel</Button>}>
+            <div className="grid w-full gap-3">{children}</div>
+          </ActionForm>
+        </Card>
+      ) : null}
+    </div>
   );
 }
