@@ -30,7 +30,7 @@ function freshProcessDb(): Db {
   return db;
 }
 
-describe.skipIf(process.env.TEST_DATABASE_URL)("the SQLite client", () => {
+describe("the SQLite client", () => {
   it("a transaction as the very first use runs on an already tuned connection", async () => {
     const db = freshProcessDb();
     const inside = await db.$transaction(async (tx) => {
