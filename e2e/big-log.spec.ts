@@ -39,3 +39,25 @@ test("a million-line log opens at #L500000 highlighted, and search jumps between
   expect(download.headers()["content-disposition"]).toContain("attachment");
   expect(download.headers()["content-type"]).toContain("text/plain");
 });
+
+// A colour opened on one line stays on across the following lines, also where the viewer's chunks of
+// lines meet (lines 500/501), until the output resets it.
+test("a colour that spans many lines keeps its colour in the full log, across chunk boundaries", async ({ page }) => {
+  const { taskId } = await workWithChecks("Colour spans", [
+    { id: "spans", name: "Prints a long red block", kind: "test", required: true, command: "printf 'start\\n\\033[31mFAIL block opens\\n'; for i in $(seq 3 600); do echo \"still red $i\"; done; printf '\\033[0mplain again\\n'" },
+  ]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status, { timeout: 60_000 }).toBe("finished");
+  for (const n of [300, 560]) {
+    // A fresh load each time (going to another #L of the same page would only change the hash).
+    await page.goto("about:blank");
+    await page.goto(`/runs/${runId}/attempts/1/checks/spans/log#L${n}`);
+    const line = page.locator(`[data-line="${n}"]`);
+    await expect(line.getByText(`still red ${n}`, { exact: true })).toHaveClass(/ansi-red/);
+  }
+  const lastLine = page.locator('[data-line="601"]');
+  await page.goto("about:blank");
+  await page.goto(`/runs/${runId}/attempts/1/checks/spans/log`);
+  await expect(lastLine.getByText("plain again", { exact: true })).not.toHaveClass(/ansi-red/);
+  await expect(page.locator('[data-line="600"]').getByText("still red 600", { exact: true })).toHaveClass(/ansi-red/);
+});

@@ -7,7 +7,7 @@ import { parseAnsi } from "@/lib/ansi/parse-ansi";
 import type { LogLinesPage } from "@/lib/services/logs";
 import { AnsiLine } from "./ansi-line";
 import { LogSearch } from "./log-search";
-import { useLogChunks, useLogMeta, useLogSearch, type LogLine } from "./use-log-data";
+import { useLogChunks, useLogMeta, useLogSearch, useStyledLines, type LogLine } from "./use-log-data";
 
 const LH = 20;
 const MAX_PX = 15_000_000;
@@ -36,7 +36,8 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
   const last = Math.min(total, Math.floor(firstExact) + visibleLines + OVERSCAN);
   const offsetPx = view.top - (firstExact - (first - 1)) * LH;
   const fetched = useLogChunks(base, first, last, total, meta.isLive);
-  const initialLines = useRef(new Map(initial.lines.map((l) => [l.n, l])));
+  const initialStyled = useStyledLines(initial);
+  const initialLines = useRef(new Map(initialStyled.map((l) => [l.n, l])));
 
   const scrollToLine = useCallback(
     (n: number) => {
@@ -123,7 +124,7 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
       {!isHydrated ? (
         <div className="flex h-[calc(100dvh-15rem)] min-h-80 flex-col-reverse overflow-auto font-mono text-xs leading-5" role="log" aria-label="Log lines">
           <div>
-            {initial.lines.map((line) => (
+            {initialStyled.map((line) => (
               <LogRow key={line.n} n={line.n} line={line} isSelected={false} isMatch={false} onSelect={ignoreSelect} />
             ))}
           </div>
@@ -160,7 +161,7 @@ const LogRow = memo(function LogRow({ n, line, isSelected, isMatch, onSelect }: 
         {n}
       </a>
       <span className="pr-4">
-        {line ? <AnsiLine segments={parseAnsi(line.text).segments} /> : <span className="text-zinc-700">…</span>}
+        {line ? <AnsiLine segments={parseAnsi(line.text, line.style).segments} /> : <span className="text-zinc-700">…</span>}
         {line && line.cut > 0 ? <span className="ml-2 text-amber-400">… line cut: {line.cut.toLocaleString("en")} more bytes (see raw)</span> : null}
       </span>
     </div>
