@@ -65,18 +65,25 @@ export class SecretMasker implements OutputMasker {
     return this.mask(data, data.length).out.toString("utf8");
   }
 
-  // Masks every match that starts before `limit`; returns the output and how many input bytes it covers.
+  // Releases the output up to `limit` with every match in it masked; returns the output and how many
+  // input bytes it covers. A match that runs past `limit` is kept whole for the next round: another
+  // value may overlap its end and not be complete yet, and once the match's start has been released
+  // that value could never be recognised (its remainder would show).
   private mask(data: Buffer, limit: number): { out: Buffer; consumed: number } {
-    const ranges = mergeRanges([...findAll(data, this.plain), ...findAcrossLines(data, this.encoded)]).filter(([start]) => start < limit);
+    let stop = Math.min(Math.max(limit, 0), data.length);
     const parts: Buffer[] = [];
     let pos = 0;
-    for (const [start, end] of ranges) {
+    for (const [start, end] of mergeRanges([...findAll(data, this.plain), ...findAcrossLines(data, this.encoded)])) {
+      if (start >= stop) break;
+      if (end > stop) {
+        stop = start;
+        break;
+      }
       parts.push(data.subarray(pos, start), MASK);
       pos = end;
     }
-    const consumed = Math.max(pos, Math.min(Math.max(limit, 0), data.length));
-    parts.push(data.subarray(pos, consumed));
-    return { out: Buffer.concat(parts), consumed };
+    parts.push(data.subarray(pos, stop));
+    return { out: Buffer.concat(parts), consumed: stop };
   }
 }
 
