@@ -3,15 +3,13 @@
 // while the check runs (and not after), and search results.
 import { useMemo, useRef } from "react";
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { stylesAtLineStarts, type AnsiStyle } from "@/lib/ansi/parse-ansi";
+import { NO_STYLE, stylesAtLineStarts, type AnsiStyle } from "@/lib/ansi/parse-ansi";
 import { fetchJson, logKeys } from "@/lib/query-keys";
 import type { LogLinesPage } from "@/lib/services/logs";
 
 export const CHUNK = 500;
 // A line with the colour in effect where it starts (a colour opened on an earlier line carries on).
 export type LogLine = LogLinesPage["lines"][number] & { style: AnsiStyle };
-
-const NO_STYLE: AnsiStyle = {};
 
 type Styled = { from: AnsiStyle; lines: LogLine[]; end: AnsiStyle };
 

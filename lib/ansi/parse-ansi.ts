@@ -114,7 +114,7 @@ export function parseAnsiLines(text: string): AnsiSegment[][] {
   });
 }
 
-const NO_STYLE: AnsiStyle = Object.freeze({}) as AnsiStyle;
+export const NO_STYLE: AnsiStyle = Object.freeze({}) as AnsiStyle;
 
 // The style in effect where each line starts (a colour opened on one line carries into the next), and
 // the style after the last line, to carry into the lines that follow.

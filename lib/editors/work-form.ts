@@ -1,19 +1,11 @@
 // The Work settings editor's working copy, and the patch (validated by ZWorkPatch) it saves.
 import { ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
 import { toFieldIssues } from "../gates/field-issues";
-import type { Check } from "../gates/check-schema";
+import type { WorkRecord } from "../db/works";
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
 
-export type WorkSettings = {
-  checkDefaults: Check[];
-  checksPolicy: ChecksPolicy;
-  maxGateAttempts: number;
-  agentCommand: string | null;
-  agentEnvPassthrough: string[];
-  budgetSec: number | null;
-  failFast: boolean;
-  version: number;
-};
+// The part of a Work its settings editor shows and saves.
+export type WorkSettings = Pick<WorkRecord, "checkDefaults" | "checksPolicy" | "maxGateAttempts" | "agentCommand" | "agentEnvPassthrough" | "budgetSec" | "failFast" | "version">;
 
 export type WorkForm = {
   checkDefaults: CheckForm[];

@@ -1,8 +1,8 @@
 // Running a short platform command (git) through the spawner and collecting its output: the server
 // never forks itself, so its event loop is not blocked while a process starts.
 import fs from "node:fs";
-import net from "node:net";
 import { fifoPoolFor } from "./fifo-pool";
+import { readOutput } from "./pipe-poller";
 import { launch, type RunAs } from "./spawner";
 import { signalGroup } from "./process-group";
 
@@ -10,17 +10,21 @@ export type Captured = { code: number | null; stdout: string; stderr: string };
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
+// Everything written to the pipe until it closes (at most MAX_OUTPUT is kept). Read as it arrives, not
+// polled: git prints little, and its end should be seen at once.
 function collect(fd: number): Promise<Buffer> {
   return new Promise((resolve) => {
-    const socket = new net.Socket({ fd, readable: true, writable: false });
     const chunks: Buffer[] = [];
     let size = 0;
-    socket.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_OUTPUT) chunks.push(chunk);
-    });
-    socket.on("error", () => socket.destroy());
-    socket.on("close", () => resolve(Buffer.concat(chunks)));
+    readOutput(
+      fd,
+      0,
+      (chunk) => {
+        size += chunk.length;
+        if (size <= MAX_OUTPUT) chunks.push(chunk);
+      },
+      () => resolve(Buffer.concat(chunks)),
+    );
   });
 }
 
