@@ -16,8 +16,14 @@ type Props = { searchParams: Promise<{ work?: string; ending?: string; before?: 
 export default async function InboxPage({ searchParams }: Props) {
   const q = await searchParams;
   const before = q.before ? new Date(q.before) : undefined;
-  const inbox = await loadInbox(await getPageActor(), { workId: q.work || undefined, ending: q.ending || undefined, before: before && !Number.isNaN(before.getTime()) ? before : undefined });
-  const olderHref = inbox.nextBefore ? `/?${new URLSearchParams({ ...(q.work ? { work: q.work } : {}), ...(q.ending ? { ending: q.ending } : {}), before: inbox.nextBefore.toISOString() })}#endings` : null;
+  const inbox = await loadInbox(await getPageActor(), {
+    workId: q.work || undefined,
+    ending: q.ending || undefined,
+    before: before && !Number.isNaN(before.getTime()) ? before : undefined,
+  });
+  const olderHref = inbox.nextBefore
+    ? `/?${new URLSearchParams({ ...(q.work ? { work: q.work } : {}), ...(q.ending ? { ending: q.ending } : {}), before: inbox.nextBefore.toISOString() })}#endings`
+    : null;
   return (
     <>
       <PageHeader title="Inbox" meta="Runs that need a decision, what is running now, and how recent runs ended." />
@@ -26,21 +32,39 @@ export default async function InboxPage({ searchParams }: Props) {
           <label htmlFor="filter-work">Work</label>
           <select id="filter-work" name="work" defaultValue={q.work ?? ""} className={inputClass}>
             <option value="">All Works</option>
-            {inbox.works.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+            {inbox.works.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
           </select>
         </div>
         <div className="flex flex-col gap-1 text-sm font-medium">
           <label htmlFor="filter-ending">Ending</label>
           <select id="filter-ending" name="ending" defaultValue={inbox.filters.ending ?? ""} className={inputClass}>
             <option value="">Any ending</option>
-            {ENDINGS.map((e) => <option key={e} value={e}>{e}</option>)}
+            {ENDINGS.map((e) => (
+              <option key={e} value={e}>
+                {e}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className={buttonClass("secondary")}>Filter</button>
-        {q.work || q.ending ? <Link href="/" className={buttonClass("ghost")}>Clear</Link> : null}
+        <button type="submit" className={buttonClass("secondary")}>
+          Filter
+        </button>
+        {q.work || q.ending ? (
+          <Link href="/" className={buttonClass("ghost")}>
+            Clear
+          </Link>
+        ) : null}
       </form>
       {inbox.decisions.length > 0 ? (
-        <Section id="decisions" title={`Needs a decision (${inbox.decisions.length})`} description="Partial runs: attempts or budget ran out with the gate red. Accept as it stands, grant more attempts, or reject.">
+        <Section
+          id="decisions"
+          title={`Needs a decision (${inbox.decisions.length})`}
+          description="Partial runs: attempts or budget ran out with the gate red. Accept as it stands, grant more attempts, or reject."
+        >
           <DecisionCards runs={inbox.decisions} />
         </Section>
       ) : null}
@@ -51,11 +75,19 @@ export default async function InboxPage({ searchParams }: Props) {
       ) : null}
       <Section id="endings" title="Recent endings">
         {inbox.endings.length === 0 ? (
-          <EmptyState title={q.work || q.ending ? "No runs match these filters" : "No run has ended yet"}>{q.work || q.ending ? "Clear the filters to see every ending." : "Dispatch a task to see its run here."}</EmptyState>
+          <EmptyState title={q.work || q.ending ? "No runs match these filters" : "No run has ended yet"}>
+            {q.work || q.ending ? "Clear the filters to see every ending." : "Dispatch a task to see its run here."}
+          </EmptyState>
         ) : (
           <InboxList runs={inbox.endings} label="Recent endings" />
         )}
-        {olderHref ? <p className="mt-3 text-right text-sm"><Link className="font-medium text-sky-700 hover:underline dark:text-sky-400" href={olderHref}>Older →</Link></p> : null}
+        {olderHref ? (
+          <p className="mt-3 text-right text-sm">
+            <Link className="font-medium text-sky-700 hover:underline dark:text-sky-400" href={olderHref}>
+              Older →
+            </Link>
+          </p>
+        ) : null}
       </Section>
     </>
   );

@@ -48,7 +48,13 @@ test("a viewer sees no Dispatch button, and a Dispatch Server Action sent anyway
   await expect(page.getByRole("button", { name: "Dispatch" })).toHaveCount(0);
 
   const before = await runCount(work.taskId);
-  const answer = await callServerAction(context.request, { baseURL: BASE_URL, page: `/tasks/${work.taskId}`, filename: "app/tasks/[taskId]/actions.ts", exportedName: "dispatchTaskAction", args: [work.taskId] });
+  const answer = await callServerAction(context.request, {
+    baseURL: BASE_URL,
+    page: `/tasks/${work.taskId}`,
+    filename: "app/tasks/[taskId]/actions.ts",
+    exportedName: "dispatchTaskAction",
+    args: [work.taskId],
+  });
   expect(answer.text).toContain('"code":"forbidden"');
   expect(answer.text).toContain("needs the engineer role");
   expect(await runCount(work.taskId)).toBe(before);
@@ -59,21 +65,41 @@ test("an engineer may dispatch but not answer a decision; a lead may", async ({ 
   const repo = await api("GET", "/api/works");
   const demo = repo.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
   // A Work whose only check fails and which has one attempt: its run ends partial, raising a decision.
-  const work = await api("POST", "/api/works", { name: `Decisions ${Date.now()}`, repoUrl: demo.repoUrl, baseBranch: "main", maxGateAttempts: 1, checkDefaults: [{ id: "red", name: "Always red", kind: "custom", command: "false", required: true }] });
+  const work = await api("POST", "/api/works", {
+    name: `Decisions ${Date.now()}`,
+    repoUrl: demo.repoUrl,
+    baseBranch: "main",
+    maxGateAttempts: 1,
+    checkDefaults: [{ id: "red", name: "Always red", kind: "custom", command: "false", required: true }],
+  });
   const task = await api("POST", `/api/works/${work.json.id}/tasks`, { title: "needs a decision" });
   const engineer = await personWithRole(work.json.id, "engineer");
   const lead = await personWithRole(work.json.id, "lead");
 
   const asEngineer = await signedInContext(browser, engineer);
-  const dispatched = await callServerAction(asEngineer.context.request, { baseURL: BASE_URL, page: `/tasks/${task.json.id}`, filename: "app/tasks/[taskId]/actions.ts", exportedName: "dispatchTaskAction", args: [task.json.id] });
+  const dispatched = await callServerAction(asEngineer.context.request, {
+    baseURL: BASE_URL,
+    page: `/tasks/${task.json.id}`,
+    filename: "app/tasks/[taskId]/actions.ts",
+    exportedName: "dispatchTaskAction",
+    args: [task.json.id],
+  });
   const runId = /"runId":"([^"]+)"/.exec(dispatched.text)?.[1];
   expect(runId, dispatched.text).toBeTruthy();
-  await expect.poll(async () => (await api("GET", `/api/runs/${runId}`)).json.ending, { timeout: 30_000 }).toBe("partial");
+  await expect
+    .poll(async () => (await api("GET", `/api/runs/${runId}`)).json.ending, { timeout: 30_000 })
+    .toBe("partial");
 
   await asEngineer.page.goto(`/runs/${runId}`);
   await expect(asEngineer.page.getByText("waits for a decision by a lead")).toBeVisible();
   await expect(asEngineer.page.getByRole("button", { name: "Accept as it stands" })).toHaveCount(0);
-  const refused = await callServerAction(asEngineer.context.request, { baseURL: BASE_URL, page: `/runs/${runId}`, filename: "app/runs/[runId]/actions.ts", exportedName: "decideRunAction", args: [runId, { choice: "accept" }] });
+  const refused = await callServerAction(asEngineer.context.request, {
+    baseURL: BASE_URL,
+    page: `/runs/${runId}`,
+    filename: "app/runs/[runId]/actions.ts",
+    exportedName: "decideRunAction",
+    args: [runId, { choice: "accept" }],
+  });
   expect(refused.text).toContain('"code":"forbidden"');
   expect((await api("GET", `/api/runs/${runId}`)).json.needsDecision).toBe(true);
 
@@ -91,7 +117,14 @@ test("a Server Action called from another origin is refused and changes nothing"
   const engineer = await personWithRole(work.id, "engineer");
   const { context } = await signedInContext(browser, engineer);
   const before = await runCount(work.taskId);
-  const answer = await callServerAction(context.request, { baseURL: BASE_URL, page: `/tasks/${work.taskId}`, filename: "app/tasks/[taskId]/actions.ts", exportedName: "dispatchTaskAction", args: [work.taskId], origin: "http://evil.example" });
+  const answer = await callServerAction(context.request, {
+    baseURL: BASE_URL,
+    page: `/tasks/${work.taskId}`,
+    filename: "app/tasks/[taskId]/actions.ts",
+    exportedName: "dispatchTaskAction",
+    args: [work.taskId],
+    origin: "http://evil.example",
+  });
   expect(answer.status).not.toBe(200);
   expect(answer.text).not.toContain('"runId"');
   expect(await runCount(work.taskId)).toBe(before);

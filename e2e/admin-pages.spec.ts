@@ -34,7 +34,8 @@ test("an API token is shown once, works as a bearer token, and stops working whe
   await page.getByRole("button", { name: "Create token" }).click();
   const token = (await page.getByTestId("new-token").textContent())!;
   expect(token).toMatch(/^gh_/);
-  const call = () => fetch(`${BASE_URL}/api/works`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+  const call = () =>
+    fetch(`${BASE_URL}/api/works`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
   expect(await call()).toBe(200);
   await page.reload();
   await expect(page.getByTestId("new-token")).toHaveCount(0);
@@ -45,7 +46,9 @@ test("an API token is shown once, works as a bearer token, and stops working whe
   expect(await call()).toBe(401);
 });
 
-test("an admin adds a person; a lead gives them a role and sets a secret whose value is never shown", async ({ page }) => {
+test("an admin adds a person; a lead gives them a role and sets a secret whose value is never shown", async ({
+  page,
+}) => {
   const email = `pat-${Date.now()}@e2e.example`;
   await page.goto("/admin/users");
   const form = page.getByRole("form", { name: "Add a person" });

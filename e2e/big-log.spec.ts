@@ -5,7 +5,13 @@ import { dispatch, runJson, workWithChecks } from "./support/api";
 test("a million-line log opens at #L500000 highlighted, and search jumps between matches", async ({ page }) => {
   test.setTimeout(120_000);
   const { taskId } = await workWithChecks("Big log", [
-    { id: "million", name: "Prints a million lines", kind: "test", required: true, command: "awk 'BEGIN { for (i = 1; i <= 1000000; i++) printf \"line %d: \\033[32mok\\033[0m\\n\", i }'" },
+    {
+      id: "million",
+      name: "Prints a million lines",
+      kind: "test",
+      required: true,
+      command: "awk 'BEGIN { for (i = 1; i <= 1000000; i++) printf \"line %d: \\033[32mok\\033[0m\\n\", i }'",
+    },
   ]);
   const runId = await dispatch(taskId);
   await expect.poll(async () => (await runJson(runId)).status, { timeout: 60_000 }).toBe("finished");
@@ -44,7 +50,14 @@ test("a million-line log opens at #L500000 highlighted, and search jumps between
 // lines meet (lines 500/501), until the output resets it.
 test("a colour that spans many lines keeps its colour in the full log, across chunk boundaries", async ({ page }) => {
   const { taskId } = await workWithChecks("Colour spans", [
-    { id: "spans", name: "Prints a long red block", kind: "test", required: true, command: "printf 'start\\n\\033[31mFAIL block opens\\n'; for i in $(seq 3 600); do echo \"still red $i\"; done; printf '\\033[0mplain again\\n'" },
+    {
+      id: "spans",
+      name: "Prints a long red block",
+      kind: "test",
+      required: true,
+      command:
+        "printf 'start\\n\\033[31mFAIL block opens\\n'; for i in $(seq 3 600); do echo \"still red $i\"; done; printf '\\033[0mplain again\\n'",
+    },
   ]);
   const runId = await dispatch(taskId);
   await expect.poll(async () => (await runJson(runId)).status, { timeout: 60_000 }).toBe("finished");

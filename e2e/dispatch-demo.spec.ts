@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
 
-test("dispatching the demo from the browser shows attempt 1 red, then the gate green on attempt 2", async ({ page }) => {
+test("dispatching the demo from the browser shows attempt 1 red, then the gate green on attempt 2", async ({
+  page,
+}) => {
   await page.goto("/works");
   await page.getByRole("link", { name: /Gatehouse demo/ }).click();
   await page.getByRole("link", { name: /Make slugify produce URL slugs/ }).click();

@@ -1,15 +1,27 @@
 import { expect, test, type Page } from "@playwright/test";
 import { api, runJson, workWithChecks } from "./support/api";
 
-const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({ id, name: `Check ${id}`, kind: "test", command, required: true, ...extra });
+const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: `Check ${id}`,
+  kind: "test",
+  command,
+  required: true,
+  ...extra,
+});
 
 async function save(page: Page) {
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByRole("status").filter({ hasText: /Saved: version/ })).toBeVisible();
 }
 
-test("a lead edits the defaults inline: validation as you type, a hollow-check warning, reorder, save", async ({ page }) => {
-  const { workId } = await workWithChecks("Edit defaults", [check("unit", "npm test"), check("lint", "npm run lint", { kind: "lint" })]);
+test("a lead edits the defaults inline: validation as you type, a hollow-check warning, reorder, save", async ({
+  page,
+}) => {
+  const { workId } = await workWithChecks("Edit defaults", [
+    check("unit", "npm test"),
+    check("lint", "npm run lint", { kind: "lint" }),
+  ]);
   await page.goto(`/works/${workId}/settings`);
   await page.getByRole("button", { name: "+ Add a check" }).click();
   const added = page.getByRole("listitem", { name: /^Check 3/ });
@@ -31,11 +43,17 @@ test("a lead edits the defaults inline: validation as you type, a hollow-check w
   expect(work.checksPolicy).toBe("warn");
   // The change is in the history with a readable diff.
   await page.reload();
-  await page.getByRole("list", { name: "Change history" }).getByText(/changed checkDefaults/).click();
+  await page
+    .getByRole("list", { name: "Change history" })
+    .getByText(/changed checkDefaults/)
+    .click();
   await expect(page.getByRole("list", { name: "Changes" }).getByText("checkDefaults.smoke")).toBeVisible();
 });
 
-test("saving over someone else's save is refused with their changes shown, then kept on top of theirs", async ({ page, browser }) => {
+test("saving over someone else's save is refused with their changes shown, then kept on top of theirs", async ({
+  page,
+  browser,
+}) => {
   const { workId } = await workWithChecks("Conflict", [check("unit", "npm test")]);
   await page.goto(`/works/${workId}/settings`);
   const other = await browser.newContext({ storageState: "e2e/.auth/admin.json" });
@@ -45,7 +63,10 @@ test("saving over someone else's save is refused with their changes shown, then 
   await save(otherPage);
   await other.close();
 
-  await page.getByRole("listitem", { name: /^Check 1/ }).getByLabel("Name", { exact: true }).fill("Unit tests pass (renamed)");
+  await page
+    .getByRole("listitem", { name: /^Check 1/ })
+    .getByLabel("Name", { exact: true })
+    .fill("Unit tests pass (renamed)");
   await page.getByRole("button", { name: "Save changes" }).click();
   const conflict = page.getByRole("alert").filter({ hasText: "Not saved: someone else saved this Work first" });
   await expect(conflict).toBeVisible();
@@ -57,10 +78,24 @@ test("saving over someone else's save is refused with their changes shown, then 
   expect(work.checkDefaults[0].name).toBe("Unit tests pass (renamed)");
 });
 
-test("a gates file with a bad entry lists it with its reason; the rest is imported after confirming", async ({ page }) => {
+test("a gates file with a bad entry lists it with its reason; the rest is imported after confirming", async ({
+  page,
+}) => {
   const { workId } = await workWithChecks("Import", [check("unit", "npm test")]);
   await page.goto(`/works/${workId}/settings`);
-  await page.getByRole("textbox", { name: "Gates file" }).fill(["gates:", "  - run: npm run lint", "    name: Lint", "    timeout: 5m", "  - run: \"deploy {TODO: target}\"", "  - run: make", "    retries: 3"].join("\n"));
+  await page
+    .getByRole("textbox", { name: "Gates file" })
+    .fill(
+      [
+        "gates:",
+        "  - run: npm run lint",
+        "    name: Lint",
+        "    timeout: 5m",
+        '  - run: "deploy {TODO: target}"',
+        "  - run: make",
+        "    retries: 3",
+      ].join("\n"),
+    );
   await page.getByRole("button", { name: "Read the file" }).click();
   const preview = page.getByRole("region", { name: "Import preview" });
   await expect(preview).toContainText("1 check ready, 2 cannot be imported");
@@ -72,11 +107,20 @@ test("a gates file with a bad entry lists it with its reason; the rest is import
   await expect(page.getByRole("listitem", { name: /^Check 2: Lint/ })).toBeVisible();
   await save(page);
   const work = (await api("GET", `/api/works/${workId}`)).json;
-  expect(work.checkDefaults.map((c: { id: string; timeoutSec?: number }) => [c.id, c.timeoutSec])).toEqual([["unit", undefined], ["lint", 300]]);
+  expect(work.checkDefaults.map((c: { id: string; timeoutSec?: number }) => [c.id, c.timeoutSec])).toEqual([
+    ["unit", undefined],
+    ["lint", 300],
+  ]);
 });
 
-test("a task overrides one check and suppresses another, the preview follows, and a dispatch freezes exactly that", async ({ page }) => {
-  const { taskId } = await workWithChecks("Overrides", [check("unit", "echo unit"), check("lint", "echo lint", { kind: "lint" }), check("types", "echo types", { kind: "typecheck" })]);
+test("a task overrides one check and suppresses another, the preview follows, and a dispatch freezes exactly that", async ({
+  page,
+}) => {
+  const { taskId } = await workWithChecks("Overrides", [
+    check("unit", "echo unit"),
+    check("lint", "echo lint", { kind: "lint" }),
+    check("types", "echo types", { kind: "typecheck" }),
+  ]);
   await page.goto(`/tasks/${taskId}/edit`);
   await page.getByRole("button", { name: "Override unit" }).click();
   const unit = page.getByRole("listitem", { name: "Check unit (overridden)" });
@@ -101,7 +145,11 @@ test("a task overrides one check and suppresses another, the preview follows, an
   const runId = page.url().split("/runs/")[1];
   await expect.poll(async () => (await runJson(runId)).status).not.toBe("queued");
   const run = await runJson(runId);
-  expect(run.checks.map((c: { id: string; source: string }) => [c.id, c.source])).toEqual([["unit", "overridden"], ["types", "inherited"], [expect.stringMatching(/^task-check/), "added"]]);
+  expect(run.checks.map((c: { id: string; source: string }) => [c.id, c.source])).toEqual([
+    ["unit", "overridden"],
+    ["types", "inherited"],
+    [expect.stringMatching(/^task-check/), "added"],
+  ]);
   expect(run.suppressed).toEqual(["lint"]);
   expect(run.maxAttempts).toBe(2);
   expect(run.checks[0].command).toBe("echo unit-for-this-task");

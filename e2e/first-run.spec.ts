@@ -4,7 +4,9 @@ import { startOwnServer } from "./support/own-server";
 test.use({ storageState: { cookies: [], origins: [] } });
 
 // An empty database and no admin in the environment: the first visit asks for the first admin.
-test("the first visit creates the first admin, who is then signed in; later visits ask to sign in", async ({ browser }) => {
+test("the first visit creates the first admin, who is then signed in; later visits ask to sign in", async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const server = await startOwnServer({ port: 3292, env: { GATEHOUSE_BOOTSTRAP_TOKEN: "" } });
   try {

@@ -1,12 +1,21 @@
 import { expect, test } from "@playwright/test";
 import { api, dispatch, runJson, workWithChecks } from "./support/api";
 
-const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({ id, name: `Check ${id}`, kind: "test", command, required: true, ...extra });
+const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: `Check ${id}`,
+  kind: "test",
+  command,
+  required: true,
+  ...extra,
+});
 
 test("a failed row expands (by keyboard too) to its log tail, with colours and the exit code", async ({ page }) => {
   const { taskId } = await workWithChecks("Failing tail", [
     check("ok", "echo all good"),
-    check("broken", "printf 'compiling\\n\\033[31mFAIL\\033[0m src/app.test.js expected 2 got 3\\n'; exit 3", { kind: "build" }),
+    check("broken", "printf 'compiling\\n\\033[31mFAIL\\033[0m src/app.test.js expected 2 got 3\\n'; exit 3", {
+      kind: "build",
+    }),
   ]);
   const runId = await dispatch(taskId);
   await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
@@ -24,13 +33,17 @@ test("a failed row expands (by keyboard too) to its log tail, with colours and t
 });
 
 test("output with HTML and <script> is shown as text and never runs", async ({ page }) => {
-  const { taskId } = await workWithChecks("Hostile output", [check("xss", `echo '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold?</b>'; exit 1`)]);
+  const { taskId } = await workWithChecks("Hostile output", [
+    check("xss", `echo '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold?</b>'; exit 1`),
+  ]);
   const runId = await dispatch(taskId);
   await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
   await page.goto(`/runs/${runId}`);
   await page.getByLabel("Check xss: failed").click();
   const tail = page.locator('[data-check-id="xss"]').getByTestId("log-tail");
-  await expect(tail).toContainText('<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold?</b>');
+  await expect(tail).toContainText(
+    '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold?</b>',
+  );
   await expect(tail.locator("img, b, script")).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   // The full log page shows it as text too.
@@ -63,7 +76,10 @@ test("a partial run's decision is answered from the run page: more attempts, the
   const runId = await dispatch(taskId);
   await expect.poll(async () => (await runJson(runId)).ending).toBe("partial");
   await page.goto("/");
-  await page.getByRole("list", { name: "Runs needing a decision" }).getByRole("link", { name: /: Decide$/ }).click();
+  await page
+    .getByRole("list", { name: "Runs needing a decision" })
+    .getByRole("link", { name: /: Decide$/ })
+    .click();
   await expect(page.getByRole("heading", { name: "Decision needed", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Grant more attempts" }).click();
   await expect(page.getByText("Waiting for a fix")).toBeVisible();
@@ -101,7 +117,9 @@ test("pages fit a 375 px phone without sideways scrolling", async ({ page }) => 
   for (const path of ["/", "/works", `/works/${demo.id}`, `/tasks/${tasks.json.tasks[0].id}`]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
 });

@@ -9,14 +9,27 @@ test("a run interrupted by a killed server ends inconclusive and leaves no proce
   const auth = { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/json" };
   const first = await startOwnServer({ port });
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${first.url}${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${first.url}${path}`, {
+      method,
+      headers: auth,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, json: await res.json() };
   };
   const work = await api("POST", "/api/works", {
     name: "Restart",
     repoUrl: makeGitRepo(),
     baseBranch: "main",
-    checkDefaults: [{ id: "long", name: "Runs for ten minutes", kind: "custom", command: "sleep 600", required: true, timeoutSec: 3600 }],
+    checkDefaults: [
+      {
+        id: "long",
+        name: "Runs for ten minutes",
+        kind: "custom",
+        command: "sleep 600",
+        required: true,
+        timeoutSec: 3600,
+      },
+    ],
   });
   expect(work.status).toBe(201);
   const task = await api("POST", `/api/works/${work.json.id}/tasks`, { title: "survive a crash" });
@@ -24,7 +37,11 @@ test("a run interrupted by a killed server ends inconclusive and leaves no proce
   expect(dispatched.status).toBe(202);
   const runId = dispatched.json.runId as string;
 
-  await expect.poll(async () => (await api("GET", `/api/runs/${runId}`)).json.attempts?.[0]?.checks?.[0]?.verdict, { timeout: 60_000 }).toBe("running");
+  await expect
+    .poll(async () => (await api("GET", `/api/runs/${runId}`)).json.attempts?.[0]?.checks?.[0]?.verdict, {
+      timeout: 60_000,
+    })
+    .toBe("running");
   await expect.poll(() => processesWithEnv(`GATEHOUSE_RUN_ID=${runId}`).length).toBeGreaterThan(0);
 
   first.process.kill("SIGKILL");

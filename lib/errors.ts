@@ -31,7 +31,10 @@ export class AppError extends Error {
 }
 
 export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError || (!!error && typeof error === "object" && (error as { name?: string }).name === "AppError");
+  return (
+    error instanceof AppError ||
+    (!!error && typeof error === "object" && (error as { name?: string }).name === "AppError")
+  );
 }
 
 export const notFound = (what: string) => new AppError("not_found", `${what} not found`);

@@ -36,5 +36,10 @@ export function relativeTime(date: Date | string, now: number = Date.now()): str
 
 // Control characters in a command, shown as escapes (ESC as \e) instead of invisible boxes.
 export function showControls(text: string): string {
-  return text.replace(/\u001b/g, "\\e").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text
+    .replace(/\u001b/g, "\\e")
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g,
+      (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    );
 }

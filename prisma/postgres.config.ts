@@ -10,5 +10,8 @@ export default defineConfig({
   schema: path.join(__dirname, "postgres"),
   migrations: { path: path.join(__dirname, "postgres", "migrations") },
   adapter: async () =>
-    new PrismaPg({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", Client: TextNameClient } as never),
+    new PrismaPg({
+      connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+      Client: TextNameClient,
+    } as never),
 });

@@ -21,7 +21,9 @@ export function buildNative({ quiet = false } = {}) {
       /* try the next compiler */
     }
   }
-  console.log("gatehouse: no C compiler could build the native spawner; using the JavaScript one (commands start a little slower)");
+  console.log(
+    "gatehouse: no C compiler could build the native spawner; using the JavaScript one (commands start a little slower)",
+  );
   return false;
 }
 

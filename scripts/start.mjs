@@ -39,7 +39,9 @@ if (!fs.existsSync(path.join(root, "lib", "db", "generated", provider, "client.t
 if (!args.has("--build-only")) {
   fs.mkdirSync(dataDir, { recursive: true });
   log(`applying migrations to ${isPostgres ? "PostgreSQL" : `SQLite in ${dataDir}`}`);
-  run(prismaCli, ["migrate", "deploy", "--config", `prisma/${provider}.config.ts`], { stdio: ["ignore", "ignore", "inherit"] });
+  run(prismaCli, ["migrate", "deploy", "--config", `prisma/${provider}.config.ts`], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 if (args.has("--dev")) {
@@ -60,7 +62,11 @@ if (args.has("--dev")) {
 function buildIfNeeded() {
   const stamp = path.join(root, ".next", "gatehouse-source-hash");
   const hash = sourceHash();
-  if (fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === hash) {
+  if (
+    fs.existsSync(path.join(root, ".next", "BUILD_ID")) &&
+    fs.existsSync(stamp) &&
+    fs.readFileSync(stamp, "utf8") === hash
+  ) {
     log("build is up to date");
     return;
   }
@@ -71,7 +77,20 @@ function buildIfNeeded() {
 
 function sourceHash() {
   const hash = createHash("sha256");
-  const inputs = ["app", "components", "lib", "public", "prisma/models", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"];
+  const inputs = [
+    "app",
+    "components",
+    "lib",
+    "public",
+    "prisma/models",
+    "instrumentation.ts",
+    "next.config.ts",
+    "postcss.config.mjs",
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "package.json",
+    "package-lock.json",
+  ];
   const files = [];
   const walk = (p) => {
     if (!fs.existsSync(p)) return;

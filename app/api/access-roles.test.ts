@@ -7,7 +7,14 @@ import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import type { Role } from "@/lib/auth/roles";
 import { callRoute } from "@/lib/testing/call-route";
 import { check, createHarness, makeScenario, settle, type Harness, type Scenario } from "@/lib/testing/runner-harness";
-import { expectForbiddenRole, expectNoChange, expectWorkNotFound, grant, makePerson, type Person } from "@/lib/testing/access-fixture";
+import {
+  expectForbiddenRole,
+  expectNoChange,
+  expectWorkNotFound,
+  grant,
+  makePerson,
+  type Person,
+} from "@/lib/testing/access-fixture";
 import { createTask } from "@/lib/services/tasks";
 import { dispatchTask } from "@/lib/services/runs";
 import { setSecret } from "@/lib/services/secrets";
@@ -58,7 +65,8 @@ beforeAll(async () => {
   expect(detail.run.status).toBe("waiting");
   readRunId = r.id;
   // A token's first use is audited (once an hour); use each once so later snapshots compare like with like.
-  for (const p of [...Object.values(people), pawn]) expect((await callRoute(works.GET, { token: p.token })).status).toBe(200);
+  for (const p of [...Object.values(people), pawn])
+    expect((await callRoute(works.GET, { token: p.token })).status).toBe(200);
 });
 afterAll(async () => h?.cleanup());
 
@@ -162,7 +170,10 @@ const CASES: Case[] = [
     workScoped: true,
     ok: 200,
     call: (token) => callRoute(members.GET, { token, params: { id: A.work.id } }),
-    verify: async (res) => expect(res.json.members.map((m: any) => m.role).sort()).toEqual(expect.arrayContaining(["engineer", "lead", "viewer"])),
+    verify: async (res) =>
+      expect(res.json.members.map((m: any) => m.role).sort()).toEqual(
+        expect.arrayContaining(["engineer", "lead", "viewer"]),
+      ),
   },
 
   // engineer and up
@@ -171,7 +182,13 @@ const CASES: Case[] = [
     need: "engineer",
     workScoped: true,
     ok: 201,
-    call: (token) => callRoute(workTasks.POST, { token, method: "POST", params: { id: A.work.id }, body: { title: `Created through the API ${++seq}` } }),
+    call: (token) =>
+      callRoute(workTasks.POST, {
+        token,
+        method: "POST",
+        params: { id: A.work.id },
+        body: { title: `Created through the API ${++seq}` },
+      }),
     verify: async (res) => expect(await h.t.db.task.findUnique({ where: { id: res.json.id } })).not.toBeNull(),
   },
   {
@@ -181,7 +198,12 @@ const CASES: Case[] = [
     ok: 200,
     prepare: () => freshTask(),
     call: (token, t) =>
-      callRoute(task.PATCH, { token, method: "PATCH", params: { id: t.id }, body: { version: t.version, maxGateAttempts: 2, acceptanceChecks: [check("extra", "true")] } }),
+      callRoute(task.PATCH, {
+        token,
+        method: "PATCH",
+        params: { id: t.id },
+        body: { version: t.version, maxGateAttempts: 2, acceptanceChecks: [check("extra", "true")] },
+      }),
     verify: async (res, t) => {
       expect(res.json.version).toBe(t.version + 1);
       expect(res.json.effectiveChecks.map((c: any) => [c.id, c.source])).toEqual([
@@ -239,7 +261,8 @@ const CASES: Case[] = [
     workScoped: true,
     ok: 200,
     prepare: () => partialRun(),
-    call: (token, runId) => callRoute(decision.POST, { token, method: "POST", params: { id: runId }, body: { choice: "reject" } }),
+    call: (token, runId) =>
+      callRoute(decision.POST, { token, method: "POST", params: { id: runId }, body: { choice: "reject" } }),
     verify: async (res, runId) => {
       expect(res.json.ending).toBe("rejected");
       const row = await dbRun(runId);
@@ -252,7 +275,13 @@ const CASES: Case[] = [
     workScoped: true,
     ok: 200,
     prepare: async () => (await h.t.db.work.findUniqueOrThrow({ where: { id: A.work.id } })).version,
-    call: (token, version) => callRoute(work.PATCH, { token, method: "PATCH", params: { id: A.work.id }, body: { version, budgetSec: 600 + ++seq } }),
+    call: (token, version) =>
+      callRoute(work.PATCH, {
+        token,
+        method: "PATCH",
+        params: { id: A.work.id },
+        body: { version, budgetSec: 600 + ++seq },
+      }),
     verify: async (res, version) => {
       expect(res.json.version).toBe(version + 1);
       expect((await h.t.db.work.findUniqueOrThrow({ where: { id: A.work.id } })).version).toBe(version + 1);
@@ -272,7 +301,13 @@ const CASES: Case[] = [
     workScoped: true,
     ok: 201,
     prepare: async () => `ROLE_CASE_${++seq}`,
-    call: (token, name) => callRoute(secret.PUT, { token, method: "PUT", params: { id: A.work.id, name }, body: { value: "value-set-by-a-test" } }),
+    call: (token, name) =>
+      callRoute(secret.PUT, {
+        token,
+        method: "PUT",
+        params: { id: A.work.id, name },
+        body: { value: "value-set-by-a-test" },
+      }),
     verify: async (res, name) => {
       expect(res.json).toEqual({ name, created: true });
       expect(await h.t.db.secret.count({ where: { workId: A.work.id, name } })).toBe(1);
@@ -300,10 +335,18 @@ const CASES: Case[] = [
       await grant(A.work.id, pawn, "viewer");
       return null;
     },
-    call: (token) => callRoute(member.PUT, { token, method: "PUT", params: { id: A.work.id, userId: pawn.id }, body: { role: "engineer" } }),
+    call: (token) =>
+      callRoute(member.PUT, {
+        token,
+        method: "PUT",
+        params: { id: A.work.id, userId: pawn.id },
+        body: { role: "engineer" },
+      }),
     verify: async (res) => {
       expect(res.json).toEqual({ userId: pawn.id, role: "engineer" });
-      const row = await h.t.db.membership.findUniqueOrThrow({ where: { workId_userId: { workId: A.work.id, userId: pawn.id } } });
+      const row = await h.t.db.membership.findUniqueOrThrow({
+        where: { workId_userId: { workId: A.work.id, userId: pawn.id } },
+      });
       expect(row.role).toBe("engineer");
     },
   },
@@ -317,7 +360,8 @@ const CASES: Case[] = [
       return null;
     },
     call: (token) => callRoute(member.DELETE, { token, method: "DELETE", params: { id: A.work.id, userId: pawn.id } }),
-    verify: async () => expect(await h.t.db.membership.count({ where: { workId: A.work.id, userId: pawn.id } })).toBe(0),
+    verify: async () =>
+      expect(await h.t.db.membership.count({ where: { workId: A.work.id, userId: pawn.id } })).toBe(0),
   },
   {
     name: "GET /api/audit?workId=A",
@@ -334,7 +378,8 @@ const CASES: Case[] = [
     need: "admin",
     workScoped: false,
     ok: 201,
-    call: (token) => callRoute(works.POST, { token, method: "POST", body: { name: `Admin made ${++seq}`, repoUrl: A.repo.dir } }),
+    call: (token) =>
+      callRoute(works.POST, { token, method: "POST", body: { name: `Admin made ${++seq}`, repoUrl: A.repo.dir } }),
     verify: async (res) => expect(await h.t.db.work.count({ where: { id: res.json.id } })).toBe(1),
   },
   {
@@ -353,7 +398,12 @@ const CASES: Case[] = [
     need: "admin",
     workScoped: false,
     ok: 201,
-    call: (token) => callRoute(users.POST, { token, method: "POST", body: { email: `made-${++seq}@example.test`, password: "a-long-enough-password" } }),
+    call: (token) =>
+      callRoute(users.POST, {
+        token,
+        method: "POST",
+        body: { email: `made-${++seq}@example.test`, password: "a-long-enough-password" },
+      }),
     verify: async (res) => {
       expect(await h.t.db.user.count({ where: { email: res.json.email } })).toBe(1);
       expect(JSON.stringify(res.json)).not.toMatch(/passwordHash|scrypt\$/);
@@ -381,7 +431,12 @@ describe.each(CASES)("$name (needs $need)", (c) => {
     }
     const res = await expectNoChange(h.t.db, () => c.call(token, ctx));
     if (who === "outsider" && c.workScoped) expectWorkNotFound(res);
-    else expectForbiddenRole(res, c.need, who === "outsider" || c.need === "admin" ? undefined : `you are ${who === "engineer" ? "an" : "a"} ${who}`);
+    else
+      expectForbiddenRole(
+        res,
+        c.need,
+        who === "outsider" || c.need === "admin" ? undefined : `you are ${who === "engineer" ? "an" : "a"} ${who}`,
+      );
   });
 });
 
@@ -413,17 +468,34 @@ describe("which Works a user sees", () => {
     const b = await createWork(SYSTEM_ACTOR, { name: "Work B", repoUrl: A.repo.dir, baseBranch: "main" });
     const viewer = people.viewer;
     await grant(b.id, viewer, "lead");
-    const onB = await callRoute(work.PATCH, { token: viewer.token, method: "PATCH", params: { id: b.id }, body: { version: b.version, checksPolicy: "warn" } });
+    const onB = await callRoute(work.PATCH, {
+      token: viewer.token,
+      method: "PATCH",
+      params: { id: b.id },
+      body: { version: b.version, checksPolicy: "warn" },
+    });
     expect(onB.status, onB.text).toBe(200);
     expect(onB.json.checksPolicy).toBe("warn");
     const version = (await h.t.db.work.findUniqueOrThrow({ where: { id: A.work.id } })).version;
     const onA = await expectNoChange(h.t.db, () =>
-      callRoute(work.PATCH, { token: viewer.token, method: "PATCH", params: { id: A.work.id }, body: { version, checksPolicy: "warn" } }),
+      callRoute(work.PATCH, {
+        token: viewer.token,
+        method: "PATCH",
+        params: { id: A.work.id },
+        body: { version, checksPolicy: "warn" },
+      }),
     );
     expectForbiddenRole(onA, "lead", "you are a viewer");
     // And as lead of B they still cannot manage people on A.
     expectForbiddenRole(
-      await expectNoChange(h.t.db, () => callRoute(member.PUT, { token: viewer.token, method: "PUT", params: { id: A.work.id, userId: viewer.id }, body: { role: "lead" } })),
+      await expectNoChange(h.t.db, () =>
+        callRoute(member.PUT, {
+          token: viewer.token,
+          method: "PUT",
+          params: { id: A.work.id, userId: viewer.id },
+          body: { role: "lead" },
+        }),
+      ),
       "lead",
     );
   });
@@ -431,12 +503,24 @@ describe("which Works a user sees", () => {
   it("nobody can raise their own role on a Work they are not lead of", async () => {
     for (const who of ["viewer", "engineer"] as const) {
       const p = people[who];
-      const res = await expectNoChange(h.t.db, () => callRoute(member.PUT, { token: p.token, method: "PUT", params: { id: A.work.id, userId: p.id }, body: { role: "lead" } }));
+      const res = await expectNoChange(h.t.db, () =>
+        callRoute(member.PUT, {
+          token: p.token,
+          method: "PUT",
+          params: { id: A.work.id, userId: p.id },
+          body: { role: "lead" },
+        }),
+      );
       expectForbiddenRole(res, "lead");
     }
     expectWorkNotFound(
       await expectNoChange(h.t.db, () =>
-        callRoute(member.PUT, { token: people.outsider.token, method: "PUT", params: { id: A.work.id, userId: people.outsider.id }, body: { role: "viewer" } }),
+        callRoute(member.PUT, {
+          token: people.outsider.token,
+          method: "PUT",
+          params: { id: A.work.id, userId: people.outsider.id },
+          body: { role: "viewer" },
+        }),
       ),
     );
   });
@@ -466,30 +550,67 @@ describe("the Work's settings are lead-only, field by field", () => {
     ["name", "Renamed"],
     ["repoUrl", "/etc"],
     ["baseBranch", "other"],
-  ] as [string, unknown][])("%s (which repository the Work is) needs an admin: a lead gets 403 and nothing changes", async (field, value) => {
-    const version = (await h.t.db.work.findUniqueOrThrow({ where: { id: C.id } })).version;
-    const res = await expectNoChange(h.t.db, () => callRoute(work.PATCH, { token: people.lead.token, method: "PATCH", params: { id: C.id }, body: { version, [field]: value } }));
-    expect(res.status, res.text).toBe(403);
-    expect(res.json.error.message).toContain("needs an admin");
-    const ok = await callRoute(work.PATCH, { token: people.admin.token, method: "PATCH", params: { id: C.id }, body: { version, [field]: value } });
-    expect(ok.status, ok.text).toBe(200);
-    expect(ok.json[field]).toEqual(value);
-  });
+  ] as [string, unknown][])(
+    "%s (which repository the Work is) needs an admin: a lead gets 403 and nothing changes",
+    async (field, value) => {
+      const version = (await h.t.db.work.findUniqueOrThrow({ where: { id: C.id } })).version;
+      const res = await expectNoChange(h.t.db, () =>
+        callRoute(work.PATCH, {
+          token: people.lead.token,
+          method: "PATCH",
+          params: { id: C.id },
+          body: { version, [field]: value },
+        }),
+      );
+      expect(res.status, res.text).toBe(403);
+      expect(res.json.error.message).toContain("needs an admin");
+      const ok = await callRoute(work.PATCH, {
+        token: people.admin.token,
+        method: "PATCH",
+        params: { id: C.id },
+        body: { version, [field]: value },
+      });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.json[field]).toEqual(value);
+    },
+  );
 
-  it.each(FIELDS)("%s: viewer and engineer get 403 naming lead and nothing changes; the lead's change is saved", async (field, value) => {
-    const version = (await h.t.db.work.findUniqueOrThrow({ where: { id: C.id } })).version;
-    for (const who of ["viewer", "engineer"] as const) {
-      const res = await expectNoChange(h.t.db, () => callRoute(work.PATCH, { token: people[who].token, method: "PATCH", params: { id: C.id }, body: { version, [field]: value } }));
-      expectForbiddenRole(res, "lead");
-    }
-    const ok = await callRoute(work.PATCH, { token: people.lead.token, method: "PATCH", params: { id: C.id }, body: { version, [field]: value } });
-    expect(ok.status, ok.text).toBe(200);
-    expect(ok.json[field]).toEqual(value);
-    expect(ok.json.version).toBe(version + 1);
-  });
+  it.each(FIELDS)(
+    "%s: viewer and engineer get 403 naming lead and nothing changes; the lead's change is saved",
+    async (field, value) => {
+      const version = (await h.t.db.work.findUniqueOrThrow({ where: { id: C.id } })).version;
+      for (const who of ["viewer", "engineer"] as const) {
+        const res = await expectNoChange(h.t.db, () =>
+          callRoute(work.PATCH, {
+            token: people[who].token,
+            method: "PATCH",
+            params: { id: C.id },
+            body: { version, [field]: value },
+          }),
+        );
+        expectForbiddenRole(res, "lead");
+      }
+      const ok = await callRoute(work.PATCH, {
+        token: people.lead.token,
+        method: "PATCH",
+        params: { id: C.id },
+        body: { version, [field]: value },
+      });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.json[field]).toEqual(value);
+      expect(ok.json.version).toBe(version + 1);
+    },
+  );
 
   it("a refusal comes before validation: a viewer's invalid body is 403, not a 400 that reveals the rules were checked", async () => {
-    const res = await expectNoChange(h.t.db, () => callRoute(work.PATCH, { token: people.viewer.token, method: "PATCH", params: { id: C.id }, body: { version: 1, maxGateAttempts: 99 } }));
+    const res = await expectNoChange(h.t.db, () =>
+      callRoute(work.PATCH, {
+        token: people.viewer.token,
+        method: "PATCH",
+        params: { id: C.id },
+        body: { version: 1, maxGateAttempts: 99 },
+      }),
+    );
     expectForbiddenRole(res, "lead");
   });
 });
@@ -500,15 +621,26 @@ describe("decisions on a partial run", () => {
   it("engineer's 'accept' and 'more-attempts' are refused and the run still needs a decision; the lead's 'more-attempts' continues the run", async () => {
     const runId = await partialRun();
     for (const body of [{ choice: "accept" }, { choice: "more-attempts", attempts: 2 }]) {
-      const res = await expectNoChange(h.t.db, () => callRoute(decision.POST, { token: people.engineer.token, method: "POST", params: { id: runId }, body }));
+      const res = await expectNoChange(h.t.db, () =>
+        callRoute(decision.POST, { token: people.engineer.token, method: "POST", params: { id: runId }, body }),
+      );
       expectForbiddenRole(res, "lead", "you are an engineer");
     }
     expect((await dbRun(runId)).needsDecision).toBe(true);
-    const ok = await callRoute(decision.POST, { token: people.lead.token, method: "POST", params: { id: runId }, body: { choice: "more-attempts", attempts: 1 } });
+    const ok = await callRoute(decision.POST, {
+      token: people.lead.token,
+      method: "POST",
+      params: { id: runId },
+      body: { choice: "more-attempts", attempts: 1 },
+    });
     expect(ok.status, ok.text).toBe(200);
     // No agent: the run waits for a fix, and the engineer may now start that attempt.
     expect(ok.json.status).toBe("waiting");
-    const next = await callRoute(attempts.POST, { token: people.engineer.token, method: "POST", params: { id: runId } });
+    const next = await callRoute(attempts.POST, {
+      token: people.engineer.token,
+      method: "POST",
+      params: { id: runId },
+    });
     expect(next.status, next.text).toBe(202);
     const detail = await settle(h, runId);
     expect(detail.attempts.map((a) => a.n)).toEqual([1, 2]);

@@ -44,7 +44,14 @@ function requestToken(body: unknown, address = newAddress()) {
   return callRoute(authToken.POST, { method: "POST", body, headers: { "x-forwarded-for": address } });
 }
 
-const actorOf = (u: { id: string; email: string; isAdmin: boolean }): Actor => ({ userId: u.id, label: u.email, email: u.email, isAdmin: u.isAdmin, via: "session", tokenId: null });
+const actorOf = (u: { id: string; email: string; isAdmin: boolean }): Actor => ({
+  userId: u.id,
+  label: u.email,
+  email: u.email,
+  isAdmin: u.isAdmin,
+  via: "session",
+  tokenId: null,
+});
 
 // The raw bytes of the SQLite database (and its write-ahead log), to prove a value is nowhere in it.
 function databaseBytes(dataDir: string): Buffer {
@@ -76,15 +83,45 @@ describe("POST /api/auth/token", () => {
     expect(listed.status).toBe(200);
     expect(listed.json.works.map((w: any) => w.id)).toEqual([mine.id]);
     // engineer on "mine": may add a task, may not change the Work, cannot see "other", is no admin.
-    expect((await callRoute(workTasks.POST, { token, method: "POST", params: { id: mine.id }, body: { title: "via token" } })).status).toBe(201);
-    expectForbiddenRole(await callRoute(work.PATCH, { token, method: "PATCH", params: { id: mine.id }, body: { version: mine.version, checksPolicy: "off" } }), "lead", "you are an engineer");
+    expect(
+      (
+        await callRoute(workTasks.POST, {
+          token,
+          method: "POST",
+          params: { id: mine.id },
+          body: { title: "via token" },
+        })
+      ).status,
+    ).toBe(201);
+    expectForbiddenRole(
+      await callRoute(work.PATCH, {
+        token,
+        method: "PATCH",
+        params: { id: mine.id },
+        body: { version: mine.version, checksPolicy: "off" },
+      }),
+      "lead",
+      "you are an engineer",
+    );
     expect((await callRoute(work.GET, { token, params: { id: other.id } })).status).toBe(404);
     expectForbiddenRole(await callRoute(users.GET, { token }), "admin");
-    expectForbiddenRole(await callRoute(works.POST, { token, method: "POST", body: { name: "Nope", repoUrl: "/tmp/repo" } }), "admin");
+    expectForbiddenRole(
+      await callRoute(works.POST, { token, method: "POST", body: { name: "Nope", repoUrl: "/tmp/repo" } }),
+      "admin",
+    );
 
     // A role given later applies to the same token at once (roles are the user's, not the token's).
     await grant(mine.id, u, "lead");
-    expect((await callRoute(work.PATCH, { token, method: "PATCH", params: { id: mine.id }, body: { version: mine.version, checksPolicy: "off" } })).status).toBe(200);
+    expect(
+      (
+        await callRoute(work.PATCH, {
+          token,
+          method: "PATCH",
+          params: { id: mine.id },
+          body: { version: mine.version, checksPolicy: "off" },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("the database stores only a hash: the plaintext is in no apiToken row, nor anywhere in the database file", async () => {
@@ -226,7 +263,8 @@ describe("slowing repeated wrong passwords", () => {
   it("the wait doubles with each further failure, and once it has passed the right password works and clears the count", async () => {
     const u = await newUser();
     freezeClock();
-    for (let i = 1; i <= 5; i++) expect((await requestToken({ email: u.email, password: "wrong", name: "x" })).status).toBe(401);
+    for (let i = 1; i <= 5; i++)
+      expect((await requestToken({ email: u.email, password: "wrong", name: "x" })).status).toBe(401);
     const first = await requestToken({ email: u.email, password: u.password, name: "x" });
     expect(first.json.error.message).toMatch(/try again in 1 s/);
     vi.setSystemTime(Date.now() + 1001);
@@ -245,9 +283,14 @@ describe("slowing repeated wrong passwords", () => {
 
   it("a success before the lockout resets the account's counter", async () => {
     const u = await newUser();
-    const failures = () => db.t().db.user.findUniqueOrThrow({ where: { id: u.id } }).then((r) => r.failedSignins);
+    const failures = () =>
+      db
+        .t()
+        .db.user.findUniqueOrThrow({ where: { id: u.id } })
+        .then((r) => r.failedSignins);
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < 4; i++) expect((await requestToken({ email: u.email, password: "wrong", name: "x" })).status).toBe(401);
+      for (let i = 0; i < 4; i++)
+        expect((await requestToken({ email: u.email, password: "wrong", name: "x" })).status).toBe(401);
       expect(await failures()).toBe(4);
       const ok = await requestToken({ email: u.email, password: u.password, name: "x" });
       expect(ok.status, `round ${round}: ${ok.text}`).toBe(201);
@@ -275,7 +318,8 @@ describe("slowing repeated wrong passwords", () => {
   it("without a trusted proxy, a forged X-Forwarded-For neither slows others nor escapes the per-account limit", async () => {
     const u = await newUser();
     freezeClock();
-    for (let i = 0; i < 25; i++) await requestToken({ email: `nobody-x-${i}@example.test`, password: "guess", name: "x" }, "203.0.113.9");
+    for (let i = 0; i < 25; i++)
+      await requestToken({ email: `nobody-x-${i}@example.test`, password: "guess", name: "x" }, "203.0.113.9");
     // 25 failures from one claimed address did not slow a different account on that "address".
     const notSlowed = await requestToken({ email: u.email, password: u.password, name: "x" }, "203.0.113.9");
     expect(notSlowed.status, notSlowed.text).toBe(201);
@@ -301,7 +345,11 @@ describe("GATEHOUSE_BOOTSTRAP_TOKEN", () => {
     expectUnauthorized(await callRoute(works.GET, { token: VALUE }));
     await bootstrapAccess({ GATEHOUSE_BOOTSTRAP_TOKEN: VALUE });
     expect((await callRoute(users.GET, { token: VALUE })).status).toBe(200);
-    const created = await callRoute(works.POST, { token: VALUE, method: "POST", body: { name: "Automated", repoUrl: "/tmp/repo" } });
+    const created = await callRoute(works.POST, {
+      token: VALUE,
+      method: "POST",
+      body: { name: "Automated", repoUrl: "/tmp/repo" },
+    });
     expect(created.status, created.text).toBe(201);
     // Stored hashed like any token.
     const rows = await db.t().db.apiToken.findMany({ where: { isBootstrap: true } });
@@ -354,17 +402,31 @@ describe("GATEHOUSE_ADMIN_EMAIL / GATEHOUSE_ADMIN_PASSWORD", () => {
     const rows = await db.t().db.user.findMany();
     expect(rows.map((r) => [r.email, r.isAdmin])).toEqual([["first@example.test", true]]);
     expect(rows[0].passwordHash).not.toContain(env.GATEHOUSE_ADMIN_PASSWORD);
-    const res = await requestToken({ email: "first@example.test", password: env.GATEHOUSE_ADMIN_PASSWORD, name: "setup" });
+    const res = await requestToken({
+      email: "first@example.test",
+      password: env.GATEHOUSE_ADMIN_PASSWORD,
+      name: "setup",
+    });
     expect(res.status, res.text).toBe(201);
     expect((await callRoute(users.GET, { token: res.json.token })).status).toBe(200);
   });
 
   it("does nothing once a user exists (another email, or the same email with another password)", async () => {
-    await bootstrapAccess({ GATEHOUSE_ADMIN_EMAIL: "second@example.test", GATEHOUSE_ADMIN_PASSWORD: "second-admin-password" });
-    await bootstrapAccess({ GATEHOUSE_ADMIN_EMAIL: env.GATEHOUSE_ADMIN_EMAIL, GATEHOUSE_ADMIN_PASSWORD: "a-new-password-attempt" });
+    await bootstrapAccess({
+      GATEHOUSE_ADMIN_EMAIL: "second@example.test",
+      GATEHOUSE_ADMIN_PASSWORD: "second-admin-password",
+    });
+    await bootstrapAccess({
+      GATEHOUSE_ADMIN_EMAIL: env.GATEHOUSE_ADMIN_EMAIL,
+      GATEHOUSE_ADMIN_PASSWORD: "a-new-password-attempt",
+    });
     expect((await db.t().db.user.findMany()).map((r) => r.email)).toEqual(["first@example.test"]);
-    expect((await requestToken({ email: "second@example.test", password: "second-admin-password", name: "x" })).status).toBe(401);
-    expect((await requestToken({ email: "first@example.test", password: "a-new-password-attempt", name: "x" })).status).toBe(401);
+    expect(
+      (await requestToken({ email: "second@example.test", password: "second-admin-password", name: "x" })).status,
+    ).toBe(401);
+    expect(
+      (await requestToken({ email: "first@example.test", password: "a-new-password-attempt", name: "x" })).status,
+    ).toBe(401);
   });
 });
 

@@ -17,14 +17,25 @@ let engineer: Person;
 let lead: Person;
 let admin: Person;
 let workId: string;
-const DEPLOY = { id: "deploy", name: "Deploys", kind: "custom", command: "./deploy.sh", required: true, envPassthrough: ["NPM_TOKEN"] };
+const DEPLOY = {
+  id: "deploy",
+  name: "Deploys",
+  kind: "custom",
+  command: "./deploy.sh",
+  required: true,
+  envPassthrough: ["NPM_TOKEN"],
+};
 
 beforeAll(async () => {
   t = await createTestDb();
   engineer = await makePerson("engineer");
   lead = await makePerson("lead");
   admin = await makePerson("admin", { admin: true });
-  const work = await createWork(SYSTEM_ACTOR, { name: "Grants", repoUrl: "/tmp/none", checkDefaults: [DEPLOY, { id: "unit", name: "Unit", kind: "test", command: "true", required: true }] });
+  const work = await createWork(SYSTEM_ACTOR, {
+    name: "Grants",
+    repoUrl: "/tmp/none",
+    checkDefaults: [DEPLOY, { id: "unit", name: "Unit", kind: "test", command: "true", required: true }],
+  });
   workId = work.id;
   await grant(workId, engineer, "engineer");
   await grant(workId, lead, "lead");
@@ -32,18 +43,33 @@ beforeAll(async () => {
 afterAll(async () => t.cleanup());
 
 async function newTask(body: Record<string, unknown> = {}) {
-  const res = await callRoute(workTasks.POST, { token: lead.token, method: "POST", params: { id: workId }, body: { title: "t", ...body } });
+  const res = await callRoute(workTasks.POST, {
+    token: lead.token,
+    method: "POST",
+    params: { id: workId },
+    body: { title: "t", ...body },
+  });
   expect(res.status, res.text).toBe(201);
   return res.json;
 }
 
-const patch = (who: Person, id: string, body: unknown) => callRoute(taskRoute.PATCH, { token: who.token, method: "PATCH", params: { id }, body });
+const patch = (who: Person, id: string, body: unknown) =>
+  callRoute(taskRoute.PATCH, { token: who.token, method: "PATCH", params: { id }, body });
 
 describe("task overrides that grant names", () => {
   it("an engineer adding a check that lists a secret is refused (403 naming lead); a lead may", async () => {
     const task = await newTask();
-    const leak = { id: "leak", name: "Leaks", kind: "custom", command: 'printf "%s" "$NPM_TOKEN" | rev', required: false, envPassthrough: ["NPM_TOKEN"] };
-    const refused = await expectNoChange(t.db, () => patch(engineer, task.id, { version: task.version, acceptanceChecks: [leak] }));
+    const leak = {
+      id: "leak",
+      name: "Leaks",
+      kind: "custom",
+      command: 'printf "%s" "$NPM_TOKEN" | rev',
+      required: false,
+      envPassthrough: ["NPM_TOKEN"],
+    };
+    const refused = await expectNoChange(t.db, () =>
+      patch(engineer, task.id, { version: task.version, acceptanceChecks: [leak] }),
+    );
     expect(refused.status, refused.text).toBe(403);
     expect(refused.json.error.message).toContain('giving "leak" envPassthrough names');
     expect(refused.json.error.message).toContain("lead role");
@@ -53,20 +79,38 @@ describe("task overrides that grant names", () => {
 
   it("an engineer overriding a default that grants names with another command is refused", async () => {
     const task = await newTask();
-    const res = await patch(engineer, task.id, { version: task.version, acceptanceChecks: [{ ...DEPLOY, command: 'echo "$NPM_TOKEN" | base32' }] });
+    const res = await patch(engineer, task.id, {
+      version: task.version,
+      acceptanceChecks: [{ ...DEPLOY, command: 'echo "$NPM_TOKEN" | base32' }],
+    });
     expect(res.status).toBe(403);
   });
 
   it("an engineer may copy a granting default unchanged, keep a lead's approved entry, and edit checks that grant nothing", async () => {
-    const approved = { id: "smoke", name: "Smoke", kind: "custom", command: "./smoke.sh", required: false, envPassthrough: ["NPM_TOKEN"] };
+    const approved = {
+      id: "smoke",
+      name: "Smoke",
+      kind: "custom",
+      command: "./smoke.sh",
+      required: false,
+      envPassthrough: ["NPM_TOKEN"],
+    };
     const task = await newTask({ acceptanceChecks: [approved] });
     const ok = await patch(engineer, task.id, {
       version: task.version,
-      acceptanceChecks: [DEPLOY, approved, { id: "unit", name: "Unit, quick", kind: "test", command: "npm test -- --quick", required: true }, { id: "lint", name: "Lint", kind: "lint", command: "npm run lint", required: true }],
+      acceptanceChecks: [
+        DEPLOY,
+        approved,
+        { id: "unit", name: "Unit, quick", kind: "test", command: "npm test -- --quick", required: true },
+        { id: "lint", name: "Lint", kind: "lint", command: "npm run lint", required: true },
+      ],
     });
     expect(ok.status, ok.text).toBe(200);
     // Changing the approved entry is a new grant.
-    const changed = await patch(engineer, task.id, { version: ok.json.version, acceptanceChecks: [{ ...approved, command: "env" }] });
+    const changed = await patch(engineer, task.id, {
+      version: ok.json.version,
+      acceptanceChecks: [{ ...approved, command: "env" }],
+    });
     expect(changed.status).toBe(403);
   });
 
@@ -80,7 +124,12 @@ describe("task overrides that grant names", () => {
   });
 
   it("an engineer creating a task with a granting check or an agent command is refused", async () => {
-    const res = await callRoute(workTasks.POST, { token: engineer.token, method: "POST", params: { id: workId }, body: { title: "x", agentCommand: "env" } });
+    const res = await callRoute(workTasks.POST, {
+      token: engineer.token,
+      method: "POST",
+      params: { id: workId },
+      body: { title: "x", agentCommand: "env" },
+    });
     expect(res.status).toBe(403);
   });
 });

@@ -30,8 +30,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.cleanup());
 
-const put = (name: string, body: unknown, token = lead.token, id = workId) => callRoute(secret.PUT, { token, method: "PUT", params: { id, name }, body });
-const del = (name: string, token = lead.token) => callRoute(secret.DELETE, { token, method: "DELETE", params: { id: workId, name } });
+const put = (name: string, body: unknown, token = lead.token, id = workId) =>
+  callRoute(secret.PUT, { token, method: "PUT", params: { id, name }, body });
+const del = (name: string, token = lead.token) =>
+  callRoute(secret.DELETE, { token, method: "DELETE", params: { id: workId, name } });
 const list = (token = lead.token) => callRoute(secrets.GET, { token, params: { id: workId } });
 
 let seq = 0;
@@ -39,7 +41,12 @@ const uniqueValue = () => `s3cr3t-Value-${++seq}-${process.pid}-zq`;
 
 // Everything a value could leak into: every row of every table (as JSON), and the database file itself.
 async function expectValueStoredNowhereInClear(value: string) {
-  const tables = await Promise.all([t.db.secret.findMany(), t.db.auditEvent.findMany(), t.db.work.findMany(), t.db.user.findMany()]);
+  const tables = await Promise.all([
+    t.db.secret.findMany(),
+    t.db.auditEvent.findMany(),
+    t.db.work.findMany(),
+    t.db.user.findMany(),
+  ]);
   const json = JSON.stringify(tables);
   expect(json).not.toContain(value);
   expect(json).not.toContain(Buffer.from(value).toString("base64"));
@@ -81,7 +88,9 @@ describe("setting, listing and deleting", () => {
     const value = uniqueValue();
     await put("SAME_A", { value });
     await put("SAME_B", { value });
-    const [a, b] = await Promise.all(["SAME_A", "SAME_B"].map((name) => t.db.secret.findFirstOrThrow({ where: { workId, name } })));
+    const [a, b] = await Promise.all(
+      ["SAME_A", "SAME_B"].map((name) => t.db.secret.findFirstOrThrow({ where: { workId, name } })),
+    );
     expect(a.ciphertext).not.toBe(b.ciphertext);
   });
 
@@ -119,7 +128,15 @@ describe("setting, listing and deleting", () => {
     expect((await put("ONLY_HERE", { value: uniqueValue() })).status).toBe(201);
     const res = await callRoute(secrets.GET, { token: lead.token, params: { id: other.id } });
     expect(res.json.secrets).toEqual([]);
-    expect((await callRoute(secret.DELETE, { token: lead.token, method: "DELETE", params: { id: other.id, name: "ONLY_HERE" } })).status).toBe(404);
+    expect(
+      (
+        await callRoute(secret.DELETE, {
+          token: lead.token,
+          method: "DELETE",
+          params: { id: other.id, name: "ONLY_HERE" },
+        })
+      ).status,
+    ).toBe(404);
     expect(await t.db.secret.count({ where: { workId, name: "ONLY_HERE" } })).toBe(1);
   });
 
@@ -184,14 +201,20 @@ describe("validation", () => {
   });
 
   it("lower-case and underscore-led names are ordinary variable names and are accepted", async () => {
-    for (const name of ["npm_token", "_PRIVATE", "A1"]) expect((await put(name, { value: "fine-value" })).status, name).toBe(201);
+    for (const name of ["npm_token", "_PRIVATE", "A1"])
+      expect((await put(name, { value: "fine-value" })).status, name).toBe(201);
   });
 });
 
 describe("who may touch secrets", () => {
   it("an engineer gets 403 naming lead for list, set and delete, and changes nothing", async () => {
     await put("GUARDED", { value: uniqueValue() });
-    const calls = [() => list(engineer.token), () => put("GUARDED", { value: "engineer-overwrite" }, engineer.token), () => put("NEW_ONE", { value: "engineer-new-value" }, engineer.token), () => del("GUARDED", engineer.token)];
+    const calls = [
+      () => list(engineer.token),
+      () => put("GUARDED", { value: "engineer-overwrite" }, engineer.token),
+      () => put("NEW_ONE", { value: "engineer-new-value" }, engineer.token),
+      () => del("GUARDED", engineer.token),
+    ];
     for (const call of calls) {
       const res = await expectNoChange(t.db, call);
       expectForbiddenRole(res, "lead", "you are an engineer");
@@ -211,7 +234,10 @@ describe("the audit trail of secret changes", () => {
     await put("AUDITED_KEY", { value: v1 });
     await put("AUDITED_KEY", { value: v2 });
     await del("AUDITED_KEY");
-    const rows = await t.db.auditEvent.findMany({ where: { workId, action: { startsWith: "secret." }, summary: { contains: "AUDITED_KEY" } }, orderBy: [{ at: "asc" }, { id: "asc" }] });
+    const rows = await t.db.auditEvent.findMany({
+      where: { workId, action: { startsWith: "secret." }, summary: { contains: "AUDITED_KEY" } },
+      orderBy: [{ at: "asc" }, { id: "asc" }],
+    });
     expect(rows.map((r) => r.action)).toEqual(["secret.create", "secret.update", "secret.delete"]);
     for (const r of rows) {
       expect(r.actorId).toBe(lead.id);

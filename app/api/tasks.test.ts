@@ -36,12 +36,16 @@ const LINT = check("lint", { kind: "lint", required: false });
 const DEFAULTS = [BUILD, UNIT, LINT];
 
 async function createWork(body: Record<string, unknown> = {}): Promise<Json> {
-  const res = await callRoute(works.POST, { method: "POST", body: { name: "Billing", repoUrl: "/tmp/repo", checkDefaults: DEFAULTS, ...body } });
+  const res = await callRoute(works.POST, {
+    method: "POST",
+    body: { name: "Billing", repoUrl: "/tmp/repo", checkDefaults: DEFAULTS, ...body },
+  });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json;
 }
 
-const postTask = (workId: string, body: unknown) => callRoute(workTasks.POST, { method: "POST", params: { id: workId }, body });
+const postTask = (workId: string, body: unknown) =>
+  callRoute(workTasks.POST, { method: "POST", params: { id: workId }, body });
 const listTasks = (workId: string) => callRoute(workTasks.GET, { params: { id: workId } });
 const getTask = (id: string) => callRoute(task.GET, { params: { id } });
 const patchTask = (id: string, body: unknown) => callRoute(task.PATCH, { method: "PATCH", params: { id }, body });
@@ -205,8 +209,14 @@ describe("POST /api/works/:id/tasks", () => {
     [{ title: "ok", acceptanceChecks: "unit" }, "acceptanceChecks"],
     [{ title: "ok", acceptanceChecks: [{ ...UNIT, timeoutSec: 0 }] }, "acceptanceChecks.0.timeoutSec"],
     [{ title: "ok", acceptanceChecks: [UNIT, { ...UNIT, name: "again" }] }, "acceptanceChecks.1.id"],
-    [{ title: "ok", acceptanceChecks: [check("e2e", { envPassthrough: ["DATABASE_URL"] })] }, "acceptanceChecks.0.envPassthrough.0"],
-    [{ title: "ok", acceptanceChecks: [check("e2e", { envPassthrough: ["TOKEN=s3cr3t"] })] }, "acceptanceChecks.0.envPassthrough.0"],
+    [
+      { title: "ok", acceptanceChecks: [check("e2e", { envPassthrough: ["DATABASE_URL"] })] },
+      "acceptanceChecks.0.envPassthrough.0",
+    ],
+    [
+      { title: "ok", acceptanceChecks: [check("e2e", { envPassthrough: ["TOKEN=s3cr3t"] })] },
+      "acceptanceChecks.0.envPassthrough.0",
+    ],
     [{ title: "ok", acceptanceChecks: [{ id: "e2e", name: "e2e" }] }, "acceptanceChecks.0.command"],
     [{ title: "ok", acceptanceChecks: [{ id: "Bad Id", disabled: true }] }, "acceptanceChecks.0.id"],
   ])("refuses %j with 400 naming %s, saving nothing", async (body, path) => {
@@ -278,7 +288,11 @@ describe("effective checks", () => {
     // No timeoutSec: the override replaces the whole entry, so build's 300 s is not kept.
     const override = check("build", { kind: "build", command: "make all", name: "It builds with make" });
     const x = await createTask(w.id, { acceptanceChecks: [override] });
-    expect(x.effectiveChecks).toEqual([withSource(override, "overridden"), withSource(UNIT, "inherited"), withSource(LINT, "inherited")]);
+    expect(x.effectiveChecks).toEqual([
+      withSource(override, "overridden"),
+      withSource(UNIT, "inherited"),
+      withSource(LINT, "inherited"),
+    ]);
     expect(x.effectiveChecks[0]).not.toHaveProperty("timeoutSec");
     expect(x.suppressed).toEqual([]);
   });
@@ -309,7 +323,11 @@ describe("effective checks", () => {
     const e2e = check("e2e", { kind: "test", timeoutSec: 1200 });
     const audit = check("audit", { kind: "custom", required: false });
     const x = await createTask(w.id, { acceptanceChecks: [e2e, audit] });
-    expect(x.effectiveChecks).toEqual([...DEFAULTS.map((c) => withSource(c, "inherited")), withSource(e2e, "added"), withSource(audit, "added")]);
+    expect(x.effectiveChecks).toEqual([
+      ...DEFAULTS.map((c) => withSource(c, "inherited")),
+      withSource(e2e, "added"),
+      withSource(audit, "added"),
+    ]);
   });
 
   it("overrides, suppressions and additions combine, whatever the task's order", async () => {
@@ -317,7 +335,11 @@ describe("effective checks", () => {
     const e2e = check("e2e");
     const lint = check("lint", { kind: "lint", required: true, command: "eslint --max-warnings 0" });
     const x = await createTask(w.id, { acceptanceChecks: [e2e, { id: "build", disabled: true }, lint] });
-    expect(x.effectiveChecks).toEqual([withSource(UNIT, "inherited"), withSource(lint, "overridden"), withSource(e2e, "added")]);
+    expect(x.effectiveChecks).toEqual([
+      withSource(UNIT, "inherited"),
+      withSource(lint, "overridden"),
+      withSource(e2e, "added"),
+    ]);
     expect(x.suppressed).toEqual(["build"]);
   });
 
@@ -330,7 +352,10 @@ describe("effective checks", () => {
 
   it("refuses a disabled entry whose id matches no default, naming acceptanceChecks.<i>.id, saving nothing", async () => {
     const w = await createWork();
-    const res = await postTask(w.id, { title: "Suppress a ghost", acceptanceChecks: [check("e2e"), { id: "ghost", disabled: true }] });
+    const res = await postTask(w.id, {
+      title: "Suppress a ghost",
+      acceptanceChecks: [check("e2e"), { id: "ghost", disabled: true }],
+    });
     const issue = expectIssueAt(res, "acceptanceChecks.1.id");
     expect(issue.message).toContain("ghost");
     expect(await taskIdsOf(w.id)).toEqual([]);
@@ -362,11 +387,18 @@ describe("effective checks", () => {
     const override = check("unit", { command: "vitest run --coverage" });
     const x = await createTask(w.id, { acceptanceChecks: [override] });
     const newBuild = check("build", { kind: "build", command: "make release" });
-    const edit = await patchWork(w.id, { version: 1, checkDefaults: [newBuild, check("unit", { command: "changed default" }), LINT] });
+    const edit = await patchWork(w.id, {
+      version: 1,
+      checkDefaults: [newBuild, check("unit", { command: "changed default" }), LINT],
+    });
     expect(edit.status).toBe(200);
 
     const read = await getTask(x.id);
-    expect(read.json.effectiveChecks).toEqual([withSource(newBuild, "inherited"), withSource(override, "overridden"), withSource(LINT, "inherited")]);
+    expect(read.json.effectiveChecks).toEqual([
+      withSource(newBuild, "inherited"),
+      withSource(override, "overridden"),
+      withSource(LINT, "inherited"),
+    ]);
   });
 
   it("re-saving a list that still holds a stale suppression is refused, naming the entry; dropping it saves", async () => {
@@ -374,7 +406,10 @@ describe("effective checks", () => {
     const x = await createTask(w.id, { acceptanceChecks: [check("e2e"), { id: "lint", disabled: true }] });
     expect((await patchWork(w.id, { version: 1, checkDefaults: [BUILD, UNIT] })).status).toBe(200);
 
-    const resave = await patchTask(x.id, { version: 1, acceptanceChecks: [check("e2e", { timeoutSec: 60 }), { id: "lint", disabled: true }] });
+    const resave = await patchTask(x.id, {
+      version: 1,
+      acceptanceChecks: [check("e2e", { timeoutSec: 60 }), { id: "lint", disabled: true }],
+    });
     const issue = expectIssueAt(resave, "acceptanceChecks.1.id");
     expect(issue.message).toContain("lint");
     expect((await getTask(x.id)).json.version).toBe(1);
@@ -501,7 +536,12 @@ describe("PATCH /api/tasks/:id", () => {
     expect(stale.json.error.message).toMatch(/version 2/);
 
     const read = (await getTask(x.id)).json;
-    expect(read).toMatchObject({ version: 2, title: x.title, acceptanceChecks: [{ id: "lint", disabled: true }], suppressed: ["lint"] });
+    expect(read).toMatchObject({
+      version: 2,
+      title: x.title,
+      acceptanceChecks: [{ id: "lint", disabled: true }],
+      suppressed: ["lint"],
+    });
     const audits = await t.db.auditEvent.count({ where: { taskId: x.id, action: "task.update" } });
     expect(audits).toBe(1);
   });
@@ -573,10 +613,18 @@ describe("PATCH /api/tasks/:id", () => {
   it("records an audit event per change with before and after", async () => {
     const w = await createWork();
     const x = await createTask(w.id);
-    expect((await patchTask(x.id, { version: 1, acceptanceChecks: [{ id: "unit", disabled: true }] })).status).toBe(200);
-    expect((await patchTask(x.id, { version: 2, maxGateAttempts: 5, acceptanceChecks: [{ id: "unit", disabled: true }] })).status).toBe(200);
+    expect((await patchTask(x.id, { version: 1, acceptanceChecks: [{ id: "unit", disabled: true }] })).status).toBe(
+      200,
+    );
+    expect(
+      (await patchTask(x.id, { version: 2, maxGateAttempts: 5, acceptanceChecks: [{ id: "unit", disabled: true }] }))
+        .status,
+    ).toBe(200);
 
-    const rows = await t.db.auditEvent.findMany({ where: { taskId: x.id, action: "task.update" }, orderBy: [{ at: "asc" }, { id: "asc" }] });
+    const rows = await t.db.auditEvent.findMany({
+      where: { taskId: x.id, action: "task.update" },
+      orderBy: [{ at: "asc" }, { id: "asc" }],
+    });
     expect(rows).toHaveLength(2);
     expect(JSON.parse(rows[0].before!)).toEqual({ acceptanceChecks: null });
     expect(JSON.parse(rows[0].after!)).toEqual({ acceptanceChecks: [{ id: "unit", disabled: true }] });

@@ -9,7 +9,15 @@ import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { sha256 } from "@/lib/auth/tokens";
 import { callRoute } from "@/lib/testing/call-route";
 import { check, createHarness, makeScenario, settle, type Harness, type Scenario } from "@/lib/testing/runner-harness";
-import { expectNoChange, expectUnauthorized, expectWorkNotFound, grant, makePerson, snapshotState, type Person } from "@/lib/testing/access-fixture";
+import {
+  expectNoChange,
+  expectUnauthorized,
+  expectWorkNotFound,
+  grant,
+  makePerson,
+  snapshotState,
+  type Person,
+} from "@/lib/testing/access-fixture";
 import { dispatchTask } from "@/lib/services/runs";
 import { revokeTokenOfActor, signIn } from "@/lib/services/auth";
 import { checkLogPathOf } from "@/lib/runner/paths";
@@ -74,27 +82,92 @@ function protectedRoutes(): [string, Call][] {
   const wid = A.work.id;
   return [
     ["GET /api/works", (o) => callRoute(works.GET, o)],
-    ["POST /api/works", (o) => callRoute(works.POST, { ...o, method: "POST", body: { name: "Sneaky", repoUrl: A.repo.dir } })],
+    [
+      "POST /api/works",
+      (o) => callRoute(works.POST, { ...o, method: "POST", body: { name: "Sneaky", repoUrl: A.repo.dir } }),
+    ],
     ["GET /api/works/:id", (o) => callRoute(work.GET, { ...o, params: { id: wid } })],
-    ["PATCH /api/works/:id", (o) => callRoute(work.PATCH, { ...o, method: "PATCH", params: { id: wid }, body: { version: A.work.version, checksPolicy: "off" } })],
+    [
+      "PATCH /api/works/:id",
+      (o) =>
+        callRoute(work.PATCH, {
+          ...o,
+          method: "PATCH",
+          params: { id: wid },
+          body: { version: A.work.version, checksPolicy: "off" },
+        }),
+    ],
     ["GET /api/works/:id/tasks", (o) => callRoute(workTasks.GET, { ...o, params: { id: wid } })],
-    ["POST /api/works/:id/tasks", (o) => callRoute(workTasks.POST, { ...o, method: "POST", params: { id: wid }, body: { title: "Sneaky" } })],
+    [
+      "POST /api/works/:id/tasks",
+      (o) => callRoute(workTasks.POST, { ...o, method: "POST", params: { id: wid }, body: { title: "Sneaky" } }),
+    ],
     ["GET /api/tasks/:id", (o) => callRoute(task.GET, { ...o, params: { id: A.task.id } })],
-    ["PATCH /api/tasks/:id", (o) => callRoute(task.PATCH, { ...o, method: "PATCH", params: { id: A.task.id }, body: { version: A.task.version, title: "Sneaky" } })],
-    ["POST /api/tasks/:id/dispatch", (o) => callRoute(dispatch.POST, { ...o, method: "POST", params: { id: B.task.id } })],
+    [
+      "PATCH /api/tasks/:id",
+      (o) =>
+        callRoute(task.PATCH, {
+          ...o,
+          method: "PATCH",
+          params: { id: A.task.id },
+          body: { version: A.task.version, title: "Sneaky" },
+        }),
+    ],
+    [
+      "POST /api/tasks/:id/dispatch",
+      (o) => callRoute(dispatch.POST, { ...o, method: "POST", params: { id: B.task.id } }),
+    ],
     ["GET /api/runs/:id", (o) => callRoute(run.GET, { ...o, params: { id: runA } })],
     ["POST /api/runs/:id/attempts", (o) => callRoute(attempts.POST, { ...o, method: "POST", params: { id: runA } })],
-    ["POST /api/runs/:id/decision", (o) => callRoute(decision.POST, { ...o, method: "POST", params: { id: runA }, body: { choice: "accept" } })],
+    [
+      "POST /api/runs/:id/decision",
+      (o) => callRoute(decision.POST, { ...o, method: "POST", params: { id: runA }, body: { choice: "accept" } }),
+    ],
     ["POST /api/runs/:id/cancel", (o) => callRoute(cancel.POST, { ...o, method: "POST", params: { id: runA } })],
-    ["GET /api/runs/:id/attempts/:n/checks/:checkId/log", (o) => callRoute(log.GET, { ...o, params: { id: runA, n: "1", checkId: "red" } })],
+    [
+      "GET /api/runs/:id/attempts/:n/checks/:checkId/log",
+      (o) => callRoute(log.GET, { ...o, params: { id: runA, n: "1", checkId: "red" } }),
+    ],
     ["GET /api/works/:id/secrets", (o) => callRoute(secrets.GET, { ...o, params: { id: wid } })],
-    ["PUT /api/works/:id/secrets/:name", (o) => callRoute(secret.PUT, { ...o, method: "PUT", params: { id: wid, name: "API_KEY" }, body: { value: "sneaky-value" } })],
-    ["DELETE /api/works/:id/secrets/:name", (o) => callRoute(secret.DELETE, { ...o, method: "DELETE", params: { id: wid, name: "API_KEY" } })],
+    [
+      "PUT /api/works/:id/secrets/:name",
+      (o) =>
+        callRoute(secret.PUT, {
+          ...o,
+          method: "PUT",
+          params: { id: wid, name: "API_KEY" },
+          body: { value: "sneaky-value" },
+        }),
+    ],
+    [
+      "DELETE /api/works/:id/secrets/:name",
+      (o) => callRoute(secret.DELETE, { ...o, method: "DELETE", params: { id: wid, name: "API_KEY" } }),
+    ],
     ["GET /api/works/:id/members", (o) => callRoute(members.GET, { ...o, params: { id: wid } })],
-    ["PUT /api/works/:id/members/:userId", (o) => callRoute(member.PUT, { ...o, method: "PUT", params: { id: wid, userId: engineer.id }, body: { role: "lead" } })],
-    ["DELETE /api/works/:id/members/:userId", (o) => callRoute(member.DELETE, { ...o, method: "DELETE", params: { id: wid, userId: engineer.id } })],
+    [
+      "PUT /api/works/:id/members/:userId",
+      (o) =>
+        callRoute(member.PUT, {
+          ...o,
+          method: "PUT",
+          params: { id: wid, userId: engineer.id },
+          body: { role: "lead" },
+        }),
+    ],
+    [
+      "DELETE /api/works/:id/members/:userId",
+      (o) => callRoute(member.DELETE, { ...o, method: "DELETE", params: { id: wid, userId: engineer.id } }),
+    ],
     ["GET /api/users", (o) => callRoute(users.GET, o)],
-    ["POST /api/users", (o) => callRoute(users.POST, { ...o, method: "POST", body: { email: "sneaky@example.test", password: "long-enough-password" } })],
+    [
+      "POST /api/users",
+      (o) =>
+        callRoute(users.POST, {
+          ...o,
+          method: "POST",
+          body: { email: "sneaky@example.test", password: "long-enough-password" },
+        }),
+    ],
     ["GET /api/audit", (o) => callRoute(audit.GET, o)],
   ];
 }
@@ -120,14 +193,26 @@ describe("no credentials", () => {
   });
 
   it("POST /api/auth/token is reachable without credentials: bad input is 400 naming the fields, wrong credentials 401 — never 'sign in'", async () => {
-    const empty = await callRoute(authToken.POST, { method: "POST", body: {}, headers: { "x-forwarded-for": "10.1.0.1" } });
+    const empty = await callRoute(authToken.POST, {
+      method: "POST",
+      body: {},
+      headers: { "x-forwarded-for": "10.1.0.1" },
+    });
     expect(empty.status, empty.text).toBe(400);
     expect(empty.json.error.code).toBe("validation");
     expect(empty.json.error.issues.map((i: any) => i.path).sort()).toEqual(["email", "name", "password"]);
-    const notJson = await callRoute(authToken.POST, { method: "POST", body: "{nope", headers: { "x-forwarded-for": "10.1.0.1" } });
+    const notJson = await callRoute(authToken.POST, {
+      method: "POST",
+      body: "{nope",
+      headers: { "x-forwarded-for": "10.1.0.1" },
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.json.error.issues[0].path).toBe("body");
-    const wrong = await callRoute(authToken.POST, { method: "POST", body: { email: engineer.email, password: "not-the-password", name: "cli" }, headers: { "x-forwarded-for": "10.1.0.2" } });
+    const wrong = await callRoute(authToken.POST, {
+      method: "POST",
+      body: { email: engineer.email, password: "not-the-password", name: "cli" },
+      headers: { "x-forwarded-for": "10.1.0.2" },
+    });
     expectUnauthorized(wrong);
     expect(wrong.json.error.message).toBe("wrong email or password");
     for (const res of [empty, notJson, wrong]) expect(res.json.error.message).not.toMatch(/sign in/i);
@@ -137,7 +222,9 @@ describe("no credentials", () => {
 describe("bad credentials", () => {
   const get = (headers: Record<string, string>) => callRoute(works.GET, { headers });
   const post = (headers: Record<string, string>) =>
-    expectNoChange(h.t.db, () => callRoute(workTasks.POST, { method: "POST", params: { id: A.work.id }, body: { title: "Sneaky" }, headers }));
+    expectNoChange(h.t.db, () =>
+      callRoute(workTasks.POST, { method: "POST", params: { id: A.work.id }, body: { title: "Sneaky" }, headers }),
+    );
 
   it.each([
     ["Basic credentials", "Basic ZW5naW5lZXI6cGFzc3dvcmQ="],
@@ -170,7 +257,10 @@ describe("bad credentials", () => {
     const p = await makePerson("revoked");
     await grant(A.work.id, p, "engineer");
     expect((await callRoute(works.GET, { token: p.token })).status).toBe(200);
-    await revokeTokenOfActor({ userId: p.id, label: "revoked", email: p.email, isAdmin: false, via: "session", tokenId: null }, p.tokenId);
+    await revokeTokenOfActor(
+      { userId: p.id, label: "revoked", email: p.email, isAdmin: false, via: "session", tokenId: null },
+      p.tokenId,
+    );
     const read = await callRoute(work.GET, { token: p.token, params: { id: A.work.id } });
     expectUnauthorized(read);
     expect(read.json.error.message).toMatch(/unknown or revoked/);
@@ -204,10 +294,20 @@ describe("cross-site requests with a session cookie", () => {
 
   const currentTask = () => h.t.db.task.findUniqueOrThrow({ where: { id: A.task.id } });
   const postTask = (headers: Record<string, string>) =>
-    callRoute(workTasks.POST, { method: "POST", params: { id: A.work.id }, body: { title: "From a cookie" }, headers: { cookie, ...headers } });
+    callRoute(workTasks.POST, {
+      method: "POST",
+      params: { id: A.work.id },
+      body: { title: "From a cookie" },
+      headers: { cookie, ...headers },
+    });
   const patchTask = async (headers: Record<string, string>) => {
     const t = await currentTask();
-    return callRoute(task.PATCH, { method: "PATCH", params: { id: t.id }, body: { version: t.version, description: `edited ${Date.now()}` }, headers: { cookie, ...headers } });
+    return callRoute(task.PATCH, {
+      method: "PATCH",
+      params: { id: t.id },
+      body: { version: t.version, description: `edited ${Date.now()}` },
+      headers: { cookie, ...headers },
+    });
   };
 
   it.each([
@@ -229,7 +329,13 @@ describe("cross-site requests with a session cookie", () => {
     const headers = { cookie, origin: "http://evil.example", host: "localhost" };
     const calls = [
       () => callRoute(member.DELETE, { method: "DELETE", params: { id: A.work.id, userId: engineer.id }, headers }),
-      () => callRoute(member.PUT, { method: "PUT", params: { id: A.work.id, userId: engineer.id }, body: { role: "lead" }, headers }),
+      () =>
+        callRoute(member.PUT, {
+          method: "PUT",
+          params: { id: A.work.id, userId: engineer.id },
+          body: { role: "lead" },
+          headers,
+        }),
       () => callRoute(attempts.POST, { method: "POST", params: { id: runA }, headers }),
       () => callRoute(cancel.POST, { method: "POST", params: { id: runA }, headers }),
     ];
@@ -252,12 +358,19 @@ describe("cross-site requests with a session cookie", () => {
     expect(patched.status, patched.text).toBe(200);
     expect((await currentTask()).version).toBe(before + 1);
     // Behind a proxy, the forwarded host is the one the browser saw.
-    const proxied = await postTask({ origin: "https://gatehouse.example", host: "127.0.0.1:3000", "x-forwarded-host": "gatehouse.example" });
+    const proxied = await postTask({
+      origin: "https://gatehouse.example",
+      host: "127.0.0.1:3000",
+      "x-forwarded-host": "gatehouse.example",
+    });
     expect(proxied.status, proxied.text).toBe(201);
   });
 
   it("a GET with a foreign Origin is fine (reads change nothing)", async () => {
-    const res = await callRoute(work.GET, { params: { id: A.work.id }, headers: { cookie, origin: "http://evil.example", host: "localhost", "sec-fetch-site": "cross-site" } });
+    const res = await callRoute(work.GET, {
+      params: { id: A.work.id },
+      headers: { cookie, origin: "http://evil.example", host: "localhost", "sec-fetch-site": "cross-site" },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.json.id).toBe(A.work.id);
   });
@@ -277,7 +390,8 @@ describe("cross-site requests with a session cookie", () => {
 // ---- the log route cannot be made to read other files -----------------------------------------------
 
 describe("log route attacks", () => {
-  const getLog = (params: { id: string; n: string; checkId: string }, token = engineer.token) => callRoute(log.GET, { token, params });
+  const getLog = (params: { id: string; n: string; checkId: string }, token = engineer.token) =>
+    callRoute(log.GET, { token, params });
 
   // Never file contents: a JSON error, no text of the log, of /etc/passwd or of the data dir's files.
   function expectRefusal(res: Res, statuses: number[]) {
@@ -299,9 +413,12 @@ describe("log route attacks", () => {
     expect(res.text).toBe(fs.readFileSync(checkLogPathOf(h.dataDir, runA, 1, "red"), "utf8"));
   });
 
-  it.each(["../../..", "0", "1.5", "%2e%2e", "..", "-1", "01", "1e0", " 1", "1/../1", "0x1", ""])("attempt number %j → 400", async (n) => {
-    expectRefusal(await getLog({ id: runA, n, checkId: "red" }), [400]);
-  });
+  it.each(["../../..", "0", "1.5", "%2e%2e", "..", "-1", "01", "1e0", " 1", "1/../1", "0x1", ""])(
+    "attempt number %j → 400",
+    async (n) => {
+      expectRefusal(await getLog({ id: runA, n, checkId: "red" }), [400]);
+    },
+  );
 
   it.each([
     "../../../etc/passwd",
@@ -359,7 +476,8 @@ describe("log route attacks", () => {
   });
 
   it("a run id that is a path → 404", async () => {
-    for (const id of ["..", "../../etc", runA + "/../" + runB, `../${runB}`]) expectRefusal(await getLog({ id, n: "1", checkId: "red" }), [404]);
+    for (const id of ["..", "../../etc", runA + "/../" + runB, `../${runB}`])
+      expectRefusal(await getLog({ id, n: "1", checkId: "red" }), [404]);
   });
 
   it("nothing was written by the attacks", async () => {

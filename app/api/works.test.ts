@@ -32,7 +32,10 @@ let seq = 0;
 const uniqueName = (base = "Shop") => `${base} ${++seq}`;
 
 async function createWork(body: Record<string, unknown> = {}) {
-  const res = await callRoute(works.POST, { method: "POST", body: { name: uniqueName(), repoUrl: "/tmp/repo", ...body } });
+  const res = await callRoute(works.POST, {
+    method: "POST",
+    body: { name: uniqueName(), repoUrl: "/tmp/repo", ...body },
+  });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json;
 }
@@ -48,8 +51,15 @@ async function listWorkIds(): Promise<string[]> {
 }
 
 async function auditRows(workId: string, action?: string) {
-  const rows = await t.db.auditEvent.findMany({ where: { workId, ...(action ? { action } : {}) }, orderBy: [{ at: "asc" }, { id: "asc" }] });
-  return rows.map((r) => ({ ...r, before: r.before === null ? null : JSON.parse(r.before), after: r.after === null ? null : JSON.parse(r.after) }));
+  const rows = await t.db.auditEvent.findMany({
+    where: { workId, ...(action ? { action } : {}) },
+    orderBy: [{ at: "asc" }, { id: "asc" }],
+  });
+  return rows.map((r) => ({
+    ...r,
+    before: r.before === null ? null : JSON.parse(r.before),
+    after: r.after === null ? null : JSON.parse(r.after),
+  }));
 }
 
 // A 400 whose issues include one at `path`; returns that issue.
@@ -140,7 +150,13 @@ describe("POST /api/works", () => {
       baseBranch: "main",
       checkDefaults: [
         check("build", { kind: "build" }),
-        check("unit", { timeoutSec: 120, cwd: "packages/app", envPassthrough: ["NPM_TOKEN"], expectExit: 0, expectStdout: "ok" }),
+        check("unit", {
+          timeoutSec: 120,
+          cwd: "packages/app",
+          envPassthrough: ["NPM_TOKEN"],
+          expectExit: 0,
+          expectStdout: "ok",
+        }),
         check("no-todo", { kind: "custom", required: false, expectExit: 1 }),
       ],
       checksPolicy: "warn",
@@ -162,7 +178,12 @@ describe("POST /api/works", () => {
     const w = await createWork({ checkDefaults: [check("unit")] });
     const rows = await auditRows(w.id, "work.create");
     expect(rows).toHaveLength(1);
-    expect(rows[0].after).toMatchObject({ name: w.name, checkDefaults: [check("unit")], checksPolicy: "required", maxGateAttempts: 3 });
+    expect(rows[0].after).toMatchObject({
+      name: w.name,
+      checkDefaults: [check("unit")],
+      checksPolicy: "required",
+      maxGateAttempts: 3,
+    });
     expect(rows[0].actorLabel).toBeTruthy();
   });
 });
@@ -192,7 +213,11 @@ describe("GET /api/works and GET /api/works/:id", () => {
   it("answers 404 for the tasks of an unknown Work", async () => {
     const list = await callRoute(workTasks.GET, { params: { id: "no-such-work" } });
     expect(list.status).toBe(404);
-    const create = await callRoute(workTasks.POST, { method: "POST", params: { id: "no-such-work" }, body: { title: "x" } });
+    const create = await callRoute(workTasks.POST, {
+      method: "POST",
+      params: { id: "no-such-work" },
+      body: { title: "x" },
+    });
     expect(create.status).toBe(404);
     expect(create.json.error.message).toMatch(/work/i);
   });
@@ -203,19 +228,30 @@ describe("GET /api/works and GET /api/works/:id", () => {
 describe("POST /api/works validation (400, field named, nothing saved)", () => {
   it("names checkDefaults.2.timeoutSec for a timeout beyond an hour", async () => {
     const { issue } = await expectRefusedCreate(
-      { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("a"), check("b"), check("c", { timeoutSec: 3601 })] },
+      {
+        name: uniqueName(),
+        repoUrl: "/tmp/r",
+        checkDefaults: [check("a"), check("b"), check("c", { timeoutSec: 3601 })],
+      },
       "checkDefaults.2.timeoutSec",
     );
     expect(issue.message).toMatch(/3600/);
   });
 
   it.each([0, 1.5, "60"])("names checkDefaults.0.timeoutSec for timeoutSec %j", async (timeoutSec) => {
-    await expectRefusedCreate({ name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("a", { timeoutSec })] }, "checkDefaults.0.timeoutSec");
+    await expectRefusedCreate(
+      { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("a", { timeoutSec })] },
+      "checkDefaults.0.timeoutSec",
+    );
   });
 
   it("names the field and the rule in the top-level message too", async () => {
     const { res } = await expectRefusedCreate(
-      { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("a"), check("b"), check("c", { timeoutSec: 99999 })] },
+      {
+        name: uniqueName(),
+        repoUrl: "/tmp/r",
+        checkDefaults: [check("a"), check("b"), check("c", { timeoutSec: 99999 })],
+      },
       "checkDefaults.2.timeoutSec",
     );
     expect(res.json.error.message).toContain("checkDefaults.2.timeoutSec");
@@ -272,7 +308,10 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
   });
 
   it.each(["Unit", "-lead", "has space", "x".repeat(42), ""])("names checkDefaults.0.id for the id %j", async (id) => {
-    await expectRefusedCreate({ name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check(id)] }, "checkDefaults.0.id");
+    await expectRefusedCreate(
+      { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check(id)] },
+      "checkDefaults.0.id",
+    );
   });
 
   it("names checkDefaults.0.envPassthrough.0 for NAME=value", async () => {
@@ -285,15 +324,21 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
     expect(JSON.stringify(issue)).not.toContain("abc123");
   });
 
-  it.each(["DATABASE_URL", "GATEHOUSE_BOOTSTRAP_TOKEN", "database_url"])("names checkDefaults.0.envPassthrough.0 for the platform-owned %s", async (name) => {
-    await expectRefusedCreate(
-      { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("a", { envPassthrough: [name] })] },
-      "checkDefaults.0.envPassthrough.0",
-    );
-  });
+  it.each(["DATABASE_URL", "GATEHOUSE_BOOTSTRAP_TOKEN", "database_url"])(
+    "names checkDefaults.0.envPassthrough.0 for the platform-owned %s",
+    async (name) => {
+      await expectRefusedCreate(
+        { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("a", { envPassthrough: [name] })] },
+        "checkDefaults.0.envPassthrough.0",
+      );
+    },
+  );
 
   it("names agentEnvPassthrough.1 for a platform-owned name in the agent's list", async () => {
-    await expectRefusedCreate({ name: uniqueName(), repoUrl: "/tmp/r", agentEnvPassthrough: ["API_KEY", "DATABASE_URL"] }, "agentEnvPassthrough.1");
+    await expectRefusedCreate(
+      { name: uniqueName(), repoUrl: "/tmp/r", agentEnvPassthrough: ["API_KEY", "DATABASE_URL"] },
+      "agentEnvPassthrough.1",
+    );
   });
 
   it.each([
@@ -308,12 +353,18 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
     ["expectExit out of range", (c: Record<string, unknown>) => ({ ...c, expectExit: 256 }), "expectExit"],
   ])("names checkDefaults.1.<field> for a %s", async (_label, mutate, field) => {
     const bad = JSON.parse(JSON.stringify(mutate(check("second"))));
-    await expectRefusedCreate({ name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("first"), bad] }, `checkDefaults.1.${field}`);
+    await expectRefusedCreate(
+      { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("first"), bad] },
+      `checkDefaults.1.${field}`,
+    );
   });
 
   it("refuses more than 20 checks, naming checkDefaults", async () => {
     const many = Array.from({ length: 21 }, (_, i) => check(`c${i}`));
-    const { issue } = await expectRefusedCreate({ name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: many }, "checkDefaults");
+    const { issue } = await expectRefusedCreate(
+      { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: many },
+      "checkDefaults",
+    );
     expect(issue.message).toMatch(/20/);
   });
 
@@ -453,7 +504,10 @@ describe("PATCH /api/works/:id", () => {
 
   it("lets exactly one of two concurrent edits of the same version win", async () => {
     const w = await createWork();
-    const [a, b] = await Promise.all([patchWork(w.id, { version: 1, maxGateAttempts: 2 }), patchWork(w.id, { version: 1, maxGateAttempts: 4 })]);
+    const [a, b] = await Promise.all([
+      patchWork(w.id, { version: 1, maxGateAttempts: 2 }),
+      patchWork(w.id, { version: 1, maxGateAttempts: 4 }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const winner = a.status === 200 ? a : b;
     const read = await getWork(w.id);
@@ -515,7 +569,10 @@ describe("PATCH /api/works/:id", () => {
 
   it("records one audit event per change with before and after of the changed fields", async () => {
     const w = await createWork({ checkDefaults: [check("unit")], maxGateAttempts: 3, checksPolicy: "required" });
-    const first = await patchWork(w.id, { version: 1, checkDefaults: [check("unit"), check("lint", { kind: "lint" })] });
+    const first = await patchWork(w.id, {
+      version: 1,
+      checkDefaults: [check("unit"), check("lint", { kind: "lint" })],
+    });
     expect(first.status).toBe(200);
     const second = await patchWork(w.id, { version: 2, checksPolicy: "warn", maxGateAttempts: 4 });
     expect(second.status).toBe(200);

@@ -10,18 +10,43 @@ import { Breadcrumbs, PageHeader } from "@/components/ui/page-parts";
 export const metadata: Metadata = { title: "Audit" };
 
 // Admins: everything. Leads: ?workId= for their Work.
-export default async function AuditPage({ searchParams }: { searchParams: Promise<{ workId?: string; before?: string }> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ workId?: string; before?: string }>;
+}) {
   const { workId, before } = await searchParams;
   const actor = await getPageActor();
-  const { events, hasMore } = await orNotFound(readAudit(actor, { workId, before: before ? new Date(before) : undefined }));
+  const { events, hasMore } = await orNotFound(
+    readAudit(actor, { workId, before: before ? new Date(before) : undefined }),
+  );
   const work = workId ? await findWork({ id: workId }) : null;
-  const older = hasMore ? `/audit?${new URLSearchParams({ ...(workId ? { workId } : {}), before: events[events.length - 1].at.toISOString() })}` : null;
+  const older = hasMore
+    ? `/audit?${new URLSearchParams({ ...(workId ? { workId } : {}), before: events[events.length - 1].at.toISOString() })}`
+    : null;
   return (
     <>
-      {work ? <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name, href: `/works/${work.id}` }, { label: "Audit" }]} /> : null}
-      <PageHeader title={work ? `Audit of ${work.name}` : "Audit"} meta="Sign-ins, token use, dispatches, decisions, and every change to checks, policy, roles and secrets (never their values)." />
+      {work ? (
+        <Breadcrumbs
+          items={[
+            { label: "Works", href: "/works" },
+            { label: work.name, href: `/works/${work.id}` },
+            { label: "Audit" },
+          ]}
+        />
+      ) : null}
+      <PageHeader
+        title={work ? `Audit of ${work.name}` : "Audit"}
+        meta="Sign-ins, token use, dispatches, decisions, and every change to checks, policy, roles and secrets (never their values)."
+      />
       <AuditList events={events} />
-      {older ? <p className="mt-3 text-right text-sm"><Link className="font-medium text-sky-700 hover:underline dark:text-sky-400" href={older}>Older →</Link></p> : null}
+      {older ? (
+        <p className="mt-3 text-right text-sm">
+          <Link className="font-medium text-sky-700 hover:underline dark:text-sky-400" href={older}>
+            Older →
+          </Link>
+        </p>
+      ) : null}
     </>
   );
 }

@@ -22,13 +22,18 @@ export async function signInAction(_state: FormState, form: FormData): Promise<F
 }
 
 export async function createFirstAdminAction(_state: FormState, form: FormData): Promise<FormState> {
-  const input = { email: String(form.get("email") ?? ""), name: String(form.get("name") ?? ""), password: String(form.get("password") ?? "") };
+  const input = {
+    email: String(form.get("email") ?? ""),
+    name: String(form.get("name") ?? ""),
+    password: String(form.get("password") ?? ""),
+  };
   try {
     await createFirstAdmin(input);
     const { token, expiresAt } = await signIn({ email: input.email, password: input.password }, await clientAddress());
     await setSessionCookie(token, expiresAt);
   } catch (error) {
-    if (isAppError(error)) return { message: error.message, fieldErrors: error.issues, values: { email: input.email, name: input.name } };
+    if (isAppError(error))
+      return { message: error.message, fieldErrors: error.issues, values: { email: input.email, name: input.name } };
     throw error;
   }
   redirect("/");

@@ -7,7 +7,11 @@ import { createWork } from "@/lib/services/works";
 export async function createWorkAction(_state: unknown, form: FormData): Promise<ActionResult<{ id: string }>> {
   const result = await runAction(async (actor) => {
     const baseBranch = String(form.get("baseBranch") ?? "").trim();
-    const work = await createWork(actor, { name: String(form.get("name") ?? ""), repoUrl: String(form.get("repoUrl") ?? ""), ...(baseBranch ? { baseBranch } : {}) });
+    const work = await createWork(actor, {
+      name: String(form.get("name") ?? ""),
+      repoUrl: String(form.get("repoUrl") ?? ""),
+      ...(baseBranch ? { baseBranch } : {}),
+    });
     return { id: work.id };
   });
   if (result.data) redirect(`/works/${result.data.id}/settings`);

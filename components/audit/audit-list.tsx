@@ -6,7 +6,10 @@ import { EmptyState, Pill } from "../ui/page-parts";
 export function AuditList({ events }: { events: AuditRecord[] }) {
   if (events.length === 0) return <EmptyState title="Nothing recorded yet" />;
   return (
-    <ol aria-label="Audit trail" className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white text-sm dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+    <ol
+      aria-label="Audit trail"
+      className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white text-sm dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+    >
       {events.map((e) => (
         <li key={e.id} className="px-4 py-2.5">
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -20,8 +23,12 @@ export function AuditList({ events }: { events: AuditRecord[] }) {
             <details className="mt-1 ml-0 sm:ml-39">
               <summary className="cursor-pointer text-xs text-sky-700 dark:text-sky-400">before / after</summary>
               <div className="mt-1 grid gap-2 sm:grid-cols-2">
-                <pre className="overflow-auto rounded bg-rose-50 p-2 font-mono text-xs dark:bg-rose-950/40">{JSON.stringify(e.before, null, 2)}</pre>
-                <pre className="overflow-auto rounded bg-emerald-50 p-2 font-mono text-xs dark:bg-emerald-950/40">{JSON.stringify(e.after, null, 2)}</pre>
+                <pre className="overflow-auto rounded bg-rose-50 p-2 font-mono text-xs dark:bg-rose-950/40">
+                  {JSON.stringify(e.before, null, 2)}
+                </pre>
+                <pre className="overflow-auto rounded bg-emerald-50 p-2 font-mono text-xs dark:bg-emerald-950/40">
+                  {JSON.stringify(e.after, null, 2)}
+                </pre>
               </div>
             </details>
           ) : null}

@@ -8,7 +8,17 @@ import { InlineError } from "../ui/inline-error";
 
 type Field = { name: string; label: string; type: string; autoComplete: string; hint?: string };
 
-export function AuthForm({ action, fields, submitLabel, next }: { action: (state: FormState, form: FormData) => Promise<FormState>; fields: Field[]; submitLabel: string; next?: string }) {
+export function AuthForm({
+  action,
+  fields,
+  submitLabel,
+  next,
+}: {
+  action: (state: FormState, form: FormData) => Promise<FormState>;
+  fields: Field[];
+  submitLabel: string;
+  next?: string;
+}) {
   const [state, formAction, isPending] = useActionState(action, { message: null, fieldErrors: [] });
   return (
     <form action={formAction} className="space-y-4" noValidate>
@@ -17,7 +27,9 @@ export function AuthForm({ action, fields, submitLabel, next }: { action: (state
         const error = state.fieldErrors.find((e) => e.path === field.name)?.message;
         return (
           <div key={field.name}>
-            <label htmlFor={field.name} className="block text-sm font-medium">{field.label}</label>
+            <label htmlFor={field.name} className="block text-sm font-medium">
+              {field.label}
+            </label>
             <input
               id={field.name}
               name={field.name}
@@ -29,7 +41,13 @@ export function AuthForm({ action, fields, submitLabel, next }: { action: (state
               required
               className={`mt-1 w-full ${inputClass} aria-[invalid=true]:border-rose-500`}
             />
-            {error ? <p id={`${field.name}-error`} className="mt-1 text-xs text-rose-600 dark:text-rose-400">{field.label}: {error}</p> : field.hint ? <p className="mt-1 text-xs text-zinc-500">{field.hint}</p> : null}
+            {error ? (
+              <p id={`${field.name}-error`} className="mt-1 text-xs text-rose-600 dark:text-rose-400">
+                {field.label}: {error}
+              </p>
+            ) : field.hint ? (
+              <p className="mt-1 text-xs text-zinc-500">{field.hint}</p>
+            ) : null}
           </div>
         );
       })}

@@ -3,10 +3,17 @@
 import { CHECK_KINDS } from "@/lib/gates/check-schema";
 import { CheckResultRow, type CheckResultView } from "./check-result-row";
 
-type Props = { results: CheckResultView[]; grouped: boolean; label: string; hrefFor: (r: CheckResultView) => string | null; rowKey: (r: CheckResultView) => string };
+type Props = {
+  results: CheckResultView[];
+  grouped: boolean;
+  label: string;
+  hrefFor: (r: CheckResultView) => string | null;
+  rowKey: (r: CheckResultView) => string;
+};
 
 export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Props) {
-  const rows = (list: CheckResultView[]) => list.map((r) => <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} />);
+  const rows = (list: CheckResultView[]) =>
+    list.map((r) => <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} />);
   if (!grouped) {
     return (
       <ol className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={label}>
@@ -17,9 +24,17 @@ export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Pr
   return (
     <div aria-label={label} role="group">
       {CHECK_KINDS.filter((kind) => results.some((r) => r.kind === kind)).map((kind) => (
-        <section key={kind} aria-label={`${kind} checks`} className="border-t border-zinc-200 first:border-t-0 dark:border-zinc-800">
-          <h3 className="bg-zinc-50 px-4 py-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:bg-zinc-900/80 dark:text-zinc-400">{kind}</h3>
-          <ol className="divide-y divide-zinc-200 dark:divide-zinc-800">{rows(results.filter((r) => r.kind === kind))}</ol>
+        <section
+          key={kind}
+          aria-label={`${kind} checks`}
+          className="border-t border-zinc-200 first:border-t-0 dark:border-zinc-800"
+        >
+          <h3 className="bg-zinc-50 px-4 py-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:bg-zinc-900/80 dark:text-zinc-400">
+            {kind}
+          </h3>
+          <ol className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            {rows(results.filter((r) => r.kind === kind))}
+          </ol>
         </section>
       ))}
     </div>
@@ -28,7 +43,11 @@ export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Pr
 
 export function GroupToggle({ grouped, onChange }: { grouped: boolean; onChange: (grouped: boolean) => void }) {
   return (
-    <div role="group" aria-label="Order of checks" className="inline-flex overflow-hidden rounded-md border border-zinc-200 text-xs dark:border-zinc-700">
+    <div
+      role="group"
+      aria-label="Order of checks"
+      className="inline-flex overflow-hidden rounded-md border border-zinc-200 text-xs dark:border-zinc-700"
+    >
       {[false, true].map((value) => (
         <button
           key={String(value)}

@@ -41,13 +41,21 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
               <RequiredLabel required={result.required} />
             </span>
           </span>
-          <span className="col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 sm:col-span-1 sm:col-start-auto sm:row-start-auto dark:text-zinc-400" title={result.message ?? undefined}>
+          <span
+            className="col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 sm:col-span-1 sm:col-start-auto sm:row-start-auto dark:text-zinc-400"
+            title={result.message ?? undefined}
+          >
             {result.message ?? ""}
           </span>
-          <span className="hidden text-right font-mono text-xs text-zinc-600 tabular-nums sm:block dark:text-zinc-400" title="exit code">
+          <span
+            className="hidden text-right font-mono text-xs text-zinc-600 tabular-nums sm:block dark:text-zinc-400"
+            title="exit code"
+          >
             {result.exitCode === null ? "" : `exit ${result.exitCode}`}
           </span>
-          <span className="hidden w-16 text-right text-xs text-zinc-500 tabular-nums sm:block dark:text-zinc-400">{formatDuration(result.durationMs)}</span>
+          <span className="hidden w-16 text-right text-xs text-zinc-500 tabular-nums sm:block dark:text-zinc-400">
+            {formatDuration(result.durationMs)}
+          </span>
           <span className="col-start-3 row-start-1 justify-self-end sm:col-start-auto sm:row-start-auto">
             <VerdictBadge verdict={result.verdict} />
           </span>
@@ -58,7 +66,13 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
             <span>{formatDuration(result.durationMs)}</span>
           </div>
           {hasLog ? (
-            <LogTail text={result.logTail} totalBytes={result.logBytes} note={result.logNote} fullLogHref={fullLogHref} isLive={result.verdict === "running"} />
+            <LogTail
+              text={result.logTail}
+              totalBytes={result.logBytes}
+              note={result.logNote}
+              fullLogHref={fullLogHref}
+              isLive={result.verdict === "running"}
+            />
           ) : (
             <p className="text-sm text-zinc-500 dark:text-zinc-400">{result.message ?? "Not run yet."}</p>
           )}

@@ -5,13 +5,28 @@ import { KindLabel, RequiredLabel, SourceLabel } from "./kind-label";
 import { EmptyState } from "../ui/page-parts";
 import { showControls } from "@/lib/format";
 
-export function DeclaredChecks({ checks, suppressed, warnings, showSource = true }: { checks: (EffectiveCheck | (Omit<EffectiveCheck, "source"> & { source?: undefined }))[]; suppressed: string[]; warnings: string[]; showSource?: boolean }) {
+export function DeclaredChecks({
+  checks,
+  suppressed,
+  warnings,
+  showSource = true,
+}: {
+  checks: (EffectiveCheck | (Omit<EffectiveCheck, "source"> & { source?: undefined }))[];
+  suppressed: string[];
+  warnings: string[];
+  showSource?: boolean;
+}) {
   return (
     <div className="space-y-3">
       {checks.length === 0 ? (
-        <EmptyState title="No checks declared">A run of this task would verify nothing: its gate would be green by default only.</EmptyState>
+        <EmptyState title="No checks declared">
+          A run of this task would verify nothing: its gate would be green by default only.
+        </EmptyState>
       ) : (
-        <ol className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900" aria-label="Declared checks">
+        <ol
+          className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+          aria-label="Declared checks"
+        >
           {checks.map((check) => (
             <li key={check.id} className="grid gap-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-start">
               <div className="min-w-0">
@@ -40,11 +55,20 @@ export function DeclaredChecks({ checks, suppressed, warnings, showSource = true
       )}
       {suppressed.length > 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Suppressed for this task: {suppressed.map((id) => <code key={id} className="mr-1.5 rounded bg-zinc-100 px-1 line-through dark:bg-zinc-800">{id}</code>)}
+          Suppressed for this task:{" "}
+          {suppressed.map((id) => (
+            <code key={id} className="mr-1.5 rounded bg-zinc-100 px-1 line-through dark:bg-zinc-800">
+              {id}
+            </code>
+          ))}
         </p>
       ) : null}
       {warnings.map((w) => (
-        <p key={w} role="note" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+        <p
+          key={w}
+          role="note"
+          className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+        >
           {w}
         </p>
       ))}

@@ -4,24 +4,59 @@ import type { Gate } from "@/lib/gates/gate";
 import { CheckIcon, CrossIcon, DotIcon, SkipIcon, Spinner } from "../ui/icons";
 
 const LOOK: Record<Gate, { label: string; className: string; icon: React.ReactNode }> = {
-  green: { label: "Gate green", className: "bg-emerald-600 text-white dark:bg-emerald-500 dark:text-emerald-950", icon: <CheckIcon /> },
-  red: { label: "Gate red", className: "bg-rose-600 text-white dark:bg-rose-500 dark:text-rose-950", icon: <CrossIcon /> },
-  running: { label: "Running", className: "bg-sky-600 text-white dark:bg-sky-500 dark:text-sky-950", icon: <Spinner /> },
-  pending: { label: "Pending", className: "bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300", icon: <DotIcon /> },
-  off: { label: "Checks off", className: "bg-zinc-200 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400", icon: <SkipIcon /> },
+  green: {
+    label: "Gate green",
+    className: "bg-emerald-600 text-white dark:bg-emerald-500 dark:text-emerald-950",
+    icon: <CheckIcon />,
+  },
+  red: {
+    label: "Gate red",
+    className: "bg-rose-600 text-white dark:bg-rose-500 dark:text-rose-950",
+    icon: <CrossIcon />,
+  },
+  running: {
+    label: "Running",
+    className: "bg-sky-600 text-white dark:bg-sky-500 dark:text-sky-950",
+    icon: <Spinner />,
+  },
+  pending: {
+    label: "Pending",
+    className: "bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+    icon: <DotIcon />,
+  },
+  off: {
+    label: "Checks off",
+    className: "bg-zinc-200 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400",
+    icon: <SkipIcon />,
+  },
 };
 
-export function GateChip({ gate, isNothingRequired = false, size = "md" }: { gate: Gate; isNothingRequired?: boolean; size?: "sm" | "md" }) {
+export function GateChip({
+  gate,
+  isNothingRequired = false,
+  size = "md",
+}: {
+  gate: Gate;
+  isNothingRequired?: boolean;
+  size?: "sm" | "md";
+}) {
   const look = LOOK[gate];
   const pad = size === "sm" ? "px-2 py-0.5 text-xs" : "px-3 py-1 text-sm";
   return (
     <span className="inline-flex items-center gap-2">
-      <span role="status" aria-label={look.label} data-gate={gate} className={`inline-flex items-center gap-1.5 rounded-full font-semibold whitespace-nowrap shadow-sm ${pad} ${look.className}`}>
+      <span
+        role="status"
+        aria-label={look.label}
+        data-gate={gate}
+        className={`inline-flex items-center gap-1.5 rounded-full font-semibold whitespace-nowrap shadow-sm ${pad} ${look.className}`}
+      >
         {look.icon}
         {look.label}
       </span>
       {gate === "green" && isNothingRequired ? (
-        <span className="rounded-full border border-amber-400/60 px-2 py-0.5 text-xs font-medium text-amber-700 dark:text-amber-300">nothing required</span>
+        <span className="rounded-full border border-amber-400/60 px-2 py-0.5 text-xs font-medium text-amber-700 dark:text-amber-300">
+          nothing required
+        </span>
       ) : null}
     </span>
   );

@@ -18,7 +18,12 @@ export function ChangeHistory({ events }: { events: AuditRecord[] }) {
               <span className="text-zinc-600 dark:text-zinc-400">{e.summary}</span>
             </summary>
             <div className="border-t border-zinc-200 px-4 py-3 dark:border-zinc-800">
-              <DiffLines lines={diffSettings(e.before as Record<string, unknown> | null, e.after as Record<string, unknown> | null)} />
+              <DiffLines
+                lines={diffSettings(
+                  e.before as Record<string, unknown> | null,
+                  e.after as Record<string, unknown> | null,
+                )}
+              />
             </div>
           </details>
         </li>

@@ -8,12 +8,34 @@ import { inputBorderClass } from "../ui/action-form";
 import { CodeEditor } from "./code-editor";
 import { editorInputClass as input, FieldError } from "./field-parts";
 
-type Props = { form: CheckForm; onChange: (patch: Partial<CheckForm>) => void; errors: Map<string, string>; isIdLocked?: boolean; prefix: string };
+type Props = {
+  form: CheckForm;
+  onChange: (patch: Partial<CheckForm>) => void;
+  errors: Map<string, string>;
+  isIdLocked?: boolean;
+  prefix: string;
+};
 
-function Field({ id, label, error, hint, children, className = "" }: { id: string; label: string; error?: string; hint?: string; children: React.ReactNode; className?: string }) {
+function Field({
+  id,
+  label,
+  error,
+  hint,
+  children,
+  className = "",
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  children: React.ReactNode;
+  className?: string;
+}) {
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400">{label}</label>
+      <label htmlFor={id} className="mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400">
+        {label}
+      </label>
       {children}
       {error ? (
         <FieldError id={`${id}-error`} label={label} error={error} />
@@ -25,7 +47,11 @@ function Field({ id, label, error, hint, children, className = "" }: { id: strin
 }
 
 export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix }: Props) {
-  const text = (field: keyof CheckForm, label: string, opts: { hint?: string; placeholder?: string; className?: string; mono?: boolean } = {}) => {
+  const text = (
+    field: keyof CheckForm,
+    label: string,
+    opts: { hint?: string; placeholder?: string; className?: string; mono?: boolean } = {},
+  ) => {
     const id = `${prefix}-${field}`;
     const error = errors.get(field);
     return (
@@ -43,36 +69,76 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
       </Field>
     );
   };
-  const warnings = findHollowWarnings({ command: form.command, required: form.required, expectExit: /^\d+$/.test(form.expectExit) ? Number(form.expectExit) : undefined, expectStdout: form.expectStdout || undefined });
+  const warnings = findHollowWarnings({
+    command: form.command,
+    required: form.required,
+    expectExit: /^\d+$/.test(form.expectExit) ? Number(form.expectExit) : undefined,
+    expectStdout: form.expectStdout || undefined,
+  });
   const commandId = `${prefix}-command`;
   return (
     <div className="grid gap-3 sm:grid-cols-6">
       {text("name", "Name", { className: "sm:col-span-3", placeholder: "What passing means, e.g. Unit tests pass" })}
-      {text("id", "Id", { className: "sm:col-span-2", mono: true, hint: isIdLocked ? "the default's id (overrides match by id)" : undefined })}
+      {text("id", "Id", {
+        className: "sm:col-span-2",
+        mono: true,
+        hint: isIdLocked ? "the default's id (overrides match by id)" : undefined,
+      })}
       <Field id={`${prefix}-kind`} label="Kind" error={errors.get("kind")} className="sm:col-span-1">
-        <select id={`${prefix}-kind`} value={form.kind} onChange={(e) => onChange({ kind: e.target.value })} className={`${input} ${inputBorderClass}`}>
-          {CHECK_KINDS.map((k) => <option key={k} value={k}>{k}</option>)}
+        <select
+          id={`${prefix}-kind`}
+          value={form.kind}
+          onChange={(e) => onChange({ kind: e.target.value })}
+          className={`${input} ${inputBorderClass}`}
+        >
+          {CHECK_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
         </select>
       </Field>
       <div className="sm:col-span-6">
         <Field id={commandId} label="Command" error={errors.get("command")}>
-          <CodeEditor id={commandId} label="Command" value={form.command} onChange={(command) => onChange({ command })} invalid={errors.has("command")} describedBy={errors.has("command") ? `${commandId}-error` : undefined} />
+          <CodeEditor
+            id={commandId}
+            label="Command"
+            value={form.command}
+            onChange={(command) => onChange({ command })}
+            invalid={errors.has("command")}
+            describedBy={errors.has("command") ? `${commandId}-error` : undefined}
+          />
         </Field>
         {warnings.map((w) => (
-          <p key={w.reason} role="note" className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/50 dark:text-amber-200">
-            <strong>This check proves nothing:</strong> {w.reason}. Instead: <code className="font-mono">{w.instead}</code>
+          <p
+            key={w.reason}
+            role="note"
+            className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/50 dark:text-amber-200"
+          >
+            <strong>This check proves nothing:</strong> {w.reason}. Instead:{" "}
+            <code className="font-mono">{w.instead}</code>
           </p>
         ))}
       </div>
       <label className="flex items-center gap-2 text-sm sm:col-span-2">
-        <input type="checkbox" checked={form.required} onChange={(e) => onChange({ required: e.target.checked })} className="size-4" />
+        <input
+          type="checkbox"
+          checked={form.required}
+          onChange={(e) => onChange({ required: e.target.checked })}
+          className="size-4"
+        />
         Required (decides the gate)
       </label>
       {text("timeoutSec", "Timeout (seconds)", { className: "sm:col-span-1", placeholder: "600", mono: true })}
       {text("expectExit", "Passing exit code", { className: "sm:col-span-1", placeholder: "0", mono: true })}
       {text("cwd", "Directory", { className: "sm:col-span-2", placeholder: "checkout root", mono: true })}
       {text("expectStdout", "Output must contain", { className: "sm:col-span-3", placeholder: "(nothing required)" })}
-      {text("envPassthrough", "Environment it may see", { className: "sm:col-span-3", placeholder: "NPM_TOKEN, SENTRY_DSN", mono: true, hint: "names only; values come from the Work's secrets" })}
+      {text("envPassthrough", "Environment it may see", {
+        className: "sm:col-span-3",
+        placeholder: "NPM_TOKEN, SENTRY_DSN",
+        mono: true,
+        hint: "names only; values come from the Work's secrets",
+      })}
     </div>
   );
 }

@@ -6,10 +6,16 @@ import { Button } from "../ui/button";
 import { ChevronDownIcon } from "../ui/icons";
 import { CheckFields } from "./check-fields";
 
-type Props = { forms: CheckForm[]; onChange: (forms: CheckForm[]) => void; errors: Map<string, string>; listError?: string };
+type Props = {
+  forms: CheckForm[];
+  onChange: (forms: CheckForm[]) => void;
+  errors: Map<string, string>;
+  listError?: string;
+};
 
 export function CheckListEditor({ forms, onChange, errors, listError }: Props) {
-  const update = (i: number, patch: Partial<CheckForm>) => onChange(forms.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+  const update = (i: number, patch: Partial<CheckForm>) =>
+    onChange(forms.map((f, j) => (j === i ? { ...f, ...patch } : f)));
   const move = (i: number, by: -1 | 1) => {
     const next = [...forms];
     [next[i], next[i + by]] = [next[i + by], next[i]];
@@ -17,23 +23,61 @@ export function CheckListEditor({ forms, onChange, errors, listError }: Props) {
   };
   return (
     <div className="space-y-3">
-      {listError ? <p role="alert" className="text-sm text-rose-600 dark:text-rose-400">{listError}</p> : null}
+      {listError ? (
+        <p role="alert" className="text-sm text-rose-600 dark:text-rose-400">
+          {listError}
+        </p>
+      ) : null}
       <ol className="space-y-3" aria-label="Check defaults">
         {forms.map((form, i) => (
-          <li key={form.key} aria-label={`Check ${i + 1}: ${form.name || form.id}`} className="rounded-lg border border-zinc-200 bg-white p-4 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
+          <li
+            key={form.key}
+            aria-label={`Check ${i + 1}: ${form.name || form.id}`}
+            className="rounded-lg border border-zinc-200 bg-white p-4 shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
+          >
             <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
               <span className="text-sm font-semibold">
                 <span className="mr-2 text-zinc-400 tabular-nums">{i + 1}</span>
                 {form.name || <span className="text-zinc-400">New check</span>}
               </span>
               <span className="flex flex-wrap gap-1">
-                <Button size="sm" variant="ghost" aria-label={`Move ${form.id} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Move ${form.id} up`}
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                >
                   <ChevronDownIcon className="rotate-180" />
                 </Button>
-                <Button size="sm" variant="ghost" aria-label={`Move ${form.id} down`} disabled={i === forms.length - 1} onClick={() => move(i, 1)}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Move ${form.id} down`}
+                  disabled={i === forms.length - 1}
+                  onClick={() => move(i, 1)}
+                >
                   <ChevronDownIcon />
                 </Button>
-                <Button size="sm" variant="ghost" onClick={() => onChange([...forms.slice(0, i + 1), { ...form, key: newKey(), id: freeId(form.id, forms.map((f) => f.id)), name: `${form.name} (copy)`.slice(0, 120) }, ...forms.slice(i + 1)])}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() =>
+                    onChange([
+                      ...forms.slice(0, i + 1),
+                      {
+                        ...form,
+                        key: newKey(),
+                        id: freeId(
+                          form.id,
+                          forms.map((f) => f.id),
+                        ),
+                        name: `${form.name} (copy)`.slice(0, 120),
+                      },
+                      ...forms.slice(i + 1),
+                    ])
+                  }
+                >
                   Duplicate
                 </Button>
                 <Button size="sm" variant="danger" onClick={() => onChange(forms.filter((_, j) => j !== i))}>
@@ -41,11 +85,29 @@ export function CheckListEditor({ forms, onChange, errors, listError }: Props) {
                 </Button>
               </span>
             </div>
-            <CheckFields form={form} prefix={`check-${form.key}`} errors={errorsOfEntry(errors, i)} onChange={(patch) => update(i, patch)} />
+            <CheckFields
+              form={form}
+              prefix={`check-${form.key}`}
+              errors={errorsOfEntry(errors, i)}
+              onChange={(patch) => update(i, patch)}
+            />
           </li>
         ))}
       </ol>
-      <Button onClick={() => onChange([...forms, emptyForm(freeId("check", forms.map((f) => f.id)))])} disabled={forms.length >= 20}>
+      <Button
+        onClick={() =>
+          onChange([
+            ...forms,
+            emptyForm(
+              freeId(
+                "check",
+                forms.map((f) => f.id),
+              ),
+            ),
+          ])
+        }
+        disabled={forms.length >= 20}
+      >
         + Add a check
       </Button>
       {forms.length >= 20 ? <span className="ml-3 text-sm text-zinc-500">A list holds at most 20 checks.</span> : null}

@@ -4,20 +4,39 @@
 import { useMemo } from "react";
 import { useBashHighlighter } from "./use-bash-highlighter";
 
-type Props = { id: string; value: string; onChange: (value: string) => void; invalid?: boolean; describedBy?: string; label: string };
+type Props = {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  invalid?: boolean;
+  describedBy?: string;
+  label: string;
+};
 
 export function CodeEditor({ id, value, onChange, invalid, describedBy, label }: Props) {
   const highlighter = useBashHighlighter();
   const html = useMemo(() => {
     if (!highlighter) return null;
-    const out = highlighter.codeToHtml(value.endsWith("\n") || value === "" ? `${value} ` : value, { lang: "bash", themes: { light: "github-light", dark: "github-dark" }, defaultColor: false });
+    const out = highlighter.codeToHtml(value.endsWith("\n") || value === "" ? `${value} ` : value, {
+      lang: "bash",
+      themes: { light: "github-light", dark: "github-dark" },
+      defaultColor: false,
+    });
     return out;
   }, [highlighter, value]);
   const lines = Math.max(2, value.split("\n").length);
   const box = "m-0 w-full overflow-hidden px-3 py-2 font-mono text-xs leading-5 whitespace-pre-wrap break-all";
   return (
-    <div className={`code-editor relative rounded-md border bg-white shadow-sm focus-within:border-sky-500 focus-within:ring-1 focus-within:ring-sky-500 dark:bg-zinc-950 ${invalid ? "border-rose-500" : "border-zinc-300 dark:border-zinc-700"}`}>
-      {html ? <div aria-hidden className={`pointer-events-none absolute inset-0 ${box} [&_pre]:m-0 [&_pre]:!bg-transparent [&_pre]:whitespace-pre-wrap [&_pre]:break-all`} dangerouslySetInnerHTML={{ __html: html }} /> : null}
+    <div
+      className={`code-editor relative rounded-md border bg-white shadow-sm focus-within:border-sky-500 focus-within:ring-1 focus-within:ring-sky-500 dark:bg-zinc-950 ${invalid ? "border-rose-500" : "border-zinc-300 dark:border-zinc-700"}`}
+    >
+      {html ? (
+        <div
+          aria-hidden
+          className={`pointer-events-none absolute inset-0 ${box} [&_pre]:m-0 [&_pre]:!bg-transparent [&_pre]:whitespace-pre-wrap [&_pre]:break-all`}
+          dangerouslySetInnerHTML={{ __html: html }}
+        />
+      ) : null}
       <textarea
         id={id}
         aria-label={label}

@@ -8,11 +8,16 @@ export function DiffLines({ lines }: { lines: DiffLine[] }) {
       {lines.map((line, i) => (
         <li key={i} className="rounded bg-white/70 px-2 py-1 dark:bg-zinc-950/60">
           <span className="font-semibold">{line.path}</span>{" "}
-          {line.change === "added" ? <span className="text-emerald-700 dark:text-emerald-400">added {line.after}</span> : null}
-          {line.change === "removed" ? <span className="text-rose-700 line-through dark:text-rose-400">{line.before}</span> : null}
+          {line.change === "added" ? (
+            <span className="text-emerald-700 dark:text-emerald-400">added {line.after}</span>
+          ) : null}
+          {line.change === "removed" ? (
+            <span className="text-rose-700 line-through dark:text-rose-400">{line.before}</span>
+          ) : null}
           {line.change === "changed" || line.change === "moved" ? (
             <>
-              <span className="text-rose-700 line-through dark:text-rose-400">{line.before}</span> → <span className="text-emerald-700 dark:text-emerald-400">{line.after}</span>
+              <span className="text-rose-700 line-through dark:text-rose-400">{line.before}</span> →{" "}
+              <span className="text-emerald-700 dark:text-emerald-400">{line.after}</span>
             </>
           ) : null}
         </li>

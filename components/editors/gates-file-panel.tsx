@@ -31,40 +31,94 @@ export function GatesFilePanel({ current, onImport }: Props) {
       <div className="flex flex-wrap items-center gap-2">
         <label className="cursor-pointer rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900">
           Upload a file…
-          <input type="file" accept=".yml,.yaml,.md,.markdown,.txt" className="sr-only" onChange={async (e) => {
-            const file = e.target.files?.[0];
-            if (!file) return;
-            const content = await file.text();
-            setText(content);
-            setResult(parseGatesFile(content));
-          }} />
+          <input
+            type="file"
+            accept=".yml,.yaml,.md,.markdown,.txt"
+            className="sr-only"
+            onChange={async (e) => {
+              const file = e.target.files?.[0];
+              if (!file) return;
+              const content = await file.text();
+              setText(content);
+              setResult(parseGatesFile(content));
+            }}
+          />
         </label>
         <span className="text-sm text-zinc-500">or paste below.</span>
         <span className="ml-auto flex gap-2">
-          <Button size="sm" disabled={!current} onClick={() => current && download("gates.yml", toGatesYaml(current), "text/yaml")}>Export YAML</Button>
-          <Button size="sm" disabled={!current} onClick={() => current && download("CHECKS.md", toGatesMarkdown(current), "text/markdown")}>Export Markdown</Button>
+          <Button
+            size="sm"
+            disabled={!current}
+            onClick={() => current && download("gates.yml", toGatesYaml(current), "text/yaml")}
+          >
+            Export YAML
+          </Button>
+          <Button
+            size="sm"
+            disabled={!current}
+            onClick={() => current && download("CHECKS.md", toGatesMarkdown(current), "text/markdown")}
+          >
+            Export Markdown
+          </Button>
         </span>
       </div>
-      <label htmlFor="gates-file-text" className="sr-only">Gates file</label>
-      <textarea id="gates-file-text" value={text} onChange={(e) => setText(e.target.value)} rows={6} placeholder={"gates:\n  - run: npm test\n    timeout: 15m\n  - npm run lint"} className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-xs shadow-sm dark:border-zinc-700 dark:bg-zinc-950" />
-      <Button onClick={() => setResult(parseGatesFile(text))} disabled={!text.trim()}>Read the file</Button>
+      <label htmlFor="gates-file-text" className="sr-only">
+        Gates file
+      </label>
+      <textarea
+        id="gates-file-text"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        rows={6}
+        placeholder={"gates:\n  - run: npm test\n    timeout: 15m\n  - npm run lint"}
+        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-xs shadow-sm dark:border-zinc-700 dark:bg-zinc-950"
+      />
+      <Button onClick={() => setResult(parseGatesFile(text))} disabled={!text.trim()}>
+        Read the file
+      </Button>
       {result ? (
-        <div className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800" aria-label="Import preview" role="region">
-          {result.fileProblem ? <p role="alert" className="text-rose-700 dark:text-rose-300">{result.fileProblem}</p> : null}
-          <p className="mb-2 font-medium">{result.format === "markdown" ? "Markdown runbook" : "YAML list"}: {good.length} check{good.length === 1 ? "" : "s"} ready, {bad.length} cannot be imported.</p>
+        <div
+          className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800"
+          aria-label="Import preview"
+          role="region"
+        >
+          {result.fileProblem ? (
+            <p role="alert" className="text-rose-700 dark:text-rose-300">
+              {result.fileProblem}
+            </p>
+          ) : null}
+          <p className="mb-2 font-medium">
+            {result.format === "markdown" ? "Markdown runbook" : "YAML list"}: {good.length} check
+            {good.length === 1 ? "" : "s"} ready, {bad.length} cannot be imported.
+          </p>
           <ul className="space-y-1">
             {result.entries.map((e, i) => (
-              <li key={i} className={e.check ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"}>
+              <li
+                key={i}
+                className={e.check ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"}
+              >
                 {e.check ? "✓" : "✗"} <span className="font-medium">{e.label}</span>
-                {e.check ? <span className="text-zinc-500"> → {e.check.id} ({e.check.kind}{e.check.required ? ", required" : ""})</span> : <span>: {e.problems.join("; ")}</span>}
+                {e.check ? (
+                  <span className="text-zinc-500">
+                    {" "}
+                    → {e.check.id} ({e.check.kind}
+                    {e.check.required ? ", required" : ""})
+                  </span>
+                ) : (
+                  <span>: {e.problems.join("; ")}</span>
+                )}
               </li>
             ))}
           </ul>
           {good.length > 0 ? (
             <div className="mt-3 flex flex-wrap gap-2">
-              <Button variant="primary" onClick={() => done("replace")}>Replace the list with {good.length} check{good.length === 1 ? "" : "s"}</Button>
+              <Button variant="primary" onClick={() => done("replace")}>
+                Replace the list with {good.length} check{good.length === 1 ? "" : "s"}
+              </Button>
               <Button onClick={() => done("append")}>Add {good.length} to the list</Button>
-              <Button variant="ghost" onClick={() => setResult(null)}>Cancel</Button>
+              <Button variant="ghost" onClick={() => setResult(null)}>
+                Cancel
+              </Button>
             </div>
           ) : null}
         </div>

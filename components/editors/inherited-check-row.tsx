@@ -5,11 +5,21 @@ import { showControls } from "@/lib/format";
 import { Button } from "../ui/button";
 import { Pill } from "../ui/page-parts";
 
-type Props = { check: Check; state: "inherited" | "overridden" | "suppressed"; onOverride: () => void; onSuppress: () => void; onInherit: () => void; children?: React.ReactNode };
+type Props = {
+  check: Check;
+  state: "inherited" | "overridden" | "suppressed";
+  onOverride: () => void;
+  onSuppress: () => void;
+  onInherit: () => void;
+  children?: React.ReactNode;
+};
 
 export function InheritedCheckRow({ check, state, onOverride, onSuppress, onInherit, children }: Props) {
   return (
-    <li aria-label={`${check.name} (${state})`} className={`rounded-lg border bg-white p-4 shadow-sm dark:bg-zinc-900 ${state === "suppressed" ? "border-dashed border-zinc-300 opacity-75 dark:border-zinc-700" : state === "overridden" ? "border-sky-300 dark:border-sky-800" : "border-zinc-200 dark:border-zinc-800"}`}>
+    <li
+      aria-label={`${check.name} (${state})`}
+      className={`rounded-lg border bg-white p-4 shadow-sm dark:bg-zinc-900 ${state === "suppressed" ? "border-dashed border-zinc-300 opacity-75 dark:border-zinc-700" : state === "overridden" ? "border-sky-300 dark:border-sky-800" : "border-zinc-200 dark:border-zinc-800"}`}
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="flex flex-wrap items-center gap-2">
           <span className={`font-medium ${state === "suppressed" ? "line-through" : ""}`}>{check.name}</span>
@@ -19,15 +29,25 @@ export function InheritedCheckRow({ check, state, onOverride, onSuppress, onInhe
         <span className="flex gap-1">
           {state === "inherited" ? (
             <>
-              <Button size="sm" onClick={onOverride} aria-label={`Override ${check.id}`}>Override</Button>
-              <Button size="sm" onClick={onSuppress} aria-label={`Suppress ${check.id}`}>Suppress</Button>
+              <Button size="sm" onClick={onOverride} aria-label={`Override ${check.id}`}>
+                Override
+              </Button>
+              <Button size="sm" onClick={onSuppress} aria-label={`Suppress ${check.id}`}>
+                Suppress
+              </Button>
             </>
           ) : (
-            <Button size="sm" onClick={onInherit} aria-label={`Inherit ${check.id}`}>Back to inherit</Button>
+            <Button size="sm" onClick={onInherit} aria-label={`Inherit ${check.id}`}>
+              Back to inherit
+            </Button>
           )}
         </span>
       </div>
-      {state === "inherited" ? <pre className="mt-2 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">$ {showControls(check.command)}</pre> : null}
+      {state === "inherited" ? (
+        <pre className="mt-2 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
+          $ {showControls(check.command)}
+        </pre>
+      ) : null}
       {children ? <div className="mt-3">{children}</div> : null}
     </li>
   );

@@ -17,8 +17,18 @@ export function PolicyFields({ form, onChange, errors }: Props) {
         <legend className="mb-2 text-sm font-semibold">Checks policy</legend>
         <div className="space-y-2">
           {CHECKS_POLICIES.map((p) => (
-            <label key={p} className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm ${form.checksPolicy === p ? "border-sky-500 bg-sky-50 dark:bg-sky-950/40" : "border-zinc-200 dark:border-zinc-800"}`}>
-              <input type="radio" name="checksPolicy" value={p} checked={form.checksPolicy === p} onChange={() => onChange({ checksPolicy: p })} className="mt-0.5" />
+            <label
+              key={p}
+              className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm ${form.checksPolicy === p ? "border-sky-500 bg-sky-50 dark:bg-sky-950/40" : "border-zinc-200 dark:border-zinc-800"}`}
+            >
+              <input
+                type="radio"
+                name="checksPolicy"
+                value={p}
+                checked={form.checksPolicy === p}
+                onChange={() => onChange({ checksPolicy: p })}
+                className="mt-0.5"
+              />
               <span>
                 <span className="font-medium">{p}</span>
                 <span className="block text-zinc-600 dark:text-zinc-400">{POLICY_EXPLAINED[p]}</span>
@@ -29,31 +39,79 @@ export function PolicyFields({ form, onChange, errors }: Props) {
       </fieldset>
       <div className="grid content-start gap-4 sm:grid-cols-2">
         <div>
-          <label htmlFor="maxGateAttempts" className="mb-1 block text-sm font-semibold">Attempts per run</label>
-          <select id="maxGateAttempts" value={form.maxGateAttempts} onChange={(e) => onChange({ maxGateAttempts: e.target.value })} className={input}>
-            {[1, 2, 3, 4, 5].map((n) => <option key={n} value={n}>{n}</option>)}
+          <label htmlFor="maxGateAttempts" className="mb-1 block text-sm font-semibold">
+            Attempts per run
+          </label>
+          <select
+            id="maxGateAttempts"
+            value={form.maxGateAttempts}
+            onChange={(e) => onChange({ maxGateAttempts: e.target.value })}
+            className={input}
+          >
+            {[1, 2, 3, 4, 5].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
           </select>
           <FieldError id="maxGateAttempts-error" label="Attempts" error={errors.get("maxGateAttempts")} />
         </div>
         <div>
-          <label htmlFor="budgetSec" className="mb-1 block text-sm font-semibold">Budget (seconds)</label>
-          <input id="budgetSec" value={form.budgetSec} placeholder="no limit" aria-invalid={errors.has("budgetSec")} onChange={(e) => onChange({ budgetSec: e.target.value })} className={`${input} font-mono`} />
+          <label htmlFor="budgetSec" className="mb-1 block text-sm font-semibold">
+            Budget (seconds)
+          </label>
+          <input
+            id="budgetSec"
+            value={form.budgetSec}
+            placeholder="no limit"
+            aria-invalid={errors.has("budgetSec")}
+            onChange={(e) => onChange({ budgetSec: e.target.value })}
+            className={`${input} font-mono`}
+          />
           <FieldError id="budgetSec-error" label="Budget" error={errors.get("budgetSec")} />
         </div>
         <label className="flex items-center gap-2 text-sm sm:col-span-2">
-          <input type="checkbox" checked={form.failFast} onChange={(e) => onChange({ failFast: e.target.checked })} className="size-4" />
+          <input
+            type="checkbox"
+            checked={form.failFast}
+            onChange={(e) => onChange({ failFast: e.target.checked })}
+            className="size-4"
+          />
           Fail fast: stop an attempt&apos;s checks at the first failing required check
         </label>
         <div className="sm:col-span-2">
-          <label htmlFor="agentCommand" className="mb-1 block text-sm font-semibold">Agent command</label>
-          <CodeEditor id="agentCommand" label="Agent command" value={form.agentCommand} onChange={(agentCommand) => onChange({ agentCommand })} invalid={errors.has("agentCommand")} />
+          <label htmlFor="agentCommand" className="mb-1 block text-sm font-semibold">
+            Agent command
+          </label>
+          <CodeEditor
+            id="agentCommand"
+            label="Agent command"
+            value={form.agentCommand}
+            onChange={(agentCommand) => onChange({ agentCommand })}
+            invalid={errors.has("agentCommand")}
+          />
           <FieldError id="agentCommand-error" label="Agent command" error={errors.get("agentCommand")} />
-          <p className="mt-1 text-xs text-zinc-500">Gets the brief on stdin and in $GATEHOUSE_BRIEF_FILE. Empty: a red attempt waits for a person.</p>
+          <p className="mt-1 text-xs text-zinc-500">
+            Gets the brief on stdin and in $GATEHOUSE_BRIEF_FILE. Empty: a red attempt waits for a person.
+          </p>
         </div>
         <div className="sm:col-span-2">
-          <label htmlFor="agentEnvPassthrough" className="mb-1 block text-sm font-semibold">Environment the agent may see</label>
-          <input id="agentEnvPassthrough" value={form.agentEnvPassthrough} placeholder="ANTHROPIC_API_KEY" aria-invalid={[...errors.keys()].some((k) => k.startsWith("agentEnvPassthrough"))} onChange={(e) => onChange({ agentEnvPassthrough: e.target.value })} className={`${input} font-mono`} />
-          <FieldError id="agentEnvPassthrough-error" label="Agent environment" error={[...errors].find(([k]) => k.startsWith("agentEnvPassthrough"))?.[1]} />
+          <label htmlFor="agentEnvPassthrough" className="mb-1 block text-sm font-semibold">
+            Environment the agent may see
+          </label>
+          <input
+            id="agentEnvPassthrough"
+            value={form.agentEnvPassthrough}
+            placeholder="ANTHROPIC_API_KEY"
+            aria-invalid={[...errors.keys()].some((k) => k.startsWith("agentEnvPassthrough"))}
+            onChange={(e) => onChange({ agentEnvPassthrough: e.target.value })}
+            className={`${input} font-mono`}
+          />
+          <FieldError
+            id="agentEnvPassthrough-error"
+            label="Agent environment"
+            error={[...errors].find(([k]) => k.startsWith("agentEnvPassthrough"))?.[1]}
+          />
         </div>
       </div>
     </div>

@@ -6,7 +6,14 @@ import { useMemo } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { Check } from "@/lib/gates/check-schema";
 import { resolveChecks } from "@/lib/gates/merge-checks";
-import { emptyForm, errorsByField, errorsOfEntry, formFromCheck, freeId, type CheckForm } from "@/lib/editors/check-form";
+import {
+  emptyForm,
+  errorsByField,
+  errorsOfEntry,
+  formFromCheck,
+  freeId,
+  type CheckForm,
+} from "@/lib/editors/check-form";
 import { taskFormFrom, taskPatchFrom, validateTaskForm, type TaskSettings } from "@/lib/editors/task-form";
 import { DeclaredChecks } from "../checks/declared-checks";
 import { Button } from "../ui/button";
@@ -17,7 +24,12 @@ import { InheritedCheckRow } from "./inherited-check-row";
 import { SaveBar } from "./save-bar";
 import { useVersionedSettings } from "./use-versioned-settings";
 
-type Props = { defaults: Check[]; workAttempts: number; initial: TaskSettings; save: (input: unknown) => Promise<ActionResult<TaskSettings>> };
+type Props = {
+  defaults: Check[];
+  workAttempts: number;
+  initial: TaskSettings;
+  save: (input: unknown) => Promise<ActionResult<TaskSettings>>;
+};
 
 const settingsOf = (s: TaskSettings) => ({ acceptanceChecks: s.acceptanceChecks, maxGateAttempts: s.maxGateAttempts });
 
@@ -25,24 +37,52 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
   const editor = useVersionedSettings({ initial, save, formFrom: taskFormFrom, patchFrom: taskPatchFrom });
   const { form, setForm, version, conflict } = editor;
   const { errors, entries } = useMemo(() => validateTaskForm(form, version, defaults), [form, version, defaults]);
-  const preview = useMemo(() => (errors.size === 0 ? resolveChecks(defaults, entries) : null), [errors, entries, defaults]);
+  const preview = useMemo(
+    () => (errors.size === 0 ? resolveChecks(defaults, entries) : null),
+    [errors, entries, defaults],
+  );
   const list = form.entries ?? [];
   const defaultIds = new Set(defaults.map((d) => d.id));
   const listErrors = errorsByField(errors, "acceptanceChecks");
 
   const setEntries = (next: CheckForm[] | null) => setForm({ ...form, entries: next });
-  const update = (key: string, patch: Partial<CheckForm>) => setEntries(list.map((e) => (e.key === key ? { ...e, ...patch } : e)));
+  const update = (key: string, patch: Partial<CheckForm>) =>
+    setEntries(list.map((e) => (e.key === key ? { ...e, ...patch } : e)));
 
   return (
     <div className="space-y-8">
       <Section id="attempts" title="Attempts per run">
-        <label htmlFor="task-attempts" className="sr-only">Attempts per run</label>
-        <select id="task-attempts" value={form.maxGateAttempts} onChange={(e) => setForm({ ...form, maxGateAttempts: e.target.value })} className="rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-950">
+        <label htmlFor="task-attempts" className="sr-only">
+          Attempts per run
+        </label>
+        <select
+          id="task-attempts"
+          value={form.maxGateAttempts}
+          onChange={(e) => setForm({ ...form, maxGateAttempts: e.target.value })}
+          className="rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-950"
+        >
           <option value="inherit">Inherit from the Work ({workAttempts})</option>
-          {[1, 2, 3, 4, 5].map((n) => <option key={n} value={n}>{n}</option>)}
+          {[1, 2, 3, 4, 5].map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
         </select>
       </Section>
-      <Section id="inherited" title="The Work's checks" description={form.entries === null ? "This task inherits every default untouched." : "Override to edit a copy for this task, suppress to leave it out, inherit to go back."} actions={<Button size="sm" disabled={form.entries === null} onClick={() => setEntries(null)}>Reset to inherit all</Button>}>
+      <Section
+        id="inherited"
+        title="The Work's checks"
+        description={
+          form.entries === null
+            ? "This task inherits every default untouched."
+            : "Override to edit a copy for this task, suppress to leave it out, inherit to go back."
+        }
+        actions={
+          <Button size="sm" disabled={form.entries === null} onClick={() => setEntries(null)}>
+            Reset to inherit all
+          </Button>
+        }
+      >
         <ol className="space-y-3" aria-label="The Work's checks">
           {defaults.map((d) => {
             const at = list.findIndex((e) => e.id === d.id);
@@ -53,10 +93,20 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
                 check={d}
                 state={!entry ? "inherited" : entry.disabled ? "suppressed" : "overridden"}
                 onOverride={() => setEntries([...list.filter((e) => e.id !== d.id), formFromCheck(d)])}
-                onSuppress={() => setEntries([...list.filter((e) => e.id !== d.id), { ...formFromCheck(d), disabled: true }])}
+                onSuppress={() =>
+                  setEntries([...list.filter((e) => e.id !== d.id), { ...formFromCheck(d), disabled: true }])
+                }
                 onInherit={() => setEntries(list.filter((e) => e.id !== d.id))}
               >
-                {entry && !entry.disabled ? <CheckFields form={entry} prefix={`ov-${entry.key}`} isIdLocked errors={errorsOfEntry(listErrors, at)} onChange={(patch) => update(entry.key, patch)} /> : null}
+                {entry && !entry.disabled ? (
+                  <CheckFields
+                    form={entry}
+                    prefix={`ov-${entry.key}`}
+                    isIdLocked
+                    errors={errorsOfEntry(listErrors, at)}
+                    onChange={(patch) => update(entry.key, patch)}
+                  />
+                ) : null}
               </InheritedCheckRow>
             );
           })}
@@ -66,25 +116,82 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
         <ol className="space-y-3" aria-label="Task-only checks">
           {list.map((entry, i) =>
             defaultIds.has(entry.id) && !entry.disabled ? null : entry.disabled && !defaultIds.has(entry.id) ? (
-              <li key={entry.key} role="note" className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
-                “{entry.id}” is suppressed here, but the Work has no such check any more. <Button size="sm" onClick={() => setEntries(list.filter((e) => e.key !== entry.key))}>Remove</Button>
+              <li
+                key={entry.key}
+                role="note"
+                className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+              >
+                “{entry.id}” is suppressed here, but the Work has no such check any more.{" "}
+                <Button size="sm" onClick={() => setEntries(list.filter((e) => e.key !== entry.key))}>
+                  Remove
+                </Button>
               </li>
             ) : defaultIds.has(entry.id) ? null : (
-              <li key={entry.key} aria-label={`Task check ${entry.name || entry.id}`} className="rounded-lg border border-violet-200 bg-white p-4 shadow-sm dark:border-violet-900 dark:bg-zinc-900">
-                <div className="mb-3 flex items-center justify-between"><span className="text-sm font-semibold">{entry.name || "New check"}</span><Button size="sm" variant="danger" onClick={() => setEntries(list.filter((e) => e.key !== entry.key))}>Delete</Button></div>
-                <CheckFields form={entry} prefix={`add-${entry.key}`} errors={errorsOfEntry(listErrors, i)} onChange={(patch) => update(entry.key, patch)} />
+              <li
+                key={entry.key}
+                aria-label={`Task check ${entry.name || entry.id}`}
+                className="rounded-lg border border-violet-200 bg-white p-4 shadow-sm dark:border-violet-900 dark:bg-zinc-900"
+              >
+                <div className="mb-3 flex items-center justify-between">
+                  <span className="text-sm font-semibold">{entry.name || "New check"}</span>
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    onClick={() => setEntries(list.filter((e) => e.key !== entry.key))}
+                  >
+                    Delete
+                  </Button>
+                </div>
+                <CheckFields
+                  form={entry}
+                  prefix={`add-${entry.key}`}
+                  errors={errorsOfEntry(listErrors, i)}
+                  onChange={(patch) => update(entry.key, patch)}
+                />
               </li>
             ),
           )}
         </ol>
-        <Button className="mt-3" onClick={() => setEntries([...list, emptyForm(freeId("task-check", [...defaultIds, ...list.map((e) => e.id)]))])}>+ Add a check</Button>
-        {errors.get("acceptanceChecks") ? <p role="alert" className="mt-2 text-sm text-rose-600">{errors.get("acceptanceChecks")}</p> : null}
+        <Button
+          className="mt-3"
+          onClick={() =>
+            setEntries([...list, emptyForm(freeId("task-check", [...defaultIds, ...list.map((e) => e.id)]))])
+          }
+        >
+          + Add a check
+        </Button>
+        {errors.get("acceptanceChecks") ? (
+          <p role="alert" className="mt-2 text-sm text-rose-600">
+            {errors.get("acceptanceChecks")}
+          </p>
+        ) : null}
       </Section>
       <Section id="preview" title="Preview: what a dispatch would freeze" description="Updates as you edit.">
-        {preview ? <DeclaredChecks checks={preview.checks} suppressed={preview.suppressed} warnings={[]} /> : <p className="text-sm text-zinc-500">Fix the problems above to see the preview.</p>}
+        {preview ? (
+          <DeclaredChecks checks={preview.checks} suppressed={preview.suppressed} warnings={[]} />
+        ) : (
+          <p className="text-sm text-zinc-500">Fix the problems above to see the preview.</p>
+        )}
       </Section>
-      {conflict ? <ConflictPanel what="task" theirVersion={conflict.version} before={settingsOf(editor.base)} theirs={settingsOf(conflict)} onLoadTheirs={() => editor.loadTheirs(conflict)} onKeepMine={() => editor.keepMine(conflict)} /> : null}
-      <SaveBar problems={errors.size} isDirty={editor.isDirty} isPending={editor.isPending} version={version} message={editor.message} onSave={editor.submit} onDiscard={editor.discard} />
+      {conflict ? (
+        <ConflictPanel
+          what="task"
+          theirVersion={conflict.version}
+          before={settingsOf(editor.base)}
+          theirs={settingsOf(conflict)}
+          onLoadTheirs={() => editor.loadTheirs(conflict)}
+          onKeepMine={() => editor.keepMine(conflict)}
+        />
+      ) : null}
+      <SaveBar
+        problems={errors.size}
+        isDirty={editor.isDirty}
+        isPending={editor.isPending}
+        version={version}
+        message={editor.message}
+        onSave={editor.submit}
+        onDiscard={editor.discard}
+      />
     </div>
   );
 }

@@ -7,7 +7,10 @@ let loading: Promise<HighlighterCore> | null = null;
 
 function load(): Promise<HighlighterCore> {
   loading ??= (async () => {
-    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }] = await Promise.all([import("@shikijs/core"), import("@shikijs/engine-javascript")]);
+    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }] = await Promise.all([
+      import("@shikijs/core"),
+      import("@shikijs/engine-javascript"),
+    ]);
     return createHighlighterCore({
       themes: [import("@shikijs/themes/github-light"), import("@shikijs/themes/github-dark")],
       langs: [import("@shikijs/langs/bash")],
@@ -21,7 +24,10 @@ export function useBashHighlighter(): HighlighterCore | null {
   const [highlighter, setHighlighter] = useState<HighlighterCore | null>(null);
   useEffect(() => {
     let isLive = true;
-    load().then((h) => isLive && setHighlighter(h), () => undefined);
+    load().then(
+      (h) => isLive && setHighlighter(h),
+      () => undefined,
+    );
     return () => {
       isLive = false;
     };

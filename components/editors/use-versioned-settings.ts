@@ -15,7 +15,12 @@ type Options<S, F> = {
   patchFrom: (form: F) => Record<string, unknown>;
 };
 
-export function useVersionedSettings<S extends { version: number }, F>({ initial, save, formFrom, patchFrom }: Options<S, F>) {
+export function useVersionedSettings<S extends { version: number }, F>({
+  initial,
+  save,
+  formFrom,
+  patchFrom,
+}: Options<S, F>) {
   const router = useRouter();
   // The settings last read or saved; a save carries their version (after "keep mine", theirs).
   const [base, setBase] = useState(initial);
@@ -36,7 +41,8 @@ export function useVersionedSettings<S extends { version: number }, F>({ initial
       setMessage(null);
       const result = await save({ ...patchFrom(form), version });
       if (result.error) {
-        if (result.error.code === "conflict" && result.error.details?.current) setConflict(result.error.details.current as S);
+        if (result.error.code === "conflict" && result.error.details?.current)
+          setConflict(result.error.details.current as S);
         else setMessage({ kind: "error", text: result.error.message });
         return;
       }
@@ -53,5 +59,18 @@ export function useVersionedSettings<S extends { version: number }, F>({ initial
     setConflict(null);
   };
 
-  return { base, version, form, setForm, conflict, message, isPending, isDirty, submit, discard: () => load(base), loadTheirs, keepMine };
+  return {
+    base,
+    version,
+    form,
+    setForm,
+    conflict,
+    message,
+    isPending,
+    isDirty,
+    submit,
+    discard: () => load(base),
+    loadTheirs,
+    keepMine,
+  };
 }

@@ -18,7 +18,15 @@ import { useVersionedSettings } from "./use-versioned-settings";
 
 type Props = { initial: WorkSettings; save: (input: unknown) => Promise<ActionResult<WorkSettings>> };
 
-const settingsOf = (s: WorkSettings) => ({ checkDefaults: s.checkDefaults, checksPolicy: s.checksPolicy, maxGateAttempts: s.maxGateAttempts, agentCommand: s.agentCommand, agentEnvPassthrough: s.agentEnvPassthrough, budgetSec: s.budgetSec, failFast: s.failFast });
+const settingsOf = (s: WorkSettings) => ({
+  checkDefaults: s.checkDefaults,
+  checksPolicy: s.checksPolicy,
+  maxGateAttempts: s.maxGateAttempts,
+  agentCommand: s.agentCommand,
+  agentEnvPassthrough: s.agentEnvPassthrough,
+  budgetSec: s.budgetSec,
+  failFast: s.failFast,
+});
 
 export function WorkSettingsEditor({ initial, save }: Props) {
   const editor = useVersionedSettings({ initial, save, formFrom: workFormFrom, patchFrom: workPatchFrom });
@@ -50,16 +58,44 @@ export function WorkSettingsEditor({ initial, save }: Props) {
       <Section id="policy" title="How runs are judged">
         <PolicyFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
       </Section>
-      <Section id="defaults" title={`Check defaults (${form.checkDefaults.length})`} description="Every task inherits these, in this order, unless it overrides or suppresses them.">
-        <CheckListEditor forms={form.checkDefaults} errors={listErrors} listError={errors.get("checkDefaults")} onChange={(checkDefaults) => setForm({ ...form, checkDefaults })} />
+      <Section
+        id="defaults"
+        title={`Check defaults (${form.checkDefaults.length})`}
+        description="Every task inherits these, in this order, unless it overrides or suppresses them."
+      >
+        <CheckListEditor
+          forms={form.checkDefaults}
+          errors={listErrors}
+          listError={errors.get("checkDefaults")}
+          onChange={(checkDefaults) => setForm({ ...form, checkDefaults })}
+        />
       </Section>
-      <Section id="gates-file" title="Import or export a gates file" description="A YAML list (gates: - run: …) or a Markdown runbook (## Code Checks, ### id — name, one ```bash block each).">
+      <Section
+        id="gates-file"
+        title="Import or export a gates file"
+        description="A YAML list (gates: - run: …) or a Markdown runbook (## Code Checks, ### id — name, one ```bash block each)."
+      >
         <GatesFilePanel current={current.success ? current.data : null} onImport={importChecks} />
       </Section>
       {conflict ? (
-        <ConflictPanel what="Work" theirVersion={conflict.version} before={settingsOf(editor.base)} theirs={settingsOf(conflict)} onLoadTheirs={() => editor.loadTheirs(conflict)} onKeepMine={() => editor.keepMine(conflict)} />
+        <ConflictPanel
+          what="Work"
+          theirVersion={conflict.version}
+          before={settingsOf(editor.base)}
+          theirs={settingsOf(conflict)}
+          onLoadTheirs={() => editor.loadTheirs(conflict)}
+          onKeepMine={() => editor.keepMine(conflict)}
+        />
       ) : null}
-      <SaveBar problems={errors.size} isDirty={isDirty} isPending={editor.isPending} version={version} message={editor.message} onSave={editor.submit} onDiscard={editor.discard} />
+      <SaveBar
+        problems={errors.size}
+        isDirty={isDirty}
+        isPending={editor.isPending}
+        version={version}
+        message={editor.message}
+        onSave={editor.submit}
+        onDiscard={editor.discard}
+      />
     </div>
   );
 }

@@ -5,7 +5,8 @@ import { UserMenu } from "./user-menu";
 
 export type HeaderUser = { name: string; email: string; isAdmin: boolean };
 
-const navLink = "rounded-md px-2.5 py-1.5 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-white";
+const navLink =
+  "rounded-md px-2.5 py-1.5 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-white";
 
 export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut: () => Promise<void> }) {
   return (
@@ -19,13 +20,27 @@ export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut
         </Link>
         {user ? (
           <nav aria-label="Main" className="flex items-center gap-0.5 text-sm">
-            <Link href="/" className={navLink}>Inbox</Link>
-            <Link href="/works" className={navLink}>Works</Link>
-            {user.isAdmin ? <Link href="/audit" className={`${navLink} hidden sm:inline`}>Audit</Link> : null}
-            {user.isAdmin ? <Link href="/admin/users" className={`${navLink} hidden sm:inline`}>People</Link> : null}
+            <Link href="/" className={navLink}>
+              Inbox
+            </Link>
+            <Link href="/works" className={navLink}>
+              Works
+            </Link>
+            {user.isAdmin ? (
+              <Link href="/audit" className={`${navLink} hidden sm:inline`}>
+                Audit
+              </Link>
+            ) : null}
+            {user.isAdmin ? (
+              <Link href="/admin/users" className={`${navLink} hidden sm:inline`}>
+                People
+              </Link>
+            ) : null}
           </nav>
         ) : null}
-        <div className="ml-auto flex items-center gap-3 text-sm">{user ? <UserMenu user={user} signOut={signOut} /> : null}</div>
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          {user ? <UserMenu user={user} signOut={signOut} /> : null}
+        </div>
       </div>
     </header>
   );

@@ -4,7 +4,13 @@ import { useState } from "react";
 import { Button } from "../ui/button";
 import { ChevronDownIcon, Spinner } from "../ui/icons";
 
-type Props = { total: number | null; current: number; isSearching: boolean; onSearch: (q: string) => void; onStep: (delta: 1 | -1) => void };
+type Props = {
+  total: number | null;
+  current: number;
+  isSearching: boolean;
+  onSearch: (q: string) => void;
+  onStep: (delta: 1 | -1) => void;
+};
 
 export function LogSearch({ total, current, isSearching, onSearch, onStep }: Props) {
   const [text, setText] = useState("");
@@ -16,7 +22,9 @@ export function LogSearch({ total, current, isSearching, onSearch, onStep }: Pro
         e.preventDefault();
       }}
     >
-      <label htmlFor="log-search" className="sr-only">Search the log</label>
+      <label htmlFor="log-search" className="sr-only">
+        Search the log
+      </label>
       <input
         id="log-search"
         type="search"

@@ -7,7 +7,19 @@ import { parseAnsiLines } from "@/lib/ansi/parse-ansi";
 import { formatBytes } from "@/lib/runner/output/text";
 import { AnsiLine } from "./ansi-line";
 
-export function LogTail({ text, totalBytes, note, fullLogHref, isLive = false }: { text: string | null; totalBytes: number | null; note: string | null; fullLogHref: string | null; isLive?: boolean }) {
+export function LogTail({
+  text,
+  totalBytes,
+  note,
+  fullLogHref,
+  isLive = false,
+}: {
+  text: string | null;
+  totalBytes: number | null;
+  note: string | null;
+  fullLogHref: string | null;
+  isLive?: boolean;
+}) {
   // The run polls every second and every row renders its tail: parse only when the text changed.
   const lines = useMemo(() => parseAnsiLines(text ?? ""), [text]);
   const isPartial = (totalBytes ?? 0) > 16 * 1024;
@@ -21,7 +33,11 @@ export function LogTail({ text, totalBytes, note, fullLogHref, isLive = false }:
     <div className="overflow-hidden rounded-md border border-zinc-800 bg-zinc-950 text-zinc-200" data-testid="log-tail">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-800 px-3 py-1.5 text-xs text-zinc-400">
         <span>
-          {lines.length === 0 ? "No output" : isPartial ? `Last 16 KB of ${formatBytes(totalBytes ?? 0)}` : `${lines.length} line${lines.length === 1 ? "" : "s"}`}
+          {lines.length === 0
+            ? "No output"
+            : isPartial
+              ? `Last 16 KB of ${formatBytes(totalBytes ?? 0)}`
+              : `${lines.length} line${lines.length === 1 ? "" : "s"}`}
           {note ? <span className="ml-2 text-amber-400">· the stored log was cut</span> : null}
           {isLive ? <span className="ml-2 text-sky-400">· following</span> : null}
         </span>

@@ -13,7 +13,15 @@ const LH = 20;
 const MAX_PX = 15_000_000;
 const OVERSCAN = 40;
 
-export function LogViewer({ base, initial, actions }: { base: string; initial: LogLinesPage; actions?: React.ReactNode }) {
+export function LogViewer({
+  base,
+  initial,
+  actions,
+}: {
+  base: string;
+  initial: LogLinesPage;
+  actions?: React.ReactNode;
+}) {
   const { data: meta } = useLogMeta(base, initial);
   const total = meta.totalLines;
   const scroller = useRef<HTMLDivElement>(null);
@@ -31,7 +39,12 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
   const heightPx = Math.min(contentPx, MAX_PX);
   const visibleLines = Math.ceil(view.height / LH);
   // Above MAX_PX the scroll position maps proportionally onto the lines.
-  const firstExact = contentPx <= MAX_PX ? view.top / LH : heightPx > view.height ? (view.top / (heightPx - view.height)) * Math.max(0, total - visibleLines) : 0;
+  const firstExact =
+    contentPx <= MAX_PX
+      ? view.top / LH
+      : heightPx > view.height
+        ? (view.top / (heightPx - view.height)) * Math.max(0, total - visibleLines)
+        : 0;
   const first = Math.max(1, Math.floor(firstExact) + 1 - OVERSCAN);
   const last = Math.min(total, Math.floor(firstExact) + visibleLines + OVERSCAN);
   const offsetPx = view.top - (firstExact - (first - 1)) * LH;
@@ -43,7 +56,10 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
     (n: number) => {
       const el = scroller.current;
       if (!el) return;
-      const target = contentPx <= MAX_PX ? (n - 1) * LH - el.clientHeight / 2 + LH : ((n - 1) / Math.max(1, total - visibleLines)) * (heightPx - el.clientHeight);
+      const target =
+        contentPx <= MAX_PX
+          ? (n - 1) * LH - el.clientHeight / 2 + LH
+          : ((n - 1) / Math.max(1, total - visibleLines)) * (heightPx - el.clientHeight);
       el.scrollTop = Math.max(0, target);
       setView({ top: el.scrollTop, height: el.clientHeight });
     },
@@ -108,21 +124,44 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
   const needle = query.toLowerCase();
   for (let n = first; n <= last; n++) {
     const line: LogLine | undefined = fetched.get(n) ?? initialLines.current.get(n);
-    rows.push(<LogRow key={n} n={n} line={line} isSelected={n === selected} isMatch={!!needle && !!line && line.text.toLowerCase().includes(needle)} onSelect={selectLine} />);
+    rows.push(
+      <LogRow
+        key={n}
+        n={n}
+        line={line}
+        isSelected={n === selected}
+        isMatch={!!needle && !!line && line.text.toLowerCase().includes(needle)}
+        onSelect={selectLine}
+      />,
+    );
   }
 
   return (
     <div className="overflow-hidden rounded-lg border border-zinc-800 bg-zinc-950 text-zinc-200 shadow-sm">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-800 px-3 py-2">
-        <LogSearch total={query ? (search.data?.total ?? null) : null} current={matchAt} isSearching={search.isFetching} onSearch={(q) => setQuery(q)} onStep={step} />
+        <LogSearch
+          total={query ? (search.data?.total ?? null) : null}
+          current={matchAt}
+          isSearching={search.isFetching}
+          onSearch={(q) => setQuery(q)}
+          onStep={step}
+        />
         <div className="flex items-center gap-3 text-xs text-zinc-400">
           <span data-testid="line-count">{total.toLocaleString("en")} lines</span>
-          {meta.isLive ? <span className="inline-flex items-center gap-1 text-sky-400"><span className="size-2 animate-pulse rounded-full bg-sky-400" /> live</span> : null}
+          {meta.isLive ? (
+            <span className="inline-flex items-center gap-1 text-sky-400">
+              <span className="size-2 animate-pulse rounded-full bg-sky-400" /> live
+            </span>
+          ) : null}
           {actions}
         </div>
       </div>
       {!isHydrated ? (
-        <div className="flex h-[calc(100dvh-15rem)] min-h-80 flex-col-reverse overflow-auto font-mono text-xs leading-5" role="log" aria-label="Log lines">
+        <div
+          className="flex h-[calc(100dvh-15rem)] min-h-80 flex-col-reverse overflow-auto font-mono text-xs leading-5"
+          role="log"
+          aria-label="Log lines"
+        >
           <div>
             {initialStyled.map((line) => (
               <LogRow key={line.n} n={line.n} line={line} isSelected={false} isMatch={false} onSelect={ignoreSelect} />
@@ -130,23 +169,23 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
           </div>
         </div>
       ) : (
-      <div
-        ref={scroller}
-        data-testid="log-scroller"
-        tabIndex={0}
-        aria-label="Log lines"
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          isFollowing.current = el.scrollTop + el.clientHeight >= el.scrollHeight - LH;
-          setView({ top: el.scrollTop, height: el.clientHeight });
-        }}
-        className="relative h-[calc(100dvh-15rem)] min-h-80 overflow-auto font-mono text-xs leading-5"
-      >
-        <div style={{ height: heightPx }} />
-        <div className="absolute left-0 min-w-full" style={{ top: offsetPx }} role="log">
-          {rows}
+        <div
+          ref={scroller}
+          data-testid="log-scroller"
+          tabIndex={0}
+          aria-label="Log lines"
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            isFollowing.current = el.scrollTop + el.clientHeight >= el.scrollHeight - LH;
+            setView({ top: el.scrollTop, height: el.clientHeight });
+          }}
+          className="relative h-[calc(100dvh-15rem)] min-h-80 overflow-auto font-mono text-xs leading-5"
+        >
+          <div style={{ height: heightPx }} />
+          <div className="absolute left-0 min-w-full" style={{ top: offsetPx }} role="log">
+            {rows}
+          </div>
         </div>
-      </div>
       )}
     </div>
   );
@@ -154,15 +193,45 @@ export function LogViewer({ base, initial, actions }: { base: string; initial: L
 
 const ignoreSelect = () => undefined;
 
-const LogRow = memo(function LogRow({ n, line, isSelected, isMatch, onSelect }: { n: number; line: LogLine | undefined; isSelected: boolean; isMatch: boolean; onSelect: (n: number) => void }) {
+const LogRow = memo(function LogRow({
+  n,
+  line,
+  isSelected,
+  isMatch,
+  onSelect,
+}: {
+  n: number;
+  line: LogLine | undefined;
+  isSelected: boolean;
+  isMatch: boolean;
+  onSelect: (n: number) => void;
+}) {
   return (
-    <div id={`L${n}`} data-line={n} data-selected={isSelected || undefined} className={`flex h-5 whitespace-pre ${isSelected ? "bg-amber-400/20" : isMatch ? "bg-sky-400/10" : "hover:bg-white/5"}`}>
-      <a href={`#L${n}`} onClick={(e) => { e.preventDefault(); onSelect(n); }} className="sticky left-0 w-16 shrink-0 bg-zinc-950 pr-3 text-right text-zinc-500 select-none hover:text-zinc-300">
+    <div
+      id={`L${n}`}
+      data-line={n}
+      data-selected={isSelected || undefined}
+      className={`flex h-5 whitespace-pre ${isSelected ? "bg-amber-400/20" : isMatch ? "bg-sky-400/10" : "hover:bg-white/5"}`}
+    >
+      <a
+        href={`#L${n}`}
+        onClick={(e) => {
+          e.preventDefault();
+          onSelect(n);
+        }}
+        className="sticky left-0 w-16 shrink-0 bg-zinc-950 pr-3 text-right text-zinc-500 select-none hover:text-zinc-300"
+      >
         {n}
       </a>
       <span className="pr-4">
-        {line ? <AnsiLine segments={parseAnsi(line.text, line.style).segments} /> : <span className="text-zinc-700">…</span>}
-        {line && line.cut > 0 ? <span className="ml-2 text-amber-400">… line cut: {line.cut.toLocaleString("en")} more bytes (see raw)</span> : null}
+        {line ? (
+          <AnsiLine segments={parseAnsi(line.text, line.style).segments} />
+        ) : (
+          <span className="text-zinc-700">…</span>
+        )}
+        {line && line.cut > 0 ? (
+          <span className="ml-2 text-amber-400">… line cut: {line.cut.toLocaleString("en")} more bytes (see raw)</span>
+        ) : null}
       </span>
     </div>
   );

@@ -14,7 +14,10 @@ export type LogLine = LogLinesPage["lines"][number] & { style: AnsiStyle };
 type Styled = { from: AnsiStyle; lines: LogLine[]; end: AnsiStyle };
 
 function styleLines(page: LogLinesPage, from: AnsiStyle): Styled {
-  const { starts, end } = stylesAtLineStarts(page.lines.map((l) => l.text), from);
+  const { starts, end } = stylesAtLineStarts(
+    page.lines.map((l) => l.text),
+    from,
+  );
   return { from, lines: page.lines.map((line, i) => ({ ...line, style: starts[i] })), end };
 }
 
@@ -36,11 +39,22 @@ export function useLogMeta(base: string, initial: LogLinesPage) {
 // Colours carry from a chunk into the next one (the chunk before the first in view is loaded for that;
 // a colour left open for longer than a chunk before it is not seen). Styled lines are kept per chunk,
 // so unchanged rows keep their identity.
-export function useLogChunks(base: string, first: number, last: number, total: number, isLive: boolean): Map<number, LogLine> {
+export function useLogChunks(
+  base: string,
+  first: number,
+  last: number,
+  total: number,
+  isLive: boolean,
+): Map<number, LogLine> {
   const styled = useRef(new WeakMap<LogLinesPage, Styled>());
   const chunks: number[] = [];
   // One chunk before the first in view too: the colour a line starts in may have been opened there.
-  for (let c = Math.max(0, Math.floor((Math.max(1, first) - 1) / CHUNK) - 1); c <= Math.floor((Math.max(1, last) - 1) / CHUNK); c++) chunks.push(c);
+  for (
+    let c = Math.max(0, Math.floor((Math.max(1, first) - 1) / CHUNK) - 1);
+    c <= Math.floor((Math.max(1, last) - 1) / CHUNK);
+    c++
+  )
+    chunks.push(c);
   const lastChunk = Math.floor((Math.max(1, total) - 1) / CHUNK);
   const results = useQueries({
     queries: chunks.map((c) => ({

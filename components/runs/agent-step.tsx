@@ -13,7 +13,10 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
   return (
     <div className="border-b border-zinc-200 dark:border-zinc-800">
       <details className="[&[open]>summary_.chevron]:rotate-90">
-        <summary aria-label={`Agent step: ${agent.verdict}`} className="grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-3 bg-zinc-50/70 px-4 py-3 hover:bg-zinc-100/70 dark:bg-zinc-900/60 dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden">
+        <summary
+          aria-label={`Agent step: ${agent.verdict}`}
+          className="grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-3 bg-zinc-50/70 px-4 py-3 hover:bg-zinc-100/70 dark:bg-zinc-900/60 dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden"
+        >
           <ChevronRightIcon className="chevron text-zinc-400 transition-transform" />
           <span className="min-w-0">
             <span className="font-medium">Agent</span>
@@ -21,7 +24,11 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
               {agent.exitCode === null ? "" : `exit ${agent.exitCode} · `}
               {formatDuration(agent.durationMs)}
             </span>
-            {agent.message ? <span className="mt-0.5 block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">{agent.message}</span> : null}
+            {agent.message ? (
+              <span className="mt-0.5 block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">
+                {agent.message}
+              </span>
+            ) : null}
           </span>
           <VerdictBadge verdict={agent.verdict as Verdict} />
         </summary>
@@ -29,10 +36,18 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
           {attempt.brief ? (
             <details className="rounded-md border border-zinc-200 dark:border-zinc-800">
               <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Brief the agent was given</summary>
-              <pre className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs whitespace-pre-wrap dark:border-zinc-800">{attempt.brief}</pre>
+              <pre className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs whitespace-pre-wrap dark:border-zinc-800">
+                {attempt.brief}
+              </pre>
             </details>
           ) : null}
-          <LogTail text={agent.logTail} totalBytes={agent.logBytes} note={agent.logNote} fullLogHref={logHref} isLive={agent.verdict === "running"} />
+          <LogTail
+            text={agent.logTail}
+            totalBytes={agent.logBytes}
+            note={agent.logNote}
+            fullLogHref={logHref}
+            isLive={agent.verdict === "running"}
+          />
         </div>
       </details>
     </div>

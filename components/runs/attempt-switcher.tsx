@@ -10,14 +10,28 @@ const DOT: Record<Gate, string> = {
   off: "bg-zinc-400",
 };
 
-export function AttemptSwitcher({ attempts, selected, max, onSelect }: { attempts: { n: number; gate: Gate }[]; selected: number; max: number; onSelect: (n: number) => void }) {
+export function AttemptSwitcher({
+  attempts,
+  selected,
+  max,
+  onSelect,
+}: {
+  attempts: { n: number; gate: Gate }[];
+  selected: number;
+  max: number;
+  onSelect: (n: number) => void;
+}) {
   return (
     <div className="flex flex-wrap items-center gap-2">
       <span className="text-sm font-medium" data-testid="attempt-counter">
         Attempt {selected} of {max}
       </span>
       {attempts.length > 1 ? (
-        <div role="group" aria-label="Attempts" className="inline-flex overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-700">
+        <div
+          role="group"
+          aria-label="Attempts"
+          className="inline-flex overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-700"
+        >
           {attempts.map((a) => (
             <button
               key={a.n}

@@ -7,7 +7,11 @@ import { Button } from "../ui/button";
 import { PlayIcon, Spinner } from "../ui/icons";
 import { InlineError } from "../ui/inline-error";
 
-export function DispatchButton({ dispatch }: { dispatch: () => Promise<ActionResult<{ runId: string; number: number }>> }) {
+export function DispatchButton({
+  dispatch,
+}: {
+  dispatch: () => Promise<ActionResult<{ runId: string; number: number }>>;
+}) {
   const router = useRouter();
   const [isPending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);

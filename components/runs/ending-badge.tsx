@@ -2,26 +2,53 @@
 import type { Ending, RunStatus } from "@/lib/gates/run-ending";
 
 const ENDING: Record<Ending, { label: string; className: string }> = {
-  accepted: { label: "Accepted", className: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300" },
+  accepted: {
+    label: "Accepted",
+    className: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
+  },
   partial: { label: "Partial", className: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-300" },
   rejected: { label: "Rejected", className: "bg-rose-100 text-rose-800 dark:bg-rose-950 dark:text-rose-300" },
-  inconclusive: { label: "Inconclusive", className: "bg-fuchsia-100 text-fuchsia-800 dark:bg-fuchsia-950 dark:text-fuchsia-300" },
+  inconclusive: {
+    label: "Inconclusive",
+    className: "bg-fuchsia-100 text-fuchsia-800 dark:bg-fuchsia-950 dark:text-fuchsia-300",
+  },
 };
 
 const STATUS: Record<Exclude<RunStatus, "finished">, { label: string; className: string }> = {
   queued: { label: "Queued", className: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300" },
   running: { label: "Running", className: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300" },
-  waiting: { label: "Waiting for a fix", className: "bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300" },
+  waiting: {
+    label: "Waiting for a fix",
+    className: "bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300",
+  },
 };
 
-export function EndingBadge({ status, ending, needsDecision = false }: { status: RunStatus; ending: Ending | null; needsDecision?: boolean }) {
-  const look = status === "finished" && ending ? ENDING[ending] : STATUS[(status === "finished" ? "queued" : status) as keyof typeof STATUS];
+export function EndingBadge({
+  status,
+  ending,
+  needsDecision = false,
+}: {
+  status: RunStatus;
+  ending: Ending | null;
+  needsDecision?: boolean;
+}) {
+  const look =
+    status === "finished" && ending
+      ? ENDING[ending]
+      : STATUS[(status === "finished" ? "queued" : status) as keyof typeof STATUS];
   return (
     <span className="inline-flex items-center gap-1.5">
-      <span data-ending={ending ?? status} className={`inline-flex rounded-md px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${look.className}`}>
+      <span
+        data-ending={ending ?? status}
+        className={`inline-flex rounded-md px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${look.className}`}
+      >
         {look.label}
       </span>
-      {needsDecision ? <span className="rounded-md bg-amber-500 px-2 py-0.5 text-xs font-semibold text-white dark:text-amber-950">Decision needed</span> : null}
+      {needsDecision ? (
+        <span className="rounded-md bg-amber-500 px-2 py-0.5 text-xs font-semibold text-white dark:text-amber-950">
+          Decision needed
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -9,23 +9,32 @@ import { EndingBadge, describeEndingReason } from "./ending-badge";
 
 export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) {
   return (
-    <ol aria-label={label} className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+    <ol
+      aria-label={label}
+      className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+    >
       {runs.map((run) => (
         <li key={run.id}>
-          <Link href={`/runs/${run.id}`} className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[8.5rem_minmax(0,1fr)_8rem_6rem] dark:hover:bg-zinc-800/50">
+          <Link
+            href={`/runs/${run.id}`}
+            className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[8.5rem_minmax(0,1fr)_8rem_6rem] dark:hover:bg-zinc-800/50"
+          >
             <span className="order-2 sm:order-none">
               <EndingBadge status={run.status as RunStatus} ending={run.ending as Ending | null} />
             </span>
             <span className="min-w-0">
               <span className="block truncate">
-                <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{run.task.key}</span> <span className="font-medium">{run.task.title}</span>
+                <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{run.task.key}</span>{" "}
+                <span className="font-medium">{run.task.title}</span>
               </span>
               <span className="block truncate text-xs text-zinc-500 dark:text-zinc-400">
                 {run.work.name} · run #{run.number} · {run.attemptCount} of {run.maxAttempts} attempts
                 {run.endingReason ? <> · {describeEndingReason(run.endingReason)}</> : null}
               </span>
             </span>
-            <span className="hidden sm:block"><GateChip gate={run.gate as Gate} size="sm" /></span>
+            <span className="hidden sm:block">
+              <GateChip gate={run.gate as Gate} size="sm" />
+            </span>
             <span className="hidden text-right text-xs text-zinc-500 sm:block dark:text-zinc-400">
               <TimeAgo date={run.finishedAt ?? run.createdAt} />
             </span>
@@ -41,17 +50,24 @@ export function DecisionCards({ runs }: { runs: InboxRun[] }) {
     <ul aria-label="Runs needing a decision" className="grid grid-cols-[minmax(0,1fr)] gap-3 md:grid-cols-2">
       {runs.map((run) => (
         <li key={run.id}>
-          <Link href={`/runs/${run.id}`} aria-label={`Decide ${run.task.key} run #${run.number}: ${run.task.title}`} className="block h-full rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-sm transition hover:border-amber-400 hover:shadow dark:border-amber-700/60 dark:bg-amber-950/40">
+          <Link
+            href={`/runs/${run.id}`}
+            aria-label={`Decide ${run.task.key} run #${run.number}: ${run.task.title}`}
+            className="block h-full rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-sm transition hover:border-amber-400 hover:shadow dark:border-amber-700/60 dark:bg-amber-950/40"
+          >
             <div className="flex items-start justify-between gap-3">
               <div className="min-w-0">
-                <div className="font-mono text-xs text-amber-800 dark:text-amber-300">{run.task.key} · run #{run.number}</div>
+                <div className="font-mono text-xs text-amber-800 dark:text-amber-300">
+                  {run.task.key} · run #{run.number}
+                </div>
                 <div className="truncate font-medium text-amber-950 dark:text-amber-50">{run.task.title}</div>
               </div>
               <GateChip gate={run.gate as Gate} size="sm" />
             </div>
             <p className="mt-2 text-sm text-amber-900 dark:text-amber-200">{run.endingReason}</p>
             <p className="mt-2 text-xs text-amber-800/80 dark:text-amber-300/80">
-              {run.work.name} · best attempt {run.bestAttempt ?? "—"} · ended {run.finishedAt ? <TimeAgo date={run.finishedAt} /> : "—"}
+              {run.work.name} · best attempt {run.bestAttempt ?? "—"} · ended{" "}
+              {run.finishedAt ? <TimeAgo date={run.finishedAt} /> : "—"}
             </p>
           </Link>
         </li>

@@ -30,23 +30,38 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
           <GateChip gate={gate} isNothingRequired={run.nothingRequired} />
           {attempt.checks.length > 1 ? <GroupToggle grouped={grouped} onChange={setGrouped} /> : null}
         </span>
-        <AttemptSwitcher attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate as Gate }))} selected={attempt.n} max={run.maxAttempts} onSelect={setPicked} />
+        <AttemptSwitcher
+          attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate as Gate }))}
+          selected={attempt.n}
+          max={run.maxAttempts}
+          onSelect={setPicked}
+        />
       </div>
       {attempt.noChangeSince ? (
-        <p role="note" className="border-b border-zinc-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-zinc-800 dark:bg-amber-950/60 dark:text-amber-200">
-          No change since attempt {attempt.noChangeSince}: the agent changed nothing, so the checks were not run again. The results below are attempt {attempt.noChangeSince}&apos;s; this attempt still counts toward the budget.
+        <p
+          role="note"
+          className="border-b border-zinc-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-zinc-800 dark:bg-amber-950/60 dark:text-amber-200"
+        >
+          No change since attempt {attempt.noChangeSince}: the agent changed nothing, so the checks were not run again.
+          The results below are attempt {attempt.noChangeSince}&apos;s; this attempt still counts toward the budget.
         </p>
       ) : null}
       <AgentStep attempt={attempt} logHref={logPageHref(run.id, attempt.n, "_agent")} />
       {attempt.checks.length === 0 ? (
-        <p className="px-4 py-6 text-sm text-zinc-500 dark:text-zinc-400">{attempt.status === "finished" ? "No checks ran in this attempt." : "Checks start after the agent step."}</p>
+        <p className="px-4 py-6 text-sm text-zinc-500 dark:text-zinc-400">
+          {attempt.status === "finished" ? "No checks ran in this attempt." : "Checks start after the agent step."}
+        </p>
       ) : (
         <CheckResultList
           results={attempt.checks.map((check) => ({ ...check, verdict: check.verdict as Verdict }))}
           grouped={grouped}
           label={`Checks of attempt ${attempt.n}`}
           rowKey={(check) => `${attempt.n}-${check.checkId}`}
-          hrefFor={(check) => (check.verdict === "queued" || check.verdict === "skipped" ? null : logPageHref(run.id, check.logAttempt, check.checkId))}
+          hrefFor={(check) =>
+            check.verdict === "queued" || check.verdict === "skipped"
+              ? null
+              : logPageHref(run.id, check.logAttempt, check.checkId)
+          }
         />
       )}
     </Card>

@@ -14,18 +14,31 @@ export function RunHistory({ runs, olderHref }: { runs: RunSummary[]; olderHref:
       <ol className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Runs">
         {runs.map((run) => (
           <li key={run.id}>
-            <Link href={`/runs/${run.id}`} className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-3 px-4 py-2.5 text-sm hover:bg-zinc-50 sm:grid-cols-[4rem_8rem_minmax(0,1fr)_7rem_6rem] dark:hover:bg-zinc-800/50">
+            <Link
+              href={`/runs/${run.id}`}
+              className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-3 px-4 py-2.5 text-sm hover:bg-zinc-50 sm:grid-cols-[4rem_8rem_minmax(0,1fr)_7rem_6rem] dark:hover:bg-zinc-800/50"
+            >
               <span className="font-medium tabular-nums">#{run.number}</span>
-              <span className="hidden sm:block"><GateChip gate={run.gate as Gate} size="sm" /></span>
+              <span className="hidden sm:block">
+                <GateChip gate={run.gate as Gate} size="sm" />
+              </span>
               <span className="min-w-0 truncate">
-                <EndingBadge status={run.status as RunStatus} ending={run.ending as Ending | null} needsDecision={run.needsDecision} />
+                <EndingBadge
+                  status={run.status as RunStatus}
+                  ending={run.ending as Ending | null}
+                  needsDecision={run.needsDecision}
+                />
                 <span className="ml-2 text-xs text-zinc-500 dark:text-zinc-400">
                   {run.attemptCount} of {run.maxAttempts} attempts
                 </span>
               </span>
-              <span className="hidden text-xs text-zinc-500 sm:block dark:text-zinc-400"><TimeAgo date={run.createdAt} /></span>
+              <span className="hidden text-xs text-zinc-500 sm:block dark:text-zinc-400">
+                <TimeAgo date={run.createdAt} />
+              </span>
               <span className="text-right text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
-                {run.startedAt && run.finishedAt ? formatDuration(run.finishedAt.getTime() - run.startedAt.getTime()) : ""}
+                {run.startedAt && run.finishedAt
+                  ? formatDuration(run.finishedAt.getTime() - run.startedAt.getTime())
+                  : ""}
               </span>
             </Link>
           </li>
@@ -33,7 +46,9 @@ export function RunHistory({ runs, olderHref }: { runs: RunSummary[]; olderHref:
       </ol>
       {olderHref ? (
         <div className="border-t border-zinc-200 px-4 py-2 text-right text-sm dark:border-zinc-800">
-          <Link href={olderHref} className="font-medium text-sky-700 hover:underline dark:text-sky-400">Older runs →</Link>
+          <Link href={olderHref} className="font-medium text-sky-700 hover:underline dark:text-sky-400">
+            Older runs →
+          </Link>
         </div>
       ) : null}
     </div>

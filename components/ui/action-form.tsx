@@ -21,7 +21,17 @@ type Props<T> = {
   besideSubmit?: React.ReactNode;
 };
 
-export function ActionForm<T>({ action, submitLabel, variant = "primary", children, className = "", success, successText, ariaLabel, besideSubmit }: Props<T>) {
+export function ActionForm<T>({
+  action,
+  submitLabel,
+  variant = "primary",
+  children,
+  className = "",
+  success,
+  successText,
+  ariaLabel,
+  besideSubmit,
+}: Props<T>) {
   const [state, formAction, isPending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -51,7 +61,10 @@ export function ActionForm<T>({ action, submitLabel, variant = "primary", childr
         {fieldErrors.length > 0 ? (
           <ul role="alert" className="text-sm text-rose-700 dark:text-rose-300">
             {fieldErrors.map((e) => (
-              <li key={e.path + e.message}>{e.path ? `${e.path}: ` : ""}{e.message}</li>
+              <li key={e.path + e.message}>
+                {e.path ? `${e.path}: ` : ""}
+                {e.message}
+              </li>
             ))}
           </ul>
         ) : (
@@ -60,7 +73,9 @@ export function ActionForm<T>({ action, submitLabel, variant = "primary", childr
         {state?.data !== undefined && success ? success(state.data) : null}
         {state?.data !== undefined && successText ? (
           <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">
-            {successText.replace(/\{(\w+)\}/g, (_m, key: string) => String((state.data as Record<string, unknown>)[key] ?? ""))}
+            {successText.replace(/\{(\w+)\}/g, (_m, key: string) =>
+              String((state.data as Record<string, unknown>)[key] ?? ""),
+            )}
           </p>
         ) : null}
       </div>
@@ -70,7 +85,8 @@ export function ActionForm<T>({ action, submitLabel, variant = "primary", childr
 
 // What every text input looks like (frame, focus ring, dark background). Forms add width, padding and,
 // where an error is shown on the input, its border colours.
-export const inputBaseClass = "block rounded-md border bg-white text-sm shadow-sm focus:border-sky-500 focus:ring-1 focus:ring-sky-500 focus:outline-none dark:bg-zinc-950";
+export const inputBaseClass =
+  "block rounded-md border bg-white text-sm shadow-sm focus:border-sky-500 focus:ring-1 focus:ring-sky-500 focus:outline-none dark:bg-zinc-950";
 export const inputBorderClass = "border-zinc-300 dark:border-zinc-700";
 export const inputClass = `${inputBaseClass} ${inputBorderClass} px-3 py-2`;
 

@@ -15,7 +15,9 @@ export function Breadcrumbs({ items }: { items: { label: string; href?: string }
                 {item.label}
               </Link>
             ) : (
-              <span aria-current="page" className="text-zinc-700 dark:text-zinc-300">{item.label}</span>
+              <span aria-current="page" className="text-zinc-700 dark:text-zinc-300">
+                {item.label}
+              </span>
             )}
           </li>
         ))}
@@ -24,25 +26,53 @@ export function Breadcrumbs({ items }: { items: { label: string; href?: string }
   );
 }
 
-export function PageHeader({ title, eyebrow, meta, actions }: { title: React.ReactNode; eyebrow?: React.ReactNode; meta?: React.ReactNode; actions?: React.ReactNode }) {
+export function PageHeader({
+  title,
+  eyebrow,
+  meta,
+  actions,
+}: {
+  title: React.ReactNode;
+  eyebrow?: React.ReactNode;
+  meta?: React.ReactNode;
+  actions?: React.ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
       <div className="min-w-0">
         {eyebrow ? <div className="mb-1 text-sm font-medium text-zinc-500 dark:text-zinc-400">{eyebrow}</div> : null}
         <h1 className="text-2xl font-semibold tracking-tight text-balance sm:text-[1.7rem]">{title}</h1>
-        {meta ? <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-zinc-600 dark:text-zinc-400">{meta}</div> : null}
+        {meta ? (
+          <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-zinc-600 dark:text-zinc-400">
+            {meta}
+          </div>
+        ) : null}
       </div>
       {actions ? <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div> : null}
     </div>
   );
 }
 
-export function Section({ title, actions, children, id, description }: { title: React.ReactNode; actions?: React.ReactNode; children: React.ReactNode; id?: string; description?: React.ReactNode }) {
+export function Section({
+  title,
+  actions,
+  children,
+  id,
+  description,
+}: {
+  title: React.ReactNode;
+  actions?: React.ReactNode;
+  children: React.ReactNode;
+  id?: string;
+  description?: React.ReactNode;
+}) {
   return (
     <section id={id} aria-labelledby={id ? `${id}-title` : undefined} className="mb-8">
       <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h2 id={id ? `${id}-title` : undefined} className="text-base font-semibold tracking-tight">{title}</h2>
+          <h2 id={id ? `${id}-title` : undefined} className="text-base font-semibold tracking-tight">
+            {title}
+          </h2>
           {description ? <p className="mt-0.5 text-sm text-zinc-500 dark:text-zinc-400">{description}</p> : null}
         </div>
         {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
@@ -53,7 +83,12 @@ export function Section({ title, actions, children, id, description }: { title: 
 }
 
 export function Card({ className, ...props }: React.ComponentProps<"div">) {
-  return <div className={`rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900${className ? ` ${className}` : ""}`} {...props} />;
+  return (
+    <div
+      className={`rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900${className ? ` ${className}` : ""}`}
+      {...props}
+    />
+  );
 }
 
 export function EmptyState({ title, children }: { title: string; children?: React.ReactNode }) {
@@ -65,7 +100,15 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function Pill({ children, tone = "zinc", title }: { children: React.ReactNode; tone?: "zinc" | "sky" | "violet" | "amber" | "emerald"; title?: string }) {
+export function Pill({
+  children,
+  tone = "zinc",
+  title,
+}: {
+  children: React.ReactNode;
+  tone?: "zinc" | "sky" | "violet" | "amber" | "emerald";
+  title?: string;
+}) {
   const tones = {
     zinc: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
     sky: "bg-sky-50 text-sky-800 dark:bg-sky-950 dark:text-sky-300",
@@ -74,19 +117,34 @@ export function Pill({ children, tone = "zinc", title }: { children: React.React
     emerald: "bg-emerald-50 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
   };
   return (
-    <span title={title} className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${tones[tone]}`}>
+    <span
+      title={title}
+      className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${tones[tone]}`}
+    >
       {children}
     </span>
   );
 }
 
 // What a not-found page shows: what is missing, why it may be, and the way back.
-export function NotFoundPanel({ title, text, href, linkLabel }: { title: string; text: string; href: string; linkLabel: string }) {
+export function NotFoundPanel({
+  title,
+  text,
+  href,
+  linkLabel,
+}: {
+  title: string;
+  text: string;
+  href: string;
+  linkLabel: string;
+}) {
   return (
     <Card className="mx-auto max-w-lg p-6 text-center">
       <h1 className="text-lg font-semibold">{title}</h1>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{text}</p>
-      <Link href={href} className={`mt-4 ${buttonClass("secondary")}`}>{linkLabel}</Link>
+      <Link href={href} className={`mt-4 ${buttonClass("secondary")}`}>
+        {linkLabel}
+      </Link>
     </Card>
   );
 }

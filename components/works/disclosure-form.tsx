@@ -20,7 +20,9 @@ export function DisclosureForm({ label, submitLabel, create, children }: Props) 
   const [isOpen, setOpen] = useState(false);
   return (
     <div className="relative">
-      <Button variant="primary" aria-expanded={isOpen} onClick={() => setOpen(!isOpen)}>{label}</Button>
+      <Button variant="primary" aria-expanded={isOpen} onClick={() => setOpen(!isOpen)}>
+        {label}
+      </Button>
       {isOpen ? (
         <Card
           className="fixed inset-x-4 top-16 z-30 p-4 text-left shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:z-20 sm:mt-2 sm:w-[32rem]"
@@ -28,7 +30,16 @@ export function DisclosureForm({ label, submitLabel, create, children }: Props) 
             if (e.key === "Escape") setOpen(false);
           }}
         >
-          <ActionForm action={create} submitLabel={submitLabel} ariaLabel={label} besideSubmit={<Button variant="ghost" onClick={() => setOpen(false)}>Cancel</Button>}>
+          <ActionForm
+            action={create}
+            submitLabel={submitLabel}
+            ariaLabel={label}
+            besideSubmit={
+              <Button variant="ghost" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+            }
+          >
             <div className="grid w-full gap-3">{children}</div>
           </ActionForm>
         </Card>

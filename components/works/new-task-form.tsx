@@ -4,12 +4,25 @@ import type { ActionResult } from "@/lib/actions/safe-action";
 import { inputClass } from "../ui/action-form";
 import { DisclosureForm } from "./disclosure-form";
 
-export function NewTaskForm({ create }: { create: (state: unknown, form: FormData) => Promise<ActionResult<{ id: string }>> }) {
+export function NewTaskForm({
+  create,
+}: {
+  create: (state: unknown, form: FormData) => Promise<ActionResult<{ id: string }>>;
+}) {
   return (
     <DisclosureForm label="New task" submitLabel="Create task" create={create}>
-      <label className="grid gap-1 text-sm font-medium">Title<input name="title" required autoFocus className={inputClass} placeholder="What is to be done" /></label>
-      <label className="grid gap-1 text-sm font-medium">Description<textarea name="description" rows={3} className={inputClass} placeholder="For the agent: what done means" /></label>
-      <label className="grid gap-1 text-sm font-medium">Branch <span className="font-normal text-zinc-500">(optional: derived from the key)</span><input name="branch" className={`${inputClass} font-mono`} /></label>
+      <label className="grid gap-1 text-sm font-medium">
+        Title
+        <input name="title" required autoFocus className={inputClass} placeholder="What is to be done" />
+      </label>
+      <label className="grid gap-1 text-sm font-medium">
+        Description
+        <textarea name="description" rows={3} className={inputClass} placeholder="For the agent: what done means" />
+      </label>
+      <label className="grid gap-1 text-sm font-medium">
+        Branch <span className="font-normal text-zinc-500">(optional: derived from the key)</span>
+        <input name="branch" className={`${inputClass} font-mono`} />
+      </label>
     </DisclosureForm>
   );
 }

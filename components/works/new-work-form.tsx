@@ -4,12 +4,30 @@ import type { ActionResult } from "@/lib/actions/safe-action";
 import { inputClass } from "../ui/action-form";
 import { DisclosureForm } from "./disclosure-form";
 
-export function NewWorkForm({ create }: { create: (state: unknown, form: FormData) => Promise<ActionResult<{ id: string }>> }) {
+export function NewWorkForm({
+  create,
+}: {
+  create: (state: unknown, form: FormData) => Promise<ActionResult<{ id: string }>>;
+}) {
   return (
     <DisclosureForm label="New Work" submitLabel="Create Work" create={create}>
-      <label className="grid gap-1 text-sm font-medium">Name<input name="name" required autoFocus className={inputClass} placeholder="Payments API" /></label>
-      <label className="grid gap-1 text-sm font-medium">Repository<input name="repoUrl" required className={`${inputClass} font-mono`} placeholder="https://… , file://… or a local path" /></label>
-      <label className="grid gap-1 text-sm font-medium">Base branch <span className="font-normal text-zinc-500">(optional: the repository&apos;s HEAD branch)</span><input name="baseBranch" className={`${inputClass} font-mono`} /></label>
+      <label className="grid gap-1 text-sm font-medium">
+        Name
+        <input name="name" required autoFocus className={inputClass} placeholder="Payments API" />
+      </label>
+      <label className="grid gap-1 text-sm font-medium">
+        Repository
+        <input
+          name="repoUrl"
+          required
+          className={`${inputClass} font-mono`}
+          placeholder="https://… , file://… or a local path"
+        />
+      </label>
+      <label className="grid gap-1 text-sm font-medium">
+        Base branch <span className="font-normal text-zinc-500">(optional: the repository&apos;s HEAD branch)</span>
+        <input name="baseBranch" className={`${inputClass} font-mono`} />
+      </label>
     </DisclosureForm>
   );
 }

@@ -3,7 +3,12 @@ import { E2E_BOOTSTRAP_TOKEN } from "./accounts";
 
 export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
 
-export async function api<T = any>(method: string, path: string, body?: unknown, token = E2E_BOOTSTRAP_TOKEN): Promise<{ status: number; json: T }> {
+export async function api<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  token = E2E_BOOTSTRAP_TOKEN,
+): Promise<{ status: number; json: T }> {
   const res = await fetch(`${BASE_URL}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -22,7 +27,10 @@ export async function demoWork(): Promise<{ id: string; taskId: string }> {
 
 let counter = 0;
 // A person with a role on a Work (created through the API as automation would).
-export async function personWithRole(workId: string, role: "viewer" | "engineer" | "lead" | null): Promise<{ email: string; password: string; id: string }> {
+export async function personWithRole(
+  workId: string,
+  role: "viewer" | "engineer" | "lead" | null,
+): Promise<{ email: string; password: string; id: string }> {
   const email = `${role ?? "outsider"}-${Date.now()}-${counter++}@e2e.example`;
   const password = "a-long-enough-password";
   const created = await api("POST", "/api/users", { email, password, name: `${role ?? "outsider"} person` });
@@ -35,10 +43,20 @@ export async function personWithRole(workId: string, role: "viewer" | "engineer"
 }
 
 // A Work on the demo repository with the given checks, one task, and (optionally) a dispatched run.
-export async function workWithChecks(name: string, checkDefaults: unknown[], extra: Record<string, unknown> = {}): Promise<{ workId: string; taskId: string }> {
+export async function workWithChecks(
+  name: string,
+  checkDefaults: unknown[],
+  extra: Record<string, unknown> = {},
+): Promise<{ workId: string; taskId: string }> {
   const works = await api("GET", "/api/works");
   const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
-  const work = await api("POST", "/api/works", { name: `${name} ${Date.now()}`, repoUrl: demo.repoUrl, baseBranch: "main", checkDefaults, ...extra });
+  const work = await api("POST", "/api/works", {
+    name: `${name} ${Date.now()}`,
+    repoUrl: demo.repoUrl,
+    baseBranch: "main",
+    checkDefaults,
+    ...extra,
+  });
   if (work.status !== 201) throw new Error(JSON.stringify(work.json));
   const task = await api("POST", `/api/works/${work.json.id}/tasks`, { title: name });
   return { workId: work.json.id, taskId: task.json.id };

@@ -9,11 +9,23 @@ export const BOOTSTRAP_TOKEN = "gh_e2e_bootstrap_token_for_tests_only_0123456789
 
 export type OwnServer = { url: string; dataDir: string; process: ChildProcess; stop: () => void };
 
-export async function startOwnServer(opts: { port: number; dataDir?: string; env?: Record<string, string> }): Promise<OwnServer> {
+export async function startOwnServer(opts: {
+  port: number;
+  dataDir?: string;
+  env?: Record<string, string>;
+}): Promise<OwnServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-own-"));
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: path.resolve(__dirname, "..", ".."),
-    env: { ...process.env, PORT: String(opts.port), GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_DEMO: "0", GATEHOUSE_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN, NEXT_TELEMETRY_DISABLED: "1", ...opts.env },
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      GATEHOUSE_DATA_DIR: dataDir,
+      GATEHOUSE_DEMO: "0",
+      GATEHOUSE_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...opts.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -23,7 +35,10 @@ export async function startOwnServer(opts: { port: number; dataDir?: string; env
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));

@@ -7,8 +7,12 @@ import type { APIRequestContext } from "@playwright/test";
 type Manifest = { node: Record<string, { filename: string; exportedName: string }> };
 
 export function actionId(filename: string, exportedName: string): string {
-  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "..", "..", ".next", "server", "server-reference-manifest.json"), "utf8")) as Manifest;
-  const found = Object.entries(manifest.node).find(([, v]) => v.filename === filename && v.exportedName === exportedName);
+  const manifest = JSON.parse(
+    fs.readFileSync(path.resolve(__dirname, "..", "..", ".next", "server", "server-reference-manifest.json"), "utf8"),
+  ) as Manifest;
+  const found = Object.entries(manifest.node).find(
+    ([, v]) => v.filename === filename && v.exportedName === exportedName,
+  );
   if (!found) throw new Error(`no Server Action ${exportedName} in ${filename}`);
   return found[0];
 }

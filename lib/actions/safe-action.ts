@@ -10,7 +10,15 @@ import type { FieldIssue } from "../gates/field-issues";
 
 export type ActionResult<T> =
   | { data: T; error?: undefined }
-  | { data?: undefined; error: { code: ErrorCode | "internal"; message: string; fieldErrors: FieldIssue[]; details?: Record<string, unknown> } };
+  | {
+      data?: undefined;
+      error: {
+        code: ErrorCode | "internal";
+        message: string;
+        fieldErrors: FieldIssue[];
+        details?: Record<string, unknown>;
+      };
+    };
 
 export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -20,7 +28,15 @@ export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<
   } catch (error) {
     // A redirect() or notFound() from the body is Next's to handle, not an error.
     unstable_rethrow(error);
-    if (isAppError(error)) return { error: { code: error.code, message: error.message, fieldErrors: error.issues, details: error.details ? toJson(error.details) : undefined } };
+    if (isAppError(error))
+      return {
+        error: {
+          code: error.code,
+          message: error.message,
+          fieldErrors: error.issues,
+          details: error.details ? toJson(error.details) : undefined,
+        },
+      };
     console.error("gatehouse: unexpected error in a Server Action", error);
     return { error: { code: "internal", message: "Something went wrong", fieldErrors: [] } };
   }

@@ -5,7 +5,9 @@ const ESC = "\u001b";
 
 describe("parseAnsi", () => {
   it("splits text into styled segments and drops escapes that are not colours", () => {
-    const { segments, style } = parseAnsi(`plain ${ESC}[1;31mbold red${ESC}[0m back ${ESC}]0;title${ESC}\\ ${ESC}[2Kend`);
+    const { segments, style } = parseAnsi(
+      `plain ${ESC}[1;31mbold red${ESC}[0m back ${ESC}]0;title${ESC}\\ ${ESC}[2Kend`,
+    );
     expect(segments).toEqual([
       { text: "plain ", style: {} },
       { text: "bold red", style: { bold: true, fg: "red" } },
@@ -34,7 +36,13 @@ describe("colours across lines", () => {
   });
 
   it("stylesAtLineStarts gives each line the style it starts in, and the style after the last", () => {
-    const { starts, end } = stylesAtLineStarts([`${ESC}[32mok start`, "still green", `${ESC}[1mbold too`, `${ESC}[0mplain`, "plain"]);
+    const { starts, end } = stylesAtLineStarts([
+      `${ESC}[32mok start`,
+      "still green",
+      `${ESC}[1mbold too`,
+      `${ESC}[0mplain`,
+      "plain",
+    ]);
     expect(starts).toEqual([{}, { fg: "green" }, { fg: "green" }, { fg: "green", bold: true }, {}]);
     expect(end).toEqual({});
   });

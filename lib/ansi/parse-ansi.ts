@@ -118,7 +118,10 @@ export const NO_STYLE: AnsiStyle = Object.freeze({}) as AnsiStyle;
 
 // The style in effect where each line starts (a colour opened on one line carries into the next), and
 // the style after the last line, to carry into the lines that follow.
-export function stylesAtLineStarts(lines: readonly string[], initial: AnsiStyle = NO_STYLE): { starts: AnsiStyle[]; end: AnsiStyle } {
+export function stylesAtLineStarts(
+  lines: readonly string[],
+  initial: AnsiStyle = NO_STYLE,
+): { starts: AnsiStyle[]; end: AnsiStyle } {
   const starts: AnsiStyle[] = [];
   let style = initial;
   for (const line of lines) {

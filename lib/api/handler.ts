@@ -25,7 +25,8 @@ export function apiRoute<P extends Params = Params>(
     try {
       const params = await context.params;
       const actor = options.isPublic ? null : await resolveRequestActor(request);
-      if (!options.isPublic && !actor) throw new AppError("unauthorized", "sign in, or send an API token as Authorization: Bearer <token>");
+      if (!options.isPublic && !actor)
+        throw new AppError("unauthorized", "sign in, or send an API token as Authorization: Bearer <token>");
       const result = await handler({ request, params, actor: actor as Actor, body: () => readJson(request) });
       if (result instanceof Response) return result;
       return NextResponse.json(result.json, { status: result.status ?? 200 });
@@ -47,9 +48,16 @@ async function readJson(request: Request): Promise<unknown> {
 
 export function errorResponse(error: unknown): Response {
   if (isAppError(error)) {
-    const headers: Record<string, string> = error.code === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="gatehouse"' } : {};
-    return NextResponse.json({ error: { code: error.code, message: error.message, issues: error.issues, ...(error.details ?? {}) } }, { status: error.status, headers });
+    const headers: Record<string, string> =
+      error.code === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="gatehouse"' } : {};
+    return NextResponse.json(
+      { error: { code: error.code, message: error.message, issues: error.issues, ...(error.details ?? {}) } },
+      { status: error.status, headers },
+    );
   }
   console.error("gatehouse: unexpected error in a route handler", error);
-  return NextResponse.json({ error: { code: "internal", message: "Something went wrong", issues: [] } }, { status: 500 });
+  return NextResponse.json(
+    { error: { code: "internal", message: "Something went wrong", issues: [] } },
+    { status: 500 },
+  );
 }

@@ -7,7 +7,10 @@ export function logResponse(log: LogLocation, options: { download: boolean }): R
   if (log.live) log.live.flush();
   if (!fs.existsSync(log.path)) return new Response("", { status: 200, headers: textHeaders(log, options) });
   const stream = Readable.toWeb(fs.createReadStream(log.path)) as ReadableStream<Uint8Array>;
-  return new Response(stream, { status: 200, headers: { ...textHeaders(log, options), "content-length": String(fs.statSync(log.path).size) } });
+  return new Response(stream, {
+    status: 200,
+    headers: { ...textHeaders(log, options), "content-length": String(fs.statSync(log.path).size) },
+  });
 }
 
 function textHeaders(log: LogLocation, { download }: { download: boolean }): Record<string, string> {

@@ -53,9 +53,18 @@ export function presentRun(detail: RunDetail) {
       isDirty: a.isDirty,
       noChangeSince: a.noChangeSince,
       brief: a.brief,
-      agent: a.agentVerdict || a.status === "agent"
-        ? { verdict: a.agentVerdict ?? "running", exitCode: a.agentExitCode, durationMs: a.agentDurationMs, message: a.agentMessage, logTail: a.agentLogTail, logBytes: a.agentLogBytes, logNote: a.agentLogNote }
-        : null,
+      agent:
+        a.agentVerdict || a.status === "agent"
+          ? {
+              verdict: a.agentVerdict ?? "running",
+              exitCode: a.agentExitCode,
+              durationMs: a.agentDurationMs,
+              message: a.agentMessage,
+              logTail: a.agentLogTail,
+              logBytes: a.agentLogBytes,
+              logNote: a.agentLogNote,
+            }
+          : null,
       checks: a.results.map((r) => ({
         checkId: r.checkId,
         name: r.name,

@@ -8,4 +8,11 @@ export type Actor = {
   tokenId: string | null;
 };
 
-export const SYSTEM_ACTOR: Actor = { userId: null, label: "Gatehouse", email: null, isAdmin: true, via: "system", tokenId: null };
+export const SYSTEM_ACTOR: Actor = {
+  userId: null,
+  label: "Gatehouse",
+  email: null,
+  isAdmin: true,
+  via: "system",
+  tokenId: null,
+};

@@ -41,6 +41,10 @@ export async function resolveRequestActor(request: Request): Promise<Actor | nul
   }
   const session = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
   if (!session) return null;
-  if (!SAFE_METHODS.has(request.method) && isCrossSite(request)) throw new AppError("forbidden", "cross-site request refused: changes with a session cookie must come from Gatehouse's own pages");
+  if (!SAFE_METHODS.has(request.method) && isCrossSite(request))
+    throw new AppError(
+      "forbidden",
+      "cross-site request refused: changes with a session cookie must come from Gatehouse's own pages",
+    );
   return actorFromSession(session);
 }

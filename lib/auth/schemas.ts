@@ -3,7 +3,8 @@ import { z } from "zod";
 import { ZEnvName } from "../gates/env-names";
 import { ROLES } from "./roles";
 
-const strict = (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field: ${(issue.keys ?? []).join(", ")}` : "must be an object");
+const strict = (issue: { code?: string; keys?: string[] }) =>
+  issue.code === "unrecognized_keys" ? `unknown field: ${(issue.keys ?? []).join(", ")}` : "must be an object";
 
 export const ZEmail = z
   .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
@@ -16,20 +17,45 @@ export const ZNewPassword = z
   .min(10, "at least 10 characters")
   .max(200, "at most 200 characters");
 
-const ZPassword = z.string({ error: (i) => (i.input === undefined ? "required" : "must be text") }).min(1, "required").max(200, "at most 200 characters");
+const ZPassword = z
+  .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
+  .min(1, "required")
+  .max(200, "at most 200 characters");
 
-const ZPersonName = z.string({ error: "must be text" }).trim().min(1, "required: 1–120 characters").max(120, "at most 120 characters");
-const ZTokenName = z.string({ error: (i) => (i.input === undefined ? "required: a name saying what the token is for" : "must be text") }).trim().min(1, "required: a name saying what the token is for").max(80, "at most 80 characters");
+const ZPersonName = z
+  .string({ error: "must be text" })
+  .trim()
+  .min(1, "required: 1–120 characters")
+  .max(120, "at most 120 characters");
+const ZTokenName = z
+  .string({ error: (i) => (i.input === undefined ? "required: a name saying what the token is for" : "must be text") })
+  .trim()
+  .min(1, "required: a name saying what the token is for")
+  .max(80, "at most 80 characters");
 
 export const ZSignIn = z.strictObject({ email: ZEmail, password: ZPassword }, { error: strict });
-export const ZTokenRequest = z.strictObject({ email: ZEmail, password: ZPassword, name: ZTokenName }, { error: strict });
-export const ZTokenCreate = z.strictObject({ name: ZTokenName }, { error: strict });
-export const ZFirstAdmin = z.strictObject({ email: ZEmail, name: ZPersonName, password: ZNewPassword }, { error: strict });
-export const ZUserCreate = z.strictObject(
-  { email: ZEmail, password: ZNewPassword, name: ZPersonName.optional(), admin: z.boolean({ error: "must be true or false" }).optional() },
+export const ZTokenRequest = z.strictObject(
+  { email: ZEmail, password: ZPassword, name: ZTokenName },
   { error: strict },
 );
-export const ZMemberRole = z.strictObject({ role: z.enum(ROLES, { error: "must be one of viewer, engineer, lead" }) }, { error: strict });
+export const ZTokenCreate = z.strictObject({ name: ZTokenName }, { error: strict });
+export const ZFirstAdmin = z.strictObject(
+  { email: ZEmail, name: ZPersonName, password: ZNewPassword },
+  { error: strict },
+);
+export const ZUserCreate = z.strictObject(
+  {
+    email: ZEmail,
+    password: ZNewPassword,
+    name: ZPersonName.optional(),
+    admin: z.boolean({ error: "must be true or false" }).optional(),
+  },
+  { error: strict },
+);
+export const ZMemberRole = z.strictObject(
+  { role: z.enum(ROLES, { error: "must be one of viewer, engineer, lead" }) },
+  { error: strict },
+);
 
 // Shorter values could not be masked in output without masking ordinary words.
 export const MIN_SECRET_LENGTH = 6;
@@ -37,7 +63,10 @@ export const ZSecretValue = z.strictObject(
   {
     value: z
       .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
-      .min(MIN_SECRET_LENGTH, `at least ${MIN_SECRET_LENGTH} characters: a shorter value cannot be masked in logs safely`)
+      .min(
+        MIN_SECRET_LENGTH,
+        `at least ${MIN_SECRET_LENGTH} characters: a shorter value cannot be masked in logs safely`,
+      )
       .max(8192, "at most 8192 characters")
       .refine((v) => !v.includes("\0"), "must not contain NUL characters"),
   },

@@ -13,7 +13,13 @@ async function isHttps(): Promise<boolean> {
 }
 
 export async function setSessionCookie(token: string, expiresAt: Date): Promise<void> {
-  (await cookies()).set(SESSION_COOKIE, token, { httpOnly: true, sameSite: "lax", secure: await isHttps(), path: "/", expires: expiresAt });
+  (await cookies()).set(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: await isHttps(),
+    path: "/",
+    expires: expiresAt,
+  });
 }
 
 export async function clearSessionCookie(): Promise<string | null> {

@@ -9,7 +9,12 @@ export function waitAfterFailures(failures: number, free = FREE_FAILURES): numbe
 }
 
 // Milliseconds still to wait before another try, given the failures so far and when the last one was.
-export function remainingWait(failures: number, lastFailedAt: Date | null, now = Date.now(), free = FREE_FAILURES): number {
+export function remainingWait(
+  failures: number,
+  lastFailedAt: Date | null,
+  now = Date.now(),
+  free = FREE_FAILURES,
+): number {
   if (!lastFailedAt) return 0;
   return Math.max(0, lastFailedAt.getTime() + waitAfterFailures(failures, free) - now);
 }

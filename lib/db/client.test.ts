@@ -35,11 +35,15 @@ describe("the SQLite client", () => {
     const db = freshProcessDb();
     const inside = await db.$transaction(async (tx) => {
       await tx.$executeRawUnsafe("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
-      await tx.$executeRawUnsafe("CREATE TABLE child (id INTEGER PRIMARY KEY, parentId INTEGER NOT NULL REFERENCES parent(id))");
+      await tx.$executeRawUnsafe(
+        "CREATE TABLE child (id INTEGER PRIMARY KEY, parentId INTEGER NOT NULL REFERENCES parent(id))",
+      );
       return tx.$queryRawUnsafe("PRAGMA synchronous");
     });
     expect(inside).toEqual([{ synchronous: 1n }]);
     expect(await db.$queryRawUnsafe("PRAGMA journal_mode")).toEqual([{ journal_mode: "wal" }]);
-    await expect(db.$executeRawUnsafe("INSERT INTO child (id, parentId) VALUES (1, 2)")).rejects.toThrow(/FOREIGN KEY/i);
+    await expect(db.$executeRawUnsafe("INSERT INTO child (id, parentId) VALUES (1, 2)")).rejects.toThrow(
+      /FOREIGN KEY/i,
+    );
   });
 });

@@ -45,17 +45,41 @@ function scope(workIds: string[] | null) {
   return workIds === null ? {} : { workId: { in: workIds } };
 }
 
-export async function listRunsNeedingDecision(opts: { workIds: string[] | null; take: number; db?: DbOrTx }): Promise<InboxRun[]> {
-  const rows = await (opts.db ?? getDb()).run.findMany({ where: { ...scope(opts.workIds), needsDecision: true }, orderBy: { finishedAt: "desc" }, take: opts.take, select: inboxSelect });
+export async function listRunsNeedingDecision(opts: {
+  workIds: string[] | null;
+  take: number;
+  db?: DbOrTx;
+}): Promise<InboxRun[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({
+    where: { ...scope(opts.workIds), needsDecision: true },
+    orderBy: { finishedAt: "desc" },
+    take: opts.take,
+    select: inboxSelect,
+  });
   return rows.map(toInboxRun);
 }
 
-export async function listRunsInProgress(opts: { workIds: string[] | null; take: number; db?: DbOrTx }): Promise<InboxRun[]> {
-  const rows = await (opts.db ?? getDb()).run.findMany({ where: { ...scope(opts.workIds), status: { in: [...ACTIVE_RUN_STATUSES] } }, orderBy: { createdAt: "desc" }, take: opts.take, select: inboxSelect });
+export async function listRunsInProgress(opts: {
+  workIds: string[] | null;
+  take: number;
+  db?: DbOrTx;
+}): Promise<InboxRun[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({
+    where: { ...scope(opts.workIds), status: { in: [...ACTIVE_RUN_STATUSES] } },
+    orderBy: { createdAt: "desc" },
+    take: opts.take,
+    select: inboxSelect,
+  });
   return rows.map(toInboxRun);
 }
 
-export async function listRecentEndings(opts: { workIds: string[] | null; ending?: string; before?: Date; take: number; db?: DbOrTx }): Promise<InboxRun[]> {
+export async function listRecentEndings(opts: {
+  workIds: string[] | null;
+  ending?: string;
+  before?: Date;
+  take: number;
+  db?: DbOrTx;
+}): Promise<InboxRun[]> {
   const rows = await (opts.db ?? getDb()).run.findMany({
     where: {
       ...scope(opts.workIds),

@@ -22,7 +22,10 @@ export async function deleteRole(opts: { workId: string; userId: string; db?: Db
   await (opts.db ?? getDb()).membership.deleteMany({ where: { workId: opts.workId, userId: opts.userId } });
 }
 
-export async function listMembers(opts: { workId: string; db?: DbOrTx }): Promise<{ userId: string; email: string; name: string; role: Role }[]> {
+export async function listMembers(opts: {
+  workId: string;
+  db?: DbOrTx;
+}): Promise<{ userId: string; email: string; name: string; role: Role }[]> {
   const rows = await (opts.db ?? getDb()).membership.findMany({
     where: { workId: opts.workId },
     orderBy: { createdAt: "asc" },
@@ -32,6 +35,9 @@ export async function listMembers(opts: { workId: string; db?: DbOrTx }): Promis
 }
 
 export async function listRolesOfUser(opts: { userId: string; db?: DbOrTx }): Promise<Map<string, Role>> {
-  const rows = await (opts.db ?? getDb()).membership.findMany({ where: { userId: opts.userId }, select: { workId: true, role: true } });
+  const rows = await (opts.db ?? getDb()).membership.findMany({
+    where: { userId: opts.userId },
+    select: { workId: true, role: true },
+  });
   return new Map(rows.map((r) => [r.workId, r.role as Role]));
 }

@@ -6,12 +6,19 @@ export async function countRunsOfTask(opts: { taskId: string; db?: DbOrTx }): Pr
 }
 
 // For picking a partial run's best attempt: required checks passed per finished attempt, and its commit.
-export async function countRequiredPassedByAttempt(opts: { runId: string; db?: DbOrTx }): Promise<{ n: number; requiredPassed: number; commit: string | null }[]> {
+export async function countRequiredPassedByAttempt(opts: {
+  runId: string;
+  db?: DbOrTx;
+}): Promise<{ n: number; requiredPassed: number; commit: string | null }[]> {
   const db = opts.db ?? getDb();
   const attempts = await db.attempt.findMany({
     where: { runId: opts.runId, status: "finished" },
     orderBy: { n: "asc" },
-    select: { n: true, commit: true, _count: { select: { results: { where: { required: true, verdict: "passed" } } } } },
+    select: {
+      n: true,
+      commit: true,
+      _count: { select: { results: { where: { required: true, verdict: "passed" } } } },
+    },
   });
   return attempts.map((a) => ({ n: a.n, commit: a.commit, requiredPassed: a._count.results }));
 }
@@ -59,7 +66,12 @@ function toSummary({ _count, ...row }: SummaryRow): RunSummary {
 }
 
 // A page of a task's runs, newest first; `beforeNumber` continues after the last page.
-export async function listRunsOfTask(opts: { taskId: string; take: number; beforeNumber?: number; db?: DbOrTx }): Promise<RunSummary[]> {
+export async function listRunsOfTask(opts: {
+  taskId: string;
+  take: number;
+  beforeNumber?: number;
+  db?: DbOrTx;
+}): Promise<RunSummary[]> {
   const rows = await (opts.db ?? getDb()).run.findMany({
     where: { taskId: opts.taskId, ...(opts.beforeNumber ? { number: { lt: opts.beforeNumber } } : {}) },
     orderBy: { number: "desc" },
@@ -82,6 +94,10 @@ export async function latestRunsOfTasks(opts: { taskIds: string[]; db?: DbOrTx }
 }
 
 export async function countTasksOfWorks(opts: { workIds: string[]; db?: DbOrTx }): Promise<Map<string, number>> {
-  const rows = await (opts.db ?? getDb()).task.groupBy({ by: ["workId"], where: { workId: { in: opts.workIds } }, _count: { _all: true } });
+  const rows = await (opts.db ?? getDb()).task.groupBy({
+    by: ["workId"],
+    where: { workId: { in: opts.workIds } },
+    _count: { _all: true },
+  });
   return new Map(rows.map((r) => [r.workId, r._count._all]));
 }

@@ -39,7 +39,10 @@ export type RunRecord = {
   finishedAt: Date | null;
 };
 
-type RunRow = Omit<RunRecord, "checks" | "suppressed" | "warnings" | "agentEnvPassthrough" | "status" | "gate" | "ending" | "policy"> & {
+type RunRow = Omit<
+  RunRecord,
+  "checks" | "suppressed" | "warnings" | "agentEnvPassthrough" | "status" | "gate" | "ending" | "policy"
+> & {
   checks: string;
   suppressed: string;
   warnings: string;
@@ -146,7 +149,11 @@ export const attemptSelect = {
   startedById: true,
 } as const;
 
-type AttemptRow = Omit<AttemptRecord, "gate" | "agentVerdict" | "agentLogBytes"> & { gate: string; agentVerdict: string | null; agentLogBytes: bigint | null };
+type AttemptRow = Omit<AttemptRecord, "gate" | "agentVerdict" | "agentLogBytes"> & {
+  gate: string;
+  agentVerdict: string | null;
+  agentLogBytes: bigint | null;
+};
 
 export function toAttemptRecord(row: AttemptRow): AttemptRecord {
   return {
@@ -209,14 +216,30 @@ export function toResultRecord(row: ResultRow): ResultRecord {
 
 export type RunInsert = Pick<
   RunRecord,
-  "taskId" | "workId" | "policy" | "maxAttempts" | "checks" | "suppressed" | "warnings" | "agentCommand" | "agentEnvPassthrough" | "budgetSec" | "failFast" | "branch" | "dispatchedById"
+  | "taskId"
+  | "workId"
+  | "policy"
+  | "maxAttempts"
+  | "checks"
+  | "suppressed"
+  | "warnings"
+  | "agentCommand"
+  | "agentEnvPassthrough"
+  | "budgetSec"
+  | "failFast"
+  | "branch"
+  | "dispatchedById"
 >;
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
   const db = opts.db ?? getDb();
   const { checks, suppressed, warnings, agentEnvPassthrough, ...rest } = opts.data;
-  const last = await db.run.findFirst({ where: { taskId: rest.taskId }, orderBy: { number: "desc" }, select: { number: true } });
+  const last = await db.run.findFirst({
+    where: { taskId: rest.taskId },
+    orderBy: { number: "desc" },
+    select: { number: true },
+  });
   const row = await db.run.create({
     data: {
       ...rest,
@@ -245,7 +268,12 @@ export async function findRunLabels(opts: { id: string; db?: DbOrTx }): Promise<
     where: { id: opts.id },
     select: { task: { select: { id: true, key: true, title: true } }, work: { select: { id: true, name: true } } },
   });
-  return row ? { task: { id: row.task.id, key: row.task.key, title: row.task.title }, work: { id: row.work.id, name: row.work.name } } : null;
+  return row
+    ? {
+        task: { id: row.task.id, key: row.task.key, title: row.task.title },
+        work: { id: row.work.id, name: row.work.name },
+      }
+    : null;
 }
 
 export async function findActiveRunOfTask(opts: { taskId: string; db?: DbOrTx }): Promise<RunRecord | null> {
@@ -258,7 +286,11 @@ export async function findActiveRunOfTask(opts: { taskId: string; db?: DbOrTx })
 }
 
 export async function listRunsWithStatus(opts: { statuses: RunStatus[]; db?: DbOrTx }): Promise<RunRecord[]> {
-  const rows = await (opts.db ?? getDb()).run.findMany({ where: { status: { in: opts.statuses } }, orderBy: { createdAt: "asc" }, select: runSelect });
+  const rows = await (opts.db ?? getDb()).run.findMany({
+    where: { status: { in: opts.statuses } },
+    orderBy: { createdAt: "asc" },
+    select: runSelect,
+  });
   return rows.map(toRunRecord);
 }
 
@@ -289,31 +321,58 @@ export async function updateRun(opts: { id: string; changes: RunChanges; db?: Db
 }
 
 // Changes a run only while it still has one of the expected statuses (guards against double answers).
-export async function updateRunIfStatus(opts: { id: string; statuses: RunStatus[]; needsDecision?: boolean; changes: RunChanges; db?: DbOrTx }): Promise<boolean> {
+export async function updateRunIfStatus(opts: {
+  id: string;
+  statuses: RunStatus[];
+  needsDecision?: boolean;
+  changes: RunChanges;
+  db?: DbOrTx;
+}): Promise<boolean> {
   const result = await (opts.db ?? getDb()).run.updateMany({
-    where: { id: opts.id, status: { in: opts.statuses }, ...(opts.needsDecision !== undefined ? { needsDecision: opts.needsDecision } : {}) },
+    where: {
+      id: opts.id,
+      status: { in: opts.statuses },
+      ...(opts.needsDecision !== undefined ? { needsDecision: opts.needsDecision } : {}),
+    },
     data: opts.changes,
   });
   return result.count > 0;
 }
 
 export async function listAttempts(opts: { runId: string; db?: DbOrTx }): Promise<AttemptRecord[]> {
-  const rows = await (opts.db ?? getDb()).attempt.findMany({ where: { runId: opts.runId }, orderBy: { n: "asc" }, select: attemptSelect });
+  const rows = await (opts.db ?? getDb()).attempt.findMany({
+    where: { runId: opts.runId },
+    orderBy: { n: "asc" },
+    select: attemptSelect,
+  });
   return rows.map(toAttemptRecord);
 }
 
 // The number of a run's latest attempt (0 when it has none).
 export async function findLastAttemptN(opts: { runId: string; db?: DbOrTx }): Promise<number> {
-  const row = await (opts.db ?? getDb()).attempt.findFirst({ where: { runId: opts.runId }, orderBy: { n: "desc" }, select: { n: true } });
+  const row = await (opts.db ?? getDb()).attempt.findFirst({
+    where: { runId: opts.runId },
+    orderBy: { n: "desc" },
+    select: { n: true },
+  });
   return row?.n ?? 0;
 }
 
 export async function findAttempt(opts: { runId: string; n: number; db?: DbOrTx }): Promise<AttemptRecord | null> {
-  const row = await (opts.db ?? getDb()).attempt.findUnique({ where: { runId_n: { runId: opts.runId, n: opts.n } }, select: attemptSelect });
+  const row = await (opts.db ?? getDb()).attempt.findUnique({
+    where: { runId_n: { runId: opts.runId, n: opts.n } },
+    select: attemptSelect,
+  });
   return row ? toAttemptRecord(row) : null;
 }
 
-export async function insertAttempt(opts: { runId: string; n: number; trigger: string; startedById: string | null; db?: DbOrTx }): Promise<AttemptRecord> {
+export async function insertAttempt(opts: {
+  runId: string;
+  n: number;
+  trigger: string;
+  startedById: string | null;
+  db?: DbOrTx;
+}): Promise<AttemptRecord> {
   const row = await (opts.db ?? getDb()).attempt.create({
     data: { runId: opts.runId, n: opts.n, trigger: opts.trigger, startedById: opts.startedById },
     select: attemptSelect,
@@ -322,20 +381,39 @@ export async function insertAttempt(opts: { runId: string; n: number; trigger: s
 }
 
 export type AttemptChanges = Partial<
-  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes"> & { agentLogBytes: number | null }
+  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes"> & {
+    agentLogBytes: number | null;
+  }
 >;
 
 export async function updateAttempt(opts: { id: string; changes: AttemptChanges; db?: DbOrTx }): Promise<void> {
   const { agentLogBytes, ...rest } = opts.changes;
   await (opts.db ?? getDb()).attempt.update({
     where: { id: opts.id },
-    data: { ...rest, ...(agentLogBytes !== undefined ? { agentLogBytes: agentLogBytes === null ? null : BigInt(agentLogBytes) } : {}) },
+    data: {
+      ...rest,
+      ...(agentLogBytes !== undefined ? { agentLogBytes: agentLogBytes === null ? null : BigInt(agentLogBytes) } : {}),
+    },
     select: { id: true },
   });
 }
 
 export type QueuedResult = Pick<ResultRecord, "checkId" | "name" | "kind" | "required"> &
-  Partial<Pick<ResultRecord, "verdict" | "exitCode" | "signal" | "durationMs" | "message" | "logTail" | "logBytes" | "logNote" | "startedAt" | "finishedAt">>;
+  Partial<
+    Pick<
+      ResultRecord,
+      | "verdict"
+      | "exitCode"
+      | "signal"
+      | "durationMs"
+      | "message"
+      | "logTail"
+      | "logBytes"
+      | "logNote"
+      | "startedAt"
+      | "finishedAt"
+    >
+  >;
 
 // An attempt's rows as stored: in the frozen order, log sizes as BigInt.
 function resultRowsOf(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[] }) {
@@ -350,13 +428,24 @@ function resultRowsOf(opts: { attemptId: string; runId: string; logAttempt: numb
 }
 
 // One row per check of an attempt, in the frozen order.
-export async function insertResults(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[]; db?: DbOrTx }): Promise<void> {
+export async function insertResults(opts: {
+  attemptId: string;
+  runId: string;
+  logAttempt: number;
+  results: QueuedResult[];
+  db?: DbOrTx;
+}): Promise<void> {
   if (opts.results.length === 0) return;
   await (opts.db ?? getDb()).checkResult.createMany({ data: resultRowsOf(opts) });
 }
 
 // Ends every unfinished row of an attempt at once (cancel, interruption, skipped by failFast).
-export async function settleUnfinishedResults(opts: { attemptId: string; verdict: Verdict; message: string; db?: DbOrTx }): Promise<void> {
+export async function settleUnfinishedResults(opts: {
+  attemptId: string;
+  verdict: Verdict;
+  message: string;
+  db?: DbOrTx;
+}): Promise<void> {
   await (opts.db ?? getDb()).checkResult.updateMany({
     where: { attemptId: opts.attemptId, verdict: { in: ["queued", "running"] } },
     data: { verdict: opts.verdict, message: opts.message, finishedAt: new Date() },
@@ -364,11 +453,18 @@ export async function settleUnfinishedResults(opts: { attemptId: string; verdict
 }
 
 export async function listResults(opts: { attemptId: string; db?: DbOrTx }): Promise<ResultRecord[]> {
-  const rows = await (opts.db ?? getDb()).checkResult.findMany({ where: { attemptId: opts.attemptId }, orderBy: { position: "asc" }, select: resultSelect });
+  const rows = await (opts.db ?? getDb()).checkResult.findMany({
+    where: { attemptId: opts.attemptId },
+    orderBy: { position: "asc" },
+    select: resultSelect,
+  });
   return rows.map(toResultRecord);
 }
 
-export async function listResultsOfRun(opts: { runId: string; db?: DbOrTx }): Promise<(ResultRecord & { attemptN: number })[]> {
+export async function listResultsOfRun(opts: {
+  runId: string;
+  db?: DbOrTx;
+}): Promise<(ResultRecord & { attemptN: number })[]> {
   const rows = await (opts.db ?? getDb()).checkResult.findMany({
     where: { runId: opts.runId },
     orderBy: [{ attempt: { n: "asc" } }, { position: "asc" }],
@@ -377,7 +473,12 @@ export async function listResultsOfRun(opts: { runId: string; db?: DbOrTx }): Pr
   return rows.map(({ attempt, ...row }) => ({ ...toResultRecord(row), attemptN: attempt.n }));
 }
 
-export async function findResult(opts: { runId: string; n: number; checkId: string; db?: DbOrTx }): Promise<ResultRecord | null> {
+export async function findResult(opts: {
+  runId: string;
+  n: number;
+  checkId: string;
+  db?: DbOrTx;
+}): Promise<ResultRecord | null> {
   const row = await (opts.db ?? getDb()).checkResult.findFirst({
     where: { runId: opts.runId, checkId: opts.checkId, attempt: { n: opts.n } },
     select: resultSelect,
@@ -387,7 +488,13 @@ export async function findResult(opts: { runId: string; n: number; checkId: stri
 
 // Writes an attempt's results as they now stand, all at once (the runner keeps them in memory while
 // the attempt runs and writes them behind): two statements whatever the number of checks.
-export async function replaceResults(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[]; db?: Db }): Promise<void> {
+export async function replaceResults(opts: {
+  attemptId: string;
+  runId: string;
+  logAttempt: number;
+  results: QueuedResult[];
+  db?: Db;
+}): Promise<void> {
   const db = opts.db ?? getDb();
   await db.$transaction([
     db.checkResult.deleteMany({ where: { attemptId: opts.attemptId } }),

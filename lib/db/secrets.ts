@@ -4,17 +4,36 @@ import { getDb, type DbOrTx } from "./client";
 export type SecretName = { name: string; updatedAt: Date; updatedById: string | null };
 
 export async function listSecretNames(opts: { workId: string; db?: DbOrTx }): Promise<SecretName[]> {
-  return (opts.db ?? getDb()).secret.findMany({ where: { workId: opts.workId }, orderBy: { name: "asc" }, select: { name: true, updatedAt: true, updatedById: true } });
+  return (opts.db ?? getDb()).secret.findMany({
+    where: { workId: opts.workId },
+    orderBy: { name: "asc" },
+    select: { name: true, updatedAt: true, updatedById: true },
+  });
 }
 
-export async function listSealedSecrets(opts: { workId: string; db?: DbOrTx }): Promise<{ name: string; ciphertext: string }[]> {
-  return (opts.db ?? getDb()).secret.findMany({ where: { workId: opts.workId }, select: { name: true, ciphertext: true } });
+export async function listSealedSecrets(opts: {
+  workId: string;
+  db?: DbOrTx;
+}): Promise<{ name: string; ciphertext: string }[]> {
+  return (opts.db ?? getDb()).secret.findMany({
+    where: { workId: opts.workId },
+    select: { name: true, ciphertext: true },
+  });
 }
 
 // Returns whether the secret existed before (an update) or not (a new one).
-export async function upsertSecret(opts: { workId: string; name: string; ciphertext: string; userId: string | null; db?: DbOrTx }): Promise<boolean> {
+export async function upsertSecret(opts: {
+  workId: string;
+  name: string;
+  ciphertext: string;
+  userId: string | null;
+  db?: DbOrTx;
+}): Promise<boolean> {
   const db = opts.db ?? getDb();
-  const existing = await db.secret.findUnique({ where: { workId_name: { workId: opts.workId, name: opts.name } }, select: { id: true } });
+  const existing = await db.secret.findUnique({
+    where: { workId_name: { workId: opts.workId, name: opts.name } },
+    select: { id: true },
+  });
   await db.secret.upsert({
     where: { workId_name: { workId: opts.workId, name: opts.name } },
     create: { workId: opts.workId, name: opts.name, ciphertext: opts.ciphertext, updatedById: opts.userId },

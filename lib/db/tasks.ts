@@ -39,7 +39,10 @@ export const taskSelect = {
 type TaskRow = Omit<TaskRecord, "acceptanceChecks"> & { acceptanceChecks: string | null };
 
 export function toTaskRecord(row: TaskRow): TaskRecord {
-  return { ...row, acceptanceChecks: row.acceptanceChecks === null ? null : (JSON.parse(row.acceptanceChecks) as TaskCheckEntry[]) };
+  return {
+    ...row,
+    acceptanceChecks: row.acceptanceChecks === null ? null : (JSON.parse(row.acceptanceChecks) as TaskCheckEntry[]),
+  };
 }
 
 export async function findTask(opts: { id: string; db?: DbOrTx }): Promise<TaskRecord | null> {
@@ -48,12 +51,24 @@ export async function findTask(opts: { id: string; db?: DbOrTx }): Promise<TaskR
 }
 
 export async function listTasks(opts: { workId: string; db?: DbOrTx }): Promise<TaskRecord[]> {
-  const rows = await (opts.db ?? getDb()).task.findMany({ where: { workId: opts.workId }, orderBy: { number: "desc" }, select: taskSelect });
+  const rows = await (opts.db ?? getDb()).task.findMany({
+    where: { workId: opts.workId },
+    orderBy: { number: "desc" },
+    select: taskSelect,
+  });
   return rows.map(toTaskRecord);
 }
 
-export async function isBranchTaken(opts: { workId: string; branch: string; exceptTaskId?: string; db?: DbOrTx }): Promise<boolean> {
-  const row = await (opts.db ?? getDb()).task.findUnique({ where: { workId_branch: { workId: opts.workId, branch: opts.branch } }, select: { id: true } });
+export async function isBranchTaken(opts: {
+  workId: string;
+  branch: string;
+  exceptTaskId?: string;
+  db?: DbOrTx;
+}): Promise<boolean> {
+  const row = await (opts.db ?? getDb()).task.findUnique({
+    where: { workId_branch: { workId: opts.workId, branch: opts.branch } },
+    select: { id: true },
+  });
   return !!row && row.id !== opts.exceptTaskId;
 }
 
@@ -68,17 +83,29 @@ export async function insertTask(opts: { data: TaskInsert; db?: DbOrTx }): Promi
   return toTaskRecord(row);
 }
 
-export type TaskChanges = Partial<Pick<TaskRecord, "title" | "description" | "branch" | "acceptanceChecks" | "maxGateAttempts" | "agentCommand" | "budgetSec">>;
+export type TaskChanges = Partial<
+  Pick<
+    TaskRecord,
+    "title" | "description" | "branch" | "acceptanceChecks" | "maxGateAttempts" | "agentCommand" | "budgetSec"
+  >
+>;
 
 // Applies changes only if the row is still at `version`; returns null when it is not (stale or gone).
-export async function updateTaskAtVersion(opts: { id: string; version: number; changes: TaskChanges; db?: DbOrTx }): Promise<TaskRecord | null> {
+export async function updateTaskAtVersion(opts: {
+  id: string;
+  version: number;
+  changes: TaskChanges;
+  db?: DbOrTx;
+}): Promise<TaskRecord | null> {
   const db = opts.db ?? getDb();
   const { acceptanceChecks, ...rest } = opts.changes;
   const result = await db.task.updateMany({
     where: { id: opts.id, version: opts.version },
     data: {
       ...rest,
-      ...(acceptanceChecks !== undefined ? { acceptanceChecks: acceptanceChecks === null ? null : JSON.stringify(acceptanceChecks) } : {}),
+      ...(acceptanceChecks !== undefined
+        ? { acceptanceChecks: acceptanceChecks === null ? null : JSON.stringify(acceptanceChecks) }
+        : {}),
       version: { increment: 1 },
     },
   });

@@ -25,59 +25,121 @@ export async function listUsers(opts: { db?: DbOrTx } = {}): Promise<UserRecord[
   return (opts.db ?? getDb()).user.findMany({ orderBy: { createdAt: "asc" }, select: userSelect });
 }
 
-export async function insertUser(opts: { data: { email: string; name: string; passwordHash: string; isAdmin: boolean }; db?: DbOrTx }): Promise<UserRecord> {
+export async function insertUser(opts: {
+  data: { email: string; name: string; passwordHash: string; isAdmin: boolean };
+  db?: DbOrTx;
+}): Promise<UserRecord> {
   return (opts.db ?? getDb()).user.create({ data: opts.data, select: userSelect });
 }
 
-export async function updateUser(opts: { id: string; data: Partial<{ name: string; isAdmin: boolean; passwordHash: string }>; db?: DbOrTx }): Promise<UserRecord> {
+export async function updateUser(opts: {
+  id: string;
+  data: Partial<{ name: string; isAdmin: boolean; passwordHash: string }>;
+  db?: DbOrTx;
+}): Promise<UserRecord> {
   return (opts.db ?? getDb()).user.update({ where: { id: opts.id }, data: opts.data, select: userSelect });
 }
 
 export async function recordSigninFailure(opts: { id: string; db?: DbOrTx }): Promise<void> {
-  await (opts.db ?? getDb()).user.update({ where: { id: opts.id }, data: { failedSignins: { increment: 1 }, lastFailedAt: new Date() }, select: { id: true } });
+  await (opts.db ?? getDb()).user.update({
+    where: { id: opts.id },
+    data: { failedSignins: { increment: 1 }, lastFailedAt: new Date() },
+    select: { id: true },
+  });
 }
 
 export async function clearSigninFailures(opts: { id: string; db?: DbOrTx }): Promise<void> {
-  await (opts.db ?? getDb()).user.update({ where: { id: opts.id }, data: { failedSignins: 0, lastFailedAt: null }, select: { id: true } });
+  await (opts.db ?? getDb()).user.update({
+    where: { id: opts.id },
+    data: { failedSignins: 0, lastFailedAt: null },
+    select: { id: true },
+  });
 }
 
 export async function insertSession(opts: { id: string; userId: string; expiresAt: Date; db?: DbOrTx }): Promise<void> {
-  await (opts.db ?? getDb()).session.create({ data: { id: opts.id, userId: opts.userId, expiresAt: opts.expiresAt }, select: { id: true } });
+  await (opts.db ?? getDb()).session.create({
+    data: { id: opts.id, userId: opts.userId, expiresAt: opts.expiresAt },
+    select: { id: true },
+  });
 }
 
-export async function findSessionUser(opts: { id: string; db?: DbOrTx }): Promise<{ user: UserRecord; expiresAt: Date; lastSeenAt: Date } | null> {
-  const row = await (opts.db ?? getDb()).session.findUnique({ where: { id: opts.id }, select: { expiresAt: true, lastSeenAt: true, user: { select: userSelect } } });
+export async function findSessionUser(opts: {
+  id: string;
+  db?: DbOrTx;
+}): Promise<{ user: UserRecord; expiresAt: Date; lastSeenAt: Date } | null> {
+  const row = await (opts.db ?? getDb()).session.findUnique({
+    where: { id: opts.id },
+    select: { expiresAt: true, lastSeenAt: true, user: { select: userSelect } },
+  });
   return row;
 }
 
 export async function touchSession(opts: { id: string; expiresAt: Date; db?: DbOrTx }): Promise<void> {
-  await (opts.db ?? getDb()).session.updateMany({ where: { id: opts.id }, data: { lastSeenAt: new Date(), expiresAt: opts.expiresAt } });
+  await (opts.db ?? getDb()).session.updateMany({
+    where: { id: opts.id },
+    data: { lastSeenAt: new Date(), expiresAt: opts.expiresAt },
+  });
 }
 
 export async function deleteSession(opts: { id: string; db?: DbOrTx }): Promise<void> {
   await (opts.db ?? getDb()).session.deleteMany({ where: { id: opts.id } });
 }
 
-export type TokenRecord = { id: string; userId: string; name: string; hint: string; isBootstrap: boolean; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
-const tokenSelect = { id: true, userId: true, name: true, hint: true, isBootstrap: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
+export type TokenRecord = {
+  id: string;
+  userId: string;
+  name: string;
+  hint: string;
+  isBootstrap: boolean;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+const tokenSelect = {
+  id: true,
+  userId: true,
+  name: true,
+  hint: true,
+  isBootstrap: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+} as const;
 
-export async function insertToken(opts: { data: { userId: string; name: string; tokenHash: string; hint: string; isBootstrap?: boolean }; db?: DbOrTx }): Promise<TokenRecord> {
+export async function insertToken(opts: {
+  data: { userId: string; name: string; tokenHash: string; hint: string; isBootstrap?: boolean };
+  db?: DbOrTx;
+}): Promise<TokenRecord> {
   return (opts.db ?? getDb()).apiToken.create({ data: opts.data, select: tokenSelect });
 }
 
-export async function findTokenUser(opts: { tokenHash: string; db?: DbOrTx }): Promise<{ token: TokenRecord; user: UserRecord } | null> {
-  const row = await (opts.db ?? getDb()).apiToken.findUnique({ where: { tokenHash: opts.tokenHash }, select: { ...tokenSelect, user: { select: userSelect } } });
+export async function findTokenUser(opts: {
+  tokenHash: string;
+  db?: DbOrTx;
+}): Promise<{ token: TokenRecord; user: UserRecord } | null> {
+  const row = await (opts.db ?? getDb()).apiToken.findUnique({
+    where: { tokenHash: opts.tokenHash },
+    select: { ...tokenSelect, user: { select: userSelect } },
+  });
   if (!row) return null;
   const { user, ...token } = row;
   return { token, user };
 }
 
 export async function listTokensOfUser(opts: { userId: string; db?: DbOrTx }): Promise<TokenRecord[]> {
-  return (opts.db ?? getDb()).apiToken.findMany({ where: { userId: opts.userId }, orderBy: { createdAt: "desc" }, select: tokenSelect });
+  return (opts.db ?? getDb()).apiToken.findMany({
+    where: { userId: opts.userId },
+    orderBy: { createdAt: "desc" },
+    select: tokenSelect,
+  });
 }
 
 export async function markTokenUsed(opts: { id: string; db?: DbOrTx }): Promise<void> {
-  await (opts.db ?? getDb()).apiToken.update({ where: { id: opts.id }, data: { lastUsedAt: new Date() }, select: { id: true } });
+  await (opts.db ?? getDb()).apiToken.update({
+    where: { id: opts.id },
+    data: { lastUsedAt: new Date() },
+    select: { id: true },
+  });
 }
 
 export async function revokeToken(opts: { id: string; userId?: string; db?: DbOrTx }): Promise<boolean> {
@@ -89,9 +151,16 @@ export async function revokeToken(opts: { id: string; userId?: string; db?: DbOr
 }
 
 export async function revokeBootstrapTokensExcept(opts: { tokenHash: string; db?: DbOrTx }): Promise<void> {
-  await (opts.db ?? getDb()).apiToken.updateMany({ where: { isBootstrap: true, revokedAt: null, NOT: { tokenHash: opts.tokenHash } }, data: { revokedAt: new Date() } });
+  await (opts.db ?? getDb()).apiToken.updateMany({
+    where: { isBootstrap: true, revokedAt: null, NOT: { tokenHash: opts.tokenHash } },
+    data: { revokedAt: new Date() },
+  });
 }
 
 export async function restoreToken(opts: { id: string; db?: DbOrTx }): Promise<void> {
-  await (opts.db ?? getDb()).apiToken.update({ where: { id: opts.id }, data: { revokedAt: null }, select: { id: true } });
+  await (opts.db ?? getDb()).apiToken.update({
+    where: { id: opts.id },
+    data: { revokedAt: null },
+    select: { id: true },
+  });
 }

@@ -86,7 +86,12 @@ export async function insertWork(opts: { data: WorkCreate & { keyPrefix: string 
 export type WorkChanges = Partial<Omit<WorkRecord, "id" | "version" | "createdAt" | "updatedAt" | "keyPrefix">>;
 
 // Applies changes only if the row is still at `version`; returns null when it is not (stale or gone).
-export async function updateWorkAtVersion(opts: { id: string; version: number; changes: WorkChanges; db?: DbOrTx }): Promise<WorkRecord | null> {
+export async function updateWorkAtVersion(opts: {
+  id: string;
+  version: number;
+  changes: WorkChanges;
+  db?: DbOrTx;
+}): Promise<WorkRecord | null> {
   const db = opts.db ?? getDb();
   const { checkDefaults, agentEnvPassthrough, ...rest } = opts.changes;
   const result = await db.work.updateMany({

@@ -61,7 +61,13 @@ export function splitNames(text: string): string[] {
 
 export function checkFromForm(form: CheckForm): Record<string, unknown> {
   if (form.disabled) return { id: form.id, disabled: true };
-  const out: Record<string, unknown> = { id: form.id, name: form.name, kind: form.kind, command: form.command, required: form.required };
+  const out: Record<string, unknown> = {
+    id: form.id,
+    name: form.name,
+    kind: form.kind,
+    command: form.command,
+    required: form.required,
+  };
   if (form.cwd.trim()) out.cwd = form.cwd.trim();
   const timeout = numberOrText(form.timeoutSec);
   if (timeout !== undefined) out.timeoutSec = timeout;
@@ -85,7 +91,8 @@ export function freeId(base: string, taken: Iterable<string>): string {
 // "checkDefaults"): a list editor's errors as "index.field" → message.
 export function errorsByField(errors: Map<string, string>, prefix: string): Map<string, string> {
   const map = new Map<string, string>();
-  for (const [path, message] of errors) if (path.startsWith(`${prefix}.`)) map.set(path.slice(prefix.length + 1), message);
+  for (const [path, message] of errors)
+    if (path.startsWith(`${prefix}.`)) map.set(path.slice(prefix.length + 1), message);
   return map;
 }
 

@@ -5,7 +5,17 @@ import type { WorkRecord } from "../db/works";
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
 
 // The part of a Work its settings editor shows and saves.
-export type WorkSettings = Pick<WorkRecord, "checkDefaults" | "checksPolicy" | "maxGateAttempts" | "agentCommand" | "agentEnvPassthrough" | "budgetSec" | "failFast" | "version">;
+export type WorkSettings = Pick<
+  WorkRecord,
+  | "checkDefaults"
+  | "checksPolicy"
+  | "maxGateAttempts"
+  | "agentCommand"
+  | "agentEnvPassthrough"
+  | "budgetSec"
+  | "failFast"
+  | "version"
+>;
 
 export type WorkForm = {
   checkDefaults: CheckForm[];
@@ -45,7 +55,8 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
 export function validateWorkForm(form: WorkForm, version: number): Map<string, string> {
   const parsed = ZWorkPatch.safeParse({ ...workPatchFrom(form), version });
   const map = new Map<string, string>();
-  if (!parsed.success) for (const issue of toFieldIssues(parsed.error)) if (!map.has(issue.path)) map.set(issue.path, issue.message);
+  if (!parsed.success)
+    for (const issue of toFieldIssues(parsed.error)) if (!map.has(issue.path)) map.set(issue.path, issue.message);
   return map;
 }
 

@@ -42,7 +42,12 @@ const checks: BriefCheck[] = [
 ];
 
 const input = (over: Partial<BriefInput> = {}): BriefInput => ({
-  task: { key: "GATE-12", title: "Fix the date parser", description: "Dates before 1970 parse wrong.", branch: "gatehouse/gate-12" },
+  task: {
+    key: "GATE-12",
+    title: "Fix the date parser",
+    description: "Dates before 1970 parse wrong.",
+    branch: "gatehouse/gate-12",
+  },
   workName: "Payments",
   attemptN: 1,
   maxAttempts: 3,
@@ -129,7 +134,9 @@ describe("composeBrief: the task and its checks", () => {
   });
 
   it("does not list checks as 'must pass' when checks are off", () => {
-    const brief = composeBrief(input({ policy: "off", checks: [{ id: "unit", name: "Unit tests", command: "npm test", required: true }] }));
+    const brief = composeBrief(
+      input({ policy: "off", checks: [{ id: "unit", name: "Unit tests", command: "npm test", required: true }] }),
+    );
     expect(section(brief, "## Checks that must pass")).not.toContain("npm test");
   });
 
@@ -160,7 +167,13 @@ describe("composeBrief: attempt 2 and later", () => {
         previousAttemptN: 1,
         failures: [
           failure(),
-          failure({ checkId: "lint", name: "Lint is clean", verdict: "failed", exitCode: 2, logTail: "src/a.ts:3 no-unused-vars" }),
+          failure({
+            checkId: "lint",
+            name: "Lint is clean",
+            verdict: "failed",
+            exitCode: 2,
+            logTail: "src/a.ts:3 no-unused-vars",
+          }),
         ],
       }),
     );
@@ -170,7 +183,10 @@ describe("composeBrief: attempt 2 and later", () => {
     expect(failed).toContain("### lint — Lint is clean: failed (exit code 2)");
     expect(failed.indexOf("### unit")).toBeLessThan(failed.indexOf("### lint"));
     const tails = fencedBlocks(failed).filter((b) => b.info === "text");
-    expect(tails.map((b) => b.content)).toEqual(["FAIL src/date.test.ts\n  expected 1969 to be 1970", "src/a.ts:3 no-unused-vars"]);
+    expect(tails.map((b) => b.content)).toEqual([
+      "FAIL src/date.test.ts\n  expected 1969 to be 1970",
+      "src/a.ts:3 no-unused-vars",
+    ]);
     expect(brief).toContain("Fix what these checks report, then stop: Gatehouse runs the checks again.");
   });
 
@@ -184,8 +200,16 @@ describe("composeBrief: attempt 2 and later", () => {
   it.each<[string, Partial<BriefFailure>, string]>([
     ["a timeout without an exit code", { verdict: "timeout", exitCode: null }, "### unit — Unit tests pass: timeout\n"],
     ["an error without an exit code", { verdict: "error", exitCode: null }, "### unit — Unit tests pass: error\n"],
-    ["exit code 0 (expectStdout not found)", { verdict: "failed", exitCode: 0 }, "### unit — Unit tests pass: failed (exit code 0)\n"],
-    ["a signal-like exit code", { verdict: "failed", exitCode: 137 }, "### unit — Unit tests pass: failed (exit code 137)\n"],
+    [
+      "exit code 0 (expectStdout not found)",
+      { verdict: "failed", exitCode: 0 },
+      "### unit — Unit tests pass: failed (exit code 0)\n",
+    ],
+    [
+      "a signal-like exit code",
+      { verdict: "failed", exitCode: 137 },
+      "### unit — Unit tests pass: failed (exit code 137)\n",
+    ],
   ])("heads %s correctly", (_label, over, heading) => {
     const brief = composeBrief(input({ attemptN: 2, previousAttemptN: 1, failures: [failure(over)] }));
     expect(brief).toContain(heading);
@@ -236,7 +260,13 @@ describe("composeBrief: attempt 2 and later", () => {
       ["inline `code` and ``double``", "expected `a` got ``b``"],
       ["a fence indented by spaces", "   ```\nstill inside"],
     ])("%s", (_label, logTail) => {
-      const brief = composeBrief(input({ attemptN: 2, previousAttemptN: 1, failures: [failure({ logTail }), failure({ checkId: "lint", name: "Lint", logTail: "after" })] }));
+      const brief = composeBrief(
+        input({
+          attemptN: 2,
+          previousAttemptN: 1,
+          failures: [failure({ logTail }), failure({ checkId: "lint", name: "Lint", logTail: "after" })],
+        }),
+      );
       const failed = section(brief, "## What failed in attempt 1");
       const tails = fencedBlocks(failed).filter((b) => b.info === "text");
       // Both tails come out whole, each in its own closed block: the first never swallows the second.
@@ -260,7 +290,9 @@ describe("composeBrief: attempt 2 and later", () => {
   });
 
   it("shows the note even when nothing of the log is left", () => {
-    const brief = composeBrief(input({ attemptN: 2, previousAttemptN: 1, failures: [failure({ logNote: "log cut", logTail: "" })] }));
+    const brief = composeBrief(
+      input({ attemptN: 2, previousAttemptN: 1, failures: [failure({ logNote: "log cut", logTail: "" })] }),
+    );
     expect(brief).toContain("Note: log cut");
     expect(brief).toContain("(no output)");
   });

@@ -39,7 +39,8 @@ export function composeBrief(input: BriefInput): string {
   lines.push("");
   lines.push("## Checks that must pass");
   lines.push("");
-  if (input.policy === "off") lines.push("Checks are off for this run (policy off): nothing is verified after you finish.");
+  if (input.policy === "off")
+    lines.push("Checks are off for this run (policy off): nothing is verified after you finish.");
   else if (input.checks.length === 0) lines.push("No checks are declared.");
   for (const check of input.policy === "off" ? [] : input.checks) {
     const where = check.cwd ? ` (in ${check.cwd})` : "";
@@ -52,7 +53,9 @@ export function composeBrief(input: BriefInput): string {
     lines.push(`## What failed in attempt ${input.previousAttemptN ?? input.attemptN - 1}`);
     for (const f of input.failures) {
       lines.push("");
-      lines.push(`### ${f.checkId} — ${f.name}: ${f.verdict}${f.exitCode === null ? "" : ` (exit code ${f.exitCode})`}`);
+      lines.push(
+        `### ${f.checkId} — ${f.name}: ${f.verdict}${f.exitCode === null ? "" : ` (exit code ${f.exitCode})`}`,
+      );
       lines.push("");
       if (f.logNote) lines.push(`Note: ${f.logNote}`, "");
       const tail = f.logTail ?? "";

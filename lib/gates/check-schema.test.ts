@@ -127,7 +127,9 @@ describe("Check.name", () => {
   });
 
   it("refuses 121 characters", () => {
-    expect(issuesOf(ZCheck, withField("name", "n".repeat(121)))).toEqual([{ path: "name", message: "at most 120 characters" }]);
+    expect(issuesOf(ZCheck, withField("name", "n".repeat(121)))).toEqual([
+      { path: "name", message: "at most 120 characters" },
+    ]);
   });
 
   it.each([
@@ -188,7 +190,9 @@ describe("Check.command", () => {
   });
 
   it("refuses a non-text command", () => {
-    expect(issuesOf(ZCheck, withField("command", ["npm", "test"]))).toEqual([{ path: "command", message: "must be text" }]);
+    expect(issuesOf(ZCheck, withField("command", ["npm", "test"]))).toEqual([
+      { path: "command", message: "must be text" },
+    ]);
   });
 });
 
@@ -198,7 +202,9 @@ describe("Check.required", () => {
   });
 
   it.each(["true", 1, 0, null, "yes"])("refuses %j", (required) => {
-    expect(issuesOf(ZCheck, withField("required", required))).toEqual([{ path: "required", message: "must be true or false" }]);
+    expect(issuesOf(ZCheck, withField("required", required))).toEqual([
+      { path: "required", message: "must be true or false" },
+    ]);
   });
 });
 
@@ -334,16 +340,20 @@ describe("Check.envPassthrough", () => {
     expect(issues![0].message).not.toContain("sk-123");
   });
 
-  it.each(["DATABASE_URL", "database_url", "GATEHOUSE_BOOTSTRAP_TOKEN", "GATEHOUSE_ADMIN_PASSWORD", "GATEHOUSE_DATA_DIR", "LD_PRELOAD"])(
-    "refuses the platform-owned name %s",
-    (name) => {
-      const issues = issuesOf(ZCheck, withField("envPassthrough", [name]));
-      expect(issues).toHaveLength(1);
-      expect(issues![0].path).toBe("envPassthrough.0");
-      expect(issues![0].message).toContain(name);
-      expect(issues![0].message).toMatch(/never passed to checks/);
-    },
-  );
+  it.each([
+    "DATABASE_URL",
+    "database_url",
+    "GATEHOUSE_BOOTSTRAP_TOKEN",
+    "GATEHOUSE_ADMIN_PASSWORD",
+    "GATEHOUSE_DATA_DIR",
+    "LD_PRELOAD",
+  ])("refuses the platform-owned name %s", (name) => {
+    const issues = issuesOf(ZCheck, withField("envPassthrough", [name]));
+    expect(issues).toHaveLength(1);
+    expect(issues![0].path).toBe("envPassthrough.0");
+    expect(issues![0].message).toContain(name);
+    expect(issues![0].message).toMatch(/never passed to checks/);
+  });
 
   it("refuses a name listed twice, at the second occurrence", () => {
     expect(issuesOf(ZCheck, withField("envPassthrough", ["A", "B", "A"]))).toEqual([
@@ -354,7 +364,11 @@ describe("Check.envPassthrough", () => {
   it.each(["1ABC", "MY-VAR", "MY VAR", ""])("refuses the malformed name %j", (name) => {
     const issues = issuesOf(ZCheck, withField("envPassthrough", [name]));
     expect(issues).toEqual([
-      { path: "envPassthrough.0", message: "an environment variable name: letters, digits and _, not starting with a digit, at most 128 characters" },
+      {
+        path: "envPassthrough.0",
+        message:
+          "an environment variable name: letters, digits and _, not starting with a digit, at most 128 characters",
+      },
     ]);
   });
 
@@ -367,7 +381,9 @@ describe("Check.envPassthrough", () => {
 
 describe("unknown fields", () => {
   it("refuses an unknown field, naming it", () => {
-    expect(issuesOf(ZCheck, withField("timeout", 60))).toEqual([{ path: "timeout", message: "unknown field: timeout" }]);
+    expect(issuesOf(ZCheck, withField("timeout", 60))).toEqual([
+      { path: "timeout", message: "unknown field: timeout" },
+    ]);
   });
 
   it("names every unknown field, each at its own path", () => {
@@ -379,13 +395,18 @@ describe("unknown fields", () => {
   });
 
   it("refuses `source` (an output of merging, not an input)", () => {
-    expect(issuesOf(ZCheck, withField("source", "inherited"))).toEqual([{ path: "source", message: "unknown field: source" }]);
+    expect(issuesOf(ZCheck, withField("source", "inherited"))).toEqual([
+      { path: "source", message: "unknown field: source" },
+    ]);
   });
 
-  it.each([true, false])("refuses `disabled: %s` in a Work's defaults, explaining that only task entries suppress", (disabled) => {
-    const issues = issuesOf(ZCheck, withField("disabled", disabled));
-    expect(issues).toEqual([{ path: "disabled", message: DISABLED_IN_DEFAULTS }]);
-  });
+  it.each([true, false])(
+    "refuses `disabled: %s` in a Work's defaults, explaining that only task entries suppress",
+    (disabled) => {
+      const issues = issuesOf(ZCheck, withField("disabled", disabled));
+      expect(issues).toEqual([{ path: "disabled", message: DISABLED_IN_DEFAULTS }]);
+    },
+  );
 });
 
 describe("ZTaskCheckEntry: a task's entries", () => {
@@ -431,24 +452,32 @@ describe("ZTaskCheckEntry: a task's entries", () => {
   });
 
   it("refuses `{ id }` alone: an active entry needs every required field", () => {
-    const paths = issuesOf(ZTaskCheckEntry, { id: "lint" })!.map((i) => i.path).sort();
+    const paths = issuesOf(ZTaskCheckEntry, { id: "lint" })!
+      .map((i) => i.path)
+      .sort();
     expect(paths).toEqual(["command", "kind", "name", "required"]);
   });
 
   it("refuses `{ id, disabled: false }` alone", () => {
-    const paths = issuesOf(ZTaskCheckEntry, { id: "lint", disabled: false })!.map((i) => i.path).sort();
+    const paths = issuesOf(ZTaskCheckEntry, { id: "lint", disabled: false })!
+      .map((i) => i.path)
+      .sort();
     expect(paths).toEqual(["command", "kind", "name", "required"]);
   });
 
   it.each(["yes", "true", 1, null])("refuses `disabled: %j`", (disabled) => {
-    expect(issuesOf(ZTaskCheckEntry, { ...base, disabled })).toEqual([{ path: "disabled", message: "must be true or false" }]);
+    expect(issuesOf(ZTaskCheckEntry, { ...base, disabled })).toEqual([
+      { path: "disabled", message: "must be true or false" },
+    ]);
   });
 
   it("validates a full entry with the same rules as a default", () => {
     expect(issuesOf(ZTaskCheckEntry, { ...base, timeoutSec: 3601 })).toEqual([
       { path: "timeoutSec", message: "at most 3600 seconds (1 hour)" },
     ]);
-    expect(issuesOf(ZTaskCheckEntry, { ...base, extra: 1 })).toEqual([{ path: "extra", message: "unknown field: extra" }]);
+    expect(issuesOf(ZTaskCheckEntry, { ...base, extra: 1 })).toEqual([
+      { path: "extra", message: "unknown field: extra" },
+    ]);
   });
 
   it.each([null, "lint", 3, []])("refuses %j in place of an entry", (value) => {
@@ -542,7 +571,12 @@ describe("ZTaskCheckList specifics", () => {
   });
 
   it("reports each bad entry with its own index", () => {
-    const issues = issuesOf(ZTaskCheckList, [{ id: "ok", disabled: true }, check("x", { name: "" }), "nope", { id: "y", disabled: true, foo: 1 }]);
+    const issues = issuesOf(ZTaskCheckList, [
+      { id: "ok", disabled: true },
+      check("x", { name: "" }),
+      "nope",
+      { id: "y", disabled: true, foo: 1 },
+    ]);
     expect(issues).toEqual([
       { path: "1.name", message: "required: 1–120 characters saying what passing means" },
       { path: "2", message: "must be a check object" },

@@ -11,11 +11,15 @@ export const DEFAULT_TIMEOUT_SEC = 600;
 export const CHECK_ID_PATTERN = /^[a-z0-9][a-z0-9-_]{0,40}$/;
 
 // "required" when the field is missing, otherwise what type it must be.
-export const requiredOr = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "required" : what);
+export const requiredOr = (what: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? "required" : what;
 
 export const ZCheckId = z
   .string({ error: requiredOr("must be text") })
-  .regex(CHECK_ID_PATTERN, "lowercase letters, digits, - and _ only, starting with a letter or digit, at most 41 characters");
+  .regex(
+    CHECK_ID_PATTERN,
+    "lowercase letters, digits, - and _ only, starting with a letter or digit, at most 41 characters",
+  );
 
 // A directory relative to the checkout root that cannot leave it (symlinks are checked when the check runs).
 export const ZCheckCwd = z
@@ -46,13 +50,20 @@ const checkFields = {
     .trim()
     .min(1, "required: 1–120 characters saying what passing means")
     .max(120, "at most 120 characters"),
-  kind: z.enum(CHECK_KINDS, { error: (issue) => (issue.input === undefined ? "required: one of build, test, lint, typecheck, custom" : "must be one of build, test, lint, typecheck, custom") }),
+  kind: z.enum(CHECK_KINDS, {
+    error: (issue) =>
+      issue.input === undefined
+        ? "required: one of build, test, lint, typecheck, custom"
+        : "must be one of build, test, lint, typecheck, custom",
+  }),
   command: z
     .string({ error: requiredOr("must be text") })
     .max(2000, "at most 2000 characters")
     .refine((v) => v.trim().length > 0, "required: the shell command to run (1–2000 characters)")
     .refine((v) => !v.includes("\0"), "must not contain NUL characters"),
-  required: z.boolean({ error: (issue) => (issue.input === undefined ? "required: true or false" : "must be true or false") }),
+  required: z.boolean({
+    error: (issue) => (issue.input === undefined ? "required: true or false" : "must be true or false"),
+  }),
   cwd: ZCheckCwd.optional(),
   timeoutSec: z
     .number({ error: "must be a whole number of seconds" })
@@ -96,7 +107,10 @@ const ZDisabledEntry = z.strictObject(
   },
   { error: unknownFieldMessage },
 );
-const ZActiveEntry = z.strictObject({ ...checkFields, disabled: z.literal(false, { error: "must be true or false" }).optional() }, { error: unknownFieldMessage });
+const ZActiveEntry = z.strictObject(
+  { ...checkFields, disabled: z.literal(false, { error: "must be true or false" }).optional() },
+  { error: unknownFieldMessage },
+);
 
 export type DisabledEntry = z.infer<typeof ZDisabledEntry>;
 export type TaskCheckEntry = DisabledEntry | z.infer<typeof ZActiveEntry>;
@@ -111,7 +125,9 @@ export const ZTaskCheckEntry = z.unknown().transform((value, ctx): TaskCheckEntr
   const parsed = (isDisabled ? ZDisabledEntry : ZActiveEntry).safeParse(value);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {
-    if (issue.code === "unrecognized_keys") for (const key of issue.keys) ctx.addIssue({ code: "custom", message: `unknown field: ${key}`, path: [...issue.path, key] });
+    if (issue.code === "unrecognized_keys")
+      for (const key of issue.keys)
+        ctx.addIssue({ code: "custom", message: `unknown field: ${key}`, path: [...issue.path, key] });
     else ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
   }
   return z.NEVER;

@@ -12,6 +12,9 @@ export const ZDecision = z.strictObject(
       .max(5, "grant at most 5 attempts at a time")
       .optional(),
   },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field: ${(issue.keys ?? []).join(", ")}` : "must be an object") },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? `unknown field: ${(issue.keys ?? []).join(", ")}` : "must be an object",
+  },
 );
 export type Decision = z.infer<typeof ZDecision>;

@@ -25,12 +25,30 @@ describe("parseDurationSec", () => {
     expect(parseDurationSec(input)).toBe(sec);
   });
 
-  it.each<unknown>(["", "   ", "abc", "h", "m", "s", "1.5m", "15 min", "-5", "90x", "m15", "1d", "30s1m", null, undefined, true, {}, [90], Number.NaN, Number.POSITIVE_INFINITY])(
-    "%j is not a duration",
-    (input) => {
-      expect(parseDurationSec(input)).toBeNull();
-    },
-  );
+  it.each<unknown>([
+    "",
+    "   ",
+    "abc",
+    "h",
+    "m",
+    "s",
+    "1.5m",
+    "15 min",
+    "-5",
+    "90x",
+    "m15",
+    "1d",
+    "30s1m",
+    null,
+    undefined,
+    true,
+    {},
+    [90],
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+  ])("%j is not a duration", (input) => {
+    expect(parseDurationSec(input)).toBeNull();
+  });
 
   it("passes other finite numbers through for the schema to judge", () => {
     expect(parseDurationSec(1.5)).toBe(1.5);

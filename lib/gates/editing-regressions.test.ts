@@ -20,24 +20,40 @@ describe("Markdown import", () => {
   });
 
   it("treats # and ### lines inside a fence as part of the command", () => {
-    const check: Check = { id: "build", name: "Build", kind: "build", command: "## step 1\nnpm ci\n### step 2\nnpm run build", required: true };
+    const check: Check = {
+      id: "build",
+      name: "Build",
+      kind: "build",
+      command: "## step 1\nnpm ci\n### step 2\nnpm run build",
+      required: true,
+    };
     expect(only(toGatesMarkdown([check])).map((e) => e.check)).toEqual([check]);
   });
 
   it("closes a fence only with one at least as long", () => {
-    const check: Check = { id: "heredoc", name: "Heredoc", kind: "custom", command: "cat <<'EOF'\n```\nEOF", required: true };
+    const check: Check = {
+      id: "heredoc",
+      name: "Heredoc",
+      kind: "custom",
+      command: "cat <<'EOF'\n```\nEOF",
+      required: true,
+    };
     expect(only(toGatesMarkdown([check])).map((e) => e.check)).toEqual([check]);
   });
 
   it("lists a command that comes before any ### heading instead of dropping it", () => {
-    const entries = only(["## Code Checks", `${F}bash`, "npm test", F, "### lint — Lint", `${F}bash`, "npm run lint", F].join("\n"));
+    const entries = only(
+      ["## Code Checks", `${F}bash`, "npm test", F, "### lint — Lint", `${F}bash`, "npm run lint", F].join("\n"),
+    );
     expect(entries).toHaveLength(2);
     expect(entries[0].problems[0]).toMatch(/before the first/);
     expect(entries[1].check?.id).toBe("lint");
   });
 
   it("ends the section at a level-1 heading", () => {
-    const entries = only(["## Code Checks", "### a — A", `${F}bash`, "true", F, "# Appendix", `${F}bash`, "rm -rf /", F].join("\n"));
+    const entries = only(
+      ["## Code Checks", "### a — A", `${F}bash`, "true", F, "# Appendix", `${F}bash`, "rm -rf /", F].join("\n"),
+    );
     expect(entries.map((e) => e.check?.command)).toEqual(["true"]);
   });
 
@@ -60,17 +76,27 @@ describe("YAML import", () => {
   });
 
   it("names an unquoted {TODO: …} blank in a run or as an item", () => {
-    expect(only("gates:\n  - run: {TODO: fill in}\n")[0].problems).toEqual([expect.stringMatching(/\{TODO: …\} blank/)]);
-    expect(only("gates:\n  - {TODO: write the command}\n")[0].problems).toEqual([expect.stringMatching(/\{TODO: …\} blank/)]);
-    expect(parseGatesFile("gates:\n  - run: npm test {TODO: add flags}\n").fileProblem).toMatch(/unquoted \{TODO: …\} blank/);
+    expect(only("gates:\n  - run: {TODO: fill in}\n")[0].problems).toEqual([
+      expect.stringMatching(/\{TODO: …\} blank/),
+    ]);
+    expect(only("gates:\n  - {TODO: write the command}\n")[0].problems).toEqual([
+      expect.stringMatching(/\{TODO: …\} blank/),
+    ]);
+    expect(parseGatesFile("gates:\n  - run: npm test {TODO: add flags}\n").fileProblem).toMatch(
+      /unquoted \{TODO: …\} blank/,
+    );
   });
 
   it("does not take a grep for TODOs or ${TODO} for a template blank", () => {
-    expect(only("gates:\n  - \"! grep -rnE '\\\\{TODO[^}]*\\\\}' docs\"\n  - 'test -z \"${TODO}\"'\n").every((e) => e.check)).toBe(true);
+    expect(
+      only("gates:\n  - \"! grep -rnE '\\\\{TODO[^}]*\\\\}' docs\"\n  - 'test -z \"${TODO}\"'\n").every((e) => e.check),
+    ).toBe(true);
   });
 
   it("keeps a leading ! (shell negation), which YAML would read as a tag", () => {
-    expect(only("gates:\n  - run: ! git diff --quiet HEAD\n  - ! test -f broken\n").map((e) => e.check?.command)).toEqual(["! git diff --quiet HEAD", "! test -f broken"]);
+    expect(
+      only("gates:\n  - run: ! git diff --quiet HEAD\n  - ! test -f broken\n").map((e) => e.check?.command),
+    ).toEqual(["! git diff --quiet HEAD", "! test -f broken"]);
   });
 });
 
@@ -79,13 +105,20 @@ describe("hollow-check warnings", () => {
     expect(findHollowWarnings(req(command)).length).toBeGreaterThan(0);
   });
 
-  it.each(['echo "$OUT" | grep -q ok', "ls dist | grep -q app.js", "git status --short | grep -q .", "git diff --stat | grep -q src"])("does not warn on the pipeline %s (pipefail lets it fail)", (command) => {
+  it.each([
+    'echo "$OUT" | grep -q ok',
+    "ls dist | grep -q app.js",
+    "git status --short | grep -q .",
+    "git diff --stat | grep -q src",
+  ])("does not warn on the pipeline %s (pipefail lets it fail)", (command) => {
     expect(findHollowWarnings(req(command))).toEqual([]);
   });
 });
 
 it("says '1 task entry', not '1 task entries'", () => {
-  expect(diffSettings({ acceptanceChecks: null }, { acceptanceChecks: [{ id: "a", disabled: true }] })[0].after).toBe("1 task entry");
+  expect(diffSettings({ acceptanceChecks: null }, { acceptanceChecks: [{ id: "a", disabled: true }] })[0].after).toBe(
+    "1 task entry",
+  );
 });
 
 it("describes a task created with inherited checks (no before) without failing", () => {

@@ -8,7 +8,8 @@ function issuesOf(schema: z.ZodType, value: unknown): FieldIssue[] | null {
   return result.success ? null : toFieldIssues(result.error);
 }
 
-const PATTERN_RULE = "an environment variable name: letters, digits and _, not starting with a digit, at most 128 characters";
+const PATTERN_RULE =
+  "an environment variable name: letters, digits and _, not starting with a digit, at most 128 characters";
 const VALUES_RULE = "names only, never values: list NAME and store its value as a Work secret";
 
 describe("platformOwnedReason", () => {
@@ -46,12 +47,16 @@ describe("platformOwnedReason", () => {
     expect(reason).toMatch(/never passed to checks/);
   });
 
-  it.each(["database_url", "Database_Url", "gatehouse_bootstrap_token", "Gatehouse_Admin_Password", "ld_preload", "next_public_x"])(
-    "refuses %s whatever its case",
-    (name) => {
-      expect(platformOwnedReason(name)).not.toBeNull();
-    },
-  );
+  it.each([
+    "database_url",
+    "Database_Url",
+    "gatehouse_bootstrap_token",
+    "Gatehouse_Admin_Password",
+    "ld_preload",
+    "next_public_x",
+  ])("refuses %s whatever its case", (name) => {
+    expect(platformOwnedReason(name)).not.toBeNull();
+  });
 
   it.each([
     "NPM_TOKEN",
@@ -89,14 +94,20 @@ describe("ZEnvName", () => {
     expect(issuesOf(ZEnvName, name)).toEqual([{ path: "", message: PATTERN_RULE }]);
   });
 
-  it.each(["API_KEY=sk-123", "A=", "=value", "DATABASE_URL=postgres://x", "A=B=C"])("refuses %j: names only, never values", (entry) => {
-    // A single, clear issue: the value is not treated as a malformed or platform-owned name as well.
-    expect(issuesOf(ZEnvName, entry)).toEqual([{ path: "", message: VALUES_RULE }]);
-  });
+  it.each(["API_KEY=sk-123", "A=", "=value", "DATABASE_URL=postgres://x", "A=B=C"])(
+    "refuses %j: names only, never values",
+    (entry) => {
+      // A single, clear issue: the value is not treated as a malformed or platform-owned name as well.
+      expect(issuesOf(ZEnvName, entry)).toEqual([{ path: "", message: VALUES_RULE }]);
+    },
+  );
 
-  it.each(["DATABASE_URL", "GATEHOUSE_BOOTSTRAP_TOKEN", "gatehouse_admin_password"])("refuses the platform-owned %s with its reason", (name) => {
-    expect(issuesOf(ZEnvName, name)).toEqual([{ path: "", message: platformOwnedReason(name) }]);
-  });
+  it.each(["DATABASE_URL", "GATEHOUSE_BOOTSTRAP_TOKEN", "gatehouse_admin_password"])(
+    "refuses the platform-owned %s with its reason",
+    (name) => {
+      expect(issuesOf(ZEnvName, name)).toEqual([{ path: "", message: platformOwnedReason(name) }]);
+    },
+  );
 
   it.each([null, 1, ["A"]])("refuses non-text %j", (value) => {
     expect(issuesOf(ZEnvName, value)).toEqual([{ path: "", message: "must be text" }]);

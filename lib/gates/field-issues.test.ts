@@ -15,12 +15,17 @@ const schema = z.object({
 
 describe("toFieldIssues", () => {
   it("joins a nested path with dots, indexes included", () => {
-    const error = errorOf(schema, { name: "w", checkDefaults: [{ timeoutSec: 1 }, { timeoutSec: 1 }, { timeoutSec: 0 }] });
+    const error = errorOf(schema, {
+      name: "w",
+      checkDefaults: [{ timeoutSec: 1 }, { timeoutSec: 1 }, { timeoutSec: 0 }],
+    });
     expect(toFieldIssues(error)).toEqual([{ path: "checkDefaults.2.timeoutSec", message: "at least 1 second" }]);
   });
 
   it("gives the empty path for an issue about the value as a whole", () => {
-    expect(toFieldIssues(errorOf(z.string({ error: "must be text" }), 1))).toEqual([{ path: "", message: "must be text" }]);
+    expect(toFieldIssues(errorOf(z.string({ error: "must be text" }), 1))).toEqual([
+      { path: "", message: "must be text" },
+    ]);
   });
 
   it("puts a prefix in front of every path", () => {
@@ -39,14 +44,22 @@ describe("toFieldIssues", () => {
 
   it("keeps every issue, in order", () => {
     const error = errorOf(schema, { name: 2, checkDefaults: [{ timeoutSec: 0 }, { timeoutSec: -1 }] });
-    expect(toFieldIssues(error).map((i) => i.path)).toEqual(["name", "checkDefaults.0.timeoutSec", "checkDefaults.1.timeoutSec"]);
+    expect(toFieldIssues(error).map((i) => i.path)).toEqual([
+      "name",
+      "checkDefaults.0.timeoutSec",
+      "checkDefaults.1.timeoutSec",
+    ]);
   });
 });
 
 describe("describeIssues", () => {
   it.each<[string, FieldIssue[], string]>([
     ["no issues", [], "invalid input"],
-    ["one issue with a path", [{ path: "checkDefaults.2.timeoutSec", message: "at least 1 second" }], "checkDefaults.2.timeoutSec: at least 1 second"],
+    [
+      "one issue with a path",
+      [{ path: "checkDefaults.2.timeoutSec", message: "at least 1 second" }],
+      "checkDefaults.2.timeoutSec: at least 1 second",
+    ],
     ["one issue without a path", [{ path: "", message: "unknown field: foo" }], "unknown field: foo"],
     [
       "two issues",

@@ -10,14 +10,18 @@ export function toFieldIssues(error: z.ZodError, prefix: (string | number)[] = [
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({
         path: [...at, key].join("."),
-        message: key === "disabled" && issue.message.includes(DISABLED_IN_DEFAULTS) ? DISABLED_IN_DEFAULTS : `unknown field: ${key}`,
+        message:
+          key === "disabled" && issue.message.includes(DISABLED_IN_DEFAULTS)
+            ? DISABLED_IN_DEFAULTS
+            : `unknown field: ${key}`,
       }));
     }
     return [{ path: at.join("."), message: issue.message }];
   });
 }
 
-export const DISABLED_IN_DEFAULTS = "a Work's default cannot be disabled: only a task's entries suppress a default; delete the check here instead";
+export const DISABLED_IN_DEFAULTS =
+  "a Work's default cannot be disabled: only a task's entries suppress a default; delete the check here instead";
 
 export function describeIssues(issues: readonly FieldIssue[]): string {
   if (issues.length === 0) return "invalid input";

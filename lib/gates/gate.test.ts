@@ -53,43 +53,50 @@ describe("computeGate", () => {
     });
   });
 
-  describe.each(["warn", "required"] as const)("policy %s (the gate itself is the same; the policy decides what red does)", (policy) => {
-    it.each<[string, VerdictOfCheck[], Gate]>([
-      // Before the gate is decided.
-      ["every check queued", [req("queued"), opt("queued")], "pending"],
-      ["a single queued check", [req("queued")], "pending"],
-      ["a required check running", [req("running"), req("queued")], "running"],
-      ["a non-required check running first", [opt("running"), req("queued")], "running"],
-      ["one finished, the next still queued", [req("passed"), req("queued")], "running"],
-      ["one failed, the next still queued", [req("failed"), req("queued")], "running"],
-      ["every check running", [req("running"), opt("running")], "running"],
+  describe.each(["warn", "required"] as const)(
+    "policy %s (the gate itself is the same; the policy decides what red does)",
+    (policy) => {
+      it.each<[string, VerdictOfCheck[], Gate]>([
+        // Before the gate is decided.
+        ["every check queued", [req("queued"), opt("queued")], "pending"],
+        ["a single queued check", [req("queued")], "pending"],
+        ["a required check running", [req("running"), req("queued")], "running"],
+        ["a non-required check running first", [opt("running"), req("queued")], "running"],
+        ["one finished, the next still queued", [req("passed"), req("queued")], "running"],
+        ["one failed, the next still queued", [req("failed"), req("queued")], "running"],
+        ["every check running", [req("running"), opt("running")], "running"],
 
-      // Green: every required check passed.
-      ["one required check passed", [req("passed")], "green"],
-      ["every required check passed", [req("passed"), req("passed"), req("passed")], "green"],
-      ["no checks at all (green by default only)", [], "green"],
+        // Green: every required check passed.
+        ["one required check passed", [req("passed")], "green"],
+        ["every required check passed", [req("passed"), req("passed"), req("passed")], "green"],
+        ["no checks at all (green by default only)", [], "green"],
 
-      // Red: any required check failed, timed out or errored.
-      ["a required check failed", [req("passed"), req("failed")], "red"],
-      ["a required check timed out", [req("timeout"), req("passed")], "red"],
-      ["a required check errored", [req("passed"), req("error")], "red"],
-      ["every required check failed", [req("failed"), req("failed")], "red"],
-      ["a failure followed by failFast skips", [req("failed"), req("skipped"), opt("skipped")], "red"],
-      ["a timeout followed by failFast skips", [req("timeout"), req("skipped")], "red"],
-      ["a required check skipped is not a pass", [req("passed"), req("skipped")], "red"],
-      ["the only required check skipped", [req("skipped")], "red"],
+        // Red: any required check failed, timed out or errored.
+        ["a required check failed", [req("passed"), req("failed")], "red"],
+        ["a required check timed out", [req("timeout"), req("passed")], "red"],
+        ["a required check errored", [req("passed"), req("error")], "red"],
+        ["every required check failed", [req("failed"), req("failed")], "red"],
+        ["a failure followed by failFast skips", [req("failed"), req("skipped"), opt("skipped")], "red"],
+        ["a timeout followed by failFast skips", [req("timeout"), req("skipped")], "red"],
+        ["a required check skipped is not a pass", [req("passed"), req("skipped")], "red"],
+        ["the only required check skipped", [req("skipped")], "red"],
 
-      // Non-required checks never change the gate.
-      ["a non-required check failed", [req("passed"), opt("failed")], "green"],
-      ["a non-required check timed out", [req("passed"), opt("timeout")], "green"],
-      ["a non-required check errored", [req("passed"), opt("error")], "green"],
-      ["a non-required check skipped", [req("passed"), opt("skipped")], "green"],
-      ["only non-required checks, all failing", [opt("failed"), opt("timeout"), opt("error")], "green"],
-      ["non-required passes do not save a failed required check", [req("failed"), opt("passed"), opt("passed")], "red"],
-    ])("%s → %s", (_label, results, gate) => {
-      expect(computeGate(policy, results)).toBe(gate);
-    });
-  });
+        // Non-required checks never change the gate.
+        ["a non-required check failed", [req("passed"), opt("failed")], "green"],
+        ["a non-required check timed out", [req("passed"), opt("timeout")], "green"],
+        ["a non-required check errored", [req("passed"), opt("error")], "green"],
+        ["a non-required check skipped", [req("passed"), opt("skipped")], "green"],
+        ["only non-required checks, all failing", [opt("failed"), opt("timeout"), opt("error")], "green"],
+        [
+          "non-required passes do not save a failed required check",
+          [req("failed"), opt("passed"), opt("passed")],
+          "red",
+        ],
+      ])("%s → %s", (_label, results, gate) => {
+        expect(computeGate(policy, results)).toBe(gate);
+      });
+    },
+  );
 
   it("never depends on the order of finished results", () => {
     const results = [req("passed"), opt("failed"), req("timeout"), opt("passed")];
@@ -123,7 +130,11 @@ describe("countRequiredPassed", () => {
     ["no checks", [], 0],
     ["only non-required passes", [opt("passed"), opt("passed")], 0],
     ["required passes", [req("passed"), req("passed"), opt("passed")], 2],
-    ["failures, timeouts, errors, skips do not count", [req("failed"), req("timeout"), req("error"), req("skipped"), req("passed")], 1],
+    [
+      "failures, timeouts, errors, skips do not count",
+      [req("failed"), req("timeout"), req("error"), req("skipped"), req("passed")],
+      1,
+    ],
     ["unfinished checks do not count", [req("queued"), req("running")], 0],
   ])("%s → %d", (_label, results, expected) => {
     expect(countRequiredPassed(results)).toBe(expected);
@@ -131,13 +142,22 @@ describe("countRequiredPassed", () => {
 });
 
 describe("decideVerdict", () => {
-  const run = (over: Partial<VerdictInput>): VerdictInput => ({ timedOut: false, exitCode: 0, stdoutFound: false, ...over });
+  const run = (over: Partial<VerdictInput>): VerdictInput => ({
+    timedOut: false,
+    exitCode: 0,
+    stdoutFound: false,
+    ...over,
+  });
 
   it.each<[string, Partial<VerdictInput>, "passed" | "failed" | "timeout"]>([
     // Timeout wins over everything else.
     ["timed out with exit 0", { timedOut: true, exitCode: 0 }, "timeout"],
     ["timed out, killed (no exit code)", { timedOut: true, exitCode: null }, "timeout"],
-    ["timed out although expectExit and expectStdout match", { timedOut: true, exitCode: 3, expectExit: 3, expectStdout: "ok", stdoutFound: true }, "timeout"],
+    [
+      "timed out although expectExit and expectStdout match",
+      { timedOut: true, exitCode: 3, expectExit: 3, expectStdout: "ok", stdoutFound: true },
+      "timeout",
+    ],
 
     // Exit code against expectExit (default 0).
     ["exit 0, default expectExit", { exitCode: 0 }, "passed"],
@@ -158,8 +178,16 @@ describe("decideVerdict", () => {
     ["expectStdout found", { exitCode: 0, expectStdout: "All good", stdoutFound: true }, "passed"],
     ["expectStdout not found", { exitCode: 0, expectStdout: "All good", stdoutFound: false }, "failed"],
     ["expectStdout found but wrong exit", { exitCode: 1, expectStdout: "All good", stdoutFound: true }, "failed"],
-    ["expectStdout found with matching expectExit", { exitCode: 1, expectExit: 1, expectStdout: "0 TODO", stdoutFound: true }, "passed"],
-    ["expectStdout not found with matching expectExit", { exitCode: 1, expectExit: 1, expectStdout: "0 TODO", stdoutFound: false }, "failed"],
+    [
+      "expectStdout found with matching expectExit",
+      { exitCode: 1, expectExit: 1, expectStdout: "0 TODO", stdoutFound: true },
+      "passed",
+    ],
+    [
+      "expectStdout not found with matching expectExit",
+      { exitCode: 1, expectExit: 1, expectStdout: "0 TODO", stdoutFound: false },
+      "failed",
+    ],
     ["no expectStdout: stdoutFound is irrelevant", { exitCode: 0, stdoutFound: false }, "passed"],
   ])("%s → %s", (_label, over, expected) => {
     expect(decideVerdict(run(over))).toBe(expected);

@@ -32,7 +32,8 @@ const expectEachAccountedFor = (r: ImportResult) => {
     for (const p of e.problems) expect(p.trim()).not.toBe("");
   }
 };
-const yamlGate = (...fieldLines: string[]) => parseGatesFile(yaml("gates:", ...fieldLines.map((l, i) => (i === 0 ? `  - ${l}` : `    ${l}`))));
+const yamlGate = (...fieldLines: string[]) =>
+  parseGatesFile(yaml("gates:", ...fieldLines.map((l, i) => (i === 0 ? `  - ${l}` : `    ${l}`))));
 
 describe("parseGatesFile: YAML", () => {
   it("a map with every field becomes exactly that check", () => {
@@ -71,10 +72,26 @@ describe("parseGatesFile: YAML", () => {
     expect(r.fileProblem).toBeNull();
     expect(checksOf(r)).toEqual([
       { id: "npm-test", name: "npm test", kind: "test", command: "npm test", required: true },
-      { id: "npx-tsc-noemit", name: "npx tsc --noEmit", kind: "typecheck", command: "npx tsc --noEmit", required: true },
-      { id: "scripts-smoke-sh", name: "./scripts/smoke.sh", kind: "custom", command: "./scripts/smoke.sh", required: true },
+      {
+        id: "npx-tsc-noemit",
+        name: "npx tsc --noEmit",
+        kind: "typecheck",
+        command: "npx tsc --noEmit",
+        required: true,
+      },
+      {
+        id: "scripts-smoke-sh",
+        name: "./scripts/smoke.sh",
+        kind: "custom",
+        command: "./scripts/smoke.sh",
+        required: true,
+      },
     ]);
-    expect(r.entries.map((e) => e.label)).toEqual(["entry 1: npm test", "entry 2: npx tsc --noEmit", "entry 3: ./scripts/smoke.sh"]);
+    expect(r.entries.map((e) => e.label)).toEqual([
+      "entry 1: npm test",
+      "entry 2: npx tsc --noEmit",
+      "entry 3: ./scripts/smoke.sh",
+    ]);
   });
 
   it("a top-level list without `gates:` is accepted too", () => {
@@ -85,12 +102,16 @@ describe("parseGatesFile: YAML", () => {
   });
 
   it("mixed bare strings and maps keep their order", () => {
-    const r = parseGatesFile(yaml("gates:", "  - npm run lint", "  - id: unit", "    run: npm test", "  - npm run build"));
+    const r = parseGatesFile(
+      yaml("gates:", "  - npm run lint", "  - id: unit", "    run: npm test", "  - npm run build"),
+    );
     expect(checksOf(r).map((c) => c?.id)).toEqual(["npm-run-lint", "unit", "npm-run-build"]);
   });
 
   it("a multi-line command keeps its lines (trailing newline dropped), named after its first line", () => {
-    const c = onlyCheck(parseGatesFile(yaml("gates:", "  - id: e2e", "    run: |", "      npm ci", "      npx playwright test", "")));
+    const c = onlyCheck(
+      parseGatesFile(yaml("gates:", "  - id: e2e", "    run: |", "      npm ci", "      npx playwright test", "")),
+    );
     expect(c.command).toBe("npm ci\nnpx playwright test");
     expect(c.name).toBe("npm ci");
     expect(c.kind).toBe("test");
@@ -155,8 +176,12 @@ describe("parseGatesFile: YAML", () => {
     });
 
     it("expect_stdout is kept as written; empty is refused", () => {
-      expect(onlyCheck(yamlGate("run: npm test", 'expect_stdout: "Tests: 12 passed"')).expectStdout).toBe("Tests: 12 passed");
-      expect(onlyProblems(yamlGate("run: npm test", 'expect_stdout: ""'))).toEqual([expect.stringMatching(/^expect_stdout: must not be empty/)]);
+      expect(onlyCheck(yamlGate("run: npm test", 'expect_stdout: "Tests: 12 passed"')).expectStdout).toBe(
+        "Tests: 12 passed",
+      );
+      expect(onlyProblems(yamlGate("run: npm test", 'expect_stdout: ""'))).toEqual([
+        expect.stringMatching(/^expect_stdout: must not be empty/),
+      ]);
     });
 
     it.each<[string, boolean]>([
@@ -178,20 +203,30 @@ describe("parseGatesFile: YAML", () => {
 
     it("env as a list, as a comma/space separated string, or as env_passthrough", () => {
       expect(onlyCheck(yamlGate("run: npm test", "env: [API_KEY]")).envPassthrough).toEqual(["API_KEY"]);
-      expect(onlyCheck(yamlGate("run: npm test", "env: API_KEY, OTHER_TOKEN  THIRD")).envPassthrough).toEqual(["API_KEY", "OTHER_TOKEN", "THIRD"]);
+      expect(onlyCheck(yamlGate("run: npm test", "env: API_KEY, OTHER_TOKEN  THIRD")).envPassthrough).toEqual([
+        "API_KEY",
+        "OTHER_TOKEN",
+        "THIRD",
+      ]);
       expect(onlyCheck(yamlGate("run: npm test", "env_passthrough: [API_KEY]")).envPassthrough).toEqual(["API_KEY"]);
     });
 
     it("a platform-owned env name is refused under the file's field name", () => {
-      expect(onlyProblems(yamlGate("run: npm test", "env: [DATABASE_URL]"))).toEqual([expect.stringMatching(/^env: .*DATABASE_URL/)]);
+      expect(onlyProblems(yamlGate("run: npm test", "env: [DATABASE_URL]"))).toEqual([
+        expect.stringMatching(/^env: .*DATABASE_URL/),
+      ]);
     });
 
     it("a cwd leaving the checkout is refused", () => {
-      expect(onlyProblems(yamlGate("run: npm test", "cwd: ../other"))).toEqual([expect.stringMatching(/^cwd: .*'\.\.'/)]);
+      expect(onlyProblems(yamlGate("run: npm test", "cwd: ../other"))).toEqual([
+        expect.stringMatching(/^cwd: .*'\.\.'/),
+      ]);
     });
 
     it("an unknown kind is refused; a known kind wins over inference", () => {
-      expect(onlyProblems(yamlGate("run: npm test", "kind: unit"))).toEqual([expect.stringMatching(/^kind: must be one of build, test, lint, typecheck, custom/)]);
+      expect(onlyProblems(yamlGate("run: npm test", "kind: unit"))).toEqual([
+        expect.stringMatching(/^kind: must be one of build, test, lint, typecheck, custom/),
+      ]);
       expect(onlyCheck(yamlGate("run: npm test", "kind: custom")).kind).toBe("custom");
     });
   });
@@ -215,12 +250,18 @@ describe("parseGatesFile: YAML", () => {
     });
 
     it("an unknown field names the known ones", () => {
-      expect(onlyProblems(yamlGate("run: npm test", "timeout_sec: 60"))[0]).toMatch(/unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env\)/);
+      expect(onlyProblems(yamlGate("run: npm test", "timeout_sec: 60"))[0]).toMatch(
+        /unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env\)/,
+      );
     });
 
     it("an entry with several problems lists them all", () => {
       const problems = onlyProblems(yamlGate("retries: 3", "flaky: true"));
-      expect(problems).toEqual([expect.stringMatching(/^unknown field: retries/), expect.stringMatching(/^unknown field: flaky/), expect.stringMatching(/^empty command/)]);
+      expect(problems).toEqual([
+        expect.stringMatching(/^unknown field: retries/),
+        expect.stringMatching(/^unknown field: flaky/),
+        expect.stringMatching(/^empty command/),
+      ]);
     });
 
     it.each<[string, string]>([
@@ -258,7 +299,18 @@ describe("parseGatesFile: YAML", () => {
       expect(r.fileProblem).toBeNull();
       expect(r.entries).toHaveLength(10);
       expectEachAccountedFor(r);
-      expect(r.entries.map((e) => e.check?.id ?? null)).toEqual(["npm-test", null, null, null, null, null, null, null, null, "build"]);
+      expect(r.entries.map((e) => e.check?.id ?? null)).toEqual([
+        "npm-test",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        "build",
+      ]);
       expect(r.entries.map((e) => e.problems[0] ?? "")).toEqual([
         "",
         expect.stringMatching(/^empty command/),
@@ -271,7 +323,9 @@ describe("parseGatesFile: YAML", () => {
         "must be a command or a map with run:",
         "",
       ]);
-      expect(r.entries.map((e) => e.label.split(":")[0])).toEqual(Array.from({ length: 10 }, (_, i) => `entry ${i + 1}`));
+      expect(r.entries.map((e) => e.label.split(":")[0])).toEqual(
+        Array.from({ length: 10 }, (_, i) => `entry ${i + 1}`),
+      );
     });
   });
 
@@ -308,7 +362,9 @@ describe("parseGatesFile: YAML", () => {
 
   describe("ids", () => {
     it("a duplicate explicit id: the first is imported, the second is refused naming the id", () => {
-      const r = parseGatesFile(yaml("gates:", "  - id: unit", "    run: npm test", "  - id: unit", "    run: npm run test:ci"));
+      const r = parseGatesFile(
+        yaml("gates:", "  - id: unit", "    run: npm test", "  - id: unit", "    run: npm run test:ci"),
+      );
       expect(r.entries).toHaveLength(2);
       expect(r.entries[0].check).toEqual(expect.objectContaining({ id: "unit", command: "npm test" }));
       expect(r.entries[1].check).toBeNull();
@@ -327,7 +383,9 @@ describe("parseGatesFile: YAML", () => {
     });
 
     it("a derived id steps around explicit ids before it, and around -2 when that is taken too", () => {
-      const r = parseGatesFile(yaml("gates:", "  - id: npm-test", "    run: a", "  - npm test", "  - id: npm-test-2", "    run: b"));
+      const r = parseGatesFile(
+        yaml("gates:", "  - id: npm-test", "    run: a", "  - npm test", "  - id: npm-test-2", "    run: b"),
+      );
       expect(checksOf(r).map((c) => c?.id)).toEqual(["npm-test", "npm-test-3", "npm-test-2"]);
     });
 
@@ -340,7 +398,19 @@ describe("parseGatesFile: YAML", () => {
     });
 
     it("the imported checks always form a valid list", () => {
-      const r = parseGatesFile(yaml("gates:", "  - npm test", "  - npm test", "  - id: npm-test", "    run: x", "  - name: '!!!'", "    run: y", "  - name: '???'", "    run: z"));
+      const r = parseGatesFile(
+        yaml(
+          "gates:",
+          "  - npm test",
+          "  - npm test",
+          "  - id: npm-test",
+          "    run: x",
+          "  - name: '!!!'",
+          "    run: y",
+          "  - name: '???'",
+          "    run: z",
+        ),
+      );
       const checks = checksOf(r).filter((c): c is Check => c !== null);
       expect(checks).toHaveLength(5);
       expect(ZCheckList.safeParse(checks).success).toBe(true);
@@ -391,7 +461,16 @@ describe("slugifyId", () => {
   });
 
   it("always gives a valid id, at most 41 characters, never ending in - or _", () => {
-    const samples = ["a".repeat(100), `${"ab-".repeat(20)}x`, `${"x".repeat(40)}--tail`, "__x__", "-".repeat(50), "9 lives", "A/B/C", "tab\there"];
+    const samples = [
+      "a".repeat(100),
+      `${"ab-".repeat(20)}x`,
+      `${"x".repeat(40)}--tail`,
+      "__x__",
+      "-".repeat(50),
+      "9 lives",
+      "A/B/C",
+      "tab\there",
+    ];
     for (const s of samples) {
       const id = slugifyId(s);
       expect(id).toMatch(CHECK_ID_PATTERN);
@@ -473,36 +552,60 @@ describe("parseGatesFile: Markdown runbook", () => {
         cwd: "web",
       },
     ]);
-    expect(r.entries.map((e) => e.label)).toEqual(["unit — Unit tests pass", "lint – Lint is clean", "types - Types check", "Build the bundle"]);
+    expect(r.entries.map((e) => e.label)).toEqual([
+      "unit — Unit tests pass",
+      "lint – Lint is clean",
+      "types - Types check",
+      "Build the bundle",
+    ]);
   });
 
   it.each(["—", "–", "-"])("the heading separator %j splits id and name", (dash) => {
-    const c = onlyCheck(parseGatesFile(md("## Code Checks", `### e2e ${dash} End-to-end passes`, `${F}bash`, "npx playwright test", F)));
+    const c = onlyCheck(
+      parseGatesFile(md("## Code Checks", `### e2e ${dash} End-to-end passes`, `${F}bash`, "npx playwright test", F)),
+    );
     expect(c.id).toBe("e2e");
     expect(c.name).toBe("End-to-end passes");
   });
 
   it("a heading without an id: the heading is the name and the id is derived", () => {
-    const c = onlyCheck(parseGatesFile(md("## Code Checks", "### Smoke test the server", `${F}bash`, "curl -fsS localhost:3000", F)));
+    const c = onlyCheck(
+      parseGatesFile(md("## Code Checks", "### Smoke test the server", `${F}bash`, "curl -fsS localhost:3000", F)),
+    );
     expect(c).toEqual(expect.objectContaining({ id: "smoke-test-the-server", name: "Smoke test the server" }));
   });
 
   it("an id in the heading that is not a valid id is refused", () => {
-    expect(onlyProblems(parseGatesFile(md("## Code Checks", "### Unit Tests — Unit tests pass", `${F}bash`, "npm test", F)))).toEqual([expect.stringMatching(/^id: lowercase letters/)]);
+    expect(
+      onlyProblems(parseGatesFile(md("## Code Checks", "### Unit Tests — Unit tests pass", `${F}bash`, "npm test", F))),
+    ).toEqual([expect.stringMatching(/^id: lowercase letters/)]);
   });
 
   it("the section heading is matched in any case", () => {
-    expect(onlyCheck(parseGatesFile(md("## code checks", "### unit — Unit", `${F}bash`, "npm test", F))).id).toBe("unit");
+    expect(onlyCheck(parseGatesFile(md("## code checks", "### unit — Unit", `${F}bash`, "npm test", F))).id).toBe(
+      "unit",
+    );
   });
 
   it("Windows line endings", () => {
-    const c = onlyCheck(parseGatesFile(["## Code Checks", "### unit — Unit", "- timeout: 90s", `${F}bash`, "npm ci", "npm test", F, ""].join("\r\n")));
-    expect(c).toEqual(expect.objectContaining({ id: "unit", name: "Unit", command: "npm ci\nnpm test", timeoutSec: 90 }));
+    const c = onlyCheck(
+      parseGatesFile(
+        ["## Code Checks", "### unit — Unit", "- timeout: 90s", `${F}bash`, "npm ci", "npm test", F, ""].join("\r\n"),
+      ),
+    );
+    expect(c).toEqual(
+      expect.objectContaining({ id: "unit", name: "Unit", command: "npm ci\nnpm test", timeoutSec: 90 }),
+    );
   });
 
-  it.each(["bash", "sh", "shell", "zsh", "console", "shell-session", "BASH"])("the fence language %s is a shell command", (lang) => {
-    expect(onlyCheck(parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}${lang}`, "npm test", F))).command).toBe("npm test");
-  });
+  it.each(["bash", "sh", "shell", "zsh", "console", "shell-session", "BASH"])(
+    "the fence language %s is a shell command",
+    (lang) => {
+      expect(
+        onlyCheck(parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}${lang}`, "npm test", F))).command,
+      ).toBe("npm test");
+    },
+  );
 
   describe("sections that cannot become checks", () => {
     it("no fence: the reason says so (and not also 'empty command')", () => {
@@ -511,33 +614,47 @@ describe("parseGatesFile: Markdown runbook", () => {
     });
 
     it("two fences", () => {
-      expect(onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}bash`, "npm ci", F, `${F}bash`, "npm test", F)))).toEqual([
-        expect.stringMatching(/more than one fenced block/),
-      ]);
+      expect(
+        onlyProblems(
+          parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}bash`, "npm ci", F, `${F}bash`, "npm test", F)),
+        ),
+      ).toEqual([expect.stringMatching(/more than one fenced block/)]);
     });
 
     it.each(["python", "js", "yaml"])("a %s fence: the reason names the language", (lang) => {
-      const problems = onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}${lang}`, "print('hi')", F)));
+      const problems = onlyProblems(
+        parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}${lang}`, "print('hi')", F)),
+      );
       expect(problems).toEqual([expect.stringContaining(`“${lang}”`)]);
       expect(problems[0]).toMatch(/bash or sh/);
     });
 
     it("a fence without a language is refused too", () => {
-      expect(onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", F, "npm test", F)))).toEqual([expect.stringMatching(/marked “nothing”/)]);
+      expect(onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", F, "npm test", F)))).toEqual([
+        expect.stringMatching(/marked “nothing”/),
+      ]);
     });
 
     it("an unclosed fence", () => {
-      expect(onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}bash`, "npm test")))).toEqual([expect.stringMatching(/not closed/)]);
+      expect(onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}bash`, "npm test")))).toEqual([
+        expect.stringMatching(/not closed/),
+      ]);
     });
 
     it("an empty fence is an empty command", () => {
-      expect(onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}bash`, F)))).toEqual([expect.stringMatching(/^empty command/)]);
+      expect(onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}bash`, F)))).toEqual([
+        expect.stringMatching(/^empty command/),
+      ]);
     });
 
     it("a {TODO: …} blank in the fence", () => {
-      expect(onlyProblems(parseGatesFile(md("## Code Checks", "### deploy — Deploys", `${F}bash`, "./deploy.sh {TODO: environment}", F)))).toEqual([
-        expect.stringMatching(/\{TODO: …\} blank/),
-      ]);
+      expect(
+        onlyProblems(
+          parseGatesFile(
+            md("## Code Checks", "### deploy — Deploys", `${F}bash`, "./deploy.sh {TODO: environment}", F),
+          ),
+        ),
+      ).toEqual([expect.stringMatching(/\{TODO: …\} blank/)]);
     });
 
     it.each<[string, RegExp]>([
@@ -550,12 +667,29 @@ describe("parseGatesFile: Markdown runbook", () => {
       ["- expect_exit: 300", /^expect_exit: an exit code is 0–255/],
       ["- kind: smoke", /^kind: must be one of/],
     ])("metadata bullet %j is refused with its reason", (bullet, reason) => {
-      expect(onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", bullet, `${F}bash`, "npm test", F)))).toEqual([expect.stringMatching(reason)]);
+      expect(
+        onlyProblems(parseGatesFile(md("## Code Checks", "### unit — Unit", bullet, `${F}bash`, "npm test", F))),
+      ).toEqual([expect.stringMatching(reason)]);
     });
 
     it("duplicate ids in headings: the second is refused", () => {
-      const r = parseGatesFile(md("## Code Checks", "### unit — Unit", `${F}bash`, "npm test", F, "### unit — Unit again", `${F}bash`, "npm run test:ci", F));
-      expect(r.entries.map((e) => e.check?.id ?? e.problems[0])).toEqual(["unit", expect.stringMatching(/"unit" is used by another entry/)]);
+      const r = parseGatesFile(
+        md(
+          "## Code Checks",
+          "### unit — Unit",
+          `${F}bash`,
+          "npm test",
+          F,
+          "### unit — Unit again",
+          `${F}bash`,
+          "npm run test:ci",
+          F,
+        ),
+      );
+      expect(r.entries.map((e) => e.check?.id ?? e.problems[0])).toEqual([
+        "unit",
+        expect.stringMatching(/"unit" is used by another entry/),
+      ]);
     });
 
     it("nothing is silently dropped: one entry per ### heading of the section", () => {
@@ -616,7 +750,11 @@ describe("parseGatesFile: Markdown runbook", () => {
   describe("the file as a whole", () => {
     it("a Markdown file without the Code Checks section", () => {
       const r = parseGatesFile(md("# Runbook", "## Setup", `${F}bash`, "npm ci", F));
-      expect(r).toEqual({ format: "markdown", entries: [], fileProblem: expect.stringMatching(/no “## Code Checks” section/) });
+      expect(r).toEqual({
+        format: "markdown",
+        entries: [],
+        fileProblem: expect.stringMatching(/no “## Code Checks” section/),
+      });
     });
 
     it("a Code Checks section without ### headings: its command is listed, not dropped", () => {
@@ -641,7 +779,14 @@ describe("parseGatesFile: Markdown runbook", () => {
 describe("export: toGatesYaml / toGatesMarkdown round-trip through parseGatesFile", () => {
   const checks: Check[] = [
     { id: "unit", name: "Unit tests pass", kind: "test", command: "npm test", required: true },
-    { id: "lint", name: "Lint is clean", kind: "lint", command: "npm run lint -- --max-warnings=0", required: false, timeoutSec: 90 },
+    {
+      id: "lint",
+      name: "Lint is clean",
+      kind: "lint",
+      command: "npm run lint -- --max-warnings=0",
+      required: false,
+      timeoutSec: 90,
+    },
     {
       id: "e2e",
       name: "End-to-end: login works",
@@ -652,11 +797,47 @@ describe("export: toGatesYaml / toGatesMarkdown round-trip through parseGatesFil
       cwd: "apps/web",
       envPassthrough: ["API_KEY", "SENTRY_DSN"],
     },
-    { id: "no-todo", name: "No TODO left", kind: "custom", command: "grep -rn TODO src", required: true, expectExit: 1, timeoutSec: 3600 },
-    { id: "version", name: "Prints the version", kind: "build", command: "node -e 'console.log(`v${process.version}`)'", required: true, expectStdout: "v20", timeoutSec: 1 },
-    { id: "fences", name: "Backtick runs", kind: "custom", command: "echo '```' && echo '````'\ntest \"`git rev-parse HEAD`\" != ''", required: true, timeoutSec: 3599 },
-    { id: "not-changed", name: "Something changed", kind: "custom", command: "! git diff --quiet HEAD", required: true },
-    { id: "quotes", name: 'Quotes "and" colons: fine', kind: "custom", command: 'test -n "$(git status --porcelain)" # comment: yes', required: false, expectExit: 0 },
+    {
+      id: "no-todo",
+      name: "No TODO left",
+      kind: "custom",
+      command: "grep -rn TODO src",
+      required: true,
+      expectExit: 1,
+      timeoutSec: 3600,
+    },
+    {
+      id: "version",
+      name: "Prints the version",
+      kind: "build",
+      command: "node -e 'console.log(`v${process.version}`)'",
+      required: true,
+      expectStdout: "v20",
+      timeoutSec: 1,
+    },
+    {
+      id: "fences",
+      name: "Backtick runs",
+      kind: "custom",
+      command: "echo '```' && echo '````'\ntest \"`git rev-parse HEAD`\" != ''",
+      required: true,
+      timeoutSec: 3599,
+    },
+    {
+      id: "not-changed",
+      name: "Something changed",
+      kind: "custom",
+      command: "! git diff --quiet HEAD",
+      required: true,
+    },
+    {
+      id: "quotes",
+      name: 'Quotes "and" colons: fine',
+      kind: "custom",
+      command: 'test -n "$(git status --porcelain)" # comment: yes',
+      required: false,
+      expectExit: 0,
+    },
     { id: "yes_no", name: "yes", kind: "custom", command: "true && npm test", required: true, expectStdout: "123" },
   ];
 

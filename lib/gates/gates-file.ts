@@ -6,17 +6,33 @@ import { CHECK_KINDS, ZCheck, type Check } from "./check-schema";
 import { formatDurationSec, parseDurationSec } from "./duration";
 
 export type ImportEntry = { label: string; check: Check | null; problems: string[] };
-export type ImportResult = { format: "yaml" | "markdown" | "unknown"; entries: ImportEntry[]; fileProblem: string | null };
+export type ImportResult = {
+  format: "yaml" | "markdown" | "unknown";
+  entries: ImportEntry[];
+  fileProblem: string | null;
+};
 
 // A template blank such as {TODO: the test command} (not ${TODO} or a regex like \{TODO[^}]*\}).
 const TODO_BLANK = /(?<![$\\])\{\s*TODO\s*:[^}]*\}/i;
 const SHELL_FENCES = new Set(["bash", "sh", "shell", "zsh", "console", "shell-session"]);
-const FIELD_NAMES: Record<string, string> = { command: "run", timeoutSec: "timeout", expectExit: "expect_exit", expectStdout: "expect_stdout", envPassthrough: "env" };
+const FIELD_NAMES: Record<string, string> = {
+  command: "run",
+  timeoutSec: "timeout",
+  expectExit: "expect_exit",
+  expectStdout: "expect_stdout",
+  envPassthrough: "env",
+};
 
 type Raw = { label: string; fields: Record<string, unknown>; problems: string[] };
 
 export function slugifyId(text: string): string {
-  const slug = text.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-_]+|[-_]+$/g, "").slice(0, 41).replace(/[-_]+$/, "");
+  const slug = text
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/-{2,}/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "")
+    .slice(0, 41)
+    .replace(/[-_]+$/, "");
   return slug || "check";
 }
 
@@ -46,15 +62,20 @@ function toCheck(raw: Raw, ids: Ids): ImportEntry {
   const run = typeof f.run === "string" ? f.run.replace(/\s+$/, "") : f.run === undefined ? "" : isTodoMap ? "" : null;
   const isFenceMissing = problems.some((p) => p.includes("fenced"));
   if (run === null) problems.push("run: must be text (the shell command)");
-  else if (run.trim() === "" && !isFenceMissing && !isTodoMap) problems.push("empty command: write the shell command to run");
+  else if (run.trim() === "" && !isFenceMissing && !isTodoMap)
+    problems.push("empty command: write the shell command to run");
   else if (TODO_BLANK.test(run)) problems.push("a {TODO: …} blank is left in the command: fill it in first");
   const command = run ?? "";
-  const name = typeof f.name === "string" && f.name.trim() ? f.name.trim() : command.split("\n")[0].trim().slice(0, 120) || raw.label;
+  const name =
+    typeof f.name === "string" && f.name.trim()
+      ? f.name.trim()
+      : command.split("\n")[0].trim().slice(0, 120) || raw.label;
   if (f.id !== undefined && typeof f.id !== "string") problems.push("id: must be text");
   const isExplicit = typeof f.id === "string" && f.id.trim() !== "";
   let id = isExplicit ? (f.id as string).trim() : slugifyId(name);
   // A derived id steps around every id the file names and every id already taken.
-  if (!isExplicit) for (let n = 2; ids.used.has(id) || ids.reserved.has(id); n++) id = `${slugifyId(name).slice(0, 38)}-${n}`;
+  if (!isExplicit)
+    for (let n = 2; ids.used.has(id) || ids.reserved.has(id); n++) id = `${slugifyId(name).slice(0, 38)}-${n}`;
   const candidate: Record<string, unknown> = { id, name, kind: f.kind ?? inferKind(command), command, required: true };
   if (f.required !== undefined) {
     const required = asBoolean(f.required);
@@ -66,10 +87,13 @@ function toCheck(raw: Raw, ids: Ids): ImportEntry {
     if (sec === null) problems.push("timeout: not a duration (write 90, 90s, 15m or 1h)");
     else candidate.timeoutSec = sec;
   }
-  if (f.expect_exit !== undefined) candidate.expectExit = typeof f.expect_exit === "string" && /^\d+$/.test(f.expect_exit) ? Number(f.expect_exit) : f.expect_exit;
+  if (f.expect_exit !== undefined)
+    candidate.expectExit =
+      typeof f.expect_exit === "string" && /^\d+$/.test(f.expect_exit) ? Number(f.expect_exit) : f.expect_exit;
   if (f.expect_stdout !== undefined) candidate.expectStdout = f.expect_stdout;
   if (f.cwd !== undefined) candidate.cwd = f.cwd;
-  if (f.env !== undefined) candidate.envPassthrough = typeof f.env === "string" ? f.env.split(/[,\s]+/).filter(Boolean) : f.env;
+  if (f.env !== undefined)
+    candidate.envPassthrough = typeof f.env === "string" ? f.env.split(/[,\s]+/).filter(Boolean) : f.env;
   if (problems.length === 0) {
     const parsed = ZCheck.safeParse(candidate);
     if (parsed.success) {
@@ -89,15 +113,33 @@ function toCheck(raw: Raw, ids: Ids): ImportEntry {
 }
 
 function toChecks(raws: Raw[]): ImportEntry[] {
-  const ids: Ids = { used: new Set(), reserved: new Set(raws.flatMap((r) => (typeof r.fields.id === "string" ? [r.fields.id.trim()] : []))) };
+  const ids: Ids = {
+    used: new Set(),
+    reserved: new Set(raws.flatMap((r) => (typeof r.fields.id === "string" ? [r.fields.id.trim()] : []))),
+  };
   return raws.map((raw) => toCheck(raw, ids));
 }
 
-const YAML_KEYS = new Set(["run", "id", "name", "kind", "required", "timeout", "expect_exit", "expect_stdout", "cwd", "env", "env_passthrough"]);
+const YAML_KEYS = new Set([
+  "run",
+  "id",
+  "name",
+  "kind",
+  "required",
+  "timeout",
+  "expect_exit",
+  "expect_stdout",
+  "cwd",
+  "env",
+  "env_passthrough",
+]);
 
 // In YAML a leading "!" is a tag; in a gates file "! cmd" is a shell negation: keep it, quoted.
 function quoteNegations(text: string): string {
-  return text.replace(/^(\s*(?:-\s+)?(?:run:\s*)?)(!\s.*)$/gm, (_m, lead: string, value: string) => `${lead}'${value.replace(/'/g, "''")}'`);
+  return text.replace(
+    /^(\s*(?:-\s+)?(?:run:\s*)?)(!\s.*)$/gm,
+    (_m, lead: string, value: string) => `${lead}'${value.replace(/'/g, "''")}'`,
+  );
 }
 
 function parseYaml(text: string): ImportResult {
@@ -105,29 +147,64 @@ function parseYaml(text: string): ImportResult {
   try {
     doc = YAML.parse(quoteNegations(text));
   } catch (error) {
-    const hint = /\{\s*TODO\b/i.test(text) ? " (an unquoted {TODO: …} blank is read as YAML: fill it in, or quote the command)" : "";
-    return { format: "yaml", entries: [], fileProblem: `not valid YAML: ${(error as Error).message.split("\n")[0]}${hint}` };
+    const hint = /\{\s*TODO\b/i.test(text)
+      ? " (an unquoted {TODO: …} blank is read as YAML: fill it in, or quote the command)"
+      : "";
+    return {
+      format: "yaml",
+      entries: [],
+      fileProblem: `not valid YAML: ${(error as Error).message.split("\n")[0]}${hint}`,
+    };
   }
-  const list = Array.isArray(doc) ? doc : doc && typeof doc === "object" && Array.isArray((doc as { gates?: unknown }).gates) ? (doc as { gates: unknown[] }).gates : null;
-  if (!list) return { format: "yaml", entries: [], fileProblem: "expected a list under `gates:` (each entry a command, or a map with run:)" };
+  const list = Array.isArray(doc)
+    ? doc
+    : doc && typeof doc === "object" && Array.isArray((doc as { gates?: unknown }).gates)
+      ? (doc as { gates: unknown[] }).gates
+      : null;
+  if (!list)
+    return {
+      format: "yaml",
+      entries: [],
+      fileProblem: "expected a list under `gates:` (each entry a command, or a map with run:)",
+    };
   const raws: Raw[] = list.map((item, i) => {
     const label = `entry ${i + 1}`;
-    if (typeof item === "string") return { label: `${label}: ${item.split("\n")[0].slice(0, 60)}`, fields: { run: item }, problems: [] };
-    if (!item || typeof item !== "object" || Array.isArray(item)) return { label, fields: {}, problems: ["must be a command or a map with run:"] };
-    if (Object.keys(item).length === 1 && /^TODO\b/i.test(Object.keys(item)[0])) return { label, fields: { run: item }, problems: [] };
+    if (typeof item === "string")
+      return { label: `${label}: ${item.split("\n")[0].slice(0, 60)}`, fields: { run: item }, problems: [] };
+    if (!item || typeof item !== "object" || Array.isArray(item))
+      return { label, fields: {}, problems: ["must be a command or a map with run:"] };
+    if (Object.keys(item).length === 1 && /^TODO\b/i.test(Object.keys(item)[0]))
+      return { label, fields: { run: item }, problems: [] };
     const fields: Record<string, unknown> = {};
     const problems: string[] = [];
     for (const [key, value] of Object.entries(item)) {
-      if (!YAML_KEYS.has(key)) problems.push(`unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env)`);
+      if (!YAML_KEYS.has(key))
+        problems.push(
+          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env)`,
+        );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }
-    const title = typeof fields.name === "string" ? fields.name : typeof fields.run === "string" ? fields.run.split("\n")[0].slice(0, 60) : "";
+    const title =
+      typeof fields.name === "string"
+        ? fields.name
+        : typeof fields.run === "string"
+          ? fields.run.split("\n")[0].slice(0, 60)
+          : "";
     return { label: title ? `${label}: ${title}` : label, fields, problems };
   });
-  return { format: "yaml", entries: toChecks(raws), fileProblem: list.length === 0 ? "the list under `gates:` is empty" : null };
+  return {
+    format: "yaml",
+    entries: toChecks(raws),
+    fileProblem: list.length === 0 ? "the list under `gates:` is empty" : null,
+  };
 }
 
-type MdBlock = { heading: string | null; body: { text: string; inFence: boolean }[]; fences: { lang: string; code: string[] }[]; isOpen: boolean };
+type MdBlock = {
+  heading: string | null;
+  body: { text: string; inFence: boolean }[];
+  fences: { lang: string; code: string[] }[];
+  isOpen: boolean;
+};
 
 // Reads the "## Code Checks" section line by line: headings count only outside fenced blocks, and a
 // fence closes only with the same character, at least as long, and nothing after it (CommonMark).
@@ -150,7 +227,8 @@ function parseMarkdown(text: string): ImportResult {
         blocks.push({ heading: heading[2], body: [], fences: [], isOpen: false });
         continue;
       }
-      const opening = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)\s*$/.exec(line) ?? /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(line);
+      const opening =
+        /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)\s*$/.exec(line) ?? /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(line);
       if (opening) {
         if (blocks.length === 0) blocks.push({ heading: null, body: [], fences: [], isOpen: false });
         fence = { char: opening[1][0], length: opening[1].length };
@@ -169,7 +247,12 @@ function parseMarkdown(text: string): ImportResult {
     }
   }
   if (!hasSection) return { format: "markdown", entries: [], fileProblem: "no “## Code Checks” section" };
-  if (blocks.length === 0) return { format: "markdown", entries: [], fileProblem: "the “## Code Checks” section has no “### id — name” headings" };
+  if (blocks.length === 0)
+    return {
+      format: "markdown",
+      entries: [],
+      fileProblem: "the “## Code Checks” section has no “### id — name” headings",
+    };
   const raws = blocks.map((block): Raw => {
     const problems: string[] = [];
     const fields: Record<string, unknown> = {};
@@ -188,13 +271,17 @@ function parseMarkdown(text: string): ImportResult {
       const meta = /^\s*[-*]\s*([\w ]+?)\s*:\s*(.+?)\s*$/.exec(line);
       if (!meta) continue;
       const key = meta[1].trim().toLowerCase().replace(/\s+/g, "_");
-      if (!YAML_KEYS.has(key) || key === "run" || key === "id" || key === "name") problems.push(`unknown field: ${meta[1].trim()}`);
+      if (!YAML_KEYS.has(key) || key === "run" || key === "id" || key === "name")
+        problems.push(`unknown field: ${meta[1].trim()}`);
       else fields[key === "env_passthrough" ? "env" : key] = meta[2].startsWith('"') ? safeJson(meta[2]) : meta[2];
     }
     if (block.isOpen) problems.push("a fenced block is not closed");
     if (block.fences.length === 0) problems.push("no fenced command block: put the command in ```bash … ```");
     else if (block.fences.length > 1) problems.push("more than one fenced block: keep one command per check");
-    else if (!SHELL_FENCES.has(block.fences[0].lang)) problems.push(`the fenced block is marked “${block.fences[0].lang || "nothing"}”: mark it bash or sh to say it is a shell command`);
+    else if (!SHELL_FENCES.has(block.fences[0].lang))
+      problems.push(
+        `the fenced block is marked “${block.fences[0].lang || "nothing"}”: mark it bash or sh to say it is a shell command`,
+      );
     if (block.fences.length >= 1) fields.run = block.fences[0].code.join("\n");
     return { label: block.heading ?? "(no heading)", fields, problems };
   });
@@ -240,7 +327,10 @@ export function toGatesMarkdown(checks: readonly Check[]): string {
     parts.push(`- kind: ${c.kind}`, `- required: ${c.required ? "yes" : "no"}`);
     if (c.timeoutSec !== undefined) parts.push(`- timeout: ${formatDurationSec(c.timeoutSec)}`);
     if (c.expectExit !== undefined) parts.push(`- expect_exit: ${c.expectExit}`);
-    if (c.expectStdout !== undefined) parts.push(`- expect_stdout: ${/^\S(.*\S)?$/.test(c.expectStdout) && !c.expectStdout.includes("\n") && !c.expectStdout.startsWith('"') ? c.expectStdout : JSON.stringify(c.expectStdout)}`);
+    if (c.expectStdout !== undefined)
+      parts.push(
+        `- expect_stdout: ${/^\S(.*\S)?$/.test(c.expectStdout) && !c.expectStdout.includes("\n") && !c.expectStdout.startsWith('"') ? c.expectStdout : JSON.stringify(c.expectStdout)}`,
+      );
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
     const longest = Math.max(2, ...Array.from(c.command.matchAll(/`+/g), (m) => m[0].length));

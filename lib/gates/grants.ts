@@ -9,12 +9,21 @@ function same(a: unknown, b: unknown): boolean {
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, sortKeys(v)]),
+    );
   return value;
 }
 
 // Ids of entries in `next` that grant names and are not already approved (saved as they are, or the default).
-export function grantingEntriesNeedingLead(defaults: readonly Check[], current: readonly TaskCheckEntry[] | null, next: readonly TaskCheckEntry[] | null): string[] {
+export function grantingEntriesNeedingLead(
+  defaults: readonly Check[],
+  current: readonly TaskCheckEntry[] | null,
+  next: readonly TaskCheckEntry[] | null,
+): string[] {
   const ids: string[] = [];
   for (const entry of next ?? []) {
     if (entry.disabled === true || !entry.envPassthrough?.length) continue;

@@ -57,22 +57,28 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
     expect(warnings[0].instead).toMatch(/npm test|test -f/);
   });
 
-  it.each(["git status", "git status --short", "git  status -sb"])("%j warns and suggests test -n \"$(git status --porcelain)\"", (command) => {
-    const warnings = findHollowWarnings(required(command));
-    expectUseful(warnings);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0].reason).toMatch(/git status/);
-    expect(warnings[0].reason).toMatch(/never fails/);
-    expect(warnings[0].instead).toContain('test -n "$(git status --porcelain)"');
-  });
+  it.each(["git status", "git status --short", "git  status -sb"])(
+    '%j warns and suggests test -n "$(git status --porcelain)"',
+    (command) => {
+      const warnings = findHollowWarnings(required(command));
+      expectUseful(warnings);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].reason).toMatch(/git status/);
+      expect(warnings[0].reason).toMatch(/never fails/);
+      expect(warnings[0].instead).toContain('test -n "$(git status --porcelain)"');
+    },
+  );
 
-  it.each(["git diff --stat", "git diff main --stat", "git diff --stat HEAD~1"])("%j warns and suggests git diff --quiet", (command) => {
-    const warnings = findHollowWarnings(required(command));
-    expectUseful(warnings);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0].reason).toMatch(/git diff --stat/);
-    expect(warnings[0].instead).toMatch(/git diff --quiet/);
-  });
+  it.each(["git diff --stat", "git diff main --stat", "git diff --stat HEAD~1"])(
+    "%j warns and suggests git diff --quiet",
+    (command) => {
+      const warnings = findHollowWarnings(required(command));
+      expectUseful(warnings);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].reason).toMatch(/git diff --stat/);
+      expect(warnings[0].instead).toMatch(/git diff --quiet/);
+    },
+  );
 
   it.each(["ls", "ls dist", "ls -la build/"])("%j warns that ls proves nothing about the files", (command) => {
     const warnings = findHollowWarnings(required(command));
@@ -82,17 +88,25 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
     expect(warnings[0].instead).toMatch(/test -f/);
   });
 
-  it.each(["npm test || true", "npm test ||true", "npm test; true", "npm test ;true", "npm test || :", "npm test; :", "npm test || exit 0", "npm test; exit 0", "npm test || true   ", "npm run lint\nnpm test || true"])(
-    "%j warns that the final swallow turns every failure into a pass",
-    (command) => {
-      const warnings = findHollowWarnings(required(command));
-      expectUseful(warnings);
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0].reason).toMatch(SWALLOWS);
-      expect(warnings[0].reason).toMatch(/every failure into a pass/);
-      expect(warnings[0].instead).toMatch(/not required/);
-    },
-  );
+  it.each([
+    "npm test || true",
+    "npm test ||true",
+    "npm test; true",
+    "npm test ;true",
+    "npm test || :",
+    "npm test; :",
+    "npm test || exit 0",
+    "npm test; exit 0",
+    "npm test || true   ",
+    "npm run lint\nnpm test || true",
+  ])("%j warns that the final swallow turns every failure into a pass", (command) => {
+    const warnings = findHollowWarnings(required(command));
+    expectUseful(warnings);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].reason).toMatch(SWALLOWS);
+    expect(warnings[0].reason).toMatch(/every failure into a pass/);
+    expect(warnings[0].instead).toMatch(/not required/);
+  });
 
   it("a hollow command that also swallows gets both warnings", () => {
     const warnings = findHollowWarnings(required("true; true"));
@@ -136,7 +150,20 @@ describe("findHollowWarnings: real commands do not warn", () => {
 });
 
 describe("findHollowWarnings: when it stays quiet on hollow forms", () => {
-  const hollow = ["true", ":", "exit 0", "/bin/true", "echo done", "printf x", "git status", "git diff --stat", "ls", "npm test || true", "npm test; true", "npm test || :"];
+  const hollow = [
+    "true",
+    ":",
+    "exit 0",
+    "/bin/true",
+    "echo done",
+    "printf x",
+    "git status",
+    "git diff --stat",
+    "ls",
+    "npm test || true",
+    "npm test; true",
+    "npm test || :",
+  ];
 
   it.each(hollow)("non-required %j never warns", (command) => {
     expect(findHollowWarnings({ command, required: false })).toEqual([]);

@@ -26,7 +26,9 @@ function withoutComments(command: string): string {
     .join("\n");
 }
 
-export function findHollowWarnings(check: Pick<Check, "command" | "required" | "expectExit" | "expectStdout">): HollowWarning[] {
+export function findHollowWarnings(
+  check: Pick<Check, "command" | "required" | "expectExit" | "expectStdout">,
+): HollowWarning[] {
   if (!check.required || check.expectStdout !== undefined) return [];
   const command = check.command.trim();
   if (!command) return [];
@@ -36,18 +38,51 @@ export function findHollowWarnings(check: Pick<Check, "command" | "required" | "
 
   const isPlain = (s: string) => !IS_PIPELINE.test(s);
   if (expectsZero && statements.length > 0 && statements.every((s) => ALWAYS_PASSES.test(s))) {
-    warnings.push({ reason: `"${command}" always exits 0: this check can never fail, so it verifies nothing`, instead: "a command that fails when the work is not done, e.g. npm test" });
-  } else if (expectsZero && statements.length > 0 && statements.every((s) => isPlain(s) && (PRINTS_ONLY.test(s) || ALWAYS_PASSES.test(s)))) {
-    warnings.push({ reason: "it only prints: echo passes whatever the code does", instead: "the command that proves it, e.g. npm test, or test -f dist/app.js" });
-  } else if (expectsZero && statements.length === 1 && isPlain(statements[0]) && /^git\s+status\b/.test(statements[0])) {
-    warnings.push({ reason: "git status exits 0 whatever the checkout holds: it reports, it never fails", instead: 'test -n "$(git status --porcelain)" (fails when nothing changed) or test -z "$(git status --porcelain)" (fails on uncommitted changes)' });
-  } else if (expectsZero && statements.length === 1 && isPlain(statements[0]) && /^git\s+diff\b.*--stat\b/.test(statements[0])) {
-    warnings.push({ reason: "git diff --stat exits 0 with or without changes: it never fails", instead: "! git diff --quiet HEAD (fails when nothing changed) or git diff --quiet (fails on changes)" });
+    warnings.push({
+      reason: `"${command}" always exits 0: this check can never fail, so it verifies nothing`,
+      instead: "a command that fails when the work is not done, e.g. npm test",
+    });
+  } else if (
+    expectsZero &&
+    statements.length > 0 &&
+    statements.every((s) => isPlain(s) && (PRINTS_ONLY.test(s) || ALWAYS_PASSES.test(s)))
+  ) {
+    warnings.push({
+      reason: "it only prints: echo passes whatever the code does",
+      instead: "the command that proves it, e.g. npm test, or test -f dist/app.js",
+    });
+  } else if (
+    expectsZero &&
+    statements.length === 1 &&
+    isPlain(statements[0]) &&
+    /^git\s+status\b/.test(statements[0])
+  ) {
+    warnings.push({
+      reason: "git status exits 0 whatever the checkout holds: it reports, it never fails",
+      instead:
+        'test -n "$(git status --porcelain)" (fails when nothing changed) or test -z "$(git status --porcelain)" (fails on uncommitted changes)',
+    });
+  } else if (
+    expectsZero &&
+    statements.length === 1 &&
+    isPlain(statements[0]) &&
+    /^git\s+diff\b.*--stat\b/.test(statements[0])
+  ) {
+    warnings.push({
+      reason: "git diff --stat exits 0 with or without changes: it never fails",
+      instead: "! git diff --quiet HEAD (fails when nothing changed) or git diff --quiet (fails on changes)",
+    });
   } else if (expectsZero && statements.length === 1 && isPlain(statements[0]) && /^ls(\s|$)/.test(statements[0])) {
-    warnings.push({ reason: "ls passes as long as the directory exists: it proves nothing about the files", instead: "test -f path/to/file, or test -n \"$(ls dist)\"" });
+    warnings.push({
+      reason: "ls passes as long as the directory exists: it proves nothing about the files",
+      instead: 'test -f path/to/file, or test -n "$(ls dist)"',
+    });
   }
   if (SWALLOWS_FAILURE.test(withoutComments(command).trim())) {
-    warnings.push({ reason: "the final `|| true` (or `; true`) turns every failure into a pass", instead: "drop it; if this step may fail without blocking, make the check not required instead" });
+    warnings.push({
+      reason: "the final `|| true` (or `; true`) turns every failure into a pass",
+      instead: "drop it; if this step may fail without blocking, make the check not required instead",
+    });
   }
   return warnings;
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ZCheckList, ZTaskCheckList, type Check, type TaskCheckEntry } from "./check-schema";
-import { findUnmatchedSuppressions, resolveChecks, resolveInherited, resolveMaxAttempts, timeoutOf } from "./merge-checks";
+import {
+  findUnmatchedSuppressions,
+  resolveChecks,
+  resolveInherited,
+  resolveMaxAttempts,
+  timeoutOf,
+} from "./merge-checks";
 
 const def = (id: string, extra: Partial<Check> = {}): Check => ({
   id,
@@ -20,7 +26,11 @@ const entry = (id: string, extra: Partial<Check> & { disabled?: false } = {}): T
 });
 const off = (id: string): TaskCheckEntry => ({ id, disabled: true });
 
-const defaults: Check[] = [def("lint", { kind: "lint" }), def("unit", { timeoutSec: 120, cwd: "pkg" }), def("build", { kind: "build" })];
+const defaults: Check[] = [
+  def("lint", { kind: "lint" }),
+  def("unit", { timeoutSec: 120, cwd: "pkg" }),
+  def("build", { kind: "build" }),
+];
 
 const idsAndSources = (r: ReturnType<typeof resolveChecks>) => r.checks.map((c) => `${c.id}:${c.source}`);
 
@@ -40,8 +50,22 @@ describe("resolveChecks", () => {
     ["no defaults, null", [], null, [], [], []],
     ["no defaults, empty list", [], [], [], [], []],
     ["no defaults, new entries are added in task order", [], [entry("b"), entry("a")], ["b:added", "a:added"], [], []],
-    ["replace the middle default in place", defaults, [entry("unit")], ["lint:inherited", "unit:overridden", "build:inherited"], [], []],
-    ["replace the first default in place", defaults, [entry("lint")], ["lint:overridden", "unit:inherited", "build:inherited"], [], []],
+    [
+      "replace the middle default in place",
+      defaults,
+      [entry("unit")],
+      ["lint:inherited", "unit:overridden", "build:inherited"],
+      [],
+      [],
+    ],
+    [
+      "replace the first default in place",
+      defaults,
+      [entry("lint")],
+      ["lint:overridden", "unit:inherited", "build:inherited"],
+      [],
+      [],
+    ],
     [
       "task order does not move replaced defaults",
       defaults,
@@ -76,7 +100,14 @@ describe("resolveChecks", () => {
       ["lint"],
       [],
     ],
-    ["a stale suppression is ignored and reported", defaults, [off("removed")], ["lint:inherited", "unit:inherited", "build:inherited"], [], ["removed"]],
+    [
+      "a stale suppression is ignored and reported",
+      defaults,
+      [off("removed")],
+      ["lint:inherited", "unit:inherited", "build:inherited"],
+      [],
+      ["removed"],
+    ],
     [
       "stale suppressions are reported in task order, next to live ones",
       defaults,
@@ -138,7 +169,11 @@ describe("resolveChecks", () => {
 
   it("works on lists exactly as the schemas parse them", () => {
     const parsedDefaults = ZCheckList.parse(defaults);
-    const parsedEntries = ZTaskCheckList.parse([{ id: "build", disabled: true }, { ...entry("unit"), disabled: false }, entry("e2e")]);
+    const parsedEntries = ZTaskCheckList.parse([
+      { id: "build", disabled: true },
+      { ...entry("unit"), disabled: false },
+      entry("e2e"),
+    ]);
     const r = resolveChecks(parsedDefaults, parsedEntries);
     expect(idsAndSources(r)).toEqual(["lint:inherited", "unit:overridden", "e2e:added"]);
     expect(r.suppressed).toEqual(["build"]);
@@ -152,7 +187,15 @@ describe("findUnmatchedSuppressions", () => {
     ["suppressions that match defaults", defaults, [off("lint"), off("build")], []],
     ["replacements and additions are never unmatched suppressions", defaults, [entry("unit"), entry("brand-new")], []],
     ["one unmatched suppression", defaults, [entry("unit"), off("nope")], [[1, "id"]]],
-    ["several unmatched suppressions", defaults, [off("a"), off("lint"), off("b")], [[0, "id"], [2, "id"]]],
+    [
+      "several unmatched suppressions",
+      defaults,
+      [off("a"), off("lint"), off("b")],
+      [
+        [0, "id"],
+        [2, "id"],
+      ],
+    ],
     ["no defaults at all", [], [off("lint")], [[0, "id"]]],
   ])("%s", (_label, defs, entries, paths) => {
     expect(findUnmatchedSuppressions(defs, entries).map((i) => i.path)).toEqual(paths);

@@ -50,7 +50,12 @@ export function findUnmatchedSuppressions(
   const defaultIds = new Set(defaults.map((d) => d.id));
   return entries.flatMap((entry, index) =>
     isDisabledEntry(entry) && !defaultIds.has(entry.id)
-      ? [{ path: [index, "id"], message: `"${entry.id}" matches no check in the Work's defaults, so there is nothing to suppress` }]
+      ? [
+          {
+            path: [index, "id"],
+            message: `"${entry.id}" matches no check in the Work's defaults, so there is nothing to suppress`,
+          },
+        ]
       : [],
   );
 }
@@ -60,7 +65,10 @@ export function timeoutOf(check: Pick<Check, "timeoutSec">): number {
 }
 
 // Task null inherits the Work's budget of attempts.
-export function resolveMaxAttempts(work: { maxGateAttempts: number }, task: { maxGateAttempts: number | null }): number {
+export function resolveMaxAttempts(
+  work: { maxGateAttempts: number },
+  task: { maxGateAttempts: number | null },
+): number {
   return task.maxGateAttempts ?? work.maxGateAttempts;
 }
 

@@ -42,7 +42,10 @@ describe("decideNextStep", () => {
       ["budget spent", { gate: "off", isBudgetSpent: true, budgetSec: 60 }],
       ["a single-attempt budget", { gate: "off", maxAttempts: 1 }],
     ])("%s", (_label, over) => {
-      expect(decideNextStep(outcome({ policy: "off", ...over }))).toEqual({ kind: "accept", reason: "policy off: checks are not run" });
+      expect(decideNextStep(outcome({ policy: "off", ...over }))).toEqual({
+        kind: "accept",
+        reason: "policy off: checks are not run",
+      });
     });
   });
 
@@ -63,10 +66,18 @@ describe("decideNextStep", () => {
     it.each<[string, Partial<AttemptOutcome>, string]>([
       ["on attempt 1", { gate: "green", attemptN: 1 }, "gate green on attempt 1"],
       ["on the last attempt", { gate: "green", attemptN: 3, maxAttempts: 3 }, "gate green on attempt 3"],
-      ["on the last attempt with the budget spent", { gate: "green", attemptN: 3, isBudgetSpent: true, budgetSec: 60 }, "gate green on attempt 3"],
+      [
+        "on the last attempt with the budget spent",
+        { gate: "green", attemptN: 3, isBudgetSpent: true, budgetSec: 60 },
+        "gate green on attempt 3",
+      ],
       ["without an agent", { gate: "green", attemptN: 2, hasAgent: false }, "gate green on attempt 2"],
       ["under policy warn", { gate: "green", policy: "warn" }, "gate green on attempt 1"],
-      ["with nothing required, saying so", { gate: "green", isNothingRequired: true }, "gate green on attempt 1 (nothing required)"],
+      [
+        "with nothing required, saying so",
+        { gate: "green", isNothingRequired: true },
+        "gate green on attempt 1 (nothing required)",
+      ],
     ])("%s", (_label, over, reason) => {
       expect(decideNextStep(outcome(over))).toEqual({ kind: "accept", reason });
     });
@@ -127,7 +138,11 @@ describe("decideNextStep", () => {
         { kind: "partial", reason: "all 3 attempts used with the gate still red" },
       ],
       ["attempts left with an agent → next attempt", { attemptN: 1, maxAttempts: 3 }, { kind: "next-attempt" }],
-      ["second to last attempt with an agent → next attempt", { attemptN: 4, maxAttempts: 5 }, { kind: "next-attempt" }],
+      [
+        "second to last attempt with an agent → next attempt",
+        { attemptN: 4, maxAttempts: 5 },
+        { kind: "next-attempt" },
+      ],
       [
         "attempts left without an agent → wait for a fix",
         { attemptN: 1, hasAgent: false },
@@ -157,7 +172,11 @@ describe("decideNextStep", () => {
 });
 
 describe("pickBestAttempt", () => {
-  const a = (n: number, requiredPassed: number, commit: string | null = `c${n}`): AttemptScore => ({ n, requiredPassed, commit });
+  const a = (n: number, requiredPassed: number, commit: string | null = `c${n}`): AttemptScore => ({
+    n,
+    requiredPassed,
+    commit,
+  });
 
   it.each<[string, AttemptScore[], number | null]>([
     ["no attempts", [], null],

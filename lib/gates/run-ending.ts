@@ -35,16 +35,25 @@ export function decideNextStep(o: AttemptOutcome): NextStep {
   if (o.gate === "green") {
     return {
       kind: "accept",
-      reason: o.isNothingRequired ? `gate green on attempt ${o.attemptN} (nothing required)` : `gate green on attempt ${o.attemptN}`,
+      reason: o.isNothingRequired
+        ? `gate green on attempt ${o.attemptN} (nothing required)`
+        : `gate green on attempt ${o.attemptN}`,
     };
   }
-  if (o.policy === "warn") return { kind: "accept", reason: "policy warn: accepted with the red gate shown as a warning" };
+  if (o.policy === "warn")
+    return { kind: "accept", reason: "policy warn: accepted with the red gate shown as a warning" };
   if (o.isBudgetSpent) return { kind: "partial", reason: `budget of ${o.budgetSec}s spent with the gate still red` };
   if (o.attemptN >= o.maxAttempts) {
-    return { kind: "partial", reason: `all ${o.maxAttempts} attempt${o.maxAttempts === 1 ? "" : "s"} used with the gate still red` };
+    return {
+      kind: "partial",
+      reason: `all ${o.maxAttempts} attempt${o.maxAttempts === 1 ? "" : "s"} used with the gate still red`,
+    };
   }
   if (o.hasAgent) return { kind: "next-attempt" };
-  return { kind: "wait", reason: `gate red on attempt ${o.attemptN}: waiting for a fix, then "Run attempt ${o.attemptN + 1}"` };
+  return {
+    kind: "wait",
+    reason: `gate red on attempt ${o.attemptN}: waiting for a fix, then "Run attempt ${o.attemptN + 1}"`,
+  };
 }
 
 export type AttemptScore = { n: number; requiredPassed: number; commit: string | null };
@@ -52,7 +61,9 @@ export type AttemptScore = { n: number; requiredPassed: number; commit: string |
 // The best attempt of a partial run: most required checks passed, the later one on a tie.
 export function pickBestAttempt(attempts: readonly AttemptScore[]): AttemptScore | null {
   let best: AttemptScore | null = null;
-  for (const a of attempts) if (!best || a.requiredPassed > best.requiredPassed || (a.requiredPassed === best.requiredPassed && a.n > best.n)) best = a;
+  for (const a of attempts)
+    if (!best || a.requiredPassed > best.requiredPassed || (a.requiredPassed === best.requiredPassed && a.n > best.n))
+      best = a;
   return best;
 }
 

@@ -2,7 +2,12 @@
 // compared by id (added, removed, moved, and each changed field), other fields as before → after.
 type CheckLike = { id: string } & Record<string, unknown>;
 
-export type DiffLine = { path: string; change: "added" | "removed" | "changed" | "moved"; before?: string; after?: string };
+export type DiffLine = {
+  path: string;
+  change: "added" | "removed" | "changed" | "moved";
+  before?: string;
+  after?: string;
+};
 
 const LIST_FIELDS = new Set(["checkDefaults", "acceptanceChecks"]);
 
@@ -24,13 +29,22 @@ function diffChecks(field: string, before: CheckLike[], after: CheckLike[]): Dif
       continue;
     }
     for (const key of new Set([...Object.keys(old), ...Object.keys(check)])) {
-      if (JSON.stringify(old[key]) !== JSON.stringify(check[key])) lines.push({ path: `${field}.${check.id}.${key}`, change: "changed", before: showValue(old[key]), after: showValue(check[key]) });
+      if (JSON.stringify(old[key]) !== JSON.stringify(check[key]))
+        lines.push({
+          path: `${field}.${check.id}.${key}`,
+          change: "changed",
+          before: showValue(old[key]),
+          after: showValue(check[key]),
+        });
     }
   }
-  for (const check of before) if (!afterIds.includes(check.id)) lines.push({ path: `${field}.${check.id}`, change: "removed", before: showValue(check) });
+  for (const check of before)
+    if (!afterIds.includes(check.id))
+      lines.push({ path: `${field}.${check.id}`, change: "removed", before: showValue(check) });
   const common = afterIds.filter((id) => beforeIds.includes(id));
   const oldOrder = beforeIds.filter((id) => afterIds.includes(id));
-  if (common.join() !== oldOrder.join()) lines.push({ path: `${field} order`, change: "moved", before: oldOrder.join(", "), after: common.join(", ") });
+  if (common.join() !== oldOrder.join())
+    lines.push({ path: `${field} order`, change: "moved", before: oldOrder.join(", "), after: common.join(", ") });
   return lines;
 }
 
@@ -42,7 +56,10 @@ function describeList(value: unknown): string {
   return showValue(value);
 }
 
-export function diffSettings(before: Record<string, unknown> | null, after: Record<string, unknown> | null): DiffLine[] {
+export function diffSettings(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): DiffLine[] {
   const b = before ?? {};
   const a = after ?? {};
   const lines: DiffLine[] = [];
@@ -50,8 +67,10 @@ export function diffSettings(before: Record<string, unknown> | null, after: Reco
     const x = b[key];
     const y = a[key];
     if (JSON.stringify(x) === JSON.stringify(y)) continue;
-    if (LIST_FIELDS.has(key) && Array.isArray(x) && Array.isArray(y)) lines.push(...diffChecks(key, x as CheckLike[], y as CheckLike[]));
-    else if (LIST_FIELDS.has(key)) lines.push({ path: key, change: "changed", before: describeList(x), after: describeList(y) });
+    if (LIST_FIELDS.has(key) && Array.isArray(x) && Array.isArray(y))
+      lines.push(...diffChecks(key, x as CheckLike[], y as CheckLike[]));
+    else if (LIST_FIELDS.has(key))
+      lines.push({ path: key, change: "changed", before: describeList(x), after: describeList(y) });
     else lines.push({ path: key, change: "changed", before: showValue(x), after: showValue(y) });
   }
   return lines;

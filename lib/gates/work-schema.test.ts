@@ -86,7 +86,7 @@ describe("ZBudgetSec", () => {
 });
 
 describe("ZAgentCommand", () => {
-  it.each(["x", "claude -p \"$(cat $GATEHOUSE_BRIEF_FILE)\"", "a".repeat(2000)])("accepts %j", (cmd) => {
+  it.each(["x", 'claude -p "$(cat $GATEHOUSE_BRIEF_FILE)"', "a".repeat(2000)])("accepts %j", (cmd) => {
     expect(ZAgentCommand.parse(cmd)).toBe(cmd);
   });
   it.each([
@@ -99,12 +99,19 @@ describe("ZAgentCommand", () => {
 });
 
 describe("ZBranchName", () => {
-  it.each(["main", "master", "feature/x", "gatehouse/gate-12", "release-1.2", "a_b", "user/feat/deep", "v1.0.0", "b".repeat(200)])(
-    "accepts %j",
-    (branch) => {
-      expect(ZBranchName.parse(branch)).toBe(branch);
-    },
-  );
+  it.each([
+    "main",
+    "master",
+    "feature/x",
+    "gatehouse/gate-12",
+    "release-1.2",
+    "a_b",
+    "user/feat/deep",
+    "v1.0.0",
+    "b".repeat(200),
+  ])("accepts %j", (branch) => {
+    expect(ZBranchName.parse(branch)).toBe(branch);
+  });
 
   it.each([
     ["empty", "", "must not be empty"],
@@ -248,11 +255,16 @@ describe("ZWorkCreate", () => {
   });
 
   it("refuses an unknown field, naming it", () => {
-    expect(issuesOf(ZWorkCreate, { ...minimalWork, policy: "warn" })).toEqual([{ path: "policy", message: "unknown field: policy" }]);
+    expect(issuesOf(ZWorkCreate, { ...minimalWork, policy: "warn" })).toEqual([
+      { path: "policy", message: "unknown field: policy" },
+    ]);
   });
 
   it("points a check's error at checkDefaults.<index>.<field>", () => {
-    const issues = issuesOf(ZWorkCreate, { ...minimalWork, checkDefaults: [check("a"), check("b"), check("c", { timeoutSec: 0 })] });
+    const issues = issuesOf(ZWorkCreate, {
+      ...minimalWork,
+      checkDefaults: [check("a"), check("b"), check("c", { timeoutSec: 0 })],
+    });
     expect(issues).toEqual([{ path: "checkDefaults.2.timeoutSec", message: "at least 1 second" }]);
   });
 
@@ -266,7 +278,11 @@ describe("ZWorkCreate", () => {
   it("refuses `disabled` in the defaults", () => {
     const issues = issuesOf(ZWorkCreate, { ...minimalWork, checkDefaults: [check("a", { disabled: true })] });
     expect(issues).toEqual([
-      { path: "checkDefaults.0.disabled", message: "a Work's default cannot be disabled: only a task's entries suppress a default; delete the check here instead" },
+      {
+        path: "checkDefaults.0.disabled",
+        message:
+          "a Work's default cannot be disabled: only a task's entries suppress a default; delete the check here instead",
+      },
     ]);
   });
 
@@ -279,7 +295,10 @@ describe("ZWorkCreate", () => {
   });
 
   it("refuses platform-owned names in agentEnvPassthrough", () => {
-    const issues = issuesOf(ZWorkCreate, { ...minimalWork, agentEnvPassthrough: ["OPENAI_API_KEY", "GATEHOUSE_BOOTSTRAP_TOKEN"] })!;
+    const issues = issuesOf(ZWorkCreate, {
+      ...minimalWork,
+      agentEnvPassthrough: ["OPENAI_API_KEY", "GATEHOUSE_BOOTSTRAP_TOKEN"],
+    })!;
     expect(issues).toHaveLength(1);
     expect(issues[0].path).toBe("agentEnvPassthrough.1");
     expect(issues[0].message).toContain("GATEHOUSE_BOOTSTRAP_TOKEN");
@@ -336,7 +355,9 @@ describe("ZWorkPatch", () => {
   });
 
   it.each(["id", "createdAt", "tasks"])("refuses the unknown field %s", (field) => {
-    expect(issuesOf(ZWorkPatch, { version: 1, [field]: "x" })).toEqual([{ path: field, message: `unknown field: ${field}` }]);
+    expect(issuesOf(ZWorkPatch, { version: 1, [field]: "x" })).toEqual([
+      { path: field, message: `unknown field: ${field}` },
+    ]);
   });
 });
 
@@ -391,8 +412,13 @@ describe("ZTaskCreate", () => {
   });
 
   it("points an entry's error at acceptanceChecks.<index>.<field>", () => {
-    const issues = issuesOf(ZTaskCreate, { title: "t", acceptanceChecks: [{ id: "lint", disabled: true }, check("x", { cwd: "/abs" })] });
-    expect(issues).toEqual([{ path: "acceptanceChecks.1.cwd", message: "must be relative to the checkout root, not absolute" }]);
+    const issues = issuesOf(ZTaskCreate, {
+      title: "t",
+      acceptanceChecks: [{ id: "lint", disabled: true }, check("x", { cwd: "/abs" })],
+    });
+    expect(issues).toEqual([
+      { path: "acceptanceChecks.1.cwd", message: "must be relative to the checkout root, not absolute" },
+    ]);
   });
 
   it("accepts 20 entries and refuses 21", () => {
@@ -404,7 +430,9 @@ describe("ZTaskCreate", () => {
   });
 
   it("refuses an unknown field, naming it", () => {
-    expect(issuesOf(ZTaskCreate, { title: "t", key: "GATE-1" })).toEqual([{ path: "key", message: "unknown field: key" }]);
+    expect(issuesOf(ZTaskCreate, { title: "t", key: "GATE-1" })).toEqual([
+      { path: "key", message: "unknown field: key" },
+    ]);
   });
 });
 
@@ -437,7 +465,13 @@ describe("ZTaskPatch", () => {
   });
 
   it("refuses duplicate ids at acceptanceChecks.<index>.id", () => {
-    const issues = issuesOf(ZTaskPatch, { version: 2, acceptanceChecks: [{ id: "x", disabled: true }, { id: "x", disabled: true }] })!;
+    const issues = issuesOf(ZTaskPatch, {
+      version: 2,
+      acceptanceChecks: [
+        { id: "x", disabled: true },
+        { id: "x", disabled: true },
+      ],
+    })!;
     expect(issues.map((i) => i.path)).toEqual(["acceptanceChecks.1.id"]);
   });
 

@@ -40,7 +40,10 @@ export const ZBranchName = z
   .refine((v) => !v.startsWith("-") && !v.startsWith("/") && !v.startsWith("."), "must not start with '-', '/' or '.'")
   .refine((v) => !v.includes("..") && !v.includes("//"), "must not contain '..' or '//'")
   .refine((v) => !v.endsWith("/") && !v.endsWith(".") && !v.endsWith(".lock"), "must not end with '/', '.' or '.lock'")
-  .refine((v) => v.split("/").every((part) => !part.startsWith(".") && !part.endsWith(".lock")), "no part between '/' may start with '.' or end with '.lock'");
+  .refine(
+    (v) => v.split("/").every((part) => !part.startsWith(".") && !part.endsWith(".lock")),
+    "no part between '/' may start with '.' or end with '.lock'",
+  );
 
 export const ZRepoUrl = z
   .string({ error: "must be text" })
@@ -51,7 +54,11 @@ export const ZRepoUrl = z
   .refine((v) => !v.startsWith("-"), "must not start with '-'");
 
 const workFields = {
-  name: z.string({ error: "must be text" }).trim().min(1, "required: 1–120 characters").max(120, "at most 120 characters"),
+  name: z
+    .string({ error: "must be text" })
+    .trim()
+    .min(1, "required: 1–120 characters")
+    .max(120, "at most 120 characters"),
   repoUrl: ZRepoUrl,
   baseBranch: ZBranchName.nullable().optional(),
   checkDefaults: ZCheckList,
@@ -66,7 +73,10 @@ const workFields = {
 const strictError = (issue: { code?: string; keys?: string[] }) =>
   issue.code === "unrecognized_keys" ? `unknown field: ${(issue.keys ?? []).join(", ")}` : "must be an object";
 
-export const ZVersion = z.number({ error: "required: the version you read (a whole number)" }).int("must be a whole number").min(1, "must be at least 1");
+export const ZVersion = z
+  .number({ error: "required: the version you read (a whole number)" })
+  .int("must be a whole number")
+  .min(1, "must be at least 1");
 
 export const ZWorkCreate = z.strictObject(
   {
@@ -102,7 +112,11 @@ export const ZWorkPatch = z.strictObject(
 export type WorkPatch = z.infer<typeof ZWorkPatch>;
 
 const taskFields = {
-  title: z.string({ error: "must be text" }).trim().min(1, "required: 1–200 characters").max(200, "at most 200 characters"),
+  title: z
+    .string({ error: "must be text" })
+    .trim()
+    .min(1, "required: 1–200 characters")
+    .max(200, "at most 200 characters"),
   description: z.string({ error: "must be text" }).max(20_000, "at most 20000 characters"),
   branch: ZBranchName,
   acceptanceChecks: ZTaskCheckList.nullable(),

@@ -81,7 +81,11 @@ export class LineIndex {
         if (line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
         const text = decodeForDisplay(line.length > MAX_LINE_CHARS * 4 ? line.subarray(0, MAX_LINE_CHARS * 4) : line);
         const cut = Math.max(0, line.length - MAX_LINE_CHARS);
-        out.push({ n, text: text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text, cut: text.length > MAX_LINE_CHARS || cut > 0 ? cut : 0 });
+        out.push({
+          n,
+          text: text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text,
+          cut: text.length > MAX_LINE_CHARS || cut > 0 ? cut : 0,
+        });
       }
     } finally {
       fs.closeSync(fd);

@@ -8,7 +8,10 @@ import type { EffectiveCheck } from "../gates/merge-checks";
 const WRITE_BEHIND_MS = 1000;
 
 // One result row per frozen check, all with the same outcome (queued, skipped, error…).
-export function rowsFor(checks: readonly Pick<EffectiveCheck, "id" | "name" | "kind" | "required">[], outcome: Partial<QueuedResult>): QueuedResult[] {
+export function rowsFor(
+  checks: readonly Pick<EffectiveCheck, "id" | "name" | "kind" | "required">[],
+  outcome: Partial<QueuedResult>,
+): QueuedResult[] {
   return checks.map((c) => ({ ...outcome, checkId: c.id, name: c.name, kind: c.kind, required: c.required }));
 }
 
@@ -53,8 +56,18 @@ export class AttemptResults {
     this.hasWritten = true;
     const save = () =>
       isFirst
-        ? insertResults({ attemptId: this.attempt.id, runId: this.runId, logAttempt: this.attempt.n, results: snapshot })
-        : replaceResults({ attemptId: this.attempt.id, runId: this.runId, logAttempt: this.attempt.n, results: snapshot });
+        ? insertResults({
+            attemptId: this.attempt.id,
+            runId: this.runId,
+            logAttempt: this.attempt.n,
+            results: snapshot,
+          })
+        : replaceResults({
+            attemptId: this.attempt.id,
+            runId: this.runId,
+            logAttempt: this.attempt.n,
+            results: snapshot,
+          });
     this.writing = this.writing.then(save).catch((error) => {
       console.error(`gatehouse: could not save results of run ${this.runId} attempt ${this.attempt.n}`, error);
     });

@@ -12,7 +12,16 @@ import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } f
 
 // What bash itself adds to the environment of the commands it runs.
 const BASH_ADDED = new Set(["PWD", "SHLVL", "_"]);
-const FIXED_NAMES = ["CI", "GATEHOUSE_ATTEMPT", "GATEHOUSE_CHECK_ID", "GATEHOUSE_RUN_ID", "HOME", "LANG", "PATH", "TERM"];
+const FIXED_NAMES = [
+  "CI",
+  "GATEHOUSE_ATTEMPT",
+  "GATEHOUSE_CHECK_ID",
+  "GATEHOUSE_RUN_ID",
+  "HOME",
+  "LANG",
+  "PATH",
+  "TERM",
+];
 
 // A server environment full of things a check must never see.
 const SERVER_ENV: Record<string, string> = {
@@ -97,7 +106,12 @@ describe("buildCheckEnv", () => {
   });
 
   it("adds exactly the listed names, secrets before the server's environment; unset names are left out", () => {
-    const env = buildCheckEnv(input({ passthrough: ["FOO_TOKEN", "BAR", "NOT_SET_ANYWHERE"], secrets: { FOO_TOKEN: "foo-from-secret", UNLISTED_SECRET: "x" } }));
+    const env = buildCheckEnv(
+      input({
+        passthrough: ["FOO_TOKEN", "BAR", "NOT_SET_ANYWHERE"],
+        secrets: { FOO_TOKEN: "foo-from-secret", UNLISTED_SECRET: "x" },
+      }),
+    );
     expect(Object.keys(env).sort()).toEqual([...FIXED_NAMES, "BAR", "FOO_TOKEN"].sort());
     expect(env.FOO_TOKEN).toBe("foo-from-secret");
     expect(env.BAR).toBe("bar-from-server");
@@ -110,7 +124,8 @@ describe("buildCheckEnv", () => {
     const env = buildCheckEnv(input({ passthrough: [...FORBIDDEN_LISTED, "FOO_TOKEN"], secrets }));
     expect(Object.keys(env).sort()).toEqual([...FIXED_NAMES, "FOO_TOKEN"].sort());
     for (const name of Object.keys(env)) {
-      if (name.startsWith("GATEHOUSE_")) expect(["GATEHOUSE_RUN_ID", "GATEHOUSE_ATTEMPT", "GATEHOUSE_CHECK_ID"]).toContain(name);
+      if (name.startsWith("GATEHOUSE_"))
+        expect(["GATEHOUSE_RUN_ID", "GATEHOUSE_ATTEMPT", "GATEHOUSE_CHECK_ID"]).toContain(name);
     }
     expect(JSON.stringify(env)).not.toMatch(/hunter2|bootstrap-token-value|admin-password-value|next-secret|evil/);
   });
@@ -118,8 +133,23 @@ describe("buildCheckEnv", () => {
   it("listing a fixed name never overrides it (a secret cannot forge the run id, HOME or PATH)", () => {
     const env = buildCheckEnv(
       input({
-        passthrough: ["GATEHOUSE_RUN_ID", "GATEHOUSE_ATTEMPT", "GATEHOUSE_CHECK_ID", "GATEHOUSE_BRIEF_FILE", "HOME", "PATH", "CI", "TERM"],
-        secrets: { GATEHOUSE_RUN_ID: "forged", HOME: "/forged", PATH: "/forged", CI: "false", GATEHOUSE_BRIEF_FILE: "/forged" },
+        passthrough: [
+          "GATEHOUSE_RUN_ID",
+          "GATEHOUSE_ATTEMPT",
+          "GATEHOUSE_CHECK_ID",
+          "GATEHOUSE_BRIEF_FILE",
+          "HOME",
+          "PATH",
+          "CI",
+          "TERM",
+        ],
+        secrets: {
+          GATEHOUSE_RUN_ID: "forged",
+          HOME: "/forged",
+          PATH: "/forged",
+          CI: "false",
+          GATEHOUSE_BRIEF_FILE: "/forged",
+        },
       }),
     );
     expect(env.GATEHOUSE_RUN_ID).toBe("run-1");
@@ -143,7 +173,11 @@ describe("buildCheckEnv", () => {
   });
 
   it("processMarkers names the run, attempt and check", () => {
-    expect(processMarkers(buildCheckEnv(input()))).toEqual(["GATEHOUSE_RUN_ID=run-1", "GATEHOUSE_ATTEMPT=2", "GATEHOUSE_CHECK_ID=unit"]);
+    expect(processMarkers(buildCheckEnv(input()))).toEqual([
+      "GATEHOUSE_RUN_ID=run-1",
+      "GATEHOUSE_ATTEMPT=2",
+      "GATEHOUSE_CHECK_ID=unit",
+    ]);
   });
 });
 
@@ -155,7 +189,9 @@ describe("a real process sees exactly the scrubbed environment", () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("`env` prints the fixed set plus the listed names and nothing else", async () => {
-    const env = buildCheckEnv(input({ passthrough: [...FORBIDDEN_LISTED, "FOO_TOKEN"], secrets: { FOO_TOKEN: "foo-from-secret" } }));
+    const env = buildCheckEnv(
+      input({ passthrough: [...FORBIDDEN_LISTED, "FOO_TOKEN"], secrets: { FOO_TOKEN: "foo-from-secret" } }),
+    );
     const out = await runCommand({
       command: "env",
       cwd: dir,
@@ -178,7 +214,11 @@ describe("a frozen run whose checks list forbidden names (past the schema)", () 
   beforeAll(async () => {
     h = await createHarness({
       serverEnv: SERVER_ENV,
-      loadSecrets: async () => ({ SECRET_ONE: "secret-one-value", GATEHOUSE_RUN_ID: "forged-run-id", DATABASE_URL: "secret-db-url" }),
+      loadSecrets: async () => ({
+        SECRET_ONE: "secret-one-value",
+        GATEHOUSE_RUN_ID: "forged-run-id",
+        DATABASE_URL: "secret-db-url",
+      }),
     });
   });
   afterAll(async () => h.cleanup());
@@ -190,7 +230,14 @@ describe("a frozen run whose checks list forbidden names (past the schema)", () 
       agentEnvPassthrough: ["BAR"],
     });
     // Write past the schema, as an older or tampered database row would.
-    const listed = [...FORBIDDEN_LISTED, "GATEHOUSE_RUN_ID", "HOME", "FOO_TOKEN", "SECRET_ONE", "AWS_NOT_LISTED_BUT_WHATEVER"];
+    const listed = [
+      ...FORBIDDEN_LISTED,
+      "GATEHOUSE_RUN_ID",
+      "HOME",
+      "FOO_TOKEN",
+      "SECRET_ONE",
+      "AWS_NOT_LISTED_BUT_WHATEVER",
+    ];
     // The check proves it got the secret's value without printing it (output may be masked).
     const command = 'env; test "$SECRET_ONE" = secret-one-value; echo "SECRET_ONE holds the secret"';
     await h.t.db.work.update({
@@ -223,10 +270,22 @@ describe("a frozen run whose checks list forbidden names (past the schema)", () 
     expect(result.message).toBe("SECRET_ONE holds the secret");
 
     const agentEnv = withoutBashAdded(parseEnv(detail.attempts[0].agentLogTail ?? ""));
-    expect(Object.keys(agentEnv).sort()).toEqual(["BAR", "CI", "GATEHOUSE_ATTEMPT", "GATEHOUSE_BRIEF_FILE", "GATEHOUSE_RUN_ID", "HOME", "LANG", "PATH", "TERM"]);
+    expect(Object.keys(agentEnv).sort()).toEqual([
+      "BAR",
+      "CI",
+      "GATEHOUSE_ATTEMPT",
+      "GATEHOUSE_BRIEF_FILE",
+      "GATEHOUSE_RUN_ID",
+      "HOME",
+      "LANG",
+      "PATH",
+      "TERM",
+    ]);
     expect(agentEnv.GATEHOUSE_RUN_ID).toBe(detail.run.id);
 
     const everything = `${result.logTail}\n${detail.attempts[0].agentLogTail}`;
-    expect(everything).not.toMatch(/hunter2|bootstrap-token-value|admin-password-value|next-secret|evil|secret-db-url|forged-run-id|\/srv\/gatehouse/);
+    expect(everything).not.toMatch(
+      /hunter2|bootstrap-token-value|admin-password-value|next-secret|evil|secret-db-url|forged-run-id|\/srv\/gatehouse/,
+    );
   });
 });

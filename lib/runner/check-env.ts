@@ -31,7 +31,9 @@ export function buildCheckEnv(input: EnvInput): Record<string, string> {
   if (input.briefFile) env.GATEHOUSE_BRIEF_FILE = input.briefFile;
   for (const name of input.passthrough) {
     if (FIXED.has(name) || platformOwnedReason(name)) continue;
-    const value = Object.prototype.hasOwnProperty.call(input.secrets, name) ? input.secrets[name] : input.serverEnv[name];
+    const value = Object.prototype.hasOwnProperty.call(input.secrets, name)
+      ? input.secrets[name]
+      : input.serverEnv[name];
     if (value !== undefined) env[name] = value;
   }
   return env;
@@ -39,5 +41,7 @@ export function buildCheckEnv(input: EnvInput): Record<string, string> {
 
 // The NAME=value entries that identify a command's processes (used to end escaped processes).
 export function processMarkers(env: Record<string, string>): string[] {
-  return ["GATEHOUSE_RUN_ID", "GATEHOUSE_ATTEMPT", "GATEHOUSE_CHECK_ID"].filter((k) => k in env).map((k) => `${k}=${env[k]}`);
+  return ["GATEHOUSE_RUN_ID", "GATEHOUSE_ATTEMPT", "GATEHOUSE_CHECK_ID"]
+    .filter((k) => k in env)
+    .map((k) => `${k}=${env[k]}`);
 }

@@ -21,7 +21,10 @@ describe("bounded concurrency", () => {
     const releaseOf = (name: string) => path.join(h.scratch, `release-${name}`);
     // Each check notes when it starts, waits for its own release file, then notes that it ended.
     const holdingCheck = (name: string) =>
-      check("hold", `echo "start ${name}" >> '${journal}'; while [ ! -e '${releaseOf(name)}' ]; do sleep 0.05; done; echo "end ${name}" >> '${journal}'`);
+      check(
+        "hold",
+        `echo "start ${name}" >> '${journal}'; while [ ! -e '${releaseOf(name)}' ]; do sleep 0.05; done; echo "end ${name}" >> '${journal}'`,
+      );
     const read = () => (fs.existsSync(journal) ? fs.readFileSync(journal, "utf8").split("\n").filter(Boolean) : []);
 
     const names = ["a", "b", "c"];
@@ -31,7 +34,9 @@ describe("bounded concurrency", () => {
       runs.push(await dispatchTask(SYSTEM_ACTOR, s.task.id));
     }
 
-    await waitFor(() => read().includes("start a") && read().includes("start b"), { what: "the first two runs to start their checks" });
+    await waitFor(() => read().includes("start a") && read().includes("start b"), {
+      what: "the first two runs to start their checks",
+    });
     expect(h.executor.activeCount).toBe(2);
     const third = await loadRunDetail(SYSTEM_ACTOR, runs[2].id);
     expect(third.run.status).toBe("queued");

@@ -2,16 +2,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { composeBrief } from "../gates/brief";
-import { computeGate, countRequiredPassed, decideVerdict, isBlockingVerdict, type Gate, type Verdict } from "../gates/gate";
-import { timeoutOf, type EffectiveCheck } from "../gates/merge-checks";
 import {
-  insertResults,
-  listResults,
-  updateAttempt,
-  updateRun,
-  type AttemptRecord,
-  type RunRecord,
-} from "../db/runs";
+  computeGate,
+  countRequiredPassed,
+  decideVerdict,
+  isBlockingVerdict,
+  type Gate,
+  type Verdict,
+} from "../gates/gate";
+import { timeoutOf, type EffectiveCheck } from "../gates/merge-checks";
+import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord, type RunRecord } from "../db/runs";
 import type { TaskRecord } from "../db/tasks";
 import type { WorkRecord } from "../db/works";
 import { checkoutFingerprint, headCommit, isDirtyCheckout, resolveInsideCheckout } from "./checkout/checkout";
@@ -20,7 +20,15 @@ import { AttemptResults, rowsFor } from "./attempt-results";
 import { giveTo } from "./run-as";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "./live-logs";
 import type { OutputMasker } from "./output/masker";
-import { AGENT_LOG_NAME, agentLogPathOf, attemptDirOf, briefPathOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "./paths";
+import {
+  AGENT_LOG_NAME,
+  agentLogPathOf,
+  attemptDirOf,
+  briefPathOf,
+  checkHomeOf,
+  checkLogPathOf,
+  pipeDirOf,
+} from "./paths";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import type { RunnerDeps } from "./runner-deps";
 
@@ -51,7 +59,10 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
   const { run, attempt, deps } = ctx;
   fs.mkdirSync(attemptDirOf(deps.dataDir, run.id, attempt.n), { recursive: true });
   fs.mkdirSync(checkHomeOf(deps.dataDir), { recursive: true });
-  await updateAttempt({ id: attempt.id, changes: { status: run.agentCommand ? "agent" : "checks", startedAt: new Date(), gate: "running" } });
+  await updateAttempt({
+    id: attempt.id,
+    changes: { status: run.agentCommand ? "agent" : "checks", startedAt: new Date(), gate: "running" },
+  });
 
   if (run.agentCommand && (run.policy !== "off" || attempt.n === 1)) {
     const agentProblem = await runAgentStep(ctx);
@@ -87,7 +98,14 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
       checks: run.checks.map((c) => ({ id: c.id, name: c.name, command: c.command, required: c.required, cwd: c.cwd })),
       failures: previousResults
         .filter((r) => isBlockingVerdict(r.verdict))
-        .map((r) => ({ checkId: r.checkId, name: r.name, verdict: r.verdict, exitCode: r.exitCode, logTail: r.logTail, logNote: r.logNote })),
+        .map((r) => ({
+          checkId: r.checkId,
+          name: r.name,
+          verdict: r.verdict,
+          exitCode: r.exitCode,
+          logTail: r.logTail,
+          logNote: r.logNote,
+        })),
       previousAttemptN: previous?.n ?? null,
     }),
   );
@@ -119,7 +137,15 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     masker,
   });
   run.spentMs += outcome.durationMs;
-  const verdict: Verdict = outcome.isAborted ? "skipped" : outcome.spawnError ? "error" : outcome.isTimedOut ? "timeout" : outcome.exitCode === 0 ? "passed" : "failed";
+  const verdict: Verdict = outcome.isAborted
+    ? "skipped"
+    : outcome.spawnError
+      ? "error"
+      : outcome.isTimedOut
+        ? "timeout"
+        : outcome.exitCode === 0
+          ? "passed"
+          : "failed";
   await updateAttempt({
     id: attempt.id,
     changes: {
@@ -127,7 +153,9 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
       agentVerdict: verdict,
       agentExitCode: outcome.exitCode,
       agentDurationMs: outcome.durationMs,
-      agentMessage: outcome.isTimedOut ? timeoutMessage(budget === null ? deps.agentTimeoutMs : budget, budget !== null, outcome) : outcome.message,
+      agentMessage: outcome.isTimedOut
+        ? timeoutMessage(budget === null ? deps.agentTimeoutMs : budget, budget !== null, outcome)
+        : outcome.message,
       agentLogTail: outcome.tail,
       agentLogBytes: outcome.totalBytes,
       agentLogNote: outcome.note,
@@ -185,11 +213,15 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
       const budgetLeft = remainingBudgetMs(run);
       if (ctx.signal.aborted) skip("not run: the run was stopped");
       else if (budgetLeft !== null && budgetLeft <= 0) skip(`not run: the run's budget of ${run.budgetSec}s is spent`);
-      else if (stoppedBy) skip(`not run: failFast stopped the attempt after "${stoppedBy.id}" ${stoppedBy.verdict === "timeout" ? "timed out" : stoppedBy.verdict}`);
+      else if (stoppedBy)
+        skip(
+          `not run: failFast stopped the attempt after "${stoppedBy.id}" ${stoppedBy.verdict === "timeout" ? "timed out" : stoppedBy.verdict}`,
+        );
       else {
         const done = await runOneCheck(ctx, check, results);
         verdicts.push({ required: check.required, verdict: done.verdict, checkId: check.id, message: done.message });
-        if (run.failFast && check.required && isBlockingVerdict(done.verdict)) stoppedBy = { id: check.id, verdict: done.verdict };
+        if (run.failFast && check.required && isBlockingVerdict(done.verdict))
+          stoppedBy = { id: check.id, verdict: done.verdict };
       }
     }
   } finally {
@@ -200,17 +232,28 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
   const errored = verdicts.find((v) => v.required && v.verdict === "error");
   const isMoreComing = !!run.agentCommand && gate === "red" && run.policy === "required" && attempt.n < run.maxAttempts;
   const treeAfter = isMoreComing ? await checkoutFingerprint(ctx.checkoutPath).catch(() => null) : null;
-  await updateAttempt({ id: attempt.id, changes: { status: "finished", gate, finishedAt: new Date(), treeAfter, commit, isDirty: await dirty } });
+  await updateAttempt({
+    id: attempt.id,
+    changes: { status: "finished", gate, finishedAt: new Date(), treeAfter, commit, isDirty: await dirty },
+  });
   await updateRun({ id: run.id, changes: { gate, spentMs: run.spentMs } });
   return {
     gate,
     requiredPassed: countRequiredPassed(verdicts),
     commit,
-    inconclusiveReason: errored ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}` : null,
+    inconclusiveReason: errored
+      ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}`
+      : null,
   };
 }
 
-async function recordNoChange(ctx: AttemptContext, previous: AttemptRecord, commit: string | null, isDirty: boolean, tree: string): Promise<AttemptResult> {
+async function recordNoChange(
+  ctx: AttemptContext,
+  previous: AttemptRecord,
+  commit: string | null,
+  isDirty: boolean,
+  tree: string,
+): Promise<AttemptResult> {
   const { run, attempt } = ctx;
   const since = previous.noChangeSince ?? previous.n;
   const earlier = await listResults({ attemptId: previous.id });
@@ -221,16 +264,37 @@ async function recordNoChange(ctx: AttemptContext, previous: AttemptRecord, comm
     // The same rows again, as this attempt's (the stored logs stay those of logAttempt).
     results: earlier.map(({ id, attemptId, runId, position, logAttempt, ...copy }) => copy),
   });
-  await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: previous.gate, finishedAt: new Date(), commit, isDirty, noChangeSince: since, treeAfter: tree } });
+  await updateAttempt({
+    id: attempt.id,
+    changes: {
+      status: "finished",
+      gate: previous.gate,
+      finishedAt: new Date(),
+      commit,
+      isDirty,
+      noChangeSince: since,
+      treeAfter: tree,
+    },
+  });
   await updateRun({ id: run.id, changes: { gate: previous.gate, spentMs: run.spentMs } });
   return { gate: previous.gate, requiredPassed: countRequiredPassed(earlier), commit, inconclusiveReason: null };
 }
 
-async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck, results: AttemptResults): Promise<{ verdict: Verdict; message: string | null }> {
+async function runOneCheck(
+  ctx: AttemptContext,
+  check: EffectiveCheck,
+  results: AttemptResults,
+): Promise<{ verdict: Verdict; message: string | null }> {
   const { run, attempt, deps } = ctx;
   const where = resolveInsideCheckout(ctx.checkoutPath, check.cwd);
   if ("error" in where) {
-    results.update(check.id, { verdict: "error", message: where.error, startedAt: new Date(), finishedAt: new Date(), durationMs: 0 });
+    results.update(check.id, {
+      verdict: "error",
+      message: where.error,
+      startedAt: new Date(),
+      finishedAt: new Date(),
+      durationMs: 0,
+    });
     return { verdict: "error", message: where.error };
   }
   results.update(check.id, { verdict: "running", startedAt: new Date() });
@@ -292,7 +356,14 @@ async function runOneCheck(ctx: AttemptContext, check: EffectiveCheck, results: 
 
 // Runs the agent or a check with the platform's settings (log cap, kill grace, output pipes, run-as, the
 // markers the escape sweep looks for), stoppable with the run, its log readable live while it runs.
-function runWatched(ctx: AttemptContext, liveKey: string, spec: Pick<CommandSpec, "command" | "cwd" | "env" | "timeoutMs" | "logPath" | "masker" | "stdinFile" | "expectStdout">): Promise<CommandOutcome> {
+function runWatched(
+  ctx: AttemptContext,
+  liveKey: string,
+  spec: Pick<
+    CommandSpec,
+    "command" | "cwd" | "env" | "timeoutMs" | "logPath" | "masker" | "stdinFile" | "expectStdout"
+  >,
+): Promise<CommandOutcome> {
   const { deps } = ctx;
   return runCommand({
     ...spec,

@@ -11,7 +11,15 @@ import { updateWork } from "../services/works";
 import { commitFiles, gitIn } from "../testing/git-repo";
 import { agentLogPathOf, checkLogPathOf } from "./paths";
 import { killQuietly, liveProcessesInGroup, waitFor, waitUntilGone } from "../testing/processes";
-import { check, createHarness, dispatchAndSettle, makeScenario, settle, verdictsOf, type Harness } from "../testing/runner-harness";
+import {
+  check,
+  createHarness,
+  dispatchAndSettle,
+  makeScenario,
+  settle,
+  verdictsOf,
+  type Harness,
+} from "../testing/runner-harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -55,7 +63,9 @@ describe("dispatch", () => {
     expect(detail.run.policy).toBe("required");
     expect(detail.run.maxAttempts).toBe(3);
     expect(detail.attempts).toHaveLength(1);
-    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict, r.message])).toEqual([["old", "passed", "the old check ran"]]);
+    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict, r.message])).toEqual([
+      ["old", "passed", "the old check ran"],
+    ]);
     expect(detail.run.ending).toBe("accepted");
     expect(detail.run.startCommit).toBe(s.repo.head);
 
@@ -86,7 +96,9 @@ describe("dispatch", () => {
 
 describe("policy required without an agent", () => {
   it("a red attempt waits for a fix; the next attempt runs on the branch as it then stands and is accepted", async () => {
-    const s = await makeScenario(h, { checkDefaults: [check("fixed", 'echo "fixed.txt is missing"; test -f fixed.txt')] });
+    const s = await makeScenario(h, {
+      checkDefaults: [check("fixed", 'echo "fixed.txt is missing"; test -f fixed.txt')],
+    });
     const first = await dispatchAndSettle(h, s.task.id);
     expect(first.run.status).toBe("waiting");
     expect(first.run.gate).toBe("red");
@@ -122,7 +134,10 @@ describe("policy required without an agent", () => {
 
   it("an attempt a person starts always re-runs the checks, even on unchanged code", async () => {
     const counter = scratchFile("manual-count");
-    const s = await makeScenario(h, { maxGateAttempts: 2, checkDefaults: [check("flaky", `echo run >> ${counter}; false`)] });
+    const s = await makeScenario(h, {
+      maxGateAttempts: 2,
+      checkDefaults: [check("flaky", `echo run >> ${counter}; false`)],
+    });
     const first = await dispatchAndSettle(h, s.task.id);
     await startNextAttempt(SYSTEM_ACTOR, first.run.id);
     const second = await settle(h, first.run.id);
@@ -134,7 +149,14 @@ describe("policy required without an agent", () => {
   it("when the attempts run out red the run ends partial with the best attempt (most required passed, the later on a tie) and its commit", async () => {
     const s = await makeScenario(
       h,
-      { maxGateAttempts: 3, checkDefaults: [check("a", "test -f a.txt"), check("b", "test -f b.txt"), check("info", "true", { required: false })] },
+      {
+        maxGateAttempts: 3,
+        checkDefaults: [
+          check("a", "test -f a.txt"),
+          check("b", "test -f b.txt"),
+          check("info", "true", { required: false }),
+        ],
+      },
       { files: { "a.txt": "a\n" } },
     );
     // Attempt 1: a passes, b fails (1 required passed).
@@ -166,7 +188,11 @@ describe("policy required without an agent", () => {
 
 describe("decisions on a partial run", () => {
   async function partialRun(extra: Record<string, unknown> = {}) {
-    const s = await makeScenario(h, { maxGateAttempts: 1, checkDefaults: [check("fixed", "test -f fixed.txt")], ...extra });
+    const s = await makeScenario(h, {
+      maxGateAttempts: 1,
+      checkDefaults: [check("fixed", "test -f fixed.txt")],
+      ...extra,
+    });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.run.ending).toBe("partial");
     expect(detail.run.needsDecision).toBe(true);
@@ -181,7 +207,9 @@ describe("decisions on a partial run", () => {
     expect(decided.ending).toBe("accepted");
     expect(decided.decision).toBe("accept");
     expect(decided.needsDecision).toBe(false);
-    expect(decided.endingReason).toBe(`accepted as it stands by Gatehouse (best attempt 1, commit ${s.repo.head.slice(0, 12)})`);
+    expect(decided.endingReason).toBe(
+      `accepted as it stands by Gatehouse (best attempt 1, commit ${s.repo.head.slice(0, 12)})`,
+    );
     expect(decided.decidedAt).not.toBeNull();
     expect((await errorOf(decideRun(SYSTEM_ACTOR, run.id, { choice: "reject" }))).code).toBe("conflict");
   });
@@ -210,7 +238,8 @@ describe("decisions on a partial run", () => {
 
   it("more attempts with an agent: the run continues by itself (the agent gets the failures) and is accepted", async () => {
     const { run } = await partialRun({
-      agentCommand: 'if [ "$GATEHOUSE_ATTEMPT" -ge 2 ]; then grep -q "What failed in attempt 1" "$GATEHOUSE_BRIEF_FILE" && echo ok > fixed.txt; fi; echo agent done',
+      agentCommand:
+        'if [ "$GATEHOUSE_ATTEMPT" -ge 2 ]; then grep -q "What failed in attempt 1" "$GATEHOUSE_BRIEF_FILE" && echo ok > fixed.txt; fi; echo agent done',
     });
     const decided = await decideRun(SYSTEM_ACTOR, run.id, { choice: "more-attempts" });
     expect(decided.maxAttempts).toBe(2);
@@ -247,7 +276,13 @@ describe("the agent loop", () => {
       {
         maxGateAttempts: 3,
         agentCommand: `bash ${agent}`,
-        checkDefaults: [check("answer", 'echo "answer.txt does not say fixed"; test "$(cat answer.txt 2>/dev/null || true)" = fixed', { name: "The answer is fixed" })],
+        checkDefaults: [
+          check(
+            "answer",
+            'echo "answer.txt does not say fixed"; test "$(cat answer.txt 2>/dev/null || true)" = fixed',
+            { name: "The answer is fixed" },
+          ),
+        ],
       },
       { task: { title: "Fix the answer", description: "Write fixed into answer.txt." } },
     );
@@ -264,9 +299,15 @@ describe("the agent loop", () => {
     expect(detail.attempts[1].commit).toBe(gitIn(s.worktree, "rev-parse", "HEAD"));
 
     // The full logs are on disk where the log pages read them.
-    expect(fs.readFileSync(agentLogPathOf(h.dataDir, detail.run.id, 2), "utf8")).toContain("agent attempt 2: the real fix");
-    expect(fs.readFileSync(checkLogPathOf(h.dataDir, detail.run.id, 1, "answer"), "utf8")).toBe("answer.txt does not say fixed\n");
-    expect(fs.readFileSync(checkLogPathOf(h.dataDir, detail.run.id, 2, "answer"), "utf8")).toBe("answer.txt does not say fixed\n");
+    expect(fs.readFileSync(agentLogPathOf(h.dataDir, detail.run.id, 2), "utf8")).toContain(
+      "agent attempt 2: the real fix",
+    );
+    expect(fs.readFileSync(checkLogPathOf(h.dataDir, detail.run.id, 1, "answer"), "utf8")).toBe(
+      "answer.txt does not say fixed\n",
+    );
+    expect(fs.readFileSync(checkLogPathOf(h.dataDir, detail.run.id, 2, "answer"), "utf8")).toBe(
+      "answer.txt does not say fixed\n",
+    );
 
     const stdin1 = fs.readFileSync(path.join(out, "stdin-1.md"), "utf8");
     const stdin2 = fs.readFileSync(path.join(out, "stdin-2.md"), "utf8");
@@ -311,10 +352,15 @@ describe("the agent loop", () => {
   });
 
   it("an agent that could not start (exit 127) makes the run inconclusive, and no check runs", async () => {
-    const s = await makeScenario(h, { agentCommand: "gatehouse-no-such-agent-command --fix", checkDefaults: [check("ok", "true")] });
+    const s = await makeScenario(h, {
+      agentCommand: "gatehouse-no-such-agent-command --fix",
+      checkDefaults: [check("ok", "true")],
+    });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.run.ending).toBe("inconclusive");
-    expect(detail.run.endingReason).toMatch(/^the agent command could not start \(exit code 127: .*command not found\)$/);
+    expect(detail.run.endingReason).toMatch(
+      /^the agent command could not start \(exit code 127: .*command not found\)$/,
+    );
     expect(detail.attempts).toHaveLength(1);
     expect(detail.attempts[0].agentExitCode).toBe(127);
     expect(detail.attempts[0].results).toEqual([]);
@@ -337,15 +383,22 @@ describe("the agent loop", () => {
     expect(detail.attempts[0].agentMessage).toMatch(/budget ran out/);
     expect(detail.run.spentMs).toBeGreaterThanOrEqual(1000);
     // The budget covers the checks too: none is started once it is spent.
-    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict, r.message])).toEqual([["red", "skipped", "not run: the run's budget of 1s is spent"]]);
+    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict, r.message])).toEqual([
+      ["red", "skipped", "not run: the run's budget of 1s is spent"],
+    ]);
     const pgid = Number(fs.readFileSync(pidFile, "utf8"));
-    expect(await waitFor(() => liveProcessesInGroup(pgid).length === 0, { what: "the agent's group to end" })).toBe(true);
+    expect(await waitFor(() => liveProcessesInGroup(pgid).length === 0, { what: "the agent's group to end" })).toBe(
+      true,
+    );
   });
 });
 
 describe("the budget bounds checks", () => {
   it("a check is stopped when what is left of the budget runs out, and the run ends partial", async () => {
-    const s = await makeScenario(h, { budgetSec: 2, checkDefaults: [check("slow", "echo begun; sleep 30", { timeoutSec: 600 }), check("after", "true")] });
+    const s = await makeScenario(h, {
+      budgetSec: 2,
+      checkDefaults: [check("slow", "echo begun; sleep 30", { timeoutSec: 600 }), check("after", "true")],
+    });
     const detail = await dispatchAndSettle(h, s.task.id);
     const [slow, after] = detail.attempts[0].results;
     expect(slow.verdict).toBe("timeout");
@@ -372,8 +425,16 @@ describe("checks in an attempt", () => {
       ],
     });
     const detail = await dispatchAndSettle(h, s.task.id);
-    expect(verdictsOf(detail, 1)).toEqual({ first: "passed", "optional-red": "failed", breaks: "failed", after: "skipped", report: "skipped" });
-    expect(detail.attempts[0].results.find((r) => r.checkId === "after")!.message).toBe('not run: failFast stopped the attempt after "breaks" failed');
+    expect(verdictsOf(detail, 1)).toEqual({
+      first: "passed",
+      "optional-red": "failed",
+      breaks: "failed",
+      after: "skipped",
+      report: "skipped",
+    });
+    expect(detail.attempts[0].results.find((r) => r.checkId === "after")!.message).toBe(
+      'not run: failFast stopped the attempt after "breaks" failed',
+    );
     expect(fs.existsSync(marker)).toBe(false);
     expect(detail.run.ending).toBe("partial");
   });
@@ -382,7 +443,11 @@ describe("checks in an attempt", () => {
     const marker = scratchFile("nofailfast-ran");
     const s = await makeScenario(h, {
       maxGateAttempts: 1,
-      checkDefaults: [check("breaks", "exit 4"), check("after", `echo ran > ${marker}`), check("report", "true", { required: false })],
+      checkDefaults: [
+        check("breaks", "exit 4"),
+        check("after", `echo ran > ${marker}`),
+        check("report", "true", { required: false }),
+      ],
     });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(verdictsOf(detail, 1)).toEqual({ breaks: "failed", after: "passed", report: "passed" });
@@ -400,7 +465,12 @@ describe("checks in an attempt", () => {
       ],
     });
     const detail = await dispatchAndSettle(h, s.task.id);
-    expect(verdictsOf(detail, 1)).toEqual({ slow: "timeout", "no-todo": "passed", "says-ok": "passed", "says-nothing": "failed" });
+    expect(verdictsOf(detail, 1)).toEqual({
+      slow: "timeout",
+      "no-todo": "passed",
+      "says-ok": "passed",
+      "says-nothing": "failed",
+    });
     const byId = Object.fromEntries(detail.attempts[0].results.map((r) => [r.checkId, r]));
     expect(byId.slow.message).toBe("timed out after 1s · waiting");
     expect(byId["no-todo"].exitCode).toBe(1);
@@ -410,19 +480,27 @@ describe("checks in an attempt", () => {
   });
 
   it("a required check whose cwd is missing is verdict error, and the run is inconclusive", async () => {
-    const s = await makeScenario(h, { checkDefaults: [check("build", "true", { cwd: "packages/missing" }), check("other", "true")] });
+    const s = await makeScenario(h, {
+      checkDefaults: [check("build", "true", { cwd: "packages/missing" }), check("other", "true")],
+    });
     const detail = await dispatchAndSettle(h, s.task.id);
     const build = detail.attempts[0].results[0];
     expect(build.verdict).toBe("error");
     expect(build.message).toBe('cwd "packages/missing" does not exist in the checkout');
     expect(verdictsOf(detail, 1).other).toBe("passed");
     expect(detail.run.ending).toBe("inconclusive");
-    expect(detail.run.endingReason).toBe('required check "build" could not run: cwd "packages/missing" does not exist in the checkout');
+    expect(detail.run.endingReason).toBe(
+      'required check "build" could not run: cwd "packages/missing" does not exist in the checkout',
+    );
     expect(detail.run.needsDecision).toBe(false);
   });
 
   it("a check runs in its cwd inside the checkout", async () => {
-    const s = await makeScenario(h, { checkDefaults: [check("in-pkg", 'test "$(cat marker.txt)" = pkg; pwd', { cwd: "pkg" })] }, { files: { "pkg/marker.txt": "pkg\n" } });
+    const s = await makeScenario(
+      h,
+      { checkDefaults: [check("in-pkg", 'test "$(cat marker.txt)" = pkg; pwd', { cwd: "pkg" })] },
+      { files: { "pkg/marker.txt": "pkg\n" } },
+    );
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(verdictsOf(detail, 1)).toEqual({ "in-pkg": "passed" });
     expect(detail.attempts[0].results[0].message).toBe(path.join(fs.realpathSync(s.worktree), "pkg"));
@@ -431,7 +509,11 @@ describe("checks in an attempt", () => {
 
 describe("policies", () => {
   it("warn: one attempt, accepted even when red, with the red gate kept", async () => {
-    const s = await makeScenario(h, { checksPolicy: "warn", maxGateAttempts: 3, checkDefaults: [check("red", "false")] });
+    const s = await makeScenario(h, {
+      checksPolicy: "warn",
+      maxGateAttempts: 3,
+      checkDefaults: [check("red", "false")],
+    });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.run.maxAttempts).toBe(1);
     expect(detail.attempts).toHaveLength(1);
@@ -483,9 +565,12 @@ describe("runs that cannot be judged, and cancelling", () => {
       checkDefaults: [check("long", `sleep 60 & echo "$$ $!" > ${pidFile}; echo started; wait`), check("next", "true")],
     });
     const run = await dispatchTask(SYSTEM_ACTOR, s.task.id);
-    const pids = await waitFor(() => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : null), {
-      what: "the check to start",
-    });
+    const pids = await waitFor(
+      () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : null),
+      {
+        what: "the check to start",
+      },
+    );
     try {
       const cancelled = await cancelRun(SYSTEM_ACTOR, run.id);
       expect(cancelled.status).toBe("finished");
@@ -513,7 +598,11 @@ describe("runs that cannot be judged, and cancelling", () => {
     const waiting = await dispatchAndSettle(h, s.task.id);
     expect(waiting.run.status).toBe("waiting");
     const cancelled = await cancelRun(SYSTEM_ACTOR, waiting.run.id);
-    expect([cancelled.status, cancelled.ending, cancelled.endingReason]).toEqual(["finished", "rejected", "cancelled by Gatehouse"]);
+    expect([cancelled.status, cancelled.ending, cancelled.endingReason]).toEqual([
+      "finished",
+      "rejected",
+      "cancelled by Gatehouse",
+    ]);
     // The task is free for a new run.
     const next = await dispatchAndSettle(h, s.task.id);
     expect(next.run.number).toBe(2);

@@ -4,7 +4,17 @@ import { pickBestAttempt, decideNextStep } from "../gates/run-ending";
 import { isNothingRequired } from "../gates/gate";
 import type { Ending } from "../gates/run-ending";
 import { countRequiredPassedByAttempt } from "../db/run-history";
-import { findRun, insertAttempt, insertResults, listAttempts, listResults, settleUnfinishedResults, updateAttempt, updateRun, type RunRecord } from "../db/runs";
+import {
+  findRun,
+  insertAttempt,
+  insertResults,
+  listAttempts,
+  listResults,
+  settleUnfinishedResults,
+  updateAttempt,
+  updateRun,
+  type RunRecord,
+} from "../db/runs";
 import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { rowsFor } from "./attempt-results";
@@ -20,7 +30,10 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
   const [task, work] = await Promise.all([findTask({ id: run.taskId }), findWork({ id: run.workId })]);
   if (!task || !work) return endRun(run, "inconclusive", "the task or its Work was deleted");
 
-  await updateRun({ id: run.id, changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date() } });
+  await updateRun({
+    id: run.id,
+    changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date() },
+  });
   run.gate = "running";
   let checkoutPath: string;
   try {
@@ -64,7 +77,11 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
     });
 
     if (signal.aborted) {
-      await settleUnfinishedResults({ attemptId: attempt.id, verdict: "skipped", message: "not run: the run was stopped" });
+      await settleUnfinishedResults({
+        attemptId: attempt.id,
+        verdict: "skipped",
+        message: "not run: the run was stopped",
+      });
       return endStopped(run, signal);
     }
     run.gate = result.gate;
@@ -91,7 +108,11 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
         return;
       case "partial": {
         const best = pickBestAttempt(await countRequiredPassedByAttempt({ runId }));
-        return endRun(run, "partial", step.reason, { bestAttempt: best?.n ?? null, bestCommit: best?.commit ?? null, needsDecision: true });
+        return endRun(run, "partial", step.reason, {
+          bestAttempt: best?.n ?? null,
+          bestCommit: best?.commit ?? null,
+          needsDecision: true,
+        });
       }
       case "next-attempt":
         await insertAttempt({ runId, n: attempt.n + 1, trigger: "agent-loop", startedById: null });
@@ -127,8 +148,19 @@ async function endStopped(run: RunRecord, signal: AbortSignal): Promise<void> {
   if (reason?.kind === "cancel") {
     for (const attempt of await listAttempts({ runId: run.id })) {
       if (attempt.status === "finished") continue;
-      await settleUnfinishedResults({ attemptId: attempt.id, verdict: "skipped", message: "not run: the run was cancelled" });
-      await updateAttempt({ id: attempt.id, changes: { status: "finished", finishedAt: new Date(), gate: attempt.gate === "running" ? "pending" : attempt.gate } });
+      await settleUnfinishedResults({
+        attemptId: attempt.id,
+        verdict: "skipped",
+        message: "not run: the run was cancelled",
+      });
+      await updateAttempt({
+        id: attempt.id,
+        changes: {
+          status: "finished",
+          finishedAt: new Date(),
+          gate: attempt.gate === "running" ? "pending" : attempt.gate,
+        },
+      });
     }
     return endRun(run, "rejected", `cancelled by ${reason.by}`);
   }
@@ -147,7 +179,10 @@ async function failQueuedAttempts(run: RunRecord, message: string): Promise<void
       });
     } else await settleUnfinishedResults({ attemptId: attempt.id, verdict: "error", message });
     const gate = run.policy === "off" ? "off" : run.checks.some((c) => c.required) ? "red" : "green";
-    await updateAttempt({ id: attempt.id, changes: { status: "finished", gate, finishedAt: new Date(), startedAt: attempt.startedAt ?? new Date() } });
+    await updateAttempt({
+      id: attempt.id,
+      changes: { status: "finished", gate, finishedAt: new Date(), startedAt: attempt.startedAt ?? new Date() },
+    });
     await updateRun({ id: run.id, changes: { gate } });
     run.gate = gate;
   }

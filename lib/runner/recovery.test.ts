@@ -45,7 +45,12 @@ function startServer(taskId: string): { child: ChildProcess; runId: Promise<stri
   const env: NodeJS.ProcessEnv = { ...process.env, GATEHOUSE_DATA_DIR: h.dataDir };
   if (!process.env.DATABASE_URL) delete env.DATABASE_URL;
   // Its own process group, so the whole "server" (and nothing else) can be SIGKILLed at once.
-  const child = spawn(process.execPath, ["--import", "tsx", script, taskId], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script, taskId], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
@@ -63,16 +68,22 @@ describe("recoverRuns", () => {
   it("after a crash, a run left running ends inconclusive (interrupted) and the processes it left are killed", async () => {
     const pidFile = path.join(h.scratch, "crash.pids");
     const s = await makeScenario(h, {
-      checkDefaults: [check("long", `sleep 300 & echo "$$ $!" > ${pidFile}; echo started; wait`, { timeoutSec: 600 }), check("after", "true")],
+      checkDefaults: [
+        check("long", `sleep 300 & echo "$$ $!" > ${pidFile}; echo started; wait`, { timeoutSec: 600 }),
+        check("after", "true"),
+      ],
     });
     const server = startServer(s.task.id);
     let pids: number[] = [];
     try {
       const runId = await server.runId;
-      pids = await waitFor(() => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : null), {
-        timeoutMs: 45_000,
-        what: "the check to start",
-      });
+      pids = await waitFor(
+        () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : null),
+        {
+          timeoutMs: 45_000,
+          what: "the check to start",
+        },
+      );
       expect(pids).toHaveLength(2);
 
       // The crash: the server dies at once, without any clean-up.

@@ -1,6 +1,14 @@
 // After a crash or kill: runs the last server left "running" end inconclusive (reason "interrupted"),
 // and every process they left behind is ended; queued runs are handed to the executor again.
-import { insertResults, listAttempts, listResults, listRunsWithStatus, settleUnfinishedResults, updateAttempt, updateRun } from "../db/runs";
+import {
+  insertResults,
+  listAttempts,
+  listResults,
+  listRunsWithStatus,
+  settleUnfinishedResults,
+  updateAttempt,
+  updateRun,
+} from "../db/runs";
 import { rowsFor } from "./attempt-results";
 import { killProcessesByEnv } from "./process/process-group";
 import type { RunExecutor } from "./executor";
@@ -19,12 +27,33 @@ export async function recoverRuns(executor: RunExecutor): Promise<Recovery> {
       const message = "interrupted: the server stopped while this ran";
       // Results are written behind the checks: an attempt may have none yet. Every check is accounted for.
       if ((await listResults({ attemptId: attempt.id })).length === 0 && attempt.status === "checks") {
-        await insertResults({ attemptId: attempt.id, runId: run.id, logAttempt: attempt.n, results: rowsFor(run.checks, { verdict: "error", message }) });
+        await insertResults({
+          attemptId: attempt.id,
+          runId: run.id,
+          logAttempt: attempt.n,
+          results: rowsFor(run.checks, { verdict: "error", message }),
+        });
       }
       await settleUnfinishedResults({ attemptId: attempt.id, verdict: "error", message });
-      await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: attempt.gate === "running" ? "pending" : attempt.gate, finishedAt: new Date() } });
+      await updateAttempt({
+        id: attempt.id,
+        changes: {
+          status: "finished",
+          gate: attempt.gate === "running" ? "pending" : attempt.gate,
+          finishedAt: new Date(),
+        },
+      });
     }
-    await updateRun({ id: run.id, changes: { status: "finished", ending: "inconclusive", endingReason: INTERRUPTED, finishedAt: new Date(), gate: "pending" } });
+    await updateRun({
+      id: run.id,
+      changes: {
+        status: "finished",
+        ending: "inconclusive",
+        endingReason: INTERRUPTED,
+        finishedAt: new Date(),
+        gate: "pending",
+      },
+    });
   }
   const queued = await listRunsWithStatus({ statuses: ["queued"] });
   for (const run of queued) executor.submit(run.id);

@@ -10,7 +10,14 @@ import { resolveRunAs } from "./run-as";
 
 const isRoot = process.getuid?.() === 0;
 const nobody = isRoot ? resolveRunAs({ GATEHOUSE_RUN_AS: "nobody" }) : null;
-const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({ id, name: id, kind: "custom", command, required: true, ...extra });
+const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: id,
+  kind: "custom",
+  command,
+  required: true,
+  ...extra,
+});
 
 let h: Harness;
 beforeAll(async () => {
@@ -25,20 +32,27 @@ afterAll(async () => {
 // The test repositories are made in private temp dirs: let the run-as user read them.
 async function scenario(work: Record<string, unknown>, files?: Record<string, string>) {
   const s = await makeScenario(h, work, { files });
-  for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
+  for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
+    fs.chmodSync(dir, 0o755);
   return s;
 }
 
 describe.runIf(isRoot)("running checks as another user", () => {
   it("runs checks and the agent as that user, in a worktree it owns, where the agent can commit", async () => {
     const s = await scenario({
-      checkDefaults: [check("whoami", "id -u", { expectStdout: String(nobody!.uid) }), check("writes", "echo built > out.txt && test -s out.txt")],
+      checkDefaults: [
+        check("whoami", "id -u", { expectStdout: String(nobody!.uid) }),
+        check("writes", "echo built > out.txt && test -s out.txt"),
+      ],
       agentCommand: 'echo "fix" > fix.txt && git add fix.txt && git commit -qm "agent fix" && id -u',
     });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.attempts[0].agentVerdict).toBe("passed");
     expect(detail.attempts[0].agentMessage).toBe(String(nobody!.uid));
-    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict])).toEqual([["whoami", "passed"], ["writes", "passed"]]);
+    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict])).toEqual([
+      ["whoami", "passed"],
+      ["writes", "passed"],
+    ]);
     expect(detail.run.ending).toBe("accepted");
     expect(fs.statSync(s.worktree).uid).toBe(nobody!.uid);
   });
@@ -60,7 +74,11 @@ describe.runIf(isRoot)("running checks as another user", () => {
   });
 
   it("a secret listed in envPassthrough still reaches the check", async () => {
-    const s = await scenario({ checkDefaults: [check("uses", 'test "$API_KEY" = "s3cr3t-value-42" && echo has-it', { envPassthrough: ["API_KEY"] })] });
+    const s = await scenario({
+      checkDefaults: [
+        check("uses", 'test "$API_KEY" = "s3cr3t-value-42" && echo has-it', { envPassthrough: ["API_KEY"] }),
+      ],
+    });
     await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: "s3cr3t-value-42" });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.attempts[0].results[0].verdict).toBe("passed");

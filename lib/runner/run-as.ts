@@ -24,7 +24,8 @@ function fromPasswd(value: string): RunAsUser | null {
 export function resolveRunAs(env: Readonly<Record<string, string | undefined>> = process.env): RunAsUser | null {
   const value = env.GATEHOUSE_RUN_AS?.trim();
   if (!value) return null;
-  if (process.getuid?.() !== 0) throw new Error("GATEHOUSE_RUN_AS needs the server to run as root: it starts checks as that user");
+  if (process.getuid?.() !== 0)
+    throw new Error("GATEHOUSE_RUN_AS needs the server to run as root: it starts checks as that user");
   const user = fromPasswd(value);
   if (!user) throw new Error(`GATEHOUSE_RUN_AS: no user "${value}" on this machine`);
   if (user.uid === 0) throw new Error("GATEHOUSE_RUN_AS must name an unprivileged user, not root");

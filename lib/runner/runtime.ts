@@ -32,7 +32,12 @@ async function advanceSafely(runId: string, signal: AbortSignal, deps: RunnerDep
     if (run && run.status !== "finished") {
       await updateRun({
         id: runId,
-        changes: { status: "finished", ending: "inconclusive", endingReason: `internal error: ${(error as Error).message}`, finishedAt: new Date() },
+        changes: {
+          status: "finished",
+          ending: "inconclusive",
+          endingReason: `internal error: ${(error as Error).message}`,
+          finishedAt: new Date(),
+        },
       }).catch(() => undefined);
     }
   }

@@ -33,7 +33,12 @@ const PLATFORM = {
   GATEHOUSE_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
   GATEHOUSE_BOOTSTRAP_TOKEN: "bootstrap-token-value-xyz",
 };
-const SERVER_ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", SERVER_ONLY_VAR: "server-side-value", ...PLATFORM };
+const SERVER_ENV = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  LANG: "C.UTF-8",
+  SERVER_ONLY_VAR: "server-side-value",
+  ...PLATFORM,
+};
 
 // The base64 characters that encode only the value, when it follows `offset` other bytes.
 function base64Core(value: string, offset: number): string {
@@ -48,7 +53,8 @@ function expectNoLeak(text: string | null | undefined, what: string): void {
   const s = text ?? "";
   expect(s, `${what} shows the value`).not.toContain(VALUE);
   for (const form of LEAK_FORMS) {
-    for (let i = 0; i + 10 <= form.length; i++) expect(s, `${what} shows base64 of the value (${form})`).not.toContain(form.slice(i, i + 10));
+    for (let i = 0; i + 10 <= form.length; i++)
+      expect(s, `${what} shows base64 of the value (${form})`).not.toContain(form.slice(i, i + 10));
   }
 }
 
@@ -93,7 +99,11 @@ async function getRunJson(runId: string): Promise<{ status: number; json: any; t
 }
 
 async function getLog(runId: string, n: number, checkId: string): Promise<{ status: number; text: string }> {
-  return callRoute(logRoute.GET, { path: `/api/runs/${runId}/attempts/${n}/checks/${checkId}/log`, params: { id: runId, n: String(n), checkId }, token });
+  return callRoute(logRoute.GET, {
+    path: `/api/runs/${runId}/attempts/${n}/checks/${checkId}/log`,
+    params: { id: runId, n: String(n), checkId },
+    token,
+  });
 }
 
 describe("the runtime's wiring", () => {
@@ -115,12 +125,22 @@ describe("setting a secret", () => {
       expect(error.issues[0]?.path).toBe("value");
     }
     expect(await listSecrets(SYSTEM_ACTOR, s.work.id)).toEqual([]);
-    expect(await setSecret(SYSTEM_ACTOR, s.work.id, "SHORT_ONE", { value: "123456" })).toEqual({ name: "SHORT_ONE", created: true });
+    expect(await setSecret(SYSTEM_ACTOR, s.work.id, "SHORT_ONE", { value: "123456" })).toEqual({
+      name: "SHORT_ONE",
+      created: true,
+    });
 
     // Through the API: 400 naming the field and the rule.
-    const res = await callRoute(secretRoute.PUT, { method: "PUT", params: { id: s.work.id, name: "OTHER" }, body: { value: "abc" }, token });
+    const res = await callRoute(secretRoute.PUT, {
+      method: "PUT",
+      params: { id: s.work.id, name: "OTHER" },
+      body: { value: "abc" },
+      token,
+    });
     expect(res.status).toBe(400);
-    expect(res.json.error.issues).toEqual([expect.objectContaining({ path: "value", message: expect.stringMatching(/mask/) })]);
+    expect(res.json.error.issues).toEqual([
+      expect.objectContaining({ path: "value", message: expect.stringMatching(/mask/) }),
+    ]);
   });
 
   it("platform-owned names cannot be secrets", async () => {
@@ -134,10 +154,20 @@ describe("setting a secret", () => {
 
   it("the value is write-only: sealed in the database, never in an answer or the audit log", async () => {
     const s = await makeScenario(h, { checkDefaults: [check("noop", "true")] });
-    const put = await callRoute(secretRoute.PUT, { method: "PUT", params: { id: s.work.id, name: "API_KEY" }, body: { value: VALUE }, token });
+    const put = await callRoute(secretRoute.PUT, {
+      method: "PUT",
+      params: { id: s.work.id, name: "API_KEY" },
+      body: { value: VALUE },
+      token,
+    });
     expect(put.status).toBe(201);
     expect(put.json).toEqual({ name: "API_KEY", created: true });
-    const again = await callRoute(secretRoute.PUT, { method: "PUT", params: { id: s.work.id, name: "API_KEY" }, body: { value: VALUE }, token });
+    const again = await callRoute(secretRoute.PUT, {
+      method: "PUT",
+      params: { id: s.work.id, name: "API_KEY" },
+      body: { value: VALUE },
+      token,
+    });
     expect(again.status).toBe(200);
     const list = await callRoute(secretsRoute.GET, { params: { id: s.work.id }, token });
     expect(list.status).toBe(200);
@@ -163,15 +193,24 @@ describe("a check gets a secret only when it lists the name", () => {
     const sha = createHash("sha256").update(VALUE).digest("hex").slice(0, 16);
     const s = await makeScenario(h, {
       checkDefaults: [
-        check("granted", `test "$(printf %s "$API_KEY" | sha256sum | cut -c1-16)" = ${sha} && echo granted`, { envPassthrough: ["API_KEY"] }),
+        check("granted", `test "$(printf %s "$API_KEY" | sha256sum | cut -c1-16)" = ${sha} && echo granted`, {
+          envPassthrough: ["API_KEY"],
+        }),
         check("not-granted", 'test -z "${API_KEY:-}" && echo absent'),
-        check("other-name", 'test -z "${API_KEY:-}" && test "$SERVER_ONLY_VAR" = server-side-value && echo only-what-is-listed', { envPassthrough: ["SERVER_ONLY_VAR"] }),
+        check(
+          "other-name",
+          'test -z "${API_KEY:-}" && test "$SERVER_ONLY_VAR" = server-side-value && echo only-what-is-listed',
+          { envPassthrough: ["SERVER_ONLY_VAR"] },
+        ),
       ],
       maxGateAttempts: 1,
     });
     await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: VALUE });
 
-    const other = await makeScenario(h, { checkDefaults: [check("foreign", 'test -z "${API_KEY:-}" && echo not-mine', { envPassthrough: ["API_KEY"] })], maxGateAttempts: 1 });
+    const other = await makeScenario(h, {
+      checkDefaults: [check("foreign", 'test -z "${API_KEY:-}" && echo not-mine', { envPassthrough: ["API_KEY"] })],
+      maxGateAttempts: 1,
+    });
 
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict, r.message])).toEqual([
@@ -182,7 +221,9 @@ describe("a check gets a secret only when it lists the name", () => {
     expect(detail.run.ending).toBe("accepted");
 
     const foreign = await dispatchAndSettle(h, other.task.id);
-    expect(foreign.attempts[0].results.map((r) => [r.checkId, r.verdict, r.message])).toEqual([["foreign", "passed", "not-mine"]]);
+    expect(foreign.attempts[0].results.map((r) => [r.checkId, r.verdict, r.message])).toEqual([
+      ["foreign", "passed", "not-mine"],
+    ]);
   });
 
   it("the agent gets it only when agentEnvPassthrough lists it", async () => {
@@ -192,7 +233,11 @@ describe("a check gets a secret only when it lists the name", () => {
       agentEnvPassthrough: ["API_KEY"],
       maxGateAttempts: 1,
     });
-    const unlisted = await makeScenario(h, { checkDefaults: [check("noop", "true")], agentCommand: 'test -z "${API_KEY:-}" && echo agent-has-none', maxGateAttempts: 1 });
+    const unlisted = await makeScenario(h, {
+      checkDefaults: [check("noop", "true")],
+      agentCommand: 'test -z "${API_KEY:-}" && echo agent-has-none',
+      maxGateAttempts: 1,
+    });
     for (const s of [listed, unlisted]) await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: VALUE });
     const a = await dispatchAndSettle(h, listed.task.id);
     expect([a.attempts[0].agentVerdict, a.attempts[0].agentMessage]).toEqual(["passed", "agent-has-it"]);
@@ -203,7 +248,9 @@ describe("a check gets a secret only when it lists the name", () => {
 
 describe("a value a check prints is *** everywhere it is stored or shown", () => {
   const CHECKS = [
-    check("whole", 'echo "the key is $API_KEY, twice: $API_KEY$API_KEY"; echo "$API_KEY" >&2; echo "$API_KEY"', { envPassthrough: ["API_KEY"] }),
+    check("whole", 'echo "the key is $API_KEY, twice: $API_KEY$API_KEY"; echo "$API_KEY" >&2; echo "$API_KEY"', {
+      envPassthrough: ["API_KEY"],
+    }),
     // Two writes with a pause between them: the value reaches Gatehouse in two chunks.
     check("split", "printf 'key: s3cr3t-'; sleep 0.3; printf 'value-42\\n'"),
     check(
@@ -241,7 +288,9 @@ describe("a value a check prints is *** everywhere it is stored or shown", () =>
   });
 
   it("the log file on disk", () => {
-    const logs: Record<string, string> = Object.fromEntries(CHECKS.map((c) => [c.id as string, fs.readFileSync(checkLogPathOf(h.dataDir, runId, 1, c.id as string), "utf8")]));
+    const logs: Record<string, string> = Object.fromEntries(
+      CHECKS.map((c) => [c.id as string, fs.readFileSync(checkLogPathOf(h.dataDir, runId, 1, c.id as string), "utf8")]),
+    );
     expect(logs.whole).toBe("the key is ***, twice: ******\n***\n***\n");
     expect(logs.split).toBe("key: ***\n");
     expect(logs.b64.split("\n")[0]).toBe("***");
@@ -267,7 +316,9 @@ describe("a value a check prints is *** everywhere it is stored or shown", () =>
   it("GET /api/runs/:id", async () => {
     const res = await getRunJson(runId);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.attempts[0].checks.map((c: { logTail: string }) => c.logTail)).toEqual(detail.attempts[0].results.map((r) => r.logTail));
+    expect(res.json.attempts[0].checks.map((c: { logTail: string }) => c.logTail)).toEqual(
+      detail.attempts[0].results.map((r) => r.logTail),
+    );
     expect(res.text).toContain("***");
     expectNoLeak(res.text, "GET /api/runs/:id");
   });
@@ -287,7 +338,13 @@ describe("the brief", () => {
     const s = await makeScenario(
       h,
       {
-        checkDefaults: [check("leaky", 'echo "token=$API_KEY"; echo "b64=$(printf %s "$API_KEY" | base64)"; echo "failing on purpose"; exit 1', { envPassthrough: ["API_KEY"] })],
+        checkDefaults: [
+          check(
+            "leaky",
+            'echo "token=$API_KEY"; echo "b64=$(printf %s "$API_KEY" | base64)"; echo "failing on purpose"; exit 1',
+            { envPassthrough: ["API_KEY"] },
+          ),
+        ],
         agentCommand: 'cat; echo "agent saw: $API_KEY"',
         agentEnvPassthrough: ["API_KEY"],
         maxGateAttempts: 2,
@@ -311,7 +368,10 @@ describe("the brief", () => {
       expect(fs.statSync(briefPathOf(h.dataDir, detail.run.id, a.n)).mode & 0o777).toBe(0o600);
       expect(a.agentMessage).toBe("agent saw: ***");
       expectNoLeak(a.agentLogTail, `agent tail of attempt ${a.n}`);
-      expectNoLeak(fs.readFileSync(agentLogPathOf(h.dataDir, detail.run.id, a.n), "utf8"), `agent log of attempt ${a.n}`);
+      expectNoLeak(
+        fs.readFileSync(agentLogPathOf(h.dataDir, detail.run.id, a.n), "utf8"),
+        `agent log of attempt ${a.n}`,
+      );
       const agentLog = await getLog(detail.run.id, a.n, "_agent");
       expect(agentLog.status).toBe(200);
       expect(agentLog.text).toContain("agent saw: ***");
@@ -326,7 +386,10 @@ describe("the brief", () => {
 
 describe("a secret that cannot be opened", () => {
   it("(sealed under another key, or tampered with) stops the run before any check runs unmasked", async () => {
-    const s = await makeScenario(h, { checkDefaults: [check("printer", 'echo "value: ${API_KEY:-none}"', { envPassthrough: ["API_KEY"] })], maxGateAttempts: 1 });
+    const s = await makeScenario(h, {
+      checkDefaults: [check("printer", 'echo "value: ${API_KEY:-none}"', { envPassthrough: ["API_KEY"] })],
+      maxGateAttempts: 1,
+    });
     await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: VALUE });
     const row = await h.t.db.secret.findFirstOrThrow({ where: { workId: s.work.id } });
     const parts = row.ciphertext.split(":");
@@ -338,16 +401,24 @@ describe("a secret that cannot be opened", () => {
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.run.status).toBe("finished");
     expect(detail.run.ending).toBe("inconclusive");
-    expect(detail.attempts.flatMap((a) => a.results).filter((r) => r.verdict === "passed" || r.verdict === "failed")).toEqual([]);
+    expect(
+      detail.attempts.flatMap((a) => a.results).filter((r) => r.verdict === "passed" || r.verdict === "failed"),
+    ).toEqual([]);
     expect(fs.existsSync(checkLogPathOf(h.dataDir, detail.run.id, 1, "printer"))).toBe(false);
     expectNoLeak(detail.run.endingReason, "the ending reason");
   });
 
   // A secret that cannot be decrypted (the key changed) stops the run before anything runs, and says so.
   it("…and says so: every check gets an error result naming the secret, and the gate is not left running", async () => {
-    const s = await makeScenario(h, { checkDefaults: [check("printer", "true", { envPassthrough: ["API_KEY"] })], maxGateAttempts: 1 });
+    const s = await makeScenario(h, {
+      checkDefaults: [check("printer", "true", { envPassthrough: ["API_KEY"] })],
+      maxGateAttempts: 1,
+    });
     await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: VALUE });
-    await h.t.db.secret.updateMany({ where: { workId: s.work.id }, data: { ciphertext: "v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA" } });
+    await h.t.db.secret.updateMany({
+      where: { workId: s.work.id },
+      data: { ciphertext: "v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA" },
+    });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.run.ending).toBe("inconclusive");
     expect(detail.run.endingReason).toMatch(/secret/i);
@@ -360,7 +431,13 @@ describe("platform-owned configuration", () => {
   it("listed in a check's and the agent's envPassthrough (past the schema), it never reaches them; the listed secret does", async () => {
     const s = await makeScenario(h, { checkDefaults: [check("env", "env")], agentCommand: "env", maxGateAttempts: 1 });
     await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: VALUE });
-    const listed = ["DATABASE_URL", "GATEHOUSE_SECRET_KEY", "GATEHOUSE_BOOTSTRAP_TOKEN", "gatehouse_secret_key", "API_KEY"];
+    const listed = [
+      "DATABASE_URL",
+      "GATEHOUSE_SECRET_KEY",
+      "GATEHOUSE_BOOTSTRAP_TOKEN",
+      "gatehouse_secret_key",
+      "API_KEY",
+    ];
     const command = [
       "env",
       'test -z "${DATABASE_URL:-}"',
@@ -373,7 +450,11 @@ describe("platform-owned configuration", () => {
     // Written past the schema, as an older or tampered database row would be.
     await h.t.db.work.update({
       where: { id: s.work.id },
-      data: { checkDefaults: JSON.stringify([check("env", command, { envPassthrough: listed })]), agentEnvPassthrough: JSON.stringify(listed), agentCommand: command },
+      data: {
+        checkDefaults: JSON.stringify([check("env", command, { envPassthrough: listed })]),
+        agentEnvPassthrough: JSON.stringify(listed),
+        agentCommand: command,
+      },
     });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.run.checks[0].envPassthrough).toEqual(listed);
@@ -388,7 +469,9 @@ describe("platform-owned configuration", () => {
       ["agent", agentLog],
     ]) {
       expect(text, what).toMatch(/^API_KEY=\*\*\*$/m);
-      expect(text, what).not.toMatch(/^(DATABASE_URL|GATEHOUSE_SECRET_KEY|GATEHOUSE_BOOTSTRAP_TOKEN|gatehouse_secret_key)=/m);
+      expect(text, what).not.toMatch(
+        /^(DATABASE_URL|GATEHOUSE_SECRET_KEY|GATEHOUSE_BOOTSTRAP_TOKEN|gatehouse_secret_key)=/m,
+      );
       for (const v of Object.values(PLATFORM)) expect(text, what).not.toContain(v);
       expect(text, what).not.toContain("hunter2");
       expectNoLeak(text, `${what} env`);

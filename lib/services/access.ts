@@ -13,7 +13,10 @@ export async function requireRole(actor: Actor, workId: string, needed: Role, db
   const held = await findRole({ workId, userId: actor.userId, db });
   if (!held) throw new AppError("not_found", "Work not found");
   if (!roleAllows(held, needed)) {
-    throw new AppError("forbidden", `this needs the ${needed} role on this Work (a ${needed} may ${ROLE_CAN[needed]}); you are ${held === "engineer" ? "an" : "a"} ${held}`);
+    throw new AppError(
+      "forbidden",
+      `this needs the ${needed} role on this Work (a ${needed} may ${ROLE_CAN[needed]}); you are ${held === "engineer" ? "an" : "a"} ${held}`,
+    );
   }
   return held;
 }

@@ -51,7 +51,15 @@ async function checkPassword(email: string, password: string, address: string | 
   if (!user || !isRight) {
     if (addressKey) keyFailed(addressKey);
     if (user) await recordSigninFailure({ id: user.id });
-    await insertAuditEvent({ event: { actorId: user?.id ?? null, actorLabel: email, via: "session", action: "auth.signin-failed", summary: `wrong email or password for ${email}${address ? ` from ${address}` : ""}` } });
+    await insertAuditEvent({
+      event: {
+        actorId: user?.id ?? null,
+        actorLabel: email,
+        via: "session",
+        action: "auth.signin-failed",
+        summary: `wrong email or password for ${email}${address ? ` from ${address}` : ""}`,
+      },
+    });
     throw new AppError("unauthorized", "wrong email or password");
   }
   if (addressKey) keySucceeded(addressKey);
@@ -59,13 +67,24 @@ async function checkPassword(email: string, password: string, address: string | 
   return user;
 }
 
-export async function signIn(input: unknown, address: string | null): Promise<{ user: UserRecord; token: string; expiresAt: Date }> {
+export async function signIn(
+  input: unknown,
+  address: string | null,
+): Promise<{ user: UserRecord; token: string; expiresAt: Date }> {
   const { email, password } = parseInput(ZSignIn, input);
   const user = await checkPassword(email, password, address);
   const token = newSecret("");
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
   await insertSession({ id: sha256(token), userId: user.id, expiresAt });
-  await insertAuditEvent({ event: { actorId: user.id, actorLabel: user.email, via: "session", action: "auth.signin", summary: address ? `signed in from ${address}` : "signed in" } });
+  await insertAuditEvent({
+    event: {
+      actorId: user.id,
+      actorLabel: user.email,
+      via: "session",
+      action: "auth.signin",
+      summary: address ? `signed in from ${address}` : "signed in",
+    },
+  });
   return { user, token, expiresAt };
 }
 
@@ -82,7 +101,8 @@ export async function actorFromSession(sessionToken: string): Promise<Actor | nu
     await deleteSession({ id });
     return null;
   }
-  if (Date.now() - found.lastSeenAt.getTime() > 3_600_000) await touchSession({ id, expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000) });
+  if (Date.now() - found.lastSeenAt.getTime() > 3_600_000)
+    await touchSession({ id, expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000) });
   return actorOf(found.user, "session");
 }
 
@@ -93,29 +113,61 @@ export async function actorFromBearer(token: string): Promise<Actor | null> {
   const last = found.token.lastUsedAt?.getTime() ?? 0;
   if (Date.now() - last > 60_000) await markTokenUsed({ id: found.token.id });
   if (Date.now() - last > 3_600_000) {
-    await insertAuditEvent({ event: { actorId: found.user.id, actorLabel: found.user.email, via: "token", action: "auth.token-used", summary: `used API token "${found.token.name}" (…${found.token.hint})` } });
+    await insertAuditEvent({
+      event: {
+        actorId: found.user.id,
+        actorLabel: found.user.email,
+        via: "token",
+        action: "auth.token-used",
+        summary: `used API token "${found.token.name}" (…${found.token.hint})`,
+      },
+    });
   }
   return actorOf(found.user, "token", found.token.id);
 }
 
-async function issueToken(user: UserRecord, name: string, via: string): Promise<{ token: string; record: TokenRecord }> {
+async function issueToken(
+  user: UserRecord,
+  name: string,
+  via: string,
+): Promise<{ token: string; record: TokenRecord }> {
   const token = newSecret(API_TOKEN_PREFIX);
-  const record = await insertToken({ data: { userId: user.id, name, tokenHash: sha256(token), hint: token.slice(-4) } });
-  await insertAuditEvent({ event: { actorId: user.id, actorLabel: user.email, via, action: "auth.token-created", summary: `created API token "${name}" (…${record.hint})` } });
+  const record = await insertToken({
+    data: { userId: user.id, name, tokenHash: sha256(token), hint: token.slice(-4) },
+  });
+  await insertAuditEvent({
+    event: {
+      actorId: user.id,
+      actorLabel: user.email,
+      via,
+      action: "auth.token-created",
+      summary: `created API token "${name}" (…${record.hint})`,
+    },
+  });
   return { token, record };
 }
 
 // POST /api/auth/token: email, password and a name for the token.
-export async function createTokenWithPassword(input: unknown, address: string | null): Promise<{ token: string; record: TokenRecord }> {
+export async function createTokenWithPassword(
+  input: unknown,
+  address: string | null,
+): Promise<{ token: string; record: TokenRecord }> {
   const { email, password, name } = parseInput(ZTokenRequest, input);
   const user = await checkPassword(email, password, address);
   return issueToken(user, name, "token");
 }
 
-export async function createTokenForActor(actor: Actor, input: unknown): Promise<{ token: string; record: TokenRecord }> {
+export async function createTokenForActor(
+  actor: Actor,
+  input: unknown,
+): Promise<{ token: string; record: TokenRecord }> {
   const { name } = parseInput(ZTokenCreate, input);
   if (!actor.userId || !actor.email) throw new AppError("unauthorized", "sign in first");
-  return issueToken({ id: actor.userId, email: actor.email, name: actor.label, isAdmin: actor.isAdmin, createdAt: new Date() }, name, actor.via);
+  return issueToken(
+    { id: actor.userId, email: actor.email, name: actor.label, isAdmin: actor.isAdmin, createdAt: new Date() },
+    name,
+    actor.via,
+  );
 }
 
 export async function listTokensOfActor(actor: Actor): Promise<TokenRecord[]> {
@@ -127,7 +179,9 @@ export async function revokeTokenOfActor(actor: Actor, tokenId: string): Promise
   if (!actor.userId) throw new AppError("unauthorized", "sign in first");
   const ok = await revokeToken({ id: tokenId, userId: actor.isAdmin ? undefined : actor.userId });
   if (!ok) throw new AppError("not_found", "token not found (or already revoked)");
-  await insertAuditEvent({ event: auditBy(actor, { action: "auth.token-revoked", summary: `revoked an API token (${tokenId})` }) });
+  await insertAuditEvent({
+    event: auditBy(actor, { action: "auth.token-revoked", summary: `revoked an API token (${tokenId})` }),
+  });
 }
 
 export async function needsFirstAdmin(): Promise<boolean> {
@@ -141,7 +195,16 @@ export async function createFirstAdmin(input: unknown): Promise<UserRecord> {
   return getDb().$transaction(async (tx) => {
     if ((await countUsers({ db: tx })) > 0) throw new AppError("conflict", "an admin already exists: sign in instead");
     const user = await insertUser({ data: { email, name, passwordHash, isAdmin: true }, db: tx });
-    await insertAuditEvent({ event: { actorId: user.id, actorLabel: email, via: "session", action: "user.create", summary: `created the first admin ${email}` }, db: tx });
+    await insertAuditEvent({
+      event: {
+        actorId: user.id,
+        actorLabel: email,
+        via: "session",
+        action: "user.create",
+        summary: `created the first admin ${email}`,
+      },
+      db: tx,
+    });
     return user;
   });
 }

@@ -12,7 +12,11 @@ export async function loadInbox(actor: Actor, filters: InboxFilters) {
   const works = await listVisibleWorks(actor);
   // The Works listed are exactly those the actor has a role on (all of them for admins).
   const visible = actor.isAdmin ? null : actor.userId ? works.map((w) => w.id) : [];
-  const scoped = filters.workId ? (visible === null || visible.includes(filters.workId) ? [filters.workId] : []) : visible;
+  const scoped = filters.workId
+    ? visible === null || visible.includes(filters.workId)
+      ? [filters.workId]
+      : []
+    : visible;
   const ending = filters.ending && (ENDINGS as readonly string[]).includes(filters.ending) ? filters.ending : undefined;
   const [decisions, inProgress, endings] = await Promise.all([
     listRunsNeedingDecision({ workIds: scoped, take: 50 }),

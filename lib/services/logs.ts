@@ -13,28 +13,59 @@ import { readRun } from "./runs";
 import { findLiveResults } from "../runner/attempt-results";
 import { lineIndexFor } from "../logs/line-index";
 
-export type LogLocation = { path: string; live: LogSink | null; isFinished: boolean; name: string; attemptN: number; runId: string };
+export type LogLocation = {
+  path: string;
+  live: LogSink | null;
+  isFinished: boolean;
+  name: string;
+  attemptN: number;
+  runId: string;
+};
 
 export async function locateLog(actor: Actor, runId: string, n: string, name: string): Promise<LogLocation> {
   const attemptN = Number(n);
-  if (!/^[1-9][0-9]{0,3}$/.test(n)) throw new AppError("validation", "attempt: must be an attempt number", [{ path: "n", message: "must be an attempt number" }]);
+  if (!/^[1-9][0-9]{0,3}$/.test(n))
+    throw new AppError("validation", "attempt: must be an attempt number", [
+      { path: "n", message: "must be an attempt number" },
+    ]);
   const isAgent = name === AGENT_LOG_NAME;
-  if (!isAgent && !CHECK_ID_PATTERN.test(name)) throw new AppError("validation", "checkId: not a check id", [{ path: "checkId", message: "not a check id" }]);
+  if (!isAgent && !CHECK_ID_PATTERN.test(name))
+    throw new AppError("validation", "checkId: not a check id", [{ path: "checkId", message: "not a check id" }]);
   const run = await readRun(actor, runId);
   const root = dataDir();
   if (isAgent) {
     const attempt = await findAttempt({ runId, n: attemptN });
-    if (!attempt || !attempt.agentVerdict && attempt.status !== "agent") throw notFound("Agent log");
+    if (!attempt || (!attempt.agentVerdict && attempt.status !== "agent")) throw notFound("Agent log");
     const live = findLiveLog(liveLogKey(run.id, attemptN, AGENT_LOG_NAME)) ?? null;
-    return { path: agentLogPathOf(root, run.id, attemptN), live, isFinished: !live && attempt.status !== "agent", name, attemptN, runId: run.id };
+    return {
+      path: agentLogPathOf(root, run.id, attemptN),
+      live,
+      isFinished: !live && attempt.status !== "agent",
+      name,
+      attemptN,
+      runId: run.id,
+    };
   }
-  const result = findLiveResults(run.id, attemptN)?.view().find((r) => r.checkId === name) ?? (await findResult({ runId, n: attemptN, checkId: name }));
+  const result =
+    findLiveResults(run.id, attemptN)
+      ?.view()
+      .find((r) => r.checkId === name) ?? (await findResult({ runId, n: attemptN, checkId: name }));
   if (!result) throw notFound("Check result");
-  if (result.verdict === "queued" || (result.verdict === "skipped" && !fs.existsSync(checkLogPathOf(root, run.id, result.logAttempt, name)))) {
+  if (
+    result.verdict === "queued" ||
+    (result.verdict === "skipped" && !fs.existsSync(checkLogPathOf(root, run.id, result.logAttempt, name)))
+  ) {
     throw new AppError("not_found", `"${name}" has no log in attempt ${attemptN} (${result.verdict})`);
   }
   const live = findLiveLog(liveLogKey(run.id, result.logAttempt, name)) ?? null;
-  return { path: checkLogPathOf(root, run.id, result.logAttempt, name), live, isFinished: result.verdict !== "running", name, attemptN: result.logAttempt, runId: run.id };
+  return {
+    path: checkLogPathOf(root, run.id, result.logAttempt, name),
+    live,
+    isFinished: result.verdict !== "running",
+    name,
+    attemptN: result.logAttempt,
+    runId: run.id,
+  };
 }
 
 export type LogLinesPage = {
@@ -45,7 +76,14 @@ export type LogLinesPage = {
 };
 
 // Lines [from, from+count) of a stored log (1-based); `from` ≤ 0 means the last `count` lines.
-export async function readLogLines(actor: Actor, runId: string, n: string, name: string, from: number, count: number): Promise<LogLinesPage> {
+export async function readLogLines(
+  actor: Actor,
+  runId: string,
+  n: string,
+  name: string,
+  from: number,
+  count: number,
+): Promise<LogLinesPage> {
   const log = await locateLog(actor, runId, n, name);
   log.live?.flush();
   const index = lineIndexFor(log.path);
@@ -54,9 +92,16 @@ export async function readLogLines(actor: Actor, runId: string, n: string, name:
   return { totalLines: index.lines, totalBytes: index.bytes, isLive: !log.isFinished, lines: index.read(start, take) };
 }
 
-export async function searchLog(actor: Actor, runId: string, n: string, name: string, query: string): Promise<{ lines: number[]; total: number }> {
+export async function searchLog(
+  actor: Actor,
+  runId: string,
+  n: string,
+  name: string,
+  query: string,
+): Promise<{ lines: number[]; total: number }> {
   const log = await locateLog(actor, runId, n, name);
-  if (query.length > 200) throw new AppError("validation", "q: at most 200 characters", [{ path: "q", message: "at most 200 characters" }]);
+  if (query.length > 200)
+    throw new AppError("validation", "q: at most 200 characters", [{ path: "q", message: "at most 200 characters" }]);
   log.live?.flush();
   return lineIndexFor(log.path).search(query, 5000);
 }

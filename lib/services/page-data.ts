@@ -11,7 +11,10 @@ export async function loadWorksOverview(actor: Actor): Promise<{ work: WorkRecor
   return works.map((work) => ({ work, taskCount: counts.get(work.id) ?? 0 }));
 }
 
-export async function loadTasksWithLatestRun(actor: Actor, workId: string): Promise<{ task: TaskView; latest: RunSummary | null }[]> {
+export async function loadTasksWithLatestRun(
+  actor: Actor,
+  workId: string,
+): Promise<{ task: TaskView; latest: RunSummary | null }[]> {
   const tasks = await listTasksOfWork(actor, workId);
   const latest = await latestRunsOfTasks({ taskIds: tasks.map((t) => t.id) });
   return tasks.map((task) => ({ task, latest: latest.get(task.id) ?? null }));

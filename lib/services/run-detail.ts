@@ -1,7 +1,14 @@
 // A run with its attempts and every check result, as the run page and GET /api/runs/:id show it.
 // Rows of a check still running carry its live tail from memory.
 import type { Actor } from "../auth/actor";
-import { findRunLabels, listAttempts, listResultsOfRun, type AttemptRecord, type ResultRecord, type RunRecord } from "../db/runs";
+import {
+  findRunLabels,
+  listAttempts,
+  listResultsOfRun,
+  type AttemptRecord,
+  type ResultRecord,
+  type RunRecord,
+} from "../db/runs";
 import { notFound } from "../errors";
 import { findLiveLog, liveLogKey } from "../runner/live-logs";
 import { findLiveResults } from "../runner/attempt-results";
@@ -19,13 +26,22 @@ export type RunDetail = {
 
 export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDetail> {
   const run = await readRun(actor, runId);
-  const [attempts, results, labels] = await Promise.all([listAttempts({ runId }), listResultsOfRun({ runId }), findRunLabels({ id: runId })]);
+  const [attempts, results, labels] = await Promise.all([
+    listAttempts({ runId }),
+    listResultsOfRun({ runId }),
+    findRunLabels({ id: runId }),
+  ]);
   // Gone since readRun: deleted with its task or Work.
   if (!labels) throw notFound("Run");
   const byAttempt = new Map<number, ResultRecord[]>();
   // Attempts still running are read from the runner's memory (their rows are written behind).
-  const liveAttempts = new Map(attempts.map((a) => [a.n, findLiveResults(run.id, a.n)] as const).filter(([, l]) => l !== undefined));
-  const rows = [...results.filter((r) => !liveAttempts.has(r.attemptN)), ...[...liveAttempts].flatMap(([n, l]) => l!.view().map((r) => ({ ...r, attemptN: n })))];
+  const liveAttempts = new Map(
+    attempts.map((a) => [a.n, findLiveResults(run.id, a.n)] as const).filter(([, l]) => l !== undefined),
+  );
+  const rows = [
+    ...results.filter((r) => !liveAttempts.has(r.attemptN)),
+    ...[...liveAttempts].flatMap(([n, l]) => l!.view().map((r) => ({ ...r, attemptN: n }))),
+  ];
   for (const r of rows) {
     const live = r.verdict === "running" ? findLiveLog(liveLogKey(run.id, r.attemptN, r.checkId)) : undefined;
     const row: ResultRecord = live ? { ...r, logTail: live.liveTail(), logBytes: live.bytesSeen } : r;
@@ -38,7 +54,11 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
   const masker = makeSecretMasker(secrets);
   const mask = (text: string) => masker.maskText(text);
   const shown: RunRecord = secrets.length
-    ? { ...run, agentCommand: run.agentCommand && mask(run.agentCommand), checks: run.checks.map((c) => ({ ...c, command: mask(c.command) })) }
+    ? {
+        ...run,
+        agentCommand: run.agentCommand && mask(run.agentCommand),
+        checks: run.checks.map((c) => ({ ...c, command: mask(c.command) })),
+      }
     : run;
   return {
     run: shown,

@@ -7,7 +7,15 @@ import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
-import { findActiveRunOfTask, findLastAttemptN, findRun, insertAttempt, insertRunWithFirstAttempt, updateRunIfStatus, type RunRecord } from "../db/runs";
+import {
+  findActiveRunOfTask,
+  findLastAttemptN,
+  findRun,
+  insertAttempt,
+  insertRunWithFirstAttempt,
+  updateRunIfStatus,
+  type RunRecord,
+} from "../db/runs";
 import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { getExecutor } from "../runner/runtime";
@@ -16,7 +24,8 @@ import { staleWarnings } from "./tasks";
 import { parseInput } from "./validate";
 
 function describeActive(run: RunRecord, key: string): string {
-  const state = run.status === "waiting" ? "is waiting for a fix (start its next attempt or cancel it)" : `is ${run.status}`;
+  const state =
+    run.status === "waiting" ? "is waiting for a fix (start its next attempt or cancel it)" : `is ${run.status}`;
   return `${key} already has run #${run.number} that ${state}; a task runs one run at a time`;
 }
 
@@ -50,7 +59,13 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
       db: tx,
     });
     await insertAuditEvent({
-      event: auditBy(actor, { action: "run.dispatch", workId: work.id, taskId, runId: created.id, summary: `dispatched ${fresh.key} (run #${created.number})` }),
+      event: auditBy(actor, {
+        action: "run.dispatch",
+        workId: work.id,
+        taskId,
+        runId: created.id,
+        summary: `dispatched ${fresh.key} (run #${created.number})`,
+      }),
       db: tx,
     });
     return created;
@@ -69,16 +84,38 @@ async function loadRunFor(actor: Actor, runId: string, role: "viewer" | "enginee
 export async function startNextAttempt(actor: Actor, runId: string): Promise<{ run: RunRecord; n: number }> {
   const run = await loadRunFor(actor, runId, "engineer");
   if (run.status !== "waiting") {
-    throw new AppError("conflict", run.status === "finished" ? `run #${run.number} has ended (${run.ending}); dispatch the task again for a new run` : `run #${run.number} is ${run.status}, not waiting for a fix`);
+    throw new AppError(
+      "conflict",
+      run.status === "finished"
+        ? `run #${run.number} has ended (${run.ending}); dispatch the task again for a new run`
+        : `run #${run.number} is ${run.status}, not waiting for a fix`,
+    );
   }
   const n = await getDb().$transaction(async (tx) => {
     const next = (await findLastAttemptN({ runId, db: tx })) + 1;
-    if (next > run.maxAttempts) throw new AppError("conflict", `all ${run.maxAttempts} attempts of run #${run.number} are used`);
-    if (!(await updateRunIfStatus({ id: runId, statuses: ["waiting"], changes: { status: "queued", gate: "pending" }, db: tx }))) {
+    if (next > run.maxAttempts)
+      throw new AppError("conflict", `all ${run.maxAttempts} attempts of run #${run.number} are used`);
+    if (
+      !(await updateRunIfStatus({
+        id: runId,
+        statuses: ["waiting"],
+        changes: { status: "queued", gate: "pending" },
+        db: tx,
+      }))
+    ) {
       throw new AppError("conflict", `run #${run.number} is no longer waiting for a fix`);
     }
     await insertAttempt({ runId, n: next, trigger: "manual", startedById: actor.userId, db: tx });
-    await insertAuditEvent({ event: auditBy(actor, { action: "run.attempt", workId: run.workId, taskId: run.taskId, runId, summary: `started attempt ${next} of run #${run.number}` }), db: tx });
+    await insertAuditEvent({
+      event: auditBy(actor, {
+        action: "run.attempt",
+        workId: run.workId,
+        taskId: run.taskId,
+        runId,
+        summary: `started attempt ${next} of run #${run.number}`,
+      }),
+      db: tx,
+    });
     return next;
   });
   getExecutor().submit(runId);
@@ -89,7 +126,12 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
   const run = await loadRunFor(actor, runId, "lead");
   const decision = parseInput(ZDecision, input);
   if (run.ending !== "partial" || !run.needsDecision) {
-    throw new AppError("conflict", run.ending === "partial" ? `run #${run.number} was already decided (${run.decision})` : `run #${run.number} is not a partial run waiting for a decision`);
+    throw new AppError(
+      "conflict",
+      run.ending === "partial"
+        ? `run #${run.number} was already decided (${run.decision})`
+        : `run #${run.number} is not a partial run waiting for a decision`,
+    );
   }
   const who = actor.email ?? actor.label;
   const decided = { decidedById: actor.userId, decidedAt: new Date(), needsDecision: false };
@@ -99,7 +141,11 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
     if (decision.choice === "more-attempts") {
       const granted = decision.attempts ?? 1;
       const active = await findActiveRunOfTask({ taskId: run.taskId, db: tx });
-      if (active) throw new AppError("busy", `run #${active.number} of this task is active; more attempts for run #${run.number} would run beside it`);
+      if (active)
+        throw new AppError(
+          "busy",
+          `run #${active.number} of this task is active; more attempts for run #${run.number} would run beside it`,
+        );
       const hasAgent = !!run.agentCommand;
       ok = await updateRunIfStatus({
         id: runId,
@@ -160,7 +206,15 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
   const run = await loadRunFor(actor, runId, "engineer");
   if (run.status === "finished") throw new AppError("conflict", `run #${run.number} has already ended (${run.ending})`);
   const who = actor.email ?? actor.label;
-  await insertAuditEvent({ event: auditBy(actor, { action: "run.cancel", workId: run.workId, taskId: run.taskId, runId, summary: `cancelled run #${run.number}` }) });
+  await insertAuditEvent({
+    event: auditBy(actor, {
+      action: "run.cancel",
+      workId: run.workId,
+      taskId: run.taskId,
+      runId,
+      summary: `cancelled run #${run.number}`,
+    }),
+  });
   const executor = getExecutor();
   if (executor.stop(runId, { kind: "cancel", by: who })) {
     await executor.whenSettled(runId);
@@ -168,7 +222,13 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
     await updateRunIfStatus({
       id: runId,
       statuses: [...ACTIVE_RUN_STATUSES],
-      changes: { status: "finished", ending: "rejected", endingReason: `cancelled by ${who}`, finishedAt: new Date(), needsDecision: false },
+      changes: {
+        status: "finished",
+        ending: "rejected",
+        endingReason: `cancelled by ${who}`,
+        finishedAt: new Date(),
+        needsDecision: false,
+      },
     });
   }
   return (await findRun({ id: runId }))!;

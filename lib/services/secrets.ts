@@ -16,7 +16,10 @@ async function requireLeadOf(actor: Actor, workId: string): Promise<void> {
 
 function parseName(name: string): string {
   const parsed = ZSecretName.safeParse(name);
-  if (!parsed.success) throw new AppError("validation", `name: ${parsed.error.issues[0].message}`, [{ path: "name", message: parsed.error.issues[0].message }]);
+  if (!parsed.success)
+    throw new AppError("validation", `name: ${parsed.error.issues[0].message}`, [
+      { path: "name", message: parsed.error.issues[0].message },
+    ]);
   return name;
 }
 
@@ -25,12 +28,23 @@ export async function listSecrets(actor: Actor, workId: string): Promise<SecretN
   return listSecretNames({ workId });
 }
 
-export async function setSecret(actor: Actor, workId: string, name: string, input: unknown): Promise<{ name: string; created: boolean }> {
+export async function setSecret(
+  actor: Actor,
+  workId: string,
+  name: string,
+  input: unknown,
+): Promise<{ name: string; created: boolean }> {
   await requireLeadOf(actor, workId);
   parseName(name);
   const { value } = parseInput(ZSecretValue, input);
   const existed = await upsertSecret({ workId, name, ciphertext: sealSecret(value), userId: actor.userId });
-  await insertAuditEvent({ event: auditBy(actor, { action: existed ? "secret.update" : "secret.create", workId, summary: `${existed ? "changed" : "set"} secret ${name}` }) });
+  await insertAuditEvent({
+    event: auditBy(actor, {
+      action: existed ? "secret.update" : "secret.create",
+      workId,
+      summary: `${existed ? "changed" : "set"} secret ${name}`,
+    }),
+  });
   return { name, created: !existed };
 }
 
@@ -38,5 +52,7 @@ export async function removeSecret(actor: Actor, workId: string, name: string): 
   await requireLeadOf(actor, workId);
   parseName(name);
   if (!(await deleteSecret({ workId, name }))) throw notFound(`Secret ${name}`);
-  await insertAuditEvent({ event: auditBy(actor, { action: "secret.delete", workId, summary: `deleted secret ${name}` }) });
+  await insertAuditEvent({
+    event: auditBy(actor, { action: "secret.delete", workId, summary: `deleted secret ${name}` }),
+  });
 }

@@ -1,13 +1,26 @@
 // Tasks: create, read with effective checks, change (with version) — authorized, validated, audited.
 import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
-import { findUnmatchedSuppressions, resolveChecks, resolveMaxAttempts, type ResolvedChecks } from "../gates/merge-checks";
+import {
+  findUnmatchedSuppressions,
+  resolveChecks,
+  resolveMaxAttempts,
+  type ResolvedChecks,
+} from "../gates/merge-checks";
 import { defaultBranchFor, taskKey } from "../gates/task-keys";
 import { ZTaskCreate, ZTaskPatch } from "../gates/work-schema";
 import type { TaskCheckEntry } from "../gates/check-schema";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
-import { findTask, insertTask, isBranchTaken, listTasks, updateTaskAtVersion, type TaskChanges, type TaskRecord } from "../db/tasks";
+import {
+  findTask,
+  insertTask,
+  isBranchTaken,
+  listTasks,
+  updateTaskAtVersion,
+  type TaskChanges,
+  type TaskRecord,
+} from "../db/tasks";
 import { findWork, takeNextTaskNumber, type WorkRecord } from "../db/works";
 import { countRunsOfTask } from "../db/run-history";
 import { auditBy, requireRole, standingAllows, standingOn } from "./access";
@@ -32,20 +45,39 @@ export function viewTask(task: TaskRecord, work: WorkRecord): TaskView {
 }
 
 export function staleWarnings(ids: string[]): string[] {
-  return ids.map((id) => `"${id}" is suppressed by this task but no default has that id any more; the entry is ignored`);
+  return ids.map(
+    (id) => `"${id}" is suppressed by this task but no default has that id any more; the entry is ignored`,
+  );
 }
 
 function suppressionIssues(work: WorkRecord, entries: TaskCheckEntry[] | null | undefined) {
-  return findUnmatchedSuppressions(work.checkDefaults, entries ?? null).map((i) => ({ path: ["acceptanceChecks", ...i.path].join("."), message: i.message }));
+  return findUnmatchedSuppressions(work.checkDefaults, entries ?? null).map((i) => ({
+    path: ["acceptanceChecks", ...i.path].join("."),
+    message: i.message,
+  }));
 }
 
 // Granting environment names to a check, or choosing the agent command, is a lead's call.
-async function requireLeadForGrants(actor: Actor, work: WorkRecord, current: TaskRecord | null, next: { acceptanceChecks?: TaskCheckEntry[] | null; agentCommand?: string | null }): Promise<void> {
-  const ids = next.acceptanceChecks === undefined ? [] : grantingEntriesNeedingLead(work.checkDefaults, current?.acceptanceChecks ?? null, next.acceptanceChecks);
+async function requireLeadForGrants(
+  actor: Actor,
+  work: WorkRecord,
+  current: TaskRecord | null,
+  next: { acceptanceChecks?: TaskCheckEntry[] | null; agentCommand?: string | null },
+): Promise<void> {
+  const ids =
+    next.acceptanceChecks === undefined
+      ? []
+      : grantingEntriesNeedingLead(work.checkDefaults, current?.acceptanceChecks ?? null, next.acceptanceChecks);
   const isAgentChange = next.agentCommand !== undefined && next.agentCommand !== (current?.agentCommand ?? null);
   if ((ids.length === 0 && !isAgentChange) || standingAllows(await standingOn(actor, work.id), "lead")) return;
-  const what = ids.length > 0 ? `giving ${ids.map((id) => `"${id}"`).join(", ")} envPassthrough names (access to secrets and server variables)` : "setting the task's agent command";
-  throw new AppError("forbidden", `${what} needs the lead role on this Work; an engineer may edit checks that grant no names`);
+  const what =
+    ids.length > 0
+      ? `giving ${ids.map((id) => `"${id}"`).join(", ")} envPassthrough names (access to secrets and server variables)`
+      : "setting the task's agent command";
+  throw new AppError(
+    "forbidden",
+    `${what} needs the lead role on this Work; an engineer may edit checks that grant no names`,
+  );
 }
 
 export async function createTask(actor: Actor, workId: string, input: unknown): Promise<TaskView> {
@@ -61,13 +93,26 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
     // freeDefaultBranch only returns a branch no task has; a branch given by hand is checked here.
     const branch = data.branch ?? (await freeDefaultBranch(workId, key, tx));
     if (data.branch !== undefined && (await isBranchTaken({ workId, branch, db: tx }))) {
-      throw new AppError("validation", `branch: "${branch}" is already the branch of another task of this Work; two tasks never share a branch`, [
-        { path: "branch", message: `"${branch}" is already the branch of another task of this Work; two tasks never share a branch` },
-      ]);
+      throw new AppError(
+        "validation",
+        `branch: "${branch}" is already the branch of another task of this Work; two tasks never share a branch`,
+        [
+          {
+            path: "branch",
+            message: `"${branch}" is already the branch of another task of this Work; two tasks never share a branch`,
+          },
+        ],
+      );
     }
     const created = await insertTask({ data: { ...data, workId, number, key, branch }, db: tx });
     await insertAuditEvent({
-      event: auditBy(actor, { action: "task.create", workId, taskId: created.id, summary: `created ${key} "${created.title}"`, after: { acceptanceChecks: created.acceptanceChecks, maxGateAttempts: created.maxGateAttempts } }),
+      event: auditBy(actor, {
+        action: "task.create",
+        workId,
+        taskId: created.id,
+        summary: `created ${key} "${created.title}"`,
+        after: { acceptanceChecks: created.acceptanceChecks, maxGateAttempts: created.maxGateAttempts },
+      }),
       db: tx,
     });
     return created;
@@ -76,7 +121,11 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
 }
 
 // The branch derived from the key, or the next free variant when a task took that name by hand.
-async function freeDefaultBranch(workId: string, key: string, db: Parameters<typeof isBranchTaken>[0]["db"]): Promise<string> {
+async function freeDefaultBranch(
+  workId: string,
+  key: string,
+  db: Parameters<typeof isBranchTaken>[0]["db"],
+): Promise<string> {
   const base = defaultBranchFor(key);
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
@@ -99,7 +148,15 @@ export async function listTasksOfWork(actor: Actor, workId: string): Promise<Tas
   return (await listTasks({ workId })).map((t) => viewTask(t, work));
 }
 
-const AUDITED_TASK_FIELDS = ["acceptanceChecks", "maxGateAttempts", "agentCommand", "budgetSec", "title", "description", "branch"] as const;
+const AUDITED_TASK_FIELDS = [
+  "acceptanceChecks",
+  "maxGateAttempts",
+  "agentCommand",
+  "budgetSec",
+  "title",
+  "description",
+  "branch",
+] as const;
 
 export async function updateTask(actor: Actor, taskId: string, input: unknown): Promise<TaskView> {
   const current = await findTask({ id: taskId });
@@ -118,22 +175,42 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
   const updated = await getDb().$transaction(async (tx) => {
     if (changes.branch !== undefined && changes.branch !== current.branch) {
       if ((await countRunsOfTask({ taskId, db: tx })) > 0) {
-        throw new AppError("validation", `branch: cannot change after the task's first run (its worktree is on "${current.branch}")`, [
-          { path: "branch", message: `cannot change after the task's first run (its worktree is on "${current.branch}")` },
-        ]);
+        throw new AppError(
+          "validation",
+          `branch: cannot change after the task's first run (its worktree is on "${current.branch}")`,
+          [
+            {
+              path: "branch",
+              message: `cannot change after the task's first run (its worktree is on "${current.branch}")`,
+            },
+          ],
+        );
       }
       if (await isBranchTaken({ workId: current.workId, branch: changes.branch, exceptTaskId: taskId, db: tx })) {
-        throw new AppError("validation", `branch: "${changes.branch}" is already the branch of another task of this Work`, [
-          { path: "branch", message: `"${changes.branch}" is already the branch of another task of this Work` },
-        ]);
+        throw new AppError(
+          "validation",
+          `branch: "${changes.branch}" is already the branch of another task of this Work`,
+          [{ path: "branch", message: `"${changes.branch}" is already the branch of another task of this Work` }],
+        );
       }
     }
     const next = await updateTaskAtVersion({ id: taskId, version, changes, db: tx });
     if (!next) throw staleError("task", version, await findTask({ id: taskId, db: tx }));
-    const changed = changedFields(current, next, AUDITED_TASK_FIELDS.filter((k) => k in changes));
+    const changed = changedFields(
+      current,
+      next,
+      AUDITED_TASK_FIELDS.filter((k) => k in changes),
+    );
     if (changed.length > 0) {
       await insertAuditEvent({
-        event: auditBy(actor, { action: "task.update", workId: current.workId, taskId, summary: `changed ${changed.join(", ")} of ${current.key}`, before: pick(current, changed), after: pick(next, changed) }),
+        event: auditBy(actor, {
+          action: "task.update",
+          workId: current.workId,
+          taskId,
+          summary: `changed ${changed.join(", ")} of ${current.key}`,
+          before: pick(current, changed),
+          after: pick(next, changed),
+        }),
         db: tx,
       });
     }

@@ -14,9 +14,25 @@ import { parseInput } from "./validate";
 export async function createUser(actor: Actor, input: unknown): Promise<UserRecord> {
   requireAdmin(actor);
   const { email, password, name, admin } = parseInput(ZUserCreate, input);
-  if (await findUserByEmail({ email })) throw new AppError("validation", `email: ${email} already has an account`, [{ path: "email", message: `${email} already has an account` }]);
-  const user = await insertUser({ data: { email, name: name ?? email.split("@")[0], passwordHash: await hashPassword(password), isAdmin: admin ?? false } });
-  await insertAuditEvent({ event: auditBy(actor, { action: "user.create", summary: `created user ${email}${user.isAdmin ? " (admin)" : ""}`, after: { email, name: user.name, isAdmin: user.isAdmin } }) });
+  if (await findUserByEmail({ email }))
+    throw new AppError("validation", `email: ${email} already has an account`, [
+      { path: "email", message: `${email} already has an account` },
+    ]);
+  const user = await insertUser({
+    data: {
+      email,
+      name: name ?? email.split("@")[0],
+      passwordHash: await hashPassword(password),
+      isAdmin: admin ?? false,
+    },
+  });
+  await insertAuditEvent({
+    event: auditBy(actor, {
+      action: "user.create",
+      summary: `created user ${email}${user.isAdmin ? " (admin)" : ""}`,
+      after: { email, name: user.name, isAdmin: user.isAdmin },
+    }),
+  });
   return user;
 }
 
@@ -31,11 +47,23 @@ export async function setAdmin(actor: Actor, userId: string, isAdmin: boolean): 
   const before = await findUser({ id: userId });
   if (!before) throw notFound("User");
   const user = await updateUser({ id: userId, data: { isAdmin } });
-  await insertAuditEvent({ event: auditBy(actor, { action: "user.admin", summary: `${isAdmin ? "made" : "removed"} ${user.email} ${isAdmin ? "an admin" : "as admin"}`, before: { isAdmin: before.isAdmin }, after: { isAdmin } }) });
+  await insertAuditEvent({
+    event: auditBy(actor, {
+      action: "user.admin",
+      summary: `${isAdmin ? "made" : "removed"} ${user.email} ${isAdmin ? "an admin" : "as admin"}`,
+      before: { isAdmin: before.isAdmin },
+      after: { isAdmin },
+    }),
+  });
   return user;
 }
 
-export async function setMemberRole(actor: Actor, workId: string, userId: string, input: unknown): Promise<{ userId: string; role: Role }> {
+export async function setMemberRole(
+  actor: Actor,
+  workId: string,
+  userId: string,
+  input: unknown,
+): Promise<{ userId: string; role: Role }> {
   if (!(await findWork({ id: workId }))) throw notFound("Work");
   await requireRole(actor, workId, "lead");
   const { role } = parseInput(ZMemberRole, input);
@@ -43,7 +71,15 @@ export async function setMemberRole(actor: Actor, workId: string, userId: string
   if (!user) throw notFound("User");
   const before = await findRole({ workId, userId });
   await upsertRole({ workId, userId, role });
-  await insertAuditEvent({ event: auditBy(actor, { action: "member.role", workId, summary: `${user.email}: ${before ?? "no role"} → ${role}`, before: { role: before }, after: { role } }) });
+  await insertAuditEvent({
+    event: auditBy(actor, {
+      action: "member.role",
+      workId,
+      summary: `${user.email}: ${before ?? "no role"} → ${role}`,
+      before: { role: before },
+      after: { role },
+    }),
+  });
   return { userId, role };
 }
 
@@ -54,7 +90,15 @@ export async function removeMember(actor: Actor, workId: string, userId: string)
   if (!before) throw notFound("Membership");
   await deleteRole({ workId, userId });
   const user = await findUser({ id: userId });
-  await insertAuditEvent({ event: auditBy(actor, { action: "member.remove", workId, summary: `removed ${user?.email ?? userId} (${before})`, before: { role: before }, after: { role: null } }) });
+  await insertAuditEvent({
+    event: auditBy(actor, {
+      action: "member.remove",
+      workId,
+      summary: `removed ${user?.email ?? userId} (${before})`,
+      before: { role: before },
+      after: { role: null },
+    }),
+  });
 }
 
 export async function listWorkMembers(actor: Actor, workId: string) {
@@ -64,8 +108,16 @@ export async function listWorkMembers(actor: Actor, workId: string) {
 }
 
 // The Access page adds people by email.
-export async function setMemberRoleByEmail(actor: Actor, workId: string, email: string, input: unknown): Promise<{ userId: string; role: Role }> {
+export async function setMemberRoleByEmail(
+  actor: Actor,
+  workId: string,
+  email: string,
+  input: unknown,
+): Promise<{ userId: string; role: Role }> {
   const user = await findUserByEmail({ email: email.trim().toLowerCase() });
-  if (!user) throw new AppError("validation", `email: no account has ${email}; an admin adds people first`, [{ path: "email", message: `no account has ${email}; an admin adds people first` }]);
+  if (!user)
+    throw new AppError("validation", `email: no account has ${email}; an admin adds people first`, [
+      { path: "email", message: `no account has ${email}; an admin adds people first` },
+    ]);
   return setMemberRole(actor, workId, user.id, input);
 }

@@ -17,7 +17,12 @@ export async function createWork(actor: Actor, input: unknown): Promise<WorkReco
     const work = await insertWork({ data: { ...data, keyPrefix: keyPrefixFor(data.name) }, db: tx });
     if (actor.userId) await upsertRole({ workId: work.id, userId: actor.userId, role: "lead", db: tx });
     await insertAuditEvent({
-      event: auditBy(actor, { action: "work.create", workId: work.id, summary: `created Work "${work.name}"`, after: settingsOf(work) }),
+      event: auditBy(actor, {
+        action: "work.create",
+        workId: work.id,
+        summary: `created Work "${work.name}"`,
+        after: settingsOf(work),
+      }),
       db: tx,
     });
     return work;
@@ -43,8 +48,14 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
   const { version, ...patch } = parseInput(ZWorkPatch, input);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as WorkChanges;
   // Which repository a Work is (and its name) is an admin's call; leads edit how it is checked.
-  const identity = (["name", "repoUrl", "baseBranch"] as const).filter((k) => k in changes && JSON.stringify(changes[k]) !== JSON.stringify(current[k]));
-  if (identity.length > 0 && !actor.isAdmin) throw new AppError("forbidden", `changing ${identity.join(", ")} of a Work needs an admin; a lead edits its checks, policy, attempts, agent command and budget`);
+  const identity = (["name", "repoUrl", "baseBranch"] as const).filter(
+    (k) => k in changes && JSON.stringify(changes[k]) !== JSON.stringify(current[k]),
+  );
+  if (identity.length > 0 && !actor.isAdmin)
+    throw new AppError(
+      "forbidden",
+      `changing ${identity.join(", ")} of a Work needs an admin; a lead edits its checks, policy, attempts, agent command and budget`,
+    );
   // Nothing to change: no new version (others editing would get a needless conflict).
   if (Object.keys(changes).length === 0) {
     if (version !== current.version) throw staleError("Work", version, current);

@@ -4,7 +4,15 @@ import { hashPassword, UNUSABLE_PASSWORD } from "../auth/passwords";
 import { ZEmail, ZNewPassword } from "../auth/schemas";
 import { sha256 } from "../auth/tokens";
 import { insertAuditEvent } from "../db/audit";
-import { countUsers, findTokenUser, findUserByEmail, insertToken, insertUser, restoreToken, revokeBootstrapTokensExcept } from "../db/users";
+import {
+  countUsers,
+  findTokenUser,
+  findUserByEmail,
+  insertToken,
+  insertUser,
+  restoreToken,
+  revokeBootstrapTokensExcept,
+} from "../db/users";
 
 const AUTOMATION_EMAIL = "automation@gatehouse.invalid";
 
@@ -15,10 +23,22 @@ export async function bootstrapAccess(env: Readonly<Record<string, string | unde
     const parsedEmail = ZEmail.safeParse(email);
     const parsedPassword = ZNewPassword.safeParse(password);
     if (!parsedEmail.success || !parsedPassword.success) {
-      console.error("gatehouse: GATEHOUSE_ADMIN_EMAIL must be an email address and GATEHOUSE_ADMIN_PASSWORD at least 10 characters; no admin was created");
+      console.error(
+        "gatehouse: GATEHOUSE_ADMIN_EMAIL must be an email address and GATEHOUSE_ADMIN_PASSWORD at least 10 characters; no admin was created",
+      );
     } else {
-      await insertUser({ data: { email: parsedEmail.data, name: "Admin", passwordHash: await hashPassword(password), isAdmin: true } });
-      await insertAuditEvent({ event: { actorId: null, actorLabel: "Gatehouse", via: "system", action: "user.create", summary: `created the first admin ${parsedEmail.data} from GATEHOUSE_ADMIN_EMAIL` } });
+      await insertUser({
+        data: { email: parsedEmail.data, name: "Admin", passwordHash: await hashPassword(password), isAdmin: true },
+      });
+      await insertAuditEvent({
+        event: {
+          actorId: null,
+          actorLabel: "Gatehouse",
+          via: "system",
+          action: "user.create",
+          summary: `created the first admin ${parsedEmail.data} from GATEHOUSE_ADMIN_EMAIL`,
+        },
+      });
       console.log(`gatehouse: created the first admin ${parsedEmail.data}`);
     }
   }
@@ -36,7 +56,30 @@ export async function bootstrapAccess(env: Readonly<Record<string, string | unde
   // Configured again after a revoke: the configuration wins (it says the token exists).
   if (existing) return restoreToken({ id: existing.token.id });
   let user = await findUserByEmail({ email: AUTOMATION_EMAIL });
-  user ??= { ...(await insertUser({ data: { email: AUTOMATION_EMAIL, name: "Automation (bootstrap token)", passwordHash: UNUSABLE_PASSWORD, isAdmin: true } })), passwordHash: UNUSABLE_PASSWORD, failedSignins: 0, lastFailedAt: null };
-  if (!existing) await insertToken({ data: { userId: user.id, name: "GATEHOUSE_BOOTSTRAP_TOKEN", tokenHash, hint: token.slice(-4), isBootstrap: true } });
-  await insertAuditEvent({ event: { actorId: null, actorLabel: "Gatehouse", via: "system", action: "auth.token-created", summary: "enabled the bootstrap API token from GATEHOUSE_BOOTSTRAP_TOKEN" } });
+  user ??= {
+    ...(await insertUser({
+      data: {
+        email: AUTOMATION_EMAIL,
+        name: "Automation (bootstrap token)",
+        passwordHash: UNUSABLE_PASSWORD,
+        isAdmin: true,
+      },
+    })),
+    passwordHash: UNUSABLE_PASSWORD,
+    failedSignins: 0,
+    lastFailedAt: null,
+  };
+  if (!existing)
+    await insertToken({
+      data: { userId: user.id, name: "GATEHOUSE_BOOTSTRAP_TOKEN", tokenHash, hint: token.slice(-4), isBootstrap: true },
+    });
+  await insertAuditEvent({
+    event: {
+      actorId: null,
+      actorLabel: "Gatehouse",
+      via: "system",
+      action: "auth.token-created",
+      summary: "enabled the bootstrap API token from GATEHOUSE_BOOTSTRAP_TOKEN",
+    },
+  });
 }

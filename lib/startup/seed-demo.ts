@@ -14,8 +14,23 @@ import { createWork } from "../services/works";
 
 export const DEMO_CHECKS: Check[] = [
   { id: "unit", name: "Unit tests pass", kind: "test", command: "node --test test/", required: true, timeoutSec: 120 },
-  { id: "syntax", name: "Every source file parses", kind: "lint", command: 'for f in src/*.js; do node --check "$f"; done', required: true, timeoutSec: 60 },
-  { id: "no-todo", name: "No TODO left in src", kind: "custom", command: 'grep -rn "TODO" src', required: false, expectExit: 1, timeoutSec: 30 },
+  {
+    id: "syntax",
+    name: "Every source file parses",
+    kind: "lint",
+    command: 'for f in src/*.js; do node --check "$f"; done',
+    required: true,
+    timeoutSec: 60,
+  },
+  {
+    id: "no-todo",
+    name: "No TODO left in src",
+    kind: "custom",
+    command: 'grep -rn "TODO" src',
+    required: false,
+    expectExit: 1,
+    timeoutSec: 30,
+  },
 ];
 
 function demoSourceDir(): string {
@@ -26,7 +41,13 @@ function demoSourceDir(): string {
 export function buildDemoRepo(target: string): void {
   fs.rmSync(target, { recursive: true, force: true });
   fs.cpSync(path.join(demoSourceDir(), "repo"), target, { recursive: true });
-  const env = { ...process.env, GIT_AUTHOR_NAME: "Gatehouse demo", GIT_AUTHOR_EMAIL: "demo@gatehouse.invalid", GIT_COMMITTER_NAME: "Gatehouse demo", GIT_COMMITTER_EMAIL: "demo@gatehouse.invalid" };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: "Gatehouse demo",
+    GIT_AUTHOR_EMAIL: "demo@gatehouse.invalid",
+    GIT_COMMITTER_NAME: "Gatehouse demo",
+    GIT_COMMITTER_EMAIL: "demo@gatehouse.invalid",
+  };
   const git = (...args: string[]) => execFileSync("git", args, { cwd: target, env, stdio: "ignore" });
   git("init", "--quiet", "--initial-branch=main");
   git("add", "-A");
@@ -53,7 +74,7 @@ export async function seedDemoIfEmpty(): Promise<{ taskId: string; runId: string
   const task = await createTask(SYSTEM_ACTOR, work.id, {
     title: "Make slugify produce URL slugs",
     description:
-      "slugify() returns titles unchanged. Make it lower-case the title, join words with \"-\", drop punctuation and trim dashes at both ends, so that `node --test test/` passes and no TODO is left in src/.",
+      'slugify() returns titles unchanged. Make it lower-case the title, join words with "-", drop punctuation and trim dashes at both ends, so that `node --test test/` passes and no TODO is left in src/.',
   });
   const run = await dispatchTask(SYSTEM_ACTOR, task.id);
   console.log(`gatehouse: created the demo Work with ${task.key} and dispatched its first run`);

@@ -19,7 +19,9 @@ async function start(): Promise<void> {
   const { executor } = configureRuntime(defaultRunnerDeps());
   const recovery = await recoverRuns(executor);
   if (recovery.interrupted.length > 0) {
-    console.log(`gatehouse: ended ${recovery.interrupted.length} interrupted run(s) as inconclusive; ended ${recovery.killedPids.length} left-over process(es)`);
+    console.log(
+      `gatehouse: ended ${recovery.interrupted.length} interrupted run(s) as inconclusive; ended ${recovery.killedPids.length} left-over process(es)`,
+    );
   }
   if (process.env.GATEHOUSE_DEMO !== "0") await seedDemoIfEmpty();
   for (const signal of ["SIGTERM", "SIGINT"] as const) {

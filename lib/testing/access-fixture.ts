@@ -18,7 +18,10 @@ export async function makePerson(label: string, opts: { admin?: boolean } = {}):
   const email = `${label}-${++personSeq}-${process.pid}@example.test`;
   const password = `pw-${label}-correct-horse`;
   const user = await createUser(SYSTEM_ACTOR, { email, password, name: label, admin: opts.admin ?? false });
-  const { token, record } = await createTokenWithPassword({ email, password, name: `${label} test token` }, `fixture-${label}-${personSeq}`);
+  const { token, record } = await createTokenWithPassword(
+    { email, password, name: `${label} test token` },
+    `fixture-${label}-${personSeq}`,
+  );
   return { id: user.id, email, password, token, tokenId: record.id, isAdmin: user.isAdmin };
 }
 
@@ -66,7 +69,9 @@ export async function snapshotState(db: Db): Promise<string> {
     db.secret.findMany({ orderBy: { id: "asc" } }),
     db.auditEvent.findMany({ where: { NOT: { action: { startsWith: "auth." } } }, orderBy: { id: "asc" } }),
   ]);
-  return JSON.stringify({ users, works, tasks, runs, attempts, results, memberships, secrets, audit }, (_key, value) => (typeof value === "bigint" ? `${value}n` : value));
+  return JSON.stringify({ users, works, tasks, runs, attempts, results, memberships, secrets, audit }, (_key, value) =>
+    typeof value === "bigint" ? `${value}n` : value,
+  );
 }
 
 // Runs `refused` and asserts that it changed nothing at all.

@@ -10,7 +10,14 @@ type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise
 
 export async function callRoute<P extends Record<string, string>>(
   handler: Handler<P>,
-  opts: { method?: string; path?: string; params?: P; body?: unknown; token?: string; headers?: Record<string, string> } = {},
+  opts: {
+    method?: string;
+    path?: string;
+    params?: P;
+    body?: unknown;
+    token?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<{ status: number; json: any; headers: Headers; text: string }> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers["content-type"] = "application/json";

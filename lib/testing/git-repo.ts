@@ -14,7 +14,12 @@ const GIT_ENV = {
 };
 
 export function gitIn(dir: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  return execFileSync("git", args, {
+    cwd: dir,
+    env: { ...process.env, ...GIT_ENV },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
 }
 
 // Writes the files (path → content; null deletes), stages everything and commits. Returns the new HEAD.
@@ -34,7 +39,10 @@ export function commitFiles(dir: string, files: Record<string, string | null>, m
 
 export type TestRepo = { dir: string; head: string; cleanup: () => void };
 
-export function makeGitRepo(files: Record<string, string> = { "README.md": "a test repository\n" }, branch = "main"): TestRepo {
+export function makeGitRepo(
+  files: Record<string, string> = { "README.md": "a test repository\n" },
+  branch = "main",
+): TestRepo {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-repo-"));
   gitIn(dir, "init", "--quiet", `--initial-branch=${branch}`);
   const head = commitFiles(dir, files, "initial commit");

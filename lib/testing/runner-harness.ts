@@ -30,7 +30,13 @@ export type Harness = {
 
 export async function createHarness(overrides: Partial<RunnerDeps> = {}): Promise<Harness> {
   const t = await createTestDb();
-  const deps: RunnerDeps = { ...defaultRunnerDeps(), dataDir: t.dataDir, killGraceMs: 300, concurrency: 2, ...overrides };
+  const deps: RunnerDeps = {
+    ...defaultRunnerDeps(),
+    dataDir: t.dataDir,
+    killGraceMs: 300,
+    concurrency: 2,
+    ...overrides,
+  };
   const { executor } = configureRuntime(deps);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-scratch-"));
   const repos: TestRepo[] = [];
@@ -59,8 +65,17 @@ export async function makeScenario(
 ): Promise<Scenario> {
   const repo = makeGitRepo(options.files);
   h.repos.push(repo);
-  const created = await createWork(SYSTEM_ACTOR, { name: `Test ${path.basename(repo.dir)}`, repoUrl: repo.dir, baseBranch: "main", ...work });
-  const task = await createTask(SYSTEM_ACTOR, created.id, { title: "Make it pass", description: "Make every check pass.", ...options.task });
+  const created = await createWork(SYSTEM_ACTOR, {
+    name: `Test ${path.basename(repo.dir)}`,
+    repoUrl: repo.dir,
+    baseBranch: "main",
+    ...work,
+  });
+  const task = await createTask(SYSTEM_ACTOR, created.id, {
+    title: "Make it pass",
+    description: "Make every check pass.",
+    ...options.task,
+  });
   return { repo, work: created, task, worktree: worktreeDirOf(h.dataDir, task.id) };
 }
 
@@ -77,7 +92,8 @@ export async function dispatchAndSettle(h: Harness, taskId: string): Promise<Run
 // verdict per check id of attempt n (1-based).
 export function verdictsOf(detail: RunDetail, n: number): Record<string, string> {
   const attempt = detail.attempts.find((a) => a.n === n);
-  if (!attempt) throw new Error(`run has no attempt ${n} (it has ${detail.attempts.map((a) => a.n).join(", ") || "none"})`);
+  if (!attempt)
+    throw new Error(`run has no attempt ${n} (it has ${detail.attempts.map((a) => a.n).join(", ") || "none"})`);
   return Object.fromEntries(attempt.results.map((r) => [r.checkId, r.verdict]));
 }
 

@@ -43,7 +43,10 @@ export async function createTestDb(): Promise<TestDb> {
 
 async function createPostgresTestDb(baseUrl: string, dataDir: string): Promise<TestDb> {
   const pg = (await import("pg")).default;
-  const schema = `t_${path.basename(dataDir).replace(/[^a-z0-9]/gi, "").toLowerCase()}`;
+  const schema = `t_${path
+    .basename(dataDir)
+    .replace(/[^a-z0-9]/gi, "")
+    .toLowerCase()}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   await admin.query(`CREATE SCHEMA "${schema}"`);

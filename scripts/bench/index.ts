@@ -29,7 +29,9 @@ async function main() {
 }
 
 function print(row: BenchRow) {
-  console.log(`${row.name}\n  subject ${row.subjectMs.toFixed(0)} ms · baseline ${row.baselineMs.toFixed(0)} ms · ratio ${row.ratio.toFixed(2)}${row.extra ? ` · ${row.extra}` : ""}\n`);
+  console.log(
+    `${row.name}\n  subject ${row.subjectMs.toFixed(0)} ms · baseline ${row.baselineMs.toFixed(0)} ms · ratio ${row.ratio.toFixed(2)}${row.extra ? ` · ${row.extra}` : ""}\n`,
+  );
 }
 
 main().then(

@@ -12,7 +12,11 @@ const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function api(base: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${base}${url}`, { method, headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return res.json();
 }
 
@@ -30,7 +34,10 @@ async function timeToReady(page: Page, url: string, ready: string, rounds: numbe
   for (let i = 0; i < rounds + 1; i++) {
     await page.goto("about:blank");
     await page.goto(url, { waitUntil: "commit" });
-    const at = await page.waitForFunction(`(${ready}) ? performance.now() : false`, null, { polling: "raf", timeout: 30_000 });
+    const at = await page.waitForFunction(`(${ready}) ? performance.now() : false`, null, {
+      polling: "raf",
+      timeout: 30_000,
+    });
     if (i > 0) times.push(Number(await at.jsonValue()));
   }
   return median(times);
@@ -38,14 +45,32 @@ async function timeToReady(page: Page, url: string, ready: string, rounds: numbe
 
 export async function benchPages(rounds: number): Promise<BenchRow[]> {
   const repo = makeGitRepo({ "README.md": "bench\n" });
-  const server = await startOwnServer({ port: 3297, env: { GATEHOUSE_ADMIN_EMAIL: ADMIN.email, GATEHOUSE_ADMIN_PASSWORD: ADMIN.password, GATEHOUSE_LOG_CAP_MB: "64" } });
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  const server = await startOwnServer({
+    port: 3297,
+    env: { GATEHOUSE_ADMIN_EMAIL: ADMIN.email, GATEHOUSE_ADMIN_PASSWORD: ADMIN.password, GATEHOUSE_LOG_CAP_MB: "64" },
+  });
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--headless",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
   try {
     const base = server.url;
-    const lines = (n: number) => `awk 'BEGIN { for (i = 1; i <= ${n}; i++) printf "line %d: \\033[32mok\\033[0m step %d of the build\\n", i, i }'`;
+    const lines = (n: number) =>
+      `awk 'BEGIN { for (i = 1; i <= ${n}; i++) printf "line %d: \\033[32mok\\033[0m step %d of the build\\n", i, i }'`;
     const work = await api(base, "POST", "/api/works", { name: "Bench", repoUrl: repo.dir, baseBranch: "main" });
     const make = async (title: string, command: string) => {
-      const task = await api(base, "POST", `/api/works/${work.id}/tasks`, { title, acceptanceChecks: [{ id: "print", name: title, kind: "test", command, required: true }] });
+      const task = await api(base, "POST", `/api/works/${work.id}/tasks`, {
+        title,
+        acceptanceChecks: [{ id: "print", name: title, kind: "test", command, required: true }],
+      });
       const { runId } = await api(base, "POST", `/api/tasks/${task.id}/dispatch`);
       await waitFinished(base, runId);
       return { taskId: task.id as string, runId: runId as string };
@@ -65,14 +90,34 @@ export async function benchPages(rounds: number): Promise<BenchRow[]> {
     // The line is in the page and in view inside the log's box.
     const lastLine = (n: number) =>
       `(() => { const el = document.querySelector('[data-line="${n}"]'); if (!el || !el.textContent.includes('line ${n}:')) return false; const box = el.closest('[aria-label="Log lines"]').getBoundingClientRect(); const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1; })()`;
-    const logBig = await timeToReady(page, `${base}/runs/${big.runId}/attempts/1/checks/print/log`, lastLine(1_000_000), rounds);
-    const logSmall = await timeToReady(page, `${base}/runs/${small.runId}/attempts/1/checks/print/log`, lastLine(10), rounds);
+    const logBig = await timeToReady(
+      page,
+      `${base}/runs/${big.runId}/attempts/1/checks/print/log`,
+      lastLine(1_000_000),
+      rounds,
+    );
+    const logSmall = await timeToReady(
+      page,
+      `${base}/runs/${small.runId}/attempts/1/checks/print/log`,
+      lastLine(10),
+      rounds,
+    );
     const runsPainted = (n: number) => `document.querySelectorAll('[aria-label="Runs"] li').length === ${n}`;
     const taskMany = await timeToReady(page, `${base}/tasks/${small.taskId}`, runsPainted(20), rounds);
     const taskOne = await timeToReady(page, `${base}/tasks/${big.taskId}`, runsPainted(1), rounds);
     return [
-      { name: "full-log page, 1,000,000 lines, until the last line shows (vs a 10-line log)", subjectMs: logBig, baselineMs: logSmall, ratio: logBig / logSmall },
-      { name: "task page with 1,000 runs, until its history shows (vs a task with 1 run)", subjectMs: taskMany, baselineMs: taskOne, ratio: taskMany / taskOne },
+      {
+        name: "full-log page, 1,000,000 lines, until the last line shows (vs a 10-line log)",
+        subjectMs: logBig,
+        baselineMs: logSmall,
+        ratio: logBig / logSmall,
+      },
+      {
+        name: "task page with 1,000 runs, until its history shows (vs a task with 1 run)",
+        subjectMs: taskMany,
+        baselineMs: taskOne,
+        ratio: taskMany / taskOne,
+      },
     ];
   } finally {
     await browser.close();
@@ -91,7 +136,22 @@ async function seedHistory(dataDir: string, taskId: string, count: number) {
     await db.run.createMany({
       data: Array.from({ length: Math.min(200, count - start) }, (_, i) => {
         const at = new Date(Date.now() - (count - start - i) * 60_000);
-        return { taskId, workId: task.workId, number: 1000 + start + i, status: "finished", gate: i % 3 ? "green" : "red", ending: endings[i % 4], endingReason: "seeded", policy: template.policy, maxAttempts: 3, checks: template.checks, branch: task.branch, createdAt: at, startedAt: at, finishedAt: new Date(at.getTime() + 30_000) };
+        return {
+          taskId,
+          workId: task.workId,
+          number: 1000 + start + i,
+          status: "finished",
+          gate: i % 3 ? "green" : "red",
+          ending: endings[i % 4],
+          endingReason: "seeded",
+          policy: template.policy,
+          maxAttempts: 3,
+          checks: template.checks,
+          branch: task.branch,
+          createdAt: at,
+          startedAt: at,
+          finishedAt: new Date(at.getTime() + 30_000),
+        };
       }),
     });
   }

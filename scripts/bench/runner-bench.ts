@@ -28,7 +28,14 @@ const BASH = `bash ${BASH_ARGS.join(" ")}`;
 // page the parent writes faults once, which would charge the subject for the baseline's start).
 async function timeShell(command: string, cwd: string): Promise<number> {
   const started = performance.now();
-  const launched = await launch({ file: "bash", args: [...BASH_ARGS, command], cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, LANG: "C.UTF-8" }, stdinPath: null, outPath: "/dev/null" });
+  const launched = await launch({
+    file: "bash",
+    args: [...BASH_ARGS, command],
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, LANG: "C.UTF-8" },
+    stdinPath: null,
+    outPath: "/dev/null",
+  });
   if ("error" in launched) throw new Error(`bash could not start: ${launched.error}`);
   // The exit status is not the point (`yes | head` ends by SIGPIPE under pipefail, as it does in the check).
   await launched.exited;
@@ -42,8 +49,19 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
     const { executor } = configureRuntime({ ...defaultRunnerDeps(), dataDir: t.dataDir });
     const repo = makeGitRepo({ "README.md": "bench\n" });
     cleanups.push(repo.cleanup);
-    const checks = Array.from({ length: 20 }, (_, i) => ({ id: `c${i + 1}`, name: `trivial ${i + 1}`, kind: "custom" as const, command: "true", required: true }));
-    const work = await createWork(SYSTEM_ACTOR, { name: "Bench", repoUrl: repo.dir, baseBranch: "main", checkDefaults: checks });
+    const checks = Array.from({ length: 20 }, (_, i) => ({
+      id: `c${i + 1}`,
+      name: `trivial ${i + 1}`,
+      kind: "custom" as const,
+      command: "true",
+      required: true,
+    }));
+    const work = await createWork(SYSTEM_ACTOR, {
+      name: "Bench",
+      repoUrl: repo.dir,
+      baseBranch: "main",
+      checkDefaults: checks,
+    });
     const task = await createTask(SYSTEM_ACTOR, work.id, { title: "twenty trivial checks" });
     const dispatchAndWait = async () => {
       const started = performance.now();
@@ -126,7 +144,13 @@ export async function benchFlood(label: string, command: string, rounds: number)
     const s = median(subject);
     const b = median(baseline);
     const p = median(piped);
-    return { name: `200 MB of output (${label}) vs the same to /dev/null`, subjectMs: s, baselineMs: b, ratio: s / b, extra: `peak memory growth ${growthMb.toFixed(1)} MB; a bare pipe (| cat > /dev/null) takes ${p.toFixed(0)} ms, ratio ${(p / b).toFixed(2)}` };
+    return {
+      name: `200 MB of output (${label}) vs the same to /dev/null`,
+      subjectMs: s,
+      baselineMs: b,
+      ratio: s / b,
+      extra: `peak memory growth ${growthMb.toFixed(1)} MB; a bare pipe (| cat > /dev/null) takes ${p.toFixed(0)} ms, ratio ${(p / b).toFixed(2)}`,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

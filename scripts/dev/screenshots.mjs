@@ -5,7 +5,18 @@ import fs from "node:fs";
 const base = process.env.BASE || "http://localhost:3100";
 const out = process.env.OUT || "/tmp/shots";
 fs.mkdirSync(out, { recursive: true });
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+});
 let storageState;
 if (process.env.LOGIN) {
   const [email, password] = process.env.LOGIN.split(":");
@@ -20,7 +31,11 @@ if (process.env.LOGIN) {
   await ctx.close();
 }
 for (const [name, path, width, scheme, clicks] of JSON.parse(process.env.PAGES)) {
-  const ctx = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme || "light", storageState });
+  const ctx = await browser.newContext({
+    viewport: { width, height: 900 },
+    colorScheme: scheme || "light",
+    storageState,
+  });
   const page = await ctx.newPage();
   const started = Date.now();
   await page.goto(base + path, { waitUntil: "networkidle" });

@@ -19,23 +19,43 @@ export default async function UsersPage() {
       <PageHeader title="People" meta="Admins add people here; roles are given per Work, on each Work's Access page." />
       <Section title="Add a person">
         <ActionForm action={createUserAction} submitLabel="Add" ariaLabel="Add a person" successText="Added {email}.">
-          <Field label="Email"><input name="email" type="email" className={`${inputClass} w-64`} required /></Field>
-          <Field label="Name"><input name="name" className={`${inputClass} w-48`} /></Field>
-          <Field label="Password"><input name="password" type="password" autoComplete="new-password" className={`${inputClass} w-48`} required /></Field>
-          <label className="flex items-center gap-2 pb-2 text-sm"><input type="checkbox" name="admin" /> admin</label>
+          <Field label="Email">
+            <input name="email" type="email" className={`${inputClass} w-64`} required />
+          </Field>
+          <Field label="Name">
+            <input name="name" className={`${inputClass} w-48`} />
+          </Field>
+          <Field label="Password">
+            <input
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              className={`${inputClass} w-48`}
+              required
+            />
+          </Field>
+          <label className="flex items-center gap-2 pb-2 text-sm">
+            <input type="checkbox" name="admin" /> admin
+          </label>
         </ActionForm>
       </Section>
       <Section title={`Everyone (${users.length})`}>
-        <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900" aria-label="People">
+        <ul
+          className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+          aria-label="People"
+        >
           {users.map((u) => (
             <li key={u.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
               <div>
-                <span className="font-medium">{u.name}</span> <span className="text-zinc-500">{u.email}</span> {u.isAdmin ? <Pill tone="violet">admin</Pill> : null}
+                <span className="font-medium">{u.name}</span> <span className="text-zinc-500">{u.email}</span>{" "}
+                {u.isAdmin ? <Pill tone="violet">admin</Pill> : null}
                 <div className="text-xs text-zinc-500">since {formatDateTime(u.createdAt)}</div>
               </div>
               {u.id === actor.userId ? null : (
                 <form action={setAdminAction.bind(null, u.id, !u.isAdmin)}>
-                  <button type="submit" className={buttonClass("secondary", "sm")}>{u.isAdmin ? "Remove admin" : "Make admin"}</button>
+                  <button type="submit" className={buttonClass("secondary", "sm")}>
+                    {u.isAdmin ? "Remove admin" : "Make admin"}
+                  </button>
                 </form>
               )}
             </li>

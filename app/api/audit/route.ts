@@ -8,6 +8,9 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(async ({ actor, request }) => {
   const q = new URL(request.url).searchParams;
   const before = q.get("before") ? new Date(q.get("before")!) : undefined;
-  if (before && Number.isNaN(before.getTime())) throw new AppError("validation", "before: must be an ISO 8601 time", [{ path: "before", message: "must be an ISO 8601 time" }]);
+  if (before && Number.isNaN(before.getTime()))
+    throw new AppError("validation", "before: must be an ISO 8601 time", [
+      { path: "before", message: "must be an ISO 8601 time" },
+    ]);
   return { json: await readAudit(actor, { workId: q.get("workId") ?? undefined, before }) };
 });

@@ -34,7 +34,14 @@ export default async function RunPage({ params }: Props) {
   const nextAttempt = run.status === "waiting" && attempts.length < run.maxAttempts ? attempts.length + 1 : null;
   return (
     <>
-      <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name, href: `/works/${work.id}` }, { label: task.key, href: `/tasks/${task.id}` }, { label: `Run #${run.number}` }]} />
+      <Breadcrumbs
+        items={[
+          { label: "Works", href: "/works" },
+          { label: work.name, href: `/works/${work.id}` },
+          { label: task.key, href: `/tasks/${task.id}` },
+          { label: `Run #${run.number}` },
+        ]}
+      />
       <PageHeader
         eyebrow={`${task.key} · ${task.title}`}
         title={
@@ -44,21 +51,33 @@ export default async function RunPage({ params }: Props) {
         }
         meta={
           <>
-            <span className="inline-flex items-center gap-1"><BranchIcon /> <code className="font-mono">{run.branch}</code></span>
-            <span className="inline-flex items-center gap-1"><CommitIcon /> from <code className="font-mono">{shortCommit(run.startCommit)}</code></span>
+            <span className="inline-flex items-center gap-1">
+              <BranchIcon /> <code className="font-mono">{run.branch}</code>
+            </span>
+            <span className="inline-flex items-center gap-1">
+              <CommitIcon /> from <code className="font-mono">{shortCommit(run.startCommit)}</code>
+            </span>
             <span>dispatched {formatDateTime(run.createdAt)}</span>
-            <span>spent {formatDuration(run.spentMs)}{run.budgetSec ? ` of ${run.budgetSec}s budget` : ""}</span>
-            <span>policy {run.policy}{run.failFast ? " · fail fast" : ""}</span>
+            <span>
+              spent {formatDuration(run.spentMs)}
+              {run.budgetSec ? ` of ${run.budgetSec}s budget` : ""}
+            </span>
+            <span>
+              policy {run.policy}
+              {run.failFast ? " · fail fast" : ""}
+            </span>
           </>
         }
         actions={
-          canAct && <RunActions
-            runId={run.id}
-            nextAttempt={nextAttempt}
-            canCancel={run.status !== "finished"}
-            startNext={startNextAttemptAction.bind(null, run.id)}
-            cancel={cancelRunAction.bind(null, run.id)}
-          />
+          canAct && (
+            <RunActions
+              runId={run.id}
+              nextAttempt={nextAttempt}
+              canCancel={run.status !== "finished"}
+              startNext={startNextAttemptAction.bind(null, run.id)}
+              cancel={cancelRunAction.bind(null, run.id)}
+            />
+          )
         }
       />
       {run.endingReason ? (
@@ -67,20 +86,36 @@ export default async function RunPage({ params }: Props) {
         </p>
       ) : null}
       {run.needsDecision && canDecide ? (
-        <DecisionPanel runId={run.id} reason={run.endingReason} bestAttempt={run.bestAttempt} bestCommit={run.bestCommit} decide={decideRunAction.bind(null, run.id)} />
+        <DecisionPanel
+          runId={run.id}
+          reason={run.endingReason}
+          bestAttempt={run.bestAttempt}
+          bestCommit={run.bestCommit}
+          decide={decideRunAction.bind(null, run.id)}
+        />
       ) : run.needsDecision ? (
-        <p role="note" className="mb-8 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/40 dark:text-amber-200">
+        <p
+          role="note"
+          className="mb-8 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/40 dark:text-amber-200"
+        >
           This partial run waits for a decision by a lead of {work.name}.
         </p>
       ) : null}
       <Section id="checks" title="Checks" description={`${attempts.length} of ${run.maxAttempts} attempts`}>
         <RunChecksPanel initial={toJson(presentRun(detail))} />
       </Section>
-      <Section id="frozen" title="What this run froze" description="Editing the task or its Work later never changes this.">
+      <Section
+        id="frozen"
+        title="What this run froze"
+        description="Editing the task or its Work later never changes this."
+      >
         <DeclaredChecks checks={run.checks} suppressed={run.suppressed} warnings={run.warnings} />
         {run.agentCommand ? (
           <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
-            Agent command: <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">{run.agentCommand}</code>
+            Agent command:{" "}
+            <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">
+              {run.agentCommand}
+            </code>
           </p>
         ) : null}
       </Section>

@@ -3,7 +3,10 @@ import { revalidatePath } from "next/cache";
 import { runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createTokenForActor, revokeTokenOfActor } from "@/lib/services/auth";
 
-export async function createTokenAction(_state: unknown, form: FormData): Promise<ActionResult<{ token: string; name: string }>> {
+export async function createTokenAction(
+  _state: unknown,
+  form: FormData,
+): Promise<ActionResult<{ token: string; name: string }>> {
   return runAction(async (actor) => {
     const { token, record } = await createTokenForActor(actor, { name: String(form.get("name") ?? "") });
     revalidatePath("/settings/tokens");

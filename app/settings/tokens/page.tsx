@@ -15,7 +15,10 @@ export default async function TokensPage() {
   const tokens = await listTokensOfActor(actor);
   return (
     <>
-      <PageHeader title="API tokens" meta="For CLIs, CI and agents: send one as Authorization: Bearer <token>. A token acts with your roles." />
+      <PageHeader
+        title="API tokens"
+        meta="For CLIs, CI and agents: send one as Authorization: Bearer <token>. A token acts with your roles."
+      />
       <Section title="New token">
         <NewTokenForm create={createTokenAction} />
       </Section>
@@ -23,19 +26,38 @@ export default async function TokensPage() {
         {tokens.length === 0 ? (
           <EmptyState title="No tokens yet" />
         ) : (
-          <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900" aria-label="Tokens">
+          <ul
+            className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+            aria-label="Tokens"
+          >
             {tokens.map((t) => (
               <li key={t.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
                 <div>
-                  <div className="font-medium">{t.name} <code className="ml-1 text-xs text-zinc-500">…{t.hint}</code></div>
+                  <div className="font-medium">
+                    {t.name} <code className="ml-1 text-xs text-zinc-500">…{t.hint}</code>
+                  </div>
                   <div className="text-xs text-zinc-500 dark:text-zinc-400">
-                    created {formatDateTime(t.createdAt)} · {t.lastUsedAt ? <>last used <TimeAgo date={t.lastUsedAt} /></> : "never used"}
-                    {t.revokedAt ? <> · <span className="font-semibold text-rose-600">revoked</span></> : null}
+                    created {formatDateTime(t.createdAt)} ·{" "}
+                    {t.lastUsedAt ? (
+                      <>
+                        last used <TimeAgo date={t.lastUsedAt} />
+                      </>
+                    ) : (
+                      "never used"
+                    )}
+                    {t.revokedAt ? (
+                      <>
+                        {" "}
+                        · <span className="font-semibold text-rose-600">revoked</span>
+                      </>
+                    ) : null}
                   </div>
                 </div>
                 {t.revokedAt ? null : (
                   <form action={revokeTokenAction.bind(null, t.id)}>
-                    <button type="submit" className={buttonClass("danger", "sm")} aria-label={`Revoke ${t.name}`}>Revoke</button>
+                    <button type="submit" className={buttonClass("danger", "sm")} aria-label={`Revoke ${t.name}`}>
+                      Revoke
+                    </button>
                   </form>
                 )}
               </li>

@@ -18,7 +18,9 @@ import Link from "next/link";
 import { cache } from "react";
 
 // One load per request, shared by the metadata and the page.
-const getTaskPage = cache(async (taskId: string, before?: number) => loadTaskPage(await getPageActor(), taskId, before));
+const getTaskPage = cache(async (taskId: string, before?: number) =>
+  loadTaskPage(await getPageActor(), taskId, before),
+);
 
 type Props = { params: Promise<{ taskId: string }>; searchParams: Promise<{ before?: string }> };
 
@@ -35,57 +37,106 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const { task, work, runs, hasMore } = await orNotFound(getTaskPage(taskId, before));
   const latest = runs[0] && !before ? await loadRunDetail(actor, runs[0].id) : null;
   const canDispatch = standingAllows(await standingOn(actor, work.id), "engineer");
-  const isChangedSinceRun = latest ? JSON.stringify(latest.run.checks) !== JSON.stringify(task.effective.checks) : false;
+  const isChangedSinceRun = latest
+    ? JSON.stringify(latest.run.checks) !== JSON.stringify(task.effective.checks)
+    : false;
   return (
     <>
-      <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name, href: `/works/${work.id}` }, { label: task.key }]} />
+      <Breadcrumbs
+        items={[
+          { label: "Works", href: "/works" },
+          { label: work.name, href: `/works/${work.id}` },
+          { label: task.key },
+        ]}
+      />
       <PageHeader
         eyebrow={task.key}
         title={task.title}
         meta={
           <>
-            <span className="inline-flex items-center gap-1"><BranchIcon /> <code className="font-mono">{task.branch}</code></span>
-            <span>{task.effectiveMaxGateAttempts} attempts{task.maxGateAttempts === null ? " (from the Work)" : ""}</span>
+            <span className="inline-flex items-center gap-1">
+              <BranchIcon /> <code className="font-mono">{task.branch}</code>
+            </span>
+            <span>
+              {task.effectiveMaxGateAttempts} attempts{task.maxGateAttempts === null ? " (from the Work)" : ""}
+            </span>
             <span>policy {work.checksPolicy}</span>
           </>
         }
         actions={
           canDispatch ? (
             <>
-              <Link href={`/tasks/${task.id}/edit`} className={buttonClass("secondary")}>Edit checks</Link>
+              <Link href={`/tasks/${task.id}/edit`} className={buttonClass("secondary")}>
+                Edit checks
+              </Link>
               <DispatchButton dispatch={dispatchTaskAction.bind(null, task.id)} />
             </>
           ) : null
         }
       />
-      {task.description ? <p className="mb-8 max-w-3xl text-sm leading-6 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">{task.description}</p> : null}
+      {task.description ? (
+        <p className="mb-8 max-w-3xl text-sm leading-6 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">
+          {task.description}
+        </p>
+      ) : null}
       <Section
         id="checks"
         title="Checks"
-        description={latest ? <>What run <Link className="underline" href={`/runs/${latest.run.id}`}>#{latest.run.number}</Link> froze and ran.</> : "Declared for this task: what a dispatch would freeze now."}
+        description={
+          latest ? (
+            <>
+              What run{" "}
+              <Link className="underline" href={`/runs/${latest.run.id}`}>
+                #{latest.run.number}
+              </Link>{" "}
+              froze and ran.
+            </>
+          ) : (
+            "Declared for this task: what a dispatch would freeze now."
+          )
+        }
       >
         {latest ? (
           <>
             {isChangedSinceRun ? (
-              <p role="note" className="mb-3 rounded-md bg-sky-50 px-3 py-2 text-sm text-sky-900 dark:bg-sky-950 dark:text-sky-200">
-                The task&apos;s checks have changed since this run was dispatched; the next dispatch freezes the new set (below).
+              <p
+                role="note"
+                className="mb-3 rounded-md bg-sky-50 px-3 py-2 text-sm text-sky-900 dark:bg-sky-950 dark:text-sky-200"
+              >
+                The task&apos;s checks have changed since this run was dispatched; the next dispatch freezes the new set
+                (below).
               </p>
             ) : null}
             <RunChecksPanel initial={toJson(presentRun(latest))} />
             <details className="mt-4">
-              <summary className="cursor-pointer text-sm font-medium text-zinc-600 dark:text-zinc-400">Declared checks now {isChangedSinceRun ? <Pill tone="sky">changed</Pill> : null}</summary>
-              <div className="mt-3"><DeclaredChecks checks={task.effective.checks} suppressed={task.effective.suppressed} warnings={task.warnings} /></div>
+              <summary className="cursor-pointer text-sm font-medium text-zinc-600 dark:text-zinc-400">
+                Declared checks now {isChangedSinceRun ? <Pill tone="sky">changed</Pill> : null}
+              </summary>
+              <div className="mt-3">
+                <DeclaredChecks
+                  checks={task.effective.checks}
+                  suppressed={task.effective.suppressed}
+                  warnings={task.warnings}
+                />
+              </div>
             </details>
           </>
         ) : (
-          <DeclaredChecks checks={task.effective.checks} suppressed={task.effective.suppressed} warnings={task.warnings} />
+          <DeclaredChecks
+            checks={task.effective.checks}
+            suppressed={task.effective.suppressed}
+            warnings={task.warnings}
+          />
         )}
       </Section>
       <Section id="runs" title="Runs">
         {runs.length === 0 ? (
           <EmptyState title="No runs yet">Dispatch the task to run its checks in its own worktree.</EmptyState>
         ) : (
-          <RunHistory runs={runs} olderHref={hasMore ? `/tasks/${task.id}?before=${runs[runs.length - 1].number}#runs` : null} />
+          <RunHistory
+            runs={runs}
+            olderHref={hasMore ? `/tasks/${task.id}?before=${runs[runs.length - 1].number}#runs` : null}
+          />
         )}
       </Section>
     </>

@@ -4,10 +4,18 @@ import { runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createTask } from "@/lib/services/tasks";
 
 // Creates a task from the Work page and opens it.
-export async function createTaskAction(workId: string, _state: unknown, form: FormData): Promise<ActionResult<{ id: string }>> {
+export async function createTaskAction(
+  workId: string,
+  _state: unknown,
+  form: FormData,
+): Promise<ActionResult<{ id: string }>> {
   const result = await runAction(async (actor) => {
     const branch = String(form.get("branch") ?? "").trim();
-    const task = await createTask(actor, String(workId), { title: String(form.get("title") ?? ""), description: String(form.get("description") ?? ""), ...(branch ? { branch } : {}) });
+    const task = await createTask(actor, String(workId), {
+      title: String(form.get("title") ?? ""),
+      description: String(form.get("description") ?? ""),
+      ...(branch ? { branch } : {}),
+    });
     return { id: task.id };
   });
   if (result.data) redirect(`/tasks/${result.data.id}`);

@@ -51,42 +51,86 @@ export default async function WorkPage({ params }: Props) {
         actions={
           isLead ? (
             <>
-              <Link href={`/works/${work.id}/settings`} className={buttonClass("primary")}>Edit checks and policy</Link>
-              <Link href={`/works/${work.id}/access`} className={buttonClass("secondary")}>Access</Link>
-              <Link href={`/audit?workId=${work.id}`} className={buttonClass("secondary")}>Audit</Link>
+              <Link href={`/works/${work.id}/settings`} className={buttonClass("primary")}>
+                Edit checks and policy
+              </Link>
+              <Link href={`/works/${work.id}/access`} className={buttonClass("secondary")}>
+                Access
+              </Link>
+              <Link href={`/audit?workId=${work.id}`} className={buttonClass("secondary")}>
+                Audit
+              </Link>
             </>
           ) : null
         }
       />
-      <Section id="tasks" title="Tasks" actions={isEngineer ? <NewTaskForm create={createTaskAction.bind(null, work.id)} /> : null}>
+      <Section
+        id="tasks"
+        title="Tasks"
+        actions={isEngineer ? <NewTaskForm create={createTaskAction.bind(null, work.id)} /> : null}
+      >
         {tasks.length === 0 ? (
-          <EmptyState title="No tasks yet">{isEngineer ? "Create one with New task." : "Engineers create tasks here."}</EmptyState>
+          <EmptyState title="No tasks yet">
+            {isEngineer ? "Create one with New task." : "Engineers create tasks here."}
+          </EmptyState>
         ) : (
           <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
             {tasks.map(({ task, latest }) => (
               <li key={task.id}>
-                <Link href={`/tasks/${task.id}`} className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-3 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[5.5rem_minmax(0,1fr)_auto_auto] dark:hover:bg-zinc-800/50">
+                <Link
+                  href={`/tasks/${task.id}`}
+                  className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-3 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[5.5rem_minmax(0,1fr)_auto_auto] dark:hover:bg-zinc-800/50"
+                >
                   <span className="hidden font-mono text-sm text-zinc-500 sm:block dark:text-zinc-400">{task.key}</span>
                   <span className="min-w-0">
                     <span className="block truncate font-medium">{task.title}</span>
                     <span className="text-xs text-zinc-500 dark:text-zinc-400">
                       <span className="sm:hidden">{task.key} · </span>
-                      {task.effective.checks.length} checks{latest ? <> · run #{latest.number} <TimeAgo date={latest.createdAt} /></> : " · never run"}
+                      {task.effective.checks.length} checks
+                      {latest ? (
+                        <>
+                          {" "}
+                          · run #{latest.number} <TimeAgo date={latest.createdAt} />
+                        </>
+                      ) : (
+                        " · never run"
+                      )}
                     </span>
                   </span>
-                  {latest ? <span className="hidden sm:block"><EndingBadge status={latest.status as RunStatus} ending={latest.ending as Ending | null} needsDecision={latest.needsDecision} /></span> : <span className="hidden sm:block" />}
-                  {latest ? <GateChip gate={latest.gate as Gate} size="sm" /> : <span className="text-xs text-zinc-400">—</span>}
+                  {latest ? (
+                    <span className="hidden sm:block">
+                      <EndingBadge
+                        status={latest.status as RunStatus}
+                        ending={latest.ending as Ending | null}
+                        needsDecision={latest.needsDecision}
+                      />
+                    </span>
+                  ) : (
+                    <span className="hidden sm:block" />
+                  )}
+                  {latest ? (
+                    <GateChip gate={latest.gate as Gate} size="sm" />
+                  ) : (
+                    <span className="text-xs text-zinc-400">—</span>
+                  )}
                 </Link>
               </li>
             ))}
           </ul>
         )}
       </Section>
-      <Section id="defaults" title="Check defaults" description="Every task inherits these unless it overrides or suppresses them.">
+      <Section
+        id="defaults"
+        title="Check defaults"
+        description="Every task inherits these unless it overrides or suppresses them."
+      >
         <DeclaredChecks checks={work.checkDefaults} suppressed={[]} warnings={[]} showSource={false} />
         {work.agentCommand ? (
           <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
-            Agent command: <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">{work.agentCommand}</code>
+            Agent command:{" "}
+            <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">
+              {work.agentCommand}
+            </code>
           </p>
         ) : null}
       </Section>

@@ -6,7 +6,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/git-repo";
-import { checkoutFingerprint, prepareCheckout, repoDirOf, resolveInsideCheckout, worktreeDirOf, type CheckoutTarget } from "./checkout";
+import {
+  checkoutFingerprint,
+  prepareCheckout,
+  repoDirOf,
+  resolveInsideCheckout,
+  worktreeDirOf,
+  type CheckoutTarget,
+} from "./checkout";
 
 let dataDir: string;
 let repo: TestRepo;
@@ -108,7 +115,11 @@ describe("prepareCheckout", () => {
   it("uses the repository's HEAD branch when the Work has no base branch", async () => {
     const trunkRepo = makeGitRepo({ "x.txt": "x\n" }, "trunk");
     try {
-      const c = await prepareCheckout({ dataDir, work: { id: "work-trunk", repoUrl: trunkRepo.dir, baseBranch: null }, task: { id: "task-t", branch: "gate-9" } });
+      const c = await prepareCheckout({
+        dataDir,
+        work: { id: "work-trunk", repoUrl: trunkRepo.dir, baseBranch: null },
+        task: { id: "task-t", branch: "gate-9" },
+      });
       expect(c.baseBranch).toBe("trunk");
       expect(c.head).toBe(trunkRepo.head);
     } finally {
@@ -118,7 +129,11 @@ describe("prepareCheckout", () => {
 
   it("an unclonable repoUrl is an error naming the git problem, and leaves nothing half-made", async () => {
     const missing = path.join(os.tmpdir(), `gatehouse-no-such-repo-${process.pid}-${Date.now()}`);
-    const error = await prepareCheckout({ dataDir, work: { id: "work-bad", repoUrl: missing, baseBranch: "main" }, task: { id: "task-x", branch: "gate-1" } }).then(
+    const error = await prepareCheckout({
+      dataDir,
+      work: { id: "work-bad", repoUrl: missing, baseBranch: "main" },
+      task: { id: "task-x", branch: "gate-1" },
+    }).then(
       () => null,
       (e: Error) => e,
     );
@@ -132,7 +147,13 @@ describe("prepareCheckout", () => {
     // A directory that is not a repository.
     const notRepo = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-not-a-repo-"));
     try {
-      await expect(prepareCheckout({ dataDir, work: { id: "work-bad2", repoUrl: notRepo, baseBranch: "main" }, task: { id: "task-y", branch: "gate-1" } })).rejects.toThrow(
+      await expect(
+        prepareCheckout({
+          dataDir,
+          work: { id: "work-bad2", repoUrl: notRepo, baseBranch: "main" },
+          task: { id: "task-y", branch: "gate-1" },
+        }),
+      ).rejects.toThrow(
         /could not clone .*(does not exist|not a git repository|does not appear to be a git repository)/i,
       );
     } finally {
@@ -141,13 +162,15 @@ describe("prepareCheckout", () => {
   });
 
   it("a base branch missing from the repository is an error naming it", async () => {
-    await expect(prepareCheckout(target("task-d", "gate-4", { id: "work-1", repoUrl: repo.dir, baseBranch: "no-such-branch" }))).rejects.toThrow(
-      /base branch "no-such-branch" does not exist/,
-    );
+    await expect(
+      prepareCheckout(target("task-d", "gate-4", { id: "work-1", repoUrl: repo.dir, baseBranch: "no-such-branch" })),
+    ).rejects.toThrow(/base branch "no-such-branch" does not exist/);
   });
 
   it("concurrent prepares of one Work's tasks are serialised and all succeed", async () => {
-    const done = await Promise.all(["p1", "p2", "p3", "p4"].map((id, i) => prepareCheckout(target(`task-${id}`, `par-${i}`))));
+    const done = await Promise.all(
+      ["p1", "p2", "p3", "p4"].map((id, i) => prepareCheckout(target(`task-${id}`, `par-${i}`))),
+    );
     expect(new Set(done.map((c) => c.path)).size).toBe(4);
     for (const [i, c] of done.entries()) expect(branchOf(c.path)).toBe(`par-${i}`);
   });
@@ -188,7 +211,9 @@ describe("resolveInsideCheckout", () => {
   it("no cwd is the checkout root; a subdirectory resolves inside it", () => {
     expect(resolveInsideCheckout(wt, undefined)).toEqual({ path: wt });
     expect(resolveInsideCheckout(wt, "pkg/web")).toEqual({ path: path.join(fs.realpathSync(wt), "pkg", "web") });
-    expect(resolveInsideCheckout(wt, "inside-link/web")).toEqual({ path: path.join(fs.realpathSync(wt), "pkg", "web") });
+    expect(resolveInsideCheckout(wt, "inside-link/web")).toEqual({
+      path: path.join(fs.realpathSync(wt), "pkg", "web"),
+    });
   });
 
   it("refuses a cwd that leaves the checkout through a symlink (no '..' involved)", () => {
@@ -206,7 +231,9 @@ describe("resolveInsideCheckout", () => {
 
   it("refuses an absolute cwd or one with '..' that gets out (defence behind the schema)", () => {
     expect((resolveInsideCheckout(wt, outside) as { error: string }).error).toContain("leaves the checkout");
-    expect((resolveInsideCheckout(wt, `../${path.basename(outside)}`) as { error: string }).error).toContain("leaves the checkout");
+    expect((resolveInsideCheckout(wt, `../${path.basename(outside)}`) as { error: string }).error).toContain(
+      "leaves the checkout",
+    );
     // A sibling directory whose name starts with the checkout's name is still outside.
     const sibling = `${wt}-sibling`;
     fs.mkdirSync(sibling);

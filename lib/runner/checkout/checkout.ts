@@ -54,7 +54,10 @@ async function prepareLocked({ dataDir, work, task }: CheckoutTarget): Promise<C
   const repoDir = repoDirOf(dataDir, work.id);
   const url = resolveRepoUrl(work.repoUrl);
   if (!fs.existsSync(path.join(repoDir, "HEAD"))) await cloneBare(url, repoDir);
-  else if (checkedOrigins.get(repoDir) !== url && (await git(["config", "--get", "remote.origin.url"], { cwd: repoDir }).catch(() => "")).trim() !== url) {
+  else if (
+    checkedOrigins.get(repoDir) !== url &&
+    (await git(["config", "--get", "remote.origin.url"], { cwd: repoDir }).catch(() => "")).trim() !== url
+  ) {
     await git(["remote", "set-url", "origin", url], { cwd: repoDir });
     await git(["fetch", "--quiet", "--prune", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
   }
@@ -92,7 +95,8 @@ async function cloneBare(url: string, repoDir: string): Promise<void> {
     fs.renameSync(tmp, repoDir);
   } catch (error) {
     fs.rmSync(tmp, { recursive: true, force: true });
-    if (error instanceof GitError) throw new GitError(`could not clone ${url}: ${error.message.replace(/^git clone failed: /, "")}`);
+    if (error instanceof GitError)
+      throw new GitError(`could not clone ${url}: ${error.message.replace(/^git clone failed: /, "")}`);
     throw error;
   }
 }
@@ -162,7 +166,8 @@ export function resolveInsideCheckout(wt: string, cwd: string | undefined): { pa
   } catch {
     return { error: `cwd "${cwd}" does not exist in the checkout` };
   }
-  if (real !== root && !real.startsWith(root + path.sep)) return { error: `cwd "${cwd}" leaves the checkout (it resolves to ${real})` };
+  if (real !== root && !real.startsWith(root + path.sep))
+    return { error: `cwd "${cwd}" leaves the checkout (it resolves to ${real})` };
   if (!fs.statSync(real).isDirectory()) return { error: `cwd "${cwd}" is not a directory` };
   return { path: real };
 }

@@ -19,17 +19,34 @@ export async function git(args: string[], options: GitOptions = {}): Promise<str
   const runAs = runAsFromEnv();
   const home = runAs ? { HOME: checkHomeOf(dataDir()), XDG_CONFIG_HOME: checkHomeOf(dataDir()) } : {};
   const env = Object.fromEntries(
-    Object.entries({ ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", LC_ALL: "C", ...home, ...options.env }).filter((e): e is [string, string] => e[1] !== undefined),
+    Object.entries({
+      ...process.env,
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_ASKPASS: "",
+      SSH_ASKPASS: "",
+      LC_ALL: "C",
+      ...home,
+      ...options.env,
+    }).filter((e): e is [string, string] => e[1] !== undefined),
   );
-  const result = await execCaptured("git", ["-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null", ...args], {
-    cwd: options.cwd ?? (runAs ? dataDir() : process.cwd()),
-    env,
-    pipeDir: pipeDirOf(dataDir()),
-    timeoutMs: options.timeoutMs ?? 120_000,
-    runAs,
-  }).catch((error: Error) => ({ code: null, stdout: "", stderr: error.message }));
+  const result = await execCaptured(
+    "git",
+    ["-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null", ...args],
+    {
+      cwd: options.cwd ?? (runAs ? dataDir() : process.cwd()),
+      env,
+      pipeDir: pipeDirOf(dataDir()),
+      timeoutMs: options.timeoutMs ?? 120_000,
+      runAs,
+    },
+  ).catch((error: Error) => ({ code: null, stdout: "", stderr: error.message }));
   if (result.code === 0) return result.stdout;
-  const detail = (result.stderr || `exit code ${result.code ?? "none (killed)"}`).trim().split("\n").filter(Boolean).slice(-3).join(" ");
+  const detail = (result.stderr || `exit code ${result.code ?? "none (killed)"}`)
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .slice(-3)
+    .join(" ");
   throw new GitError(`git ${args[0]} failed: ${detail}`);
 }
 

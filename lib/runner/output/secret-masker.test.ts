@@ -104,12 +104,16 @@ describe("several secrets", () => {
       ["cbaaaaaeeaa", "aaedcedaaac"],
       ["adceddaadbb", "bbfaccecafba"],
     ]) {
-      const shared = [...Array(a.length).keys()].map((k) => a.length - k).find((k) => b.startsWith(a.slice(a.length - k)))!;
+      const shared = [...Array(a.length).keys()]
+        .map((k) => a.length - k)
+        .find((k) => b.startsWith(a.slice(a.length - k)))!;
       const text = `${"lead ".repeat(8)}|${a}${b.slice(shared)}|${" tail".repeat(8)}`;
       for (let i = 1; i < text.length; i++) {
         for (const j of [i + 1, i + 3, i + 7]) {
           const got = mask([a, b], [text.slice(0, i), text.slice(i, j), text.slice(j)]);
-          expect(got.slice(got.indexOf("|") + 1, got.lastIndexOf("|")), `${a}+${b} split at ${i},${j}`).toMatch(/^(\*\*\*)+$/);
+          expect(got.slice(got.indexOf("|") + 1, got.lastIndexOf("|")), `${a}+${b} split at ${i},${j}`).toMatch(
+            /^(\*\*\*)+$/,
+          );
         }
       }
     }
@@ -195,7 +199,8 @@ describe("the base64 form of a value", () => {
 
             // Split at every point, the result is the same.
             const text = `data: ${encoded}\n`;
-            for (let i = 1; i < text.length; i++) expect(mask([value], [text.slice(0, i), text.slice(i)]), `${what}, split at ${i}`).toBe(got);
+            for (let i = 1; i < text.length; i++)
+              expect(mask([value], [text.slice(0, i), text.slice(i)]), `${what}, split at ${i}`).toBe(got);
           }
         });
       }
@@ -221,7 +226,8 @@ describe("longer and multi-line values", () => {
   it("a multi-line value (a PEM-like key) is masked whole, split at every point", () => {
     const value = "-----BEGIN KEY-----\nMIIBOgIBAAJBAK\n-----END KEY-----";
     const text = `key:\n${value}\ndone\n`;
-    for (let i = 1; i < text.length; i++) expect(mask([value], [text.slice(0, i), text.slice(i)]), `split at ${i}`).toBe("key:\n***\ndone\n");
+    for (let i = 1; i < text.length; i++)
+      expect(mask([value], [text.slice(0, i), text.slice(i)]), `split at ${i}`).toBe("key:\n***\ndone\n");
   });
 
   it("a 64-character token and its one-line base64 are masked", () => {
@@ -246,7 +252,13 @@ describe("output without a secret", () => {
   it("passes through byte-exact, invalid UTF-8 included, however it is chunked", () => {
     const masker = () => new SecretMasker([VALUE, "another-secret"]);
     const invalid = Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82, 0x0a, 0xf0, 0x9f, 0x92, 0x00, 0x80, 0xc0, 0xaf]);
-    const data = Buffer.concat([Buffer.from("plain text\n"), invalid, randomBytes(10_000), Buffer.from(VALUE.slice(0, -1)), invalid]);
+    const data = Buffer.concat([
+      Buffer.from("plain text\n"),
+      invalid,
+      randomBytes(10_000),
+      Buffer.from(VALUE.slice(0, -1)),
+      invalid,
+    ]);
     expect(maskChunks(masker(), [data]).equals(data)).toBe(true);
     for (const size of [1, 2, 3, 7, 14, 100, 4096]) {
       const chunks: Buffer[] = [];
@@ -258,7 +270,10 @@ describe("output without a secret", () => {
   it("bytes around a masked value are kept exactly, invalid UTF-8 included", () => {
     const before = Buffer.from([0xff, 0xc3, 0x00]);
     const after = Buffer.from([0xe2, 0x82, 0xfe]);
-    const got = maskChunks(new SecretMasker([VALUE]), [Buffer.concat([before, Buffer.from(VALUE.slice(0, 4))]), Buffer.concat([Buffer.from(VALUE.slice(4)), after])]);
+    const got = maskChunks(new SecretMasker([VALUE]), [
+      Buffer.concat([before, Buffer.from(VALUE.slice(0, 4))]),
+      Buffer.concat([Buffer.from(VALUE.slice(4)), after]),
+    ]);
     expect(got.equals(Buffer.concat([before, Buffer.from("***"), after]))).toBe(true);
   });
 

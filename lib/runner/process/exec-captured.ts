@@ -28,11 +28,24 @@ function collect(fd: number): Promise<Buffer> {
   });
 }
 
-export async function execCaptured(file: string, args: string[], opts: { cwd: string; env: Record<string, string>; pipeDir: string; timeoutMs: number; runAs?: RunAs | null }): Promise<Captured> {
+export async function execCaptured(
+  file: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; pipeDir: string; timeoutMs: number; runAs?: RunAs | null },
+): Promise<Captured> {
   const pool = fifoPoolFor(opts.pipeDir);
   const out = await pool.takeReadEnd();
   const err = await pool.takeReadEnd();
-  const launched = await launch({ file, args, cwd: opts.cwd, env: opts.env, stdinPath: null, outPath: out.path, errPath: err.path, runAs: opts.runAs });
+  const launched = await launch({
+    file,
+    args,
+    cwd: opts.cwd,
+    env: opts.env,
+    stdinPath: null,
+    outPath: out.path,
+    errPath: err.path,
+    runAs: opts.runAs,
+  });
   fs.rmSync(out.path, { force: true });
   fs.rmSync(err.path, { force: true });
   if ("error" in launched) {

@@ -24,7 +24,14 @@ export class FifoPool {
     const paths = Array.from({ length: BATCH }, () => path.join(this.dir, `p-${stamp}-${this.counter++}`));
     // Through the spawner like every other command: the server never forks itself (a fork makes every
     // page it then writes fault once, ~80 ms for a 16 MB log ring on a virtual machine).
-    const launched = await launch({ file: "mkfifo", args: ["-m", "600", ...paths], cwd: this.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdinPath: null, outPath: "/dev/null" });
+    const launched = await launch({
+      file: "mkfifo",
+      args: ["-m", "600", ...paths],
+      cwd: this.dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      stdinPath: null,
+      outPath: "/dev/null",
+    });
     if ("error" in launched) throw new Error(`mkfifo could not start: ${launched.error}`);
     const exit = await launched.exited;
     if (exit.code !== 0) throw new Error(`mkfifo failed (exit ${exit.code ?? exit.signal})`);

@@ -34,7 +34,14 @@ const spec = (command: string, extra: Partial<CommandSpec> = {}): CommandSpec =>
 
 async function pipeBytesOfLaunch(): Promise<number> {
   const pipe = await fifoPoolFor(path.join(dir, "pipes")).takeReadEnd();
-  const launched = await launch({ file: "true", args: [], cwd: dir, env: { PATH: process.env.PATH ?? "" }, stdinPath: null, outPath: pipe.path });
+  const launched = await launch({
+    file: "true",
+    args: [],
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "" },
+    stdinPath: null,
+    outPath: pipe.path,
+  });
   fs.rmSync(pipe.path);
   fs.closeSync(pipe.readFd);
   if ("error" in launched) throw new Error(launched.error);
@@ -45,7 +52,8 @@ async function pipeBytesOfLaunch(): Promise<number> {
 describe("commands started by the JavaScript spawner", () => {
   it("the native spawner reports a pipe wide enough to poll; the JavaScript one reports none", async () => {
     delete process.env.GATEHOUSE_JS_SPAWNER;
-    if (fs.existsSync(nativeSpawnerPath())) expect(await pipeBytesOfLaunch()).toBeGreaterThanOrEqual(MIN_POLLED_PIPE_BYTES);
+    if (fs.existsSync(nativeSpawnerPath()))
+      expect(await pipeBytesOfLaunch()).toBeGreaterThanOrEqual(MIN_POLLED_PIPE_BYTES);
     process.env.GATEHOUSE_JS_SPAWNER = "1";
     expect(await pipeBytesOfLaunch()).toBe(0);
   });

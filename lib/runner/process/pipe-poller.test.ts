@@ -21,7 +21,11 @@ function collect(readFd: number) {
   const chunks: Buffer[] = [];
   let ends = 0;
   // The poller reuses its buffer: keep copies, as any consumer must.
-  const poller = new PipePoller(readFd, (chunk) => chunks.push(Buffer.from(chunk)), () => ends++);
+  const poller = new PipePoller(
+    readFd,
+    (chunk) => chunks.push(Buffer.from(chunk)),
+    () => ends++,
+  );
   return { poller, text: () => Buffer.concat(chunks).toString(), bytes: () => Buffer.concat(chunks), ends: () => ends };
 }
 
@@ -105,12 +109,20 @@ describe("PipePoller", () => {
 
 describe("readOutput", () => {
   // A pipe the spawner widened is polled; one it could not (the kernel's 64 KB) is read as a socket.
-  for (const [label, pipeBytes] of [["a narrow pipe (as a socket)", 0], ["a wide pipe (polled)", MIN_POLLED_PIPE_BYTES]] as const) {
+  for (const [label, pipeBytes] of [
+    ["a narrow pipe (as a socket)", 0],
+    ["a wide pipe (polled)", MIN_POLLED_PIPE_BYTES],
+  ] as const) {
     it(`${label}: delivers everything in order and ends once; destroy ends without onEnd`, async () => {
       const { readFd, writeFd } = await openPipe();
       const chunks: Buffer[] = [];
       let ends = 0;
-      const reader = readOutput(readFd, pipeBytes, (chunk) => chunks.push(Buffer.from(chunk)), () => ends++);
+      const reader = readOutput(
+        readFd,
+        pipeBytes,
+        (chunk) => chunks.push(Buffer.from(chunk)),
+        () => ends++,
+      );
       reader.poll();
       fs.writeSync(writeFd, "alpha\n");
       await waitFor(() => Buffer.concat(chunks).toString() === "alpha\n");
@@ -122,7 +134,12 @@ describe("readOutput", () => {
 
       const second = await openPipe();
       let secondEnds = 0;
-      const cut = readOutput(second.readFd, pipeBytes, () => undefined, () => secondEnds++);
+      const cut = readOutput(
+        second.readFd,
+        pipeBytes,
+        () => undefined,
+        () => secondEnds++,
+      );
       cut.destroy();
       expect(cut.closed).toBe(true);
       // Once the read end is really closed, writing fails (EPIPE); by then any end would have been reported.
@@ -142,8 +159,18 @@ describe("readOutput", () => {
   it("polls only a pipe wide enough for it", async () => {
     const wide = await openPipe();
     const narrow = await openPipe();
-    const polled = readOutput(wide.readFd, 1024 * 1024, () => undefined, () => undefined);
-    const socket = readOutput(narrow.readFd, 64 * 1024, () => undefined, () => undefined);
+    const polled = readOutput(
+      wide.readFd,
+      1024 * 1024,
+      () => undefined,
+      () => undefined,
+    );
+    const socket = readOutput(
+      narrow.readFd,
+      64 * 1024,
+      () => undefined,
+      () => undefined,
+    );
     expect(polled).toBeInstanceOf(PipePoller);
     expect(socket).not.toBeInstanceOf(PipePoller);
     for (const r of [polled, socket]) r.destroy();

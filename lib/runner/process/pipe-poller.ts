@@ -27,7 +27,12 @@ export interface OutputReader {
 }
 
 // Reads a pipe of `pipeBytes` capacity (0: unknown) by polling when it is wide enough, else as a socket.
-export function readOutput(fd: number, pipeBytes: number, onData: (chunk: Buffer) => void, onEnd: () => void): OutputReader {
+export function readOutput(
+  fd: number,
+  pipeBytes: number,
+  onData: (chunk: Buffer) => void,
+  onEnd: () => void,
+): OutputReader {
   if (pipeBytes >= MIN_POLLED_PIPE_BYTES) return new PipePoller(fd, onData, onEnd);
   return new SocketReader(fd, onData, onEnd);
 }

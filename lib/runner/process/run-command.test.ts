@@ -109,7 +109,10 @@ describe("runCommand: timeouts and process groups", () => {
 
   it("a command that ignores SIGTERM is SIGKILLed after the grace, and its whole group is gone", async () => {
     // The background sleep ignores TERM too (ignored signals are inherited).
-    const s = spec("trap '' TERM; sleep 60 & echo child=$!; echo shell=$$; sleep 60", { timeoutMs: 500, killGraceMs: 300 });
+    const s = spec("trap '' TERM; sleep 60 & echo child=$!; echo shell=$$; sleep 60", {
+      timeoutMs: 500,
+      killGraceMs: 300,
+    });
     const out = await runCommand(s);
     const pids = pidsIn(fs.readFileSync(s.logPath, "utf8"));
     try {
@@ -119,7 +122,9 @@ describe("runCommand: timeouts and process groups", () => {
       expect(pids.shell).toBeGreaterThan(0);
       expect(await waitUntilGone([pids.child, pids.shell])).toEqual([]);
       // No live process is left in the check's process group (the group id is the shell's pid).
-      expect(await waitFor(() => liveProcessesInGroup(pids.shell).length === 0, { what: "the group to end" })).toBe(true);
+      expect(await waitFor(() => liveProcessesInGroup(pids.shell).length === 0, { what: "the group to end" })).toBe(
+        true,
+      );
     } finally {
       killQuietly([pids.child, pids.shell].filter(Boolean));
     }
@@ -142,14 +147,22 @@ describe("runCommand: timeouts and process groups", () => {
   });
 
   it("a process that left the group (setsid) and holds the output is cut off and killed by its env markers", async () => {
-    const env = { ...ENV, GATEHOUSE_RUN_ID: `escape-${process.pid}-${Date.now()}`, GATEHOUSE_ATTEMPT: "1", GATEHOUSE_CHECK_ID: "escape" };
+    const env = {
+      ...ENV,
+      GATEHOUSE_RUN_ID: `escape-${process.pid}-${Date.now()}`,
+      GATEHOUSE_ATTEMPT: "1",
+      GATEHOUSE_CHECK_ID: "escape",
+    };
     const flag = path.join(dir, `escaped-${counter}`);
     // The main process waits until the child has left the group (the flag is written after setsid).
-    const s = spec(`setsid sh -c 'echo "escaped=$$"; touch ${flag}; exec sleep 60' & while [ ! -e ${flag} ]; do sleep 0.05; done; echo main done`, {
-      env,
-      closeGraceMs: 500,
-      markers: [`GATEHOUSE_RUN_ID=${env.GATEHOUSE_RUN_ID}`, "GATEHOUSE_ATTEMPT=1", "GATEHOUSE_CHECK_ID=escape"],
-    });
+    const s = spec(
+      `setsid sh -c 'echo "escaped=$$"; touch ${flag}; exec sleep 60' & while [ ! -e ${flag} ]; do sleep 0.05; done; echo main done`,
+      {
+        env,
+        closeGraceMs: 500,
+        markers: [`GATEHOUSE_RUN_ID=${env.GATEHOUSE_RUN_ID}`, "GATEHOUSE_ATTEMPT=1", "GATEHOUSE_CHECK_ID=escape"],
+      },
+    );
     const out = await runCommand(s);
     expect(out.exitCode).toBe(0);
     expect(out.durationMs).toBeLessThan(30_000);
@@ -162,7 +175,10 @@ describe("runCommand: timeouts and process groups", () => {
       .filter((p) => /^\d+$/.test(p))
       .filter((p) => {
         try {
-          return fs.readFileSync(`/proc/${p}/environ`, "latin1").split("\0").includes(`GATEHOUSE_RUN_ID=${env.GATEHOUSE_RUN_ID}`);
+          return fs
+            .readFileSync(`/proc/${p}/environ`, "latin1")
+            .split("\0")
+            .includes(`GATEHOUSE_RUN_ID=${env.GATEHOUSE_RUN_ID}`);
         } catch {
           return false;
         }
@@ -233,7 +249,9 @@ describe("runCommand: the stored log", () => {
 
   it("memory and disk stay bounded whatever a check prints (1 GB through a 32 MB cap)", async () => {
     const size = 1_000_000_000;
-    const s = spec(`head -c ${size} < <(yes 'a line of flood output that goes on'); echo; echo END`, { capBytes: 32 * 1024 * 1024 });
+    const s = spec(`head -c ${size} < <(yes 'a line of flood output that goes on'); echo; echo END`, {
+      capBytes: 32 * 1024 * 1024,
+    });
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => {
@@ -253,7 +271,9 @@ describe("runCommand: the stored log", () => {
     const growthMb = (peak - before) / (1024 * 1024);
     expect(growthMb).toBeLessThan(64);
     // Nothing besides the log was left on disk (no tail ring or temporary file).
-    expect(fs.readdirSync(path.dirname(s.logPath)).filter((f) => f.startsWith(path.basename(s.logPath)))).toEqual([path.basename(s.logPath)]);
+    expect(fs.readdirSync(path.dirname(s.logPath)).filter((f) => f.startsWith(path.basename(s.logPath)))).toEqual([
+      path.basename(s.logPath),
+    ]);
     fs.rmSync(s.logPath, { force: true });
   }, 180_000);
 
@@ -261,7 +281,9 @@ describe("runCommand: the stored log", () => {
     const s = spec("printf '\\xff\\xfe'; printf 'ok\\n'; printf '\\x00nul\\n'");
     const out = await runCommand(s);
     expect(out.exitCode).toBe(0);
-    expect(fs.readFileSync(s.logPath)).toEqual(Buffer.from([0xff, 0xfe, 0x6f, 0x6b, 0x0a, 0x00, 0x6e, 0x75, 0x6c, 0x0a]));
+    expect(fs.readFileSync(s.logPath)).toEqual(
+      Buffer.from([0xff, 0xfe, 0x6f, 0x6b, 0x0a, 0x00, 0x6e, 0x75, 0x6c, 0x0a]),
+    );
     expect(out.tail).toBe("\uFFFD\uFFFDok\n\u2400nul\n");
     expect(out.tail).not.toContain("\0");
     // Round-trips as valid UTF-8.
@@ -291,7 +313,9 @@ describe("runCommand: the stored log", () => {
 describe("runCommand: expectStdout", () => {
   it("finds the expected text even when it is split across output chunks", async () => {
     // The pause makes the two halves arrive as separate reads.
-    const out = await runCommand(spec("printf 'all tests NEED'; sleep 0.3; printf 'LE passed\\n'", { expectStdout: "NEEDLE passed" }));
+    const out = await runCommand(
+      spec("printf 'all tests NEED'; sleep 0.3; printf 'LE passed\\n'", { expectStdout: "NEEDLE passed" }),
+    );
     expect(out.exitCode).toBe(0);
     expect(out.isExpectedOutputFound).toBe(true);
   });
@@ -301,7 +325,10 @@ describe("runCommand: expectStdout", () => {
     expect(missing.isExpectedOutputFound).toBe(false);
     // In the dropped middle of a capped log: still found, since the search sees every byte.
     const cut = await runCommand(
-      spec("head -c 200000 < <(yes x); echo MIDDLE-NEEDLE; head -c 200000 < <(yes y)", { expectStdout: "MIDDLE-NEEDLE", capBytes: 64 * 1024 }),
+      spec("head -c 200000 < <(yes x); echo MIDDLE-NEEDLE; head -c 200000 < <(yes y)", {
+        expectStdout: "MIDDLE-NEEDLE",
+        capBytes: 64 * 1024,
+      }),
     );
     expect(cut.note).not.toBeNull();
     expect(cut.isExpectedOutputFound).toBe(true);

@@ -57,7 +57,17 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   const fail = (message: string): CommandOutcome => {
     sink.write(Buffer.from(`[gatehouse] ${message}\n`));
     const summary = sink.finish();
-    return { ...summary, message, spawnError: message, exitCode: null, signal: null, isTimedOut: false, isAborted: false, durationMs: Math.round(performance.now() - started), isExpectedOutputFound: false };
+    return {
+      ...summary,
+      message,
+      spawnError: message,
+      exitCode: null,
+      signal: null,
+      isTimedOut: false,
+      isAborted: false,
+      durationMs: Math.round(performance.now() - started),
+      isExpectedOutputFound: false,
+    };
   };
 
   if (!isDirectory(spec.cwd)) return fail(`working directory ${spec.cwd} does not exist`);
@@ -69,7 +79,15 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   } catch (error) {
     return fail(`could not create the output pipe: ${(error as Error).message}`);
   }
-  const launched = await launch({ file: "bash", args: [...BASH_ARGS, spec.command], cwd: spec.cwd, env: spec.env, stdinPath: spec.stdinFile ?? null, outPath: pipe.path, runAs: spec.runAs });
+  const launched = await launch({
+    file: "bash",
+    args: [...BASH_ARGS, spec.command],
+    cwd: spec.cwd,
+    env: spec.env,
+    stdinPath: spec.stdinFile ?? null,
+    outPath: pipe.path,
+    runAs: spec.runAs,
+  });
   fs.rmSync(pipe.path, { force: true });
   if ("error" in launched) {
     fs.closeSync(pipe.readFd);
@@ -107,11 +125,14 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
       timers.push(setTimeout(() => signalGroup(pgid, "SIGKILL"), killGraceMs));
     };
     timers.push(
-      setTimeout(() => {
-        if (hasExited) return;
-        isTimedOut = true;
-        endGroup();
-      }, Math.max(1, spec.timeoutMs)),
+      setTimeout(
+        () => {
+          if (hasExited) return;
+          isTimedOut = true;
+          endGroup();
+        },
+        Math.max(1, spec.timeoutMs),
+      ),
     );
     const onAbort = () => {
       if (hasExited) return;

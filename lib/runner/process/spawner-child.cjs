@@ -39,9 +39,17 @@ function start(f) {
     out = fs.openSync(f[3], fs.constants.O_WRONLY);
     if (f[4]) err = fs.openSync(f[4], fs.constants.O_WRONLY);
     if (f[5]) input = fs.openSync(f[5], "r");
-    const child = spawn(args[0], args.slice(1), { cwd: f[2], env, detached: true, stdio: [input ?? "ignore", out, err ?? out], ...(user ? { uid: user[0], gid: user[1] } : {}) });
+    const child = spawn(args[0], args.slice(1), {
+      cwd: f[2],
+      env,
+      detached: true,
+      stdio: [input ?? "ignore", out, err ?? out],
+      ...(user ? { uid: user[0], gid: user[1] } : {}),
+    });
     child.on("error", (error) => send(`E ${id} ${error.message}`));
-    child.on("exit", (code, signal) => send(`X ${id} ${code === null ? -1 : code} ${signal ? os.constants.signals[signal] : 0}`));
+    child.on("exit", (code, signal) =>
+      send(`X ${id} ${code === null ? -1 : code} ${signal ? os.constants.signals[signal] : 0}`),
+    );
     // Node cannot resize a pipe: the capacity is the kernel's default, reported as unknown (0).
     if (child.pid) send(`P ${id} ${child.pid} 0`);
   } catch (error) {

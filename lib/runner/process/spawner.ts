@@ -10,14 +10,26 @@ import path from "node:path";
 import readline from "node:readline";
 
 export type RunAs = { uid: number; gid: number };
-export type LaunchRequest = { file: string; args: string[]; cwd: string; env: Record<string, string>; stdinPath: string | null; outPath: string; errPath?: string | null; runAs?: RunAs | null };
+export type LaunchRequest = {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdinPath: string | null;
+  outPath: string;
+  errPath?: string | null;
+  runAs?: RunAs | null;
+};
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 // pipeBytes: the capacity of the stdout pipe when the spawner set it (0: unknown, the kernel's default).
 export type Launched = { pid: number; pipeBytes: number; exited: Promise<Exit> } | { error: string };
 
 type Pending = { started: (l: Launched) => void; exited?: (e: Exit) => void; isStarted: boolean };
 
-const SIGNAL_NAMES = Object.fromEntries(Object.entries(os.constants.signals).map(([name, n]) => [n, name])) as Record<number, NodeJS.Signals>;
+const SIGNAL_NAMES = Object.fromEntries(Object.entries(os.constants.signals).map(([name, n]) => [n, name])) as Record<
+  number,
+  NodeJS.Signals
+>;
 
 export function nativeSpawnerPath(): string {
   return path.join(process.cwd(), "lib", "runner", "process", "native", "gatehouse-spawner");
@@ -35,9 +47,17 @@ class Spawner {
     if (this.child && this.child.exitCode === null && !this.child.killed) return this.child;
     const native = nativeSpawnerPath();
     const script = path.join(process.cwd(), "lib", "runner", "process", "spawner-child.cjs");
-    const [file, args] = this.withNative && fs.existsSync(native) ? [native, []] : fs.existsSync(script) ? [process.execPath, [script]] : [null, []];
+    const [file, args] =
+      this.withNative && fs.existsSync(native)
+        ? [native, []]
+        : fs.existsSync(script)
+          ? [process.execPath, [script]]
+          : [null, []];
     if (!file) return null;
-    const child: ChildProcess = spawn(file, args, { stdio: ["pipe", "pipe", "inherit"], env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv });
+    const child: ChildProcess = spawn(file, args, {
+      stdio: ["pipe", "pipe", "inherit"],
+      env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv,
+    });
     child.stdin!.on("error", () => undefined);
     readline.createInterface({ input: child.stdout! }).on("line", (line) => this.receive(line));
     child.on("exit", () => {
@@ -63,7 +83,11 @@ class Spawner {
       this.pending.delete(id);
     } else if (tag === "P") {
       p.isStarted = true;
-      p.started({ pid: Number(rest[0]), pipeBytes: Number(rest[1]) || 0, exited: new Promise<Exit>((resolve) => (p.exited = resolve)) });
+      p.started({
+        pid: Number(rest[0]),
+        pipeBytes: Number(rest[1]) || 0,
+        exited: new Promise<Exit>((resolve) => (p.exited = resolve)),
+      });
     } else if (tag === "X") {
       const code = Number(rest[0]);
       const signal = Number(rest[1]);
@@ -78,8 +102,23 @@ class Spawner {
     const id = this.nextId++;
     const env = Object.entries(request.env).map(([k, v]) => `${k}=${v}`);
     const user = request.runAs ? `${request.runAs.uid}:${request.runAs.gid}` : "";
-    const fields = ["S", String(id), request.cwd, request.outPath, request.errPath ?? "", request.stdinPath ?? "", user, request.file, String(request.args.length + 1), request.file, ...request.args, String(env.length), ...env];
-    if (fields.some((f) => f.includes("\0"))) return Promise.resolve({ error: "a NUL character cannot be passed to a command" });
+    const fields = [
+      "S",
+      String(id),
+      request.cwd,
+      request.outPath,
+      request.errPath ?? "",
+      request.stdinPath ?? "",
+      user,
+      request.file,
+      String(request.args.length + 1),
+      request.file,
+      ...request.args,
+      String(env.length),
+      ...env,
+    ];
+    if (fields.some((f) => f.includes("\0")))
+      return Promise.resolve({ error: "a NUL character cannot be passed to a command" });
     return new Promise<Launched>((started) => {
       this.pending.set(id, { started, isStarted: false });
       child.stdin!.write(fields.join("\0") + "\0");
@@ -98,9 +137,19 @@ function launchDirect(request: LaunchRequest): Launched {
     out = fs.openSync(request.outPath, fs.constants.O_WRONLY);
     if (request.errPath) err = fs.openSync(request.errPath, fs.constants.O_WRONLY);
     if (request.stdinPath) input = fs.openSync(request.stdinPath, "r");
-    const child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env as NodeJS.ProcessEnv, detached: true, stdio: [input ?? "ignore", out, err ?? out], ...(request.runAs ?? {}) });
+    const child = spawn(request.file, request.args, {
+      cwd: request.cwd,
+      env: request.env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: [input ?? "ignore", out, err ?? out],
+      ...(request.runAs ?? {}),
+    });
     if (!child.pid) return { error: "could not start bash" };
-    return { pid: child.pid, pipeBytes: 0, exited: new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal }))) };
+    return {
+      pid: child.pid,
+      pipeBytes: 0,
+      exited: new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal }))),
+    };
   } catch (error) {
     return { error: (error as Error).message };
   } finally {

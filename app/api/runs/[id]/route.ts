@@ -4,4 +4,6 @@ import { loadRunDetail } from "@/lib/services/run-detail";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({ json: presentRun(await loadRunDetail(actor, params.id)) }));
+export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({
+  json: presentRun(await loadRunDetail(actor, params.id)),
+}));

@@ -4,6 +4,10 @@ import { readTask, updateTask } from "@/lib/services/tasks";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({ json: presentTask((await readTask(actor, params.id)).task) }));
+export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({
+  json: presentTask((await readTask(actor, params.id)).task),
+}));
 
-export const PATCH = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({ json: presentTask(await updateTask(actor, params.id, await body())) }));
+export const PATCH = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({
+  json: presentTask(await updateTask(actor, params.id, await body())),
+}));

@@ -4,6 +4,10 @@ import { readWork, updateWork } from "@/lib/services/works";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({ json: presentWork(await readWork(actor, params.id)) }));
+export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({
+  json: presentWork(await readWork(actor, params.id)),
+}));
 
-export const PATCH = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({ json: presentWork(await updateWork(actor, params.id, await body())) }));
+export const PATCH = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({
+  json: presentWork(await updateWork(actor, params.id, await body())),
+}));

@@ -20,13 +20,36 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
   const history = await readAudit(actor, { workId: work.id, taskId, actionPrefix: "task." });
   return (
     <>
-      <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name, href: `/works/${work.id}` }, { label: task.key, href: `/tasks/${task.id}` }, { label: "Checks" }]} />
-      <PageHeader eyebrow={task.key} title={`Checks of “${task.title}”`} meta="Overrides apply to this task only; the Work's defaults stay as they are. Runs already dispatched keep what they froze." />
+      <Breadcrumbs
+        items={[
+          { label: "Works", href: "/works" },
+          { label: work.name, href: `/works/${work.id}` },
+          { label: task.key, href: `/tasks/${task.id}` },
+          { label: "Checks" },
+        ]}
+      />
+      <PageHeader
+        eyebrow={task.key}
+        title={`Checks of “${task.title}”`}
+        meta="Overrides apply to this task only; the Work's defaults stay as they are. Runs already dispatched keep what they froze."
+      />
       {canEdit ? (
-        <TaskOverridesEditor defaults={work.checkDefaults} workAttempts={work.maxGateAttempts} initial={{ acceptanceChecks: task.acceptanceChecks, maxGateAttempts: task.maxGateAttempts, version: task.version }} save={saveTaskOverridesAction.bind(null, task.id)} />
+        <TaskOverridesEditor
+          defaults={work.checkDefaults}
+          workAttempts={work.maxGateAttempts}
+          initial={{
+            acceptanceChecks: task.acceptanceChecks,
+            maxGateAttempts: task.maxGateAttempts,
+            version: task.version,
+          }}
+          save={saveTaskOverridesAction.bind(null, task.id)}
+        />
       ) : (
         <p className="rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900">
-          An engineer of {work.name} edits a task&apos;s checks. <Link className="underline" href={`/tasks/${task.id}`}>Back to the task</Link>
+          An engineer of {work.name} edits a task&apos;s checks.{" "}
+          <Link className="underline" href={`/tasks/${task.id}`}>
+            Back to the task
+          </Link>
         </p>
       )}
       <div className="mt-10">

@@ -4,7 +4,11 @@ import { runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { removeSecret, setSecret } from "@/lib/services/secrets";
 import { removeMember, setMemberRoleByEmail } from "@/lib/services/users";
 
-export async function setRoleAction(workId: string, _state: unknown, form: FormData): Promise<ActionResult<{ email: string; role: string }>> {
+export async function setRoleAction(
+  workId: string,
+  _state: unknown,
+  form: FormData,
+): Promise<ActionResult<{ email: string; role: string }>> {
   return runAction(async (actor) => {
     const email = String(form.get("email") ?? "");
     const { role } = await setMemberRoleByEmail(actor, String(workId), email, { role: String(form.get("role") ?? "") });
@@ -18,9 +22,15 @@ export async function removeMemberAction(workId: string, userId: string): Promis
   revalidatePath(`/works/${workId}/access`);
 }
 
-export async function setSecretAction(workId: string, _state: unknown, form: FormData): Promise<ActionResult<{ name: string }>> {
+export async function setSecretAction(
+  workId: string,
+  _state: unknown,
+  form: FormData,
+): Promise<ActionResult<{ name: string }>> {
   return runAction(async (actor) => {
-    const { name } = await setSecret(actor, String(workId), String(form.get("name") ?? ""), { value: String(form.get("value") ?? "") });
+    const { name } = await setSecret(actor, String(workId), String(form.get("name") ?? ""), {
+      value: String(form.get("value") ?? ""),
+    });
     revalidatePath(`/works/${workId}/access`);
     return { name };
   });

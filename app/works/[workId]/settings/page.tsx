@@ -19,12 +19,35 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
   const isLead = standingAllows(await standingOn(actor, workId), "lead");
   return (
     <>
-      <Breadcrumbs items={[{ label: "Works", href: "/works" }, { label: work.name, href: `/works/${work.id}` }, { label: "Checks and policy" }]} />
-      <PageHeader title="Checks and policy" meta={<>How {work.name}&apos;s runs are judged. Saving records who changed what; runs already dispatched keep what they froze.</>} />
+      <Breadcrumbs
+        items={[
+          { label: "Works", href: "/works" },
+          { label: work.name, href: `/works/${work.id}` },
+          { label: "Checks and policy" },
+        ]}
+      />
+      <PageHeader
+        title="Checks and policy"
+        meta={
+          <>
+            How {work.name}&apos;s runs are judged. Saving records who changed what; runs already dispatched keep what
+            they froze.
+          </>
+        }
+      />
       {isLead ? (
         <>
           <WorkSettingsEditor
-            initial={{ checkDefaults: work.checkDefaults, checksPolicy: work.checksPolicy, maxGateAttempts: work.maxGateAttempts, agentCommand: work.agentCommand, agentEnvPassthrough: work.agentEnvPassthrough, budgetSec: work.budgetSec, failFast: work.failFast, version: work.version }}
+            initial={{
+              checkDefaults: work.checkDefaults,
+              checksPolicy: work.checksPolicy,
+              maxGateAttempts: work.maxGateAttempts,
+              agentCommand: work.agentCommand,
+              agentEnvPassthrough: work.agentEnvPassthrough,
+              budgetSec: work.budgetSec,
+              failFast: work.failFast,
+              version: work.version,
+            }}
             save={saveWorkSettingsAction.bind(null, work.id)}
           />
           <div className="mt-10">
@@ -35,7 +58,10 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
         </>
       ) : (
         <p className="rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900">
-          Only a lead of {work.name} edits its checks and policy. <Link className="underline" href={`/works/${work.id}`}>Back to the Work</Link>
+          Only a lead of {work.name} edits its checks and policy.{" "}
+          <Link className="underline" href={`/works/${work.id}`}>
+            Back to the Work
+          </Link>
         </p>
       )}
     </>

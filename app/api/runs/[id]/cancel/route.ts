@@ -4,4 +4,6 @@ import { cancelRun } from "@/lib/services/runs";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute<{ id: string }>(async ({ actor, params }) => ({ json: presentRunSummary(await cancelRun(actor, params.id)) }));
+export const POST = apiRoute<{ id: string }>(async ({ actor, params }) => ({
+  json: presentRunSummary(await cancelRun(actor, params.id)),
+}));

@@ -4,4 +4,6 @@ import { decideRun } from "@/lib/services/runs";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({ json: presentRunSummary(await decideRun(actor, params.id, await body())) }));
+export const POST = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({
+  json: presentRunSummary(await decideRun(actor, params.id, await body())),
+}));

@@ -3,4 +3,6 @@ import { listWorkMembers } from "@/lib/services/users";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({ json: { members: await listWorkMembers(actor, params.id) } }));
+export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({
+  json: { members: await listWorkMembers(actor, params.id) },
+}));

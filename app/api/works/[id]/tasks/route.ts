@@ -4,6 +4,11 @@ import { createTask, listTasksOfWork } from "@/lib/services/tasks";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({ json: { tasks: (await listTasksOfWork(actor, params.id)).map(presentTask) } }));
+export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({
+  json: { tasks: (await listTasksOfWork(actor, params.id)).map(presentTask) },
+}));
 
-export const POST = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({ status: 201, json: presentTask(await createTask(actor, params.id, await body())) }));
+export const POST = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({
+  status: 201,
+  json: presentTask(await createTask(actor, params.id, await body())),
+}));

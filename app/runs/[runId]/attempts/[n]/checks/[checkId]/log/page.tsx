@@ -21,7 +21,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function LogPage({ params }: Props) {
   const { runId, n, checkId } = await params;
   const actor = await getPageActor();
-  const [detail, initial] = await Promise.all([orNotFound(loadRunDetail(actor, runId)), orNotFound(readLogLines(actor, runId, n, checkId, 0, 200))]);
+  const [detail, initial] = await Promise.all([
+    orNotFound(loadRunDetail(actor, runId)),
+    orNotFound(readLogLines(actor, runId, n, checkId, 0, 200)),
+  ]);
   const attempt = detail.attempts.find((a) => String(a.n) === n);
   const result = attempt?.results.find((r) => r.checkId === checkId);
   const isAgent = checkId === "_agent";
@@ -43,12 +46,17 @@ export default async function LogPage({ params }: Props) {
         {isAgent ? null : <code className="text-sm text-zinc-500">{checkId}</code>}
         {verdict ? <VerdictBadge verdict={verdict} /> : null}
         <span className="text-sm text-zinc-600 dark:text-zinc-400">
-          {(isAgent ? attempt?.agentExitCode : result?.exitCode) != null ? `exit ${isAgent ? attempt?.agentExitCode : result?.exitCode} · ` : ""}
+          {(isAgent ? attempt?.agentExitCode : result?.exitCode) != null
+            ? `exit ${isAgent ? attempt?.agentExitCode : result?.exitCode} · `
+            : ""}
           {formatDuration(isAgent ? attempt?.agentDurationMs : result?.durationMs)} · {formatBytes(initial.totalBytes)}
         </span>
       </div>
       {note ? (
-        <p role="note" className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+        <p
+          role="note"
+          className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+        >
           This log was cut: {note.replace(/^log cut: /, "")}. The marker in the log shows where.
         </p>
       ) : null}
@@ -57,8 +65,12 @@ export default async function LogPage({ params }: Props) {
         initial={initial}
         actions={
           <>
-            <a href={api} className={buttonClass("ghost", "sm")} target="_blank" rel="noreferrer">Raw</a>
-            <a href={`${api}?download=1`} className={buttonClass("ghost", "sm")}>Download</a>
+            <a href={api} className={buttonClass("ghost", "sm")} target="_blank" rel="noreferrer">
+              Raw
+            </a>
+            <a href={`${api}?download=1`} className={buttonClass("ghost", "sm")}>
+              Download
+            </a>
           </>
         }
       />

@@ -6,5 +6,14 @@ export const dynamic = "force-dynamic";
 // A page of a log's lines: ?from=<line>&count=<n> (from omitted: the last lines).
 export const GET = apiRoute<{ id: string; n: string; checkId: string }>(async ({ actor, params, request }) => {
   const q = new URL(request.url).searchParams;
-  return { json: await readLogLines(actor, params.id, params.n, params.checkId, Number(q.get("from")) || 0, Number(q.get("count")) || 500) };
+  return {
+    json: await readLogLines(
+      actor,
+      params.id,
+      params.n,
+      params.checkId,
+      Number(q.get("from")) || 0,
+      Number(q.get("count")) || 500,
+    ),
+  };
 });
