@@ -589,7 +589,7 @@ describe("runs that cannot be judged, and cancelling", () => {
       // A finished run cannot be cancelled again.
       expect((await errorOf(cancelRun(SYSTEM_ACTOR, run.id))).code).toBe("conflict");
     } finally {
-      killQuietly(pids);
+      killQuietly(pids, [`GATEHOUSE_RUN_ID=${run.id}`]);
     }
   });
 

@@ -3,7 +3,7 @@
 // once in this process, first come first served.
 import { EventEmitter } from "node:events";
 import type { StopReason } from "./runner-deps";
-import { signalGroup } from "./process/process-group";
+import type { RunningCommand } from "./process/process-group";
 
 export interface RunExecutor {
   // Queue a run to be advanced (its queued attempt executed). Idempotent while it is queued or active.
@@ -70,9 +70,9 @@ export class LocalExecutor implements RunExecutor {
   }
 
   // On shutdown: end every running process group now (the next start records the runs as interrupted).
-  killEverything(pgids: Iterable<number>): void {
+  killEverything(commands: Iterable<RunningCommand>): void {
     for (const controller of this.active.values()) controller.abort({ kind: "shutdown" } satisfies StopReason);
-    for (const pgid of pgids) signalGroup(pgid, "SIGKILL");
+    for (const command of commands) command.signal("SIGKILL");
   }
 
   private pump(): void {

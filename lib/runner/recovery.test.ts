@@ -11,7 +11,7 @@ import { resolveChecks } from "../gates/merge-checks";
 import { loadRunDetail } from "../services/run-detail";
 import { isProcessAlive, killQuietly, waitFor, waitUntilGone } from "../testing/processes";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
-import { findProcessesByEnv } from "./process/process-group";
+import { findProcessesByEnv, identify, type ProcessIdentity, signalGroup } from "./process/process-group";
 import { INTERRUPTED, recoverRuns } from "./recovery";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -39,7 +39,12 @@ import { SYSTEM_ACTOR } from ${JSON.stringify(path.join(ROOT, "lib/auth/actor.ts
 });
 `;
 
-function startServer(taskId: string): { child: ChildProcess; runId: Promise<string>; output: () => string } {
+function startServer(taskId: string): {
+  child: ChildProcess;
+  group: ProcessIdentity;
+  runId: Promise<string>;
+  output: () => string;
+} {
   const script = path.join(h.scratch, `server-${Date.now()}.ts`);
   fs.writeFileSync(script, SERVER_SCRIPT);
   const env: NodeJS.ProcessEnv = { ...process.env, GATEHOUSE_DATA_DIR: h.dataDir };
@@ -51,6 +56,10 @@ function startServer(taskId: string): { child: ChildProcess; runId: Promise<stri
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // Identified at once (Node has not reaped it, so the pid is surely this child's): the group is
+  // signalled only while this very process still leads it.
+  const group = identify(child.pid!);
+  if (!group) throw new Error("the server process ended at once");
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
@@ -61,7 +70,7 @@ function startServer(taskId: string): { child: ChildProcess; runId: Promise<stri
     },
     { timeoutMs: 45_000, what: "the server process to dispatch" },
   );
-  return { child, runId, output: () => out };
+  return { child, group, runId, output: () => out };
 }
 
 describe("recoverRuns", () => {
@@ -75,8 +84,9 @@ describe("recoverRuns", () => {
     });
     const server = startServer(s.task.id);
     let pids: number[] = [];
+    let runId = "";
     try {
-      const runId = await server.runId;
+      runId = await server.runId;
       pids = await waitFor(
         () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : null),
         {
@@ -88,7 +98,7 @@ describe("recoverRuns", () => {
 
       // The crash: the server dies at once, without any clean-up.
       const exited = new Promise((resolve) => server.child.once("exit", resolve));
-      process.kill(-server.child.pid!, "SIGKILL");
+      expect(signalGroup(server.group, "SIGKILL")).toBe(true);
       await exited;
 
       // Left behind: the run row says running, and the check's processes live on with the run id in their environment.
@@ -119,8 +129,8 @@ describe("recoverRuns", () => {
       // Running it again finds nothing to do.
       expect(await recoverRuns(h.executor)).toEqual({ interrupted: [], killedPids: [], requeued: [] });
     } finally {
-      killQuietly(pids);
-      if (server.child.exitCode === null && server.child.signalCode === null) killQuietly([-server.child.pid!]);
+      if (runId) killQuietly(pids, [`GATEHOUSE_RUN_ID=${runId}`]);
+      if (server.child.exitCode === null && server.child.signalCode === null) signalGroup(server.group, "SIGKILL");
     }
   }, 120_000);
 

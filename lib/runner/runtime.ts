@@ -7,7 +7,7 @@ import { LocalExecutor, type RunExecutor } from "./executor";
 import type { RunnerDeps } from "./runner-deps";
 import { runnerSettingsFromEnv } from "./settings";
 import { findRun, updateRun } from "../db/runs";
-import { activeGroups } from "./process/process-group";
+import { runningCommands } from "./process/process-group";
 import { prepareDataDirFor } from "./run-as";
 
 type Runtime = { executor: LocalExecutor; deps: RunnerDeps };
@@ -61,5 +61,5 @@ export function getExecutor(): RunExecutor & LocalExecutor {
 // Called on SIGTERM/SIGINT: no process outlives the server; runs left "running" are recorded as
 // interrupted at the next start.
 export function killAllRunningProcesses(): void {
-  holder.__gatehouseRuntime?.executor.killEverything(activeGroups);
+  holder.__gatehouseRuntime?.executor.killEverything(runningCommands);
 }

@@ -1,14 +1,12 @@
 // Test helpers for real processes: is a pid still a live process (zombies count as gone: in this
 // container nothing reaps orphans, so a killed orphan lingers as a zombie), and waiting for a condition
-// by polling it (never a fixed sleep).
+// by polling it (never a fixed sleep). Tests signal processes only through the guards in
+// lib/runner/process/process-group (a marker or an identity checked just before the signal).
 import fs from "node:fs";
+import { killMarked } from "../runner/process/process-group";
 
 export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     // "pid (comm) S ..." — comm may contain spaces or parentheses, so read the state after the last ")".
@@ -42,15 +40,34 @@ export async function waitUntilGone(pids: number[], timeoutMs = 10_000): Promise
   }
 }
 
-// Best-effort cleanup for a test that failed half-way: SIGKILL what is still alive.
-export function killQuietly(pids: number[]): void {
+// Best-effort cleanup for a test that failed half-way: SIGKILL what is still alive and still carries
+// the markers (NAME=value entries of its environment) the test gave it — never a pid since reused.
+export function killQuietly(pids: number[], markers: string[]): void {
   for (const pid of pids) {
     try {
-      process.kill(pid, "SIGKILL");
+      killMarked(pid, markers);
+    } catch {
+      /* an id that may not be signalled (0, 1, this process): nothing to clean */
+    }
+  }
+}
+
+// Live processes whose environment or command line contains `token` (Linux /proc): how a test finds
+// what a check left behind without asking the check.
+export function processesCarrying(token: string): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const environ = fs.readFileSync(`/proc/${name}/environ`, "latin1");
+      const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, "latin1");
+      if ((environ.includes(token) || cmdline.includes(token)) && isProcessAlive(Number(name)))
+        found.push(Number(name));
     } catch {
       /* gone */
     }
   }
+  return found;
 }
 
 // Live (non-zombie) processes whose process group is pgid (Linux /proc).

@@ -2,30 +2,44 @@
 // never forks itself, so its event loop is not blocked while a process starts.
 import fs from "node:fs";
 import { fifoPoolFor } from "./fifo-pool";
-import { readOutput } from "./pipe-poller";
+import { PipePoller } from "./pipe-poller";
 import { launch, type RunAs } from "./spawner";
-import { signalGroup } from "./process-group";
 
 export type Captured = { code: number | null; stdout: string; stderr: string };
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
+// After the command has exited (and the shim has ended all it left), how long a pipe may stay open —
+// held by a process outside the command's tree — before it is cut off.
+const CLOSE_GRACE_MS = 1000;
 
-// Everything written to the pipe until it closes (at most MAX_OUTPUT is kept). Read as it arrives, not
-// polled: git prints little, and its end should be seen at once.
-function collect(fd: number): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    readOutput(
-      fd,
-      0,
-      (chunk) => {
-        size += chunk.length;
-        if (size <= MAX_OUTPUT) chunks.push(chunk);
-      },
-      () => resolve(Buffer.concat(chunks)),
-    );
-  });
+// Collects everything written to the pipe until it closes (at most MAX_OUTPUT is kept), polled like a
+// check's output; `finish` takes what is left at once when the command has exited.
+function collect(fd: number): { text: Promise<string>; finish: () => void } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done: (text: string) => void;
+  const text = new Promise<string>((resolve) => (done = resolve));
+  const end = () => done(Buffer.concat(chunks).toString("utf8"));
+  const poller = new PipePoller(
+    fd,
+    (chunk) => {
+      size += chunk.length;
+      // The poller reuses its buffer: keep a copy.
+      if (size <= MAX_OUTPUT) chunks.push(Buffer.from(chunk));
+    },
+    end,
+  );
+  poller.poll();
+  const finish = () => {
+    poller.poll();
+    if (poller.closed) return;
+    setTimeout(() => {
+      if (poller.closed) return;
+      poller.destroy();
+      end();
+    }, CLOSE_GRACE_MS);
+  };
+  return { text, finish };
 }
 
 export async function execCaptured(
@@ -53,8 +67,12 @@ export async function execCaptured(
     fs.closeSync(err.readFd);
     throw new Error(`${file} could not start: ${launched.error}`);
   }
-  const timer = setTimeout(() => signalGroup(launched.pid, "SIGKILL"), opts.timeoutMs);
-  const [exit, stdout, stderr] = await Promise.all([launched.exited, collect(out.readFd), collect(err.readFd)]);
+  const stdout = collect(out.readFd);
+  const stderr = collect(err.readFd);
+  const timer = setTimeout(() => launched.signal("SIGKILL"), opts.timeoutMs);
+  const exit = await launched.exited;
   clearTimeout(timer);
-  return { code: exit.code, stdout: stdout.toString("utf8"), stderr: stderr.toString("utf8") };
+  stdout.finish();
+  stderr.finish();
+  return { code: exit.code, stdout: await stdout.text, stderr: await stderr.text };
 }

@@ -2,42 +2,19 @@
 // pipe is woken by the kernel for nearly every write a fast command makes (a few KB each), and on a
 // small machine each wake-up takes time from the command itself; a poller that looks every millisecond
 // or so while output flows (backing off to MAX_DELAY_MS when it stops) reads it in gulps of up to 1 MB
-// from the 1 MB pipe the spawner sets up. Polling needs that room: a 64 KB pipe (the kernel's default,
-// where the spawner could not widen it) fills long before the next poll, so such a pipe is read the
-// usual way, woken by the kernel (see readOutput). The fd must be non-blocking. Chunks handed to onData
-// are views into one reused buffer, valid only during the call.
+// from the 1 MB pipe the spawner sets up. Every command's output (checks, agents, git) is read this way;
+// when the command exits its owner calls poll() to take the rest at once. The fd must be non-blocking.
+// Chunks handed to onData are views into one reused buffer, valid only during the call.
 import fs from "node:fs";
-import net from "node:net";
 import { returnBuffer, takeBuffer } from "../output/buffer-pool";
 
 const READ_BYTES = 1024 * 1024;
-// The smallest pipe worth polling: at 1 ms a poll, up to ~0.5 GB/s without blocking the command.
-export const MIN_POLLED_PIPE_BYTES = 512 * 1024;
 const MIN_DELAY_MS = 1;
 const MAX_DELAY_MS = 64;
 // Read at most this much before letting the event loop run other work.
 const BYTES_PER_TURN = 8 * 1024 * 1024;
 
-export interface OutputReader {
-  readonly closed: boolean;
-  // Takes what is waiting now (called when the command exits).
-  poll(): void;
-  // Stops reading and closes the pipe; onEnd is not called.
-  destroy(): void;
-}
-
-// Reads a pipe of `pipeBytes` capacity (0: unknown) by polling when it is wide enough, else as a socket.
-export function readOutput(
-  fd: number,
-  pipeBytes: number,
-  onData: (chunk: Buffer) => void,
-  onEnd: () => void,
-): OutputReader {
-  if (pipeBytes >= MIN_POLLED_PIPE_BYTES) return new PipePoller(fd, onData, onEnd);
-  return new SocketReader(fd, onData, onEnd);
-}
-
-export class PipePoller implements OutputReader {
+export class PipePoller {
   private readonly buf = takeBuffer(READ_BYTES);
   private delay = MIN_DELAY_MS;
   private timer: NodeJS.Timeout | null = null;
@@ -110,35 +87,5 @@ export class PipePoller implements OutputReader {
     if (this.immediate) clearImmediate(this.immediate);
     this.timer = null;
     this.immediate = null;
-  }
-}
-
-// A pipe read as a socket, woken by the kernel whenever output arrives (the pipe's fd is non-blocking).
-class SocketReader implements OutputReader {
-  private readonly socket: net.Socket;
-  private isClosed = false;
-
-  constructor(fd: number, onData: (chunk: Buffer) => void, onEnd: () => void) {
-    this.socket = new net.Socket({ fd, readable: true, writable: false });
-    this.socket.on("data", onData);
-    this.socket.on("error", () => this.socket.destroy());
-    this.socket.on("close", () => {
-      if (this.isClosed) return;
-      this.isClosed = true;
-      onEnd();
-    });
-  }
-
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
-  poll(): void {
-    // Output is delivered as it arrives.
-  }
-
-  destroy(): void {
-    this.isClosed = true;
-    this.socket.destroy();
   }
 }

@@ -1,15 +1,16 @@
 // Runs one command the way the SPEC says a check runs: `bash --noprofile --norc -e -o pipefail -c`,
 // in its own process group, with a scrubbed environment, stdout and stderr on one real pipe (so their
 // order is the order they were written, and /dev/stdout works), a timeout that ends the whole group
-// (SIGTERM, then SIGKILL), and no process left behind once the main one exits.
+// (SIGTERM, then SIGKILL), and no process left behind once the main one exits (the spawner's shim kills
+// and reaps every descendant, however it detached, before it reports the exit).
 import fs from "node:fs";
-import { fifoPoolFor } from "./fifo-pool";
-import { readOutput } from "./pipe-poller";
+import { fifoPoolFor, type ReadEnd } from "./fifo-pool";
+import { PipePoller } from "./pipe-poller";
 import { launch, type Exit, type RunAs } from "./spawner";
 import { LogSink, type LogSummary } from "../output/log-sink";
 import type { OutputMasker } from "../output/masker";
 import { StreamSearch } from "../output/stream-search";
-import { activeGroups, killProcessesByEnv, signalGroup } from "./process-group";
+import { killProcessesByEnv, runningCommands } from "./process-group";
 
 export type CommandSpec = {
   command: string;
@@ -30,7 +31,8 @@ export type CommandSpec = {
   closeGraceMs?: number;
   // Run the command as this user (GATEHOUSE_RUN_AS); unset: as the server's user.
   runAs?: RunAs | null;
-  // Environment markers (NAME=value) identifying this command's processes, for the escape sweep.
+  // Environment markers (NAME=value) identifying this command's processes: a last sweep for anything
+  // still holding the output after the command and all its descendants have ended.
   markers?: string[];
   onSpawn?: (info: { pid: number; sink: LogSink }) => void;
 };
@@ -73,7 +75,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   if (!isDirectory(spec.cwd)) return fail(`working directory ${spec.cwd} does not exist`);
   if (spec.signal?.aborted) return { ...fail("cancelled before it started"), isAborted: true };
 
-  let pipe;
+  let pipe: ReadEnd;
   try {
     pipe = await fifoPoolFor(spec.pipeDir).takeReadEnd();
   } catch (error) {
@@ -94,7 +96,6 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     return fail(`could not start: ${launched.error}`);
   }
   return new Promise((resolve) => {
-    const pgid = launched.pid;
     let isTimedOut = false;
     let isAborted = false;
     let exitCode: number | null = null;
@@ -105,9 +106,8 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
 
     let isOutputClosed = false;
     // Only the command holds the write end: the output ends when the command and what it left behind do.
-    const output = readOutput(
+    const output = new PipePoller(
       pipe.readFd,
-      launched.pipeBytes,
       (chunk) => {
         search?.push(chunk);
         sink.write(spec.masker.push(chunk));
@@ -117,12 +117,12 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
         if (hasExited) settle();
       },
     );
-    activeGroups.add(pgid);
-    spec.onSpawn?.({ pid: pgid, sink });
+    runningCommands.add(launched);
+    spec.onSpawn?.({ pid: launched.pid, sink });
 
     const endGroup = () => {
-      signalGroup(pgid, "SIGTERM");
-      timers.push(setTimeout(() => signalGroup(pgid, "SIGKILL"), killGraceMs));
+      launched.signal("SIGTERM");
+      timers.push(setTimeout(() => launched.signal("SIGKILL"), killGraceMs));
     };
     timers.push(
       setTimeout(
@@ -144,7 +144,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     const settle = () => {
       if (isSettled) return;
       isSettled = true;
-      activeGroups.delete(pgid);
+      runningCommands.delete(launched);
       for (const t of timers) clearTimeout(t);
       spec.signal?.removeEventListener("abort", onAbort);
       sink.write(spec.masker.end());
@@ -166,12 +166,12 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
       hasExited = true;
       exitCode = code;
       exitSignal = signal;
-      // Whatever the main process left running in its group ends with it.
-      signalGroup(pgid, "SIGKILL");
-      // Take its last output now rather than on the next poll.
+      // By now the shim has killed and reaped everything the main process left. Take its last output now
+      // rather than on the next poll.
       output.poll();
       if (isOutputClosed) return settle();
-      // A process that left the group (setsid) may still hold the output open: cut it off and end it.
+      // Only a process outside the command's tree can still hold the output open (one it was handed to):
+      // cut it off, and end it if it carries the command's markers.
       timers.push(
         setTimeout(() => {
           if (isSettled) return;

@@ -1,8 +1,10 @@
-// Starting commands through a spawner helper process: the native one (native/spawner.c, built by
-// `npm install` where a C compiler exists: posix_spawn, about as fast as a shell starting a command),
-// else the JavaScript one (spawner-child.cjs), else a direct spawn from this process. Forking the
-// server itself cost ~20 ms a command and blocked its event loop. Either way a command gets its own
-// session and process group, and the caller learns its pid (= its process group id) and its exit.
+// Starting commands: every process Gatehouse runs (checks, agents, git, mkfifo) is started by one
+// helper process, the native spawner (native/spawner.c, built at install; there is no other way). The
+// server never forks itself: forking a large process cost ~20 ms a command and blocked its event loop,
+// and after a fork every page it writes faults once. Each command gets its own session and process
+// group, no descriptor but 0, 1 and 2, and a shim that ends whatever it leaves behind (see spawner.c);
+// the caller learns its pid (= its process group id), the capacity of its output pipe and its exit, and
+// signals its group only through the spawner, which signals nothing but that command's own group.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,8 +23,12 @@ export type LaunchRequest = {
   runAs?: RunAs | null;
 };
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
-// pipeBytes: the capacity of the stdout pipe when the spawner set it (0: unknown, the kernel's default).
-export type Launched = { pid: number; pipeBytes: number; exited: Promise<Exit> } | { error: string };
+// pipeBytes: the capacity of the stdout pipe (0: not a pipe). exited resolves once the command's main
+// process has exited and every process it left has been killed and reaped. signal() sends a signal to
+// the command's process group while its main process lives (afterwards it does nothing).
+export type Launched =
+  | { pid: number; pipeBytes: number; exited: Promise<Exit>; signal: (signal: NodeJS.Signals) => void }
+  | { error: string };
 
 type Pending = { started: (l: Launched) => void; exited?: (e: Exit) => void; isStarted: boolean };
 
@@ -37,28 +43,22 @@ export function nativeSpawnerPath(): string {
 
 class Spawner {
   private child: ChildProcess | null = null;
-
-  // withNative false: the JavaScript spawner even where the native one was built.
-  constructor(private readonly withNative: boolean) {}
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  private ensure(): ChildProcess | null {
+  private ensure(): ChildProcess | { error: string } {
     if (this.child && this.child.exitCode === null && !this.child.killed) return this.child;
-    const native = nativeSpawnerPath();
-    const script = path.join(process.cwd(), "lib", "runner", "process", "spawner-child.cjs");
-    const [file, args] =
-      this.withNative && fs.existsSync(native)
-        ? [native, []]
-        : fs.existsSync(script)
-          ? [process.execPath, [script]]
-          : [null, []];
-    if (!file) return null;
-    const child: ChildProcess = spawn(file, args, {
+    const file = nativeSpawnerPath();
+    if (!fs.existsSync(file))
+      return {
+        error: `the native spawner ${file} is missing (npm install, or node scripts/build-native.mjs, builds it)`,
+      };
+    const child: ChildProcess = spawn(file, [], {
       stdio: ["pipe", "pipe", "inherit"],
       env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv,
     });
     child.stdin!.on("error", () => undefined);
+    child.on("error", () => undefined);
     readline.createInterface({ input: child.stdout! }).on("line", (line) => this.receive(line));
     child.on("exit", () => {
       if (this.child === child) this.child = null;
@@ -78,27 +78,36 @@ class Spawner {
     const id = Number(idText);
     const p = this.pending.get(id);
     if (!p) return;
-    if (tag === "E") {
-      if (!p.isStarted) p.started({ error: rest.join(" ") });
-      this.pending.delete(id);
-    } else if (tag === "P") {
+    if (tag === "P") {
       p.isStarted = true;
       p.started({
         pid: Number(rest[0]),
         pipeBytes: Number(rest[1]) || 0,
         exited: new Promise<Exit>((resolve) => (p.exited = resolve)),
+        signal: (signal) => this.signal(id, signal),
       });
+      return;
+    }
+    if (tag === "E" || (tag === "X" && !p.isStarted)) {
+      p.started({ error: tag === "E" ? rest.join(" ") : "the command's shim was killed before it started" });
     } else if (tag === "X") {
       const code = Number(rest[0]);
       const signal = Number(rest[1]);
       p.exited?.({ code: code < 0 ? null : code, signal: signal > 0 ? (SIGNAL_NAMES[signal] ?? null) : null });
-      this.pending.delete(id);
     }
+    this.pending.delete(id);
   }
 
-  launch(request: LaunchRequest): Promise<Launched> | null {
+  // Asks the command's shim to signal the command's group; nothing once the command has ended.
+  private signal(id: number, signal: NodeJS.Signals): void {
+    const n = os.constants.signals[signal];
+    if (!this.pending.has(id) || !this.child || !Number.isInteger(n) || n <= 0) return;
+    this.child.stdin!.write(`K\0${id}\0${n}\0`);
+  }
+
+  launch(request: LaunchRequest): Promise<Launched> {
     const child = this.ensure();
-    if (!child) return null;
+    if ("error" in child) return Promise.resolve(child);
     const id = this.nextId++;
     const env = Object.entries(request.env).map(([k, v]) => `${k}=${v}`);
     const user = request.runAs ? `${request.runAs.uid}:${request.runAs.gid}` : "";
@@ -126,49 +135,9 @@ class Spawner {
   }
 }
 
-const holder = globalThis as unknown as { __gatehouseSpawners?: Map<string, Spawner> };
+const holder = globalThis as unknown as { __gatehouseSpawner?: Spawner };
 
-// Direct spawn from this process: the last resort.
-function launchDirect(request: LaunchRequest): Launched {
-  let out: number | null = null;
-  let err: number | null = null;
-  let input: number | null = null;
-  try {
-    out = fs.openSync(request.outPath, fs.constants.O_WRONLY);
-    if (request.errPath) err = fs.openSync(request.errPath, fs.constants.O_WRONLY);
-    if (request.stdinPath) input = fs.openSync(request.stdinPath, "r");
-    const child = spawn(request.file, request.args, {
-      cwd: request.cwd,
-      env: request.env as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: [input ?? "ignore", out, err ?? out],
-      ...(request.runAs ?? {}),
-    });
-    if (!child.pid) return { error: "could not start bash" };
-    return {
-      pid: child.pid,
-      pipeBytes: 0,
-      exited: new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal }))),
-    };
-  } catch (error) {
-    return { error: (error as Error).message };
-  } finally {
-    if (out !== null) fs.closeSync(out);
-    if (err !== null) fs.closeSync(err);
-    if (input !== null) fs.closeSync(input);
-  }
-}
-
-export async function launch(request: LaunchRequest): Promise<Launched> {
-  if (process.env.GATEHOUSE_DIRECT_SPAWN !== "1") {
-    // GATEHOUSE_JS_SPAWNER=1 uses the JavaScript spawner (as on a machine without a C compiler).
-    const withNative = process.env.GATEHOUSE_JS_SPAWNER !== "1";
-    const spawners = (holder.__gatehouseSpawners ??= new Map());
-    const key = withNative ? "native" : "js";
-    let spawner = spawners.get(key);
-    if (!spawner) spawners.set(key, (spawner = new Spawner(withNative)));
-    const viaHelper = spawner.launch(request);
-    if (viaHelper) return viaHelper;
-  }
-  return launchDirect(request);
+export function launch(request: LaunchRequest): Promise<Launched> {
+  holder.__gatehouseSpawner ??= new Spawner();
+  return holder.__gatehouseSpawner.launch(request);
 }

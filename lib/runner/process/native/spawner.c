@@ -1,36 +1,78 @@
-/* gatehouse-spawner: starts commands for the Gatehouse server with posix_spawn (vfork-fast, whatever
- * the server's size), each in its own session and process group, and reports how they exit.
+/* gatehouse-spawner: starts every command for the Gatehouse server, each under a small per-command shim,
+ * and reports how they exit. Built at install time (scripts/build-native.mjs); there is no other way
+ * Gatehouse starts a process.
  *
  * Requests on stdin, each a list of NUL-terminated fields:
  *   "S" id cwd outPath errPath stdinPath user file argc arg... envc NAME=value...
- * (outPath is opened write-only as stdout; errPath likewise as stderr, or empty: stderr = stdout;
- * stdinPath empty: /dev/null; user "uid:gid" runs the command as that user, empty: as this process.)
+ *       (outPath is opened write-only as stdout; errPath likewise as stderr, or empty: stderr = stdout;
+ *       stdinPath empty: /dev/null; user "uid:gid" runs the command as that user, empty: as this process)
+ *   "K" id signal       send the signal to the command's process group while its main process lives
  * Answers on stdout, one line each:  "P id pid pipeBytes" · "E id message" · "X id code signal"
- * (pipeBytes: the capacity of the stdout pipe, 0 when stdout is not a pipe; code -1 when a signal
- * ended it; signal 0 when none). It exits when stdin closes.
+ * (pid: the command's, which is also its process group and session id; pipeBytes: the capacity of the
+ * stdout pipe, 0 when stdout is not a pipe; code -1 when a signal ended it; signal 0 when none).
+ *
+ * The shim (a fork of this process, so a few hundred KB) is a child subreaper (PR_SET_CHILD_SUBREAPER):
+ * whatever the command starts stays its descendant however it detaches (setsid, double fork, nohup,
+ * disown, closed descriptors), since an orphan is re-parented to the nearest subreaper. When the main
+ * process exits, the shim SIGKILLs the command's group, then every descendant left, and reaps them until
+ * it has no child at all; only then does it answer X. The command gets no descriptor but 0, 1 and 2.
+ * When stdin closes (the server stopped) every command is ended the same way before this process exits;
+ * if this process is killed, the shims notice (PR_SET_PDEATHSIG) and do the same.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <grp.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_FIELDS 4096
 #define MAX_CHILDREN 4096
+#define MAX_SWEEP 4096
+/* The spawner asks a shim to signal its command with this (real-time: each request is queued). */
+#define CONTROL_SIG (SIGRTMIN + 2)
 
 static char *buf;
 static size_t len, cap;
-static struct { pid_t pid; long id; } children[MAX_CHILDREN];
+static struct { pid_t pid; long id; } shims[MAX_CHILDREN];
+static pid_t spawner_pid;
 
-static void fail(long id, const char *message) { dprintf(1, "E %ld %s\n", id, message); }
+/* ---- shared helpers ---------------------------------------------------------------------------- */
+
+/* Closes every descriptor from `from` up except `keep` (-1: none): close_range where the kernel has it
+ * (Linux 5.9), else each descriptor listed in /proc/self/fd. */
+static void close_from(int from, int keep) {
+  int ok = keep < from ? close_range(from, ~0U, 0) == 0
+                       : (keep == from || close_range(from, keep - 1, 0) == 0) && close_range(keep + 1, ~0U, 0) == 0;
+  if (ok) return;
+  DIR *d = opendir("/proc/self/fd");
+  if (!d) {
+    for (int fd = from; fd < 65536; fd++) if (fd != keep) close(fd);
+    return;
+  }
+  int own = dirfd(d);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    int fd = atoi(e->d_name);
+    if (fd >= from && fd != keep && fd != own) close(fd);
+  }
+  closedir(d);
+}
+
+/* Puts fd at `to` without the close-on-exec flag (dup2 onto itself would keep the flag). */
+static void move_to(int fd, int to) {
+  if (fd == to) fcntl(fd, F_SETFD, 0);
+  else dup2(fd, to);
+}
 
 /* Asks for a 1 MB pipe (the default is 64 KB: a command printing fast would block far more often on
  * its output) and returns the capacity it has; 0 for what is not a pipe. */
@@ -40,122 +82,269 @@ static long widen_pipe(int fd) {
   return size > 0 ? size : 0;
 }
 
-static void remember(pid_t pid, long id) {
-  for (int i = 0; i < MAX_CHILDREN; i++)
-    if (children[i].pid == 0) { children[i].pid = pid; children[i].id = id; return; }
+/* The parent pid in /proc/<pid>/stat ("pid (comm) state ppid ..."; comm may hold spaces and ')'). */
+static pid_t parent_of(const char *pid) {
+  char path[64], stat[512];
+  snprintf(path, sizeof path, "/proc/%s/stat", pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, stat, sizeof stat - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  stat[n] = 0;
+  char *end = strrchr(stat, ')');
+  if (!end || end[1] == 0 || end[2] == 0) return -1;
+  return (pid_t)atol(end + 4);
+}
+
+/* SIGKILLs this process's children for which skip() is false; returns how many (their pids in out).
+ * Safe from pid reuse: a child's pid stays its own until this process reaps it. */
+static int kill_children(pid_t *out, int max, int (*skip)(pid_t)) {
+  DIR *d = opendir("/proc");
+  if (!d) return -1;
+  pid_t self = getpid();
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL && n < max) {
+    if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+    if (parent_of(e->d_name) != self) continue;
+    pid_t pid = (pid_t)atol(e->d_name);
+    if (pid <= 1 || (skip && skip(pid))) continue;
+    kill(pid, SIGKILL);
+    out[n++] = pid;
+  }
+  closedir(d);
+  return n;
+}
+
+/* ---- the shim: one per command ------------------------------------------------------------------- */
+
+static pid_t command_pid;
+static int command_reaped;
+
+/* The one place a process group is signalled: the command's own group, whose id is its main process's
+ * pid, while that process is not yet reaped (so the id cannot have been reused) — never 0, 1, a negative
+ * id or this process's own group. */
+static int signal_group(pid_t pgid, int sig) {
+  if (pgid <= 1 || pgid != command_pid || command_reaped || pgid == getpgrp() || sig < 1 || sig >= NSIG) {
+    dprintf(2, "[gatehouse-spawner] refused to signal process group %ld with %d\n", (long)pgid, sig);
+    return -1;
+  }
+  return kill(-pgid, sig);
+}
+
+/* Kills and reaps every descendant left, until this process has no child at all. Orphans come here
+ * (subreaper), so once none is left, nothing the command started is alive. */
+static void sweep(void) {
+  static pid_t killed[MAX_SWEEP];
+  for (;;) {
+    pid_t r;
+    while ((r = waitpid(-1, NULL, WNOHANG)) > 0) {}
+    if (r < 0 && errno == ECHILD) return;
+    if (r < 0 && errno == EINTR) continue;
+    int n = kill_children(killed, MAX_SWEEP, NULL);
+    if (n < 0) {
+      dprintf(2, "[gatehouse-spawner] cannot list processes (/proc): left-over processes of a command stay\n");
+      return;
+    }
+    /* Reap what was killed (its own children come here meanwhile and are found on the next round). */
+    for (int i = 0; i < n; i++) while (waitpid(killed[i], NULL, 0) < 0 && errno == EINTR) {}
+    if (n == 0) waitpid(-1, NULL, 0); /* a child that exited between the two looks */
+  }
+}
+
+struct start_failure { int stage; int err; };
+enum { STAGE_USER = 1, STAGE_CWD = 2, STAGE_EXEC = 3 };
+
+static void shim(long id, char **f, char **argv, char **envp, int envc) {
+  /* The spawner's end (if it dies, this shim ends the command), before anything else. */
+  prctl(PR_SET_PDEATHSIG, SIGUSR2);
+  if (getppid() != spawner_pid) _exit(0);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  sigset_t wait_for;
+  sigemptyset(&wait_for);
+  sigaddset(&wait_for, SIGCHLD);
+  sigaddset(&wait_for, CONTROL_SIG);
+  sigaddset(&wait_for, SIGUSR2);
+  sigprocmask(SIG_BLOCK, &wait_for, NULL);
+  /* Not the spawner's requests: descriptor 0 becomes /dev/null; 1 (answers) and 2 stay. */
+  int nul = open("/dev/null", O_RDONLY);
+  if (nul >= 0) { move_to(nul, 0); if (nul != 0) close(nul); }
+  close_from(3, -1);
+
+  unsigned uid = 0, gid = 0;
+  int as_user = f[6][0] != 0;
+  if (as_user && (sscanf(f[6], "%u:%u", &uid, &gid) != 2 || uid == 0)) {
+    dprintf(1, "E %ld bad user\n", id);
+    _exit(0);
+  }
+  /* The files are opened here, before the command drops privileges, so it can write its output without
+   * access to where it is kept. */
+  int in = open(f[5][0] ? f[5] : "/dev/null", O_RDONLY | O_CLOEXEC);
+  int out = open(f[3], O_WRONLY | O_CLOEXEC);
+  int err = f[4][0] ? open(f[4], O_WRONLY | O_CLOEXEC) : -1;
+  if (in < 0 || out < 0 || (f[4][0] && err < 0)) {
+    dprintf(1, "E %ld %s\n", id, strerror(errno));
+    _exit(0);
+  }
+  long pipe_bytes = widen_pipe(out);
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    dprintf(1, "E %ld %s\n", id, strerror(errno));
+    _exit(0);
+  }
+
+  pid_t pid = fork();
+  if (pid == 0) {
+    struct start_failure failure = {0, 0};
+    sigset_t none;
+    sigemptyset(&none);
+    for (int s = 1; s < NSIG; s++) signal(s, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    setsid();
+    move_to(in, 0);
+    move_to(out, 1);
+    move_to(err >= 0 ? err : out, 2);
+    /* Nothing but 0, 1, 2 reaches the command (the report pipe closes on exec). */
+    close_from(3, report[1]);
+    if (as_user && (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0))
+      failure = (struct start_failure){STAGE_USER, errno};
+    else if (chdir(f[2]) != 0)
+      failure = (struct start_failure){STAGE_CWD, errno};
+    else {
+      /* PATH lookup uses the command's own PATH, as a shell would. */
+      for (int i = 0; i < envc; i++) if (strncmp(envp[i], "PATH=", 5) == 0) setenv("PATH", envp[i] + 5, 1);
+      execvpe(f[7], argv, envp);
+      failure = (struct start_failure){STAGE_EXEC, errno};
+    }
+    if (write(report[1], &failure, sizeof failure) < 0) {}
+    _exit(127);
+  }
+  int fork_errno = errno;
+  close(in);
+  close(out);
+  if (err >= 0) close(err);
+  close(report[1]);
+  if (pid < 0) {
+    dprintf(1, "E %ld %s\n", id, strerror(fork_errno));
+    _exit(0);
+  }
+  command_pid = pid;
+  struct start_failure failure;
+  ssize_t got;
+  while ((got = read(report[0], &failure, sizeof failure)) < 0 && errno == EINTR) {}
+  close(report[0]);
+  if (got == (ssize_t)sizeof failure) {
+    waitpid(pid, NULL, 0);
+    command_reaped = 1;
+    sweep();
+    if (failure.stage == STAGE_USER)
+      dprintf(1, "E %ld could not switch to user %u: %s\n", id, uid, strerror(failure.err));
+    else if (failure.stage == STAGE_CWD)
+      dprintf(1, "E %ld could not enter %s: %s\n", id, f[2], strerror(failure.err));
+    else
+      dprintf(1, "E %ld %s\n", id, strerror(failure.err));
+    _exit(0);
+  }
+  dprintf(1, "P %ld %ld %ld\n", id, (long)pid, pipe_bytes);
+
+  /* Until the main process exits: forward the spawner's signals to the group, reap orphans that end. */
+  for (;;) {
+    siginfo_t si;
+    int s = sigwaitinfo(&wait_for, &si);
+    if (s == CONTROL_SIG && si.si_pid == spawner_pid) signal_group(pid, si.si_value.sival_int);
+    else if (s == SIGUSR2) signal_group(pid, SIGKILL); /* the spawner is gone: nobody waits for this command */
+    int main_exited = 0;
+    for (;;) {
+      siginfo_t w;
+      w.si_pid = 0;
+      if (waitid(P_ALL, 0, &w, WEXITED | WNOHANG | WNOWAIT) != 0 || w.si_pid == 0) break;
+      if (w.si_pid == pid) { main_exited = 1; break; }
+      waitpid(w.si_pid, NULL, 0);
+    }
+    if (main_exited) break;
+  }
+  /* The group first (its leader is a zombie not yet reaped, so the id is still the command's)... */
+  signal_group(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  command_reaped = 1;
+  /* ...then whatever left it. */
+  sweep();
+  long code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  long sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  dprintf(1, "X %ld %ld %ld\n", id, code, sig);
+  _exit(0);
+}
+
+/* ---- the spawner ------------------------------------------------------------------------------------- */
+
+static int slot_of(pid_t pid) {
+  for (int i = 0; i < MAX_CHILDREN; i++) if (shims[i].pid == pid) return i;
+  return -1;
+}
+
+static int is_shim(pid_t pid) { return pid > 0 && slot_of(pid) >= 0; }
+
+/* A child that is not a shim is an orphan of a shim that died (the spawner is a subreaper too). */
+static void kill_orphans(void) {
+  static pid_t killed[MAX_SWEEP];
+  kill_children(killed, MAX_SWEEP, is_shim);
 }
 
 static void reap(void) {
   int status;
   pid_t pid;
   while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-    for (int i = 0; i < MAX_CHILDREN; i++) {
-      if (children[i].pid != pid) continue;
-      long code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      long sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-      dprintf(1, "X %ld %ld %ld\n", children[i].id, code, sig);
-      children[i].pid = 0;
-      break;
+    int i = slot_of(pid);
+    if (i < 0) { kill_orphans(); continue; }
+    /* A shim answers for itself and exits 0; one that did not was killed before it could. */
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+      dprintf(1, "X %ld -1 %d\n", shims[i].id, WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL);
+      kill_orphans();
     }
+    shims[i].pid = 0;
   }
 }
 
-/* Starts a command as another user (fork, drop to uid:gid, exec). The files are opened before the
- * privileges are dropped, so the command can write its output without access to where it is kept. */
-static void start_as(long id, char **f, char **argv, char **envp, int envc) {
-  unsigned uid = 0, gid = 0;
-  if (sscanf(f[6], "%u:%u", &uid, &gid) != 2 || uid == 0) { fail(id, "bad user"); return; }
-  int in = open(f[5][0] ? f[5] : "/dev/null", O_RDONLY | O_CLOEXEC);
-  int out = open(f[3], O_WRONLY | O_CLOEXEC);
-  int err = f[4][0] ? open(f[4], O_WRONLY | O_CLOEXEC) : -1;
-  long pipe_bytes = out >= 0 ? widen_pipe(out) : 0;
-  if (in < 0 || out < 0 || (f[4][0] && err < 0)) {
-    fail(id, strerror(errno));
-    if (in >= 0) close(in);
-    if (out >= 0) close(out);
-    if (err >= 0) close(err);
-    return;
-  }
-  pid_t pid = fork();
-  if (pid == 0) {
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    for (int s = 1; s < NSIG; s++) signal(s, SIG_DFL);
-    setsid();
-    dup2(in, 0);
-    dup2(out, 1);
-    dup2(err >= 0 ? err : out, 2);
-    if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0) { dprintf(2, "[gatehouse] could not switch to user %u: %s\n", uid, strerror(errno)); _exit(126); }
-    if (chdir(f[2]) != 0) { dprintf(2, "[gatehouse] could not enter %s: %s\n", f[2], strerror(errno)); _exit(126); }
-    for (int i = 0; i < envc; i++) if (strncmp(envp[i], "PATH=", 5) == 0) setenv("PATH", envp[i] + 5, 1);
-    execvpe(f[7], argv, envp);
-    dprintf(2, "[gatehouse] could not start %s: %s\n", f[7], strerror(errno));
-    _exit(127);
-  }
-  close(in);
-  close(out);
-  if (err >= 0) close(err);
-  if (pid < 0) { fail(id, strerror(errno)); return; }
-  remember(pid, id);
-  dprintf(1, "P %ld %ld %ld\n", id, (long)pid, pipe_bytes);
-}
-
-/* Starts one request given as fields; returns after answering P or E. */
+/* Starts one request given as fields. */
 static void start(char **f, int n) {
-  if (n < 9) return;
   long id = atol(f[1]);
   int argc = atoi(f[8]);
-  if (argc < 1 || 9 + argc >= n) { fail(id, "malformed request"); return; }
+  if (argc < 1 || 9 + argc >= n) { dprintf(1, "E %ld malformed request\n", id); return; }
   int envc = atoi(f[9 + argc]);
-  if (10 + argc + envc > n) { fail(id, "malformed request"); return; }
+  if (10 + argc + envc > n) { dprintf(1, "E %ld malformed request\n", id); return; }
+  int slot = slot_of(0);
+  if (slot < 0) { dprintf(1, "E %ld too many commands at once\n", id); return; }
   char **argv = calloc(argc + 1, sizeof(char *));
   char **envp = calloc(envc + 1, sizeof(char *));
   for (int i = 0; i < argc; i++) argv[i] = f[9 + i];
   for (int i = 0; i < envc; i++) envp[i] = f[10 + argc + i];
-  if (f[6][0]) {
-    start_as(id, f, argv, envp, envc);
-    free(argv);
-    free(envp);
-    return;
-  }
-
-  long pipe_bytes = 0;
-  int probe = open(f[3], O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-  if (probe >= 0) {
-    pipe_bytes = widen_pipe(probe);
-    close(probe);
-  }
-
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t at;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawnattr_init(&at);
-  posix_spawn_file_actions_addopen(&fa, 0, f[5][0] ? f[5] : "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, f[3], O_WRONLY, 0);
-  if (f[4][0]) posix_spawn_file_actions_addopen(&fa, 2, f[4], O_WRONLY, 0);
-  else posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  posix_spawn_file_actions_addchdir_np(&fa, f[2]);
-  sigset_t none, all;
-  sigemptyset(&none);
-  sigfillset(&all);
-  posix_spawnattr_setsigmask(&at, &none);
-  posix_spawnattr_setsigdefault(&at, &all);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-
-  /* PATH lookup uses the command's own PATH, as a shell would. */
-  char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
-  for (int i = 0; i < envc; i++) if (strncmp(envp[i], "PATH=", 5) == 0) setenv("PATH", envp[i] + 5, 1);
-  pid_t pid;
-  int err = posix_spawnp(&pid, f[7], &fa, &at, argv, envp);
-  if (saved) { setenv("PATH", saved, 1); free(saved); }
-
-  if (err == 0) { remember(pid, id); dprintf(1, "P %ld %ld %ld\n", id, (long)pid, pipe_bytes); }
-  else fail(id, strerror(err));
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&at);
+  pid_t pid = fork();
+  if (pid == 0) shim(id, f, argv, envp, envc);
+  if (pid < 0) dprintf(1, "E %ld %s\n", id, strerror(errno));
+  else { shims[slot].pid = pid; shims[slot].id = id; }
   free(argv);
   free(envp);
+}
+
+static void request_signal(long id, int sig) {
+  for (int i = 0; i < MAX_CHILDREN; i++) {
+    if (shims[i].pid == 0 || shims[i].id != id) continue;
+    /* The shim is this process's child, not yet reaped: the pid is surely it. */
+    sigqueue(shims[i].pid, CONTROL_SIG, (union sigval){.sival_int = sig});
+    return;
+  }
+}
+
+/* The fields a request needs in all, or 0 while too few have arrived to tell. */
+static int request_size(char **fields, int n) {
+  if (n >= 1 && strcmp(fields[0], "K") == 0) return n >= 3 ? 3 : 0;
+  if (n < 9) return 0;
+  int argc = atoi(fields[8]);
+  if (argc < 0 || n < 10 + argc) return 0;
+  int envc = atoi(fields[9 + argc]);
+  return envc < 0 ? n : 10 + argc + envc;
 }
 
 /* Handles every complete request in the buffer. */
@@ -170,36 +359,58 @@ static void drain(void) {
       if (!end) break;
       fields[n++] = buf + pos;
       pos = (size_t)(end - buf) + 1;
-      if (n >= 9) {
-        int argc = atoi(fields[8]);
-        if (n >= 10 + argc) {
-          int envc = atoi(fields[9 + argc]);
-          if (n == 10 + argc + envc) { complete = 1; break; }
-        }
-      }
+      int size = request_size(fields, n);
+      if (size > 0 && n >= size) { complete = 1; break; }
     }
     if (!complete) {
       if (n >= MAX_FIELDS) { len = 0; }
       return;
     }
-    start(fields, n);
+    if (strcmp(fields[0], "K") == 0) request_signal(atol(fields[1]), atoi(fields[2]));
+    else if (strcmp(fields[0], "S") == 0) start(fields, n);
     memmove(buf, buf + pos, len - pos);
     len -= pos;
   }
 }
 
+/* stdin closed: the server is gone. End every command (each shim kills and reaps its own), then exit. */
+static void finish(void) {
+  for (int i = 0; i < MAX_CHILDREN; i++)
+    if (shims[i].pid) sigqueue(shims[i].pid, CONTROL_SIG, (union sigval){.sival_int = SIGKILL});
+  for (;;) {
+    int status;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0 && errno == EINTR) continue;
+    if (pid < 0) return;
+    int i = slot_of(pid);
+    if (i >= 0) shims[i].pid = 0;
+    kill_orphans();
+  }
+}
+
 int main(void) {
+  /* Nothing the server was started with (a pipe at fd 251 was seen) reaches a command. */
+  close_from(3, -1);
+  spawner_pid = getpid();
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   cap = 1 << 20;
   buf = malloc(cap);
-  sigset_t chld;
+  sigset_t chld, blocked;
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
-  sigprocmask(SIG_BLOCK, &chld, NULL);
+  /* Blocked here so a shim has them blocked from its first instruction (they are for the shims). */
+  blocked = chld;
+  sigaddset(&blocked, CONTROL_SIG);
+  sigaddset(&blocked, SIGUSR2);
+  sigprocmask(SIG_BLOCK, &blocked, NULL);
   int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
   signal(SIGPIPE, SIG_IGN);
   struct pollfd fds[2] = {{0, POLLIN, 0}, {sfd, POLLIN, 0}};
   for (;;) {
-    if (poll(fds, 2, -1) < 0) { if (errno == EINTR) continue; return 1; }
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return 1;
+    }
     if (fds[1].revents & POLLIN) {
       struct signalfd_siginfo info;
       while (read(sfd, &info, sizeof info) == sizeof info) {}
@@ -208,7 +419,7 @@ int main(void) {
     if (fds[0].revents & (POLLIN | POLLHUP)) {
       if (len == cap) { cap *= 2; buf = realloc(buf, cap); }
       ssize_t got = read(0, buf + len, cap - len);
-      if (got <= 0) return 0;
+      if (got <= 0) { finish(); return 0; }
       len += (size_t)got;
       drain();
     }

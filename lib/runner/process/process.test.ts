@@ -1,16 +1,32 @@
-// runCommand with real processes: exit codes and messages, one interleaved log on a real pipe,
-// timeouts that end the whole process group, background children, spawn errors, capped logs that keep
-// head and tail in bounded memory, bytes stored exactly, expectStdout across chunks.
+// The one way Gatehouse starts and ends processes (native spawner, per-command shim, polled pipe), with
+// real processes: runCommand's exit codes and messages, one interleaved log on a real pipe, timeouts
+// that end the whole process group, spawn errors, capped logs that keep head and tail in bounded memory,
+// bytes stored exactly, expectStdout across chunks; the pipe poller; no process outliving its check
+// however it detaches (also as another user); no inherited descriptor reaching a check; and the guards
+// every signal goes through.
 // Floods use `head -c N < <(yes ...)`: under `-o pipefail`, `yes | head -c N` fails with 141 (SIGPIPE).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NO_MASKING } from "../output/masker";
 import { TAIL_BYTES } from "../output/log-sink";
 import { StreamSearch } from "../output/stream-search";
-import { isProcessAlive, killQuietly, liveProcessesInGroup, waitFor, waitUntilGone } from "../../testing/processes";
+import {
+  isProcessAlive,
+  killQuietly,
+  liveProcessesInGroup,
+  processesCarrying,
+  waitFor,
+  waitUntilGone,
+} from "../../testing/processes";
+import { fifoPoolFor } from "./fifo-pool";
+import { PipePoller } from "./pipe-poller";
+import { identify, killMarked, ownProcessGroup, signalGroup } from "./process-group";
 import { runCommand, type CommandSpec } from "./run-command";
+import { launch } from "./spawner";
+import { execCaptured } from "./exec-captured";
 
 let dir: string;
 let counter = 0;
@@ -22,7 +38,14 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), LANG: "C.UTF-8" };
+// Every process these tests start carries MARK, so a clean-up signals only processes this file started.
+const MARK = `GATEHOUSE_TEST_MARK=process-${process.pid}-${Date.now()}`;
+const ENV = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: os.tmpdir(),
+  LANG: "C.UTF-8",
+  [MARK.split("=")[0]]: MARK.split("=")[1],
+};
 
 function spec(command: string, extra: Partial<CommandSpec> = {}): CommandSpec {
   const n = ++counter;
@@ -126,7 +149,7 @@ describe("runCommand: timeouts and process groups", () => {
         true,
       );
     } finally {
-      killQuietly([pids.child, pids.shell].filter(Boolean));
+      killQuietly([pids.child, pids.shell].filter(Boolean), [MARK]);
     }
   });
 
@@ -142,7 +165,7 @@ describe("runCommand: timeouts and process groups", () => {
       expect(out.durationMs).toBeLessThan(30_000);
       expect(await waitUntilGone([child])).toEqual([]);
     } finally {
-      killQuietly([child]);
+      killQuietly([child], [MARK]);
     }
   });
 
@@ -353,4 +376,102 @@ describe("runCommand: expectStdout", () => {
 it("isProcessAlive: true for this process, false for a pid that does not exist", () => {
   expect(isProcessAlive(process.pid)).toBe(true);
   expect(isProcessAlive(2 ** 22 + 12345)).toBe(false);
+});
+
+// ---- the pipe poller (a FIFO opened non-blocking, as run-command opens it) ----
+
+async function openPipe(): Promise<{ readFd: number; writeFd: number }> {
+  const { readFd, path: fifo } = await fifoPoolFor(path.join(dir, "pipes")).takeReadEnd();
+  const writeFd = fs.openSync(fifo, fs.constants.O_WRONLY);
+  fs.rmSync(fifo);
+  return { readFd, writeFd };
+}
+
+function collect(readFd: number) {
+  const chunks: Buffer[] = [];
+  let ends = 0;
+  // The poller reuses its buffer: keep copies, as any consumer must.
+  const poller = new PipePoller(
+    readFd,
+    (chunk) => chunks.push(Buffer.from(chunk)),
+    () => ends++,
+  );
+  return { poller, text: () => Buffer.concat(chunks).toString(), bytes: () => Buffer.concat(chunks), ends: () => ends };
+}
+
+describe("PipePoller", () => {
+  it("delivers everything written, in order, across pauses, then ends once when the writer closes", async () => {
+    const { readFd, writeFd } = await openPipe();
+    const c = collect(readFd);
+    c.poller.poll();
+    fs.writeSync(writeFd, "one\n");
+    await waitFor(() => c.text() === "one\n");
+    fs.writeSync(writeFd, "two\n");
+    fs.writeSync(writeFd, "three\n");
+    await waitFor(() => c.text() === "one\ntwo\nthree\n");
+    expect(c.ends()).toBe(0);
+    fs.closeSync(writeFd);
+    await waitFor(() => c.ends() === 1);
+    expect(c.poller.closed).toBe(true);
+    expect(c.text()).toBe("one\ntwo\nthree\n");
+  });
+
+  it("reads more than its buffer and more than the pipe holds, byte for byte", async () => {
+    const { readFd, writeFd } = await openPipe();
+    const c = collect(readFd);
+    c.poller.poll();
+    const data = Buffer.alloc(5 * 1024 * 1024);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 31) & 0xff;
+    // The write end is blocking; write from a child so this process can keep reading.
+    const source = path.join(dir, "source.bin");
+    fs.writeFileSync(source, data);
+    const writer = spawn("cat", [source], { stdio: ["ignore", writeFd, "inherit"] });
+    fs.closeSync(writeFd);
+    await waitFor(() => c.ends() === 1, { timeoutMs: 20_000, what: "the output to end" });
+    await new Promise((resolve) => (writer.exitCode !== null ? resolve(null) : writer.once("exit", resolve)));
+    expect(c.bytes().equals(data)).toBe(true);
+  });
+
+  it("a poll() when output is waiting reads it at once, without waiting for the next tick", async () => {
+    const { readFd, writeFd } = await openPipe();
+    const c = collect(readFd);
+    c.poller.poll();
+    fs.writeSync(writeFd, "now");
+    c.poller.poll();
+    expect(c.text()).toBe("now");
+    fs.closeSync(writeFd);
+    c.poller.poll();
+    expect(c.ends()).toBe(1);
+  });
+
+  it("backs off while the pipe stays quiet", async () => {
+    const { readFd, writeFd } = await openPipe();
+    const reads = vi.spyOn(fs, "readSync");
+    try {
+      const c = collect(readFd);
+      c.poller.poll();
+      // The quiet half second is what is observed here.
+      const started = Date.now();
+      await waitFor(() => Date.now() - started >= 500);
+      // At a fixed 1 ms this would be ~500 reads; doubling up to 64 ms it is about a dozen.
+      expect(reads.mock.calls.length).toBeGreaterThan(3);
+      expect(reads.mock.calls.length).toBeLessThan(30);
+      c.poller.destroy();
+    } finally {
+      reads.mockRestore();
+      fs.closeSync(writeFd);
+    }
+  });
+
+  it("destroy stops reading and closes the pipe without reporting an end", async () => {
+    const { readFd, writeFd } = await openPipe();
+    const c = collect(readFd);
+    c.poller.poll();
+    c.poller.destroy();
+    expect(c.poller.closed).toBe(true);
+    // The read end is gone: writing now fails with EPIPE (Node ignores SIGPIPE).
+    expect(() => fs.writeSync(writeFd, "late")).toThrow(/EPIPE/);
+    fs.closeSync(writeFd);
+    expect(c.ends()).toBe(0);
+  });
 });
