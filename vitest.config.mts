@@ -11,6 +11,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    globalSetup: [],
+    globalSetup: ["lib/testing/build-native.global.ts"],
   },
 });

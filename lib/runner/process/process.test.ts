@@ -280,7 +280,7 @@ describe("runCommand: the stored log", () => {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 20);
-    let out;
+    let out: Awaited<ReturnType<typeof runCommand>>;
     try {
       out = await runCommand(s);
     } finally {
@@ -473,5 +473,256 @@ describe("PipePoller", () => {
     expect(() => fs.writeSync(writeFd, "late")).toThrow(/EPIPE/);
     fs.closeSync(writeFd);
     expect(c.ends()).toBe(0);
+  });
+});
+
+// ---- no process outlives its check (issue 15.3) ----
+
+// A token unique to one test, put in the detaching process's command line (`sleep 300.<digits>`), so
+// /proc finds it even when it threw its environment away (env -i).
+let tokens = 0;
+const uniqueSleep = () => `300.${process.pid}${Date.now() % 100000}${++tokens}`;
+
+// Waits inside the check until the detached process has surely started (it touches the flag).
+const waitForFlag = (flag: string) => `while [ ! -e ${flag} ]; do sleep 0.02; done`;
+
+describe("no process outlives its check, however it detaches", () => {
+  const variants: [string, (t: string, flag: string) => string][] = [
+    [
+      "setsid sleep &; sleep 0.1",
+      (t, flag) => `setsid sh -c 'touch ${flag}; exec sleep ${t}' & sleep 0.1; ${waitForFlag(flag)}`,
+    ],
+    [
+      "setsid env -i (no marker left in its environment)",
+      (t, flag) => `setsid env -i sh -c 'touch ${flag}; exec sleep ${t}' & ${waitForFlag(flag)}`,
+    ],
+    [
+      "a double fork that closes its descriptors",
+      (t, flag) => `( ( exec 0<&- 1>&- 2>&-; touch ${flag}; sleep ${t} ) & ) & ${waitForFlag(flag)}`,
+    ],
+    ["nohup", (t, flag) => `nohup sh -c 'touch ${flag}; exec sleep ${t}' >/dev/null 2>&1 & ${waitForFlag(flag)}`],
+    ["disown", (t, flag) => `sh -c 'touch ${flag}; exec sleep ${t}' & disown; ${waitForFlag(flag)}`],
+    [
+      "setsid env -i holding the output open, two levels down",
+      (t, flag) => `setsid env -i sh -c '(sleep ${t} &); touch ${flag}' & ${waitForFlag(flag)}; echo main done`,
+    ],
+  ];
+  for (const [name, command] of variants) {
+    it(`${name}: ended and reaped when the main process exits`, async () => {
+      const t = uniqueSleep();
+      const flag = path.join(dir, `flag-${t}`);
+      // A long close grace: the check ends quickly only because its processes are really gone.
+      const out = await runCommand(spec(command(t, flag), { closeGraceMs: 20_000 }));
+      try {
+        expect(out.exitCode).toBe(0);
+        expect(fs.existsSync(flag)).toBe(true);
+        expect(out.durationMs).toBeLessThan(10_000);
+        // At once, not eventually: the exit is reported only after everything was reaped.
+        expect(processesCarrying(t)).toEqual([]);
+      } finally {
+        killQuietly(processesCarrying(t), [MARK]);
+      }
+    });
+  }
+
+  it("at a timeout, a detached process goes with the group", async () => {
+    const t = uniqueSleep();
+    const flag = path.join(dir, `flag-${t}`);
+    const out = await runCommand(
+      spec(`setsid sh -c 'touch ${flag}; exec sleep ${t}' & ${waitForFlag(flag)}; sleep 60`, { timeoutMs: 1000 }),
+    );
+    expect(out.isTimedOut).toBe(true);
+    expect(processesCarrying(t)).toEqual([]);
+  });
+
+  it("also for a check run as another user (nobody)", async (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip("running as another user needs root");
+    const shared = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-runas-"));
+    fs.chmodSync(shared, 0o777);
+    try {
+      const t = uniqueSleep();
+      const flag = path.join(shared, `flag-${t}`);
+      const out = await runCommand(
+        spec(`id -u; setsid env -i sh -c 'touch ${flag}; exec sleep ${t}' & ${waitForFlag(flag)}; echo main done`, {
+          cwd: shared,
+          runAs: { uid: 65534, gid: 65534 },
+          closeGraceMs: 20_000,
+        }),
+      );
+      expect(out.exitCode).toBe(0);
+      expect(out.tail).toBe("65534\nmain done\n");
+      expect(fs.statSync(flag).uid).toBe(65534);
+      expect(processesCarrying(t)).toEqual([]);
+    } finally {
+      fs.rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
+  it("git through execCaptured: its output read the same way, and nothing it leaves survives it", async () => {
+    const t = uniqueSleep();
+    const got = await execCaptured("bash", ["-c", `echo to-stdout; echo to-stderr >&2; setsid sleep ${t} & exit 3`], {
+      cwd: dir,
+      env: ENV,
+      pipeDir: path.join(dir, "pipes"),
+      timeoutMs: 20_000,
+    });
+    expect(got).toEqual({ code: 3, stdout: "to-stdout\n", stderr: "to-stderr\n" });
+    expect(processesCarrying(t)).toEqual([]);
+    await expect(
+      execCaptured("no-such-command-here", [], {
+        cwd: dir,
+        env: ENV,
+        pipeDir: path.join(dir, "pipes"),
+        timeoutMs: 1000,
+      }),
+    ).rejects.toThrow(/could not start: No such file/);
+  });
+});
+
+// A small program (run by tsx) that uses the process path as the server does; it prints the log of a
+// check and exits, or stays up when told to.
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+function childScript(command: string, after: "exit" | "hang"): string {
+  return `
+import fs from "node:fs";
+import { runCommand } from ${JSON.stringify(path.join(ROOT, "lib/runner/process/run-command.ts"))};
+import { NO_MASKING } from ${JSON.stringify(path.join(ROOT, "lib/runner/output/masker.ts"))};
+const dir = process.argv[2];
+const inherited = [251].filter((fd) => { try { fs.fstatSync(fd); return true; } catch { return false; } });
+process.stdout.write("INHERITED " + inherited.join(",") + "\\n");
+const running = runCommand({
+  command: ${JSON.stringify(command)}, cwd: dir, env: ${JSON.stringify(ENV)}, timeoutMs: 60000,
+  logPath: dir + "/child.log", capBytes: 1 << 20, masker: NO_MASKING, pipeDir: dir + "/pipes",
+  onSpawn: () => process.stdout.write("SPAWNED\\n"),
+});
+${after === "exit" ? 'running.then(() => { process.stdout.write("LOG " + JSON.stringify(fs.readFileSync(dir + "/child.log", "utf8")) + "\\n"); process.exit(0); });' : "setInterval(() => undefined, 1000);"}
+`;
+}
+
+function startChild(command: string, after: "exit" | "hang") {
+  const scratch = fs.mkdtempSync(path.join(dir, "child-"));
+  const script = path.join(scratch, "child.ts");
+  fs.writeFileSync(script, childScript(command, after));
+  // fd 251: a pipe this test holds open and hands down, as whatever started the server once did.
+  const stdio: ("pipe" | "ignore" | "inherit")[] = [
+    "ignore",
+    "pipe",
+    "inherit",
+    ...Array<"ignore">(248).fill("ignore"),
+    "pipe",
+  ];
+  const child = spawn(process.execPath, ["--import", "tsx", script, scratch], { cwd: ROOT, stdio });
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return { child, output: () => out, exited };
+}
+
+describe("descriptors (issue 15.8)", () => {
+  it("a check sees only 0, 1 and 2, whatever its server was started with", async () => {
+    const run = startChild("ls -l /proc/self/fd", "exit");
+    await run.exited;
+    expect(run.output()).toContain("INHERITED 251\n");
+    const log = JSON.parse(/^LOG (.*)$/m.exec(run.output())![1]) as string;
+    const fds = [...log.matchAll(/ (\d+) -> /g)].map((m) => Number(m[1]));
+    // 0, 1, 2 and the one ls opened to read /proc/self/fd.
+    expect(fds.slice(0, 3)).toEqual([0, 1, 2]);
+    expect(fds.length).toBe(4);
+    expect(log).toMatch(new RegExp(` ${fds[3]} -> /proc/\\d+/fd`));
+  }, 60_000);
+});
+
+describe("when the server goes away", () => {
+  it("a server that dies mid-check takes the check and what it detached with it", async () => {
+    const t = uniqueSleep();
+    const run = startChild(`setsid sleep ${t} & sleep ${t}`, "hang");
+    await waitFor(() => run.output().includes("SPAWNED"), { timeoutMs: 30_000, what: "the check to start" });
+    try {
+      // The check's shell and its two sleeps (one detached).
+      await waitFor(() => processesCarrying(t).length === 3, { what: "the check's processes" });
+      // The "server" is killed without any clean-up of its own: the spawner sees its requests end.
+      run.child.kill("SIGKILL");
+      await run.exited;
+      expect(await waitFor(() => processesCarrying(t).length === 0, { what: "the check's processes to end" })).toBe(
+        true,
+      );
+    } finally {
+      run.child.kill("SIGKILL");
+      killQuietly(processesCarrying(t), [MARK]);
+    }
+  }, 60_000);
+});
+
+// ---- the guards every signal goes through (issue 15.10) ----
+
+describe("signal guards", () => {
+  it("refuses group ids 0, 1, negative, non-integer, this process and its own group", () => {
+    for (const pid of [0, 1, -1, -4242, 1.5, Number.NaN, process.pid, ownProcessGroup()])
+      expect(() => signalGroup({ pid, startTime: "0" }, "SIGKILL")).toThrow(/refusing to signal/);
+    for (const pid of [0, 1, -1, process.pid, ownProcessGroup()])
+      expect(() => killMarked(pid, [MARK])).toThrow(/refusing to signal/);
+    expect(() => killMarked(2 ** 22 + 1, [])).toThrow(/without a marker/);
+  });
+
+  it("signals a group only while the process it was started for still leads it", async () => {
+    const launched = await launch({
+      file: "sleep",
+      args: ["30"],
+      cwd: dir,
+      env: ENV,
+      stdinPath: null,
+      outPath: "/dev/null",
+    });
+    if ("error" in launched) throw new Error(launched.error);
+    const identity = identify(launched.pid)!;
+    // A different start time: the pid is someone else's now, as after pid_max wrapped.
+    expect(signalGroup({ pid: identity.pid, startTime: `${identity.startTime}1` }, "SIGKILL")).toBe(false);
+    expect(isProcessAlive(launched.pid)).toBe(true);
+    expect(signalGroup(identity, "SIGKILL")).toBe(true);
+    expect(await launched.exited).toEqual({ code: null, signal: "SIGKILL" });
+    // Gone and reaped: the same identity is refused, and asking the spawner does nothing.
+    expect(signalGroup(identity, "SIGKILL")).toBe(false);
+    launched.signal("SIGKILL");
+  });
+
+  it("kills a pid only when it carries the marker, checked just before the signal", async () => {
+    const launched = await launch({
+      file: "sleep",
+      args: ["30"],
+      cwd: dir,
+      env: ENV,
+      stdinPath: null,
+      outPath: "/dev/null",
+    });
+    if ("error" in launched) throw new Error(launched.error);
+    expect(killMarked(launched.pid, [`${MARK}-not-this-one`])).toBe(false);
+    expect(killMarked(launched.pid, [MARK, "GATEHOUSE_RUN_ID=other"])).toBe(false);
+    expect(isProcessAlive(launched.pid)).toBe(true);
+    expect(killMarked(launched.pid, [MARK])).toBe(true);
+    expect((await launched.exited).signal).toBe("SIGKILL");
+    // A pid that no longer exists: nothing to signal.
+    expect(killMarked(launched.pid, [MARK])).toBe(false);
+  });
+
+  it("the spawner's shim signals only its command's group: signal() after the exit does nothing", async () => {
+    const launched = await launch({
+      file: "true",
+      args: [],
+      cwd: dir,
+      env: ENV,
+      stdinPath: null,
+      outPath: "/dev/null",
+    });
+    if ("error" in launched) throw new Error(launched.error);
+    expect(await launched.exited).toEqual({ code: 0, signal: null });
+    const sends = vi.spyOn(process, "kill");
+    try {
+      launched.signal("SIGKILL");
+      expect(sends).not.toHaveBeenCalled();
+    } finally {
+      sends.mockRestore();
+    }
+    // This process and its group are still here to tell.
+    expect(isProcessAlive(process.pid)).toBe(true);
   });
 });

@@ -1,0 +1,1 @@
+export function buildNative(options?: { quiet?: boolean }): void;
