@@ -43,6 +43,7 @@ export async function startOwnServer(opts: {
     if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  // ChildProcess.kill signals only a child Node has not reaped yet: never a pid since reused.
   return { url, dataDir, process: child, stop: () => child.kill("SIGTERM") };
 }
 

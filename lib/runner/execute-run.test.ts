@@ -566,7 +566,11 @@ describe("runs that cannot be judged, and cancelling", () => {
     });
     const run = await dispatchTask(SYSTEM_ACTOR, s.task.id);
     const pids = await waitFor(
-      () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : null),
+      // Both pids and the newline: the file exists (empty) before echo has written to it.
+      () => {
+        const m = fs.existsSync(pidFile) ? /^(\d+) (\d+)\n$/.exec(fs.readFileSync(pidFile, "utf8")) : null;
+        return m ? [Number(m[1]), Number(m[2])] : null;
+      },
       {
         what: "the check to start",
       },

@@ -88,7 +88,11 @@ describe("recoverRuns", () => {
     try {
       runId = await server.runId;
       pids = await waitFor(
-        () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number) : null),
+        // Both pids and the newline: the file exists (empty) before echo has written to it.
+        () => {
+          const m = fs.existsSync(pidFile) ? /^(\d+) (\d+)\n$/.exec(fs.readFileSync(pidFile, "utf8")) : null;
+          return m ? [Number(m[1]), Number(m[2])] : null;
+        },
         {
           timeoutMs: 45_000,
           what: "the check to start",

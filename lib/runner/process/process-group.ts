@@ -1,6 +1,6 @@
 // Signalling processes without hitting the wrong one. A pid or group id is only a number: once its
-// process is gone and reaped, the number is reused (pid_max wraps; on a busy machine soon), and the ids
-// 0, 1 and negatives mean "my own group", "init's group" or "everything" to kill(2). So:
+// process is gone and reaped, the number is reused (pid_max wraps; on a busy machine soon), and a group
+// id of 0 or 1 is fatal: kill(-0) signals the caller's own group, kill(-1) every process there is. So:
 // - A command's process group is signalled only by its shim in the spawner (spawner.c, signal_group),
 //   which is the command's parent and has not reaped it, so the id is surely still the command's; here
 //   a command is asked to end through its `signal` function, never by number.

@@ -405,6 +405,8 @@ int main(void) {
   sigprocmask(SIG_BLOCK, &blocked, NULL);
   int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
   signal(SIGPIPE, SIG_IGN);
+  /* Ignored SIGCHLD would reap children on its own, and the shims need to wait for theirs. */
+  signal(SIGCHLD, SIG_DFL);
   struct pollfd fds[2] = {{0, POLLIN, 0}, {sfd, POLLIN, 0}};
   for (;;) {
     if (poll(fds, 2, -1) < 0) {
