@@ -500,6 +500,11 @@ describe("no process outlives its check, however it detaches", () => {
       "a double fork that closes its descriptors",
       (t, flag) => `( ( exec 0<&- 1>&- 2>&-; touch ${flag}; sleep ${t} ) & ) & ${waitForFlag(flag)}`,
     ],
+    [
+      "a double fork that closes its descriptors and leaves the session",
+      (t, flag) =>
+        `( ( exec 0<&- 1>&- 2>&-; setsid sh -c 'touch ${flag}; exec sleep ${t}' ) & ) & ${waitForFlag(flag)}`,
+    ],
     ["nohup", (t, flag) => `nohup sh -c 'touch ${flag}; exec sleep ${t}' >/dev/null 2>&1 & ${waitForFlag(flag)}`],
     ["disown", (t, flag) => `sh -c 'touch ${flag}; exec sleep ${t}' & disown; ${waitForFlag(flag)}`],
     [
@@ -524,6 +529,25 @@ describe("no process outlives its check, however it detaches", () => {
       }
     });
   }
+
+  it("a check that kills its own shim (it runs as root) still leaves nothing: the spawner ends the orphans", async (ctx) => {
+    if (process.getuid?.() !== 0)
+      return ctx.skip("only a check running as the server's user, root here, can kill its shim");
+    const t = uniqueSleep();
+    const flag = path.join(dir, `flag-${t}`);
+    const out = await runCommand(
+      spec(`setsid sh -c 'touch ${flag}; exec sleep ${t}' & ${waitForFlag(flag)}; kill -9 $PPID; sleep ${t}`, {
+        closeGraceMs: 20_000,
+      }),
+    );
+    try {
+      expect(out.exitCode).toBeNull();
+      expect(fs.existsSync(flag)).toBe(true);
+      expect(await waitFor(() => processesCarrying(t).length === 0, { what: "the orphans to end" })).toBe(true);
+    } finally {
+      killQuietly(processesCarrying(t), [MARK]);
+    }
+  });
 
   it("at a timeout, a detached process goes with the group", async () => {
     const t = uniqueSleep();
@@ -560,22 +584,28 @@ describe("no process outlives its check, however it detaches", () => {
 
   it("git through execCaptured: its output read the same way, and nothing it leaves survives it", async () => {
     const t = uniqueSleep();
-    const got = await execCaptured("bash", ["-c", `echo to-stdout; echo to-stderr >&2; setsid sleep ${t} & exit 3`], {
-      cwd: dir,
-      env: ENV,
-      pipeDir: path.join(dir, "pipes"),
-      timeoutMs: 20_000,
-    });
-    expect(got).toEqual({ code: 3, stdout: "to-stdout\n", stderr: "to-stderr\n" });
-    expect(processesCarrying(t)).toEqual([]);
-    await expect(
-      execCaptured("no-such-command-here", [], {
+    const flag = path.join(dir, `flag-${t}`);
+    const detach = `setsid sh -c 'touch ${flag}; exec sleep ${t}' >/dev/null & ${waitForFlag(flag)}`;
+    try {
+      const got = await execCaptured("bash", ["-c", `echo to-stdout; echo to-stderr >&2; ${detach}; exit 3`], {
         cwd: dir,
         env: ENV,
         pipeDir: path.join(dir, "pipes"),
-        timeoutMs: 1000,
-      }),
-    ).rejects.toThrow(/could not start: No such file/);
+        timeoutMs: 20_000,
+      });
+      expect(got).toEqual({ code: 3, stdout: "to-stdout\n", stderr: "to-stderr\n" });
+      expect(processesCarrying(t)).toEqual([]);
+      await expect(
+        execCaptured("no-such-command-here", [], {
+          cwd: dir,
+          env: ENV,
+          pipeDir: path.join(dir, "pipes"),
+          timeoutMs: 1000,
+        }),
+      ).rejects.toThrow(/could not start: No such file/);
+    } finally {
+      killQuietly(processesCarrying(t), [MARK]);
+    }
   });
 });
 

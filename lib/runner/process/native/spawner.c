@@ -378,13 +378,14 @@ static void finish(void) {
   for (int i = 0; i < MAX_CHILDREN; i++)
     if (shims[i].pid) sigqueue(shims[i].pid, CONTROL_SIG, (union sigval){.sival_int = SIGKILL});
   for (;;) {
+    /* Before each wait: an orphan (of a shim that died) would otherwise keep this wait going. */
+    kill_orphans();
     int status;
     pid_t pid = waitpid(-1, &status, 0);
     if (pid < 0 && errno == EINTR) continue;
     if (pid < 0) return;
     int i = slot_of(pid);
     if (i >= 0) shims[i].pid = 0;
-    kill_orphans();
   }
 }
 
