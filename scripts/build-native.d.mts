@@ -1,1 +1,0 @@
-export function buildNative(options?: { quiet?: boolean }): void;
