@@ -16,7 +16,7 @@ export function buildNative({ quiet = false } = {}) {
   const failures = [];
   for (const cc of [process.env.CC, "cc", "gcc", "clang"].filter(Boolean)) {
     try {
-      execFileSync(cc, ["-O2", "-Wall", "-Werror", "-o", `${target}.tmp`, source], { stdio: "pipe" });
+      execFileSync(cc, ["-O2", "-Wall", "-o", `${target}.tmp`, source], { stdio: "pipe" });
       fs.renameSync(`${target}.tmp`, target);
       if (!quiet) console.log(`gatehouse: built the native spawner with ${cc}`);
       return;
