@@ -228,6 +228,18 @@ describe("runCommand: timeouts and process groups", () => {
   });
 });
 
+describe("runCommand: an abort while the command is being started", () => {
+  it("is not lost: the command is ended as soon as it has started", async () => {
+    const controller = new AbortController();
+    const running = runCommand(spec("sleep 60", { signal: controller.signal }));
+    // runCommand is now waiting for its pipe and the spawner; the abort event fires before it listens.
+    controller.abort();
+    const out = await running;
+    expect(out.isAborted).toBe(true);
+    expect(out.durationMs).toBeLessThan(30_000);
+  });
+});
+
 describe("runCommand: the stored log", () => {
   it("a flood over the cap keeps the head and the tail, with a marker saying what was dropped of how much", async () => {
     const cap = 64 * 1024;

@@ -140,6 +140,8 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
       endGroup();
     };
     spec.signal?.addEventListener("abort", onAbort, { once: true });
+    // An abort while the command was being started fired no event here: act on it now.
+    if (spec.signal?.aborted) onAbort();
 
     const settle = () => {
       if (isSettled) return;
