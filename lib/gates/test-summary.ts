@@ -106,3 +106,19 @@ export function judgeTestSummary(input: {
     };
   return null;
 }
+
+// A stored summary read back (a JSON column): the shape, or null.
+export function toTestCounts(value: unknown): TestCounts | null {
+  if (typeof value !== "object" || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const isCount = (n: unknown) => typeof n === "number" && Number.isInteger(n) && n >= 0;
+  if (!TEST_RUNNERS.includes(v.runner as TestRunner)) return null;
+  if (![v.passed, v.failed, v.skipped, v.total].every(isCount)) return null;
+  return {
+    runner: v.runner as TestRunner,
+    passed: v.passed as number,
+    failed: v.failed as number,
+    skipped: v.skipped as number,
+    total: v.total as number,
+  };
+}
