@@ -211,12 +211,12 @@ describe("judgeTestSummary", () => {
     });
   });
 
-  it("zero tests in a check of another kind, or a check that failed anyway, is not hollow", () => {
+  it("zero tests in a check of another kind is not hollow; a check that failed anyway stays failed", () => {
     const zero = summaryOf("node-test/tap-no-files.txt");
     expect(judgeTestSummary({ verdict: "passed", kind: "custom", exitCode: 0, summary: zero })).toBeNull();
     expect(
       judgeTestSummary({ verdict: "failed", kind: "test", exitCode: 5, summary: summaryOf("pytest/zero.txt") }),
-    ).toBeNull();
+    ).toEqual({ verdict: "failed", message: "0 tests ran" });
   });
 
   it("a passing summary or no summary changes nothing", () => {

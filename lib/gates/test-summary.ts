@@ -78,7 +78,8 @@ export type TestJudgement = { verdict: "passed" | "failed" | "hollow"; message: 
 // What the recognised summary changes about a check's verdict and message:
 // - passed by its exit code, but the summary reports failed tests → failed ("exit 0 but 3 tests failed");
 // - a test check that would pass but ran no test → hollow ("0 tests ran");
-// - failed, and the runner named the failing tests → the message names them ("3 failed: a, b, …").
+// - failed, and the runner named the failing tests → the message names them ("3 failed: a, b, …");
+//   failed with no test run → "0 tests ran".
 // Returns null when the summary changes nothing.
 export function judgeTestSummary(input: {
   verdict: "passed" | "failed";
@@ -104,6 +105,8 @@ export function judgeTestSummary(input: {
       verdict: "failed",
       message: names ? `${failed} failed${names}` : `${failed} test${failed === 1 ? "" : "s"} failed`,
     };
+  // Failed with no test run (pytest's exit 5, Vitest's "No test files found"): say that, not the last line.
+  if (summary.counts?.total === 0) return { verdict: "failed", message: "0 tests ran" };
   return null;
 }
 
