@@ -14,7 +14,7 @@ export type BriefFailure = {
   tests?: TestCounts | null;
 };
 
-export const HOLLOW_ADVICE =
+const HOLLOW_ADVICE =
   "0 tests ran: the test command found no tests. Make it run the tests (the test files exist and match what the runner looks for); a test command that runs nothing proves nothing.";
 
 export type BriefInput = {

@@ -2,8 +2,8 @@
 // returns the runner's last summary — counts and the failing tests it named — with the line it ended on.
 // Formats are taken from real output of each runner (lib/gates/fixtures/test-output).
 
-export type Counts = { passed: number; failed: number; skipped: number; total: number };
-export type Found = { counts: Counts | null; failing: string[]; at: number };
+type Counts = { passed: number; failed: number; skipped: number; total: number };
+type Found = { counts: Counts | null; failing: string[]; at: number };
 export type Recogniser = (lines: readonly string[]) => Found | null;
 
 const countsOf = (passed: number, failed: number, skipped: number): Counts => ({

@@ -3,7 +3,7 @@
 import { stripAnsi } from "./strip-ansi";
 import { cargo, goTest, jest, mocha, nodeTest, pytest, uvu, vitest, type Recogniser } from "./test-recognisers";
 
-export const TEST_RUNNERS = ["node:test", "jest", "vitest", "mocha", "uvu", "pytest", "go", "cargo"] as const;
+const TEST_RUNNERS = ["node:test", "jest", "vitest", "mocha", "uvu", "pytest", "go", "cargo"] as const;
 export type TestRunner = (typeof TEST_RUNNERS)[number];
 
 // Stored on each check result (null when no runner's summary was recognised).
