@@ -113,7 +113,9 @@ function partsOf(line: string): Record<string, number> {
 export const vitest: Recogniser = (lines) => {
   const at = lastIndex(
     lines,
-    (l) => /^\s*Tests\s{2,}\d+ [a-z]+.*\(\d+\)$/.test(l) || /^No test files found, exiting with code \d+$/.test(l),
+    (l) =>
+      /^\s*Tests\s{2,}\d+ (?:passed|failed|skipped|todo)( \| \d+ [a-z ]+)*\s*\(\d+\)$/.test(l) ||
+      /^No test files found, exiting with code \d+$/.test(l),
   );
   if (at < 0) return null;
   if (lines[at].startsWith("No test files found")) return { counts: NONE, failing: [], at };
@@ -175,7 +177,11 @@ export const uvu: Recogniser = (lines) => {
 };
 
 // pytest: "===== 2 failed, 3 passed, 1 skipped in 1.34s =====" (-q: without the rules); "no tests ran in 1.31s".
-const PYTEST_LINE = /^=*\s*((?:\d+ [a-z]+(?:, )?)+|no tests ran) in \d+(?:\.\d+)?s(?: \([\d:.]+\))?\s*=*$/;
+// Only pytest's own words count ("12 files in 3.1s" from another tool is not a test summary).
+const PYTEST_PART = "\\d+ (?:passed|failed|skipped|xfailed|xpassed|errors?|deselected|warnings?|rerun)";
+const PYTEST_LINE = new RegExp(
+  `^=*\\s*((?:${PYTEST_PART})(?:, ${PYTEST_PART})*|no tests ran) in \\d+(?:\\.\\d+)?s(?: \\([\\d:.]+\\))?\\s*=*$`,
+);
 
 export const pytest: Recogniser = (lines) => {
   const at = lastIndex(lines, (l) => PYTEST_LINE.test(l));

@@ -124,6 +124,9 @@ describe("recogniseTests: output without counts", () => {
     ["hello\nworld\n", null],
     ["eslint: 3 problems (3 errors, 0 warnings)\n", null],
     ["Tests: nothing to see\n", null],
+    ["12 files in 3.1s\n", null],
+    ["Compiled 3 files in 0.4s\n", null],
+    ["      Tests  were written (3)\n", null],
   ])("plain output %j is not a summary", (output, expected) => {
     expect(recogniseTests(output)).toBe(expected);
   });
