@@ -17,3 +17,19 @@ test("the demo task shows its declared checks and the run the first start dispat
   await expect(declared.getByText("inherited")).toHaveCount(3);
   await expect(declared.getByText("node --test test/")).toBeVisible();
 });
+
+test("the demo run's failing row shows the test counts and names the failing tests", async ({ page }) => {
+  await page.goto("/works");
+  await page.getByRole("link", { name: /Gatehouse demo/ }).click();
+  await page.getByRole("link", { name: /Make slugify produce URL slugs/ }).click();
+  const checks = page.getByTestId("run-checks");
+  await expect(checks.getByRole("status", { name: "Gate green" })).toBeVisible();
+  // Attempt 2 (green): every test passed.
+  const unit = checks.locator('[data-check-id="unit"]');
+  await expect(unit.getByTestId("test-counts")).toHaveText("4 passed");
+  // Attempt 1 (red): node:test's counts, and the failing tests by name instead of "# duration_ms …".
+  await checks.getByRole("button", { name: "Attempt 1 (red)" }).click();
+  await expect(unit.getByTestId("test-counts")).toHaveText("1 passed · 3 failed");
+  await expect(unit).toContainText("3 failed: lower-cases, drops punctuation, trims dashes at the ends");
+  await expect(unit.locator("summary")).not.toContainText("duration_ms");
+});

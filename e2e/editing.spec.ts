@@ -15,7 +15,7 @@ async function save(page: Page) {
   await expect(page.getByRole("status").filter({ hasText: /Saved: version/ })).toBeVisible();
 }
 
-test("a lead edits the defaults inline: validation as you type, a hollow-check warning, reorder, save", async ({
+test("a lead edits the defaults inline: validation as you type, a cannot-fail warning, reorder, save", async ({
   page,
 }) => {
   const { workId } = await workWithChecks("Edit defaults", [

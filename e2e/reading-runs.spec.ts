@@ -139,3 +139,25 @@ test("a task's run history is paged, newest first", async ({ page }) => {
   await expect(runs.getByRole("listitem")).toHaveCount(1);
   await expect(runs.getByRole("listitem").first()).toContainText("#1");
 });
+
+test("a test check that ran no test is Hollow, says 0 tests ran, and turns the gate red", async ({ page }) => {
+  const { taskId } = await workWithChecks("No tests", [
+    check("unit", "printf 'TAP version 13\\n1..0\\n# tests 0\\n# pass 0\\n# fail 0\\n# duration_ms 3.9\\n'"),
+  ]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
+  expect((await runJson(runId)).attempts[0].checks[0].tests).toEqual({
+    runner: "node:test",
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    total: 0,
+  });
+  await page.goto(`/runs/${runId}`);
+  const row = page.locator('[data-check-id="unit"]');
+  await expect(page.getByLabel("Check unit: hollow")).toBeVisible();
+  await expect(row.locator('[data-verdict="hollow"]')).toHaveText("Hollow");
+  await expect(row).toContainText("0 tests ran");
+  await expect(row.getByTestId("test-counts")).toHaveText("0 tests");
+  await expect(page.getByTestId("run-checks").getByRole("status", { name: "Gate red" })).toBeVisible();
+});

@@ -4,6 +4,8 @@
 set -euo pipefail
 name=${1:?usage: npm run db:migration -- NAME}
 cd "$(dirname "$0")/.."
+# The SQLite config opens the data dir's database: it must exist (a fresh checkout has none).
+mkdir -p "${GATEHOUSE_DATA_DIR:-data}"
 stamp=$(date -u +%Y%m%d%H%M%S)
 prev=$(mktemp -d)
 trap 'rm -rf "$prev"' EXIT

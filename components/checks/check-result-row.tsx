@@ -1,11 +1,13 @@
 "use client";
-// One check of an attempt: name, id, kind, required, verdict, exit code, duration, message; the row
-// expands (click, Enter or Space) to the log tail.
+// One check of an attempt: name, id, kind, required, test counts, verdict, exit code, duration, message; the
+// row expands (click, Enter or Space) to the log tail.
 import { formatDuration } from "@/lib/format";
 import type { Verdict } from "@/lib/gates/gate";
+import type { TestCounts } from "@/lib/gates/test-summary";
 import { LogTail } from "../logs/log-tail";
 import { ChevronRightIcon } from "../ui/icons";
 import { KindLabel, RequiredLabel } from "./kind-label";
+import { TestCountsLabel } from "./test-counts";
 import { VerdictBadge } from "./verdict-badge";
 
 export type CheckResultView = {
@@ -20,6 +22,7 @@ export type CheckResultView = {
   logTail: string | null;
   logBytes: number | null;
   logNote: string | null;
+  tests: TestCounts | null;
   logAttempt: number;
 };
 
@@ -39,6 +42,7 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
               <code className="text-xs text-zinc-500 dark:text-zinc-400">{result.checkId}</code>
               <KindLabel kind={result.kind} />
               <RequiredLabel required={result.required} />
+              {result.tests ? <TestCountsLabel tests={result.tests} /> : null}
             </span>
           </span>
           <span

@@ -1,6 +1,6 @@
 // A check's verdict: its own colour and icon, and always its word, so it reads without colour too.
 import type { Verdict } from "@/lib/gates/gate";
-import { AlertIcon, CheckIcon, ClockIcon, CrossIcon, DotIcon, SkipIcon, Spinner } from "../ui/icons";
+import { AlertIcon, CheckIcon, ClockIcon, CrossIcon, DotIcon, HollowIcon, SkipIcon, Spinner } from "../ui/icons";
 
 const LOOK: Record<Verdict, { label: string; className: string; icon: React.ReactNode }> = {
   passed: {
@@ -13,6 +13,13 @@ const LOOK: Record<Verdict, { label: string; className: string; icon: React.Reac
     label: "Failed",
     className: "text-rose-700 bg-rose-50 ring-rose-600/20 dark:text-rose-300 dark:bg-rose-950/60 dark:ring-rose-400/25",
     icon: <CrossIcon />,
+  },
+  // A test check that ran no test: it blocks like failed, in a colour of its own.
+  hollow: {
+    label: "Hollow",
+    className:
+      "text-violet-800 bg-violet-50 ring-violet-600/25 dark:text-violet-300 dark:bg-violet-950/60 dark:ring-violet-400/25",
+    icon: <HollowIcon />,
   },
   timeout: {
     label: "Timeout",

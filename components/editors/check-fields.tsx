@@ -2,7 +2,7 @@
 // Every field of one check, edited in place, each with the schema's message next to it when it is
 // wrong, and a warning when the command cannot fail or proves nothing.
 import { CHECK_KINDS } from "@/lib/gates/check-schema";
-import { findHollowWarnings } from "@/lib/gates/hollow-checks";
+import { findCannotFailWarnings } from "@/lib/gates/cannot-fail-checks";
 import type { CheckForm } from "@/lib/editors/check-form";
 import { inputBorderClass } from "../ui/action-form";
 import { CodeEditor } from "./code-editor";
@@ -69,7 +69,7 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
       </Field>
     );
   };
-  const warnings = findHollowWarnings({
+  const warnings = findCannotFailWarnings({
     command: form.command,
     required: form.required,
     expectExit: /^\d+$/.test(form.expectExit) ? Number(form.expectExit) : undefined,

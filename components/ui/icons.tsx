@@ -34,6 +34,12 @@ export const CrossIcon = (p: IconProps) => (
     <path d="M6 6l12 12M18 6L6 18" />
   </Icon>
 );
+// An empty ring with a dashed edge: nothing inside (a test check that ran no test).
+export const HollowIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="8.5" strokeDasharray="3.5 3" />
+  </Icon>
+);
 export const ClockIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="12" r="8.5" />

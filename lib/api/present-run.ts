@@ -77,6 +77,8 @@ export function presentRun(detail: RunDetail) {
         logTail: r.logTail,
         logBytes: r.logBytes,
         logNote: r.logNote,
+        // {runner, passed, failed, skipped, total} from the test runner's summary; null when none was recognised.
+        tests: r.tests,
         logAttempt: r.logAttempt,
         startedAt: r.startedAt,
         finishedAt: r.finishedAt,

@@ -2,6 +2,7 @@
 import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Gate, Verdict } from "../gates/gate";
 import { ACTIVE_RUN_STATUSES, type Ending, type RunStatus } from "../gates/run-ending";
+import { toTestCounts, type TestCounts } from "../gates/test-summary";
 import type { ChecksPolicy } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
 
@@ -181,6 +182,8 @@ export type ResultRecord = {
   logTail: string | null;
   logBytes: number | null;
   logNote: string | null;
+  // The test runner's summary recognised in the output (null: none recognised).
+  tests: TestCounts | null;
   logAttempt: number;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -203,15 +206,25 @@ export const resultSelect = {
   logTail: true,
   logBytes: true,
   logNote: true,
+  tests: true,
   logAttempt: true,
   startedAt: true,
   finishedAt: true,
 } as const;
 
-type ResultRow = Omit<ResultRecord, "verdict" | "logBytes"> & { verdict: string; logBytes: bigint | null };
+type ResultRow = Omit<ResultRecord, "verdict" | "logBytes" | "tests"> & {
+  verdict: string;
+  logBytes: bigint | null;
+  tests: unknown;
+};
 
 export function toResultRecord(row: ResultRow): ResultRecord {
-  return { ...row, verdict: row.verdict as Verdict, logBytes: row.logBytes === null ? null : Number(row.logBytes) };
+  return {
+    ...row,
+    verdict: row.verdict as Verdict,
+    logBytes: row.logBytes === null ? null : Number(row.logBytes),
+    tests: toTestCounts(row.tests),
+  };
 }
 
 export type RunInsert = Pick<
@@ -410,16 +423,18 @@ export type QueuedResult = Pick<ResultRecord, "checkId" | "name" | "kind" | "req
       | "logTail"
       | "logBytes"
       | "logNote"
+      | "tests"
       | "startedAt"
       | "finishedAt"
     >
   >;
 
-// An attempt's rows as stored: in the frozen order, log sizes as BigInt.
+// An attempt's rows as stored: in the frozen order, log sizes as BigInt, no test summary as a NULL column.
 function resultRowsOf(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[] }) {
   return opts.results.map((r, position) => ({
     ...r,
     logBytes: r.logBytes === undefined || r.logBytes === null ? null : BigInt(r.logBytes),
+    tests: r.tests ?? undefined,
     attemptId: opts.attemptId,
     runId: opts.runId,
     position,

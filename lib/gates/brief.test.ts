@@ -314,3 +314,27 @@ describe("composeBrief: attempt 2 and later", () => {
     expect(brief.match(/^Note:/gm)).toHaveLength(1);
   });
 });
+
+describe("composeBrief: test counts and hollow checks", () => {
+  it("a hollow check is handed back as 0 tests ran, with what to do", () => {
+    const brief = composeBrief(
+      input({
+        attemptN: 2,
+        previousAttemptN: 1,
+        failures: [failure({ verdict: "hollow", exitCode: 0, message: "0 tests ran", logTail: "# tests 0\n" })],
+      }),
+    );
+    const failed = section(brief, "## What failed in attempt 1");
+    expect(failed).toContain("### unit — Unit tests pass: hollow (exit code 0)");
+    expect(failed).toContain("0 tests ran: the test command found no tests");
+  });
+
+  it("a failed check with recognised tests gives the counts and the failing tests' names", () => {
+    const tests = { runner: "node:test" as const, passed: 2, failed: 2, skipped: 0, total: 4 };
+    const message = "2 failed: lower-cases, drops punctuation";
+    const brief = composeBrief(input({ attemptN: 2, previousAttemptN: 1, failures: [failure({ tests, message })] }));
+    expect(section(brief, "## What failed in attempt 1")).toContain(
+      "Tests: 2 passed · 2 failed (2 failed: lower-cases, drops punctuation)",
+    );
+  });
+});

@@ -1,4 +1,6 @@
 // The brief the agent reads: the task, the checks that must pass, and from attempt 2 what failed.
+import { formatTestCounts, type TestCounts } from "./test-summary";
+
 export type BriefCheck = { id: string; name: string; command: string; required: boolean; cwd?: string };
 export type BriefFailure = {
   checkId: string;
@@ -7,7 +9,13 @@ export type BriefFailure = {
   exitCode: number | null;
   logTail: string | null;
   logNote: string | null;
+  // The result's message and the test runner's counts, when one was recognised.
+  message?: string | null;
+  tests?: TestCounts | null;
 };
+
+const HOLLOW_ADVICE =
+  "0 tests ran: the test command found no tests. Make it run the tests (the test files exist and match what the runner looks for); a test command that runs nothing proves nothing.";
 
 export type BriefInput = {
   task: { key: string; title: string; description: string; branch: string };
@@ -57,6 +65,8 @@ export function composeBrief(input: BriefInput): string {
         `### ${f.checkId} — ${f.name}: ${f.verdict}${f.exitCode === null ? "" : ` (exit code ${f.exitCode})`}`,
       );
       lines.push("");
+      if (f.verdict === "hollow") lines.push(HOLLOW_ADVICE, "");
+      else if (f.tests) lines.push(`Tests: ${formatTestCounts(f.tests)}${f.message ? ` (${f.message})` : ""}`, "");
       if (f.logNote) lines.push(`Note: ${f.logNote}`, "");
       const tail = f.logTail ?? "";
       if (tail.trim().length === 0) lines.push("(no output)");

@@ -1,6 +1,6 @@
-// Cases found while testing the import formats and hollow-check warnings, kept so they stay fixed.
+// Cases found while testing the import formats and cannot-fail warnings (checks that cannot fail), kept so they stay fixed.
 import { describe, expect, it } from "vitest";
-import { findHollowWarnings } from "./hollow-checks";
+import { findCannotFailWarnings } from "./cannot-fail-checks";
 import { parseGatesFile, toGatesMarkdown } from "./gates-file";
 import { diffSettings } from "./settings-diff";
 import type { Check } from "./check-schema";
@@ -100,9 +100,9 @@ describe("YAML import", () => {
   });
 });
 
-describe("hollow-check warnings", () => {
+describe("cannot-fail warnings (checks that cannot fail)", () => {
   it.each(["git status --porcelain", "true; echo ok", "npm test || true # ignore"])("warns on %s", (command) => {
-    expect(findHollowWarnings(req(command)).length).toBeGreaterThan(0);
+    expect(findCannotFailWarnings(req(command)).length).toBeGreaterThan(0);
   });
 
   it.each([
@@ -111,7 +111,7 @@ describe("hollow-check warnings", () => {
     "git status --short | grep -q .",
     "git diff --stat | grep -q src",
   ])("does not warn on the pipeline %s (pipefail lets it fail)", (command) => {
-    expect(findHollowWarnings(req(command))).toEqual([]);
+    expect(findCannotFailWarnings(req(command))).toEqual([]);
   });
 });
 

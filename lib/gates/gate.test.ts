@@ -19,7 +19,16 @@ const opt = (verdict: Verdict): VerdictOfCheck => ({ required: false, verdict })
 
 describe("constants", () => {
   it("list the SPEC's verdicts and gates", () => {
-    expect([...VERDICTS].sort()).toEqual(["error", "failed", "passed", "queued", "running", "skipped", "timeout"]);
+    expect([...VERDICTS].sort()).toEqual([
+      "error",
+      "failed",
+      "hollow",
+      "passed",
+      "queued",
+      "running",
+      "skipped",
+      "timeout",
+    ]);
     expect([...GATES].sort()).toEqual(["green", "off", "pending", "red", "running"]);
   });
 });
@@ -30,6 +39,7 @@ describe("isFinishedVerdict / isBlockingVerdict", () => {
     ["running", false, false],
     ["passed", true, false],
     ["failed", true, true],
+    ["hollow", true, true],
     ["timeout", true, true],
     ["error", true, true],
     ["skipped", true, false],
@@ -75,6 +85,7 @@ describe("computeGate", () => {
         ["a required check failed", [req("passed"), req("failed")], "red"],
         ["a required check timed out", [req("timeout"), req("passed")], "red"],
         ["a required check errored", [req("passed"), req("error")], "red"],
+        ["a required test check ran no test (hollow)", [req("passed"), req("hollow")], "red"],
         ["every required check failed", [req("failed"), req("failed")], "red"],
         ["a failure followed by failFast skips", [req("failed"), req("skipped"), opt("skipped")], "red"],
         ["a timeout followed by failFast skips", [req("timeout"), req("skipped")], "red"],
@@ -131,8 +142,8 @@ describe("countRequiredPassed", () => {
     ["only non-required passes", [opt("passed"), opt("passed")], 0],
     ["required passes", [req("passed"), req("passed"), opt("passed")], 2],
     [
-      "failures, timeouts, errors, skips do not count",
-      [req("failed"), req("timeout"), req("error"), req("skipped"), req("passed")],
+      "failures, hollow checks, timeouts, errors, skips do not count (the best attempt of a partial run)",
+      [req("failed"), req("hollow"), req("timeout"), req("error"), req("skipped"), req("passed")],
       1,
     ],
     ["unfinished checks do not count", [req("queued"), req("running")], 0],

@@ -1,7 +1,8 @@
 // The gate of an attempt from its check verdicts, under the run's policy.
 import type { ChecksPolicy } from "./work-schema";
 
-export const VERDICTS = ["queued", "running", "passed", "failed", "timeout", "error", "skipped"] as const;
+// hollow: a test check that would pass, but whose output shows that no test ran (see test-summary.ts).
+export const VERDICTS = ["queued", "running", "passed", "failed", "hollow", "timeout", "error", "skipped"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 export const GATES = ["pending", "running", "green", "red", "off"] as const;
 export type Gate = (typeof GATES)[number];
@@ -13,7 +14,7 @@ export function isFinishedVerdict(verdict: Verdict): boolean {
 }
 
 export function isBlockingVerdict(verdict: Verdict): boolean {
-  return verdict === "failed" || verdict === "timeout" || verdict === "error";
+  return verdict === "failed" || verdict === "hollow" || verdict === "timeout" || verdict === "error";
 }
 
 // Required checks decide; the others only report. Under policy off the gate is "off".

@@ -100,6 +100,7 @@ export class AttemptResults {
       logTail: r.logTail ?? null,
       logBytes: r.logBytes ?? null,
       logNote: r.logNote ?? null,
+      tests: r.tests ?? null,
       logAttempt: this.attempt.n,
       startedAt: r.startedAt ?? null,
       finishedAt: r.finishedAt ?? null,

@@ -11,6 +11,7 @@ import {
   type Verdict,
 } from "../gates/gate";
 import { timeoutOf, type EffectiveCheck } from "../gates/merge-checks";
+import { judgeTestSummary, recogniseTests } from "../gates/test-summary";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord, type RunRecord } from "../db/runs";
 import type { TaskRecord } from "../db/tasks";
 import type { WorkRecord } from "../db/works";
@@ -54,6 +55,7 @@ export type AttemptResult = {
 };
 
 const AGENT_COULD_NOT_START = new Set([126, 127]);
+const STOPPED_WORDS: Partial<Record<Verdict, string>> = { timeout: "timed out", hollow: "ran no test" };
 
 export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   const { run, attempt, deps } = ctx;
@@ -105,6 +107,8 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
           exitCode: r.exitCode,
           logTail: r.logTail,
           logNote: r.logNote,
+          message: r.message,
+          tests: r.tests,
         })),
       previousAttemptN: previous?.n ?? null,
     }),
@@ -215,7 +219,7 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
       else if (budgetLeft !== null && budgetLeft <= 0) skip(`not run: the run's budget of ${run.budgetSec}s is spent`);
       else if (stoppedBy)
         skip(
-          `not run: failFast stopped the attempt after "${stoppedBy.id}" ${stoppedBy.verdict === "timeout" ? "timed out" : stoppedBy.verdict}`,
+          `not run: failFast stopped the attempt after "${stoppedBy.id}" ${STOPPED_WORDS[stoppedBy.verdict] ?? stoppedBy.verdict}`,
         );
       else {
         const done = await runOneCheck(ctx, check, results);
@@ -322,7 +326,7 @@ async function runOneCheck(
     expectStdout: check.expectStdout,
   });
   run.spentMs += outcome.durationMs;
-  const verdict: Verdict = outcome.isAborted
+  const byExit: Verdict = outcome.isAborted
     ? "skipped"
     : outcome.spawnError
       ? "error"
@@ -333,13 +337,23 @@ async function runOneCheck(
           expectStdout: check.expectStdout,
           stdoutFound: outcome.isExpectedOutputFound,
         });
+  // The test runner's summary, read from the stored tail (16 KB): it can fail a check that exited 0, make a
+  // test check that ran no test hollow, and name the failing tests in the message.
+  const tests = outcome.spawnError ? null : recogniseTests(outcome.tail);
+  const judged =
+    byExit === "passed" || byExit === "failed"
+      ? judgeTestSummary({ verdict: byExit, kind: check.kind, exitCode: outcome.exitCode, summary: tests })
+      : null;
+  const verdict: Verdict = judged?.verdict ?? byExit;
+  const isOutputMissing =
+    byExit === "failed" && outcome.exitCode === (check.expectExit ?? 0) && check.expectStdout !== undefined;
   const message = outcome.isAborted
     ? "not run to the end: the run was stopped"
     : outcome.isTimedOut
       ? `${isBudgetBound ? "stopped when the run's budget ran out" : `timed out after ${timeoutSec}s`}${outcome.message ? ` · ${outcome.message}` : ""}`
-      : verdict === "failed" && outcome.exitCode === (check.expectExit ?? 0) && check.expectStdout !== undefined
-        ? `exit code ${outcome.exitCode}, but the output does not contain "${masker.maskText(check.expectStdout)}"`
-        : outcome.message;
+      : isOutputMissing
+        ? `exit code ${outcome.exitCode}, but the output does not contain "${masker.maskText(check.expectStdout!)}"`
+        : (judged?.message ?? outcome.message);
   results.update(check.id, {
     verdict,
     exitCode: outcome.exitCode,
@@ -349,6 +363,7 @@ async function runOneCheck(
     logTail: outcome.tail,
     logBytes: outcome.totalBytes,
     logNote: outcome.note,
+    tests: tests?.counts ?? null,
     finishedAt: new Date(),
   });
   return { verdict, message };

@@ -1,17 +1,13 @@
 // Turning stored bytes into text that is safe to keep in the database and show: invalid UTF-8 becomes
 // U+FFFD, NUL becomes ␀ (PostgreSQL text cannot hold it), a cut multi-byte character at the start is dropped.
+import { stripAnsi } from "../../gates/strip-ansi";
+
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
 export function decodeForDisplay(bytes: Buffer, options: { isCutAtStart?: boolean } = {}): string {
   let start = 0;
   if (options.isCutAtStart) while (start < Math.min(3, bytes.length) && (bytes[start] & 0xc0) === 0x80) start++;
   return decoder.decode(bytes.subarray(start)).replace(/\0/g, "\u2400");
-}
-
-const ANSI_PATTERN = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI_PATTERN, "");
 }
 
 // The last non-empty line, without colour codes, at most 500 characters: a result's message.

@@ -1,8 +1,9 @@
 // Checks that cannot fail, or prove nothing, are pointed out while editing: a warning saying why and
 // what to write instead (never a refusal: the team may know better).
+// (Not the verdict `hollow`, which is a test check that ran no test: see test-summary.ts.)
 import type { Check } from "./check-schema";
 
-export type HollowWarning = { reason: string; instead: string };
+export type CannotFailWarning = { reason: string; instead: string };
 
 const ALWAYS_PASSES = /^(true|:|\/bin\/true|\/usr\/bin\/true|exit(\s+0)?)$/;
 const PRINTS_ONLY = /^(echo|printf)\b/;
@@ -26,13 +27,13 @@ function withoutComments(command: string): string {
     .join("\n");
 }
 
-export function findHollowWarnings(
+export function findCannotFailWarnings(
   check: Pick<Check, "command" | "required" | "expectExit" | "expectStdout">,
-): HollowWarning[] {
+): CannotFailWarning[] {
   if (!check.required || check.expectStdout !== undefined) return [];
   const command = check.command.trim();
   if (!command) return [];
-  const warnings: HollowWarning[] = [];
+  const warnings: CannotFailWarning[] = [];
   const statements = statementsOf(command);
   const expectsZero = (check.expectExit ?? 0) === 0;
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { findHollowWarnings, type HollowWarning } from "./hollow-checks";
+import { findCannotFailWarnings, type CannotFailWarning } from "./cannot-fail-checks";
 
-type Input = Parameters<typeof findHollowWarnings>[0];
+type Input = Parameters<typeof findCannotFailWarnings>[0];
 const required = (command: string, extra: Partial<Input> = {}): Input => ({ command, required: true, ...extra });
 
 const ALWAYS = /always exits 0/;
 const PRINTS = /only prints/;
 const SWALLOWS = /\|\| true/;
 
-function expectUseful(warnings: HollowWarning[]) {
+function expectUseful(warnings: CannotFailWarning[]) {
   expect(warnings.length).toBeGreaterThan(0);
   for (const w of warnings) {
     expect(w.reason.trim().length).toBeGreaterThan(10);
@@ -16,7 +16,7 @@ function expectUseful(warnings: HollowWarning[]) {
   }
 }
 
-describe("findHollowWarnings: commands that cannot fail, on a required check", () => {
+describe("findCannotFailWarnings: commands that cannot fail, on a required check", () => {
   it.each<[string, RegExp]>([
     ["true", ALWAYS],
     [":", ALWAYS],
@@ -29,7 +29,7 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
     ["true\ntrue", ALWAYS],
     ["# nothing to check yet\ntrue", ALWAYS],
   ])("%j warns that it always passes", (command, reason) => {
-    const warnings = findHollowWarnings(required(command));
+    const warnings = findCannotFailWarnings(required(command));
     expectUseful(warnings);
     expect(warnings[0].reason).toMatch(reason);
     expect(warnings[0].reason).toMatch(/never fail/);
@@ -37,7 +37,7 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
   });
 
   it("names the command in the reason", () => {
-    expect(findHollowWarnings(required("/bin/true"))[0].reason).toContain('"/bin/true"');
+    expect(findCannotFailWarnings(required("/bin/true"))[0].reason).toContain('"/bin/true"');
   });
 
   it.each([
@@ -50,7 +50,7 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
     "echo one\necho two",
     "set -euo pipefail\necho checking",
   ])("%j warns that it only prints", (command) => {
-    const warnings = findHollowWarnings(required(command));
+    const warnings = findCannotFailWarnings(required(command));
     expectUseful(warnings);
     expect(warnings).toHaveLength(1);
     expect(warnings[0].reason).toMatch(PRINTS);
@@ -60,7 +60,7 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
   it.each(["git status", "git status --short", "git  status -sb"])(
     '%j warns and suggests test -n "$(git status --porcelain)"',
     (command) => {
-      const warnings = findHollowWarnings(required(command));
+      const warnings = findCannotFailWarnings(required(command));
       expectUseful(warnings);
       expect(warnings).toHaveLength(1);
       expect(warnings[0].reason).toMatch(/git status/);
@@ -72,7 +72,7 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
   it.each(["git diff --stat", "git diff main --stat", "git diff --stat HEAD~1"])(
     "%j warns and suggests git diff --quiet",
     (command) => {
-      const warnings = findHollowWarnings(required(command));
+      const warnings = findCannotFailWarnings(required(command));
       expectUseful(warnings);
       expect(warnings).toHaveLength(1);
       expect(warnings[0].reason).toMatch(/git diff --stat/);
@@ -81,7 +81,7 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
   );
 
   it.each(["ls", "ls dist", "ls -la build/"])("%j warns that ls proves nothing about the files", (command) => {
-    const warnings = findHollowWarnings(required(command));
+    const warnings = findCannotFailWarnings(required(command));
     expectUseful(warnings);
     expect(warnings).toHaveLength(1);
     expect(warnings[0].reason).toMatch(/^ls /);
@@ -100,7 +100,7 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
     "npm test || true   ",
     "npm run lint\nnpm test || true",
   ])("%j warns that the final swallow turns every failure into a pass", (command) => {
-    const warnings = findHollowWarnings(required(command));
+    const warnings = findCannotFailWarnings(required(command));
     expectUseful(warnings);
     expect(warnings).toHaveLength(1);
     expect(warnings[0].reason).toMatch(SWALLOWS);
@@ -108,17 +108,17 @@ describe("findHollowWarnings: commands that cannot fail, on a required check", (
     expect(warnings[0].instead).toMatch(/not required/);
   });
 
-  it("a hollow command that also swallows gets both warnings", () => {
-    const warnings = findHollowWarnings(required("true; true"));
+  it("a command that cannot fail and also swallows gets both warnings", () => {
+    const warnings = findCannotFailWarnings(required("true; true"));
     expect(warnings.map((w) => w.reason)).toEqual([expect.stringMatching(ALWAYS), expect.stringMatching(SWALLOWS)]);
   });
 
   it("an explicit expectExit 0 is the same as the default", () => {
-    expect(findHollowWarnings(required("true", { expectExit: 0 }))[0].reason).toMatch(ALWAYS);
+    expect(findCannotFailWarnings(required("true", { expectExit: 0 }))[0].reason).toMatch(ALWAYS);
   });
 });
 
-describe("findHollowWarnings: real commands do not warn", () => {
+describe("findCannotFailWarnings: real commands do not warn", () => {
   it.each([
     "npm test",
     "npx vitest run",
@@ -140,17 +140,17 @@ describe("findHollowWarnings: real commands do not warn", () => {
     "npm run build && git diff --exit-code",
     "true && npm test",
   ])("%j", (command) => {
-    expect(findHollowWarnings(required(command))).toEqual([]);
+    expect(findCannotFailWarnings(required(command))).toEqual([]);
   });
 
-  it("an empty or blank command gives no hollow warning (the schema reports it)", () => {
-    expect(findHollowWarnings(required(""))).toEqual([]);
-    expect(findHollowWarnings(required("   \n "))).toEqual([]);
+  it("an empty or blank command gives no cannot-fail warning (the schema reports it)", () => {
+    expect(findCannotFailWarnings(required(""))).toEqual([]);
+    expect(findCannotFailWarnings(required("   \n "))).toEqual([]);
   });
 });
 
-describe("findHollowWarnings: when it stays quiet on hollow forms", () => {
-  const hollow = [
+describe("findCannotFailWarnings: when it stays quiet on commands that cannot fail", () => {
+  const cannotFail = [
     "true",
     ":",
     "exit 0",
@@ -165,24 +165,24 @@ describe("findHollowWarnings: when it stays quiet on hollow forms", () => {
     "npm test || :",
   ];
 
-  it.each(hollow)("non-required %j never warns", (command) => {
-    expect(findHollowWarnings({ command, required: false })).toEqual([]);
+  it.each(cannotFail)("non-required %j never warns", (command) => {
+    expect(findCannotFailWarnings({ command, required: false })).toEqual([]);
   });
 
-  it.each(hollow)("%j with expectStdout does not warn (the output decides)", (command) => {
-    expect(findHollowWarnings(required(command, { expectStdout: "ok" }))).toEqual([]);
+  it.each(cannotFail)("%j with expectStdout does not warn (the output decides)", (command) => {
+    expect(findCannotFailWarnings(required(command, { expectStdout: "ok" }))).toEqual([]);
   });
 
   it.each(["exit 0", "true", ":", "echo done", "git status", "git diff --stat", "ls dist"])(
     "%j with expectExit 1 does not warn that it always passes",
     (command) => {
-      const warnings = findHollowWarnings(required(command, { expectExit: 1 }));
+      const warnings = findCannotFailWarnings(required(command, { expectExit: 1 }));
       expect(warnings).toEqual([]);
     },
   );
 
   it("the same command warns again once it becomes required", () => {
-    expect(findHollowWarnings({ command: "true", required: false })).toEqual([]);
-    expect(findHollowWarnings({ command: "true", required: true })).toHaveLength(1);
+    expect(findCannotFailWarnings({ command: "true", required: false })).toEqual([]);
+    expect(findCannotFailWarnings({ command: "true", required: true })).toHaveLength(1);
   });
 });

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "CheckResult" ADD COLUMN "tests" JSONB;
+
