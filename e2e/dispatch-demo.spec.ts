@@ -22,7 +22,7 @@ test("dispatching the demo from the browser shows attempt 1 red, then the gate g
   await expect(checks.getByTestId("attempt-counter")).toHaveText("Attempt 1 of 3");
   await expect(checks.locator('[data-check-id="unit"] [data-verdict="failed"]')).toBeVisible();
   await checks.getByRole("button", { name: "Attempt 2 (green)" }).click();
-  await checks.getByLabel(/^Agent step/).click();
+  await checks.getByTestId("agent-step").locator("summary").first().click();
   await checks.getByText("Brief the agent was given").click();
   await expect(checks.getByText("## What failed in attempt 1")).toBeVisible();
   await expect(checks.getByText(/demo agent: attempt 2/)).toBeVisible();

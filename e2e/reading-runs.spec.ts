@@ -20,8 +20,9 @@ test("a failed row expands (by keyboard too) to its log tail, with colours and t
   const runId = await dispatch(taskId);
   await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
   await page.goto(`/tasks/${taskId}`);
-  await expect(page.getByLabel("Check broken: failed")).toBeVisible();
-  await page.getByLabel("Check broken: failed").focus();
+  const broken = page.locator('[data-check-id="broken"] summary');
+  await expect(broken.locator('[data-verdict="failed"]')).toBeVisible();
+  await broken.focus();
   await page.keyboard.press("Enter");
   const tail = page.locator('[data-check-id="broken"]').getByTestId("log-tail");
   await expect(tail).toContainText("FAIL src/app.test.js expected 2 got 3");
@@ -39,7 +40,8 @@ test("output with HTML and <script> is shown as text and never runs", async ({ p
   const runId = await dispatch(taskId);
   await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
   await page.goto(`/runs/${runId}`);
-  await page.getByLabel("Check xss: failed").click();
+  await expect(page.locator('[data-check-id="xss"] [data-verdict="failed"]')).toBeVisible();
+  await page.locator('[data-check-id="xss"] summary').click();
   const tail = page.locator('[data-check-id="xss"]').getByTestId("log-tail");
   await expect(tail).toContainText(
     '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold?</b>',
@@ -60,14 +62,14 @@ test("a live run updates its rows, chip and tail without a reload, then stops at
   const runId = await dispatch(taskId);
   await page.goto(`/runs/${runId}`);
   const checks = page.getByTestId("run-checks");
-  await expect(checks.getByLabel("Check slow: running")).toBeVisible();
-  await checks.getByLabel("Check slow: running").click();
+  await expect(checks.locator('[data-check-id="slow"] summary [data-verdict="running"]')).toBeVisible();
+  await checks.locator('[data-check-id="slow"] summary').click();
   const tail = page.locator('[data-check-id="slow"]').getByTestId("log-tail");
   await expect(tail).toContainText("tick 3");
   await expect(tail).toContainText("following");
   await expect(tail).toContainText("tick 8");
   await expect(checks.getByRole("status", { name: "Gate green" })).toBeVisible();
-  await expect(checks.getByLabel("Check after: passed")).toBeVisible();
+  await expect(checks.locator('[data-check-id="after"] [data-verdict="passed"]')).toBeVisible();
   await expect(page.getByText("Accepted", { exact: true })).toBeVisible();
 });
 

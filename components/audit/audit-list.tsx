@@ -13,10 +13,12 @@ export function AuditList({ events }: { events: AuditRecord[] }) {
       {events.map((e) => (
         <li key={e.id} className="px-4 py-2.5">
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-            <span className="w-36 shrink-0 text-xs text-zinc-500 tabular-nums">{formatDateTime(e.at)}</span>
+            <span className="w-36 shrink-0 text-xs text-zinc-500 dark:text-zinc-400 tabular-nums">
+              {formatDateTime(e.at)}
+            </span>
             <Pill>{e.action}</Pill>
             <span className="font-medium">{e.actorLabel}</span>
-            <span className="text-zinc-500">via {e.via}</span>
+            <span className="text-zinc-500 dark:text-zinc-400">via {e.via}</span>
             <span className="min-w-0 text-zinc-700 dark:text-zinc-300">{e.summary}</span>
           </div>
           {e.before !== null || e.after !== null ? (

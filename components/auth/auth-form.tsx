@@ -46,7 +46,7 @@ export function AuthForm({
                 {field.label}: {error}
               </p>
             ) : field.hint ? (
-              <p className="mt-1 text-xs text-zinc-500">{field.hint}</p>
+              <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{field.hint}</p>
             ) : null}
           </div>
         );

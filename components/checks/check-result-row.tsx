@@ -31,10 +31,8 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
   return (
     <li data-check-id={result.checkId} className="group">
       <details className="[&[open]>summary_.chevron]:rotate-90">
-        <summary
-          aria-label={`${result.name}: ${result.verdict}`}
-          className="grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[auto_minmax(0,1.4fr)_minmax(0,2fr)_auto_auto_auto] dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden"
-        >
+        {/* Named by its content (name, id, kind, message, exit, duration, verdict): all it shows, in order. */}
+        <summary className="grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[auto_minmax(0,1.4fr)_minmax(0,2fr)_auto_auto_auto] dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden">
           <ChevronRightIcon className="chevron text-zinc-400 transition-transform" />
           <span className="min-w-0">
             <span className="flex flex-wrap items-center gap-x-2 gap-y-1">

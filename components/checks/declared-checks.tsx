@@ -37,7 +37,7 @@ export function DeclaredChecks({
                   {showSource && check.source ? <SourceLabel source={check.source} /> : null}
                 </div>
                 <pre className="mt-1.5 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
-                  <span className="select-none text-zinc-400">$ </span>
+                  <span className="select-none text-zinc-500 dark:text-zinc-400">$ </span>
                   {showControls(check.command)}
                 </pre>
                 <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-zinc-500 dark:text-zinc-400">

@@ -6,17 +6,17 @@ import { CheckIcon, CrossIcon, DotIcon, SkipIcon, Spinner } from "../ui/icons";
 const LOOK: Record<Gate, { label: string; className: string; icon: React.ReactNode }> = {
   green: {
     label: "Gate green",
-    className: "bg-emerald-600 text-white dark:bg-emerald-500 dark:text-emerald-950",
+    className: "bg-emerald-700 text-white dark:bg-emerald-500 dark:text-emerald-950",
     icon: <CheckIcon />,
   },
   red: {
     label: "Gate red",
-    className: "bg-rose-600 text-white dark:bg-rose-500 dark:text-rose-950",
+    className: "bg-rose-600 text-white dark:bg-rose-400 dark:text-rose-950",
     icon: <CrossIcon />,
   },
   running: {
     label: "Running",
-    className: "bg-sky-600 text-white dark:bg-sky-500 dark:text-sky-950",
+    className: "bg-sky-700 text-white dark:bg-sky-500 dark:text-sky-950",
     icon: <Spinner />,
   },
   pending: {

@@ -13,7 +13,7 @@ export function ChangeHistory({ events }: { events: AuditRecord[] }) {
         <li key={e.id}>
           <details className="rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
             <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2.5 text-sm">
-              <span className="text-xs text-zinc-500 tabular-nums">{formatDateTime(e.at)}</span>
+              <span className="text-xs text-zinc-500 dark:text-zinc-400 tabular-nums">{formatDateTime(e.at)}</span>
               <span className="font-medium">{e.actorLabel}</span>
               <span className="text-zinc-600 dark:text-zinc-400">{e.summary}</span>
             </summary>

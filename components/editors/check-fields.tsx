@@ -40,7 +40,7 @@ function Field({
       {error ? (
         <FieldError id={`${id}-error`} label={label} error={error} />
       ) : hint ? (
-        <p className="mt-1 text-xs text-zinc-500">{hint}</p>
+        <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{hint}</p>
       ) : null}
     </div>
   );
@@ -64,7 +64,7 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
           aria-describedby={error ? `${id}-error` : undefined}
           readOnly={field === "id" && isIdLocked}
           onChange={(e) => onChange({ [field]: e.target.value } as Partial<CheckForm>)}
-          className={`${input} ${opts.mono ? "font-mono" : ""} ${error ? "border-rose-500" : inputBorderClass} read-only:bg-zinc-50 read-only:text-zinc-500 dark:read-only:bg-zinc-900`}
+          className={`${input} ${opts.mono ? "font-mono" : ""} ${error ? "border-rose-500" : inputBorderClass} read-only:bg-zinc-50 read-only:text-zinc-500 dark:read-only:bg-zinc-900 dark:read-only:text-zinc-400`}
         />
       </Field>
     );

@@ -37,8 +37,8 @@ export function CheckListEditor({ forms, onChange, errors, listError }: Props) {
           >
             <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
               <span className="text-sm font-semibold">
-                <span className="mr-2 text-zinc-400 tabular-nums">{i + 1}</span>
-                {form.name || <span className="text-zinc-400">New check</span>}
+                <span className="mr-2 text-zinc-500 tabular-nums dark:text-zinc-400">{i + 1}</span>
+                {form.name || <span className="text-zinc-500 dark:text-zinc-400">New check</span>}
               </span>
               <span className="flex flex-wrap gap-1">
                 <Button
@@ -110,7 +110,9 @@ export function CheckListEditor({ forms, onChange, errors, listError }: Props) {
       >
         + Add a check
       </Button>
-      {forms.length >= 20 ? <span className="ml-3 text-sm text-zinc-500">A list holds at most 20 checks.</span> : null}
+      {forms.length >= 20 ? (
+        <span className="ml-3 text-sm text-zinc-500 dark:text-zinc-400">A list holds at most 20 checks.</span>
+      ) : null}
     </div>
   );
 }

@@ -21,6 +21,14 @@ export function CodeEditor({ id, value, onChange, invalid, describedBy, label }:
       lang: "bash",
       themes: { light: "github-light", dark: "github-dark" },
       defaultColor: false,
+      // The highlighted copy is aria-hidden decoration under the textarea: it must not take focus.
+      transformers: [
+        {
+          pre(node) {
+            delete node.properties.tabindex;
+          },
+        },
+      ],
     });
     return out;
   }, [highlighter, value]);

@@ -2,7 +2,7 @@
 import type { DiffLine } from "@/lib/gates/settings-diff";
 
 export function DiffLines({ lines }: { lines: DiffLine[] }) {
-  if (lines.length === 0) return <p className="text-sm text-zinc-500">No difference.</p>;
+  if (lines.length === 0) return <p className="text-sm text-zinc-500 dark:text-zinc-400">No difference.</p>;
   return (
     <ul className="space-y-1 font-mono text-xs" aria-label="Changes">
       {lines.map((line, i) => (

@@ -44,7 +44,7 @@ export function GatesFilePanel({ current, onImport }: Props) {
             }}
           />
         </label>
-        <span className="text-sm text-zinc-500">or paste below.</span>
+        <span className="text-sm text-zinc-500 dark:text-zinc-400">or paste below.</span>
         <span className="ml-auto flex gap-2">
           <Button
             size="sm"
@@ -99,7 +99,7 @@ export function GatesFilePanel({ current, onImport }: Props) {
               >
                 {e.check ? "✓" : "✗"} <span className="font-medium">{e.label}</span>
                 {e.check ? (
-                  <span className="text-zinc-500">
+                  <span className="text-zinc-500 dark:text-zinc-400">
                     {" "}
                     → {e.check.id} ({e.check.kind}
                     {e.check.required ? ", required" : ""})

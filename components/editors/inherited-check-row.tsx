@@ -18,12 +18,16 @@ export function InheritedCheckRow({ check, state, onOverride, onSuppress, onInhe
   return (
     <li
       aria-label={`${check.name} (${state})`}
-      className={`rounded-lg border bg-white p-4 shadow-sm dark:bg-zinc-900 ${state === "suppressed" ? "border-dashed border-zinc-300 opacity-75 dark:border-zinc-700" : state === "overridden" ? "border-sky-300 dark:border-sky-800" : "border-zinc-200 dark:border-zinc-800"}`}
+      className={`rounded-lg border bg-white p-4 shadow-sm dark:bg-zinc-900 ${state === "suppressed" ? "border-dashed border-zinc-300 dark:border-zinc-700" : state === "overridden" ? "border-sky-300 dark:border-sky-800" : "border-zinc-200 dark:border-zinc-800"}`}
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="flex flex-wrap items-center gap-2">
-          <span className={`font-medium ${state === "suppressed" ? "line-through" : ""}`}>{check.name}</span>
-          <code className="text-xs text-zinc-500">{check.id}</code>
+          <span
+            className={`font-medium ${state === "suppressed" ? "text-zinc-600 line-through dark:text-zinc-400" : ""}`}
+          >
+            {check.name}
+          </span>
+          <code className="text-xs text-zinc-500 dark:text-zinc-400">{check.id}</code>
           <Pill tone={state === "overridden" ? "sky" : state === "suppressed" ? "amber" : "zinc"}>{state}</Pill>
         </span>
         <span className="flex gap-1">
@@ -37,7 +41,7 @@ export function InheritedCheckRow({ check, state, onOverride, onSuppress, onInhe
               </Button>
             </>
           ) : (
-            <Button size="sm" onClick={onInherit} aria-label={`Inherit ${check.id}`}>
+            <Button size="sm" onClick={onInherit} aria-label={`Back to inherit ${check.id}`}>
               Back to inherit
             </Button>
           )}

@@ -91,7 +91,7 @@ export function PolicyFields({ form, onChange, errors }: Props) {
             invalid={errors.has("agentCommand")}
           />
           <FieldError id="agentCommand-error" label="Agent command" error={errors.get("agentCommand")} />
-          <p className="mt-1 text-xs text-zinc-500">
+          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
             Gets the brief on stdin and in $GATEHOUSE_BRIEF_FILE. Empty: a red attempt waits for a person.
           </p>
         </div>

@@ -170,7 +170,7 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
         {preview ? (
           <DeclaredChecks checks={preview.checks} suppressed={preview.suppressed} warnings={[]} />
         ) : (
-          <p className="text-sm text-zinc-500">Fix the problems above to see the preview.</p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">Fix the problems above to see the preview.</p>
         )}
       </Section>
       {conflict ? (

@@ -43,7 +43,7 @@ export function LogSearch({ total, current, isSearching, onSearch, onStep }: Pro
             onSearch("");
           }
         }}
-        className="w-44 rounded-md border border-zinc-700 bg-zinc-900 px-2.5 py-1.5 text-sm text-zinc-100 placeholder:text-zinc-500 focus:border-sky-500 focus:outline-none sm:w-64"
+        className="w-44 rounded-md border border-zinc-700 bg-zinc-900 px-2.5 py-1.5 text-sm text-zinc-100 placeholder:text-zinc-400 focus:border-sky-500 focus:outline-none sm:w-64"
       />
       <span className="min-w-20 text-xs text-zinc-400 tabular-nums" aria-live="polite" data-testid="search-status">
         {isSearching ? <Spinner /> : total === null ? "" : total === 0 ? "no matches" : `${current + 1} of ${total}`}

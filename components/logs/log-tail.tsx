@@ -50,6 +50,8 @@ export function LogTail({
       {lines.length > 0 ? (
         <pre
           ref={box}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, so the keyboard must reach it (WCAG 2.1.1)
+          tabIndex={0}
           onScroll={(e) => {
             const el = e.currentTarget;
             isAtEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;

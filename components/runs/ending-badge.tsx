@@ -45,7 +45,7 @@ export function EndingBadge({
         {look.label}
       </span>
       {needsDecision ? (
-        <span className="rounded-md bg-amber-500 px-2 py-0.5 text-xs font-semibold text-white dark:text-amber-950">
+        <span className="rounded-md bg-amber-500 px-2 py-0.5 text-xs font-semibold text-amber-950">
           Decision needed
         </span>
       ) : null}

@@ -49,27 +49,33 @@ export function DecisionCards({ runs }: { runs: InboxRun[] }) {
   return (
     <ul aria-label="Runs needing a decision" className="grid grid-cols-[minmax(0,1fr)] gap-3 md:grid-cols-2">
       {runs.map((run) => (
-        <li key={run.id}>
-          <Link
-            href={`/runs/${run.id}`}
-            aria-label={`Decide ${run.task.key} run #${run.number}: ${run.task.title}`}
-            className="block h-full rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-sm transition hover:border-amber-400 hover:shadow dark:border-amber-700/60 dark:bg-amber-950/40"
-          >
-            <div className="flex items-start justify-between gap-3">
-              <div className="min-w-0">
-                <div className="font-mono text-xs text-amber-800 dark:text-amber-300">
-                  {run.task.key} · run #{run.number}
-                </div>
-                <div className="truncate font-medium text-amber-950 dark:text-amber-50">{run.task.title}</div>
+        <li
+          key={run.id}
+          className="relative h-full rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-sm transition hover:border-amber-400 hover:shadow has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-sky-500 dark:border-amber-700/60 dark:bg-amber-950/40"
+        >
+          <div className="flex items-start justify-between gap-3">
+            <div className="min-w-0">
+              <div className="font-mono text-xs text-amber-800 dark:text-amber-300">
+                {run.task.key} · run #{run.number}
               </div>
-              <GateChip gate={run.gate as Gate} size="sm" />
+              <div className="truncate font-medium text-amber-950 dark:text-amber-50">
+                {/* The title is the link, stretched over the whole card; its name starts with what it shows. */}
+                <Link
+                  href={`/runs/${run.id}`}
+                  aria-label={`Decide ${run.task.key} run #${run.number}: ${run.task.title}`}
+                  className="outline-none after:absolute after:inset-0 after:rounded-lg"
+                >
+                  {run.task.title}
+                </Link>
+              </div>
             </div>
-            <p className="mt-2 text-sm text-amber-900 dark:text-amber-200">{run.endingReason}</p>
-            <p className="mt-2 text-xs text-amber-800/80 dark:text-amber-300/80">
-              {run.work.name} · best attempt {run.bestAttempt ?? "—"} · ended{" "}
-              {run.finishedAt ? <TimeAgo date={run.finishedAt} /> : "—"}
-            </p>
-          </Link>
+            <GateChip gate={run.gate as Gate} size="sm" />
+          </div>
+          <p className="mt-2 text-sm text-amber-900 dark:text-amber-200">{run.endingReason}</p>
+          <p className="mt-2 text-xs text-amber-800 dark:text-amber-300/90">
+            {run.work.name} · best attempt {run.bestAttempt ?? "—"} · ended{" "}
+            {run.finishedAt ? <TimeAgo date={run.finishedAt} /> : "—"}
+          </p>
         </li>
       ))}
     </ul>

@@ -7,7 +7,7 @@ const VARIANTS = {
     "border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
   danger:
     "border border-rose-300 bg-white text-rose-700 hover:bg-rose-50 dark:border-rose-800 dark:bg-zinc-900 dark:text-rose-300 dark:hover:bg-rose-950",
-  success: "bg-emerald-600 text-white hover:bg-emerald-500",
+  success: "bg-emerald-700 text-white hover:bg-emerald-600",
   ghost: "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
 } as const;
 

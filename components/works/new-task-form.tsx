@@ -20,7 +20,7 @@ export function NewTaskForm({
         <textarea name="description" rows={3} className={inputClass} placeholder="For the agent: what done means" />
       </label>
       <label className="grid gap-1 text-sm font-medium">
-        Branch <span className="font-normal text-zinc-500">(optional: derived from the key)</span>
+        Branch <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional: derived from the key)</span>
         <input name="branch" className={`${inputClass} font-mono`} />
       </label>
     </DisclosureForm>

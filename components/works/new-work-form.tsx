@@ -25,7 +25,10 @@ export function NewWorkForm({
         />
       </label>
       <label className="grid gap-1 text-sm font-medium">
-        Base branch <span className="font-normal text-zinc-500">(optional: the repository&apos;s HEAD branch)</span>
+        Base branch{" "}
+        <span className="font-normal text-zinc-500 dark:text-zinc-400">
+          (optional: the repository&apos;s HEAD branch)
+        </span>
         <input name="baseBranch" className={`${inputClass} font-mono`} />
       </label>
     </DisclosureForm>

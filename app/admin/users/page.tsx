@@ -47,9 +47,10 @@ export default async function UsersPage() {
           {users.map((u) => (
             <li key={u.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
               <div>
-                <span className="font-medium">{u.name}</span> <span className="text-zinc-500">{u.email}</span>{" "}
+                <span className="font-medium">{u.name}</span>{" "}
+                <span className="text-zinc-500 dark:text-zinc-400">{u.email}</span>{" "}
                 {u.isAdmin ? <Pill tone="violet">admin</Pill> : null}
-                <div className="text-xs text-zinc-500">since {formatDateTime(u.createdAt)}</div>
+                <div className="text-xs text-zinc-500 dark:text-zinc-400">since {formatDateTime(u.createdAt)}</div>
               </div>
               {u.id === actor.userId ? null : (
                 <form action={setAdminAction.bind(null, u.id, !u.isAdmin)}>

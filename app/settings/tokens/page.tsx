@@ -34,7 +34,7 @@ export default async function TokensPage() {
               <li key={t.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
                 <div>
                   <div className="font-medium">
-                    {t.name} <code className="ml-1 text-xs text-zinc-500">…{t.hint}</code>
+                    {t.name} <code className="ml-1 text-xs text-zinc-500 dark:text-zinc-400">…{t.hint}</code>
                   </div>
                   <div className="text-xs text-zinc-500 dark:text-zinc-400">
                     created {formatDateTime(t.createdAt)} ·{" "}

@@ -111,7 +111,7 @@ export default async function WorkPage({ params }: Props) {
                   {latest ? (
                     <GateChip gate={latest.gate as Gate} size="sm" />
                   ) : (
-                    <span className="text-xs text-zinc-400">—</span>
+                    <span className="text-xs text-zinc-500 dark:text-zinc-400">—</span>
                   )}
                 </Link>
               </li>

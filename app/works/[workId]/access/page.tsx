@@ -64,8 +64,8 @@ export default async function AccessPage({ params }: { params: Promise<{ workId:
             {members.map((m) => (
               <li key={m.userId} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
                 <span>
-                  <span className="font-medium">{m.name}</span> <span className="text-zinc-500">{m.email}</span>{" "}
-                  <Pill tone="sky">{m.role}</Pill>
+                  <span className="font-medium">{m.name}</span>{" "}
+                  <span className="text-zinc-500 dark:text-zinc-400">{m.email}</span> <Pill tone="sky">{m.role}</Pill>
                 </span>
                 <form action={removeMemberAction.bind(null, work.id, m.userId)}>
                   <button type="submit" className={buttonClass("danger", "sm")} aria-label={`Remove ${m.email}`}>
@@ -106,7 +106,7 @@ export default async function AccessPage({ params }: { params: Promise<{ workId:
               <li key={s.name} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
                 <span>
                   <code className="font-mono font-medium">{s.name}</code>{" "}
-                  <span className="text-xs text-zinc-500">set {formatDateTime(s.updatedAt)}</span>
+                  <span className="text-xs text-zinc-500 dark:text-zinc-400">set {formatDateTime(s.updatedAt)}</span>
                 </span>
                 <form action={deleteSecretAction.bind(null, work.id, s.name)}>
                   <button type="submit" className={buttonClass("danger", "sm")} aria-label={`Delete ${s.name}`}>

@@ -8,10 +8,13 @@ import { formatBytes } from "@/lib/runner/output/text";
 import type { Verdict } from "@/lib/gates/gate";
 import { LogViewer } from "@/components/logs/log-viewer";
 import { VerdictBadge } from "@/components/checks/verdict-badge";
-import { buttonClass } from "@/components/ui/button";
 import { Breadcrumbs } from "@/components/ui/page-parts";
 
 type Props = { params: Promise<{ runId: string; n: string; checkId: string }> };
+
+// The log's toolbar is dark in both themes, so its links are light in both.
+const toolbarLink =
+  "inline-flex items-center rounded-md px-2.5 py-1 text-xs font-medium text-zinc-300 transition-colors hover:bg-zinc-800 hover:text-white";
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { checkId, n } = await params;
@@ -43,7 +46,7 @@ export default async function LogPage({ params }: Props) {
       />
       <div className="mb-4 flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold tracking-tight">{isAgent ? "Agent" : (result?.name ?? checkId)}</h1>
-        {isAgent ? null : <code className="text-sm text-zinc-500">{checkId}</code>}
+        {isAgent ? null : <code className="text-sm text-zinc-500 dark:text-zinc-400">{checkId}</code>}
         {verdict ? <VerdictBadge verdict={verdict} /> : null}
         <span className="text-sm text-zinc-600 dark:text-zinc-400">
           {(isAgent ? attempt?.agentExitCode : result?.exitCode) != null
@@ -65,10 +68,10 @@ export default async function LogPage({ params }: Props) {
         initial={initial}
         actions={
           <>
-            <a href={api} className={buttonClass("ghost", "sm")} target="_blank" rel="noreferrer">
+            <a href={api} className={toolbarLink} target="_blank" rel="noreferrer">
               Raw
             </a>
-            <a href={`${api}?download=1`} className={buttonClass("ghost", "sm")}>
+            <a href={`${api}?download=1`} className={toolbarLink}>
               Download
             </a>
           </>

@@ -1,0 +1,232 @@
+import { expect, test, type Page } from "@playwright/test";
+import { api, dispatch, runJson, workWithChecks } from "./support/api";
+import { expectNoAxeViolations } from "./support/axe";
+import { startOwnServer } from "./support/own-server";
+
+// Every page a person reaches, in light and dark, checked with axe-core (WCAG 2.1 A/AA and best
+// practices): zero violations. Seeded through the real server; the pages are visited in the states a
+// person sees them in (rows expanded, editors open, forms with their messages).
+
+const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: `Check ${id}`,
+  kind: "test",
+  command,
+  required: true,
+  ...extra,
+});
+
+type Seed = {
+  workId: string;
+  taskBefore: string;
+  taskAfter: string;
+  runId: string;
+  demoRunId: string;
+};
+
+let seeded: Promise<Seed> | undefined;
+
+async function seed(): Promise<Seed> {
+  const { workId, taskId } = await workWithChecks(
+    "Accessibility",
+    [
+      check("unit", "echo all good"),
+      check(
+        "broken",
+        "for i in $(seq 1 40); do echo \"step $i\"; done; printf '\\033[31mFAIL\\033[0m src/app.test.js expected 2 got 3\\n'; exit 3",
+        { kind: "build" },
+      ),
+      check("lint", "echo lint ok", { kind: "lint", required: false }),
+    ],
+    { maxGateAttempts: 1 },
+  );
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).ending, { timeout: 60_000 }).toBe("partial");
+  const before = await api("POST", `/api/works/${workId}/tasks`, { title: "Not run yet" });
+  // A saved change, so the settings page has a history entry to open.
+  const { version } = (await api("GET", `/api/works/${workId}`)).json;
+  const patched = await api("PATCH", `/api/works/${workId}`, { version, maxGateAttempts: 2 });
+  expect(patched.status).toBe(200);
+  const works = await api("GET", "/api/works");
+  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const demoTasks = await api("GET", `/api/works/${demo.id}/tasks`);
+  const demoRuns = await api("GET", `/api/tasks/${demoTasks.json.tasks[0].id}/runs`);
+  const demoRunId = demoRuns.json.runs.at(-1).id;
+  await expect.poll(async () => (await runJson(demoRunId)).status, { timeout: 60_000 }).toBe("finished");
+  return { workId, taskBefore: before.json.id, taskAfter: taskId, runId, demoRunId };
+}
+
+const seedOnce = () => {
+  seeded ??= seed();
+  return seeded;
+};
+
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+}
+
+for (const scheme of ["light", "dark"] as const) {
+  test.describe(`${scheme} theme`, () => {
+    test.use({ colorScheme: scheme });
+
+    test("signed out: the sign-in page, also with its error", async ({ browser }) => {
+      const context = await browser.newContext({ colorScheme: scheme, storageState: { cookies: [], origins: [] } });
+      const page = await context.newPage();
+      await page.goto("/");
+      await expect(page).toHaveURL(/\/signin/);
+      await expectNoAxeViolations(page, `sign-in (${scheme})`);
+      await page.getByLabel("Email").fill("nobody-a11y@e2e.example");
+      await page.getByLabel("Password").fill("not-the-password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("alert")).toBeVisible();
+      await expectNoAxeViolations(page, `sign-in with an error (${scheme})`);
+      await context.close();
+    });
+
+    test("inbox, works list and a Work, with their create panels open", async ({ page }) => {
+      const { workId } = await seedOnce();
+      await open(page, "/");
+      await expect(page.getByRole("list", { name: "Runs needing a decision" })).toBeVisible();
+      await expectNoAxeViolations(page, `inbox (${scheme})`);
+      await open(page, "/works");
+      await expectNoAxeViolations(page, `works list (${scheme})`);
+      await page.getByRole("button", { name: "New Work" }).click();
+      await expect(page.getByRole("button", { name: "Create Work" })).toBeVisible();
+      await expectNoAxeViolations(page, `works list, New Work open (${scheme})`);
+      await open(page, `/works/${workId}`);
+      await expectNoAxeViolations(page, `a Work (${scheme})`);
+      await page.getByRole("button", { name: "New task" }).click();
+      await expect(page.getByRole("button", { name: "Create task" })).toBeVisible();
+      await expectNoAxeViolations(page, `a Work, New task open (${scheme})`);
+    });
+
+    test("checks and policy editor: as loaded, and with a new check, a warning, an import preview, history open", async ({
+      page,
+    }) => {
+      const { workId } = await seedOnce();
+      await open(page, `/works/${workId}/settings`);
+      await expect(
+        page.getByRole("listitem", { name: /^Check 1/ }).getByRole("textbox", { name: "Command" }),
+      ).toBeVisible();
+      await expectNoAxeViolations(page, `checks and policy (${scheme})`);
+      await page.getByRole("button", { name: "+ Add a check" }).click();
+      const added = page.getByRole("listitem", { name: /^Check 4/ });
+      await added.getByLabel("Id", { exact: true }).fill("Not An Id");
+      await added.getByRole("textbox", { name: "Command" }).fill("echo proves nothing");
+      await expect(added.getByText("This check proves nothing:")).toBeVisible();
+      await page
+        .getByRole("textbox", { name: "Gates file" })
+        .fill("gates:\n  - run: npm run lint\n  - run: make\n    retries: 3");
+      await page.getByRole("button", { name: "Read the file" }).click();
+      await expect(page.getByRole("region", { name: "Import preview" })).toBeVisible();
+      await page.getByRole("list", { name: "Change history" }).locator("summary").first().click();
+      await expect(page.getByRole("list", { name: "Changes" })).toBeVisible();
+      await expectNoAxeViolations(page, `checks and policy, editing (${scheme})`);
+    });
+
+    test("task checks editor, with an override open", async ({ page }) => {
+      const { taskBefore } = await seedOnce();
+      await open(page, `/tasks/${taskBefore}/edit`);
+      await expectNoAxeViolations(page, `task checks (${scheme})`);
+      await page.getByRole("button", { name: "Override unit" }).click();
+      await page.getByRole("button", { name: "Suppress lint" }).click();
+      await page.getByRole("button", { name: "+ Add a check" }).click();
+      await expect(page.getByRole("listitem", { name: /^Task check/ })).toBeVisible();
+      await expectNoAxeViolations(page, `task checks, editing (${scheme})`);
+    });
+
+    test("access page", async ({ page }) => {
+      const { workId } = await seedOnce();
+      await open(page, `/works/${workId}/access`);
+      await expectNoAxeViolations(page, `access (${scheme})`);
+    });
+
+    test("a task before and after a run, with a row expanded to its log tail", async ({ page }) => {
+      const { taskBefore, taskAfter } = await seedOnce();
+      await open(page, `/tasks/${taskBefore}`);
+      await expectNoAxeViolations(page, `task before a run (${scheme})`);
+      await open(page, `/tasks/${taskAfter}`);
+      await expect(page.locator('[data-check-id="broken"] [data-verdict="failed"]')).toBeVisible();
+      await expectNoAxeViolations(page, `task after a run (${scheme})`);
+      await page.locator('[data-check-id="broken"] summary').click();
+      await expect(page.locator('[data-check-id="broken"]').getByTestId("log-tail")).toContainText("FAIL");
+      await expectNoAxeViolations(page, `task, row expanded (${scheme})`);
+    });
+
+    test("a run page with its decision, and one with the agent's brief and log", async ({ page }) => {
+      const { runId, demoRunId } = await seedOnce();
+      await open(page, `/runs/${runId}`);
+      await expect(page.getByRole("heading", { name: "Decision needed", exact: true })).toBeVisible();
+      await page.locator('[data-check-id="broken"] summary').click();
+      await expect(page.locator('[data-check-id="broken"]').getByTestId("log-tail")).toContainText("FAIL");
+      await expectNoAxeViolations(page, `run needing a decision (${scheme})`);
+      await open(page, `/runs/${demoRunId}`);
+      await page.getByTestId("agent-step").first().locator("summary").first().click();
+      await page.getByText("Brief the agent was given").first().click();
+      await expect(page.getByTestId("log-tail").first()).toBeVisible();
+      await expectNoAxeViolations(page, `run with the agent's brief and log (${scheme})`);
+    });
+
+    test("the full log, opened at a line", async ({ page }) => {
+      const { runId } = await seedOnce();
+      await page.goto(`/runs/${runId}/attempts/1/checks/broken/log#L20`);
+      await expect(page.locator('[data-line="20"]')).toHaveAttribute("data-selected", "true");
+      await expectNoAxeViolations(page, `full log (${scheme})`);
+      await page.getByLabel("Search the log").fill("step 3");
+      await page.getByLabel("Search the log").press("Enter");
+      await expect(page.getByTestId("search-status")).toHaveText(/1 of \d+/);
+      await expectNoAxeViolations(page, `full log, searched (${scheme})`);
+    });
+
+    test("audit, people, API tokens (with a new token shown)", async ({ page }) => {
+      await open(page, "/audit");
+      await expectNoAxeViolations(page, `audit (${scheme})`);
+      await open(page, "/admin/users");
+      await expectNoAxeViolations(page, `people (${scheme})`);
+      await open(page, "/settings/tokens");
+      await page.getByLabel("Name").fill(`a11y ${scheme}`);
+      await page.getByRole("button", { name: "Create token" }).click();
+      await expect(page.getByTestId("new-token")).toBeVisible();
+      await expectNoAxeViolations(page, `API tokens (${scheme})`);
+    });
+
+    test("not-found pages and the account menu", async ({ page }) => {
+      await open(page, "/no-such-page");
+      await expectNoAxeViolations(page, `not found (${scheme})`);
+      await open(page, "/works/no-such-work");
+      await expectNoAxeViolations(page, `Work not found (${scheme})`);
+      await page.getByLabel(/^Account: /).click();
+      await expect(page.getByRole("link", { name: "API tokens" })).toBeVisible();
+      await expectNoAxeViolations(page, `account menu open (${scheme})`);
+    });
+  });
+}
+
+// The first-run page exists only on an empty database: a server of this test's own.
+test.describe("first run", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+  test("the first-run setup page, light and dark, also with its error", async ({ browser }) => {
+    test.setTimeout(180_000);
+    const port = Number(process.env.E2E_PORT ?? 3210) + 1000;
+    const server = await startOwnServer({ port, env: { GATEHOUSE_BOOTSTRAP_TOKEN: "" } });
+    try {
+      for (const scheme of ["light", "dark"] as const) {
+        const context = await browser.newContext({ baseURL: server.url, colorScheme: scheme });
+        const page = await context.newPage();
+        await page.goto("/setup");
+        await expect(page.getByRole("heading", { name: "Welcome to Gatehouse" })).toBeVisible();
+        await expectNoAxeViolations(page, `first-run setup (${scheme})`);
+        await page.getByLabel("Name").fill("Ada Admin");
+        await page.getByLabel("Email").fill("ada@example.com");
+        await page.getByLabel("Password").fill("short");
+        await page.getByRole("button", { name: "Create admin and sign in" }).click();
+        await expect(page.getByText("Password: at least 10 characters")).toBeVisible();
+        await expectNoAxeViolations(page, `first-run setup with an error (${scheme})`);
+        await context.close();
+      }
+    } finally {
+      server.stop();
+    }
+  });
+});
