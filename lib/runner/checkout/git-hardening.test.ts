@@ -186,7 +186,10 @@ describe("the environment git gets", () => {
     }
     expect(seen).toMatch(new RegExp(`^HOME=${gitHomeOf(dataDir)}$`, "m"));
     expect(seen).toMatch(/^GIT_CONFIG_NOSYSTEM=1$/m);
-    expect(seen).toMatch(/^GIT_CONFIG_GLOBAL=\/dev\/null$/m);
+    const globalConfig = path.join(gitHomeOf(dataDir), "gitconfig");
+    expect(seen).toMatch(new RegExp(`^GIT_CONFIG_GLOBAL=${globalConfig}$`, "m"));
+    // The only global config: the platform's own, which names no program.
+    expect(fs.readFileSync(globalConfig, "utf8")).toBe("[safe]\n\tdirectory = *\n");
     expect(seen).toMatch(/^GIT_TERMINAL_PROMPT=0$/m);
     expect(seen).toMatch(/^PATH=.*\/usr\/bin/m);
   });
@@ -197,7 +200,7 @@ describe("the environment git gets", () => {
       /^(PATH|HOME|XDG_CONFIG_HOME|LANG|LC_ALL|GIT_[A-Z_0-9]+|SSH_ASKPASS|PAGER|SSH_AUTH_SOCK|(http|https|no|all|HTTP|HTTPS|NO|ALL)_(proxy|PROXY)|SSL_CERT_(FILE|DIR))$/;
     for (const name of Object.keys(env)) expect(name).toMatch(allowed);
     for (const value of Object.values(SECRETS)) expect(Object.values(env)).not.toContain(value);
-    expect(env.GIT_CONFIG_GLOBAL).toBe("/dev/null");
+    expect(env.GIT_CONFIG_GLOBAL).toBe("/h/gitconfig");
     expect(env.GIT_CONFIG_NOSYSTEM).toBe("1");
   });
 

@@ -123,14 +123,23 @@ function findGit(): string {
   return file;
 }
 
-// An empty folder of the platform's (an agent may not write it) as git's HOME; git reads no file there.
+// A folder of the platform's (an agent may not write it) as git's HOME, holding git's only global config:
+// safe.directory = *. git clears command-scope config for the upload-pack it starts in a local source
+// repository, and that upload-pack (run as GATEHOUSE_RUN_AS) must accept a repository of another owner.
 export function gitHomeOf(dir: string): string {
   return path.join(dir, "git-home");
 }
 
+const GLOBAL_CONFIG = "[safe]\n\tdirectory = *\n";
+
 function ensureGitHome(dir: string): string {
   const home = gitHomeOf(dir);
-  if (!fs.existsSync(home)) fs.mkdirSync(home, { recursive: true, mode: 0o755 });
+  const file = path.join(home, "gitconfig");
+  if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === GLOBAL_CONFIG) return home;
+  fs.mkdirSync(home, { recursive: true, mode: 0o755 });
+  fs.chmodSync(home, 0o755);
+  fs.writeFileSync(`${file}.tmp`, GLOBAL_CONFIG, { mode: 0o644 });
+  fs.renameSync(`${file}.tmp`, file);
   return home;
 }
 
@@ -161,7 +170,7 @@ export function gitEnvironment(
     LC_ALL: "C",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_SYSTEM: "/dev/null",
-    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_GLOBAL: path.join(home, "gitconfig"),
     GIT_ATTR_NOSYSTEM: "1",
     GIT_TERMINAL_PROMPT: "0",
     GIT_ASKPASS: "",
