@@ -182,7 +182,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
 // Text masked as it is SHOWN: the masker matches through escape sequences, and if the text with its
 // escapes stripped (as a message is made, or a viewer shows it) still holds a secret, the stripped text
 // is kept instead, masked. A second lock behind the stream masker.
-function maskShown<T extends string | null>(masker: OutputMasker, text: T): T {
+export function maskShown<T extends string | null>(masker: OutputMasker, text: T): T {
   if (text === null) return text;
   const masked = masker.maskText(text);
   const visible = stripAnsi(masked);
