@@ -90,7 +90,7 @@ export class SecretMasker implements OutputMasker {
     // Plain output (line breaks its only control bytes) takes the quicker way for the wrapped forms.
     const wrapped = shown.isIdentity
       ? findAcrossLines(data, this.encoded)
-      : findProjected(project(data, "drop"), this.encoded);
+      : findAcrossLines(shown.text, this.encoded).map(([a, b]) => [shown.rawAt(a), shown.rawAt(b - 1) + 1] as Range);
     const ranges = [...findProjected(shown, this.plain), ...wrapped];
     if (data.includes(8)) ranges.push(...findProjected(project(data, "keep", true), this.plain));
     const parts: Buffer[] = [];
@@ -113,14 +113,70 @@ export class SecretMasker implements OutputMasker {
 // where an escape sequence the data ends inside begins (data.length when none). Line feeds are kept
 // ("keep") or removed too ("drop": for base64 wrapped over lines). With `erase`, a backspace removes
 // the character before it on its line, as a terminal shows it.
-type Projection = { text: Buffer; map: Uint32Array; pendingFrom: number; isIdentity: boolean };
+type Projection = { text: Buffer; rawAt: (k: number) => number; pendingFrom: number; isIdentity: boolean };
 
-const SPECIAL_KEEP = /[\x00-\x08\x0b-\x1f\x7f]/;
-const SPECIAL_DROP = /[\x00-\x08\x0a-\x1f\x7f]/;
+const SPECIAL_KEEP = /[\x00-\x08\x0b-\x1f\x7f]/g;
+const SPECIAL_DROP = /[\x00-\x08\x0a-\x1f\x7f]/g;
+const identityAt = (k: number) => k;
 
 function project(data: Buffer, newlines: "keep" | "drop", erase = false): Projection {
-  if (!(newlines === "keep" ? SPECIAL_KEEP : SPECIAL_DROP).test(data.toString("latin1")))
-    return { text: data, map: new Uint32Array(0), pendingFrom: data.length, isIdentity: true };
+  const special = newlines === "keep" ? SPECIAL_KEEP : SPECIAL_DROP;
+  const str = data.toString("latin1");
+  special.lastIndex = 0;
+  if (!special.test(str)) return { text: data, rawAt: identityAt, pendingFrom: data.length, isIdentity: true };
+  return erase ? projectErasing(data, newlines) : projectRuns(data, str, special);
+}
+
+// Runs of visible bytes copied whole; a match's offsets map back through the runs' starts.
+function projectRuns(data: Buffer, str: string, special: RegExp): Projection {
+  const text = Buffer.allocUnsafe(data.length);
+  const runText: number[] = [];
+  const runRaw: number[] = [];
+  let n = 0;
+  let from = 0;
+  let pendingFrom = data.length;
+  const take = (to: number) => {
+    if (to <= from) return;
+    runText.push(n);
+    runRaw.push(from);
+    // Buffer.copy costs more than a loop for the short runs between escapes.
+    if (to - from > 64) {
+      data.copy(text, n, from, to);
+      n += to - from;
+    } else for (let j = from; j < to; j++) text[n++] = data[j];
+  };
+  special.lastIndex = 0;
+  for (let m = special.exec(str); m !== null; m = special.exec(str)) {
+    const at = m.index;
+    take(at);
+    let next = at + 1;
+    if (data[at] === 0x1b) {
+      const end = escapeEnd(data, at);
+      if (end === -1) {
+        pendingFrom = at;
+        break;
+      }
+      next = end;
+    }
+    from = next;
+    special.lastIndex = next;
+  }
+  if (pendingFrom === data.length) take(data.length);
+  const rawAt = (k: number): number => {
+    let lo = 0;
+    let hi = runText.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (runText[mid] <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return runRaw[lo] + (k - runText[lo]);
+  };
+  return { text: text.subarray(0, n), rawAt, pendingFrom, isIdentity: false };
+}
+
+// Byte by byte, a backspace removing the character before it on its line (only when one is present).
+function projectErasing(data: Buffer, newlines: "keep" | "drop"): Projection {
   const text = Buffer.allocUnsafe(data.length);
   const map = new Uint32Array(data.length);
   let n = 0;
@@ -144,7 +200,7 @@ function project(data: Buffer, newlines: "keep" | "drop", erase = false): Projec
         map[n++] = i;
       }
       lineStart = n;
-    } else if (b === 8 && erase) {
+    } else if (b === 8) {
       // Remove the previous character (all its UTF-8 bytes), not past the start of the line.
       while (n > lineStart && (text[n - 1] & 0xc0) === 0x80) n--;
       if (n > lineStart) n--;
@@ -154,7 +210,7 @@ function project(data: Buffer, newlines: "keep" | "drop", erase = false): Projec
     }
     i++;
   }
-  return { text: text.subarray(0, n), map: map.subarray(0, n), pendingFrom, isIdentity: false };
+  return { text: text.subarray(0, n), rawAt: (k) => map[k], pendingFrom, isIdentity: false };
 }
 
 // Where the escape sequence starting at `at` ends (exclusive), or -1 when the data ends inside it. Ends
@@ -194,14 +250,14 @@ function visibleOnly(data: Buffer): Buffer {
 }
 
 function rawAt(shown: Projection, k: number): number {
-  return shown.isIdentity ? k : shown.map[k];
+  return shown.rawAt(k);
 }
 
 function findProjected(shown: Projection, patterns: Buffer[]): Range[] {
   if (patterns.length === 0) return [];
   const found = findAll(shown.text, patterns);
   if (shown.isIdentity) return found;
-  return found.map(([s, e]) => [shown.map[s], shown.map[e - 1] + 1] as Range);
+  return found.map(([s, e]) => [shown.rawAt(s), shown.rawAt(e - 1) + 1] as Range);
 }
 
 function findAll(data: Buffer, patterns: Buffer[], into: Range[] = []): Range[] {
