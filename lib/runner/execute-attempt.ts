@@ -21,7 +21,7 @@ import { AttemptResults, rowsFor } from "./attempt-results";
 import { giveTo } from "./run-as";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "./live-logs";
 import type { OutputMasker } from "./output/masker";
-import { stripAnsi } from "./output/text";
+import { stripAnsi } from "../gates/strip-ansi";
 import {
   AGENT_LOG_NAME,
   agentLogPathOf,

@@ -385,7 +385,10 @@ describe("bounded memory", () => {
 // The text a viewer shows: escape sequences (as the log viewer parses them) and control characters removed.
 function shownText(t: string): string {
   return t
-    .replace(/\x1b\[[0-9;:?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?/g, "")
+    .replace(
+      /\x1b\[[0-9;:?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[ -/]+[0-~]|\x1b[@-Z\\-_]?/g,
+      "",
+    )
     .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
 }
 
@@ -405,6 +408,7 @@ describe("a value split by what the viewer does not show", () => {
     "a backspace shown as nothing": `${S.slice(0, 10)}\b${S.slice(10)}`,
     "a character erased by a backspace": `${S.slice(0, 10)}X\b${S.slice(10)}`,
     "a DCS string": `${S.slice(0, 2)}\x1bPq#0;2;0;0;0\x1b\\${S.slice(2)}`,
+    "a character-set selection (ESC ( B, as cargo prints)": `${S.slice(0, 5)}\x1b(B${S.slice(5)}`,
   };
 
   for (const [name, printed] of Object.entries(VARIANTS)) {

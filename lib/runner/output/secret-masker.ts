@@ -236,7 +236,16 @@ function escapeEnd(data: Buffer, at: number): number {
     }
     return -1;
   }
-  return kind >= 0x20 && kind <= 0x7e ? at + 2 : at + 1;
+  if (kind >= 0x20 && kind <= 0x2f) {
+    // ESC, intermediates, a final byte: a character-set selection such as `ESC ( B` (cargo prints it).
+    for (let j = at + 1; j < data.length; j++) {
+      const c = data[j];
+      if (c >= 0x30 && c <= 0x7e) return j + 1;
+      if (c < 0x20 || c > 0x2f) return j;
+    }
+    return -1;
+  }
+  return kind >= 0x30 && kind <= 0x7e ? at + 2 : at + 1;
 }
 
 // Only the visible bytes (and line feeds): the held output once its escapes grew past the bound. An
