@@ -21,6 +21,7 @@ import { AttemptResults, rowsFor } from "./attempt-results";
 import { giveTo } from "./run-as";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "./live-logs";
 import type { OutputMasker } from "./output/masker";
+import { stripAnsi } from "../gates/strip-ansi";
 import {
   AGENT_LOG_NAME,
   agentLogPathOf,
@@ -157,10 +158,15 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
       agentVerdict: verdict,
       agentExitCode: outcome.exitCode,
       agentDurationMs: outcome.durationMs,
-      agentMessage: outcome.isTimedOut
-        ? timeoutMessage(budget === null ? deps.agentTimeoutMs : budget, budget !== null, outcome)
-        : outcome.message,
-      agentLogTail: outcome.tail,
+      // Masked again as shown (the message is the tail's last line with its escapes stripped, which can
+      // join what they split): a second lock behind the stream masker.
+      agentMessage: maskShown(
+        masker,
+        outcome.isTimedOut
+          ? timeoutMessage(budget === null ? deps.agentTimeoutMs : budget, budget !== null, outcome)
+          : outcome.message,
+      ),
+      agentLogTail: maskShown(masker, outcome.tail),
       agentLogBytes: outcome.totalBytes,
       agentLogNote: outcome.note,
     },
@@ -171,6 +177,17 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     return `the agent command could not start (exit code ${outcome.exitCode}${outcome.message ? `: ${outcome.message}` : ""})`;
   }
   return null;
+}
+
+// Text masked as it is SHOWN: the masker matches through escape sequences, and if the text with its
+// escapes stripped (as a message is made, or a viewer shows it) still holds a secret, the stripped text
+// is kept instead, masked. A second lock behind the stream masker.
+export function maskShown<T extends string | null>(masker: OutputMasker, text: T): T {
+  if (text === null) return text;
+  const masked = masker.maskText(text);
+  const visible = stripAnsi(masked);
+  const remasked = masker.maskText(visible);
+  return (remasked === visible ? masked : remasked) as T;
 }
 
 function timeoutMessage(limitMs: number, isBudget: boolean, outcome: CommandOutcome): string {
@@ -359,8 +376,8 @@ async function runOneCheck(
     exitCode: outcome.exitCode,
     signal: outcome.signal,
     durationMs: outcome.durationMs,
-    message,
-    logTail: outcome.tail,
+    message: maskShown(masker, message),
+    logTail: maskShown(masker, outcome.tail),
     logBytes: outcome.totalBytes,
     logNote: outcome.note,
     tests: tests?.counts ?? null,

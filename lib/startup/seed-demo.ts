@@ -11,6 +11,7 @@ import type { Check } from "../gates/check-schema";
 import { dispatchTask } from "../services/runs";
 import { createTask } from "../services/tasks";
 import { createWork } from "../services/works";
+import { gitHomeOf, gitInvocation } from "../runner/checkout/git";
 
 export const DEMO_CHECKS: Check[] = [
   { id: "unit", name: "Unit tests pass", kind: "test", command: "node --test test/", required: true, timeoutSec: 120 },
@@ -41,14 +42,17 @@ function demoSourceDir(): string {
 export function buildDemoRepo(target: string): void {
   fs.rmSync(target, { recursive: true, force: true });
   fs.cpSync(path.join(demoSourceDir(), "repo"), target, { recursive: true });
-  const env = {
-    ...process.env,
+  // The platform's git: a fixed environment (none of the server's secrets) and no program from config.
+  const identity = {
     GIT_AUTHOR_NAME: "Gatehouse demo",
     GIT_AUTHOR_EMAIL: "demo@gatehouse.invalid",
     GIT_COMMITTER_NAME: "Gatehouse demo",
     GIT_COMMITTER_EMAIL: "demo@gatehouse.invalid",
   };
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: target, env, stdio: "ignore" });
+  const git = (...args: string[]) => {
+    const call = gitInvocation(args, { env: identity, home: gitHomeOf(dataDir()) });
+    execFileSync(call.file, call.args, { cwd: target, env: call.env as NodeJS.ProcessEnv, stdio: "ignore" });
+  };
   git("init", "--quiet", "--initial-branch=main");
   git("add", "-A");
   git("commit", "--quiet", "-m", "slugify: a first stub and its tests");

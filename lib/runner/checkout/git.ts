@@ -1,8 +1,19 @@
-// Running git for the platform (clone, worktrees, fingerprints): never prompts, never runs ext:: transports.
+// Running git for the platform (clone, worktrees, status, fingerprints). Agents and checks write the
+// checkouts' git config and attributes (a worktree shares its clone's config), so git started by the
+// platform must neither run a program named there nor hand any program the server's environment:
+// - a fixed minimal environment (none of the server's variables: no secret key, database URL, tokens),
+//   no system or global config, no pager, editor, askpass or terminal prompt;
+// - every config key that makes git run a program is overridden at command scope (it beats the
+//   repository's config and its includes); the keys named per driver or per remote (filter.<name>.*,
+//   diff.<name>.textconv, …) cannot be enumerated ahead, so the effective config is first LISTED
+//   (`git config --list --name-only`, which only parses) and each name it holds is neutralised too;
+// - hooks go nowhere, submodules are not recursed into, and only known transports are allowed.
 // Git starts through the spawner (see process/spawner.ts), so the server does not fork itself.
+import fs from "node:fs";
+import path from "node:path";
 import { dataDir } from "../../config/database-url";
 import { execCaptured } from "../process/exec-captured";
-import { checkHomeOf, pipeDirOf } from "../paths";
+import { pipeDirOf } from "../paths";
 import { runAsFromEnv } from "../run-as";
 
 export class GitError extends Error {
@@ -14,40 +25,265 @@ export class GitError extends Error {
 
 export type GitOptions = { cwd?: string; env?: Record<string, string>; timeoutMs?: number };
 
-export async function git(args: string[], options: GitOptions = {}): Promise<string> {
-  // With GATEHOUSE_RUN_AS, git runs as that user too (the clones and worktrees are its), with its HOME.
-  const runAs = runAsFromEnv();
-  const home = runAs ? { HOME: checkHomeOf(dataDir()), XDG_CONFIG_HOME: checkHomeOf(dataDir()) } : {};
-  const env = Object.fromEntries(
-    Object.entries({
-      ...process.env,
-      GIT_TERMINAL_PROMPT: "0",
-      GIT_ASKPASS: "",
-      SSH_ASKPASS: "",
-      LC_ALL: "C",
-      ...home,
-      ...options.env,
-    }).filter((e): e is [string, string] => e[1] !== undefined),
-  );
-  const result = await execCaptured(
-    "git",
-    ["-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null", ...args],
-    {
-      cwd: options.cwd ?? (runAs ? dataDir() : process.cwd()),
-      env,
-      pipeDir: pipeDirOf(dataDir()),
-      timeoutMs: options.timeoutMs ?? 120_000,
-      runAs,
-    },
-  ).catch((error: Error) => ({ code: null, stdout: "", stderr: error.message }));
-  if (result.code === 0) return result.stdout;
+const FIXED_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+// Config that makes git run a program (or reach one), each set to a value that runs nothing. Command
+// scope is read last, so these win over the repository's config and anything it includes.
+export const NEUTRAL_CONFIG: ReadonlyArray<readonly [string, string]> = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.sshCommand", "ssh"],
+  ["core.askPass", ""],
+  ["core.pager", "cat"],
+  ["core.editor", ":"],
+  ["sequence.editor", ":"],
+  // Used only with alternates (objects/info/alternates, which an agent may write): list no tips.
+  ["core.alternateRefsCommand", "true"],
+  ["core.attributesFile", "/dev/null"],
+  ["core.excludesFile", "/dev/null"],
+  ["diff.external", ""],
+  // An empty helper resets the list, so no helper configured before it (URL-specific ones too) runs.
+  ["credential.helper", ""],
+  ["gpg.program", "gpg"],
+  ["gpg.openpgp.program", "gpg"],
+  ["gpg.x509.program", "gpgsm"],
+  ["gpg.ssh.program", "ssh-keygen"],
+  ["gpg.ssh.defaultKeyCommand", ""],
+  ["commit.gpgSign", "false"],
+  ["tag.gpgSign", "false"],
+  ["submodule.recurse", "false"],
+  ["fetch.recurseSubmodules", "false"],
+  // Transports: only the known ones (ext::, fd:: and other remote helpers are refused).
+  ["protocol.allow", "never"],
+  ["protocol.file.allow", "always"],
+  ["protocol.git.allow", "always"],
+  ["protocol.http.allow", "always"],
+  ["protocol.https.allow", "always"],
+  ["protocol.ssh.allow", "always"],
+  // The Work's repository may belong to another user (GATEHOUSE_RUN_AS); the ownership check guards
+  // against running a foreign repository's programs, which the overrides above already prevent.
+  ["safe.directory", "*"],
+];
+
+// Per-name keys that run a program: for a section.<name> listed in the config, each of its keys here is
+// set to the value that runs nothing (all of them, whichever the config listed).
+const NAMED_PROGRAM_KEYS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
+  filter: [
+    ["clean", ""],
+    ["smudge", ""],
+    ["process", ""],
+    ["required", "false"],
+  ],
+  diff: [
+    ["textconv", ""],
+    ["command", ""],
+  ],
+  merge: [["driver", ""]],
+  // remote.<name>.uploadpack/receivepack are not here: git keeps their first value (see SAFE_FLAGS).
+};
+
+// Subcommands that read no per-name driver (no filter, diff, merge or transport), so need no listing.
+const NO_DRIVER_COMMANDS = new Set(["rev-parse", "config", "symbolic-ref", "remote", "clone"]);
+// Network commands keep the operator's proxy, CA and ssh-agent settings (only git and ssh see them).
+const NETWORK_COMMANDS = new Set(["clone", "fetch", "ls-remote"]);
+const NETWORK_ENV = [
+  "SSH_AUTH_SOCK",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "all_proxy",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "ALL_PROXY",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "GIT_SSL_CAINFO",
+];
+const MAX_NAMED_OVERRIDES = 400;
+
+let gitBinary: { pathVar: string | undefined; file: string } | null = null;
+
+// git's absolute path, found once on the server's PATH; git itself then gets the fixed PATH (plus
+// git's own directory, if it lives elsewhere).
+function findGit(): string {
+  const pathVar = process.env.PATH;
+  if (gitBinary && gitBinary.pathVar === pathVar) return gitBinary.file;
+  let file = "git";
+  for (const dir of (pathVar || FIXED_PATH).split(":")) {
+    if (!dir || !path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, "git");
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      file = candidate;
+      break;
+    } catch {}
+  }
+  gitBinary = { pathVar, file };
+  return file;
+}
+
+// A folder of the platform's (an agent may not write it) as git's HOME, holding git's only global config:
+// safe.directory = *. git clears command-scope config for the upload-pack it starts in a local source
+// repository, and that upload-pack (run as GATEHOUSE_RUN_AS) must accept a repository of another owner.
+export function gitHomeOf(dir: string): string {
+  return path.join(dir, "git-home");
+}
+
+const GLOBAL_CONFIG = "[safe]\n\tdirectory = *\n";
+
+function ensureGitHome(dir: string): string {
+  const home = gitHomeOf(dir);
+  const file = path.join(home, "gitconfig");
+  if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === GLOBAL_CONFIG) return home;
+  fs.mkdirSync(home, { recursive: true, mode: 0o755 });
+  fs.chmodSync(home, 0o755);
+  fs.writeFileSync(`${file}.tmp`, GLOBAL_CONFIG, { mode: 0o644 });
+  fs.renameSync(`${file}.tmp`, file);
+  return home;
+}
+
+function configEnv(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
+  pairs.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+// The whole environment git gets: nothing of the server's but, for clone/fetch, its network settings.
+export function gitEnvironment(
+  home: string,
+  options: {
+    network?: boolean;
+    extra?: Record<string, string>;
+    config?: ReadonlyArray<readonly [string, string]>;
+  } = {},
+): Record<string, string> {
+  const gitDir = path.dirname(findGit());
+  const env: Record<string, string> = {
+    PATH: FIXED_PATH.split(":").includes(gitDir) || !path.isAbsolute(gitDir) ? FIXED_PATH : `${gitDir}:${FIXED_PATH}`,
+    HOME: home,
+    XDG_CONFIG_HOME: home,
+    LANG: "C",
+    LC_ALL: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_SYSTEM: "/dev/null",
+    GIT_CONFIG_GLOBAL: path.join(home, "gitconfig"),
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_ASKPASS: "",
+    SSH_ASKPASS: "",
+    GIT_PAGER: "cat",
+    PAGER: "cat",
+    GIT_EDITOR: ":",
+    // Set (even empty), it wins over core.gitProxy, which cannot be reset from the command line.
+    GIT_PROXY_COMMAND: "",
+    GIT_SSH_COMMAND: "ssh",
+    GIT_PROTOCOL_FROM_USER: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+  };
+  if (options.network)
+    for (const name of NETWORK_ENV) {
+      const value = process.env[name];
+      if (value !== undefined) env[name] = value;
+    }
+  return { ...env, ...options.extra, ...configEnv([...NEUTRAL_CONFIG, ...(options.config ?? [])]) };
+}
+
+// The overrides for the per-name keys in a config listing (names NUL-terminated, as --null prints them;
+// git prints section and key in lower case, the <name> as written).
+export function namedOverrides(listed: string): Array<[string, string]> {
+  const out = new Map<string, string>();
+  for (const key of listed.split("\0")) {
+    const match = /^([a-z0-9-]+)\.(.+)\.[a-z0-9-]+$/s.exec(key);
+    const keys = match && Object.hasOwn(NAMED_PROGRAM_KEYS, match[1]) ? NAMED_PROGRAM_KEYS[match[1]] : null;
+    if (!match || !keys) continue;
+    for (const [leaf, value] of keys) out.set(`${match[1]}.${match[2]}.${leaf}`, value);
+  }
+  return [...out.entries()];
+}
+
+export type GitInvocation = { file: string; args: string[]; env: Record<string, string> };
+
+// The command line and environment of one platform git command (without the per-name overrides).
+export function gitInvocation(args: string[], options: { env?: Record<string, string>; home: string }): GitInvocation {
+  const network = NETWORK_COMMANDS.has(args[0] ?? "");
+  return {
+    file: findGit(),
+    args: ["--no-pager", ...args],
+    env: gitEnvironment(options.home, { network, extra: options.env }),
+  };
+}
+
+async function run(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return execCaptured(findGit(), ["--no-pager", ...args], {
+    cwd,
+    env,
+    pipeDir: pipeDirOf(dataDir()),
+    timeoutMs,
+    runAs: runAsFromEnv(),
+  }).catch((error: Error) => ({ code: null, stdout: "", stderr: error.message }));
+}
+
+function failure(args: string[], result: { code: number | null; stderr: string }): GitError {
   const detail = (result.stderr || `exit code ${result.code ?? "none (killed)"}`)
     .trim()
     .split("\n")
     .filter(Boolean)
     .slice(-3)
     .join(" ");
-  throw new GitError(`git ${args[0]} failed: ${detail}`);
+  return new GitError(`git ${args[0]} failed: ${detail}`);
+}
+
+export async function git(args: string[], options: GitOptions = {}): Promise<string> {
+  // With GATEHOUSE_RUN_AS, git runs as that user too (the clones and worktrees are its).
+  const runAs = runAsFromEnv();
+  const home = ensureGitHome(dataDir());
+  const cwd = options.cwd ?? (runAs ? dataDir() : process.cwd());
+  const network = NETWORK_COMMANDS.has(args[0] ?? "");
+  let config: Array<[string, string]> = [];
+  if (!NO_DRIVER_COMMANDS.has(args[0] ?? "")) {
+    // Read as data: `git config --list` parses the config (with its includes) and runs nothing.
+    const listEnv = gitEnvironment(home, { extra: options.env });
+    const listed = await run(["config", "--list", "--includes", "--name-only", "--null"], cwd, listEnv, 30_000);
+    if (listed.code !== 0) throw failure(args, listed);
+    config = namedOverrides(listed.stdout);
+    if (config.length > MAX_NAMED_OVERRIDES)
+      throw new GitError(
+        `git ${args[0]} refused: the repository's config names too many filter, diff, merge or remote drivers (${config.length} keys to override, at most ${MAX_NAMED_OVERRIDES})`,
+      );
+  }
+  const env = gitEnvironment(home, { network, extra: options.env, config });
+  const finalArgs = withSafeFlags(args);
+  const result = await run(finalArgs, cwd, env, options.timeoutMs ?? 120_000);
+  if (result.code === 0) return result.stdout;
+  throw failure(args, result);
+}
+
+// Flags for what config cannot override: remote.<name>.uploadpack/receivepack keep their FIRST value
+// (the repository's), so the transport commands name the program themselves; diff, log and show never
+// start an external diff or a textconv program.
+const SAFE_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  fetch: ["--upload-pack=git-upload-pack"],
+  clone: ["--upload-pack=git-upload-pack"],
+  "ls-remote": ["--upload-pack=git-upload-pack"],
+  pull: ["--upload-pack=git-upload-pack"],
+  push: ["--receive-pack=git-receive-pack"],
+  diff: ["--no-ext-diff", "--no-textconv"],
+  log: ["--no-ext-diff", "--no-textconv"],
+  show: ["--no-ext-diff", "--no-textconv"],
+};
+
+export function withSafeFlags(args: string[]): string[] {
+  const flags = SAFE_FLAGS[args[0] ?? ""];
+  return flags ? [args[0], ...flags, ...args.slice(1)] : args;
 }
 
 export async function gitOk(args: string[], options: GitOptions = {}): Promise<boolean> {

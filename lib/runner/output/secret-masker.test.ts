@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { NO_MASKING } from "./masker";
-import { SecretMasker, base64Forms, makeSecretMasker } from "./secret-masker";
+import { MAX_INVISIBLE_HOLD, SecretMasker, base64Forms, makeSecretMasker } from "./secret-masker";
 
 const VALUE = "s3cr3t-value-42";
 const B64 = Buffer.from(VALUE).toString("base64"); // "czNjcjN0LXZhbHVlLTQy" (15 bytes: no padding)
@@ -377,5 +377,100 @@ describe("bounded memory", () => {
     out += m.end().length;
     expect(out).toBe(64 * 4096 * 4);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+// The attacker prints the value split by escape sequences or control characters, which a terminal or
+// the log viewer does not show: what is shown joins the halves. The whole span becomes ***.
+// The text a viewer shows: escape sequences (as the log viewer parses them) and control characters removed.
+function shownText(t: string): string {
+  return t
+    .replace(
+      /\x1b\[[0-9;:?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[ -/]+[0-~]|\x1b[@-Z\\-_]?/g,
+      "",
+    )
+    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
+}
+
+describe("a value split by what the viewer does not show", () => {
+  const S = VALUE;
+  const VARIANTS: Record<string, string> = {
+    "an SGR reset in the middle": `${S.slice(0, 8)}\x1b[0m${S.slice(8)}`,
+    "a colour change in the middle": `${S.slice(0, 5)}\x1b[1;31m${S.slice(5)}\x1b[0m`,
+    "several escapes": `\x1b[32m${S.slice(0, 3)}\x1b[0m\x1b[1m${S.slice(3, 9)}\x1b[22m\x1b[38;2;1;2;3m${S.slice(9)}`,
+    "\\033[0m between every character": [...S].join("\x1b[0m"),
+    "an OSC 8 hyperlink around the second half (BEL)": `${S.slice(0, 7)}\x1b]8;;https://x.test/\x07${S.slice(7)}\x1b]8;;\x07`,
+    "an OSC 8 hyperlink with ST terminators": `\x1b]8;;https://x.test/\x1b\\${S.slice(0, 4)}\x1b]8;;\x1b\\${S.slice(4)}`,
+    "an OSC title in the middle": `${S.slice(0, 6)}\x1b]0;a window title\x07${S.slice(6)}`,
+    "cursor movement sequences": `${S.slice(0, 4)}\x1b[1C\x1b[2D\x1b[K${S.slice(4, 10)}\x1b[s\x1b[u${S.slice(10)}`,
+    "a carriage return": `${S.slice(0, 9)}\r${S.slice(9)}`,
+    "a lone control character (BEL, DEL)": `${S.slice(0, 3)}\x07${S.slice(3, 6)}\x7f${S.slice(6)}`,
+    "a backspace shown as nothing": `${S.slice(0, 10)}\b${S.slice(10)}`,
+    "a character erased by a backspace": `${S.slice(0, 10)}X\b${S.slice(10)}`,
+    "a DCS string": `${S.slice(0, 2)}\x1bPq#0;2;0;0;0\x1b\\${S.slice(2)}`,
+    "a character-set selection (ESC ( B, as cargo prints)": `${S.slice(0, 5)}\x1b(B${S.slice(5)}`,
+  };
+
+  for (const [name, printed] of Object.entries(VARIANTS)) {
+    it(`${name}: masked in one write, split at every byte, and by maskText`, () => {
+      const line = `token=${printed} end\n`;
+      const whole = mask([S], [line]);
+      // What a viewer shows: escapes and control characters gone. Only *** is left where the value was.
+      expect(shownText(whole), name).toBe("token=*** end\n");
+      const bytes = Buffer.from(line);
+      for (let i = 1; i < bytes.length; i++) {
+        const got = mask([S], [bytes.subarray(0, i), bytes.subarray(i)]);
+        expect(got, `${name}, split at byte ${i}`).toBe(whole);
+      }
+      expect(new SecretMasker([S]).maskText(line)).toBe(whole);
+    });
+  }
+
+  it("an escape sequence itself split across two writes, at every byte of it", () => {
+    const printed = `${S.slice(0, 8)}\x1b]8;;https://example.test/a\x1b\\${S.slice(8)}`;
+    const start = printed.indexOf("\x1b");
+    const end = printed.indexOf("\\", start) + 1;
+    for (let i = start; i <= end; i++) {
+      const got = mask([S], [printed.slice(0, i), printed.slice(i)]);
+      expect(got, `split at ${i}`).toBe("***");
+    }
+  });
+
+  it("escapes around (not inside) a value are kept; output without a value keeps all its escapes byte-exact", () => {
+    expect(mask([S], [`\x1b[31m${S}\x1b[0m\n`])).toBe("\x1b[31m***\x1b[0m\n");
+    const colourful = `\x1b[1;32m✓\x1b[0m ok\r\n\x1b]8;;https://a.test\x07link\x1b]8;;\x07 \x1b[2K\rprogress 50%\n`;
+    const bytes = Buffer.from(colourful);
+    for (let i = 1; i < bytes.length; i++) expect(mask([S], [bytes.subarray(0, i), bytes.subarray(i)])).toBe(colourful);
+  });
+
+  it("a wrapped base64 of the value with colour codes in its lines is masked", () => {
+    const wrapped = Buffer.from(`${S}${S}${S}${S}${S}`).toString("base64");
+    const printed = `\x1b[33m${wrapped.slice(0, 40)}\x1b[0m\n\x1b[33m${wrapped.slice(40)}\x1b[0m\n`;
+    const out = mask([S], [printed]);
+    expect(out).toContain("***");
+    for (const form of base64Forms(S)) expect(out.replace(/\x1b\[[0-9;]*m|\n/g, "")).not.toContain(form);
+  });
+
+  it("a huge escape between the halves does not grow what is held past its bound, and still cannot leak", () => {
+    const m = new SecretMasker([S]);
+    const out: Buffer[] = [m.push(Buffer.from(`x ${S.slice(0, 8)}\x1b]0;`))];
+    let maxHeld = 0;
+    let pushed = 0;
+    let released = out[0].length;
+    const filler = Buffer.alloc(64 * 1024, "a");
+    for (let i = 0; i < 64; i++) {
+      const o = m.push(filler);
+      out.push(o);
+      pushed += filler.length;
+      released += o.length;
+      maxHeld = Math.max(maxHeld, pushed - released);
+    }
+    out.push(m.push(Buffer.from(`\x07${S.slice(8)} y\n`)), m.end());
+    const text = Buffer.concat(out).toString("latin1");
+    expect(maxHeld).toBeLessThan(MAX_INVISIBLE_HOLD + 128 * 1024);
+    // However the viewer reads the title, the joined value never shows.
+    const shown = text.replace(/\x1b\][^\x07\x1b\n]*(\x07|\x1b\\)?/g, "");
+    expect(shown).not.toContain(S);
+    expect(shown.replace(/a{1000,}/g, "")).not.toContain(S);
   });
 });

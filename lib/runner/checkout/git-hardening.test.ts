@@ -1,0 +1,228 @@
+// The platform's git against a checkout an agent has armed: config keys, hooks, attributes and includes
+// that make git run a program. Real repositories, real git through the platform's own wrapper. Each
+// planted program would leave a marker file (with the environment it saw); none may appear. Separately,
+// a program git is explicitly told to run (as a repository could, were a key ever missed) sees only the
+// fixed environment: none of the server's secrets.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/git-repo";
+import {
+  checkoutFingerprint,
+  headCommit,
+  isDirtyCheckout,
+  prepareCheckout,
+  repoDirOf,
+  type CheckoutTarget,
+} from "./checkout";
+import { git, gitEnvironment, gitHomeOf, namedOverrides } from "./git";
+
+const SECRETS: Record<string, string> = {
+  GATEHOUSE_SECRET_KEY: "sentinel-secret-key-4f1c9a",
+  DATABASE_URL: "file:/tmp/sentinel-database-url-77ab.db",
+  GATEHOUSE_BOOTSTRAP_TOKEN: "sentinel-bootstrap-token-0123456789",
+  GATEHOUSE_ADMIN_PASSWORD: "sentinel-admin-password-9z",
+  SOME_OPERATOR_TOKEN: "sentinel-operator-token-5e5e",
+};
+const saved: Record<string, string | undefined> = {};
+
+let dataDir: string;
+let marks: string;
+let repo: TestRepo;
+let wt: string;
+let repoDir: string;
+const work = () => ({ id: "work-h", repoUrl: repo.dir, baseBranch: "main" });
+const target = (taskId: string, branch: string): CheckoutTarget => ({
+  dataDir,
+  work: work(),
+  task: { id: taskId, branch },
+});
+
+// A program that records that it ran and what environment it saw, then exits (it reads no input, so
+// git waiting on it cannot hang the test).
+function evil(name: string): string {
+  const file = path.join(dataDir, "evil", name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `#!/bin/sh\nenv > '${path.join(marks, `${name}.env`)}'\nexit 0\n`, { mode: 0o755 });
+  return file;
+}
+const ran = () => fs.readdirSync(marks).sort();
+// The attacker's own git in the checkout: config writes only (they run nothing themselves).
+const agentGit = (...args: string[]) => gitIn(wt, ...args);
+
+beforeAll(async () => {
+  for (const [k, v] of Object.entries(SECRETS)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  saved.GATEHOUSE_DATA_DIR = process.env.GATEHOUSE_DATA_DIR;
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-githard-"));
+  process.env.GATEHOUSE_DATA_DIR = dataDir;
+  marks = path.join(dataDir, "marks");
+  fs.mkdirSync(marks);
+  repo = makeGitRepo({ "README.md": "base\n", "src/app.txt": "v1\n" });
+  gitIn(repo.dir, "branch", "other");
+  gitIn(repo.dir, "checkout", "--quiet", "other");
+  commitFiles(repo.dir, { "src/app.txt": "v1 on other\n", "src/more.txt": "more\n" }, "other branch");
+  gitIn(repo.dir, "checkout", "--quiet", "main");
+  wt = (await prepareCheckout(target("task-a", "gate-1"))).path;
+  repoDir = repoDirOf(dataDir, "work-h");
+});
+afterAll(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  repo.cleanup();
+});
+
+describe("git run by the platform in an armed checkout", () => {
+  it("runs none of the programs the checkout's config, hooks, attributes or includes name", async () => {
+    // core.fsmonitor, hooks in both places, every program key, and filters/diff drivers bound by attributes.
+    agentGit("config", "core.fsmonitor", evil("fsmonitor"));
+    const hooks = path.join(dataDir, "evil-hooks");
+    fs.mkdirSync(hooks);
+    for (const hook of ["post-checkout", "reference-transaction", "post-index-change", "pre-auto-gc", "post-commit"]) {
+      fs.copyFileSync(evil(`hook-${hook}`), path.join(hooks, hook));
+      fs.copyFileSync(evil(`githooks-${hook}`), path.join(repoDir, "hooks", hook));
+      fs.chmodSync(path.join(hooks, hook), 0o755);
+      fs.chmodSync(path.join(repoDir, "hooks", hook), 0o755);
+    }
+    agentGit("config", "core.hooksPath", hooks);
+    agentGit("config", "filter.evil.clean", evil("filter-clean"));
+    agentGit("config", "filter.evil.smudge", evil("filter-smudge"));
+    agentGit("config", "filter.evil.required", "true");
+    agentGit("config", "filter.proc.process", evil("filter-process"));
+    agentGit("config", "diff.external", evil("diff-external"));
+    agentGit("config", "diff.evil.textconv", evil("diff-textconv"));
+    agentGit("config", "core.pager", evil("pager"));
+    agentGit("config", "core.editor", evil("editor"));
+    agentGit("config", "credential.helper", evil("credential"));
+    agentGit("config", "core.askPass", evil("askpass"));
+    agentGit("config", "gpg.program", evil("gpg"));
+    agentGit("config", "commit.gpgSign", "true");
+    agentGit("config", "core.alternateRefsCommand", evil("alternate-refs"));
+    agentGit("config", "remote.origin.uploadpack", evil("uploadpack"));
+    // Attributes in the shared info/ (every worktree of the clone) and in the checkout itself.
+    fs.mkdirSync(path.join(repoDir, "info"), { recursive: true });
+    fs.writeFileSync(path.join(repoDir, "info", "attributes"), "* filter=evil diff=evil\n*.md filter=proc\n");
+    fs.writeFileSync(path.join(wt, ".gitattributes"), "*.txt filter=inc\n*.inc2 filter=inc2\n");
+    // include.path and includeIf pull another config that sets fsmonitor and more filters.
+    const inc = path.join(dataDir, "evil", "included.config");
+    fs.writeFileSync(
+      inc,
+      `[core]\n\tfsmonitor = ${evil("included-fsmonitor")}\n[filter "inc"]\n\tclean = ${evil("included-clean")}\n\tsmudge = ${evil("included-smudge")}\n`,
+    );
+    const inc2 = path.join(dataDir, "evil", "included2.config");
+    fs.writeFileSync(inc2, `[filter "inc2"]\n\tclean = ${evil("includeif-clean")}\n`);
+    agentGit("config", "include.path", inc);
+    agentGit("config", "includeIf.gitdir:/.path", inc2);
+
+    // The checkout changes: a modified tracked file, new files (the clean filters' food).
+    fs.writeFileSync(path.join(wt, "src", "app.txt"), "v2 by the agent\n");
+    fs.writeFileSync(path.join(wt, "notes.inc2"), "new\n");
+    fs.writeFileSync(path.join(wt, "README.md"), "changed\n");
+
+    // Everything the platform does with a checkout: status, fingerprint, HEAD, switching branch
+    // (checkout), a new task's worktree (prune, fetch, worktree add).
+    expect(await isDirtyCheckout(wt)).toBe(true);
+    const tree = await checkoutFingerprint(wt);
+    expect(tree).toMatch(/^[0-9a-f]{40}$/);
+    expect(await headCommit(wt)).toBe(repo.head);
+    fs.rmSync(path.join(wt, "src", "app.txt"));
+    fs.rmSync(path.join(wt, "notes.inc2"));
+    fs.rmSync(path.join(wt, ".gitattributes"));
+    fs.writeFileSync(path.join(wt, "README.md"), "base\n");
+    const switched = await prepareCheckout(target("task-a", "other"));
+    expect(fs.readFileSync(path.join(switched.path, "src", "app.txt"), "utf8")).toBe("v1 on other\n");
+    const fresh = await prepareCheckout(target("task-b", "gate-2"));
+    // The new worktree has the files as committed: no smudge filter rewrote them.
+    expect(fs.readFileSync(path.join(fresh.path, "src", "app.txt"), "utf8")).toBe("v1\n");
+    expect(await isDirtyCheckout(fresh.path)).toBe(false);
+    await checkoutFingerprint(fresh.path);
+
+    expect(ran()).toEqual([]);
+  });
+
+  it("refuses transports that run a program (ext::) and uses plain ssh, whatever the checkout rewrites the URL to", async () => {
+    agentGit("config", "core.sshCommand", evil("ssh-command"));
+    agentGit("config", `url.ssh://127.0.0.1:1/nothing.git.insteadOf`, repo.dir);
+    await expect(prepareCheckout(target("task-c", "gate-3"))).rejects.toThrow(/fetch failed/);
+    agentGit("config", "--unset-all", `url.ssh://127.0.0.1:1/nothing.git.insteadOf`);
+    const ext = `ext::sh -c ${evil("ext-transport")}`;
+    agentGit("config", `url.${ext}.insteadOf`, repo.dir);
+    await expect(prepareCheckout(target("task-d", "gate-4"))).rejects.toThrow(/fetch failed/);
+    agentGit("config", "--unset-all", `url.${ext}.insteadOf`);
+    expect(ran()).toEqual([]);
+  });
+
+  it("command-scope overrides win over the checkout's config for every key that names a program", async () => {
+    const get = async (key: string) => (await git(["config", "--get", key], { cwd: wt }).catch(() => "")).trim();
+    expect(await get("core.fsmonitor")).toBe("false");
+    expect(await get("core.hooksPath")).toBe("/dev/null");
+    expect(await get("core.sshCommand")).toBe("ssh");
+    expect(await get("core.pager")).toBe("cat");
+    expect(await get("gpg.program")).toBe("gpg");
+    expect(await get("commit.gpgSign")).toBe("false");
+    // credential.helper is a list: the empty value, last, empties the list git uses.
+    expect(await get("credential.helper")).toBe("");
+  });
+});
+
+describe("the environment git gets", () => {
+  it("a program git does run sees none of the server's variables, only the fixed set", async () => {
+    // Told explicitly to run a program (as a key the overrides missed would): it records its environment.
+    const dump = evil("explicit-fsmonitor");
+    fs.writeFileSync(path.join(wt, "touched.txt"), "x\n");
+    await git(["-c", `core.fsmonitor=${dump}`, "status", "--porcelain"], { cwd: wt });
+    const seen = fs.readFileSync(path.join(marks, "explicit-fsmonitor.env"), "utf8");
+    fs.rmSync(path.join(marks, "explicit-fsmonitor.env"));
+    fs.rmSync(path.join(wt, "touched.txt"));
+    for (const [name, value] of Object.entries(SECRETS)) {
+      expect(seen, name).not.toContain(value);
+      expect(seen, name).not.toMatch(new RegExp(`^${name}=`, "m"));
+    }
+    expect(seen).toMatch(new RegExp(`^HOME=${gitHomeOf(dataDir)}$`, "m"));
+    expect(seen).toMatch(/^GIT_CONFIG_NOSYSTEM=1$/m);
+    const globalConfig = path.join(gitHomeOf(dataDir), "gitconfig");
+    expect(seen).toMatch(new RegExp(`^GIT_CONFIG_GLOBAL=${globalConfig}$`, "m"));
+    // The only global config: the platform's own, which names no program.
+    expect(fs.readFileSync(globalConfig, "utf8")).toBe("[safe]\n\tdirectory = *\n");
+    expect(seen).toMatch(/^GIT_TERMINAL_PROMPT=0$/m);
+    expect(seen).toMatch(/^PATH=.*\/usr\/bin/m);
+  });
+
+  it("is a fixed set of names, whatever the server's environment holds", () => {
+    const env = gitEnvironment("/h", { network: true });
+    const allowed =
+      /^(PATH|HOME|XDG_CONFIG_HOME|LANG|LC_ALL|GIT_[A-Z_0-9]+|SSH_ASKPASS|PAGER|SSH_AUTH_SOCK|(http|https|no|all|HTTP|HTTPS|NO|ALL)_(proxy|PROXY)|SSL_CERT_(FILE|DIR))$/;
+    for (const name of Object.keys(env)) expect(name).toMatch(allowed);
+    for (const value of Object.values(SECRETS)) expect(Object.values(env)).not.toContain(value);
+    expect(env.GIT_CONFIG_GLOBAL).toBe("/h/gitconfig");
+    expect(env.GIT_CONFIG_NOSYSTEM).toBe("1");
+  });
+
+  it("neutralises every filter, diff and merge driver the config lists, by name as written", () => {
+    const listed = [
+      "filter.lfs.clean",
+      "filter.My.Odd=name.smudge",
+      "diff.evil.textconv",
+      "remote.origin.url",
+      "core.fsmonitor",
+      "",
+    ].join("\0");
+    const overrides = Object.fromEntries(namedOverrides(listed));
+    expect(overrides).toMatchObject({
+      "filter.lfs.clean": "",
+      "filter.lfs.smudge": "",
+      "filter.lfs.process": "",
+      "filter.lfs.required": "false",
+      "filter.My.Odd=name.clean": "",
+      "diff.evil.textconv": "",
+      "diff.evil.command": "",
+    });
+    expect(overrides).not.toHaveProperty("core.fsmonitor");
+  });
+});
