@@ -366,17 +366,15 @@ describe("bounded memory", () => {
     expect(maxHeld).toBeGreaterThan(0);
   });
 
-  // Each pattern is searched once per chunk, so output dense with the secret is masked about as fast as
-  // plain output (it runs on the server's event loop).
-  it("masking output dense with the secret keeps pace with plain output (4 MB in under 1 s)", () => {
+  // Output dense with the secret: every occurrence is masked and nothing else is lost. (Its speed is
+  // measured by `npm run bench`, never asserted here.)
+  it("masks every occurrence in 4 MB of output dense with the secret", () => {
     const m = new SecretMasker([VALUE]);
     const chunk = Buffer.from(`${VALUE}\n`.repeat(4096));
-    const started = performance.now();
     let out = 0;
     for (let i = 0; i < 64; i++) out += m.push(chunk).length;
     out += m.end().length;
     expect(out).toBe(64 * 4096 * 4);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 
