@@ -81,7 +81,7 @@ describe("POST /api/auth/token", () => {
 
     const listed = await callRoute(works.GET, { token });
     expect(listed.status).toBe(200);
-    expect(listed.json.works.map((w: any) => w.id)).toEqual([mine.id]);
+    expect(listed.json.works.map((w) => w.id)).toEqual([mine.id]);
     // engineer on "mine": may add a task, may not change the Work, cannot see "other", is no admin.
     expect(
       (
@@ -212,13 +212,13 @@ describe("POST /api/auth/token", () => {
     const u = await newUser();
     const noName = await requestToken({ email: u.email, password: u.password });
     expect(noName.status).toBe(400);
-    expect(noName.json.error.issues.map((i: any) => i.path)).toEqual(["name"]);
+    expect(noName.json.error.issues.map((i) => i.path)).toEqual(["name"]);
     const extra = await requestToken({ email: u.email, password: u.password, name: "x", admin: true });
     expect(extra.status).toBe(400);
     expect(extra.json.error.message).toMatch(/unknown field: admin/);
     const badEmail = await requestToken({ email: "not-an-email", password: "x", name: "x" });
     expect(badEmail.status).toBe(400);
-    expect(badEmail.json.error.issues.map((i: any) => i.path)).toEqual(["email"]);
+    expect(badEmail.json.error.issues.map((i) => i.path)).toEqual(["email"]);
   });
 });
 

@@ -22,7 +22,7 @@ export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Pr
     );
   }
   return (
-    <div aria-label={label} role="group">
+    <section aria-label={label}>
       {CHECK_KINDS.filter((kind) => results.some((r) => r.kind === kind)).map((kind) => (
         <section
           key={kind}
@@ -37,14 +37,13 @@ export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Pr
           </ol>
         </section>
       ))}
-    </div>
+    </section>
   );
 }
 
 export function GroupToggle({ grouped, onChange }: { grouped: boolean; onChange: (grouped: boolean) => void }) {
   return (
-    <div
-      role="group"
+    <fieldset
       aria-label="Order of checks"
       className="inline-flex overflow-hidden rounded-md border border-zinc-200 text-xs dark:border-zinc-700"
     >
@@ -59,6 +58,6 @@ export function GroupToggle({ grouped, onChange }: { grouped: boolean; onChange:
           {value ? "By kind" : "As run"}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }

@@ -27,8 +27,7 @@ export function AttemptSwitcher({
         Attempt {selected} of {max}
       </span>
       {attempts.length > 1 ? (
-        <div
-          role="group"
+        <fieldset
           aria-label="Attempts"
           className="inline-flex overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-700"
         >
@@ -45,7 +44,7 @@ export function AttemptSwitcher({
               {a.n}
             </button>
           ))}
-        </div>
+        </fieldset>
       ) : null}
     </div>
   );

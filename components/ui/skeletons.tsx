@@ -19,7 +19,8 @@ export function RowsSkeleton({ rows = 4 }: { rows?: number }) {
 
 export function PageSkeleton({ kind }: { kind: "list" | "task" | "run" | "log" }) {
   return (
-    <div className="animate-pulse" aria-busy="true" aria-label="Loading">
+    <div className="animate-pulse" aria-busy="true">
+      <span className="sr-only">Loading…</span>
       <Bar className="mb-3 h-3.5 w-56" />
       <Bar className="mb-2 h-7 w-2/3 max-w-xl" />
       <Bar className="mb-8 h-3.5 w-80 max-w-full" />

@@ -21,7 +21,8 @@ export function remainingWait(
 
 type Entry = { failures: number; last: number };
 const holder = globalThis as unknown as { __gatehouseThrottle?: Map<string, Entry> };
-const byKey = (holder.__gatehouseThrottle ??= new Map<string, Entry>());
+holder.__gatehouseThrottle ??= new Map<string, Entry>();
+const byKey = holder.__gatehouseThrottle;
 
 // A client address may fail more often (people share addresses) before it is slowed.
 const FREE_PER_ADDRESS = 20;

@@ -16,6 +16,6 @@ export function databaseKind(): "postgres" | "sqlite" {
 
 export function sqliteUrl(): string {
   const url = process.env.DATABASE_URL;
-  if (url && url.startsWith("file:")) return url;
+  if (url?.startsWith("file:")) return url;
   return `file:${path.join(dataDir(), "gatehouse.db")}`;
 }

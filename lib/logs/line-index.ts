@@ -141,7 +141,8 @@ export class LineIndex {
 
 // A few recent indexes per process, so paging through a big log does not rescan it.
 const holder = globalThis as unknown as { __gatehouseLineIndexes?: Map<string, LineIndex> };
-const cache = (holder.__gatehouseLineIndexes ??= new Map<string, LineIndex>());
+holder.__gatehouseLineIndexes ??= new Map<string, LineIndex>();
+const cache = holder.__gatehouseLineIndexes;
 
 export function lineIndexFor(path: string): LineIndex {
   let index = cache.get(path);
