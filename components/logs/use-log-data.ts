@@ -7,7 +7,7 @@ import { NO_STYLE, stylesAtLineStarts, type AnsiStyle } from "@/lib/ansi/parse-a
 import { fetchJson, logKeys } from "@/lib/query-keys";
 import type { LogLinesPage } from "@/lib/services/logs";
 
-export const CHUNK = 500;
+const CHUNK = 500;
 // A line with the colour in effect where it starts (a colour opened on an earlier line carries on).
 export type LogLine = LogLinesPage["lines"][number] & { style: AnsiStyle };
 

@@ -3,7 +3,7 @@ function Bar({ className }: { className: string }) {
   return <div className={`rounded bg-zinc-200 dark:bg-zinc-800 ${className}`} />;
 }
 
-export function RowsSkeleton({ rows = 4 }: { rows?: number }) {
+function RowsSkeleton({ rows = 4 }: { rows?: number }) {
   return (
     <div className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
       {Array.from({ length: rows }, (_, i) => (

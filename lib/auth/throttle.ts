@@ -3,7 +3,7 @@
 const FREE_FAILURES = 5;
 const MAX_WAIT_MS = 15 * 60 * 1000;
 
-export function waitAfterFailures(failures: number, free = FREE_FAILURES): number {
+function waitAfterFailures(failures: number, free = FREE_FAILURES): number {
   if (failures < free) return 0;
   return Math.min(MAX_WAIT_MS, 1000 * 2 ** (failures - free));
 }

@@ -9,7 +9,7 @@ import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { sqliteUrl } from "../config/database-url";
 
 export type Db = SqliteClient;
-export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 // Functions in lib/db accept either the client or a transaction.
 export type DbOrTx = Db | Tx;
 

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import { decodeForDisplay } from "../runner/output/text";
 
 const READ = 1024 * 1024;
-export const MAX_LINE_CHARS = 10_000;
+const MAX_LINE_CHARS = 10_000;
 
 export class LineIndex {
   private starts = new Float64Array(1024);

@@ -5,7 +5,7 @@ import { findWork } from "../db/works";
 import { notFound } from "../errors";
 import { requireAdmin, requireRole } from "./access";
 
-export const AUDIT_PAGE = 50;
+const AUDIT_PAGE = 50;
 
 export async function readAudit(
   actor: Actor,

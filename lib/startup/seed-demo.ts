@@ -12,7 +12,7 @@ import { dispatchTask } from "../services/runs";
 import { createTask } from "../services/tasks";
 import { createWork } from "../services/works";
 
-export const DEMO_CHECKS: Check[] = [
+const DEMO_CHECKS: Check[] = [
   { id: "unit", name: "Unit tests pass", kind: "test", command: "node --test test/", required: true, timeoutSec: 120 },
   {
     id: "syntax",
@@ -38,7 +38,7 @@ function demoSourceDir(): string {
 }
 
 // Builds the demo repository (a git repo with one commit on main) in the data dir.
-export function buildDemoRepo(target: string): void {
+function buildDemoRepo(target: string): void {
   fs.rmSync(target, { recursive: true, force: true });
   fs.cpSync(path.join(demoSourceDir(), "repo"), target, { recursive: true });
   const env = {
