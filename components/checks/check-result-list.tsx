@@ -11,6 +11,10 @@ type Props = {
   rowKey: (r: CheckResultView) => string;
 };
 
+// The order in use is the pressed half of the toggle.
+const PRESSED = "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white";
+const NOT_PRESSED = "bg-white text-zinc-600 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-400";
+
 export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Props) {
   const rows = (list: CheckResultView[]) =>
     list.map((r) => <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} />);
@@ -53,7 +57,7 @@ export function GroupToggle({ grouped, onChange }: { grouped: boolean; onChange:
           type="button"
           aria-pressed={grouped === value}
           onClick={() => onChange(value)}
-          className={`px-2.5 py-1 font-medium ${grouped === value ? "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white" : "bg-white text-zinc-600 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-400"}`}
+          className={`px-2.5 py-1 font-medium ${grouped === value ? PRESSED : NOT_PRESSED}`}
         >
           {value ? "By kind" : "As run"}
         </button>

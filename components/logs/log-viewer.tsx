@@ -177,7 +177,8 @@ export function LogViewer({
         <section
           ref={scroller}
           data-testid="log-scroller"
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard to scroll it (WCAG 2.1.1; axe scrollable-region-focusable)
+          // A scrollable region must be reachable by keyboard to be scrolled (WCAG 2.1.1).
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: axe's scrollable-region-focusable (above)
           tabIndex={0}
           aria-label="Log lines"
           onScroll={(e) => {

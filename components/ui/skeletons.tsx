@@ -1,11 +1,13 @@
 // Loading placeholders shaped like the pages they stand in for.
+import { rowListClass } from "./page-parts";
+
 function Bar({ className }: { className: string }) {
   return <div className={`rounded bg-zinc-200 dark:bg-zinc-800 ${className}`} />;
 }
 
 function RowsSkeleton({ rows = 4 }: { rows?: number }) {
   return (
-    <div className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+    <div className={rowListClass}>
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="flex items-center gap-4 px-4 py-3.5">
           <Bar className="h-3 w-3" />
