@@ -83,7 +83,7 @@ export function Section({
 }
 
 // The white panel cards and lists sit on (light and dark).
-export const surfaceClass = "rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900";
+const surfaceClass = "rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900";
 // A list of rows on that panel, divided by hairlines.
 export const rowListClass = `divide-y divide-zinc-200 overflow-hidden dark:divide-zinc-800 ${surfaceClass}`;
 
