@@ -113,7 +113,7 @@ describe("POST /api/auth/token", () => {
     ).toBe(200);
   });
 
-  it("the database stores only a hash: the plaintext is in no apiToken row, nor anywhere in the database file", async () => {
+  it("the database stores only a hash: the plaintext is in no apiToken row, nor anywhere in the stored data", async () => {
     const u = await newUser();
     const res = await requestToken({ email: u.email, password: u.password, name: "ci" });
     expect(res.status).toBe(201);

@@ -37,7 +37,7 @@ const list = (token = lead.token) => callRoute(secrets.GET, { token, params: { i
 let seq = 0;
 const uniqueValue = () => `s3cr3t-Value-${++seq}-${process.pid}-zq`;
 
-// Everything a value could leak into: every row of every table (as JSON), and the database file itself.
+// Everything a value could leak into: every row of every table (as JSON), and the stored data itself.
 async function expectValueStoredNowhereInClear(value: string) {
   const tables = await Promise.all([
     t.db.secret.findMany(),
