@@ -5,12 +5,12 @@ import { describe, it } from "vitest";
 export const isRoot = process.getuid?.() === 0;
 
 export function describeAsRoot(name: string, body: () => void): void {
-  if (isRoot) describe(name, body);
+  if (isRoot) describe(name, () => body());
   else if (process.env.CI)
     describe(name, () => {
       it("runs as root, as CI does", () => {
         throw new Error(`"${name}" needs root to switch users, and CI runs as root: this run is not`);
       });
     });
-  else describe.skip(`${name} (skipped: needs root to switch users)`, body);
+  else describe.skip(`${name} (skipped: needs root to switch users)`, () => body());
 }
