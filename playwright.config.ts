@@ -13,7 +13,7 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 20_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: "list",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",

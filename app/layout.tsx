@@ -8,6 +8,9 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Gatehouse", template: "%s · Gatehouse" },
   description: "Decides when work done by coding agents is really done.",
+  // Served from public/ without sign-in, like robots.txt (which keeps the dashboard out of search engines).
+  manifest: "/manifest.webmanifest",
+  icons: { icon: [{ url: "/icon.svg", type: "image/svg+xml" }], apple: "/icon-192.png" },
 };
 
 export const viewport: Viewport = {

@@ -1,5 +1,5 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { api, BASE_URL, demoWork, personWithRole } from "./support/api";
+import { api, BASE_URL, demoWork, demoWorkJson, personWithRole } from "./support/api";
 import { callServerAction } from "./support/server-actions";
 
 test.use({ storageState: { cookies: [], origins: [] } });
@@ -62,8 +62,7 @@ test("a viewer sees no Dispatch button, and a Dispatch Server Action sent anyway
 });
 
 test("an engineer may dispatch but not answer a decision; a lead may", async ({ browser }) => {
-  const repo = await api("GET", "/api/works");
-  const demo = repo.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const demo = await demoWorkJson();
   // A Work whose only check fails and which has one attempt: its run ends partial, raising a decision.
   const work = await api("POST", "/api/works", {
     name: `Decisions ${Date.now()}`,

@@ -1,9 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { api, BASE_URL } from "./support/api";
+import { api, BASE_URL, demoWorkJson } from "./support/api";
 
 test("an admin creates a Work and a task from the dashboard", async ({ page }) => {
-  const works = await api("GET", "/api/works");
-  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const demo = await demoWorkJson();
   await page.goto("/works");
   // The panel opens and closes (Cancel, Escape) without leaving the page.
   const newWork = page.getByRole("button", { name: "New Work" });
@@ -59,8 +58,7 @@ test("an admin adds a person; a lead gives them a role and sets a secret whose v
   await expect(page.getByRole("status").filter({ hasText: `Added ${email}` })).toBeVisible();
   await expect(page.getByRole("list", { name: "People" })).toContainText(email);
 
-  const works = await api("GET", "/api/works");
-  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const demo = await demoWorkJson();
   await page.goto(`/works/${demo.id}/access`);
   const role = page.getByRole("form", { name: "Give a role" });
   await role.getByLabel("Email").fill(email);
@@ -80,8 +78,7 @@ test("an admin adds a person; a lead gives them a role and sets a secret whose v
 });
 
 test("every page renders, on a phone as on a wide screen", async ({ page }) => {
-  const works = await api("GET", "/api/works");
-  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const demo = await demoWorkJson();
   const task = (await api("GET", `/api/works/${demo.id}/tasks`)).json.tasks[0];
   const run = (await api("GET", `/api/tasks/${task.id}/runs`)).json.runs[0];
   const pages = [

@@ -39,7 +39,7 @@ test("a lead edits the defaults inline: validation as you type, a cannot-fail wa
   await page.getByRole("radio", { name: /warn/ }).check();
   await save(page);
   const work = (await api("GET", `/api/works/${workId}`)).json;
-  expect(work.checkDefaults.map((c: { id: string }) => c.id)).toEqual(["unit", "smoke", "lint"]);
+  expect(work.checkDefaults.map((c) => c.id)).toEqual(["unit", "smoke", "lint"]);
   expect(work.checksPolicy).toBe("warn");
   // The change is in the history with a readable diff.
   await page.reload();
@@ -107,7 +107,7 @@ test("a gates file with a bad entry lists it with its reason; the rest is import
   await expect(page.getByRole("listitem", { name: /^Check 2: Lint/ })).toBeVisible();
   await save(page);
   const work = (await api("GET", `/api/works/${workId}`)).json;
-  expect(work.checkDefaults.map((c: { id: string; timeoutSec?: number }) => [c.id, c.timeoutSec])).toEqual([
+  expect(work.checkDefaults.map((c) => [c.id, c.timeoutSec])).toEqual([
     ["unit", undefined],
     ["lint", 300],
   ]);
@@ -145,7 +145,7 @@ test("a task overrides one check and suppresses another, the preview follows, an
   const runId = page.url().split("/runs/")[1];
   await expect.poll(async () => (await runJson(runId)).status).not.toBe("queued");
   const run = await runJson(runId);
-  expect(run.checks.map((c: { id: string; source: string }) => [c.id, c.source])).toEqual([
+  expect(run.checks.map((c) => [c.id, c.source])).toEqual([
     ["unit", "overridden"],
     ["types", "inherited"],
     [expect.stringMatching(/^task-check/), "added"],

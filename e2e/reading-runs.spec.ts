@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api, dispatch, runJson, workWithChecks } from "./support/api";
+import { api, demoWorkJson, dispatch, runJson, workWithChecks } from "./support/api";
 
 const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -113,8 +113,7 @@ test("the inbox filters endings by Work and ending", async ({ page }) => {
 
 test("pages fit a 375 px phone without sideways scrolling", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
-  const works = await api("GET", "/api/works");
-  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const demo = await demoWorkJson();
   const tasks = await api("GET", `/api/works/${demo.id}/tasks`);
   for (const path of ["/", "/works", `/works/${demo.id}`, `/tasks/${tasks.json.tasks[0].id}`]) {
     await page.goto(path);

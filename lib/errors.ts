@@ -2,7 +2,7 @@
 // logged and shown as "Something went wrong".
 import type { FieldIssue } from "./gates/field-issues";
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   validation: 400,
   unauthorized: 401,
   forbidden: 403,

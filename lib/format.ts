@@ -21,7 +21,7 @@ export function plural(n: number, word: string, many = `${word}s`): string {
 export function formatDateTime(date: Date | string | null | undefined): string {
   if (!date) return "—";
   const d = typeof date === "string" ? new Date(date) : date;
-  return d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  return `${d.toISOString().replace("T", " ").slice(0, 16)} UTC`;
 }
 
 export function relativeTime(date: Date | string, now: number = Date.now()): string {

@@ -103,46 +103,51 @@ async function dbRun(id: string) {
 // ---- the matrix ----------------------------------------------------------------------------------
 
 type Res = Awaited<ReturnType<typeof callRoute>>;
-type Case = {
+// C: what prepare() makes for one try (a fresh task, a run id…), handed to call() and verify().
+type Case<C> = {
   name: string;
   need: Need;
   // false for routes that are not about one Work (a non-member gets the same 403 as anyone).
   workScoped: boolean;
   ok: number;
-  prepare?: () => Promise<any>;
-  call: (token: string, ctx: any) => Promise<Res>;
+  prepare?: () => Promise<C>;
+  call: (token: string, ctx: C) => Promise<Res>;
   // After a success: what must now be true (and wait for anything it started).
-  verify?: (res: Res, ctx: any, who: Who) => Promise<void>;
+  verify?: (res: Res, ctx: C, who: Who) => Promise<void>;
 };
 
+// Each case is typed by its own prepare(); the table holds them side by side (the runner passes each
+// case only what its own prepare() made).
+const defineCase = <C>(c: Case<C>) => c as Case<unknown>;
+
 let seq = 0;
-const CASES: Case[] = [
+const CASES = [
   // reads: viewer and up
-  {
+  defineCase({
     name: "GET /api/works/:id",
     need: "viewer",
     workScoped: true,
     ok: 200,
     call: (token) => callRoute(work.GET, { token, params: { id: A.work.id } }),
     verify: async (res) => expect(res.json.id).toBe(A.work.id),
-  },
-  {
+  }),
+  defineCase({
     name: "GET /api/works/:id/tasks",
     need: "viewer",
     workScoped: true,
     ok: 200,
     call: (token) => callRoute(workTasks.GET, { token, params: { id: A.work.id } }),
-    verify: async (res) => expect(res.json.tasks.map((t: any) => t.id)).toContain(A.task.id),
-  },
-  {
+    verify: async (res) => expect(res.json.tasks.map((t) => t.id)).toContain(A.task.id),
+  }),
+  defineCase({
     name: "GET /api/tasks/:id",
     need: "viewer",
     workScoped: true,
     ok: 200,
     call: (token) => callRoute(task.GET, { token, params: { id: A.task.id } }),
-    verify: async (res) => expect(res.json.effectiveChecks.map((c: any) => c.id)).toEqual(["red"]),
-  },
-  {
+    verify: async (res) => expect(res.json.effectiveChecks.map((c) => c.id)).toEqual(["red"]),
+  }),
+  defineCase({
     name: "GET /api/runs/:id",
     need: "viewer",
     workScoped: true,
@@ -152,8 +157,8 @@ const CASES: Case[] = [
       expect(res.json.status).toBe("waiting");
       expect(res.json.attempts[0].checks[0].logTail).toContain("line-from-red");
     },
-  },
-  {
+  }),
+  defineCase({
     name: "GET /api/runs/:id/attempts/1/checks/red/log",
     need: "viewer",
     workScoped: true,
@@ -161,23 +166,23 @@ const CASES: Case[] = [
     call: (token) => callRoute(log.GET, { token, params: { id: readRunId, n: "1", checkId: "red" } }),
     verify: async (res) => {
       expect(res.text).toContain("line-from-red");
-      expect((res as any).headers.get("content-type")).toMatch(/^text\/plain/);
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
     },
-  },
-  {
+  }),
+  defineCase({
     name: "GET /api/works/:id/members",
     need: "viewer",
     workScoped: true,
     ok: 200,
     call: (token) => callRoute(members.GET, { token, params: { id: A.work.id } }),
     verify: async (res) =>
-      expect(res.json.members.map((m: any) => m.role).sort()).toEqual(
+      expect(res.json.members.map((m) => m.role).sort()).toEqual(
         expect.arrayContaining(["engineer", "lead", "viewer"]),
       ),
-  },
+  }),
 
   // engineer and up
-  {
+  defineCase({
     name: "POST /api/works/:id/tasks",
     need: "engineer",
     workScoped: true,
@@ -190,8 +195,8 @@ const CASES: Case[] = [
         body: { title: `Created through the API ${++seq}` },
       }),
     verify: async (res) => expect(await h.t.db.task.findUnique({ where: { id: res.json.id } })).not.toBeNull(),
-  },
-  {
+  }),
+  defineCase({
     name: "PATCH /api/tasks/:id (overrides)",
     need: "engineer",
     workScoped: true,
@@ -206,14 +211,14 @@ const CASES: Case[] = [
       }),
     verify: async (res, t) => {
       expect(res.json.version).toBe(t.version + 1);
-      expect(res.json.effectiveChecks.map((c: any) => [c.id, c.source])).toEqual([
+      expect(res.json.effectiveChecks.map((c) => [c.id, c.source])).toEqual([
         ["red", "inherited"],
         ["extra", "added"],
       ]);
       expect((await h.t.db.task.findUniqueOrThrow({ where: { id: t.id } })).maxGateAttempts).toBe(2);
     },
-  },
-  {
+  }),
+  defineCase({
     name: "POST /api/tasks/:id/dispatch",
     need: "engineer",
     workScoped: true,
@@ -226,8 +231,8 @@ const CASES: Case[] = [
       expect(detail.run.taskId).toBe(t.id);
       expect(detail.run.status).toBe("waiting");
     },
-  },
-  {
+  }),
+  defineCase({
     name: "POST /api/runs/:id/attempts (a run waiting for a fix)",
     need: "engineer",
     workScoped: true,
@@ -239,8 +244,8 @@ const CASES: Case[] = [
       const detail = await settle(h, runId);
       expect(detail.attempts.map((a) => a.n)).toEqual([1, 2]);
     },
-  },
-  {
+  }),
+  defineCase({
     name: "POST /api/runs/:id/cancel",
     need: "engineer",
     workScoped: true,
@@ -252,10 +257,10 @@ const CASES: Case[] = [
       const row = await dbRun(runId);
       expect([row.status, row.ending]).toEqual(["finished", "rejected"]);
     },
-  },
+  }),
 
   // lead and up
-  {
+  defineCase({
     name: "POST /api/runs/:id/decision",
     need: "lead",
     workScoped: true,
@@ -268,8 +273,8 @@ const CASES: Case[] = [
       const row = await dbRun(runId);
       expect([row.ending, row.needsDecision, row.decision]).toEqual(["rejected", false, "reject"]);
     },
-  },
-  {
+  }),
+  defineCase({
     name: "PATCH /api/works/:id",
     need: "lead",
     workScoped: true,
@@ -286,16 +291,16 @@ const CASES: Case[] = [
       expect(res.json.version).toBe(version + 1);
       expect((await h.t.db.work.findUniqueOrThrow({ where: { id: A.work.id } })).version).toBe(version + 1);
     },
-  },
-  {
+  }),
+  defineCase({
     name: "GET /api/works/:id/secrets",
     need: "lead",
     workScoped: true,
     ok: 200,
     call: (token) => callRoute(secrets.GET, { token, params: { id: A.work.id } }),
     verify: async (res) => expect(Array.isArray(res.json.secrets)).toBe(true),
-  },
-  {
+  }),
+  defineCase({
     name: "PUT /api/works/:id/secrets/:name",
     need: "lead",
     workScoped: true,
@@ -312,8 +317,8 @@ const CASES: Case[] = [
       expect(res.json).toEqual({ name, created: true });
       expect(await h.t.db.secret.count({ where: { workId: A.work.id, name } })).toBe(1);
     },
-  },
-  {
+  }),
+  defineCase({
     name: "DELETE /api/works/:id/secrets/:name",
     need: "lead",
     workScoped: true,
@@ -325,8 +330,8 @@ const CASES: Case[] = [
     },
     call: (token, name) => callRoute(secret.DELETE, { token, method: "DELETE", params: { id: A.work.id, name } }),
     verify: async (_res, name) => expect(await h.t.db.secret.count({ where: { workId: A.work.id, name } })).toBe(0),
-  },
-  {
+  }),
+  defineCase({
     name: "PUT /api/works/:id/members/:userId",
     need: "lead",
     workScoped: true,
@@ -349,8 +354,8 @@ const CASES: Case[] = [
       });
       expect(row.role).toBe("engineer");
     },
-  },
-  {
+  }),
+  defineCase({
     name: "DELETE /api/works/:id/members/:userId",
     need: "lead",
     workScoped: true,
@@ -362,18 +367,18 @@ const CASES: Case[] = [
     call: (token) => callRoute(member.DELETE, { token, method: "DELETE", params: { id: A.work.id, userId: pawn.id } }),
     verify: async () =>
       expect(await h.t.db.membership.count({ where: { workId: A.work.id, userId: pawn.id } })).toBe(0),
-  },
-  {
+  }),
+  defineCase({
     name: "GET /api/audit?workId=A",
     need: "lead",
     workScoped: true,
     ok: 200,
     call: (token) => callRoute(audit.GET, { token, path: `/api/audit?workId=${A.work.id}` }),
-    verify: async (res) => expect(res.json.events.every((e: any) => e.workId === A.work.id)).toBe(true),
-  },
+    verify: async (res) => expect(res.json.events.every((e) => e.workId === A.work.id)).toBe(true),
+  }),
 
   // admin only
-  {
+  defineCase({
     name: "POST /api/works",
     need: "admin",
     workScoped: false,
@@ -381,19 +386,19 @@ const CASES: Case[] = [
     call: (token) =>
       callRoute(works.POST, { token, method: "POST", body: { name: `Admin made ${++seq}`, repoUrl: A.repo.dir } }),
     verify: async (res) => expect(await h.t.db.work.count({ where: { id: res.json.id } })).toBe(1),
-  },
-  {
+  }),
+  defineCase({
     name: "GET /api/users",
     need: "admin",
     workScoped: false,
     ok: 200,
     call: (token) => callRoute(users.GET, { token }),
     verify: async (res) => {
-      expect(res.json.users.map((u: any) => u.email)).toContain(people.viewer.email);
+      expect(res.json.users.map((u) => u.email)).toContain(people.viewer.email);
       expect(JSON.stringify(res.json)).not.toMatch(/passwordHash|scrypt\$/);
     },
-  },
-  {
+  }),
+  defineCase({
     name: "POST /api/users",
     need: "admin",
     workScoped: false,
@@ -408,15 +413,15 @@ const CASES: Case[] = [
       expect(await h.t.db.user.count({ where: { email: res.json.email } })).toBe(1);
       expect(JSON.stringify(res.json)).not.toMatch(/passwordHash|scrypt\$/);
     },
-  },
-  {
+  }),
+  defineCase({
     name: "GET /api/audit (every Work)",
     need: "admin",
     workScoped: false,
     ok: 200,
     call: (token) => callRoute(audit.GET, { token, path: "/api/audit" }),
     verify: async (res) => expect(Array.isArray(res.json.events)).toBe(true),
-  },
+  }),
 ];
 
 describe.each(CASES)("$name (needs $need)", (c) => {
@@ -447,7 +452,7 @@ describe("which Works a user sees", () => {
     for (const who of EVERYONE) {
       const res = await callRoute(works.GET, { token: people[who].token });
       expect(res.status).toBe(200);
-      const ids = res.json.works.map((w: any) => w.id);
+      const ids = res.json.works.map((w) => w.id);
       if (who === "outsider") expect(ids, who).not.toContain(A.work.id);
       else expect(ids, who).toContain(A.work.id);
     }

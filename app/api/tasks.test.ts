@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
 import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
+import type { Json } from "@/lib/testing/json";
 import { makePerson } from "@/lib/testing/access-fixture";
 import * as works from "./works/route";
 import * as work from "./works/[id]/route";
@@ -18,8 +19,6 @@ beforeAll(async () => {
 afterAll(async () => t?.cleanup());
 
 // ---- helpers -------------------------------------------------------------------------------------
-
-type Json = Record<string, any>;
 
 const check = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -63,11 +62,11 @@ async function taskIdsOf(workId: string): Promise<string[]> {
   return res.json.tasks.map((x: Json) => x.id).sort();
 }
 
-function expectIssueAt(res: { status: number; json: any }, path: string) {
+function expectIssueAt(res: { status: number; json: Json }, path: string) {
   expect(res.status, JSON.stringify(res.json)).toBe(400);
   expect(res.json.error.code).toBe("validation");
   expect(res.json.error.message.length).toBeGreaterThan(0);
-  const issue = (res.json.error.issues as { path: string; message: string }[]).find((i) => i.path === path);
+  const issue = res.json.error.issues.find((i) => i.path === path);
   expect(issue, `no issue at "${path}" in ${JSON.stringify(res.json.error.issues)}`).toBeDefined();
   expect(issue!.message.length).toBeGreaterThan(0);
   return issue!;
@@ -159,7 +158,7 @@ describe("POST /api/works/:id/tasks", () => {
     for (const branch of ["feature/shared", "gatehouse/bran-2"]) {
       const res = await postTask(w.id, { title: "Clash", branch });
       const issue = expectIssueAt(res, "branch");
-      expect(issue.message).toContain(branch);
+      expect(issue?.message).toContain(branch);
     }
     expect(await taskIdsOf(w.id)).toEqual(before);
     // A refused create uses up no key.
@@ -357,7 +356,7 @@ describe("effective checks", () => {
       acceptanceChecks: [check("e2e"), { id: "ghost", disabled: true }],
     });
     const issue = expectIssueAt(res, "acceptanceChecks.1.id");
-    expect(issue.message).toContain("ghost");
+    expect(issue?.message).toContain("ghost");
     expect(await taskIdsOf(w.id)).toEqual([]);
   });
 
@@ -411,7 +410,7 @@ describe("effective checks", () => {
       acceptanceChecks: [check("e2e", { timeoutSec: 60 }), { id: "lint", disabled: true }],
     });
     const issue = expectIssueAt(resave, "acceptanceChecks.1.id");
-    expect(issue.message).toContain("lint");
+    expect(issue?.message).toContain("lint");
     expect((await getTask(x.id)).json.version).toBe(1);
 
     const cleaned = await patchTask(x.id, { version: 1, acceptanceChecks: [check("e2e", { timeoutSec: 60 })] });
@@ -443,7 +442,7 @@ describe("effective checks", () => {
 
     // The list of the Work's tasks shows the same warning.
     const listed = (await listTasks(w.id)).json.tasks.find((y: Json) => y.id === x.id);
-    expect(listed.warnings).toEqual(read.json.warnings);
+    expect(listed?.warnings).toEqual(read.json.warnings);
 
     // Editing other fields of the task still works.
     const retitle = await patchTask(x.id, { version: 1, title: "Renamed" });
@@ -582,7 +581,7 @@ describe("PATCH /api/tasks/:id", () => {
     const b = await createTask(w.id);
     const res = await patchTask(b.id, { version: 1, branch: a.branch });
     const issue = expectIssueAt(res, "branch");
-    expect(issue.message).toContain(a.branch);
+    expect(issue?.message).toContain(a.branch);
     expect((await getTask(b.id)).json).toEqual(b);
 
     // Re-sending its own branch is not a clash.

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
 import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
+import type { Json } from "@/lib/testing/json";
 import { makePerson } from "@/lib/testing/access-fixture";
 import * as health from "./health/route";
 import * as works from "./works/route";
@@ -47,7 +48,7 @@ const postWork = (body: unknown) => callRoute(works.POST, { method: "POST", body
 async function listWorkIds(): Promise<string[]> {
   const res = await callRoute(works.GET);
   expect(res.status).toBe(200);
-  return res.json.works.map((w: { id: string }) => w.id);
+  return res.json.works.map((w) => w.id);
 }
 
 async function auditRows(workId: string, action?: string) {
@@ -63,12 +64,12 @@ async function auditRows(workId: string, action?: string) {
 }
 
 // A 400 whose issues include one at `path`; returns that issue.
-function expectIssueAt(res: { status: number; json: any }, path: string) {
+function expectIssueAt(res: { status: number; json: Json }, path: string) {
   expect(res.status, JSON.stringify(res.json)).toBe(400);
   expect(res.json.error.code).toBe("validation");
   expect(typeof res.json.error.message).toBe("string");
   expect(res.json.error.message.length).toBeGreaterThan(0);
-  const issues: { path: string; message: string }[] = res.json.error.issues;
+  const issues = res.json.error.issues;
   expect(Array.isArray(issues)).toBe(true);
   const issue = issues.find((i) => i.path === path);
   expect(issue, `no issue at "${path}" in ${JSON.stringify(issues)}`).toBeDefined();
@@ -194,7 +195,7 @@ describe("GET /api/works and GET /api/works/:id", () => {
     const list = await callRoute(works.GET);
     expect(list.status).toBe(200);
     expect(Array.isArray(list.json.works)).toBe(true);
-    const listed = list.json.works.find((x: { id: string }) => x.id === w.id);
+    const listed = list.json.works.find((x) => x.id === w.id);
     expect(listed).toEqual(w);
 
     const read = await getWork(w.id);
@@ -235,7 +236,7 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
       },
       "checkDefaults.2.timeoutSec",
     );
-    expect(issue.message).toMatch(/3600/);
+    expect(issue?.message).toMatch(/3600/);
   });
 
   it.each([0, 1.5, "60"])("names checkDefaults.0.timeoutSec for timeoutSec %j", async (timeoutSec) => {
@@ -295,8 +296,8 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
       { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("unit"), check("unit", { kind: "lint" })] },
       "checkDefaults.1.id",
     );
-    expect(issue.message).toMatch(/duplicate|unique/i);
-    expect(issue.message).toContain("unit");
+    expect(issue?.message).toMatch(/duplicate|unique/i);
+    expect(issue?.message).toContain("unit");
   });
 
   it("reports a duplicate id together with the other errors of the list", async () => {
@@ -319,7 +320,7 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
       { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("a", { envPassthrough: ["NPM_TOKEN=abc123"] })] },
       "checkDefaults.0.envPassthrough.0",
     );
-    expect(issue.message).toMatch(/name/i);
+    expect(issue?.message).toMatch(/name/i);
     // The refused value is not echoed back.
     expect(JSON.stringify(issue)).not.toContain("abc123");
   });
@@ -365,7 +366,7 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
       { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: many },
       "checkDefaults",
     );
-    expect(issue.message).toMatch(/20/);
+    expect(issue?.message).toMatch(/20/);
   });
 
   it("accepts exactly 20 checks", async () => {
@@ -383,7 +384,7 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
       { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("a", { retries: 2 })] },
       "checkDefaults.0.retries",
     );
-    expect(issue.message).toContain("retries");
+    expect(issue?.message).toContain("retries");
   });
 
   it("refuses `disabled` in a Work's defaults (only a task's entries suppress)", async () => {
@@ -391,7 +392,7 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
       { name: uniqueName(), repoUrl: "/tmp/r", checkDefaults: [check("a", { disabled: true })] },
       "checkDefaults.0.disabled",
     );
-    expect(issue.message).toMatch(/disabled/);
+    expect(issue?.message).toMatch(/disabled/);
   });
 
   it("refuses server-owned fields such as version, id and keyPrefix", async () => {

@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
-import { readAudit } from "@/lib/services/audit";
-import { findWork } from "@/lib/db/works";
+import { readAuditOfWork } from "@/lib/services/audit";
 import { AuditList } from "@/components/audit/audit-list";
 import { Breadcrumbs, PageHeader } from "@/components/ui/page-parts";
 
@@ -17,10 +16,9 @@ export default async function AuditPage({
 }) {
   const { workId, before } = await searchParams;
   const actor = await getPageActor();
-  const { events, hasMore } = await orNotFound(
-    readAudit(actor, { workId, before: before ? new Date(before) : undefined }),
+  const { events, hasMore, work } = await orNotFound(
+    readAuditOfWork(actor, { workId, before: before ? new Date(before) : undefined }),
   );
-  const work = workId ? await findWork({ id: workId }) : null;
   const older = hasMore
     ? `/audit?${new URLSearchParams({ ...(workId ? { workId } : {}), before: events[events.length - 1].at.toISOString() })}`
     : null;

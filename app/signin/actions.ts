@@ -1,46 +1,40 @@
 "use server";
 // Signing in and out, and the first-run admin. Thin: the services do the checking and the slowing down.
 import { redirect } from "next/navigation";
-import { isAppError } from "@/lib/errors";
+import { runPublicAction, type ActionResult } from "@/lib/actions/safe-action";
 import { clearSessionCookie, clientAddress, setSessionCookie } from "@/lib/auth/session-cookie";
-import { createFirstAdmin, signIn, signOut } from "@/lib/services/auth";
-import type { FieldIssue } from "@/lib/gates/field-issues";
 import { safeNext } from "@/lib/auth/safe-next";
+import { createFirstAdmin, signIn, signOut } from "@/lib/services/auth";
 
-export type FormState = { message: string | null; fieldErrors: FieldIssue[]; values?: Record<string, string> };
-
-export async function signInAction(_state: FormState, form: FormData): Promise<FormState> {
+// Success never returns: it redirects into the app.
+export async function signInAction(_state: unknown, form: FormData): Promise<ActionResult<never>> {
   const input = { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
-  try {
+  return runPublicAction(async () => {
     const { token, expiresAt } = await signIn(input, await clientAddress());
     await setSessionCookie(token, expiresAt);
-  } catch (error) {
-    if (isAppError(error)) return { message: error.message, fieldErrors: error.issues, values: { email: input.email } };
-    throw error;
-  }
-  redirect(safeNext(form.get("next")));
+    redirect(safeNext(form.get("next")));
+  });
 }
 
-export async function createFirstAdminAction(_state: FormState, form: FormData): Promise<FormState> {
+export async function createFirstAdminAction(_state: unknown, form: FormData): Promise<ActionResult<never>> {
   const input = {
     email: String(form.get("email") ?? ""),
     name: String(form.get("name") ?? ""),
     password: String(form.get("password") ?? ""),
   };
-  try {
+  return runPublicAction(async () => {
     await createFirstAdmin(input);
     const { token, expiresAt } = await signIn({ email: input.email, password: input.password }, await clientAddress());
     await setSessionCookie(token, expiresAt);
-  } catch (error) {
-    if (isAppError(error))
-      return { message: error.message, fieldErrors: error.issues, values: { email: input.email, name: input.name } };
-    throw error;
-  }
-  redirect("/");
+    redirect("/");
+  });
 }
 
+// The cookie is cleared first, so the person is signed out here even if ending the session fails.
 export async function signOutAction(): Promise<void> {
-  const token = await clearSessionCookie();
-  if (token) await signOut(token);
+  await runPublicAction(async () => {
+    const token = await clearSessionCookie();
+    if (token) await signOut(token);
+  });
   redirect("/signin");
 }

@@ -1,15 +1,12 @@
 // The audit trail: who, when, what; edits expand to their before and after.
 import type { AuditRecord } from "@/lib/db/audit";
 import { formatDateTime } from "@/lib/format";
-import { EmptyState, Pill } from "../ui/page-parts";
+import { EmptyState, Pill, rowListClass } from "../ui/page-parts";
 
 export function AuditList({ events }: { events: AuditRecord[] }) {
   if (events.length === 0) return <EmptyState title="Nothing recorded yet" />;
   return (
-    <ol
-      aria-label="Audit trail"
-      className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white text-sm dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
-    >
+    <ol aria-label="Audit trail" className={`${rowListClass} text-sm`}>
       {events.map((e) => (
         <li key={e.id} className="px-4 py-2.5">
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">

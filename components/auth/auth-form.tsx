@@ -1,12 +1,13 @@
 "use client";
 // The sign-in and first-admin forms: fields with their errors next to them, and the form's message.
 import { useActionState } from "react";
-import type { FormState } from "@/app/signin/actions";
+import type { ActionResult } from "@/lib/actions/safe-action";
 import { inputClass } from "../ui/action-form";
 import { buttonClass } from "../ui/button";
 import { InlineError } from "../ui/inline-error";
 
 type Field = { name: string; label: string; type: string; autoComplete: string; hint?: string };
+type AuthFormState = { result: ActionResult<unknown> | null; values: Record<string, string> };
 
 export function AuthForm({
   action,
@@ -14,17 +15,28 @@ export function AuthForm({
   submitLabel,
   next,
 }: {
-  action: (state: FormState, form: FormData) => Promise<FormState>;
+  action: (state: unknown, form: FormData) => Promise<ActionResult<unknown>>;
   fields: Field[];
   submitLabel: string;
   next?: string;
 }) {
-  const [state, formAction, isPending] = useActionState(action, { message: null, fieldErrors: [] });
+  // What the person typed (never a password) is put back into the fields when the answer is an error.
+  const [state, formAction, isPending] = useActionState(
+    async (_previous: AuthFormState, form: FormData): Promise<AuthFormState> => ({
+      result: await action(null, form),
+      values: Object.fromEntries(
+        fields.filter((f) => f.type !== "password").map((f) => [f.name, String(form.get(f.name) ?? "")]),
+      ),
+    }),
+    { result: null, values: {} },
+  );
+  const fieldErrors = state.result?.error?.fieldErrors ?? [];
+  const message = state.result?.error?.message ?? null;
   return (
     <form action={formAction} className="space-y-4" noValidate>
       {next ? <input type="hidden" name="next" value={next} /> : null}
       {fields.map((field) => {
-        const error = state.fieldErrors.find((e) => e.path === field.name)?.message;
+        const error = fieldErrors.find((e) => e.path === field.name)?.message;
         return (
           <div key={field.name}>
             <label htmlFor={field.name} className="block text-sm font-medium">
@@ -35,7 +47,7 @@ export function AuthForm({
               name={field.name}
               type={field.type}
               autoComplete={field.autoComplete}
-              defaultValue={state.values?.[field.name]}
+              defaultValue={state.values[field.name]}
               aria-invalid={!!error}
               aria-describedby={error ? `${field.name}-error` : undefined}
               required
@@ -51,7 +63,7 @@ export function AuthForm({
           </div>
         );
       })}
-      {state.message && state.fieldErrors.length === 0 ? <InlineError message={state.message} /> : null}
+      {message && fieldErrors.length === 0 ? <InlineError message={message} /> : null}
       <button type="submit" disabled={isPending} className={`w-full ${buttonClass("primary")}`}>
         {isPending ? "…" : submitLabel}
       </button>

@@ -24,7 +24,7 @@ export function NewTokenForm({
   );
 }
 
-export function NewTokenNotice({ token, name }: { token: string; name: string }) {
+function NewTokenNotice({ token, name }: { token: string; name: string }) {
   const [isCopied, setCopied] = useState(false);
   return (
     <div

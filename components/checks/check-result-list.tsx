@@ -11,6 +11,10 @@ type Props = {
   rowKey: (r: CheckResultView) => string;
 };
 
+// The order in use is the pressed half of the toggle.
+const PRESSED = "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white";
+const NOT_PRESSED = "bg-white text-zinc-600 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-400";
+
 export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Props) {
   const rows = (list: CheckResultView[]) =>
     list.map((r) => <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} />);
@@ -22,7 +26,7 @@ export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Pr
     );
   }
   return (
-    <div aria-label={label} role="group">
+    <section aria-label={label}>
       {CHECK_KINDS.filter((kind) => results.some((r) => r.kind === kind)).map((kind) => (
         <section
           key={kind}
@@ -37,14 +41,13 @@ export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Pr
           </ol>
         </section>
       ))}
-    </div>
+    </section>
   );
 }
 
 export function GroupToggle({ grouped, onChange }: { grouped: boolean; onChange: (grouped: boolean) => void }) {
   return (
-    <div
-      role="group"
+    <fieldset
       aria-label="Order of checks"
       className="inline-flex overflow-hidden rounded-md border border-zinc-200 text-xs dark:border-zinc-700"
     >
@@ -54,11 +57,11 @@ export function GroupToggle({ grouped, onChange }: { grouped: boolean; onChange:
           type="button"
           aria-pressed={grouped === value}
           onClick={() => onChange(value)}
-          className={`px-2.5 py-1 font-medium ${grouped === value ? "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white" : "bg-white text-zinc-600 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-400"}`}
+          className={`px-2.5 py-1 font-medium ${grouped === value ? PRESSED : NOT_PRESSED}`}
         >
           {value ? "By kind" : "As run"}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }

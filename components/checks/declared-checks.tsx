@@ -2,7 +2,7 @@
 import type { EffectiveCheck } from "@/lib/gates/merge-checks";
 import { DEFAULT_TIMEOUT_SEC } from "@/lib/gates/check-schema";
 import { KindLabel, RequiredLabel, SourceLabel } from "./kind-label";
-import { EmptyState } from "../ui/page-parts";
+import { EmptyState, rowListClass } from "../ui/page-parts";
 import { showControls } from "@/lib/format";
 
 export function DeclaredChecks({
@@ -23,10 +23,7 @@ export function DeclaredChecks({
           A run of this task would verify nothing: its gate would be green by default only.
         </EmptyState>
       ) : (
-        <ol
-          className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
-          aria-label="Declared checks"
-        >
+        <ol className={rowListClass} aria-label="Declared checks">
           {checks.map((check) => (
             <li key={check.id} className="grid gap-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-start">
               <div className="min-w-0">

@@ -13,6 +13,15 @@ type Props = {
   label: string;
 };
 
+// The textarea and the highlighting behind it share one box, so every character sits over its colour.
+const BOX = "m-0 w-full overflow-hidden px-3 py-2 font-mono text-xs leading-5 whitespace-pre-wrap break-all";
+const SHIKI_PRE = "[&_pre]:m-0 [&_pre]:!bg-transparent [&_pre]:whitespace-pre-wrap [&_pre]:break-all";
+const FRAME = "code-editor relative rounded-md border bg-white shadow-sm dark:bg-zinc-950";
+const FOCUS_RING = "focus-within:border-sky-500 focus-within:ring-1 focus-within:ring-sky-500";
+// Over the highlighting only the caret shows; without it (still loading) the text itself does.
+const TEXT_OVER_COLOURS = "text-transparent caret-zinc-900 dark:caret-zinc-100";
+const TEXT_PLAIN = "text-zinc-900 dark:text-zinc-100";
+
 export function CodeEditor({ id, value, onChange, invalid, describedBy, label }: Props) {
   const highlighter = useBashHighlighter();
   const html = useMemo(() => {
@@ -33,15 +42,15 @@ export function CodeEditor({ id, value, onChange, invalid, describedBy, label }:
     return out;
   }, [highlighter, value]);
   const lines = Math.max(2, value.split("\n").length);
-  const box = "m-0 w-full overflow-hidden px-3 py-2 font-mono text-xs leading-5 whitespace-pre-wrap break-all";
   return (
-    <div
-      className={`code-editor relative rounded-md border bg-white shadow-sm focus-within:border-sky-500 focus-within:ring-1 focus-within:ring-sky-500 dark:bg-zinc-950 ${invalid ? "border-rose-500" : "border-zinc-300 dark:border-zinc-700"}`}
-    >
+    <div className={`${FRAME} ${FOCUS_RING} ${invalid ? "border-rose-500" : "border-zinc-300 dark:border-zinc-700"}`}>
       {html ? (
         <div
           aria-hidden
-          className={`pointer-events-none absolute inset-0 ${box} [&_pre]:m-0 [&_pre]:!bg-transparent [&_pre]:whitespace-pre-wrap [&_pre]:break-all`}
+          className={`pointer-events-none absolute inset-0 ${BOX} ${SHIKI_PRE}`}
+          // The HTML is shiki's rendering of the person's own command, every character of which shiki
+          // escapes; a check's output never comes here.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: shiki escapes the text it highlights (above)
           dangerouslySetInnerHTML={{ __html: html }}
         />
       ) : null}
@@ -56,7 +65,7 @@ export function CodeEditor({ id, value, onChange, invalid, describedBy, label }:
         value={value}
         rows={lines}
         onChange={(e) => onChange(e.target.value)}
-        className={`relative block resize-y bg-transparent outline-none ${box} ${html ? "text-transparent caret-zinc-900 dark:caret-zinc-100" : "text-zinc-900 dark:text-zinc-100"}`}
+        className={`relative block resize-y bg-transparent outline-none ${BOX} ${html ? TEXT_OVER_COLOURS : TEXT_PLAIN}`}
       />
     </div>
   );

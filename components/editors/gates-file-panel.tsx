@@ -77,10 +77,9 @@ export function GatesFilePanel({ current, onImport }: Props) {
         Read the file
       </Button>
       {result ? (
-        <div
+        <section
           className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800"
           aria-label="Import preview"
-          role="region"
         >
           {result.fileProblem ? (
             <p role="alert" className="text-rose-700 dark:text-rose-300">
@@ -121,7 +120,7 @@ export function GatesFilePanel({ current, onImport }: Props) {
               </Button>
             </div>
           ) : null}
-        </div>
+        </section>
       ) : null}
     </div>
   );

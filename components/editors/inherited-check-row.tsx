@@ -5,6 +5,13 @@ import { showControls } from "@/lib/format";
 import { Button } from "../ui/button";
 import { Pill } from "../ui/page-parts";
 
+// The row's frame says its state before its label does: dashed when suppressed, blue when overridden.
+const FRAME = {
+  inherited: "border-zinc-200 dark:border-zinc-800",
+  overridden: "border-sky-300 dark:border-sky-800",
+  suppressed: "border-dashed border-zinc-300 dark:border-zinc-700",
+};
+
 type Props = {
   check: Check;
   state: "inherited" | "overridden" | "suppressed";
@@ -18,7 +25,7 @@ export function InheritedCheckRow({ check, state, onOverride, onSuppress, onInhe
   return (
     <li
       aria-label={`${check.name} (${state})`}
-      className={`rounded-lg border bg-white p-4 shadow-sm dark:bg-zinc-900 ${state === "suppressed" ? "border-dashed border-zinc-300 dark:border-zinc-700" : state === "overridden" ? "border-sky-300 dark:border-sky-800" : "border-zinc-200 dark:border-zinc-800"}`}
+      className={`rounded-lg border bg-white p-4 shadow-sm dark:bg-zinc-900 ${FRAME[state]}`}
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="flex flex-wrap items-center gap-2">

@@ -10,6 +10,10 @@ type Props = { form: WorkForm; onChange: (patch: Partial<WorkForm>) => void; err
 
 const input = `${editorInputClass} ${inputBorderClass} aria-[invalid=true]:border-rose-500`;
 
+// The chosen policy's card is blue, the others plain.
+const CHOSEN = "border-sky-500 bg-sky-50 dark:bg-sky-950/40";
+const NOT_CHOSEN = "border-zinc-200 dark:border-zinc-800";
+
 export function PolicyFields({ form, onChange, errors }: Props) {
   return (
     <div className="grid gap-5 lg:grid-cols-2">
@@ -19,7 +23,7 @@ export function PolicyFields({ form, onChange, errors }: Props) {
           {CHECKS_POLICIES.map((p) => (
             <label
               key={p}
-              className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm ${form.checksPolicy === p ? "border-sky-500 bg-sky-50 dark:bg-sky-950/40" : "border-zinc-200 dark:border-zinc-800"}`}
+              className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm ${form.checksPolicy === p ? CHOSEN : NOT_CHOSEN}`}
             >
               <input
                 type="radio"

@@ -7,7 +7,6 @@ import type { ActionResult } from "@/lib/actions/safe-action";
 import { ZCheckList, type Check } from "@/lib/gates/check-schema";
 import { checkFromForm, errorsByField, formFromCheck, freeId } from "@/lib/editors/check-form";
 import { validateWorkForm, workFormFrom, workPatchFrom, type WorkSettings } from "@/lib/editors/work-form";
-import { Button } from "../ui/button";
 import { Section } from "../ui/page-parts";
 import { CheckListEditor } from "./check-list-editor";
 import { ConflictPanel } from "./conflict-panel";

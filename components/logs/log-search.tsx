@@ -15,13 +15,7 @@ type Props = {
 export function LogSearch({ total, current, isSearching, onSearch, onStep }: Props) {
   const [text, setText] = useState("");
   return (
-    <form
-      role="search"
-      className="flex items-center gap-1.5"
-      onSubmit={(e) => {
-        e.preventDefault();
-      }}
-    >
+    <search className="flex items-center gap-1.5">
       <label htmlFor="log-search" className="sr-only">
         Search the log
       </label>
@@ -54,6 +48,6 @@ export function LogSearch({ total, current, isSearching, onSearch, onStep }: Pro
       <Button size="sm" variant="ghost" aria-label="Next match" disabled={!total} onClick={() => onStep(1)}>
         <ChevronDownIcon />
       </Button>
-    </form>
+    </search>
   );
 }

@@ -25,10 +25,11 @@ export function LogTail({
   const isPartial = (totalBytes ?? 0) > 16 * 1024;
   const box = useRef<HTMLPreElement>(null);
   const isAtEnd = useRef(true);
+  // New lines arrived: keep the end in view unless the reader scrolled up.
   useEffect(() => {
     const el = box.current;
-    if (el && isAtEnd.current) el.scrollTop = el.scrollHeight;
-  }, [text]);
+    if (el && lines.length > 0 && isAtEnd.current) el.scrollTop = el.scrollHeight;
+  }, [lines]);
   return (
     <div className="overflow-hidden rounded-md border border-zinc-800 bg-zinc-950 text-zinc-200" data-testid="log-tail">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-800 px-3 py-1.5 text-xs text-zinc-400">

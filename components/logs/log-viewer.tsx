@@ -2,7 +2,7 @@
 // A full log of any length: only the lines in view are in the page (fixed-height rows, fetched in
 // chunks), opened at the end or at #L<line>, with line links, search, ANSI colours, and live follow
 // while the check runs. Output is rendered as text, never as HTML.
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from "react";
 import { parseAnsi } from "@/lib/ansi/parse-ansi";
 import type { LogLinesPage } from "@/lib/services/logs";
 import { AnsiLine } from "./ansi-line";
@@ -24,7 +24,7 @@ export function LogViewer({
 }) {
   const { data: meta } = useLogMeta(base, initial);
   const total = meta.totalLines;
-  const scroller = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLElement>(null);
   const [view, setView] = useState({ top: 0, height: 600 });
   const [selected, setSelected] = useState<number | null>(null);
   const [query, setQuery] = useState("");
@@ -68,10 +68,12 @@ export function LogViewer({
 
   useEffect(() => setHydrated(true), []);
 
-  // Open at #L<line> when the address says so, otherwise at the end (where failures are).
+  // Open at #L<line> when the address says so, otherwise at the end (where failures are); once.
+  const hasOpened = useRef(false);
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (!el || !isHydrated) return;
+    if (!el || !isHydrated || hasOpened.current) return;
+    hasOpened.current = true;
     const wanted = /^#L(\d+)$/.exec(window.location.hash);
     if (wanted) {
       const n = Math.min(Number(wanted[1]), initial.totalLines || 1);
@@ -82,27 +84,30 @@ export function LogViewer({
       el.scrollTop = el.scrollHeight;
       setView({ top: el.scrollTop, height: el.clientHeight });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [isHydrated]);
+  }, [isHydrated, initial.totalLines, scrollToLine]);
 
-  // Live: keep following the end while the reader is at the end.
+  // Live: keep following the end while the reader is at the end. (Past MAX_PX the height stops
+  // growing, but the bottom of the scroller then maps onto the last lines whatever their number.)
   useEffect(() => {
     const el = scroller.current;
     if (el && meta.isLive && isFollowing.current) {
-      el.scrollTop = el.scrollHeight;
+      el.scrollTop = heightPx;
       setView({ top: el.scrollTop, height: el.clientHeight });
     }
-  }, [total, meta.isLive]);
+  }, [heightPx, meta.isLive]);
+
+  // A new search result jumps to its first match, once: not again when the log grows or the view resizes.
+  const showFirstMatch = useEffectEvent((n: number) => {
+    setMatchAt(0);
+    setSelected(n);
+    scrollToLine(n);
+  });
+  useEffect(() => {
+    const firstMatch = search.data?.lines[0];
+    if (firstMatch !== undefined) showFirstMatch(firstMatch);
+  }, [search.data]);
 
   const matches = search.data?.lines ?? [];
-  useEffect(() => {
-    if (matches.length > 0) {
-      setMatchAt(0);
-      setSelected(matches[0]);
-      scrollToLine(matches[0]);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [search.data]);
 
   const step = (delta: 1 | -1) => {
     if (matches.length === 0) return;
@@ -169,9 +174,11 @@ export function LogViewer({
           </div>
         </div>
       ) : (
-        <div
+        <section
           ref={scroller}
           data-testid="log-scroller"
+          // A scrollable region must be reachable by keyboard to be scrolled (WCAG 2.1.1).
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: axe's scrollable-region-focusable (above)
           tabIndex={0}
           aria-label="Log lines"
           onScroll={(e) => {
@@ -185,7 +192,7 @@ export function LogViewer({
           <div className="absolute left-0 min-w-full" style={{ top: offsetPx }} role="log">
             {rows}
           </div>
-        </div>
+        </section>
       )}
     </div>
   );

@@ -7,7 +7,7 @@ import { NO_STYLE, stylesAtLineStarts, type AnsiStyle } from "@/lib/ansi/parse-a
 import { fetchJson, logKeys } from "@/lib/query-keys";
 import type { LogLinesPage } from "@/lib/services/logs";
 
-export const CHUNK = 500;
+const CHUNK = 500;
 // A line with the colour in effect where it starts (a colour opened on an earlier line carries on).
 export type LogLine = LogLinesPage["lines"][number] & { style: AnsiStyle };
 
@@ -74,7 +74,10 @@ export function useLogChunks(
     }
     const from: AnsiStyle = carry ?? NO_STYLE;
     let entry = styled.current.get(page);
-    if (!entry || entry.from !== from) styled.current.set(page, (entry = styleLines(page, from)));
+    if (!entry || entry.from !== from) {
+      entry = styleLines(page, from);
+      styled.current.set(page, entry);
+    }
     for (const line of entry.lines) lines.set(line.n, line);
     // Only a chunk that is whole and directly followed carries its colour on.
     carry = page.lines.length === CHUNK && chunks[i + 1] === chunks[i] + 1 ? entry.end : null;

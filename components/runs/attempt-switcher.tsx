@@ -10,6 +10,10 @@ const DOT: Record<Gate, string> = {
   off: "bg-zinc-400",
 };
 
+// The attempt on screen is the dark button.
+const SHOWN = "bg-zinc-900 text-white dark:bg-white dark:text-zinc-900";
+const NOT_SHOWN = "bg-white text-zinc-700 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800";
+
 export function AttemptSwitcher({
   attempts,
   selected,
@@ -27,8 +31,7 @@ export function AttemptSwitcher({
         Attempt {selected} of {max}
       </span>
       {attempts.length > 1 ? (
-        <div
-          role="group"
+        <fieldset
           aria-label="Attempts"
           className="inline-flex overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-700"
         >
@@ -39,13 +42,13 @@ export function AttemptSwitcher({
               aria-pressed={a.n === selected}
               aria-label={`Attempt ${a.n} (${a.gate})`}
               onClick={() => onSelect(a.n)}
-              className={`flex items-center gap-1.5 px-2.5 py-1 text-xs font-medium tabular-nums ${a.n === selected ? "bg-zinc-900 text-white dark:bg-white dark:text-zinc-900" : "bg-white text-zinc-700 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800"}`}
+              className={`flex items-center gap-1.5 px-2.5 py-1 text-xs font-medium tabular-nums ${a.n === selected ? SHOWN : NOT_SHOWN}`}
             >
               <span className={`size-1.5 rounded-full ${DOT[a.gate]}`} />
               {a.n}
             </button>
           ))}
-        </div>
+        </fieldset>
       ) : null}
     </div>
   );

@@ -6,13 +6,11 @@ import type { Ending, RunStatus } from "@/lib/gates/run-ending";
 import { GateChip } from "../checks/gate-chip";
 import { TimeAgo } from "../ui/time-ago";
 import { EndingBadge, describeEndingReason } from "./ending-badge";
+import { rowListClass } from "../ui/page-parts";
 
 export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) {
   return (
-    <ol
-      aria-label={label}
-      className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
-    >
+    <ol aria-label={label} className={rowListClass}>
       {runs.map((run) => (
         <li key={run.id}>
           <Link

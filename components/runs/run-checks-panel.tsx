@@ -11,7 +11,7 @@ import { AgentStep } from "./agent-step";
 import { AttemptSwitcher } from "./attempt-switcher";
 import { useRun } from "./use-run";
 
-export function logPageHref(runId: string, n: number, name: string): string {
+function logPageHref(runId: string, n: number, name: string): string {
   return `/runs/${runId}/attempts/${n}/checks/${name}/log`;
 }
 

@@ -90,8 +90,10 @@ export const inputBaseClass =
 export const inputBorderClass = "border-zinc-300 dark:border-zinc-700";
 export const inputClass = `${inputBaseClass} ${inputBorderClass} px-3 py-2`;
 
+// A label around its control: every caller passes the one input or select it names as children.
 export function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child each caller nests
     <label className="flex flex-col gap-1 text-sm font-medium">
       {label}
       {children}

@@ -4,21 +4,28 @@ import type { SVGProps } from "react";
 type IconProps = SVGProps<SVGSVGElement> & { title?: string };
 
 function Icon({ children, title, ...props }: IconProps & { children: React.ReactNode }) {
+  const drawing = {
+    viewBox: "0 0 24 24",
+    fill: "none",
+    stroke: "currentColor",
+    strokeWidth: 2.25,
+    strokeLinecap: "round",
+    strokeLinejoin: "round",
+    width: "1em",
+    height: "1em",
+    ...props,
+  } as const;
+  // Beside a text that says the same, an icon is decoration; alone, its title is what it says.
+  if (!title) {
+    return (
+      <svg aria-hidden="true" {...drawing}>
+        {children}
+      </svg>
+    );
+  }
   return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2.25}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden={title ? undefined : true}
-      role={title ? "img" : undefined}
-      width="1em"
-      height="1em"
-      {...props}
-    >
-      {title ? <title>{title}</title> : null}
+    <svg role="img" {...drawing}>
+      <title>{title}</title>
       {children}
     </svg>
   );

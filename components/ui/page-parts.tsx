@@ -82,13 +82,13 @@ export function Section({
   );
 }
 
+// The white panel cards and lists sit on (light and dark).
+const surfaceClass = "rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900";
+// A list of rows on that panel, divided by hairlines.
+export const rowListClass = `divide-y divide-zinc-200 overflow-hidden dark:divide-zinc-800 ${surfaceClass}`;
+
 export function Card({ className, ...props }: React.ComponentProps<"div">) {
-  return (
-    <div
-      className={`rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900${className ? ` ${className}` : ""}`}
-      {...props}
-    />
-  );
+  return <div className={`${surfaceClass} shadow-sm${className ? ` ${className}` : ""}`} {...props} />;
 }
 
 export function EmptyState({ title, children }: { title: string; children?: React.ReactNode }) {

@@ -1,11 +1,13 @@
 // Loading placeholders shaped like the pages they stand in for.
+import { rowListClass } from "./page-parts";
+
 function Bar({ className }: { className: string }) {
   return <div className={`rounded bg-zinc-200 dark:bg-zinc-800 ${className}`} />;
 }
 
-export function RowsSkeleton({ rows = 4 }: { rows?: number }) {
+function RowsSkeleton({ rows = 4 }: { rows?: number }) {
   return (
-    <div className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+    <div className={rowListClass}>
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="flex items-center gap-4 px-4 py-3.5">
           <Bar className="h-3 w-3" />
@@ -19,7 +21,8 @@ export function RowsSkeleton({ rows = 4 }: { rows?: number }) {
 
 export function PageSkeleton({ kind }: { kind: "list" | "task" | "run" | "log" }) {
   return (
-    <div className="animate-pulse" aria-busy="true" aria-label="Loading">
+    <div className="animate-pulse" aria-busy="true">
+      <span className="sr-only">Loading…</span>
       <Bar className="mb-3 h-3.5 w-56" />
       <Bar className="mb-2 h-7 w-2/3 max-w-xl" />
       <Bar className="mb-8 h-3.5 w-80 max-w-full" />

@@ -11,7 +11,7 @@ export function TimeAgo({ date }: { date: Date | string }) {
     return () => clearInterval(timer);
   }, []);
   return (
-    <time dateTime={iso} title={iso.replace("T", " ").slice(0, 19) + " UTC"} suppressHydrationWarning>
+    <time dateTime={iso} title={`${iso.replace("T", " ").slice(0, 19)} UTC`} suppressHydrationWarning>
       {relativeTime(iso, now)}
     </time>
   );

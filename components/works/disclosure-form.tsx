@@ -2,7 +2,7 @@
 // A "New …" button that opens a small create form (posting to a Server Action) in a panel over the
 // page: beneath the button on wider screens, across the top of the screen on a phone (where the button
 // may sit at either edge). Cancel, Escape or the button again closes it.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ActionForm } from "../ui/action-form";
 import { Button } from "../ui/button";
@@ -18,6 +18,11 @@ type Props = {
 
 export function DisclosureForm({ label, submitLabel, create, children }: Props) {
   const [isOpen, setOpen] = useState(false);
+  const fields = useRef<HTMLDivElement>(null);
+  // Opening moves focus to the first field, where the person will type.
+  useEffect(() => {
+    if (isOpen) fields.current?.querySelector<HTMLElement>("input, textarea, select")?.focus();
+  }, [isOpen]);
   return (
     <div className="relative">
       <Button variant="primary" aria-expanded={isOpen} onClick={() => setOpen(!isOpen)}>
@@ -40,7 +45,9 @@ export function DisclosureForm({ label, submitLabel, create, children }: Props) 
               </Button>
             }
           >
-            <div className="grid w-full gap-3">{children}</div>
+            <div ref={fields} className="grid w-full gap-3">
+              {children}
+            </div>
           </ActionForm>
         </Card>
       ) : null}

@@ -13,7 +13,7 @@ export function NewTaskForm({
     <DisclosureForm label="New task" submitLabel="Create task" create={create}>
       <label className="grid gap-1 text-sm font-medium">
         Title
-        <input name="title" required autoFocus className={inputClass} placeholder="What is to be done" />
+        <input name="title" required className={inputClass} placeholder="What is to be done" />
       </label>
       <label className="grid gap-1 text-sm font-medium">
         Description

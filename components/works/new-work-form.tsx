@@ -13,7 +13,7 @@ export function NewWorkForm({
     <DisclosureForm label="New Work" submitLabel="Create Work" create={create}>
       <label className="grid gap-1 text-sm font-medium">
         Name
-        <input name="name" required autoFocus className={inputClass} placeholder="Payments API" />
+        <input name="name" required className={inputClass} placeholder="Payments API" />
       </label>
       <label className="grid gap-1 text-sm font-medium">
         Repository

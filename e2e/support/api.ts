@@ -1,9 +1,10 @@
 // The JSON API as automation uses it: with the bootstrap admin token of the e2e server.
+import type { Json } from "@/lib/testing/json";
 import { E2E_BOOTSTRAP_TOKEN } from "./accounts";
 
 export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
 
-export async function api<T = any>(
+export async function api<T = Json>(
   method: string,
   path: string,
   body?: unknown,
@@ -18,9 +19,16 @@ export async function api<T = any>(
   return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
 }
 
-export async function demoWork(): Promise<{ id: string; taskId: string }> {
+// The demo Work as the API lists it (every e2e server starts with it).
+export async function demoWorkJson(): Promise<Json> {
   const works = await api("GET", "/api/works");
-  const work = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const demo = works.json.works.find((w) => w.name === "Gatehouse demo");
+  if (!demo) throw new Error(`no demo Work in ${JSON.stringify(works.json)}`);
+  return demo;
+}
+
+export async function demoWork(): Promise<{ id: string; taskId: string }> {
+  const work = await demoWorkJson();
   const tasks = await api("GET", `/api/works/${work.id}/tasks`);
   return { id: work.id, taskId: tasks.json.tasks[0].id };
 }
@@ -48,8 +56,7 @@ export async function workWithChecks(
   checkDefaults: unknown[],
   extra: Record<string, unknown> = {},
 ): Promise<{ workId: string; taskId: string }> {
-  const works = await api("GET", "/api/works");
-  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const demo = await demoWorkJson();
   const work = await api("POST", "/api/works", {
     name: `${name} ${Date.now()}`,
     repoUrl: demo.repoUrl,
@@ -68,6 +75,6 @@ export async function dispatch(taskId: string): Promise<string> {
   return res.json.runId;
 }
 
-export async function runJson(runId: string): Promise<any> {
+export async function runJson(runId: string): Promise<Json> {
   return (await api("GET", `/api/runs/${runId}`)).json;
 }

@@ -6,7 +6,7 @@ import type { APIRequestContext } from "@playwright/test";
 
 type Manifest = { node: Record<string, { filename: string; exportedName: string }> };
 
-export function actionId(filename: string, exportedName: string): string {
+function actionId(filename: string, exportedName: string): string {
   const manifest = JSON.parse(
     fs.readFileSync(path.resolve(__dirname, "..", "..", ".next", "server", "server-reference-manifest.json"), "utf8"),
   ) as Manifest;

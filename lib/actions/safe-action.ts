@@ -1,5 +1,6 @@
 // The one wrapper every Server Action goes through: who is acting (the session; Next itself refuses
-// Server Action calls whose Origin is not this site), then the input, then a short body.
+// Server Action calls whose Origin is not this site), then the input, then a short body. The few
+// actions taken before anyone is signed in (signing in, the first admin) use its public variant.
 // Returns { data } or { error: { code, message, fieldErrors } }; throws only for bugs.
 import { unstable_rethrow } from "next/navigation";
 import type { Actor } from "../auth/actor";
@@ -21,10 +22,21 @@ export type ActionResult<T> =
     };
 
 export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<ActionResult<T>> {
-  try {
+  return runSafely(async () => {
     const actor = await findSessionActor();
     if (!actor) throw new AppError("unauthorized", "your session has ended: sign in again");
-    return { data: await body(actor) };
+    return body(actor);
+  });
+}
+
+// For a person not signed in yet: no actor; errors come back the same way.
+export async function runPublicAction<T>(body: () => Promise<T>): Promise<ActionResult<T>> {
+  return runSafely(body);
+}
+
+async function runSafely<T>(body: () => Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { data: await body() };
   } catch (error) {
     // A redirect() or notFound() from the body is Next's to handle, not an error.
     unstable_rethrow(error);

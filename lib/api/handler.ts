@@ -46,7 +46,7 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-export function errorResponse(error: unknown): Response {
+function errorResponse(error: unknown): Response {
   if (isAppError(error)) {
     const headers: Record<string, string> =
       error.code === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="gatehouse"' } : {};

@@ -4,7 +4,6 @@ import type { Jsonify } from "./jsonify";
 
 export type RunJson = Jsonify<ReturnType<typeof presentRun>>;
 export type AttemptJson = RunJson["attempts"][number];
-export type CheckJson = AttemptJson["checks"][number];
 
 // A run still changing on its own (the runner is working on it).
 export function isRunLive(run: Pick<RunJson, "status">): boolean {

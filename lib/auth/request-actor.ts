@@ -5,7 +5,7 @@ import { actorFromBearer, actorFromSession } from "../services/auth";
 import type { Actor } from "./actor";
 import { SESSION_COOKIE } from "./tokens";
 
-export function readCookie(header: string | null, name: string): string | null {
+function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const [key, ...rest] = part.trim().split("=");
@@ -16,7 +16,7 @@ export function readCookie(header: string | null, name: string): string | null {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function isCrossSite(request: Request): boolean {
+function isCrossSite(request: Request): boolean {
   const origin = request.headers.get("origin");
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
   if (origin && origin !== "null") {

@@ -58,7 +58,7 @@ export const ZMemberRole = z.strictObject(
 );
 
 // Shorter values could not be masked in output without masking ordinary words.
-export const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 export const ZSecretValue = z.strictObject(
   {
     value: z

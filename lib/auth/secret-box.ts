@@ -25,7 +25,7 @@ function loadKey(): Buffer {
   } else {
     if (!fs.existsSync(source)) {
       fs.mkdirSync(path.dirname(source), { recursive: true });
-      fs.writeFileSync(source, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
+      fs.writeFileSync(source, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600, flag: "wx" });
     }
     key = parseKey(fs.readFileSync(source, "utf8"));
     if (!key) throw new Error(`${source} does not hold a 32-byte key`);

@@ -3,7 +3,7 @@
 const FREE_FAILURES = 5;
 const MAX_WAIT_MS = 15 * 60 * 1000;
 
-export function waitAfterFailures(failures: number, free = FREE_FAILURES): number {
+function waitAfterFailures(failures: number, free = FREE_FAILURES): number {
   if (failures < free) return 0;
   return Math.min(MAX_WAIT_MS, 1000 * 2 ** (failures - free));
 }
@@ -21,7 +21,8 @@ export function remainingWait(
 
 type Entry = { failures: number; last: number };
 const holder = globalThis as unknown as { __gatehouseThrottle?: Map<string, Entry> };
-const byKey = (holder.__gatehouseThrottle ??= new Map<string, Entry>());
+holder.__gatehouseThrottle ??= new Map<string, Entry>();
+const byKey = holder.__gatehouseThrottle;
 
 // A client address may fail more often (people share addresses) before it is slowed.
 const FREE_PER_ADDRESS = 20;

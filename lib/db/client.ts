@@ -9,7 +9,7 @@ import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { sqliteUrl } from "../config/database-url";
 
 export type Db = SqliteClient;
-export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 // Functions in lib/db accept either the client or a transaction.
 export type DbOrTx = Db | Tx;
 
@@ -23,7 +23,7 @@ export function createDb(options: { url?: string } = {}): Db {
     const adapter = new PrismaPg({ connectionString: parsed.toString(), max: 10 }, schema ? { schema } : undefined);
     return new PostgresClient({ adapter }) as unknown as Db;
   }
-  const fileUrl = url && url.startsWith("file:") ? url : sqliteUrl();
+  const fileUrl = url?.startsWith("file:") ? url : sqliteUrl();
   fs.mkdirSync(path.dirname(fileUrl.slice("file:".length)), { recursive: true });
   return new SqliteClient({ adapter: tunedSqlite(new PrismaBetterSQLite3({ url: fileUrl, timeout: 10_000 })) });
 }
@@ -47,7 +47,8 @@ const holder = globalThis as unknown as { __gatehouseDb?: Db };
 
 // One client per process (Next bundles route handlers separately; globalThis is what they share).
 export function getDb(): Db {
-  return (holder.__gatehouseDb ??= createDb());
+  holder.__gatehouseDb ??= createDb();
+  return holder.__gatehouseDb;
 }
 
 // Connects now, so that a database that cannot be opened fails at start rather than on first use.

@@ -33,11 +33,3 @@ export async function listMembers(opts: {
   });
   return rows.map((r) => ({ userId: r.user.id, email: r.user.email, name: r.user.name, role: r.role as Role }));
 }
-
-export async function listRolesOfUser(opts: { userId: string; db?: DbOrTx }): Promise<Map<string, Role>> {
-  const rows = await (opts.db ?? getDb()).membership.findMany({
-    where: { userId: opts.userId },
-    select: { workId: true, role: true },
-  });
-  return new Map(rows.map((r) => [r.workId, r.role as Role]));
-}

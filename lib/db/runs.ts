@@ -54,7 +54,7 @@ type RunRow = Omit<
   policy: string;
 };
 
-export const runSelect = {
+const runSelect = {
   id: true,
   taskId: true,
   workId: true,
@@ -88,7 +88,7 @@ export const runSelect = {
   finishedAt: true,
 } as const;
 
-export function toRunRecord(row: RunRow): RunRecord {
+function toRunRecord(row: RunRow): RunRecord {
   return {
     ...row,
     status: row.status as RunStatus,
@@ -126,7 +126,7 @@ export type AttemptRecord = {
   startedById: string | null;
 };
 
-export const attemptSelect = {
+const attemptSelect = {
   id: true,
   runId: true,
   n: true,
@@ -156,7 +156,7 @@ type AttemptRow = Omit<AttemptRecord, "gate" | "agentVerdict" | "agentLogBytes">
   agentLogBytes: bigint | null;
 };
 
-export function toAttemptRecord(row: AttemptRow): AttemptRecord {
+function toAttemptRecord(row: AttemptRow): AttemptRecord {
   return {
     ...row,
     gate: row.gate as Gate,
@@ -189,7 +189,7 @@ export type ResultRecord = {
   finishedAt: Date | null;
 };
 
-export const resultSelect = {
+const resultSelect = {
   id: true,
   attemptId: true,
   runId: true,
@@ -218,7 +218,7 @@ type ResultRow = Omit<ResultRecord, "verdict" | "logBytes" | "tests"> & {
   tests: unknown;
 };
 
-export function toResultRecord(row: ResultRow): ResultRecord {
+function toResultRecord(row: ResultRow): ResultRecord {
   return {
     ...row,
     verdict: row.verdict as Verdict,

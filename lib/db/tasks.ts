@@ -19,7 +19,7 @@ export type TaskRecord = {
   updatedAt: Date;
 };
 
-export const taskSelect = {
+const taskSelect = {
   id: true,
   workId: true,
   number: true,
@@ -38,7 +38,7 @@ export const taskSelect = {
 
 type TaskRow = Omit<TaskRecord, "acceptanceChecks"> & { acceptanceChecks: string | null };
 
-export function toTaskRecord(row: TaskRow): TaskRecord {
+function toTaskRecord(row: TaskRow): TaskRecord {
   return {
     ...row,
     acceptanceChecks: row.acceptanceChecks === null ? null : (JSON.parse(row.acceptanceChecks) as TaskCheckEntry[]),

@@ -27,7 +27,7 @@ type WorkRow = Omit<WorkRecord, "checkDefaults" | "agentEnvPassthrough" | "check
   checksPolicy: string;
 };
 
-export const workSelect = {
+const workSelect = {
   id: true,
   name: true,
   repoUrl: true,
@@ -45,7 +45,7 @@ export const workSelect = {
   updatedAt: true,
 } as const;
 
-export function toWorkRecord(row: WorkRow): WorkRecord {
+function toWorkRecord(row: WorkRow): WorkRecord {
   return {
     ...row,
     checkDefaults: JSON.parse(row.checkDefaults) as Check[],

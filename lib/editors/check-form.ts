@@ -1,7 +1,7 @@
 // The editors' working copy of a check: every field as the person typed it (numbers as text), turned
 // back into the object the shared schema validates. Nothing here guesses: "abc" in a number field stays
 // "abc", so the schema's own message ("must be a whole number of seconds") is what the person sees.
-import type { Check, TaskCheckEntry } from "../gates/check-schema";
+import type { Check } from "../gates/check-schema";
 
 export type CheckForm = {
   key: string;
@@ -96,7 +96,7 @@ export function errorsByField(errors: Map<string, string>, prefix: string): Map<
   return map;
 }
 
-export type { Check, TaskCheckEntry };
+export type { Check };
 
 // The errors of list entry `index`, by field ("envPassthrough.1" counts as envPassthrough).
 export function errorsOfEntry(errors: Map<string, string>, index: number): Map<string, string> {

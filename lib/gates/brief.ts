@@ -78,5 +78,5 @@ export function composeBrief(input: BriefInput): string {
     lines.push("");
     lines.push("Fix what these checks report, then stop: Gatehouse runs the checks again.");
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -87,7 +87,7 @@ describe("Check.id", () => {
     ["letters, digits, - and _", "build-web_2"],
     ["a trailing dash", "lint-"],
     ["41 characters (the maximum)", "a".repeat(41)],
-    ["41 characters starting with a digit", "9" + "-".repeat(40)],
+    ["41 characters starting with a digit", `9${"-".repeat(40)}`],
   ])("accepts %s", (_label, id) => {
     expect(parsed(ZCheckId, id)).toBe(id);
     expect(issuesOf(ZCheck, withField("id", id))).toBeNull();

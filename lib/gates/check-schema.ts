@@ -11,8 +11,7 @@ export const DEFAULT_TIMEOUT_SEC = 600;
 export const CHECK_ID_PATTERN = /^[a-z0-9][a-z0-9-_]{0,40}$/;
 
 // "required" when the field is missing, otherwise what type it must be.
-export const requiredOr = (what: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? "required" : what;
+const requiredOr = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "required" : what);
 
 export const ZCheckId = z
   .string({ error: requiredOr("must be text") })
@@ -41,7 +40,7 @@ function unknownFieldMessage(issue: { code?: string; keys?: string[] }): string 
 }
 
 // Duplicate ids are reported together with the other errors of a list, not only once those are fixed.
-export const EVEN_WITH_OTHER_ERRORS = { when: (payload: { value: unknown }) => Array.isArray(payload.value) };
+const EVEN_WITH_OTHER_ERRORS = { when: (payload: { value: unknown }) => Array.isArray(payload.value) };
 
 const checkFields = {
   id: ZCheckId,

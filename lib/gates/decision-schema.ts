@@ -17,4 +17,3 @@ export const ZDecision = z.strictObject(
       issue.code === "unrecognized_keys" ? `unknown field: ${(issue.keys ?? []).join(", ")}` : "must be an object",
   },
 );
-export type Decision = z.infer<typeof ZDecision>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CHECK_ID_PATTERN, ZCheckList, type Check } from "./check-schema";
 import { parseGatesFile, slugifyId, toGatesMarkdown, toGatesYaml, type ImportResult } from "./gates-file";
 
-const yaml = (...lines: string[]) => lines.join("\n") + "\n";
+const yaml = (...lines: string[]) => `${lines.join("\n")}\n`;
 const md = yaml;
 const F = "```";
 
@@ -270,7 +270,7 @@ describe("parseGatesFile: YAML", () => {
       ["an empty entry", ""],
       ["a boolean", "true"],
     ])("a non-map, non-string entry (%s) is refused", (_what, value) => {
-      const e = only(parseGatesFile(yaml("gates:", `  -${value ? " " + value : ""}`)));
+      const e = only(parseGatesFile(yaml("gates:", `  -${value ? ` ${value}` : ""}`)));
       expect(e.check).toBeNull();
       expect(e.label).toBe("entry 1");
       expect(e.problems[0]).toBe("must be a command or a map with run:");

@@ -2,10 +2,10 @@
 // `### id — name` and one fenced shell block per check). Import lists every entry that cannot become a
 // check with its reason (nothing is dropped silently); export writes either shape.
 import YAML from "yaml";
-import { CHECK_KINDS, ZCheck, type Check } from "./check-schema";
+import { ZCheck, type Check } from "./check-schema";
 import { formatDurationSec, parseDurationSec } from "./duration";
 
-export type ImportEntry = { label: string; check: Check | null; problems: string[] };
+type ImportEntry = { label: string; check: Check | null; problems: string[] };
 export type ImportResult = {
   format: "yaml" | "markdown" | "unknown";
   entries: ImportEntry[];
@@ -339,5 +339,3 @@ export function toGatesMarkdown(checks: readonly Check[]): string {
   }
   return parts.join("\n");
 }
-
-export { CHECK_KINDS };

@@ -134,7 +134,7 @@ describe("recogniseTests: output without counts", () => {
 
 describe("recogniseTests: from the stored tail", () => {
   it("the 16 KB tail of a long log still holds the summary (the log's head is not needed)", () => {
-    const noise = "x".repeat(100) + "\n";
+    const noise = `${"x".repeat(100)}\n`;
     const log = noise.repeat(1000) + read("jest/fail.txt");
     const tail = Buffer.from(log).subarray(-TAIL_BYTES).toString("utf8");
     expect(recogniseTests(tail)?.counts).toEqual({ runner: "jest", passed: 3, failed: 2, skipped: 0, total: 5 });

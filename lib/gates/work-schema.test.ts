@@ -166,13 +166,13 @@ describe("ZRepoUrl", () => {
     ["a NUL", "/srv/repo\0", "must not contain spaces or control characters"],
     ["an inner newline", "/srv\n/repo", "must not contain spaces or control characters"],
     ["a leading '-' (an option to git)", "--upload-pack=touch /tmp/x", "must not start with '-'"],
-    ["2001 characters", "/" + "r".repeat(2000), "at most 2000 characters"],
+    ["2001 characters", `/${"r".repeat(2000)}`, "at most 2000 characters"],
   ])("refuses %s", (_label, url, message) => {
     expect(issuesOf(ZRepoUrl, url)!.map((i) => i.message)).toContain(message);
   });
 
   it("accepts 2000 characters", () => {
-    expect(issuesOf(ZRepoUrl, "/" + "r".repeat(1999))).toBeNull();
+    expect(issuesOf(ZRepoUrl, `/${"r".repeat(1999)}`)).toBeNull();
   });
 });
 

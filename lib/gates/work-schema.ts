@@ -9,7 +9,7 @@ export type ChecksPolicy = (typeof CHECKS_POLICIES)[number];
 export const MIN_ATTEMPTS = 1;
 export const MAX_ATTEMPTS = 5;
 export const DEFAULT_ATTEMPTS = 3;
-export const MAX_BUDGET_SEC = 86_400;
+const MAX_BUDGET_SEC = 86_400;
 
 export const ZChecksPolicy = z.enum(CHECKS_POLICIES, { error: "must be one of off, warn, required" });
 
@@ -109,7 +109,6 @@ export const ZWorkPatch = z.strictObject(
   },
   { error: strictError },
 );
-export type WorkPatch = z.infer<typeof ZWorkPatch>;
 
 const taskFields = {
   title: z
@@ -137,7 +136,6 @@ export const ZTaskCreate = z.strictObject(
   },
   { error: strictError },
 );
-export type TaskCreate = z.infer<typeof ZTaskCreate>;
 
 export const ZTaskPatch = z.strictObject(
   {
@@ -152,4 +150,3 @@ export const ZTaskPatch = z.strictObject(
   },
   { error: strictError },
 );
-export type TaskPatch = z.infer<typeof ZTaskPatch>;

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import { decodeForDisplay } from "../runner/output/text";
 
 const READ = 1024 * 1024;
-export const MAX_LINE_CHARS = 10_000;
+const MAX_LINE_CHARS = 10_000;
 
 export class LineIndex {
   private starts = new Float64Array(1024);
@@ -141,7 +141,8 @@ export class LineIndex {
 
 // A few recent indexes per process, so paging through a big log does not rescan it.
 const holder = globalThis as unknown as { __gatehouseLineIndexes?: Map<string, LineIndex> };
-const cache = (holder.__gatehouseLineIndexes ??= new Map<string, LineIndex>());
+holder.__gatehouseLineIndexes ??= new Map<string, LineIndex>();
+const cache = holder.__gatehouseLineIndexes;
 
 export function lineIndexFor(path: string): LineIndex {
   let index = cache.get(path);

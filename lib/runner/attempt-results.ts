@@ -109,7 +109,8 @@ export class AttemptResults {
 }
 
 const holder = globalThis as unknown as { __gatehouseLiveResults?: Map<string, AttemptResults> };
-const live = (holder.__gatehouseLiveResults ??= new Map<string, AttemptResults>());
+holder.__gatehouseLiveResults ??= new Map<string, AttemptResults>();
+const live = holder.__gatehouseLiveResults;
 const keyOf = (runId: string, n: number) => `${runId}/${n}`;
 
 export function findLiveResults(runId: string, n: number): AttemptResults | undefined {

@@ -31,9 +31,7 @@ export function buildCheckEnv(input: EnvInput): Record<string, string> {
   if (input.briefFile) env.GATEHOUSE_BRIEF_FILE = input.briefFile;
   for (const name of input.passthrough) {
     if (FIXED.has(name) || platformOwnedReason(name)) continue;
-    const value = Object.hasOwn(input.secrets, name)
-      ? input.secrets[name]
-      : input.serverEnv[name];
+    const value = Object.hasOwn(input.secrets, name) ? input.secrets[name] : input.serverEnv[name];
     if (value !== undefined) env[name] = value;
   }
   return env;

@@ -196,7 +196,7 @@ function timeoutMessage(limitMs: number, isBudget: boolean, outcome: CommandOutc
 }
 
 async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
-  const { run, attempt, deps, previous } = ctx;
+  const { run, attempt, previous } = ctx;
   const checks = run.checks;
   if (run.policy === "off") {
     await insertResults({

@@ -2,7 +2,8 @@
 import type { LogSink } from "./output/log-sink";
 
 const holder = globalThis as unknown as { __gatehouseLiveLogs?: Map<string, LogSink> };
-const live = (holder.__gatehouseLiveLogs ??= new Map<string, LogSink>());
+holder.__gatehouseLiveLogs ??= new Map<string, LogSink>();
+const live = holder.__gatehouseLiveLogs;
 
 export function liveLogKey(runId: string, n: number, name: string): string {
   return `${runId}/${n}/${name}`;

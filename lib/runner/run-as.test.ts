@@ -5,10 +5,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { setSecret } from "../services/secrets";
+import { describeAsRoot, isRoot } from "../testing/needs-root";
 import { createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 import { resolveRunAs } from "./run-as";
 
-const isRoot = process.getuid?.() === 0;
 const nobody = isRoot ? resolveRunAs({ GATEHOUSE_RUN_AS: "nobody" }) : null;
 const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -20,14 +20,6 @@ const check = (id: string, command: string, extra: Record<string, unknown> = {})
 });
 
 let h: Harness;
-beforeAll(async () => {
-  process.env.GATEHOUSE_RUN_AS = "nobody";
-  h = await createHarness({ runAs: nobody });
-});
-afterAll(async () => {
-  delete process.env.GATEHOUSE_RUN_AS;
-  await h?.cleanup();
-});
 
 // The test repositories are made in private temp dirs: let the run-as user read them.
 async function scenario(work: Record<string, unknown>, files?: Record<string, string>) {
@@ -37,7 +29,16 @@ async function scenario(work: Record<string, unknown>, files?: Record<string, st
   return s;
 }
 
-describe.runIf(isRoot)("running checks as another user", () => {
+describeAsRoot("running checks as another user", () => {
+  beforeAll(async () => {
+    process.env.GATEHOUSE_RUN_AS = "nobody";
+    h = await createHarness({ runAs: nobody });
+  });
+  afterAll(async () => {
+    delete process.env.GATEHOUSE_RUN_AS;
+    await h?.cleanup();
+  });
+
   it("runs checks and the agent as that user, in a worktree it owns, where the agent can commit", async () => {
     const s = await scenario({
       checkDefaults: [
@@ -86,9 +87,19 @@ describe.runIf(isRoot)("running checks as another user", () => {
 });
 
 describe("resolveRunAs", () => {
-  it("is off when unset, and refuses root and unknown users", () => {
+  it("is off when unset", () => {
     expect(resolveRunAs({})).toBeNull();
-    if (!isRoot) return;
+  });
+
+  // The other side of the root-only suite: it can only be seen from an ordinary user.
+  const withoutRoot = isRoot ? it.skip : it;
+  withoutRoot(`refuses to start when the server is not root${isRoot ? " (skipped: this run is root)" : ""}`, () => {
+    expect(() => resolveRunAs({ GATEHOUSE_RUN_AS: "nobody" })).toThrow(/needs the server to run as root/);
+  });
+});
+
+describeAsRoot("resolveRunAs as root", () => {
+  it("refuses root and unknown users", () => {
     expect(() => resolveRunAs({ GATEHOUSE_RUN_AS: "root" })).toThrow(/not root/);
     expect(() => resolveRunAs({ GATEHOUSE_RUN_AS: "no-such-user-here" })).toThrow(/no user/);
   });

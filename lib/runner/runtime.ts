@@ -50,7 +50,7 @@ export function configureRuntime(deps: RunnerDeps): Runtime {
   return holder.__gatehouseRuntime;
 }
 
-export function getRuntime(): Runtime {
+function getRuntime(): Runtime {
   return holder.__gatehouseRuntime ?? configureRuntime(defaultRunnerDeps());
 }
 

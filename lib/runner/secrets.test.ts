@@ -5,7 +5,6 @@
 // reaches a check or the agent, even when listed (written past the schema).
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { isAppError, type AppError } from "../errors";
@@ -13,6 +12,7 @@ import { createTokenWithPassword } from "../services/auth";
 import { listSecrets, setSecret } from "../services/secrets";
 import { createUser } from "../services/users";
 import { callRoute } from "../testing/call-route";
+import type { Json } from "../testing/json";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 import type { OutputMasker } from "./output/masker";
 import { makeSecretMasker } from "./output/secret-masker";
@@ -94,7 +94,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.cleanup());
 
-async function getRunJson(runId: string): Promise<{ status: number; json: any; text: string }> {
+async function getRunJson(runId: string): Promise<{ status: number; json: Json; text: string }> {
   return callRoute(runRoute.GET, { path: `/api/runs/${runId}`, params: { id: runId }, token });
 }
 
@@ -171,7 +171,7 @@ describe("setting a secret", () => {
     expect(again.status).toBe(200);
     const list = await callRoute(secretsRoute.GET, { params: { id: s.work.id }, token });
     expect(list.status).toBe(200);
-    expect(list.json.secrets.map((x: { name: string }) => x.name)).toEqual(["API_KEY"]);
+    expect(list.json.secrets.map((x) => x.name)).toEqual(["API_KEY"]);
     for (const text of [put.text, again.text, list.text]) expectNoLeak(text, "the secrets API");
 
     const rows = await h.t.db.secret.findMany({ where: { workId: s.work.id } });
@@ -316,9 +316,7 @@ describe("a value a check prints is *** everywhere it is stored or shown", () =>
   it("GET /api/runs/:id", async () => {
     const res = await getRunJson(runId);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.attempts[0].checks.map((c: { logTail: string }) => c.logTail)).toEqual(
-      detail.attempts[0].results.map((r) => r.logTail),
-    );
+    expect(res.json.attempts[0].checks.map((c) => c.logTail)).toEqual(detail.attempts[0].results.map((r) => r.logTail));
     expect(res.text).toContain("***");
     expectNoLeak(res.text, "GET /api/runs/:id");
   });

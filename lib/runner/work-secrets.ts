@@ -2,7 +2,7 @@
 import { openSecret } from "../auth/secret-box";
 import { listSealedSecrets } from "../db/secrets";
 
-export class SecretUnreadableError extends Error {}
+class SecretUnreadableError extends Error {}
 
 export async function loadWorkSecrets(workId: string): Promise<Record<string, string>> {
   const sealed = await listSealedSecrets({ workId });

@@ -47,7 +47,10 @@ async function checkPassword(email: string, password: string, address: string | 
     const wait = remainingWait(user.failedSignins, user.lastFailedAt);
     if (wait > 0) throw tooMany(wait);
   }
-  const isRight = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+  let isRight = false;
+  // An unknown email costs the same time as a wrong password, so timing does not tell which emails exist.
+  if (user) isRight = await verifyPassword(password, user.passwordHash);
+  else await burnPasswordCheck(password);
   if (!user || !isRight) {
     if (addressKey) keyFailed(addressKey);
     if (user) await recordSigninFailure({ id: user.id });

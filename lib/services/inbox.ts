@@ -1,10 +1,10 @@
 // What the start page shows a delivery owner: decisions first, then what is running, then endings.
 import type { Actor } from "../auth/actor";
-import { listRecentEndings, listRunsInProgress, listRunsNeedingDecision, type InboxRun } from "../db/inbox";
+import { listRecentEndings, listRunsInProgress, listRunsNeedingDecision } from "../db/inbox";
 import { ENDINGS } from "../gates/run-ending";
 import { listVisibleWorks } from "./works";
 
-export const INBOX_PAGE = 25;
+const INBOX_PAGE = 25;
 
 export type InboxFilters = { workId?: string; ending?: string; before?: Date };
 
@@ -32,5 +32,3 @@ export async function loadInbox(actor: Actor, filters: InboxFilters) {
     filters: { workId: filters.workId, ending },
   };
 }
-
-export type { InboxRun };

@@ -20,7 +20,7 @@ export async function loadTasksWithLatestRun(
   return tasks.map((task) => ({ task, latest: latest.get(task.id) ?? null }));
 }
 
-export const RUN_PAGE_SIZE = 20;
+const RUN_PAGE_SIZE = 20;
 
 export async function loadTaskPage(actor: Actor, taskId: string, beforeNumber?: number) {
   const { task, work } = await readTask(actor, taskId);

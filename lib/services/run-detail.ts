@@ -16,7 +16,7 @@ import { readRun } from "./runs";
 import { loadWorkSecrets } from "../runner/work-secrets";
 import { makeSecretMasker } from "../runner/output/secret-masker";
 
-export type AttemptDetail = AttemptRecord & { results: ResultRecord[] };
+type AttemptDetail = AttemptRecord & { results: ResultRecord[] };
 export type RunDetail = {
   run: RunRecord;
   attempts: AttemptDetail[];

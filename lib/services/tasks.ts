@@ -34,7 +34,7 @@ export type TaskView = TaskRecord & {
   warnings: string[];
 };
 
-export function viewTask(task: TaskRecord, work: WorkRecord): TaskView {
+function viewTask(task: TaskRecord, work: WorkRecord): TaskView {
   const effective = resolveChecks(work.checkDefaults, task.acceptanceChecks);
   return {
     ...task,

@@ -13,7 +13,7 @@ import { createTask } from "../services/tasks";
 import { createWork } from "../services/works";
 import { gitHomeOf, gitInvocation } from "../runner/checkout/git";
 
-export const DEMO_CHECKS: Check[] = [
+const DEMO_CHECKS: Check[] = [
   { id: "unit", name: "Unit tests pass", kind: "test", command: "node --test test/", required: true, timeoutSec: 120 },
   {
     id: "syntax",
@@ -39,7 +39,7 @@ function demoSourceDir(): string {
 }
 
 // Builds the demo repository (a git repo with one commit on main) in the data dir.
-export function buildDemoRepo(target: string): void {
+function buildDemoRepo(target: string): void {
   fs.rmSync(target, { recursive: true, force: true });
   fs.cpSync(path.join(demoSourceDir(), "repo"), target, { recursive: true });
   // The platform's git: a fixed environment (none of the server's secrets) and no program from config.

@@ -2,6 +2,7 @@
 // expected shape of refusals, and a snapshot of everything a request could change (to prove that a
 // refused request changed nothing).
 import { expect } from "vitest";
+import type { Json } from "./json";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import type { Role } from "../auth/roles";
 import type { Db } from "../db/client";
@@ -29,7 +30,7 @@ export async function grant(workId: string, person: { id: string }, role: Role):
   await setMemberRole(SYSTEM_ACTOR, workId, person.id, { role });
 }
 
-type Res = { status: number; json: any; text: string };
+type Res = { status: number; json: Json; text: string };
 
 // A refusal for lack of a Work role: 403, code forbidden, naming the role it takes (and the one held).
 export function expectForbiddenRole(res: Res, needed: Role | "admin", held?: string): void {

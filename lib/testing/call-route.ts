@@ -1,9 +1,20 @@
 // Test helper: call a Next route handler as the server would, with JSON in and out.
+import type { Json } from "./json";
+
 let defaultToken: string | undefined;
 
 // Every later call without its own token (and without `token: ""`) sends this one.
 export function useTokenByDefault(token: string | undefined): void {
   defaultToken = token;
+}
+
+// null (typed as Json) when the body is not JSON: a test that reads a field of it fails there.
+function parseJson(text: string): Json {
+  try {
+    return text ? JSON.parse(text) : (null as unknown as Json);
+  } catch {
+    return null as unknown as Json;
+  }
 }
 
 type Handler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
@@ -18,7 +29,7 @@ export async function callRoute<P extends Record<string, string>>(
     token?: string;
     headers?: Record<string, string>;
   } = {},
-): Promise<{ status: number; json: any; headers: Headers; text: string }> {
+): Promise<{ status: number; json: Json; headers: Headers; text: string }> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   const token = opts.token ?? defaultToken;
@@ -30,11 +41,5 @@ export async function callRoute<P extends Record<string, string>>(
   });
   const response = await handler(request, { params: Promise.resolve((opts.params ?? {}) as P) });
   const text = await response.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  return { status: response.status, json, headers: response.headers, text };
+  return { status: response.status, json: parseJson(text), headers: response.headers, text };
 }

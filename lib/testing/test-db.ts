@@ -17,7 +17,14 @@ function migrationsOf(provider: "sqlite" | "postgres"): string[] {
     .map((d) => fs.readFileSync(path.join(dir, d, "migration.sql"), "utf8"));
 }
 
-export type TestDb = { db: Db; dataDir: string; cleanup: () => Promise<void> };
+export type TestDb = {
+  db: Db;
+  dataDir: string;
+  // Whether the text is stored anywhere in the database: in SQLite's files (database, WAL), in
+  // PostgreSQL any row of any table of the test's schema, as text or as bytes.
+  holds: (text: string) => Promise<boolean>;
+  cleanup: () => Promise<void>;
+};
 
 export async function createTestDb(): Promise<TestDb> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-test-"));
@@ -31,9 +38,11 @@ export async function createTestDb(): Promise<TestDb> {
   raw.close();
   const db = createDb({ url: `file:${file}` });
   setDb(db);
+  const files = () => fs.readdirSync(dataDir).filter((f) => f.startsWith("gatehouse.db"));
   return {
     db,
     dataDir,
+    holds: async (text) => files().some((f) => fs.readFileSync(path.join(dataDir, f)).includes(Buffer.from(text))),
     cleanup: async () => {
       await db.$disconnect();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -60,6 +69,28 @@ async function createPostgresTestDb(baseUrl: string, dataDir: string): Promise<T
   return {
     db,
     dataDir,
+    holds: async (text) => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      try {
+        const tables = await c.query<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1",
+          [schema],
+        );
+        const hex = Buffer.from(text).toString("hex");
+        for (const { name } of tables.rows) {
+          // A row's text form shows text columns as written and bytea columns as \x<hex>.
+          const found = await c.query(
+            `SELECT 1 FROM "${schema}"."${name}" t WHERE strpos(t::text, $1) > 0 OR strpos(t::text, $2) > 0 LIMIT 1`,
+            [text, hex],
+          );
+          if (found.rowCount) return true;
+        }
+        return false;
+      } finally {
+        await c.end();
+      }
+    },
     cleanup: async () => {
       await db.$disconnect();
       const c = new pg.Client({ connectionString: baseUrl });

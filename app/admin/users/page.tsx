@@ -5,7 +5,7 @@ import { listAllUsers } from "@/lib/services/users";
 import { formatDateTime } from "@/lib/format";
 import { ActionForm, Field, inputClass } from "@/components/ui/action-form";
 import { buttonClass } from "@/components/ui/button";
-import { PageHeader, Pill, Section } from "@/components/ui/page-parts";
+import { PageHeader, Pill, rowListClass, Section } from "@/components/ui/page-parts";
 import { createUserAction, setAdminAction } from "./actions";
 
 export const metadata: Metadata = { title: "People" };
@@ -40,10 +40,7 @@ export default async function UsersPage() {
         </ActionForm>
       </Section>
       <Section title={`Everyone (${users.length})`}>
-        <ul
-          className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
-          aria-label="People"
-        >
+        <ul className={rowListClass} aria-label="People">
           {users.map((u) => (
             <li key={u.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
               <div>

@@ -3,7 +3,7 @@ import { getPageActor } from "@/lib/auth/page-actor";
 import { listTokensOfActor } from "@/lib/services/auth";
 import { formatDateTime } from "@/lib/format";
 import { buttonClass } from "@/components/ui/button";
-import { EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
+import { EmptyState, PageHeader, rowListClass, Section } from "@/components/ui/page-parts";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { NewTokenForm } from "@/components/auth/new-token-notice";
 import { createTokenAction, revokeTokenAction } from "./actions";
@@ -26,10 +26,7 @@ export default async function TokensPage() {
         {tokens.length === 0 ? (
           <EmptyState title="No tokens yet" />
         ) : (
-          <ul
-            className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
-            aria-label="Tokens"
-          >
+          <ul className={rowListClass} aria-label="Tokens">
             {tokens.map((t) => (
               <li key={t.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
                 <div>

@@ -10,7 +10,7 @@ import type { Ending, RunStatus } from "@/lib/gates/run-ending";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { GateChip } from "@/components/checks/gate-chip";
 import { EndingBadge } from "@/components/runs/ending-badge";
-import { Breadcrumbs, EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
+import { Breadcrumbs, EmptyState, PageHeader, rowListClass, Section } from "@/components/ui/page-parts";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { buttonClass } from "@/components/ui/button";
 import { NewTaskForm } from "@/components/works/new-task-form";
@@ -74,7 +74,7 @@ export default async function WorkPage({ params }: Props) {
             {isEngineer ? "Create one with New task." : "Engineers create tasks here."}
           </EmptyState>
         ) : (
-          <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+          <ul className={rowListClass}>
             {tasks.map(({ task, latest }) => (
               <li key={task.id}>
                 <Link

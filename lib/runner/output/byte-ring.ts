@@ -20,7 +20,8 @@ export class ByteRing {
   push(data: Buffer): void {
     if (data.length === 0) return;
     // Allocated on first use: most logs never need their ring.
-    const buf = (this.buf ??= takeBuffer(this.capacity));
+    this.buf ??= takeBuffer(this.capacity);
+    const buf = this.buf;
     if (data.length >= this.capacity) {
       data.copy(buf, 0, data.length - this.capacity);
       this.end = 0;

@@ -70,8 +70,8 @@ export class LogSink {
       return;
     }
     this.flush();
-    if (data.length < STAGE_BYTES) return this.writeHead(data);
-    writeAll(this.fd, data);
+    if (data.length < STAGE_BYTES) this.writeHead(data);
+    else writeAll(this.fd, data);
   }
 
   // Writes the staged head bytes to the log file (readers of a live log call this first).

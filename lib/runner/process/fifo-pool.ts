@@ -64,6 +64,9 @@ const pools = new Map<string, FifoPool>();
 
 export function fifoPoolFor(dir: string): FifoPool {
   let pool = pools.get(dir);
-  if (!pool) pools.set(dir, (pool = new FifoPool(dir)));
+  if (!pool) {
+    pool = new FifoPool(dir);
+    pools.set(dir, pool);
+  }
   return pool;
 }

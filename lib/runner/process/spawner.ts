@@ -130,7 +130,7 @@ class Spawner {
       return Promise.resolve({ error: "a NUL character cannot be passed to a command" });
     return new Promise<Launched>((started) => {
       this.pending.set(id, { started, isStarted: false });
-      child.stdin!.write(fields.join("\0") + "\0");
+      child.stdin!.write(`${fields.join("\0")}\0`);
     });
   }
 }

@@ -8,7 +8,7 @@ import { ROLE_CAN, ROLES } from "@/lib/auth/roles";
 import { formatDateTime } from "@/lib/format";
 import { ActionForm, Field, inputClass } from "@/components/ui/action-form";
 import { buttonClass } from "@/components/ui/button";
-import { Breadcrumbs, EmptyState, PageHeader, Pill, Section } from "@/components/ui/page-parts";
+import { Breadcrumbs, EmptyState, PageHeader, Pill, rowListClass, Section } from "@/components/ui/page-parts";
 import { deleteSecretAction, removeMemberAction, setRoleAction, setSecretAction } from "./actions";
 
 export const metadata: Metadata = { title: "Access" };
@@ -57,10 +57,7 @@ export default async function AccessPage({ params }: { params: Promise<{ workId:
             Admins see every Work; give others a role to let them in.
           </EmptyState>
         ) : (
-          <ul
-            aria-label="Members"
-            className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
-          >
+          <ul aria-label="Members" className={rowListClass}>
             {members.map((m) => (
               <li key={m.userId} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
                 <span>
@@ -98,10 +95,7 @@ export default async function AccessPage({ params }: { params: Promise<{ workId:
         {secrets.length === 0 ? (
           <EmptyState title="No secrets" />
         ) : (
-          <ul
-            aria-label="Secrets"
-            className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
-          >
+          <ul aria-label="Secrets" className={rowListClass}>
             {secrets.map((s) => (
               <li key={s.name} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
                 <span>
