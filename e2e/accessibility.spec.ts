@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, dispatch, runJson, workWithChecks } from "./support/api";
+import { api, demoWorkJson, dispatch, runJson, workWithChecks } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";
 import { startOwnServer } from "./support/own-server";
 
@@ -47,11 +47,10 @@ async function seed(): Promise<Seed> {
   const { version } = (await api("GET", `/api/works/${workId}`)).json;
   const patched = await api("PATCH", `/api/works/${workId}`, { version, maxGateAttempts: 2 });
   expect(patched.status).toBe(200);
-  const works = await api("GET", "/api/works");
-  const demo = works.json.works.find((w: { name: string }) => w.name === "Gatehouse demo");
+  const demo = await demoWorkJson();
   const demoTasks = await api("GET", `/api/works/${demo.id}/tasks`);
   const demoRuns = await api("GET", `/api/tasks/${demoTasks.json.tasks[0].id}/runs`);
-  const demoRunId = demoRuns.json.runs.at(-1).id;
+  const demoRunId = demoRuns.json.runs[demoRuns.json.runs.length - 1].id;
   await expect.poll(async () => (await runJson(demoRunId)).status, { timeout: 60_000 }).toBe("finished");
   return { workId, taskBefore: before.json.id, taskAfter: taskId, runId, demoRunId };
 }

@@ -4,16 +4,16 @@ import fs from "node:fs";
 import { expect, type Page } from "@playwright/test";
 
 const AXE_SOURCE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 
-export type AxeViolation = {
+type AxeViolation = {
   id: string;
   impact: string | null;
   help: string;
   nodes: { target: string; summary: string }[];
 };
 
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
   // Colours are measured as painted: let transitions (hover, theme, chevrons) finish first.
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
@@ -40,7 +40,7 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   }, AXE_TAGS);
 }
 
-export function describeViolations(violations: AxeViolation[]): string {
+function describeViolations(violations: AxeViolation[]): string {
   return violations
     .flatMap((v) => v.nodes.map((n) => `${v.id} [${v.impact}] ${n.target}: ${v.help}. ${n.summary}`))
     .join("\n");

@@ -29,7 +29,7 @@ const FIXED_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 // Config that makes git run a program (or reach one), each set to a value that runs nothing. Command
 // scope is read last, so these win over the repository's config and anything it includes.
-export const NEUTRAL_CONFIG: ReadonlyArray<readonly [string, string]> = [
+const NEUTRAL_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ["core.fsmonitor", "false"],
   ["core.hooksPath", "/dev/null"],
   ["core.sshCommand", "ssh"],
@@ -281,7 +281,7 @@ const SAFE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   show: ["--no-ext-diff", "--no-textconv"],
 };
 
-export function withSafeFlags(args: string[]): string[] {
+function withSafeFlags(args: string[]): string[] {
   const flags = SAFE_FLAGS[args[0] ?? ""];
   return flags ? [args[0], ...flags, ...args.slice(1)] : args;
 }
