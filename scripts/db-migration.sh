@@ -19,7 +19,8 @@ for provider in sqlite postgres; do
   out="prisma/$provider/migrations/${stamp}_${name}"
   mkdir -p "$out"
   if [ -z "$(ls "$prev/$provider/models")" ]; then from=(--from-empty); else from=(--from-schema-datamodel "$prev/$provider"); fi
-  env -u DATABASE_URL npx prisma migrate diff --config "prisma/$provider.config.ts" "${from[@]}" --to-schema-datamodel "prisma/$provider" --script > "$out/migration.sql"
+  # The SQLite adapter opens a database file even for a diff: give it a scratch data dir, not ./data.
+  GATEHOUSE_DATA_DIR="$prev" env -u DATABASE_URL npx prisma migrate diff --config "prisma/$provider.config.ts" "${from[@]}" --to-schema-datamodel "prisma/$provider" --script > "$out/migration.sql"
   echo "wrote $out/migration.sql"
 done
 for provider in sqlite postgres; do

@@ -2,7 +2,6 @@
 // The agent step of an attempt: its verdict, the brief it was given, and its log tail.
 import { formatDuration } from "@/lib/format";
 import type { AttemptJson } from "@/lib/api/run-json";
-import type { Verdict } from "@/lib/gates/gate";
 import { VerdictBadge } from "../checks/verdict-badge";
 import { LogTail } from "../logs/log-tail";
 import { ChevronRightIcon } from "../ui/icons";
@@ -28,7 +27,7 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
               </span>
             ) : null}
           </span>
-          <VerdictBadge verdict={agent.verdict as Verdict} />
+          <VerdictBadge verdict={agent.verdict} />
         </summary>
         <div className="space-y-3 px-4 py-3">
           {attempt.brief ? (

@@ -1,8 +1,6 @@
 // Rows of runs across Works for the inbox: what ended how, where, and when.
 import Link from "next/link";
 import type { InboxRun } from "@/lib/db/inbox";
-import type { Gate } from "@/lib/gates/gate";
-import type { Ending, RunStatus } from "@/lib/gates/run-ending";
 import { GateChip } from "../checks/gate-chip";
 import { TimeAgo } from "../ui/time-ago";
 import { EndingBadge, describeEndingReason } from "./ending-badge";
@@ -18,7 +16,7 @@ export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) 
             className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[8.5rem_minmax(0,1fr)_8rem_6rem] dark:hover:bg-zinc-800/50"
           >
             <span className="order-2 sm:order-none">
-              <EndingBadge status={run.status as RunStatus} ending={run.ending as Ending | null} />
+              <EndingBadge status={run.status} ending={run.ending} />
             </span>
             <span className="min-w-0">
               <span className="block truncate">
@@ -31,7 +29,7 @@ export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) 
               </span>
             </span>
             <span className="hidden sm:block">
-              <GateChip gate={run.gate as Gate} size="sm" />
+              <GateChip gate={run.gate} size="sm" />
             </span>
             <span className="hidden text-right text-xs text-zinc-500 sm:block dark:text-zinc-400">
               <TimeAgo date={run.finishedAt ?? run.createdAt} />
@@ -67,7 +65,7 @@ export function DecisionCards({ runs }: { runs: InboxRun[] }) {
                 </Link>
               </div>
             </div>
-            <GateChip gate={run.gate as Gate} size="sm" />
+            <GateChip gate={run.gate} size="sm" />
           </div>
           <p className="mt-2 text-sm text-amber-900 dark:text-amber-200">{run.endingReason}</p>
           <p className="mt-2 text-xs text-amber-800 dark:text-amber-300/90">

@@ -3,7 +3,6 @@
 // one expandable row per check. Live while the run is queued or running.
 import { useState } from "react";
 import type { RunJson } from "@/lib/api/run-json";
-import type { Gate, Verdict } from "@/lib/gates/gate";
 import { CheckResultList, GroupToggle } from "../checks/check-result-list";
 import { GateChip } from "../checks/gate-chip";
 import { Card, EmptyState } from "../ui/page-parts";
@@ -22,7 +21,7 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
   const latest = run.attempts.at(-1);
   const attempt = run.attempts.find((a) => a.n === picked) ?? latest;
   if (!attempt) return <EmptyState title="No attempt yet" />;
-  const gate = attempt.gate as Gate;
+  const gate = attempt.gate;
   return (
     <Card className="overflow-hidden" data-testid="run-checks">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
@@ -31,7 +30,7 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
           {attempt.checks.length > 1 ? <GroupToggle grouped={grouped} onChange={setGrouped} /> : null}
         </span>
         <AttemptSwitcher
-          attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate as Gate }))}
+          attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate }))}
           selected={attempt.n}
           max={run.maxAttempts}
           onSelect={setPicked}
@@ -53,7 +52,7 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
         </p>
       ) : (
         <CheckResultList
-          results={attempt.checks.map((check) => ({ ...check, verdict: check.verdict as Verdict }))}
+          results={attempt.checks}
           grouped={grouped}
           label={`Checks of attempt ${attempt.n}`}
           rowKey={(check) => `${attempt.n}-${check.checkId}`}

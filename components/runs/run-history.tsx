@@ -1,8 +1,6 @@
 // A task's runs, newest first, paged.
 import Link from "next/link";
 import type { RunSummary } from "@/lib/db/run-history";
-import type { Ending, RunStatus } from "@/lib/gates/run-ending";
-import type { Gate } from "@/lib/gates/gate";
 import { formatDuration } from "@/lib/format";
 import { GateChip } from "../checks/gate-chip";
 import { TimeAgo } from "../ui/time-ago";
@@ -20,14 +18,10 @@ export function RunHistory({ runs, olderHref }: { runs: RunSummary[]; olderHref:
             >
               <span className="font-medium tabular-nums">#{run.number}</span>
               <span className="hidden sm:block">
-                <GateChip gate={run.gate as Gate} size="sm" />
+                <GateChip gate={run.gate} size="sm" />
               </span>
               <span className="min-w-0 truncate">
-                <EndingBadge
-                  status={run.status as RunStatus}
-                  ending={run.ending as Ending | null}
-                  needsDecision={run.needsDecision}
-                />
+                <EndingBadge status={run.status} ending={run.ending} needsDecision={run.needsDecision} />
                 <span className="ml-2 text-xs text-zinc-500 dark:text-zinc-400">
                   {run.attemptCount} of {run.maxAttempts} attempts
                 </span>

@@ -1,5 +1,6 @@
 // The audit trail: who did what, when; edits carry before/after (never secret values).
 import { getDb, type DbOrTx } from "./client";
+import type { AuditEvent } from "./models";
 
 export type AuditInsert = {
   actorId: string | null;
@@ -14,20 +15,8 @@ export type AuditInsert = {
   after?: unknown;
 };
 
-export type AuditRecord = {
-  id: string;
-  at: Date;
-  actorId: string | null;
-  actorLabel: string;
-  via: string;
-  action: string;
-  summary: string;
-  workId: string | null;
-  taskId: string | null;
-  runId: string | null;
-  before: unknown;
-  after: unknown;
-};
+// before/after stay JSON text in the row (an audit entry is read back whole, never queried into).
+export type AuditRecord = Omit<AuditEvent, "before" | "after"> & { before: unknown; after: unknown };
 
 export async function insertAuditEvent(opts: { event: AuditInsert; db?: DbOrTx }): Promise<void> {
   const { before, after, ...rest } = opts.event;

@@ -1,5 +1,6 @@
 // The database client: SQLite in the data dir by default, PostgreSQL when DATABASE_URL says postgres://.
-// Both clients are generated from the same models, so they share one shape (typed as the SQLite one).
+// Both clients are generated from the same models, so they share one shape (typed as the SQLite one;
+// lib/db/models.ts checks at compile time that their model types are the same).
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";

@@ -1,24 +1,8 @@
 // The delivery owners' inbox: runs waiting for a decision, runs in progress, and recent endings
 // across Works, each with its task and Work, newest first and paged by a time cursor.
-import { ACTIVE_RUN_STATUSES } from "../gates/run-ending";
+import { ACTIVE_RUN_STATUSES, type Ending } from "../gates/run-ending";
 import { getDb, type DbOrTx } from "./client";
-
-export type InboxRun = {
-  id: string;
-  number: number;
-  status: string;
-  gate: string;
-  ending: string | null;
-  endingReason: string | null;
-  needsDecision: boolean;
-  maxAttempts: number;
-  bestAttempt: number | null;
-  createdAt: Date;
-  finishedAt: Date | null;
-  attemptCount: number;
-  task: { id: string; key: string; title: string };
-  work: { id: string; name: string };
-};
+import type { Prisma } from "./models";
 
 const inboxSelect = {
   id: true,
@@ -35,9 +19,10 @@ const inboxSelect = {
   _count: { select: { attempts: true } },
   task: { select: { id: true, key: true, title: true } },
   work: { select: { id: true, name: true } },
-} as const;
+} satisfies Prisma.RunSelect;
 
-type Row = Omit<InboxRun, "attemptCount"> & { _count: { attempts: number } };
+type Row = Prisma.RunGetPayload<{ select: typeof inboxSelect }>;
+export type InboxRun = Omit<Row, "_count"> & { attemptCount: number };
 const toInboxRun = ({ _count, ...row }: Row): InboxRun => ({ ...row, attemptCount: _count.attempts });
 
 // workIds null: every Work (admins).
@@ -75,7 +60,7 @@ export async function listRunsInProgress(opts: {
 
 export async function listRecentEndings(opts: {
   workIds: string[] | null;
-  ending?: string;
+  ending?: Ending;
   before?: Date;
   take: number;
   db?: DbOrTx;

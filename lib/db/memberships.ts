@@ -7,7 +7,7 @@ export async function findRole(opts: { workId: string; userId: string; db?: DbOr
     where: { workId_userId: { workId: opts.workId, userId: opts.userId } },
     select: { role: true },
   });
-  return (row?.role as Role | undefined) ?? null;
+  return row?.role ?? null;
 }
 
 export async function upsertRole(opts: { workId: string; userId: string; role: Role; db?: DbOrTx }): Promise<void> {
@@ -31,5 +31,5 @@ export async function listMembers(opts: {
     orderBy: { createdAt: "asc" },
     select: { role: true, user: { select: { id: true, email: true, name: true } } },
   });
-  return rows.map((r) => ({ userId: r.user.id, email: r.user.email, name: r.user.name, role: r.role as Role }));
+  return rows.map((r) => ({ userId: r.user.id, email: r.user.email, name: r.user.name, role: r.role }));
 }

@@ -1,5 +1,6 @@
 // Reading run history: counts and pages, for task pages and the inbox.
 import { getDb, type DbOrTx } from "./client";
+import type { Prisma } from "./models";
 
 export async function countRunsOfTask(opts: { taskId: string; db?: DbOrTx }): Promise<number> {
   return (opts.db ?? getDb()).run.count({ where: { taskId: opts.taskId } });
@@ -23,24 +24,6 @@ export async function countRequiredPassedByAttempt(opts: {
   return attempts.map((a) => ({ n: a.n, commit: a.commit, requiredPassed: a._count.results }));
 }
 
-export type RunSummary = {
-  id: string;
-  taskId: string;
-  workId: string;
-  number: number;
-  status: string;
-  gate: string;
-  ending: string | null;
-  endingReason: string | null;
-  needsDecision: boolean;
-  maxAttempts: number;
-  policy: string;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  attemptCount: number;
-};
-
 const summarySelect = {
   id: true,
   taskId: true,
@@ -57,9 +40,10 @@ const summarySelect = {
   startedAt: true,
   finishedAt: true,
   _count: { select: { attempts: true } },
-} as const;
+} satisfies Prisma.RunSelect;
 
-type SummaryRow = Omit<RunSummary, "attemptCount"> & { _count: { attempts: number } };
+type SummaryRow = Prisma.RunGetPayload<{ select: typeof summarySelect }>;
+export type RunSummary = Omit<SummaryRow, "_count"> & { attemptCount: number };
 
 function toSummary({ _count, ...row }: SummaryRow): RunSummary {
   return { ...row, attemptCount: _count.attempts };

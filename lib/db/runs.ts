@@ -1,231 +1,29 @@
 // Runs, their attempts and check results: one query or command per function.
-import type { EffectiveCheck } from "../gates/merge-checks";
-import type { Gate, Verdict } from "../gates/gate";
-import { ACTIVE_RUN_STATUSES, type Ending, type RunStatus } from "../gates/run-ending";
+import type { Verdict } from "../gates/gate";
+import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
-import type { ChecksPolicy } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
+import { runJson, type Attempt, type CheckResult, type Run, type RunJsonFields } from "./models";
 
-export type RunRecord = {
-  id: string;
-  taskId: string;
-  workId: string;
-  number: number;
-  status: RunStatus;
-  gate: Gate;
-  ending: Ending | null;
-  endingReason: string | null;
-  policy: ChecksPolicy;
-  maxAttempts: number;
-  checks: EffectiveCheck[];
-  suppressed: string[];
-  warnings: string[];
-  agentCommand: string | null;
-  agentEnvPassthrough: string[];
-  budgetSec: number | null;
-  failFast: boolean;
-  branch: string;
-  startCommit: string | null;
-  spentMs: number;
-  budgetFromMs: number;
-  bestAttempt: number | null;
-  bestCommit: string | null;
-  needsDecision: boolean;
-  decision: string | null;
-  decidedById: string | null;
-  decidedAt: Date | null;
-  dispatchedById: string | null;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-};
+// Every column but updatedAt, with the Json columns typed.
+export type RunRecord = Omit<Run, "updatedAt" | keyof RunJsonFields> & RunJsonFields;
+const runOmit = { updatedAt: true } as const;
 
-type RunRow = Omit<
-  RunRecord,
-  "checks" | "suppressed" | "warnings" | "agentEnvPassthrough" | "status" | "gate" | "ending" | "policy"
-> & {
-  checks: string;
-  suppressed: string;
-  warnings: string;
-  agentEnvPassthrough: string;
-  status: string;
-  gate: string;
-  ending: string | null;
-  policy: string;
-};
+// Log sizes are BIGINT columns (a check may print more than 2 GB); above lib/db they are numbers.
+type LogBytesAsNumber<Row, K extends keyof Row> = Omit<Row, K> & { [P in K]: number | null };
+const bytes = (n: bigint | null) => (n === null ? null : Number(n));
+const bigBytes = (n: number | null | undefined) => (n === undefined ? undefined : n === null ? null : BigInt(n));
 
-const runSelect = {
-  id: true,
-  taskId: true,
-  workId: true,
-  number: true,
-  status: true,
-  gate: true,
-  ending: true,
-  endingReason: true,
-  policy: true,
-  maxAttempts: true,
-  checks: true,
-  suppressed: true,
-  warnings: true,
-  agentCommand: true,
-  agentEnvPassthrough: true,
-  budgetSec: true,
-  failFast: true,
-  branch: true,
-  startCommit: true,
-  spentMs: true,
-  budgetFromMs: true,
-  bestAttempt: true,
-  bestCommit: true,
-  needsDecision: true,
-  decision: true,
-  decidedById: true,
-  decidedAt: true,
-  dispatchedById: true,
-  createdAt: true,
-  startedAt: true,
-  finishedAt: true,
-} as const;
+export type AttemptRecord = LogBytesAsNumber<Attempt, "agentLogBytes">;
+const toAttemptRecord = (row: Attempt): AttemptRecord => ({ ...row, agentLogBytes: bytes(row.agentLogBytes) });
 
-function toRunRecord(row: RunRow): RunRecord {
-  return {
-    ...row,
-    status: row.status as RunStatus,
-    gate: row.gate as Gate,
-    ending: row.ending as Ending | null,
-    policy: row.policy as ChecksPolicy,
-    checks: JSON.parse(row.checks) as EffectiveCheck[],
-    suppressed: JSON.parse(row.suppressed) as string[],
-    warnings: JSON.parse(row.warnings) as string[],
-    agentEnvPassthrough: JSON.parse(row.agentEnvPassthrough) as string[],
-  };
-}
-
-export type AttemptRecord = {
-  id: string;
-  runId: string;
-  n: number;
-  trigger: string;
-  status: string;
-  gate: Gate;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  commit: string | null;
-  isDirty: boolean;
-  treeAfter: string | null;
-  noChangeSince: number | null;
-  brief: string | null;
-  agentVerdict: Verdict | null;
-  agentExitCode: number | null;
-  agentDurationMs: number | null;
-  agentMessage: string | null;
-  agentLogTail: string | null;
-  agentLogBytes: number | null;
-  agentLogNote: string | null;
-  startedById: string | null;
-};
-
-const attemptSelect = {
-  id: true,
-  runId: true,
-  n: true,
-  trigger: true,
-  status: true,
-  gate: true,
-  startedAt: true,
-  finishedAt: true,
-  commit: true,
-  isDirty: true,
-  treeAfter: true,
-  noChangeSince: true,
-  brief: true,
-  agentVerdict: true,
-  agentExitCode: true,
-  agentDurationMs: true,
-  agentMessage: true,
-  agentLogTail: true,
-  agentLogBytes: true,
-  agentLogNote: true,
-  startedById: true,
-} as const;
-
-type AttemptRow = Omit<AttemptRecord, "gate" | "agentVerdict" | "agentLogBytes"> & {
-  gate: string;
-  agentVerdict: string | null;
-  agentLogBytes: bigint | null;
-};
-
-function toAttemptRecord(row: AttemptRow): AttemptRecord {
-  return {
-    ...row,
-    gate: row.gate as Gate,
-    agentVerdict: row.agentVerdict as Verdict | null,
-    agentLogBytes: row.agentLogBytes === null ? null : Number(row.agentLogBytes),
-  };
-}
-
-export type ResultRecord = {
-  id: string;
-  attemptId: string;
-  runId: string;
-  position: number;
-  checkId: string;
-  name: string;
-  kind: string;
-  required: boolean;
-  verdict: Verdict;
-  exitCode: number | null;
-  signal: string | null;
-  durationMs: number | null;
-  message: string | null;
-  logTail: string | null;
-  logBytes: number | null;
-  logNote: string | null;
-  // The test runner's summary recognised in the output (null: none recognised).
-  tests: TestCounts | null;
-  logAttempt: number;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-};
-
-const resultSelect = {
-  id: true,
-  attemptId: true,
-  runId: true,
-  position: true,
-  checkId: true,
-  name: true,
-  kind: true,
-  required: true,
-  verdict: true,
-  exitCode: true,
-  signal: true,
-  durationMs: true,
-  message: true,
-  logTail: true,
-  logBytes: true,
-  logNote: true,
-  tests: true,
-  logAttempt: true,
-  startedAt: true,
-  finishedAt: true,
-} as const;
-
-type ResultRow = Omit<ResultRecord, "verdict" | "logBytes" | "tests"> & {
-  verdict: string;
-  logBytes: bigint | null;
-  tests: unknown;
-};
-
-function toResultRecord(row: ResultRow): ResultRecord {
-  return {
-    ...row,
-    verdict: row.verdict as Verdict,
-    logBytes: row.logBytes === null ? null : Number(row.logBytes),
-    tests: toTestCounts(row.tests),
-  };
-}
+// tests: the test runner's summary, checked on the way out (null when none was recognised).
+export type ResultRecord = Omit<LogBytesAsNumber<CheckResult, "logBytes">, "tests"> & { tests: TestCounts | null };
+const toResultRecord = (row: CheckResult): ResultRecord => ({
+  ...row,
+  logBytes: bytes(row.logBytes),
+  tests: toTestCounts(row.tests),
+});
 
 export type RunInsert = Pick<
   RunRecord,
@@ -247,30 +45,25 @@ export type RunInsert = Pick<
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
   const db = opts.db ?? getDb();
-  const { checks, suppressed, warnings, agentEnvPassthrough, ...rest } = opts.data;
   const last = await db.run.findFirst({
-    where: { taskId: rest.taskId },
+    where: { taskId: opts.data.taskId },
     orderBy: { number: "desc" },
     select: { number: true },
   });
   const row = await db.run.create({
     data: {
-      ...rest,
+      ...opts.data,
       number: (last?.number ?? 0) + 1,
-      checks: JSON.stringify(checks),
-      suppressed: JSON.stringify(suppressed),
-      warnings: JSON.stringify(warnings),
-      agentEnvPassthrough: JSON.stringify(agentEnvPassthrough),
-      attempts: { create: { n: 1, trigger: "dispatch", startedById: rest.dispatchedById } },
+      attempts: { create: { n: 1, trigger: "dispatch", startedById: opts.data.dispatchedById } },
     },
-    select: runSelect,
+    omit: runOmit,
   });
-  return toRunRecord(row);
+  return runJson(row);
 }
 
 export async function findRun(opts: { id: string; db?: DbOrTx }): Promise<RunRecord | null> {
-  const row = await (opts.db ?? getDb()).run.findUnique({ where: { id: opts.id }, select: runSelect });
-  return row ? toRunRecord(row) : null;
+  const row = await (opts.db ?? getDb()).run.findUnique({ where: { id: opts.id }, omit: runOmit });
+  return row && runJson(row);
 }
 
 export type RunLabels = { task: { id: string; key: string; title: string }; work: { id: string; name: string } };
@@ -293,18 +86,18 @@ export async function findActiveRunOfTask(opts: { taskId: string; db?: DbOrTx })
   const row = await (opts.db ?? getDb()).run.findFirst({
     where: { taskId: opts.taskId, status: { in: [...ACTIVE_RUN_STATUSES] } },
     orderBy: { number: "desc" },
-    select: runSelect,
+    omit: runOmit,
   });
-  return row ? toRunRecord(row) : null;
+  return row && runJson(row);
 }
 
 export async function listRunsWithStatus(opts: { statuses: RunStatus[]; db?: DbOrTx }): Promise<RunRecord[]> {
   const rows = await (opts.db ?? getDb()).run.findMany({
     where: { status: { in: opts.statuses } },
     orderBy: { createdAt: "asc" },
-    select: runSelect,
+    omit: runOmit,
   });
-  return rows.map(toRunRecord);
+  return rows.map(runJson);
 }
 
 export type RunChanges = Partial<
@@ -356,7 +149,6 @@ export async function listAttempts(opts: { runId: string; db?: DbOrTx }): Promis
   const rows = await (opts.db ?? getDb()).attempt.findMany({
     where: { runId: opts.runId },
     orderBy: { n: "asc" },
-    select: attemptSelect,
   });
   return rows.map(toAttemptRecord);
 }
@@ -374,7 +166,6 @@ export async function findLastAttemptN(opts: { runId: string; db?: DbOrTx }): Pr
 export async function findAttempt(opts: { runId: string; n: number; db?: DbOrTx }): Promise<AttemptRecord | null> {
   const row = await (opts.db ?? getDb()).attempt.findUnique({
     where: { runId_n: { runId: opts.runId, n: opts.n } },
-    select: attemptSelect,
   });
   return row ? toAttemptRecord(row) : null;
 }
@@ -388,7 +179,6 @@ export async function insertAttempt(opts: {
 }): Promise<AttemptRecord> {
   const row = await (opts.db ?? getDb()).attempt.create({
     data: { runId: opts.runId, n: opts.n, trigger: opts.trigger, startedById: opts.startedById },
-    select: attemptSelect,
   });
   return toAttemptRecord(row);
 }
@@ -405,7 +195,7 @@ export async function updateAttempt(opts: { id: string; changes: AttemptChanges;
     where: { id: opts.id },
     data: {
       ...rest,
-      ...(agentLogBytes !== undefined ? { agentLogBytes: agentLogBytes === null ? null : BigInt(agentLogBytes) } : {}),
+      agentLogBytes: bigBytes(agentLogBytes),
     },
     select: { id: true },
   });
@@ -433,7 +223,7 @@ export type QueuedResult = Pick<ResultRecord, "checkId" | "name" | "kind" | "req
 function resultRowsOf(opts: { attemptId: string; runId: string; logAttempt: number; results: QueuedResult[] }) {
   return opts.results.map((r, position) => ({
     ...r,
-    logBytes: r.logBytes === undefined || r.logBytes === null ? null : BigInt(r.logBytes),
+    logBytes: bigBytes(r.logBytes) ?? null,
     tests: r.tests ?? undefined,
     attemptId: opts.attemptId,
     runId: opts.runId,
@@ -471,7 +261,6 @@ export async function listResults(opts: { attemptId: string; db?: DbOrTx }): Pro
   const rows = await (opts.db ?? getDb()).checkResult.findMany({
     where: { attemptId: opts.attemptId },
     orderBy: { position: "asc" },
-    select: resultSelect,
   });
   return rows.map(toResultRecord);
 }
@@ -483,7 +272,7 @@ export async function listResultsOfRun(opts: {
   const rows = await (opts.db ?? getDb()).checkResult.findMany({
     where: { runId: opts.runId },
     orderBy: [{ attempt: { n: "asc" } }, { position: "asc" }],
-    select: { ...resultSelect, attempt: { select: { n: true } } },
+    include: { attempt: { select: { n: true } } },
   });
   return rows.map(({ attempt, ...row }) => ({ ...toResultRecord(row), attemptN: attempt.n }));
 }
@@ -496,7 +285,6 @@ export async function findResult(opts: {
 }): Promise<ResultRecord | null> {
   const row = await (opts.db ?? getDb()).checkResult.findFirst({
     where: { runId: opts.runId, checkId: opts.checkId, attempt: { n: opts.n } },
-    select: resultSelect,
   });
   return row ? toResultRecord(row) : null;
 }

@@ -1,13 +1,15 @@
 // Work secrets: names are readable, values only as ciphertext (decrypted by the runner alone).
 import { getDb, type DbOrTx } from "./client";
+import type { Prisma } from "./models";
 
-export type SecretName = { name: string; updatedAt: Date; updatedById: string | null };
+const nameSelect = { name: true, updatedAt: true, updatedById: true } satisfies Prisma.SecretSelect;
+export type SecretName = Prisma.SecretGetPayload<{ select: typeof nameSelect }>;
 
 export async function listSecretNames(opts: { workId: string; db?: DbOrTx }): Promise<SecretName[]> {
   return (opts.db ?? getDb()).secret.findMany({
     where: { workId: opts.workId },
     orderBy: { name: "asc" },
-    select: { name: true, updatedAt: true, updatedById: true },
+    select: nameSelect,
   });
 }
 

@@ -1,62 +1,25 @@
 // Tasks: one query or command per function.
 import type { TaskCheckEntry } from "../gates/check-schema";
 import { getDb, type DbOrTx } from "./client";
+import { Prisma } from "./generated/sqlite/client";
+import { taskJson, type Task, type TaskJsonFields } from "./models";
 
-export type TaskRecord = {
-  id: string;
-  workId: string;
-  number: number;
-  key: string;
-  title: string;
-  description: string;
-  branch: string;
-  acceptanceChecks: TaskCheckEntry[] | null;
-  maxGateAttempts: number | null;
-  agentCommand: string | null;
-  budgetSec: number | null;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
-};
+export type TaskRecord = Omit<Task, keyof TaskJsonFields> & TaskJsonFields;
 
-const taskSelect = {
-  id: true,
-  workId: true,
-  number: true,
-  key: true,
-  title: true,
-  description: true,
-  branch: true,
-  acceptanceChecks: true,
-  maxGateAttempts: true,
-  agentCommand: true,
-  budgetSec: true,
-  version: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
-
-type TaskRow = Omit<TaskRecord, "acceptanceChecks"> & { acceptanceChecks: string | null };
-
-function toTaskRecord(row: TaskRow): TaskRecord {
-  return {
-    ...row,
-    acceptanceChecks: row.acceptanceChecks === null ? null : (JSON.parse(row.acceptanceChecks) as TaskCheckEntry[]),
-  };
-}
+// A Json column holds SQL NULL for "no list" (inherit the Work's checks untouched).
+const checksOrNull = (entries: TaskCheckEntry[] | null) => entries ?? Prisma.DbNull;
 
 export async function findTask(opts: { id: string; db?: DbOrTx }): Promise<TaskRecord | null> {
-  const row = await (opts.db ?? getDb()).task.findUnique({ where: { id: opts.id }, select: taskSelect });
-  return row ? toTaskRecord(row) : null;
+  const row = await (opts.db ?? getDb()).task.findUnique({ where: { id: opts.id } });
+  return row && taskJson(row);
 }
 
 export async function listTasks(opts: { workId: string; db?: DbOrTx }): Promise<TaskRecord[]> {
   const rows = await (opts.db ?? getDb()).task.findMany({
     where: { workId: opts.workId },
     orderBy: { number: "desc" },
-    select: taskSelect,
   });
-  return rows.map(toTaskRecord);
+  return rows.map(taskJson);
 }
 
 export async function isBranchTaken(opts: {
@@ -77,10 +40,9 @@ export type TaskInsert = Omit<TaskRecord, "id" | "version" | "createdAt" | "upda
 export async function insertTask(opts: { data: TaskInsert; db?: DbOrTx }): Promise<TaskRecord> {
   const { acceptanceChecks, ...rest } = opts.data;
   const row = await (opts.db ?? getDb()).task.create({
-    data: { ...rest, acceptanceChecks: acceptanceChecks === null ? null : JSON.stringify(acceptanceChecks) },
-    select: taskSelect,
+    data: { ...rest, acceptanceChecks: checksOrNull(acceptanceChecks) },
   });
-  return toTaskRecord(row);
+  return taskJson(row);
 }
 
 export type TaskChanges = Partial<
@@ -103,9 +65,7 @@ export async function updateTaskAtVersion(opts: {
     where: { id: opts.id, version: opts.version },
     data: {
       ...rest,
-      ...(acceptanceChecks !== undefined
-        ? { acceptanceChecks: acceptanceChecks === null ? null : JSON.stringify(acceptanceChecks) }
-        : {}),
+      ...(acceptanceChecks !== undefined ? { acceptanceChecks: checksOrNull(acceptanceChecks) } : {}),
       version: { increment: 1 },
     },
   });

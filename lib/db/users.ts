@@ -1,10 +1,16 @@
 // Users, sessions and API tokens: one query or command per function.
 import { getDb, type DbOrTx } from "./client";
+import type { Prisma } from "./models";
 
-export type UserRecord = { id: string; email: string; name: string; isAdmin: boolean; createdAt: Date };
-export type UserWithSecret = UserRecord & { passwordHash: string; failedSignins: number; lastFailedAt: Date | null };
-
-const userSelect = { id: true, email: true, name: true, isAdmin: true, createdAt: true } as const;
+const userSelect = { id: true, email: true, name: true, isAdmin: true, createdAt: true } satisfies Prisma.UserSelect;
+const userWithSecretSelect = {
+  ...userSelect,
+  passwordHash: true,
+  failedSignins: true,
+  lastFailedAt: true,
+} satisfies Prisma.UserSelect;
+export type UserRecord = Prisma.UserGetPayload<{ select: typeof userSelect }>;
+export type UserWithSecret = Prisma.UserGetPayload<{ select: typeof userWithSecretSelect }>;
 
 export async function countUsers(opts: { db?: DbOrTx } = {}): Promise<number> {
   return (opts.db ?? getDb()).user.count();
@@ -13,7 +19,7 @@ export async function countUsers(opts: { db?: DbOrTx } = {}): Promise<number> {
 export async function findUserByEmail(opts: { email: string; db?: DbOrTx }): Promise<UserWithSecret | null> {
   return (opts.db ?? getDb()).user.findUnique({
     where: { email: opts.email },
-    select: { ...userSelect, passwordHash: true, failedSignins: true, lastFailedAt: true },
+    select: userWithSecretSelect,
   });
 }
 
@@ -85,16 +91,6 @@ export async function deleteSession(opts: { id: string; db?: DbOrTx }): Promise<
   await (opts.db ?? getDb()).session.deleteMany({ where: { id: opts.id } });
 }
 
-export type TokenRecord = {
-  id: string;
-  userId: string;
-  name: string;
-  hint: string;
-  isBootstrap: boolean;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-};
 const tokenSelect = {
   id: true,
   userId: true,
@@ -104,7 +100,8 @@ const tokenSelect = {
   createdAt: true,
   lastUsedAt: true,
   revokedAt: true,
-} as const;
+} satisfies Prisma.ApiTokenSelect;
+export type TokenRecord = Prisma.ApiTokenGetPayload<{ select: typeof tokenSelect }>;
 
 export async function insertToken(opts: {
   data: { userId: string; name: string; tokenHash: string; hint: string; isBootstrap?: boolean };

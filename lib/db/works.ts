@@ -1,62 +1,15 @@
-// Works: one query or command per function. Check lists are JSON text in the row, typed here.
-import type { Check } from "../gates/check-schema";
-import type { ChecksPolicy, WorkCreate } from "../gates/work-schema";
+// Works: one query or command per function.
+import type { WorkCreate } from "../gates/work-schema";
 import { getDb, type DbOrTx } from "./client";
+import { workJson, type Work, type WorkJsonFields } from "./models";
 
-export type WorkRecord = {
-  id: string;
-  name: string;
-  repoUrl: string;
-  baseBranch: string | null;
-  keyPrefix: string;
-  checkDefaults: Check[];
-  checksPolicy: ChecksPolicy;
-  maxGateAttempts: number;
-  agentCommand: string | null;
-  agentEnvPassthrough: string[];
-  budgetSec: number | null;
-  failFast: boolean;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
-};
-
-type WorkRow = Omit<WorkRecord, "checkDefaults" | "agentEnvPassthrough" | "checksPolicy"> & {
-  checkDefaults: string;
-  agentEnvPassthrough: string;
-  checksPolicy: string;
-};
-
-const workSelect = {
-  id: true,
-  name: true,
-  repoUrl: true,
-  baseBranch: true,
-  keyPrefix: true,
-  checkDefaults: true,
-  checksPolicy: true,
-  maxGateAttempts: true,
-  agentCommand: true,
-  agentEnvPassthrough: true,
-  budgetSec: true,
-  failFast: true,
-  version: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
-
-function toWorkRecord(row: WorkRow): WorkRecord {
-  return {
-    ...row,
-    checkDefaults: JSON.parse(row.checkDefaults) as Check[],
-    agentEnvPassthrough: JSON.parse(row.agentEnvPassthrough) as string[],
-    checksPolicy: row.checksPolicy as ChecksPolicy,
-  };
-}
+// Every column but the task counter, with the Json columns typed.
+export type WorkRecord = Omit<Work, "nextTaskNumber" | keyof WorkJsonFields> & WorkJsonFields;
+const omit = { nextTaskNumber: true } as const;
 
 export async function findWork(opts: { id: string; db?: DbOrTx }): Promise<WorkRecord | null> {
-  const row = await (opts.db ?? getDb()).work.findUnique({ where: { id: opts.id }, select: workSelect });
-  return row ? toWorkRecord(row) : null;
+  const row = await (opts.db ?? getDb()).work.findUnique({ where: { id: opts.id }, omit });
+  return row && workJson(row);
 }
 
 // Works visible to a user: all for admins (userId null), otherwise those with a membership.
@@ -64,23 +17,15 @@ export async function listWorks(opts: { memberUserId: string | null; db?: DbOrTx
   const rows = await (opts.db ?? getDb()).work.findMany({
     where: opts.memberUserId ? { memberships: { some: { userId: opts.memberUserId } } } : {},
     orderBy: { createdAt: "asc" },
-    select: workSelect,
+    omit,
   });
-  return rows.map(toWorkRecord);
+  return rows.map(workJson);
 }
 
 export async function insertWork(opts: { data: WorkCreate & { keyPrefix: string }; db?: DbOrTx }): Promise<WorkRecord> {
-  const { checkDefaults, agentEnvPassthrough, baseBranch, ...rest } = opts.data;
-  const row = await (opts.db ?? getDb()).work.create({
-    data: {
-      ...rest,
-      baseBranch: baseBranch ?? null,
-      checkDefaults: JSON.stringify(checkDefaults),
-      agentEnvPassthrough: JSON.stringify(agentEnvPassthrough),
-    },
-    select: workSelect,
-  });
-  return toWorkRecord(row);
+  const { baseBranch, ...rest } = opts.data;
+  const row = await (opts.db ?? getDb()).work.create({ data: { ...rest, baseBranch: baseBranch ?? null }, omit });
+  return workJson(row);
 }
 
 export type WorkChanges = Partial<Omit<WorkRecord, "id" | "version" | "createdAt" | "updatedAt" | "keyPrefix">>;
@@ -93,15 +38,9 @@ export async function updateWorkAtVersion(opts: {
   db?: DbOrTx;
 }): Promise<WorkRecord | null> {
   const db = opts.db ?? getDb();
-  const { checkDefaults, agentEnvPassthrough, ...rest } = opts.changes;
   const result = await db.work.updateMany({
     where: { id: opts.id, version: opts.version },
-    data: {
-      ...rest,
-      ...(checkDefaults !== undefined ? { checkDefaults: JSON.stringify(checkDefaults) } : {}),
-      ...(agentEnvPassthrough !== undefined ? { agentEnvPassthrough: JSON.stringify(agentEnvPassthrough) } : {}),
-      version: { increment: 1 },
-    },
+    data: { ...opts.changes, version: { increment: 1 } },
   });
   if (result.count === 0) return null;
   return findWork({ id: opts.id, db });

@@ -2,21 +2,7 @@
 // editing secrets. An engineer may edit a task's checks, but an entry that grants names and is new or
 // changed (other than copying the Work's default as it is) needs a lead. So does the agent command.
 import type { Check, TaskCheckEntry } from "./check-schema";
-
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([k, v]) => [k, sortKeys(v)]),
-    );
-  return value;
-}
+import { sameJson as same } from "./same-json";
 
 // Ids of entries in `next` that grant names and are not already approved (saved as they are, or the default).
 export function grantingEntriesNeedingLead(

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCheckEnv, processMarkers, type EnvInput } from "./check-env";
 import { NO_MASKING } from "./output/masker";
 import { runCommand } from "./process/run-command";
+import type { Prisma } from "../db/models";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 
 // What bash itself adds to the environment of the commands it runs.
@@ -243,8 +244,8 @@ describe("a frozen run whose checks list forbidden names (past the schema)", () 
     await h.t.db.work.update({
       where: { id: s.work.id },
       data: {
-        checkDefaults: JSON.stringify([check("env", command, { envPassthrough: listed })]),
-        agentEnvPassthrough: JSON.stringify([...FORBIDDEN_LISTED, "BAR"]),
+        checkDefaults: [check("env", command, { envPassthrough: listed })] as Prisma.InputJsonValue,
+        agentEnvPassthrough: [...FORBIDDEN_LISTED, "BAR"],
       },
     });
     const detail = await dispatchAndSettle(h, s.task.id);

@@ -13,6 +13,7 @@ import { listSecrets, setSecret } from "../services/secrets";
 import { createUser } from "../services/users";
 import { callRoute } from "../testing/call-route";
 import type { Json } from "../testing/json";
+import type { Prisma } from "../db/models";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 import type { OutputMasker } from "./output/masker";
 import { makeSecretMasker } from "./output/secret-masker";
@@ -449,8 +450,8 @@ describe("platform-owned configuration", () => {
     await h.t.db.work.update({
       where: { id: s.work.id },
       data: {
-        checkDefaults: JSON.stringify([check("env", command, { envPassthrough: listed })]),
-        agentEnvPassthrough: JSON.stringify(listed),
+        checkDefaults: [check("env", command, { envPassthrough: listed })] as Prisma.InputJsonValue,
+        agentEnvPassthrough: listed,
         agentCommand: command,
       },
     });

@@ -1,12 +1,14 @@
 // What the start page shows a delivery owner: decisions first, then what is running, then endings.
 import type { Actor } from "../auth/actor";
 import { listRecentEndings, listRunsInProgress, listRunsNeedingDecision } from "../db/inbox";
-import { ENDINGS } from "../gates/run-ending";
+import { ENDINGS, type Ending } from "../gates/run-ending";
 import { listVisibleWorks } from "./works";
 
 const INBOX_PAGE = 25;
 
 export type InboxFilters = { workId?: string; ending?: string; before?: Date };
+
+const isEnding = (value: string): value is Ending => (ENDINGS as readonly string[]).includes(value);
 
 export async function loadInbox(actor: Actor, filters: InboxFilters) {
   const works = await listVisibleWorks(actor);
@@ -17,7 +19,7 @@ export async function loadInbox(actor: Actor, filters: InboxFilters) {
       ? [filters.workId]
       : []
     : visible;
-  const ending = filters.ending && (ENDINGS as readonly string[]).includes(filters.ending) ? filters.ending : undefined;
+  const ending = filters.ending && isEnding(filters.ending) ? filters.ending : undefined;
   const [decisions, inProgress, endings] = await Promise.all([
     listRunsNeedingDecision({ workIds: scoped, take: 50 }),
     listRunsInProgress({ workIds: scoped, take: 20 }),

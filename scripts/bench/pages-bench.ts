@@ -131,7 +131,7 @@ async function seedHistory(dataDir: string, taskId: string, count: number) {
   const db = createDb({ url: `file:${path.join(dataDir, "gatehouse.db")}` });
   const task = await db.task.findUniqueOrThrow({ where: { id: taskId }, select: { workId: true, branch: true } });
   const template = await db.run.findFirstOrThrow({ where: { taskId }, select: { checks: true, policy: true } });
-  const endings = ["accepted", "partial", "rejected", "inconclusive"];
+  const endings = ["accepted", "partial", "rejected", "inconclusive"] as const;
   for (let start = 0; start < count; start += 200) {
     await db.run.createMany({
       data: Array.from({ length: Math.min(200, count - start) }, (_, i) => {
@@ -146,7 +146,7 @@ async function seedHistory(dataDir: string, taskId: string, count: number) {
           endingReason: "seeded",
           policy: template.policy,
           maxAttempts: 3,
-          checks: template.checks,
+          checks: template.checks ?? [],
           branch: task.branch,
           createdAt: at,
           startedAt: at,

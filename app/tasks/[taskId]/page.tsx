@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { sameJson } from "@/lib/gates/same-json";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { loadTaskPage } from "@/lib/services/page-data";
@@ -37,9 +38,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const { task, work, runs, hasMore } = await orNotFound(getTaskPage(taskId, before));
   const latest = runs[0] && !before ? await loadRunDetail(actor, runs[0].id) : null;
   const canDispatch = standingAllows(await standingOn(actor, work.id), "engineer");
-  const isChangedSinceRun = latest
-    ? JSON.stringify(latest.run.checks) !== JSON.stringify(task.effective.checks)
-    : false;
+  const isChangedSinceRun = latest ? !sameJson(latest.run.checks, task.effective.checks) : false;
   return (
     <>
       <Breadcrumbs

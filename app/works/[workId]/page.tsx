@@ -5,8 +5,6 @@ import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { loadTasksWithLatestRun } from "@/lib/services/page-data";
 import { readWork } from "@/lib/services/works";
-import type { Gate } from "@/lib/gates/gate";
-import type { Ending, RunStatus } from "@/lib/gates/run-ending";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { GateChip } from "@/components/checks/gate-chip";
 import { EndingBadge } from "@/components/runs/ending-badge";
@@ -99,17 +97,13 @@ export default async function WorkPage({ params }: Props) {
                   </span>
                   {latest ? (
                     <span className="hidden sm:block">
-                      <EndingBadge
-                        status={latest.status as RunStatus}
-                        ending={latest.ending as Ending | null}
-                        needsDecision={latest.needsDecision}
-                      />
+                      <EndingBadge status={latest.status} ending={latest.ending} needsDecision={latest.needsDecision} />
                     </span>
                   ) : (
                     <span className="hidden sm:block" />
                   )}
                   {latest ? (
-                    <GateChip gate={latest.gate as Gate} size="sm" />
+                    <GateChip gate={latest.gate} size="sm" />
                   ) : (
                     <span className="text-xs text-zinc-500 dark:text-zinc-400">—</span>
                   )}

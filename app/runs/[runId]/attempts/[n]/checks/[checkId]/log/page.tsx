@@ -5,7 +5,6 @@ import { readLogLines } from "@/lib/services/logs";
 import { loadRunDetail } from "@/lib/services/run-detail";
 import { formatDuration } from "@/lib/format";
 import { formatBytes } from "@/lib/runner/output/text";
-import type { Verdict } from "@/lib/gates/gate";
 import { LogViewer } from "@/components/logs/log-viewer";
 import { VerdictBadge } from "@/components/checks/verdict-badge";
 import { Breadcrumbs } from "@/components/ui/page-parts";
@@ -31,7 +30,7 @@ export default async function LogPage({ params }: Props) {
   const attempt = detail.attempts.find((a) => String(a.n) === n);
   const result = attempt?.results.find((r) => r.checkId === checkId);
   const isAgent = checkId === "_agent";
-  const verdict = (isAgent ? attempt?.agentVerdict : result?.verdict) as Verdict | null | undefined;
+  const verdict = isAgent ? attempt?.agentVerdict : result?.verdict;
   const note = isAgent ? attempt?.agentLogNote : result?.logNote;
   const api = `/api/runs/${runId}/attempts/${n}/checks/${checkId}/log`;
   return (

@@ -1,0 +1,74 @@
+// The row types lib/db hands out are Prisma's generated model types. Two clients are generated from the same
+// models (prisma/models); their model types are the same (checked below), so one set is used: the SQLite
+// client's. What Prisma cannot know is written here, once: what a Json column holds (what the lib/gates
+// schemas let in), and that each enum is its lib/gates literal union (lib/gates must not import Prisma).
+import type { Role } from "../auth/roles";
+import type { Check, TaskCheckEntry } from "../gates/check-schema";
+import type { Gate, Verdict } from "../gates/gate";
+import type { EffectiveCheck } from "../gates/merge-checks";
+import type { Ending, RunStatus } from "../gates/run-ending";
+import type { ChecksPolicy } from "../gates/work-schema";
+import type * as Pg from "./generated/postgres/client";
+import type * as Lite from "./generated/sqlite/client";
+
+export type { Prisma } from "./generated/sqlite/client";
+export type Work = Lite.Work;
+export type Task = Lite.Task;
+export type Run = Lite.Run;
+export type Attempt = Lite.Attempt;
+export type CheckResult = Lite.CheckResult;
+export type AuditEvent = Lite.AuditEvent;
+
+// What each model's Json columns hold.
+export type WorkJsonFields = { checkDefaults: Check[]; agentEnvPassthrough: string[] };
+export type TaskJsonFields = { acceptanceChecks: TaskCheckEntry[] | null };
+export type RunJsonFields = {
+  checks: EffectiveCheck[];
+  suppressed: string[];
+  warnings: string[];
+  agentEnvPassthrough: string[];
+};
+
+type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;
+
+// A row as queried (any select or omit that keeps the Json columns), with its Json columns typed. Only a type:
+// the values are what was written, and only lib/db writes them, from values the schemas validated.
+function jsonTyped<Json>() {
+  return <Row extends { [K in keyof Json]: Lite.Prisma.JsonValue }>(row: Row) => row as unknown as WithJson<Row, Json>;
+}
+export const workJson = jsonTyped<WorkJsonFields>();
+export const taskJson = jsonTyped<TaskJsonFields>();
+export const runJson = jsonTyped<RunJsonFields>();
+
+// ---- compile-time checks (a mismatch fails `tsc`) ---------------------------------------------------
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Expect<T extends true> = T;
+
+// Each Prisma enum is its domain union, value for value.
+/** @public compile-time check, never imported */
+export type EnumsMatchDomain = [
+  Expect<Same<Lite.RunStatus, RunStatus>>,
+  Expect<Same<Lite.Gate, Gate>>,
+  Expect<Same<Lite.Ending, Ending>>,
+  Expect<Same<Lite.Verdict, Verdict>>,
+  Expect<Same<Lite.ChecksPolicy, ChecksPolicy>>,
+  Expect<Same<Lite.CheckKind, Check["kind"]>>,
+  Expect<Same<Lite.Role, Role>>,
+];
+
+// The PostgreSQL client's rows are the SQLite client's (client.ts types the client as the SQLite one).
+/** @public compile-time check, never imported */
+export type ClientsAgree = [
+  Expect<Same<Pg.Work, Lite.Work>>,
+  Expect<Same<Pg.Task, Lite.Task>>,
+  Expect<Same<Pg.Run, Lite.Run>>,
+  Expect<Same<Pg.Attempt, Lite.Attempt>>,
+  Expect<Same<Pg.CheckResult, Lite.CheckResult>>,
+  Expect<Same<Pg.AuditEvent, Lite.AuditEvent>>,
+  Expect<Same<Pg.Membership, Lite.Membership>>,
+  Expect<Same<Pg.User, Lite.User>>,
+  Expect<Same<Pg.Session, Lite.Session>>,
+  Expect<Same<Pg.ApiToken, Lite.ApiToken>>,
+  Expect<Same<Pg.Secret, Lite.Secret>>,
+];
