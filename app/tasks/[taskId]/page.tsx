@@ -1,3 +1,4 @@
+import { pageNumberParam } from "@/lib/pages/query-params";
 import type { Metadata } from "next";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
@@ -32,7 +33,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function TaskPage({ params, searchParams }: Props) {
   const { taskId } = await params;
-  const before = Number((await searchParams).before) || undefined;
+  const before = pageNumberParam((await searchParams).before);
   const actor = await getPageActor();
   const { task, work, runs, hasMore } = await orNotFound(getTaskPage(taskId, before));
   const latest = runs[0] && !before ? await loadRunDetail(actor, runs[0].id) : null;
