@@ -110,7 +110,7 @@ export function refuseUnstorableText(value: unknown, path: (string | number)[] =
   }
   if (!value || typeof value !== "object") return;
   if (Array.isArray(value)) {
-    value.forEach((item, i) => refuseUnstorableText(item, [...path, i], depth + 1));
+    for (const [i, item] of value.entries()) refuseUnstorableText(item, [...path, i], depth + 1);
     return;
   }
   if (value instanceof Date || value instanceof Blob) return;
