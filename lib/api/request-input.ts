@@ -3,9 +3,9 @@
 // bounded before it is parsed, and text that no database can store (lone surrogates, NUL) is refused
 // with the path of the field. Every refusal is an AppError, so callers answer 4xx, never 500.
 import { AppError } from "../errors";
+import { API_BODY_LIMIT_BYTES } from "../http/security-headers";
 
-// The largest legitimate JSON body (a task with 20 checks at their longest) is ~100 KB.
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = API_BODY_LIMIT_BYTES;
 export const MAX_JSON_DEPTH = 32;
 
 function tooLarge(limit: number): AppError {
