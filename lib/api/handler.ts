@@ -26,7 +26,8 @@ export function apiRoute<P extends Params = Params>(
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       refuseDeclaredLength(request.headers);
-      const params = await context.params;
+      // Routes without dynamic segments get no params.
+      const params = ((await context?.params) ?? {}) as P;
       refuseUnstorableParams(params);
       const actor = options.isPublic ? null : await resolveRequestActor(request);
       if (!options.isPublic && !actor)
