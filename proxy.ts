@@ -1,12 +1,17 @@
-// Runs before the route, for every page request and every API request that declares its length
-// (chunked API bodies go straight to the route wrapper, which reads them capped):
-// - a path that is not valid percent-encoding (e.g. /api/works/%E0%A4%A) is a 400, not Next's 500;
+// Runs before the route, for every page request and for API requests with no body or one declared under
+// 10 MB. Next holds a request it shows the proxy until its whole body has arrived (keeping at most
+// proxyClientMaxBodySize of it, dropping the rest), so larger declared and chunked API bodies go straight
+// to the route wrapper instead, which refuses a declared length over the cap at once and reads a chunked
+// body only up to the cap:
+// - a path that is not valid percent-encoding (e.g. /api/works/%E0%A4%A) is a 400, not Next's 500, and
+//   so is one carrying NUL or a lone surrogate;
 // - a body declared over the limit is a 413 before anything is buffered;
-// - a POST to a page (only Server Actions are) must declare its length and come from this site
-//   (411/413/403, where Next would buffer it or answer a cross-site action with a 500);
+// - a POST to a page (only Server Actions are) must declare its length, within the action limit, and
+//   come from this site (411/413/403, where Next answered a cross-site action with a 500);
 // - a signed-out request for a page gets a real 307 to the sign-in page (or the first-run page), not a
 //   200 whose streamed body redirects, so curl and scripts see what a browser sees.
 import { type NextRequest, NextResponse } from "next/server";
+import { textProblem } from "./lib/api/request-input";
 import { requestHost } from "./lib/auth/request-actor";
 import { SESSION_COOKIE } from "./lib/auth/tokens";
 import { ACTION_BODY_LIMIT_BYTES, API_BODY_LIMIT_BYTES } from "./lib/http/security-headers";
@@ -21,10 +26,14 @@ function refuse(status: number, code: string, path: string, message: string): Ne
   );
 }
 
+// Not valid percent-encoding, text no id can be (NUL, a lone surrogate), or an encoded dot segment
+// (%2e%2e: Next would resolve it to another route, where a POST was taken for a form action and failed).
 function isMalformedPath(pathname: string): boolean {
   try {
-    for (const segment of pathname.split("/")) decodeURIComponent(segment);
-    return false;
+    return pathname.split("/").some((segment) => {
+      const decoded = decodeURIComponent(segment);
+      return textProblem(decoded) !== null || decoded === "." || decoded === "..";
+    });
   } catch {
     return true;
   }
@@ -54,7 +63,7 @@ function refuseBody(request: NextRequest, limit: number, needsLength: boolean): 
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
-  if (isMalformedPath(pathname)) return refuse(400, "validation", "path", "must be valid percent-encoding");
+  if (isMalformedPath(pathname)) return refuse(400, "validation", "path", "must be valid percent-encoded text");
   const isSafe = request.method === "GET" || request.method === "HEAD";
   if (pathname === "/api" || pathname.startsWith("/api/"))
     return (isSafe ? null : refuseBody(request, API_BODY_LIMIT_BYTES, false)) ?? NextResponse.next();
@@ -88,8 +97,14 @@ export const config = {
   matcher: [
     // Pages: everything but the API, Next's own assets and the icon.
     "/((?!api/|api$|_next/static|_next/image|icon\\.svg|favicon\\.ico).*)",
-    // The API, except chunked bodies (Next would buffer them for the proxy, and cut them at its limit).
-    { source: "/api/:path*", has: [{ type: "header", key: "content-length" }] },
-    { source: "/api/:path*", missing: [{ type: "header", key: "transfer-encoding" }] },
+    // The API: requests without a body, and bodies declared under 10 MB.
+    {
+      source: "/api/:path*",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+    { source: "/api/:path*", has: [{ type: "header", key: "content-length", value: "\\d{1,7}" }] },
   ],
 };
