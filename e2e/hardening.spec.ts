@@ -254,6 +254,14 @@ test.describe("bad input is a 4xx naming the field, never a 500", () => {
       }
       const page = await request.get(`${BASE_URL}/works/${segment}`, { maxRedirects: 0 });
       expect([segment, page.status() >= 400 && page.status() < 500]).toEqual([segment, true]);
+      // With a body of 2 MB as well (over the cap, but the path is what is wrong first).
+      const big = await send("PUT", `/api/works/${segment}/secrets/NAME`, TOKEN, `"${"x".repeat(2_000_000)}"`);
+      expect([segment, big.status >= 400 && big.status < 500]).toEqual([segment, true]);
+    }
+    // Encoded dot segments would resolve to another route (where a form POST failed with a 500).
+    for (const url of ["/api/runs/%2e%2e/decision", "/api/runs/%2E%2E/attempts", "/works/%2e%2e/settings"]) {
+      const res = await send("POST", url, { ...TOKEN, "content-type": "multipart/form-data; boundary=zzz" }, "--zzz--");
+      expect([url, res.status]).toEqual([url, 400]);
     }
   });
 
