@@ -68,6 +68,7 @@ test("a few thousand random and malformed API requests never get a 5xx, and the 
       name: "FUZZ_SECRET",
       n: "1",
       checkId: "hello",
+      path: "no/such/route",
     };
     const realIdFor = (template: string, segment: string) => {
       if (segment !== "id") return real[segment];
@@ -102,7 +103,7 @@ test("a few thousand random and malformed API requests never get a 5xx, and the 
       const route = pick(rng, routes);
       const method = rng() < 0.9 ? pick(rng, route.methods) : pick(rng, ["GET", "POST", "PUT", "PATCH", "DELETE"]);
       const url =
-        route.template.replace(/\[(\w+)\]/g, (_m, segment: string) =>
+        route.template.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_m, segment: string) =>
           randomSegment(rng, realIdFor(route.template, segment)),
         ) + randomQuery(rng);
       const auth = rng() < 0.45 ? authKinds[0] : rng() < 0.5 ? authKinds[1] : pick(rng, authKinds.slice(2));

@@ -258,6 +258,16 @@ test.describe("bad input is a 4xx naming the field, never a 500", () => {
       const big = await send("PUT", `/api/works/${segment}/secrets/NAME`, TOKEN, `"${"x".repeat(2_000_000)}"`);
       expect([segment, big.status >= 400 && big.status < 500]).toEqual([segment, true]);
     }
+    // A path no API route serves (here what /api/runs/%2e%2e/cancel resolves to) is a JSON 404; a POST
+    // with a session and a text body used to be a 500.
+    const cookies = (await request.storageState()).cookies.filter((c) => c.name === "gatehouse_session");
+    const unrouted = await send(
+      "POST",
+      "/api/runs/%2e%2e/cancel",
+      { cookie: `gatehouse_session=${cookies[0].value}`, "content-type": "text/plain" },
+      '"\\ud800"',
+    );
+    expect([unrouted.status, unrouted.json?.error?.code]).toEqual([404, "not_found"]);
     // Encoded dot segments would resolve to another route (where a form POST failed with a 500).
     for (const url of ["/api/runs/%2e%2e/decision", "/api/runs/%2E%2E/attempts", "/works/%2e%2e/settings"]) {
       const res = await send("POST", url, { ...TOKEN, "content-type": "multipart/form-data; boundary=zzz" }, "--zzz--");

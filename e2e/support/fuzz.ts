@@ -30,7 +30,7 @@ export function enumerateApiRoutes(root = path.resolve(__dirname, "..", "..", "a
       if (entry.isDirectory()) walk(full);
       else if (entry.name === "route.ts") {
         const source = fs.readFileSync(full, "utf8");
-        const methods = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
+        const methods = [...source.matchAll(/(?:export const|as) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
         routes.push({ template: `/api/${path.relative(root, dir).split(path.sep).join("/")}`, methods });
       }
     }

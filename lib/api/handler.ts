@@ -7,7 +7,7 @@ import { AppError, isAppError } from "../errors";
 import { resolveRequestActor } from "../auth/request-actor";
 import { readJsonBody, refuseDeclaredLength, refuseUnstorableParams } from "./request-input";
 
-type Params = Record<string, string>;
+type Params = Record<string, string | string[]>;
 
 export type HandlerContext<P extends Params> = {
   request: Request;
