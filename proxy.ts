@@ -95,8 +95,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
 export const config = {
   matcher: [
-    // Pages: everything but the API, Next's own assets and the icon.
-    "/((?!api/|api$|_next/static|_next/image|icon\\.svg|favicon\\.ico).*)",
+    // Pages: everything but the API, Next's own assets and the public files (served to anyone).
+    "/((?!api/|api$|_next/static|_next/image|favicon\\.ico|icon\\.svg|icon-192\\.png|icon-512\\.png|robots\\.txt|manifest\\.webmanifest).*)",
     // The API: requests without a body, and bodies declared under 10 MB.
     {
       source: "/api/:path*",

@@ -346,7 +346,8 @@ test("ten parallel cancels of one running run: one 200, nine 409, one cancellati
   for (const refused of answers.filter((a) => a.status === 409))
     expect(refused.json.error.message).toMatch(/already cancelled or finished/);
   const audit = await api("GET", `/api/audit?workId=${workId}`);
-  const cancels = audit.json.events.filter((e: { action: string; runId: string }) => e.action === "run.cancel");
+  const events = audit.json.events as unknown as { action: string }[];
+  const cancels = events.filter((e) => e.action === "run.cancel");
   expect(cancels).toHaveLength(1);
   const run = await runJson(runId);
   expect([run.status, run.ending]).toEqual(["finished", "rejected"]);

@@ -634,7 +634,7 @@ describe("runs that cannot be judged, and cancelling", () => {
         expect(detail.attempts.every((a) => a.status === "finished")).toBe(true);
         if (state === "running") expect(await waitUntilGone(pids)).toEqual([]);
       } finally {
-        killQuietly(pids);
+        killQuietly(pids, [`GATEHOUSE_RUN_ID=${run.id}`]);
       }
     });
   }
