@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { ACTION_BODY_LIMIT_BYTES, API_BODY_LIMIT_BYTES, SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   // Packages with native parts or large runtimes stay outside the server bundle.
@@ -6,6 +7,15 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The build type-checks the app; tests and tooling are checked by `npm run typecheck`.
   typescript: { tsconfigPath: "tsconfig.build.json" },
+  experimental: {
+    serverActions: { bodySizeLimit: ACTION_BODY_LIMIT_BYTES },
+    // Next buffers the body of a request proxy.ts sees (up to this, then it would cut it short): proxy.ts
+    // sees only bodies with a declared length and refuses those over the limits, so none is ever cut.
+    proxyClientMaxBodySize: Math.max(ACTION_BODY_LIMIT_BYTES, API_BODY_LIMIT_BYTES),
+  },
+  async headers() {
+    return [{ source: "/:path*", headers: [...SECURITY_HEADERS] }];
+  },
 };
 
 export default nextConfig;

@@ -1,3 +1,4 @@
+import { pageTextParam, pageTimeParam } from "@/lib/pages/query-params";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getPageActor } from "@/lib/auth/page-actor";
@@ -15,11 +16,10 @@ type Props = { searchParams: Promise<{ work?: string; ending?: string; before?: 
 // The delivery owners' start page: decisions first, then what is running, then how runs ended.
 export default async function InboxPage({ searchParams }: Props) {
   const q = await searchParams;
-  const before = q.before ? new Date(q.before) : undefined;
   const inbox = await loadInbox(await getPageActor(), {
-    workId: q.work || undefined,
-    ending: q.ending || undefined,
-    before: before && !Number.isNaN(before.getTime()) ? before : undefined,
+    workId: pageTextParam(q.work),
+    ending: pageTextParam(q.ending),
+    before: pageTimeParam(q.before),
   });
   const olderHref = inbox.nextBefore
     ? `/?${new URLSearchParams({ ...(q.work ? { work: q.work } : {}), ...(q.ending ? { ending: q.ending } : {}), before: inbox.nextBefore.toISOString() })}#endings`

@@ -9,6 +9,7 @@ const ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   busy: 409,
+  too_large: 413,
   too_many: 429,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

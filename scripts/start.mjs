@@ -37,11 +37,19 @@ if (!fs.existsSync(path.join(root, "lib", "db", "generated", provider, "client.t
 (await import("./build-native.mjs")).buildNative({ quiet: true });
 
 if (!args.has("--build-only")) {
-  fs.mkdirSync(dataDir, { recursive: true });
+  // The data dir and the database are the server's alone (the runner opens the data dir to a run-as user
+  // only as far as it needs): the migration would otherwise create the database world-readable.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const umask = process.umask(0o077);
   log(`applying migrations to ${isPostgres ? "PostgreSQL" : `SQLite in ${dataDir}`}`);
   run(prismaCli, ["migrate", "deploy", "--config", `prisma/${provider}.config.ts`], {
     stdio: ["ignore", "ignore", "inherit"],
   });
+  process.umask(umask);
+  for (const file of ["gatehouse.db", "gatehouse.db-wal", "gatehouse.db-shm"]) {
+    const p = path.join(dataDir, file);
+    if (fs.existsSync(p)) fs.chmodSync(p, 0o600);
+  }
 }
 
 if (args.has("--dev")) {
@@ -84,6 +92,7 @@ function sourceHash() {
     "public",
     "prisma/models",
     "instrumentation.ts",
+    "proxy.ts",
     "next.config.ts",
     "postcss.config.mjs",
     "tsconfig.json",

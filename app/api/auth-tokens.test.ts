@@ -318,6 +318,23 @@ describe("slowing repeated wrong passwords", () => {
     expect((await requestToken({ email: u.email, password: u.password, name: "x" }, "198.51.100.77")).status).toBe(429);
   });
 
+  it("an unknown email is slowed exactly like an account: the same answers, in the same order", async () => {
+    const u = await newUser();
+    freezeClock();
+    const answers = async (email: string) => {
+      const out: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const res = await requestToken({ email, password: "wrong", name: "x" });
+        out.push(`${res.status} ${res.json.error.message}`);
+      }
+      return out;
+    };
+    const known = await answers(u.email);
+    const unknown = await answers(`nobody-alike-${Date.now()}@example.test`);
+    expect(unknown).toEqual(known);
+    expect(known.slice(4).map((a) => a.slice(0, 3))).toEqual(["401", "429", "429", "429"]);
+  });
+
   it("failures are audited without the password tried", async () => {
     const u = await newUser();
     await requestToken({ email: u.email, password: "a-guessed-password-123", name: "x" });

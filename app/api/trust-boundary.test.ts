@@ -357,13 +357,22 @@ describe("cross-site requests with a session cookie", () => {
     const patched = await patchTask({ origin: "http://localhost:3000", host: "localhost:3000" });
     expect(patched.status, patched.text).toBe(200);
     expect((await currentTask()).version).toBe(before + 1);
-    // Behind a proxy, the forwarded host is the one the browser saw.
-    const proxied = await postTask({
+    // Behind a trusted proxy (GATEHOUSE_TRUST_PROXY=1), the forwarded host is the one the browser saw;
+    // without it, anyone could send X-Forwarded-Host, so it is ignored.
+    const viaProxy = {
       origin: "https://gatehouse.example",
       host: "127.0.0.1:3000",
       "x-forwarded-host": "gatehouse.example",
-    });
-    expect(proxied.status, proxied.text).toBe(201);
+    };
+    const untrusted = await postTask(viaProxy);
+    expect(untrusted.status, untrusted.text).toBe(403);
+    process.env.GATEHOUSE_TRUST_PROXY = "1";
+    try {
+      const proxied = await postTask(viaProxy);
+      expect(proxied.status, proxied.text).toBe(201);
+    } finally {
+      delete process.env.GATEHOUSE_TRUST_PROXY;
+    }
   });
 
   it("a GET with a foreign Origin is fine (reads change nothing)", async () => {

@@ -1,3 +1,4 @@
+import { pageTextParam, pageTimeParam } from "@/lib/pages/query-params";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getPageActor } from "@/lib/auth/page-actor";
@@ -14,11 +15,11 @@ export default async function AuditPage({
 }: {
   searchParams: Promise<{ workId?: string; before?: string }>;
 }) {
-  const { workId, before } = await searchParams;
+  const q = await searchParams;
+  const workId = pageTextParam(q.workId);
+  const before = pageTimeParam(q.before);
   const actor = await getPageActor();
-  const { events, hasMore, work } = await orNotFound(
-    readAuditOfWork(actor, { workId, before: before ? new Date(before) : undefined }),
-  );
+  const { events, hasMore, work } = await orNotFound(readAuditOfWork(actor, { workId, before }));
   const older = hasMore
     ? `/audit?${new URLSearchParams({ ...(workId ? { workId } : {}), before: events[events.length - 1].at.toISOString() })}`
     : null;

@@ -7,7 +7,14 @@ import { makeGitRepo as makeTestRepo } from "../../lib/testing/git-repo";
 
 export const BOOTSTRAP_TOKEN = "gh_e2e_bootstrap_token_for_tests_only_0123456789";
 
-export type OwnServer = { url: string; dataDir: string; process: ChildProcess; stop: () => void };
+export type OwnServer = {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  stop: () => void;
+  // Everything the server printed so far (stdout and stderr).
+  output: () => string;
+};
 
 export async function startOwnServer(opts: {
   port: number;
@@ -44,7 +51,7 @@ export async function startOwnServer(opts: {
     await new Promise((r) => setTimeout(r, 200));
   }
   // ChildProcess.kill signals only a child Node has not reaped yet: never a pid since reused.
-  return { url, dataDir, process: child, stop: () => child.kill("SIGTERM") };
+  return { url, dataDir, process: child, stop: () => child.kill("SIGTERM"), output: () => output };
 }
 
 export function processesWithEnv(entry: string): number[] {

@@ -6,6 +6,7 @@ import { unstable_rethrow } from "next/navigation";
 import type { Actor } from "../auth/actor";
 import { findSessionActor } from "../auth/page-actor";
 import { toJson } from "../api/jsonify";
+import { refuseUnstorableParams } from "../api/request-input";
 import { AppError, isAppError, type ErrorCode } from "../errors";
 import type { FieldIssue } from "../gates/field-issues";
 
@@ -20,6 +21,14 @@ export type ActionResult<T> =
         details?: Record<string, unknown>;
       };
     };
+
+// An id argument of a Server Action, as anyone can send it: text of id length that a database can store.
+export function idArg(value: unknown, name: string): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 200)
+    throw new AppError("validation", `${name}: must be an id`, [{ path: name, message: "must be an id" }]);
+  refuseUnstorableParams({ [name]: value });
+  return value;
+}
 
 export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<ActionResult<T>> {
   return runSafely(async () => {

@@ -1,17 +1,19 @@
-// The one wrapper every route handler goes through: resolve who is calling, parse JSON, run the body,
-// map AppError codes to HTTP statuses. Bodies stay short; they call services and present the result.
+// The one wrapper every route handler goes through: refuse an oversized body before anything is read,
+// resolve who is calling, parse JSON (capped, depth-bounded, unstorable text refused), run the body, map
+// AppError codes to HTTP statuses. Bodies stay short; they call services and present the result.
 import { NextResponse } from "next/server";
 import type { Actor } from "../auth/actor";
 import { AppError, isAppError } from "../errors";
 import { resolveRequestActor } from "../auth/request-actor";
+import { readJsonBody, refuseDeclaredLength, refuseUnstorableParams } from "./request-input";
 
-type Params = Record<string, string>;
+type Params = Record<string, string | string[]>;
 
 export type HandlerContext<P extends Params> = {
   request: Request;
   params: P;
   actor: Actor;
-  // The request body parsed as JSON (400 naming "body" when it is not JSON).
+  // The request body parsed as JSON (400 naming "body" when it is not JSON, 413 past MAX_BODY_BYTES).
   body: () => Promise<unknown>;
 };
 
@@ -23,27 +25,20 @@ export function apiRoute<P extends Params = Params>(
 ) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
-      const params = await context.params;
+      refuseDeclaredLength(request.headers);
+      // Routes without dynamic segments get no params.
+      const params = ((await context?.params) ?? {}) as P;
+      refuseUnstorableParams(params);
       const actor = options.isPublic ? null : await resolveRequestActor(request);
       if (!options.isPublic && !actor)
         throw new AppError("unauthorized", "sign in, or send an API token as Authorization: Bearer <token>");
-      const result = await handler({ request, params, actor: actor as Actor, body: () => readJson(request) });
+      const result = await handler({ request, params, actor: actor as Actor, body: () => readJsonBody(request) });
       if (result instanceof Response) return result;
       return NextResponse.json(result.json, { status: result.status ?? 200 });
     } catch (error) {
       return errorResponse(error);
     }
   };
-}
-
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("validation", "body: must be valid JSON", [{ path: "body", message: "must be valid JSON" }]);
-  }
 }
 
 function errorResponse(error: unknown): Response {

@@ -5,20 +5,36 @@ import { actorFromBearer, actorFromSession } from "../services/auth";
 import type { Actor } from "./actor";
 import { SESSION_COOKIE } from "./tokens";
 
-function readCookie(header: string | null, name: string): string | null {
+// A cookie's value; a value that is not valid percent-encoding (e.g. "%E0%A4%A") is no session at all.
+export function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join("="));
+    } catch {
+      return null;
+    }
   }
   return null;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function isCrossSite(request: Request): boolean {
+// The host the client addressed. X-Forwarded-Host is anyone's to send: it counts only when
+// GATEHOUSE_TRUST_PROXY=1 says a proxy in front sets it (and its first value is the client's).
+export function requestHost(
+  headers: Headers,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | null {
+  const forwarded = env.GATEHOUSE_TRUST_PROXY === "1" ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : null;
+  return forwarded || headers.get("host");
+}
+
+export function isCrossSite(request: Request): boolean {
   const origin = request.headers.get("origin");
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  const host = requestHost(request.headers);
   if (origin && origin !== "null") {
     try {
       return new URL(origin).host !== host;

@@ -25,16 +25,21 @@ holder.__gatehouseThrottle ??= new Map<string, Entry>();
 const byKey = holder.__gatehouseThrottle;
 
 // A client address may fail more often (people share addresses) before it is slowed.
-const FREE_PER_ADDRESS = 20;
+export const FREE_PER_ADDRESS = 20;
+// An email with no account is slowed exactly like an account (in memory rather than stored), so the
+// answer to a wrong password never tells whether the account exists.
+export const FREE_PER_ACCOUNT = FREE_FAILURES;
 
-export function keyWait(key: string, now = Date.now()): number {
+// `free`: failures allowed before the first wait. An address is forgotten after 15 quiet minutes; an
+// unknown email keeps its count, as an account's stored count does (`forgets: false`).
+export function keyWait(key: string, now = Date.now(), free = FREE_PER_ADDRESS, forgets = true): number {
   const entry = byKey.get(key);
   if (!entry) return 0;
-  if (now - entry.last > MAX_WAIT_MS) {
+  if (forgets && now - entry.last > MAX_WAIT_MS) {
     byKey.delete(key);
     return 0;
   }
-  return remainingWait(entry.failures, new Date(entry.last), now, FREE_PER_ADDRESS);
+  return remainingWait(entry.failures, new Date(entry.last), now, free);
 }
 
 export function keyFailed(key: string, now = Date.now()): void {

@@ -8,6 +8,7 @@ import { SYSTEM_ACTOR } from "../auth/actor";
 import { isAppError, type AppError } from "../errors";
 import { cancelRun, decideRun, dispatchTask, startNextAttempt } from "../services/runs";
 import { updateWork } from "../services/works";
+import { listAuditEvents } from "../db/audit";
 import { commitFiles, gitIn } from "../testing/git-repo";
 import { agentLogPathOf, checkLogPathOf } from "./paths";
 import { killQuietly, liveProcessesInGroup, waitFor, waitUntilGone } from "../testing/processes";
@@ -596,6 +597,47 @@ describe("runs that cannot be judged, and cancelling", () => {
       killQuietly(pids, [`GATEHOUSE_RUN_ID=${run.id}`]);
     }
   });
+
+  // Ten engineers press Cancel at once: one wins, the others are told it is already cancelled.
+  for (const state of ["running", "waiting"] as const) {
+    it(`ten parallel cancels of a ${state} run: exactly one succeeds and one cancellation is audited`, async () => {
+      const pidFile = scratchFile("race.pids");
+      const s = await makeScenario(h, {
+        checkDefaults: [
+          state === "running" ? check("long", `sleep 60 & echo "$!" > ${pidFile}; wait`) : check("red", "false"),
+        ],
+      });
+      const run =
+        state === "running" ? await dispatchTask(SYSTEM_ACTOR, s.task.id) : (await dispatchAndSettle(h, s.task.id)).run;
+      const pids =
+        state === "running"
+          ? await waitFor(() => (fs.existsSync(pidFile) ? [Number(fs.readFileSync(pidFile, "utf8"))] : null), {
+              what: "the check to start",
+            })
+          : [];
+      try {
+        const answers = await Promise.allSettled(Array.from({ length: 10 }, () => cancelRun(SYSTEM_ACTOR, run.id)));
+        const won = answers.filter((a) => a.status === "fulfilled");
+        const refused = answers.flatMap((a) => (a.status === "rejected" ? [a.reason as AppError] : []));
+        expect(won).toHaveLength(1);
+        expect(refused.map((e) => [e.code, e.status])).toEqual(Array(9).fill(["conflict", 409]));
+        expect(refused[0].message).toMatch(/already cancelled or finished \(cancelled by Gatehouse\)/);
+        const audited = await listAuditEvents({ actions: ["run.cancel"], take: 100 });
+        expect(audited.filter((e) => e.runId === run.id)).toHaveLength(1);
+        const detail = await settle(h, run.id);
+        expect([detail.run.status, detail.run.ending, detail.run.endingReason]).toEqual([
+          "finished",
+          "rejected",
+          "cancelled by Gatehouse",
+        ]);
+        expect(detail.run.gate).not.toBe("running");
+        expect(detail.attempts.every((a) => a.status === "finished")).toBe(true);
+        if (state === "running") expect(await waitUntilGone(pids)).toEqual([]);
+      } finally {
+        killQuietly(pids, [`GATEHOUSE_RUN_ID=${run.id}`]);
+      }
+    });
+  }
 
   it("cancelRun on a run waiting for a fix ends it rejected", async () => {
     const s = await makeScenario(h, { checkDefaults: [check("red", "false")] });

@@ -1,6 +1,6 @@
 // Advancing one run: prepare the checkout, run queued attempts, and after each decide (lib/gates) whether
 // to accept, try again, wait for a person, or end partial or inconclusive.
-import { pickBestAttempt, decideNextStep } from "../gates/run-ending";
+import { ACTIVE_RUN_STATUSES, pickBestAttempt, decideNextStep } from "../gates/run-ending";
 import { isNothingRequired } from "../gates/gate";
 import type { Ending } from "../gates/run-ending";
 import { countRequiredPassedByAttempt } from "../db/run-history";
@@ -13,6 +13,7 @@ import {
   settleUnfinishedResults,
   updateAttempt,
   updateRun,
+  updateRunIfStatus,
   type RunRecord,
 } from "../db/runs";
 import { findTask } from "../db/tasks";
@@ -24,16 +25,20 @@ import type { RunnerDeps, StopReason } from "./runner-deps";
 
 export async function advanceRun(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
   const found = await findRun({ id: runId });
-  if (!found || found.status === "finished" || found.status === "waiting") return;
+  if (!found) return;
   const run: RunRecord = found;
+  // A run cancelled before it started is already finished in the database: settle its attempts.
   if (signal.aborted) return endStopped(run, signal);
+  if (found.status === "finished" || found.status === "waiting") return;
   const [task, work] = await Promise.all([findTask({ id: run.taskId }), findWork({ id: run.workId })]);
   if (!task || !work) return endRun(run, "inconclusive", "the task or its Work was deleted");
 
-  await updateRun({
+  const isStarted = await updateRunIfStatus({
     id: run.id,
+    statuses: ["queued", "running"],
     changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date() },
   });
+  if (!isStarted) return signal.aborted ? endStopped(run, signal) : undefined;
   run.gate = "running";
   let checkoutPath: string;
   try {
@@ -104,7 +109,11 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
       case "inconclusive":
         return endRun(run, "inconclusive", step.reason);
       case "wait":
-        await updateRun({ id: run.id, changes: { status: "waiting", gate: result.gate } });
+        await updateRunIfStatus({
+          id: run.id,
+          statuses: [...ACTIVE_RUN_STATUSES],
+          changes: { status: "waiting", gate: result.gate },
+        });
         return;
       case "partial": {
         const best = pickBestAttempt(await countRequiredPassedByAttempt({ runId }));
@@ -121,14 +130,16 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
   }
 }
 
+// Conditional on an active status: a run a person cancelled meanwhile keeps that ending.
 async function endRun(
   run: RunRecord,
   ending: Ending,
   reason: string,
   extra: { bestAttempt?: number | null; bestCommit?: string | null; needsDecision?: boolean } = {},
 ): Promise<void> {
-  await updateRun({
+  await updateRunIfStatus({
     id: run.id,
+    statuses: [...ACTIVE_RUN_STATUSES],
     changes: {
       status: "finished",
       ending,
@@ -162,7 +173,9 @@ async function endStopped(run: RunRecord, signal: AbortSignal): Promise<void> {
         },
       });
     }
-    return endRun(run, "rejected", `cancelled by ${reason.by}`);
+    // cancelRun has already ended the run; what is left is the gate of an attempt cut short.
+    await endRun(run, "rejected", `cancelled by ${reason.by}`);
+    if (run.gate === "running") await updateRun({ id: run.id, changes: { gate: "pending" } });
   }
 }
 

@@ -53,10 +53,22 @@ function chownTree(dir: string, user: RunAsUser): void {
   execFileSync("chown", ["-R", `${user.uid}:${user.gid}`, dir]);
 }
 
+// The database and its WAL files, and the secret key: the server's alone (SQLite gives -wal and -shm the
+// mode of the database file when it creates them).
+const PRIVATE_FILES = ["gatehouse.db", "gatehouse.db-wal", "gatehouse.db-shm", "secret.key"];
+
 export function prepareDataDirFor(dataDir: string, user: RunAsUser | null): void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   for (const dir of [...USER_DIRS, ...PLATFORM_DIRS]) fs.mkdirSync(path.join(dataDir, dir), { recursive: true });
-  if (!user) return;
+  for (const file of PRIVATE_FILES) {
+    const p = path.join(dataDir, file);
+    if (fs.existsSync(p)) fs.chmodSync(p, 0o600);
+  }
+  // Without a run-as user nobody else needs to enter the data dir at all.
+  if (!user) {
+    fs.chmodSync(dataDir, 0o700);
+    return;
+  }
   // The user may pass through the data dir to its own folders, but list or read nothing else there.
   fs.chmodSync(dataDir, 0o711);
   for (const dir of PLATFORM_DIRS) fs.chmodSync(path.join(dataDir, dir), 0o700);
@@ -70,10 +82,6 @@ export function prepareDataDirFor(dataDir: string, user: RunAsUser | null): void
   if (!fs.existsSync(gitconfig)) {
     fs.writeFileSync(gitconfig, "[safe]\n\tdirectory = *\n", { mode: 0o600 });
     fs.chownSync(gitconfig, user.uid, user.gid);
-  }
-  for (const file of ["gatehouse.db", "gatehouse.db-wal", "gatehouse.db-shm", "secret.key"]) {
-    const p = path.join(dataDir, file);
-    if (fs.existsSync(p)) fs.chmodSync(p, 0o600);
   }
 }
 

@@ -3,7 +3,7 @@
 import type { Actor } from "../auth/actor";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../auth/passwords";
 import { ZFirstAdmin, ZSignIn, ZTokenCreate, ZTokenRequest } from "../auth/schemas";
-import { keyFailed, keySucceeded, keyWait, remainingWait } from "../auth/throttle";
+import { FREE_PER_ACCOUNT, keyFailed, keySucceeded, keyWait, remainingWait } from "../auth/throttle";
 import { API_TOKEN_PREFIX, newSecret, SESSION_DAYS, sha256 } from "../auth/tokens";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
@@ -43,17 +43,20 @@ async function checkPassword(email: string, password: string, address: string | 
   const waitAddress = addressKey ? keyWait(addressKey) : 0;
   if (waitAddress > 0) throw tooMany(waitAddress);
   const user = await findUserByEmail({ email });
-  if (user) {
-    const wait = remainingWait(user.failedSignins, user.lastFailedAt);
-    if (wait > 0) throw tooMany(wait);
-  }
+  // Unknown emails are slowed like accounts, and cost the same scrypt hash, so neither the answer nor
+  // its timing says whether an account exists.
+  const unknownKey = `unknown:${email}`;
+  const wait = user
+    ? remainingWait(user.failedSignins, user.lastFailedAt)
+    : keyWait(unknownKey, Date.now(), FREE_PER_ACCOUNT, false);
+  if (wait > 0) throw tooMany(wait);
   let isRight = false;
-  // An unknown email costs the same time as a wrong password, so timing does not tell which emails exist.
   if (user) isRight = await verifyPassword(password, user.passwordHash);
   else await burnPasswordCheck(password);
   if (!user || !isRight) {
     if (addressKey) keyFailed(addressKey);
     if (user) await recordSigninFailure({ id: user.id });
+    else keyFailed(unknownKey);
     await insertAuditEvent({
       event: {
         actorId: user?.id ?? null,

@@ -202,24 +202,16 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
   return (await findRun({ id: runId }))!;
 }
 
+// Exactly one cancel wins, however many arrive at once: the one whose conditional update moves the run
+// out of an active status (in the database, so it holds across processes too). It alone is audited; the
+// others get 409. The executor then stops the run's processes, and the runner never writes over the
+// ending (its own endings are conditional on an active status as well).
 export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord> {
   const run = await loadRunFor(actor, runId, "engineer");
-  if (run.status === "finished") throw new AppError("conflict", `run #${run.number} has already ended (${run.ending})`);
+  if (run.status === "finished") throw alreadyEnded(run);
   const who = actor.email ?? actor.label;
-  await insertAuditEvent({
-    event: auditBy(actor, {
-      action: "run.cancel",
-      workId: run.workId,
-      taskId: run.taskId,
-      runId,
-      summary: `cancelled run #${run.number}`,
-    }),
-  });
-  const executor = getExecutor();
-  if (executor.stop(runId, { kind: "cancel", by: who })) {
-    await executor.whenSettled(runId);
-  } else {
-    await updateRunIfStatus({
+  const isCancelled = await getDb().$transaction(async (tx) => {
+    const moved = await updateRunIfStatus({
       id: runId,
       statuses: [...ACTIVE_RUN_STATUSES],
       changes: {
@@ -229,9 +221,30 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
         finishedAt: new Date(),
         needsDecision: false,
       },
+      db: tx,
     });
-  }
+    if (!moved) return false;
+    await insertAuditEvent({
+      event: auditBy(actor, {
+        action: "run.cancel",
+        workId: run.workId,
+        taskId: run.taskId,
+        runId,
+        summary: `cancelled run #${run.number}`,
+      }),
+      db: tx,
+    });
+    return true;
+  });
+  if (!isCancelled) throw alreadyEnded((await findRun({ id: runId })) ?? run);
+  const executor = getExecutor();
+  if (executor.stop(runId, { kind: "cancel", by: who })) await executor.whenSettled(runId);
   return (await findRun({ id: runId }))!;
+}
+
+function alreadyEnded(run: RunRecord): AppError {
+  const how = run.endingReason?.startsWith("cancelled by") ? run.endingReason : `ended ${run.ending ?? ""}`.trim();
+  return new AppError("conflict", `run #${run.number} is already cancelled or finished (${how})`);
 }
 
 export async function readRun(actor: Actor, runId: string): Promise<RunRecord> {

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createUser, setAdmin } from "@/lib/services/users";
 
 export async function createUserAction(_state: unknown, form: FormData): Promise<ActionResult<{ email: string }>> {
@@ -19,7 +19,7 @@ export async function createUserAction(_state: unknown, form: FormData): Promise
 // A plain form action, bound to the person and the new value (as the tokens and access pages do).
 export async function setAdminAction(userId: string, isAdmin: boolean): Promise<void> {
   await runAction(async (actor) => {
-    await setAdmin(actor, String(userId), Boolean(isAdmin));
+    await setAdmin(actor, idArg(userId, "userId"), Boolean(isAdmin));
     revalidatePath("/admin/users");
   });
 }

@@ -1,4 +1,5 @@
 import { apiRoute } from "@/lib/api/handler";
+import { textQueryParam } from "@/lib/api/request-input";
 import { AppError } from "@/lib/errors";
 import { readAudit } from "@/lib/services/audit";
 
@@ -7,10 +8,11 @@ export const dynamic = "force-dynamic";
 // ?workId= (leads of that Work) or everything (admins); ?before=<ISO time> for the next page.
 export const GET = apiRoute(async ({ actor, request }) => {
   const q = new URL(request.url).searchParams;
-  const before = q.get("before") ? new Date(q.get("before")!) : undefined;
-  if (before && Number.isNaN(before.getTime()))
+  const raw = textQueryParam(q, "before", 40);
+  const before = raw ? new Date(raw) : undefined;
+  if (before && (Number.isNaN(before.getTime()) || !/^\d{4}-\d\d-\d\d/.test(raw!)))
     throw new AppError("validation", "before: must be an ISO 8601 time", [
       { path: "before", message: "must be an ISO 8601 time" },
     ]);
-  return { json: await readAudit(actor, { workId: q.get("workId") ?? undefined, before }) };
+  return { json: await readAudit(actor, { workId: textQueryParam(q, "workId") || undefined, before }) };
 });

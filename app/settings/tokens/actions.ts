@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createTokenForActor, revokeTokenOfActor } from "@/lib/services/auth";
 
 export async function createTokenAction(
@@ -15,6 +15,6 @@ export async function createTokenAction(
 }
 
 export async function revokeTokenAction(tokenId: string): Promise<void> {
-  await runAction(async (actor) => revokeTokenOfActor(actor, String(tokenId)));
+  await runAction(async (actor) => revokeTokenOfActor(actor, idArg(tokenId, "tokenId")));
   revalidatePath("/settings/tokens");
 }

@@ -1,13 +1,13 @@
 "use server";
 // Server Actions of the task page.
 import { revalidatePath } from "next/cache";
-import { runAction } from "@/lib/actions/safe-action";
+import { idArg, runAction } from "@/lib/actions/safe-action";
 import { dispatchTask } from "@/lib/services/runs";
 import { updateTask } from "@/lib/services/tasks";
 
 export async function dispatchTaskAction(taskId: string) {
   return runAction(async (actor) => {
-    const run = await dispatchTask(actor, String(taskId));
+    const run = await dispatchTask(actor, idArg(taskId, "taskId"));
     revalidatePath(`/tasks/${run.taskId}`);
     return { runId: run.id, number: run.number };
   });
@@ -16,7 +16,7 @@ export async function dispatchTaskAction(taskId: string) {
 // Saves a task's overrides and attempt budget with the version the editing started from.
 export async function saveTaskOverridesAction(taskId: string, input: unknown) {
   return runAction(async (actor) => {
-    const task = await updateTask(actor, String(taskId), input);
+    const task = await updateTask(actor, idArg(taskId, "taskId"), input);
     revalidatePath(`/tasks/${task.id}`);
     return { acceptanceChecks: task.acceptanceChecks, maxGateAttempts: task.maxGateAttempts, version: task.version };
   });

@@ -1,3 +1,4 @@
+import { pageNumberParam } from "@/lib/pages/query-params";
 import type { Metadata } from "next";
 import { sameJson } from "@/lib/gates/same-json";
 import { getPageActor } from "@/lib/auth/page-actor";
@@ -33,7 +34,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function TaskPage({ params, searchParams }: Props) {
   const { taskId } = await params;
-  const before = Number((await searchParams).before) || undefined;
+  const before = pageNumberParam((await searchParams).before);
   const actor = await getPageActor();
   const { task, work, runs, hasMore } = await orNotFound(getTaskPage(taskId, before));
   const latest = runs[0] && !before ? await loadRunDetail(actor, runs[0].id) : null;

@@ -1,6 +1,6 @@
 "use server";
 import { redirect } from "next/navigation";
-import { runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createTask } from "@/lib/services/tasks";
 
 // Creates a task from the Work page and opens it.
@@ -11,7 +11,7 @@ export async function createTaskAction(
 ): Promise<ActionResult<{ id: string }>> {
   const result = await runAction(async (actor) => {
     const branch = String(form.get("branch") ?? "").trim();
-    const task = await createTask(actor, String(workId), {
+    const task = await createTask(actor, idArg(workId, "workId"), {
       title: String(form.get("title") ?? ""),
       description: String(form.get("description") ?? ""),
       ...(branch ? { branch } : {}),

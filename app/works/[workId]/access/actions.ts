@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { removeSecret, setSecret } from "@/lib/services/secrets";
 import { removeMember, setMemberRoleByEmail } from "@/lib/services/users";
 
@@ -11,14 +11,16 @@ export async function setRoleAction(
 ): Promise<ActionResult<{ email: string; role: string }>> {
   return runAction(async (actor) => {
     const email = String(form.get("email") ?? "");
-    const { role } = await setMemberRoleByEmail(actor, String(workId), email, { role: String(form.get("role") ?? "") });
+    const { role } = await setMemberRoleByEmail(actor, idArg(workId, "workId"), email, {
+      role: String(form.get("role") ?? ""),
+    });
     revalidatePath(`/works/${workId}/access`);
     return { email, role };
   });
 }
 
 export async function removeMemberAction(workId: string, userId: string): Promise<void> {
-  await runAction(async (actor) => removeMember(actor, String(workId), String(userId)));
+  await runAction(async (actor) => removeMember(actor, idArg(workId, "workId"), idArg(userId, "userId")));
   revalidatePath(`/works/${workId}/access`);
 }
 
@@ -28,7 +30,7 @@ export async function setSecretAction(
   form: FormData,
 ): Promise<ActionResult<{ name: string }>> {
   return runAction(async (actor) => {
-    const { name } = await setSecret(actor, String(workId), String(form.get("name") ?? ""), {
+    const { name } = await setSecret(actor, idArg(workId, "workId"), String(form.get("name") ?? ""), {
       value: String(form.get("value") ?? ""),
     });
     revalidatePath(`/works/${workId}/access`);
@@ -37,6 +39,6 @@ export async function setSecretAction(
 }
 
 export async function deleteSecretAction(workId: string, name: string): Promise<void> {
-  await runAction(async (actor) => removeSecret(actor, String(workId), String(name)));
+  await runAction(async (actor) => removeSecret(actor, idArg(workId, "workId"), idArg(name, "name")));
   revalidatePath(`/works/${workId}/access`);
 }

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { runAction } from "@/lib/actions/safe-action";
+import { idArg, runAction } from "@/lib/actions/safe-action";
 import { presentWork } from "@/lib/api/present";
 import { toJson } from "@/lib/api/jsonify";
 import { updateWork } from "@/lib/services/works";
@@ -8,7 +8,7 @@ import { updateWork } from "@/lib/services/works";
 // Saves a Work's checks and policy with the version the editor started from (409-style conflict otherwise).
 export async function saveWorkSettingsAction(workId: string, input: unknown) {
   return runAction(async (actor) => {
-    const work = await updateWork(actor, String(workId), input);
+    const work = await updateWork(actor, idArg(workId, "workId"), input);
     revalidatePath(`/works/${work.id}`);
     return toJson(presentWork(work));
   });

@@ -1,4 +1,5 @@
 import { apiRoute } from "@/lib/api/handler";
+import { intQueryParam } from "@/lib/api/request-input";
 import { readLogLines } from "@/lib/services/logs";
 
 export const dynamic = "force-dynamic";
@@ -12,8 +13,8 @@ export const GET = apiRoute<{ id: string; n: string; checkId: string }>(async ({
       params.id,
       params.n,
       params.checkId,
-      Number(q.get("from")) || 0,
-      Number(q.get("count")) || 500,
+      intQueryParam(q, "from", { min: 0, max: 2 ** 31 - 1 }) ?? 0,
+      intQueryParam(q, "count", { min: 1, max: 2000 }) ?? 500,
     ),
   };
 });

@@ -1,0 +1,356 @@
+// Issue 15, tried as an attacker would, over real HTTP against the real server: bodies too big or too
+// deep, input that used to get a 500, racing cancels, a forged X-Forwarded-Host, framing, signed-out
+// redirects, and telling accounts apart by their throttling.
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { E2E_BOOTSTRAP_TOKEN } from "./support/accounts";
+import { api, BASE_URL, demoWork, dispatch, personWithRole, runJson, workWithChecks } from "./support/api";
+import { rawRequest } from "./support/raw-http";
+import { callServerAction } from "./support/server-actions";
+
+const TOKEN = { authorization: `Bearer ${E2E_BOOTSTRAP_TOKEN}` };
+
+async function send(method: string, url: string, headers: Record<string, string> = {}, body?: string) {
+  const res = await fetch(`${BASE_URL}${url}`, { method, headers, body, redirect: "manual" });
+  const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: answers of many shapes, read field by field in the tests
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+// Every page of the app, its dynamic segments filled with ids that do not exist.
+function allPages(): string[] {
+  const root = path.resolve(__dirname, "..", "app");
+  const pages: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory() && entry.name !== "api") walk(path.join(dir, entry.name));
+      else if (entry.name === "page.tsx") {
+        const route = `/${path.relative(root, dir).split(path.sep).join("/")}`.replace(/\[n\]/g, "1");
+        pages.push(route.replace(/\[(\w+)\]/g, "made-up-$1").replace(/^\/$/, "/") || "/");
+      }
+    }
+  };
+  walk(root);
+  return pages.map((p) => (p === "/" || p === "" ? "/" : p.replace(/\/$/, ""))).sort();
+}
+
+test.describe("as a stranger, signed out", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test("every page answers 307 to the sign-in page, with no cookie, a made-up one or a malformed one", async () => {
+    const pages = allPages().filter((p) => p !== "/signin" && p !== "/setup");
+    expect(pages.length).toBeGreaterThanOrEqual(12);
+    for (const cookie of [undefined, "gatehouse_session=made-up-session", "gatehouse_session=%E0%A4%A"]) {
+      for (const page of pages) {
+        const res = await send("GET", page, cookie ? { cookie } : {});
+        expect([page, cookie, res.status]).toEqual([page, cookie, 307]);
+        const location = new URL(res.headers.get("location")!, BASE_URL);
+        expect(location.pathname).toBe("/signin");
+        if (page !== "/") expect(location.searchParams.get("next")).toBe(page);
+      }
+    }
+  });
+
+  test("a malformed session cookie on the API is a 401, not a 500", async () => {
+    for (const cookie of ["gatehouse_session=%E0%A4%A", "gatehouse_session=%", "gatehouse_session=%ZZ; other=%E0"]) {
+      const res = await send("GET", "/api/works", { cookie });
+      expect([cookie, res.status, res.json?.error?.code]).toEqual([cookie, 401, "unauthorized"]);
+      const post = await send("POST", "/api/works", { cookie, "content-type": "application/json" }, "{}");
+      expect(post.status).toBe(401);
+    }
+  });
+
+  test("every response carries the anti-framing and no-sniff headers", async () => {
+    const work = await demoWork();
+    const answers = [
+      await send("GET", "/"),
+      await send("GET", "/signin"),
+      await send("GET", "/no-such-page"),
+      await send("GET", "/api/health"),
+      await send("GET", "/api/works"),
+      await send("GET", `/api/works/${work.id}`, TOKEN),
+      await send("GET", "/api/works/no-such-work", TOKEN),
+      await send("POST", "/api/auth/token", { "content-type": "application/json" }, "{"),
+    ];
+    for (const { headers } of answers) {
+      expect(headers.get("x-frame-options")).toBe("DENY");
+      expect(headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(headers.get("x-content-type-options")).toBe("nosniff");
+      expect(headers.get("referrer-policy")).toBe("same-origin");
+    }
+  });
+
+  test("wrong passwords for an unknown email are throttled exactly like an account's, and take as long", async () => {
+    const work = await demoWork();
+    const known = await personWithRole(work.id, null);
+    const unknown = `nobody-${Date.now()}@e2e.example`;
+    const tries = async (email: string) => {
+      const answers: { status: number; message: string; ms: number }[] = [];
+      for (let i = 0; i < 7; i++) {
+        const started = performance.now();
+        const res = await send(
+          "POST",
+          "/api/auth/token",
+          { "content-type": "application/json" },
+          JSON.stringify({ email, password: "wrong password", name: "probe" }),
+        );
+        answers.push({ status: res.status, message: res.json.error.message, ms: performance.now() - started });
+      }
+      return answers;
+    };
+    const forKnown = await tries(known.email);
+    const forUnknown = await tries(unknown);
+    const shape = (a: { status: number; message: string }[]) =>
+      a.map((x) => `${x.status} ${x.message.replace(/\d+ s$/, "N s")}`);
+    expect(shape(forUnknown)).toEqual(shape(forKnown));
+    expect(forKnown.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    // A wrong password costs a scrypt hash whether or not the account exists.
+    const median = (a: { ms: number }[]) => a.map((x) => x.ms).sort((x, y) => x - y)[2];
+    expect(median(forUnknown.slice(0, 5))).toBeGreaterThan(median(forKnown.slice(0, 5)) * 0.5);
+  });
+});
+
+test.describe("bodies are capped before they are read", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test("a 100 MB declared body on the unauthenticated token route is refused at once with 413", async () => {
+    const answer = await rawRequest({
+      url: `${BASE_URL}/api/auth/token`,
+      headers: { "content-type": "application/json" },
+      declaredLength: 100 * 1024 * 1024,
+      streamBytes: 64 * 1024,
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).error).toMatchObject({ code: "too_large", message: "body: at most 1048576 bytes" });
+  });
+
+  for (const route of ["/api/auth/token", "/api/works", "/api/works/x/secrets/NAME", "/api/runs/x/cancel"]) {
+    test(`a chunked body that never ends is cut off at the cap: ${route}`, async () => {
+      const answer = await rawRequest({
+        url: `${BASE_URL}${route}`,
+        method: route.includes("secrets") ? "PUT" : "POST",
+        headers: { "content-type": "application/json", ...(route === "/api/auth/token" ? {} : TOKEN) },
+        streamBytes: 100 * 1024 * 1024,
+        chunk: '{"a":"',
+      });
+      // The cancel route reads no body: it answers without waiting for it (404: no such run).
+      expect([413, 404]).toContain(answer.status);
+      if (route !== "/api/runs/x/cancel") expect(answer.status).toBe(413);
+      expect(answer.bytesSent).toBeLessThan(32 * 1024 * 1024);
+    });
+  }
+
+  test("JSON nested past 32 levels is a 400 naming the body, however deep", async () => {
+    for (const depth of [33, 1000, 100_000]) {
+      const res = await send(
+        "POST",
+        "/api/works",
+        { ...TOKEN, "content-type": "application/json" },
+        `${"[".repeat(depth)}${"]".repeat(depth)}`,
+      );
+      expect([depth, res.status, res.json.error.message]).toEqual([depth, 400, "body: nested deeper than 32 levels"]);
+    }
+    const objects = `${'{"name":'.repeat(40)}1${"}".repeat(40)}`;
+    expect((await send("POST", "/api/works", { ...TOKEN, "content-type": "application/json" }, objects)).status).toBe(
+      400,
+    );
+  });
+
+  // Next holds a page request until its body has arrived, but keeps at most the limit of it (the own-server
+  // spec measures the memory).
+  test("a Server Action POST over the action limit, or chunked, is refused without being decoded", async () => {
+    const declared = await rawRequest({
+      url: `${BASE_URL}/works`,
+      headers: { "next-action": "0".repeat(42), "content-type": "text/plain" },
+      declaredLength: 100 * 1024 * 1024,
+      streamBytes: 100 * 1024 * 1024,
+    });
+    expect(declared.status).toBe(413);
+    const chunked = await rawRequest({
+      url: `${BASE_URL}/works`,
+      headers: { "next-action": "0".repeat(42), "content-type": "text/plain" },
+      streamBytes: 10 * 1024 * 1024,
+    });
+    expect(chunked.status).toBe(411);
+  });
+});
+
+test.describe("bad input is a 4xx naming the field, never a 500", () => {
+  test("lone surrogates and NUL in names and titles (JSON API)", async () => {
+    const work = await demoWork();
+    const cases: [string, string, string, string][] = [
+      ["POST", "/api/works", '{"name":"\\ud800","repoUrl":"/tmp/x"}', "name"],
+      ["POST", "/api/works", '{"name":"ok","repoUrl":"/tmp/\\udfff"}', "repoUrl"],
+      ["POST", `/api/works/${work.id}/tasks`, '{"title":"a\\ud83d"}', "title"],
+      ["POST", `/api/works/${work.id}/tasks`, '{"title":"a\\u0000b"}', "title"],
+      ["POST", "/api/users", '{"email":"a@b.example","password":"long-enough-pw","name":"\\udc00"}', "name"],
+      ["POST", `/api/works/${work.id}/tasks`, '{"title":"t","\\ud800":1}', "(field name)"],
+      ["PUT", `/api/works/${work.id}/secrets/SOME_NAME`, '{"value":"abcdef\\ud800"}', "value"],
+      ["POST", "/api/auth/token", '{"email":"\\ud800@x.example","password":"p","name":"n"}', "email"],
+    ];
+    for (const [method, url, body, field] of cases) {
+      const res = await send(method, url, { ...TOKEN, "content-type": "application/json" }, body);
+      expect([url, body, res.status]).toEqual([url, body, 400]);
+      expect(res.json.error.issues[0].path).toBe(field);
+      expect(res.json.error.message).toMatch(/lone surrogate|NUL/);
+    }
+    const invalidUtf8 = await fetch(`${BASE_URL}/api/works`, {
+      method: "POST",
+      headers: { ...TOKEN, "content-type": "application/json" },
+      body: new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
+    });
+    expect([invalidUtf8.status, (await invalidUtf8.json()).error.message]).toEqual([400, "body: must be UTF-8 text"]);
+  });
+
+  test("a lone surrogate through a Server Action form is an error naming the field", async ({ request }) => {
+    const work = await demoWork();
+    const answer = await callServerAction(request, {
+      baseURL: BASE_URL,
+      page: `/tasks/${work.taskId}`,
+      filename: "app/tasks/[taskId]/actions.ts",
+      exportedName: "saveTaskOverridesAction",
+      args: [work.taskId, { version: 1, acceptanceChecks: [{ id: "x", name: "\ud800", command: "true" }] }],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain("lone surrogate");
+    expect(answer.text).toContain("acceptanceChecks.0.name");
+  });
+
+  test("numeric and time query params: NaN, 1e309, negative, fractional and huge are 400 naming the param", async () => {
+    const work = await demoWork();
+    const run = (await api("GET", `/api/tasks/${work.taskId}/runs`)).json.runs[0];
+    for (const value of ["1e309", "NaN", "-1", "1.5", "99999999999999999999", "0x10", "Infinity", "%00"]) {
+      const runs = await send("GET", `/api/tasks/${work.taskId}/runs?before=${value}`, TOKEN);
+      expect([value, runs.status, runs.json.error.issues[0].path]).toEqual([value, 400, "before"]);
+      if (run) {
+        const lines = `/api/runs/${run.id}/attempts/1/checks/_agent/log/lines`;
+        for (const param of ["from", "count"]) {
+          const res = await send("GET", `${lines}?${param}=${value}`, TOKEN);
+          expect([param, value, res.status]).toEqual([param, value, 400]);
+          expect(res.json.error.issues[0].path).toBe(param);
+        }
+      }
+    }
+    for (const value of ["garbage", "1e309", "99999-01-01", "%ED%A0%80"]) {
+      const audit = await send("GET", `/api/audit?before=${value}`, TOKEN);
+      expect([value, audit.status, audit.json.error.issues[0].path]).toEqual([value, 400, "before"]);
+    }
+    const search = await send("GET", `/api/runs/x/attempts/1/checks/c/log/search?q=%ED%A0%80`, TOKEN);
+    expect(search.status).toBeLessThan(500);
+  });
+
+  test("malformed path segments are a 4xx on the API and on pages", async ({ request }) => {
+    for (const segment of ["%E0%A4%A", "%ED%A0%80", "%00", "%"]) {
+      for (const url of [`/api/works/${segment}`, `/api/runs/${segment}/cancel`, `/api/tasks/${segment}/runs`]) {
+        const res = await send(url.endsWith("cancel") ? "POST" : "GET", url, TOKEN);
+        expect([url, res.status >= 400 && res.status < 500]).toEqual([url, true]);
+      }
+      const page = await request.get(`${BASE_URL}/works/${segment}`, { maxRedirects: 0 });
+      expect([segment, page.status() >= 400 && page.status() < 500]).toEqual([segment, true]);
+      // With a body of 2 MB as well (over the cap, but the path is what is wrong first).
+      const big = await send("PUT", `/api/works/${segment}/secrets/NAME`, TOKEN, `"${"x".repeat(2_000_000)}"`);
+      expect([segment, big.status >= 400 && big.status < 500]).toEqual([segment, true]);
+    }
+    // A path no API route serves (here what /api/runs/%2e%2e/cancel resolves to) is a JSON 404; a POST
+    // with a session and a text body used to be a 500.
+    const cookies = (await request.storageState()).cookies.filter((c) => c.name === "gatehouse_session");
+    const unrouted = await send(
+      "POST",
+      "/api/runs/%2e%2e/cancel",
+      { cookie: `gatehouse_session=${cookies[0].value}`, "content-type": "text/plain" },
+      '"\\ud800"',
+    );
+    expect([unrouted.status, unrouted.json?.error?.code]).toEqual([404, "not_found"]);
+    // Encoded dot segments (which clients resolve before sending) land on another route or none: a 4xx.
+    for (const url of ["/api/runs/%2e%2e/decision", "/api/runs/%2E%2E/attempts", "/works/%2e%2e/settings"]) {
+      const res = await send("POST", url, { ...TOKEN, "content-type": "multipart/form-data; boundary=zzz" }, "--zzz--");
+      expect([url, res.status >= 400 && res.status < 500]).toEqual([url, true]);
+    }
+  });
+
+  test("pages ignore a ?before= that is not a page cursor instead of failing", async ({ request }) => {
+    const work = await demoWork();
+    for (const value of ["1e309", "NaN", "-5", "99999999999999999999"]) {
+      for (const url of [`/tasks/${work.taskId}?before=${value}`, `/audit?before=${value}`, `/?before=${value}`]) {
+        const page = await request.get(`${BASE_URL}${url}`, { maxRedirects: 0 });
+        expect([url, page.status()]).toEqual([url, 200]);
+        expect(await page.text()).not.toContain("Something went wrong");
+      }
+    }
+  });
+});
+
+test.describe("cross-site requests", () => {
+  test("a cross-origin Server Action is a 403, also with a forged X-Forwarded-Host", async ({ request }) => {
+    const work = await demoWork();
+    const before = (await api("GET", `/api/tasks/${work.taskId}/runs`)).json.runs.length;
+    const variants: Record<string, string>[] = [{}, { "x-forwarded-host": "evil.example" }];
+    for (const headers of variants) {
+      const response = await request.post(`${BASE_URL}/tasks/${work.taskId}`, {
+        headers: {
+          "next-action": "0".repeat(42),
+          "content-type": "text/plain;charset=UTF-8",
+          origin: "http://evil.example",
+          ...headers,
+        },
+        data: JSON.stringify([work.taskId]),
+        failOnStatusCode: false,
+        maxRedirects: 0,
+      });
+      expect(response.status()).toBe(403);
+      expect((await response.json()).error.code).toBe("forbidden");
+    }
+    expect((await api("GET", `/api/tasks/${work.taskId}/runs`)).json.runs.length).toBe(before);
+  });
+
+  test("a forged X-Forwarded-Host does not make a cross-site cookie request same-site", async ({ request }) => {
+    const cookies = (await request.storageState()).cookies.filter((c) => c.name === "gatehouse_session");
+    expect(cookies).toHaveLength(1);
+    const cookie = `gatehouse_session=${cookies[0].value}`;
+    const work = await demoWork();
+    const forged = { cookie, origin: "http://evil.example", "x-forwarded-host": "evil.example" };
+    const dispatched = await send("POST", `/api/tasks/${work.taskId}/dispatch`, forged);
+    expect([dispatched.status, dispatched.json.error.code]).toEqual([403, "forbidden"]);
+    const renamed = await send(
+      "PATCH",
+      `/api/works/${work.id}`,
+      { ...forged, "content-type": "application/json" },
+      '{"name":"pwned"}',
+    );
+    expect(renamed.status).toBe(403);
+    // Several forwarded hosts, the first the attacker's: still refused.
+    const listed = await send("POST", `/api/tasks/${work.taskId}/dispatch`, {
+      ...forged,
+      "x-forwarded-host": `evil.example, ${new URL(BASE_URL).host}`,
+    });
+    expect(listed.status).toBe(403);
+  });
+});
+
+test("ten parallel cancels of one running run: one 200, nine 409, one cancellation in the audit", async () => {
+  const { workId, taskId } = await workWithChecks("Cancel race", [
+    { id: "long", name: "long", kind: "custom", command: "sleep 30", required: true },
+  ]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status, { timeout: 30_000 }).toBe("running");
+  const answers = await Promise.all(Array.from({ length: 10 }, () => send("POST", `/api/runs/${runId}/cancel`, TOKEN)));
+  const statuses = answers.map((a) => a.status).sort();
+  expect(statuses).toEqual([200, ...Array(9).fill(409)]);
+  for (const refused of answers.filter((a) => a.status === 409))
+    expect(refused.json.error.message).toMatch(/already cancelled or finished/);
+  const audit = await api("GET", `/api/audit?workId=${workId}`);
+  const events = audit.json.events as unknown as { action: string }[];
+  const cancels = events.filter((e) => e.action === "run.cancel");
+  expect(cancels).toHaveLength(1);
+  const run = await runJson(runId);
+  expect([run.status, run.ending]).toEqual(["finished", "rejected"]);
+  // And once it has ended, one more cancel is a 409 too.
+  expect((await send("POST", `/api/runs/${runId}/cancel`, TOKEN)).status).toBe(409);
+});

@@ -1,0 +1,110 @@
+// Runs before the route, for every page request and for API requests with no body or one declared under
+// 10 MB. Next holds a request it shows the proxy until its whole body has arrived (keeping at most
+// proxyClientMaxBodySize of it, dropping the rest), so larger declared and chunked API bodies go straight
+// to the route wrapper instead, which refuses a declared length over the cap at once and reads a chunked
+// body only up to the cap:
+// - a path that is not valid percent-encoding (e.g. /api/works/%E0%A4%A) is a 400, not Next's 500, and
+//   so is one carrying NUL or a lone surrogate;
+// - a body declared over the limit is a 413 before anything is buffered;
+// - a POST to a page (only Server Actions are) must declare its length, within the action limit, and
+//   come from this site (411/413/403, where Next answered a cross-site action with a 500);
+// - a signed-out request for a page gets a real 307 to the sign-in page (or the first-run page), not a
+//   200 whose streamed body redirects, so curl and scripts see what a browser sees.
+import { type NextRequest, NextResponse } from "next/server";
+import { textProblem } from "./lib/api/request-input";
+import { requestHost } from "./lib/auth/request-actor";
+import { SESSION_COOKIE } from "./lib/auth/tokens";
+import { ACTION_BODY_LIMIT_BYTES, API_BODY_LIMIT_BYTES } from "./lib/http/security-headers";
+import { actorFromSession, needsFirstAdmin } from "./lib/services/auth";
+
+const PUBLIC_PAGES = new Set(["/signin", "/setup"]);
+
+function refuse(status: number, code: string, path: string, message: string): NextResponse {
+  return NextResponse.json(
+    { error: { code, message: `${path}: ${message}`, issues: [{ path, message }] } },
+    { status },
+  );
+}
+
+// Not valid percent-encoding, text no id can be (NUL, a lone surrogate), or an encoded dot segment
+// (%2e%2e: Next would resolve it to another route, where a POST was taken for a form action and failed).
+function isMalformedPath(pathname: string): boolean {
+  try {
+    return pathname.split("/").some((segment) => {
+      const decoded = decodeURIComponent(segment);
+      return textProblem(decoded) !== null || decoded === "." || decoded === "..";
+    });
+  } catch {
+    return true;
+  }
+}
+
+function isCrossOrigin(request: NextRequest): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === "null") return true;
+  if (origin) {
+    try {
+      return new URL(origin).host !== requestHost(request.headers);
+    } catch {
+      return true;
+    }
+  }
+  return request.headers.get("sec-fetch-site") === "cross-site";
+}
+
+function refuseBody(request: NextRequest, limit: number, needsLength: boolean): NextResponse | null {
+  const length = request.headers.get("content-length");
+  if (length === null)
+    return needsLength ? refuse(411, "length_required", "content-length", "a request with a body must send it") : null;
+  if (!/^\d+$/.test(length)) return refuse(400, "validation", "content-length", "must be a number of bytes");
+  if (Number(length) > limit) return refuse(413, "too_large", "body", `at most ${limit} bytes`);
+  return null;
+}
+
+export async function proxy(request: NextRequest): Promise<NextResponse> {
+  const { pathname } = request.nextUrl;
+  if (isMalformedPath(pathname)) return refuse(400, "validation", "path", "must be valid percent-encoded text");
+  const isSafe = request.method === "GET" || request.method === "HEAD";
+  if (pathname === "/api" || pathname.startsWith("/api/"))
+    return (isSafe ? null : refuseBody(request, API_BODY_LIMIT_BYTES, false)) ?? NextResponse.next();
+  if (!isSafe) {
+    const refused = refuseBody(request, ACTION_BODY_LIMIT_BYTES, true);
+    if (refused) return refused;
+    if (isCrossOrigin(request))
+      return refuse(
+        403,
+        "forbidden",
+        "origin",
+        "cross-site request refused: Server Actions must come from Gatehouse's own pages",
+      );
+    return NextResponse.next();
+  }
+  if (PUBLIC_PAGES.has(pathname)) return NextResponse.next();
+  const token = request.cookies.get(SESSION_COOKIE)?.value;
+  if (token && (await actorFromSession(token))) return NextResponse.next();
+  const to = request.nextUrl.clone();
+  to.search = "";
+  if (await needsFirstAdmin()) to.pathname = "/setup";
+  else {
+    const next = pathname + request.nextUrl.search;
+    to.pathname = "/signin";
+    if (next !== "/") to.searchParams.set("next", next);
+  }
+  return NextResponse.redirect(to, 307);
+}
+
+export const config = {
+  matcher: [
+    // Pages: everything but the API, Next's own assets and the public files (served to anyone).
+    "/((?!api/|api$|_next/static|_next/image|favicon\\.ico|icon\\.svg|icon-192\\.png|icon-512\\.png|robots\\.txt|manifest\\.webmanifest).*)",
+    // The API: requests without a body, and bodies declared under 10 MB.
+    {
+      source: "/api/:path*",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+    { source: "/api/:path*", has: [{ type: "header", key: "content-length", value: "\\d{1,7}" }] },
+  ],
+};
