@@ -67,7 +67,7 @@ const NASTY_TEXT = [
   "9".repeat(400),
 ];
 
-export function randomText(rng: Rng): string {
+function randomText(rng: Rng): string {
   const r = rng();
   if (r < 0.35) return pick(rng, NASTY_TEXT);
   if (r < 0.4) return "x".repeat(1000 + int(rng, 300_000));
@@ -76,7 +76,7 @@ export function randomText(rng: Rng): string {
   return Array.from({ length: int(rng, 40) }, () => alphabet[int(rng, alphabet.length)]).join("");
 }
 
-export function randomValue(rng: Rng, depth = 0): unknown {
+function randomValue(rng: Rng, depth = 0): unknown {
   const r = rng();
   if (depth > 4 || r < 0.15) return pick(rng, [null, true, false, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, -0]);
   if (r < 0.55) return randomText(rng);
@@ -88,7 +88,7 @@ export function randomValue(rng: Rng, depth = 0): unknown {
 }
 
 // A valid-looking body for each kind of write, for mutation (fields replaced, dropped, added).
-export const VALID_BODIES: Record<string, Record<string, unknown>> = {
+const VALID_BODIES: Record<string, Record<string, unknown>> = {
   "/api/auth/token": { email: "admin@fuzz.example", password: "not-the-password", name: "fuzz" },
   "/api/users": { email: "someone@fuzz.example", password: "long-enough-password", name: "Someone" },
   "/api/works": { name: "Fuzzed", repoUrl: "/nonexistent", baseBranch: "main", checkDefaults: [] },
@@ -179,7 +179,7 @@ export function randomBody(rng: Rng, template: string): FuzzBody {
 
 // Percent-encodes anything, lone surrogates included (as the bytes a careless encoder would send, e.g.
 // %ED%A0%80), where encodeURIComponent would throw.
-export function encodeLoosely(text: string): string {
+function encodeLoosely(text: string): string {
   let out = "";
   for (const ch of text) {
     const c = ch.charCodeAt(0);

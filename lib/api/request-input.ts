@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { API_BODY_LIMIT_BYTES } from "../http/security-headers";
 
 export const MAX_BODY_BYTES = API_BODY_LIMIT_BYTES;
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 function tooLarge(limit: number): AppError {
   return new AppError("too_large", `body: at most ${limit} bytes`, [

@@ -25,7 +25,7 @@ holder.__gatehouseThrottle ??= new Map<string, Entry>();
 const byKey = holder.__gatehouseThrottle;
 
 // A client address may fail more often (people share addresses) before it is slowed.
-export const FREE_PER_ADDRESS = 20;
+const FREE_PER_ADDRESS = 20;
 // An email with no account is slowed exactly like an account (in memory rather than stored), so the
 // answer to a wrong password never tells whether the account exists.
 export const FREE_PER_ACCOUNT = FREE_FAILURES;
