@@ -12,6 +12,7 @@ import { CheckListEditor } from "./check-list-editor";
 import { ConflictPanel } from "./conflict-panel";
 import { GatesFilePanel } from "./gates-file-panel";
 import { PolicyFields } from "./policy-fields";
+import { ProofFields } from "./proof-fields";
 import { SaveBar } from "./save-bar";
 import { useVersionedSettings } from "./use-versioned-settings";
 
@@ -25,6 +26,10 @@ const settingsOf = (s: WorkSettings) => ({
   agentEnvPassthrough: s.agentEnvPassthrough,
   budgetSec: s.budgetSec,
   failFast: s.failFast,
+  testPatterns: s.testPatterns,
+  requireTests: s.requireTests,
+  protectedPaths: s.protectedPaths,
+  vacuousPolicy: s.vacuousPolicy,
 });
 
 export function WorkSettingsEditor({ initial, save }: Props) {
@@ -56,6 +61,13 @@ export function WorkSettingsEditor({ initial, save }: Props) {
     <div className="space-y-8">
       <Section id="policy" title="How runs are judged">
         <PolicyFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
+      </Section>
+      <Section
+        id="proof"
+        title="Proof"
+        description="What makes a green gate mean something: tests added, the gate's own files left alone, checks that fail without the change."
+      >
+        <ProofFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
       </Section>
       <Section
         id="defaults"

@@ -3,7 +3,7 @@ import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Gate, Verdict } from "../gates/gate";
 import { ACTIVE_RUN_STATUSES, type Ending, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
-import type { ChecksPolicy } from "../gates/work-schema";
+import type { ChecksPolicy, ProofSettings } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
 
 export type RunRecord = {
@@ -24,6 +24,8 @@ export type RunRecord = {
   agentEnvPassthrough: string[];
   budgetSec: number | null;
   failFast: boolean;
+  // Frozen at dispatch; null for runs from before proof rows.
+  proof: ProofSettings | null;
   branch: string;
   startCommit: string | null;
   spentMs: number;
@@ -42,8 +44,9 @@ export type RunRecord = {
 
 type RunRow = Omit<
   RunRecord,
-  "checks" | "suppressed" | "warnings" | "agentEnvPassthrough" | "status" | "gate" | "ending" | "policy"
+  "checks" | "suppressed" | "warnings" | "agentEnvPassthrough" | "status" | "gate" | "ending" | "policy" | "proof"
 > & {
+  proof: unknown;
   checks: string;
   suppressed: string;
   warnings: string;
@@ -72,6 +75,7 @@ const runSelect = {
   agentEnvPassthrough: true,
   budgetSec: true,
   failFast: true,
+  proof: true,
   branch: true,
   startCommit: true,
   spentMs: true,
@@ -99,6 +103,7 @@ function toRunRecord(row: RunRow): RunRecord {
     suppressed: JSON.parse(row.suppressed) as string[],
     warnings: JSON.parse(row.warnings) as string[],
     agentEnvPassthrough: JSON.parse(row.agentEnvPassthrough) as string[],
+    proof: row.proof && typeof row.proof === "object" ? (row.proof as ProofSettings) : null,
   };
 }
 
@@ -242,12 +247,12 @@ export type RunInsert = Pick<
   | "failFast"
   | "branch"
   | "dispatchedById"
->;
+> & { proof?: ProofSettings | null };
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
   const db = opts.db ?? getDb();
-  const { checks, suppressed, warnings, agentEnvPassthrough, ...rest } = opts.data;
+  const { checks, suppressed, warnings, agentEnvPassthrough, proof, ...rest } = opts.data;
   const last = await db.run.findFirst({
     where: { taskId: rest.taskId },
     orderBy: { number: "desc" },
@@ -261,6 +266,7 @@ export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: Db
       suppressed: JSON.stringify(suppressed),
       warnings: JSON.stringify(warnings),
       agentEnvPassthrough: JSON.stringify(agentEnvPassthrough),
+      ...(proof ? { proof } : {}),
       attempts: { create: { n: 1, trigger: "dispatch", startedById: rest.dispatchedById } },
     },
     select: runSelect,

@@ -1,6 +1,13 @@
 // Works: one query or command per function. Check lists are JSON text in the row, typed here.
 import type { Check } from "../gates/check-schema";
-import type { ChecksPolicy, WorkCreate } from "../gates/work-schema";
+import {
+  DEFAULT_PROTECTED_PATHS,
+  DEFAULT_TEST_PATTERNS,
+  type ChecksPolicy,
+  type ProofPolicy,
+  type ProofSettings,
+  type WorkCreate,
+} from "../gates/work-schema";
 import { getDb, type DbOrTx } from "./client";
 
 export type WorkRecord = {
@@ -16,15 +23,24 @@ export type WorkRecord = {
   agentEnvPassthrough: string[];
   budgetSec: number | null;
   failFast: boolean;
+  testPatterns: string[];
+  requireTests: ProofPolicy;
+  protectedPaths: string[];
+  vacuousPolicy: ProofPolicy;
   version: number;
   createdAt: Date;
   updatedAt: Date;
 };
 
-type WorkRow = Omit<WorkRecord, "checkDefaults" | "agentEnvPassthrough" | "checksPolicy"> & {
+type WorkRow = Omit<WorkRecord, "checkDefaults" | "agentEnvPassthrough" | "checksPolicy" | keyof ProofSettings> & {
   checkDefaults: string;
   agentEnvPassthrough: string;
   checksPolicy: string;
+  // Json columns; null means the defaults.
+  testPatterns: unknown;
+  requireTests: string;
+  protectedPaths: unknown;
+  vacuousPolicy: string;
 };
 
 const workSelect = {
@@ -40,6 +56,10 @@ const workSelect = {
   agentEnvPassthrough: true,
   budgetSec: true,
   failFast: true,
+  testPatterns: true,
+  requireTests: true,
+  protectedPaths: true,
+  vacuousPolicy: true,
   version: true,
   createdAt: true,
   updatedAt: true,
@@ -51,6 +71,19 @@ function toWorkRecord(row: WorkRow): WorkRecord {
     checkDefaults: JSON.parse(row.checkDefaults) as Check[],
     agentEnvPassthrough: JSON.parse(row.agentEnvPassthrough) as string[],
     checksPolicy: row.checksPolicy as ChecksPolicy,
+    testPatterns: Array.isArray(row.testPatterns) ? (row.testPatterns as string[]) : [...DEFAULT_TEST_PATTERNS],
+    requireTests: row.requireTests as ProofPolicy,
+    protectedPaths: Array.isArray(row.protectedPaths) ? (row.protectedPaths as string[]) : [...DEFAULT_PROTECTED_PATHS],
+    vacuousPolicy: row.vacuousPolicy as ProofPolicy,
+  };
+}
+
+export function proofSettingsOf(work: WorkRecord): ProofSettings {
+  return {
+    testPatterns: work.testPatterns,
+    requireTests: work.requireTests,
+    protectedPaths: work.protectedPaths,
+    vacuousPolicy: work.vacuousPolicy,
   };
 }
 

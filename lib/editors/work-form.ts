@@ -14,6 +14,10 @@ export type WorkSettings = Pick<
   | "agentEnvPassthrough"
   | "budgetSec"
   | "failFast"
+  | "testPatterns"
+  | "requireTests"
+  | "protectedPaths"
+  | "vacuousPolicy"
   | "version"
 >;
 
@@ -25,7 +29,18 @@ export type WorkForm = {
   agentEnvPassthrough: string;
   budgetSec: string;
   failFast: boolean;
+  // One glob per line.
+  testPatterns: string;
+  requireTests: string;
+  protectedPaths: string;
+  vacuousPolicy: string;
 };
+
+// A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
+// schema to judge).
+export function splitLines(text: string): string[] {
+  return text.split("\n").filter((line) => line.trim() !== "");
+}
 
 export function workFormFrom(s: WorkSettings): WorkForm {
   return {
@@ -36,6 +51,10 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     agentEnvPassthrough: s.agentEnvPassthrough.join(", "),
     budgetSec: s.budgetSec === null ? "" : String(s.budgetSec),
     failFast: s.failFast,
+    testPatterns: s.testPatterns.join("\n"),
+    requireTests: s.requireTests,
+    protectedPaths: s.protectedPaths.join("\n"),
+    vacuousPolicy: s.vacuousPolicy,
   };
 }
 
@@ -48,6 +67,10 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     agentEnvPassthrough: splitNames(form.agentEnvPassthrough),
     budgetSec: form.budgetSec.trim() ? wholeNumberOrText(form.budgetSec) : null,
     failFast: form.failFast,
+    testPatterns: splitLines(form.testPatterns),
+    requireTests: form.requireTests,
+    protectedPaths: splitLines(form.protectedPaths),
+    vacuousPolicy: form.vacuousPolicy,
   };
 }
 
@@ -64,4 +87,16 @@ export const POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
   required: "A red gate blocks: the agent works on until the gate is green, or the attempts or budget run out.",
   warn: "Checks run and report, but red does not block: one attempt, accepted with the red shown as a warning.",
   off: "Checks never run: the agent step runs once and the run is accepted.",
+};
+
+export const REQUIRE_TESTS_EXPLAINED: Record<ChecksPolicy, string> = {
+  required: "A change without a test is red: the gate stays red until a test file is touched.",
+  warn: "A change without a test is reported on the run, but does not decide the gate.",
+  off: "Nobody asks whether tests were added.",
+};
+
+export const VACUOUS_POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
+  required: "A check that passes without the change too turns the gate red: it proves nothing.",
+  warn: "A check that passes without the change too is reported, but does not decide the gate.",
+  off: "Checks are not run again without the change.",
 };

@@ -251,7 +251,7 @@ describe("parseGatesFile: YAML", () => {
 
     it("an unknown field names the known ones", () => {
       expect(onlyProblems(yamlGate("run: npm test", "timeout_sec: 60"))[0]).toMatch(
-        /unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env\)/,
+        /unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change\)/,
       );
     });
 
@@ -839,6 +839,15 @@ describe("export: toGatesYaml / toGatesMarkdown round-trip through parseGatesFil
       expectExit: 0,
     },
     { id: "yes_no", name: "yes", kind: "custom", command: "true && npm test", required: true, expectStdout: "123" },
+    {
+      id: "proves",
+      name: "Fails without the fix",
+      kind: "test",
+      command: "npm test",
+      required: true,
+      provesChange: true,
+    },
+    { id: "no-proof", name: "Builds", kind: "build", command: "npm run build", required: true, provesChange: false },
   ];
 
   it("toGatesYaml → parseGatesFile gives back the same checks", () => {

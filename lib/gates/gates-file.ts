@@ -21,6 +21,7 @@ const FIELD_NAMES: Record<string, string> = {
   expectExit: "expect_exit",
   expectStdout: "expect_stdout",
   envPassthrough: "env",
+  provesChange: "proves_change",
 };
 
 type Raw = { label: string; fields: Record<string, unknown>; problems: string[] };
@@ -92,6 +93,11 @@ function toCheck(raw: Raw, ids: Ids): ImportEntry {
       typeof f.expect_exit === "string" && /^\d+$/.test(f.expect_exit) ? Number(f.expect_exit) : f.expect_exit;
   if (f.expect_stdout !== undefined) candidate.expectStdout = f.expect_stdout;
   if (f.cwd !== undefined) candidate.cwd = f.cwd;
+  if (f.proves_change !== undefined) {
+    const proves = asBoolean(f.proves_change);
+    if (proves === null) problems.push("proves_change: write yes or no");
+    else candidate.provesChange = proves;
+  }
   if (f.env !== undefined)
     candidate.envPassthrough = typeof f.env === "string" ? f.env.split(/[,\s]+/).filter(Boolean) : f.env;
   if (problems.length === 0) {
@@ -132,6 +138,7 @@ const YAML_KEYS = new Set([
   "cwd",
   "env",
   "env_passthrough",
+  "proves_change",
 ]);
 
 // In YAML a leading "!" is a tag; in a gates file "! cmd" is a shell negation: keep it, quoted.
@@ -180,7 +187,7 @@ function parseYaml(text: string): ImportResult {
     for (const [key, value] of Object.entries(item)) {
       if (!YAML_KEYS.has(key))
         problems.push(
-          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env)`,
+          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change)`,
         );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }
@@ -316,6 +323,7 @@ export function toGatesYaml(checks: readonly Check[]): string {
     ...(c.expectStdout !== undefined ? { expect_stdout: c.expectStdout } : {}),
     ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
     ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
+    ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
   }));
   return YAML.stringify({ gates });
 }
@@ -333,6 +341,7 @@ export function toGatesMarkdown(checks: readonly Check[]): string {
       );
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
+    if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);
     const longest = Math.max(2, ...Array.from(c.command.matchAll(/`+/g), (m) => m[0].length));
     const fence = "`".repeat(longest + 1);
     parts.push("", `${fence}bash`, c.command, fence, "");
