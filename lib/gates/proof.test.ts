@@ -280,7 +280,7 @@ describe("failsWithoutChangeRow", () => {
       "required",
       [fail("accept")],
       "passed",
-      'Without the change, "accept" fails: they test the work',
+      'Without the change, "accept" fails: it tests the work',
     ],
     [
       "all fail",

@@ -301,7 +301,9 @@ export function failsWithoutChangeRow(input: {
       FAILS_WITHOUT_CHANGE,
       required,
       "passed",
-      `Without the change, ${input.reruns.length === 1 ? `"${input.reruns[0].checkId}" fails` : `all ${input.reruns.length} checks that prove it fail`}: they test the work`,
+      input.reruns.length === 1
+        ? `Without the change, "${input.reruns[0].checkId}" fails: it tests the work`
+        : `Without the change, all ${input.reruns.length} checks that prove it fail: they test the work`,
       context,
     );
   return row(

@@ -291,7 +291,7 @@ describe("_fails-without-change", () => {
     const detail = await dispatchAndSettle(h, (await withAcceptance("node test/title.test.js", "required")).task.id);
     expect(proofOf(detail)["_fails-without-change"]).toMatchObject({
       verdict: "passed",
-      message: 'Without the change, "accept" fails: they test the work',
+      message: 'Without the change, "accept" fails: it tests the work',
     });
     expect(logOf(detail, "_fails-without-change")).toContain('"accept" failed (exit code 1)');
     expect(detail.run.gate).toBe("green");
