@@ -57,3 +57,33 @@ test("an agent that edits the script its gate runs gets a red gate, though the s
   await expect(proof.getByLabel("The gate was not edited: failed")).toBeVisible();
   await expect(proof).toContainText("The change edits the gate's own files: scripts/gate.sh");
 });
+
+test("a lead edits the proof settings inline: a glob outside the checkout is refused as typed; saved, the API has them", async ({
+  page,
+}) => {
+  const { workId } = await workWithChecks("Proof settings", [
+    { id: "unit", name: "Unit", kind: "test", command: "npm test", required: true },
+  ]);
+  await page.goto(`/works/${workId}/settings`);
+  const proof = page.getByRole("region", { name: "Proof" });
+  await proof.getByLabel("Protected files").fill("scripts/**\n../outside");
+  await expect(
+    proof.getByText("Protected files: line 2 (../outside): must stay inside the checkout: '..' is not allowed"),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  await proof.getByLabel("Protected files").fill("scripts/**\nMakefile");
+  await proof.getByLabel("Test files").fill("spec/**/*_spec.rb\nsrc/[abc");
+  await expect(proof.getByText('Test files: line 2 (src/[abc): not a glob: missing closing: "]"')).toBeVisible();
+  await proof.getByLabel("Test files").fill("spec/**/*_spec.rb");
+  await proof.getByLabel("Tests must be added").selectOption("required");
+  await expect(proof.getByText("A change without a test is red")).toBeVisible();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /Saved: version/ })).toBeVisible();
+  const saved = (await api("GET", `/api/works/${workId}`)).json;
+  expect(saved).toMatchObject({
+    testPatterns: ["spec/**/*_spec.rb"],
+    requireTests: "required",
+    protectedPaths: ["scripts/**", "Makefile"],
+    vacuousPolicy: "warn",
+  });
+});

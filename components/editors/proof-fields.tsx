@@ -64,6 +64,7 @@ function GlobList({
   );
 }
 
+// A select rather than radios: the checks policy above already offers radios named off, warn, required.
 function PolicyChoice({
   name,
   legend,
@@ -80,28 +81,29 @@ function PolicyChoice({
   onChange: (value: string) => void;
 }) {
   return (
-    <fieldset>
-      <legend className="mb-2 text-sm font-semibold">{legend}</legend>
-      <div className="space-y-1.5">
+    <div>
+      <label htmlFor={name} className="mb-1 block text-sm font-semibold">
+        {legend}
+      </label>
+      <select
+        id={name}
+        value={value}
+        aria-invalid={!!error}
+        aria-describedby={`${name}-explained`}
+        onChange={(e) => onChange(e.target.value)}
+        className={input}
+      >
         {CHECKS_POLICIES.map((p) => (
-          <label key={p} className="flex cursor-pointer gap-2 text-sm">
-            <input
-              type="radio"
-              name={name}
-              value={p}
-              checked={value === p}
-              onChange={() => onChange(p)}
-              className="mt-0.5"
-            />
-            <span>
-              <span className="font-medium">{p}</span>{" "}
-              <span className="text-zinc-600 dark:text-zinc-400">{explained[p]}</span>
-            </span>
-          </label>
+          <option key={p} value={p}>
+            {p}
+          </option>
         ))}
-      </div>
+      </select>
+      <p id={`${name}-explained`} className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+        {explained[value] ?? ""}
+      </p>
       <FieldError id={`${name}-error`} label={legend} error={error} />
-    </fieldset>
+    </div>
   );
 }
 

@@ -1,5 +1,7 @@
 // The Work settings editor's working copy, and the patch (validated by ZWorkPatch) it saves.
-import { ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
+import { z } from "zod";
+import { ZGlobList } from "../gates/globs";
+import { ZProofPolicy, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
 import { toFieldIssues } from "../gates/field-issues";
 import type { WorkRecord } from "../db/works";
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
@@ -100,3 +102,20 @@ export const VACUOUS_POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
   warn: "A check that passes without the change too is reported, but does not decide the gate.",
   off: "Checks are not run again without the change.",
 };
+
+// The proof settings as the form holds them, for the gates-file export (valid ones only).
+export const ZProofOfWork = z.object({
+  testPatterns: ZGlobList,
+  requireTests: ZProofPolicy,
+  protectedPaths: ZGlobList,
+  vacuousPolicy: ZProofPolicy,
+});
+
+export function proofPatchFrom(form: WorkForm) {
+  return {
+    testPatterns: splitLines(form.testPatterns),
+    requireTests: form.requireTests,
+    protectedPaths: splitLines(form.protectedPaths),
+    vacuousPolicy: form.vacuousPolicy,
+  };
+}
