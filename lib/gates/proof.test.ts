@@ -315,3 +315,27 @@ describe("provesChangeOf and isProofRow", () => {
     expect(isProofRow({ checkId: "unit" })).toBe(false);
   });
 });
+
+describe("re-runs cut short", () => {
+  const spent: Rerun = {
+    checkId: "unit",
+    verdict: "skipped",
+    exitCode: null,
+    message: "the run's budget of 60s is spent",
+    tail: null,
+  };
+  it("a row whose checks could not all run again is skipped, saying why (required rows then keep the gate red)", () => {
+    expect(
+      testsKeptRow({ restored: [m("t/a.test.js")], markers: [], reruns: [spent], hasTestChecks: true }),
+    ).toMatchObject({
+      verdict: "skipped",
+      required: true,
+      message: "Not run to the end: the run's budget of 60s is spent",
+    });
+    expect(failsWithoutChangeRow({ vacuousPolicy: "warn", reruns: [pass("a"), spent], laidOver: [] })).toMatchObject({
+      verdict: "skipped",
+      required: false,
+      message: "Not run to the end: the run's budget of 60s is spent",
+    });
+  });
+});

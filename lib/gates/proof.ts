@@ -207,6 +207,15 @@ export function testFilesToRestore(changes: readonly FileChange[], testPatterns:
   return changes.filter((c) => c.status !== "A" && isTest(c.path));
 }
 
+// A re-run the budget or a stop cut short proves nothing either way: the row is skipped, saying why.
+function notRunRow(checkId: string, required: boolean, reruns: readonly Rerun[] | null): ProofRow | null {
+  const skipped = (reruns ?? []).find((r) => r.verdict === "skipped");
+  if (!skipped) return null;
+  return row(checkId, required, "skipped", `Not run to the end: ${skipped.message ?? "the run was stopped"}`, [
+    ...(reruns ?? []).map((r) => `  ${describeRerun(r)}`),
+  ]);
+}
+
 export function testsKeptRow(input: {
   restored: readonly FileChange[];
   markers: readonly SkipMarker[];
@@ -231,6 +240,8 @@ export function testsKeptRow(input: {
     ...(input.markers.length ? [`added ${[...new Set(input.markers.map((m) => m.marker))].join(", ")}`] : []),
   ];
   const also = suffix.length ? ` (the change ${suffix.join(" and ")})` : "";
+  const notRun = notRunRow(TESTS_KEPT, true, input.reruns);
+  if (notRun) return notRun;
   const failing = (input.reruns ?? []).filter((r) => r.verdict !== "passed");
   const ranOn = modified.length + deleted.length;
   if (input.reruns === null) {
@@ -289,6 +300,8 @@ export function failsWithoutChangeRow(input: {
 }): ProofRow | null {
   if (input.vacuousPolicy === "off" || input.reruns.length === 0) return null;
   const required = input.vacuousPolicy === "required";
+  const notRun = notRunRow(FAILS_WITHOUT_CHANGE, required, input.reruns);
+  if (notRun) return notRun;
   const vacuous = input.reruns.filter((r) => r.verdict === "passed");
   const context = [
     `The checks that prove the change ran again at the run's start commit${input.laidOver.length ? ` with the change's ${plural(input.laidOver.length, "test file")} laid over it:` : " (the change has no test files to lay over it)."}`,

@@ -255,6 +255,33 @@ describe("_tests-kept", () => {
   });
 });
 
+describe("bounds", () => {
+  it("a re-run is stopped when the run's budget runs out: the row is skipped, and the gate is not green", async () => {
+    // The test as it was sleeps; the agent's version does not.
+    const slowTest = `${HARNESS}require("node:child_process").execSync("sleep 120");\n`;
+    const s = await makeScenario(
+      h,
+      {
+        checkDefaults: [UNIT],
+        agentCommand: agentWriting({ "test/title.test.js": `${HARNESS}it("quick", () => {});\n` }),
+        budgetSec: 6,
+        maxGateAttempts: 1,
+      },
+      { files: { ...PROJECT, "test/title.test.js": slowTest } },
+    );
+    const started = Date.now();
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(detail.attempts[0].results.find((r) => r.checkId === "unit")!.verdict).toBe("passed");
+    expect(proofOf(detail)["_tests-kept"]).toMatchObject({
+      verdict: "skipped",
+      required: true,
+      message: "Not run to the end: stopped when the run's budget ran out",
+    });
+    expect(detail.run.gate).toBe("red");
+  });
+});
+
 describe("_fails-without-change", () => {
   // A task adds an acceptance check (provesChange by default).
   const withAcceptance = (command: string, vacuousPolicy: string) =>

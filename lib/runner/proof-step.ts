@@ -267,17 +267,19 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
     expectStdout: check.expectStdout,
   });
   run.spentMs += outcome.durationMs;
-  const verdict = outcome.isAborted
-    ? "skipped"
-    : outcome.spawnError
-      ? "error"
-      : decideVerdict({
-          timedOut: outcome.isTimedOut,
-          exitCode: outcome.exitCode,
-          expectExit: check.expectExit,
-          expectStdout: check.expectStdout,
-          stdoutFound: outcome.isExpectedOutputFound,
-        });
+  // Cut short by the run's budget, the re-run says nothing about the tests: skipped, not failed.
+  const verdict =
+    outcome.isAborted || (outcome.isTimedOut && isBudgetBound)
+      ? "skipped"
+      : outcome.spawnError
+        ? "error"
+        : decideVerdict({
+            timedOut: outcome.isTimedOut,
+            exitCode: outcome.exitCode,
+            expectExit: check.expectExit,
+            expectStdout: check.expectStdout,
+            stdoutFound: outcome.isExpectedOutputFound,
+          });
   return {
     checkId: check.id,
     verdict,
