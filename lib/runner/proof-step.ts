@@ -24,6 +24,7 @@ import {
   type Rerun,
 } from "../gates/proof";
 import { globMatcher } from "../gates/globs";
+import { judgeTestSummary, recogniseTests } from "../gates/test-summary";
 import { scriptsOfCommand } from "../gates/command-scripts";
 import type { ProofSettings } from "../gates/work-schema";
 import type { AttemptResults } from "./attempt-results";
@@ -268,7 +269,7 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
   });
   run.spentMs += outcome.durationMs;
   // Cut short by the run's budget, the re-run says nothing about the tests: skipped, not failed.
-  const verdict =
+  const byExit: Verdict =
     outcome.isAborted || (outcome.isTimedOut && isBudgetBound)
       ? "skipped"
       : outcome.spawnError
@@ -280,15 +281,25 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
             expectStdout: check.expectStdout,
             stdoutFound: outcome.isExpectedOutputFound,
           });
+  // The test runner's summary judges it as in the check step (exit 0 with failed tests, no test run).
+  const judged =
+    byExit === "passed" || byExit === "failed"
+      ? judgeTestSummary({
+          verdict: byExit,
+          kind: check.kind,
+          exitCode: outcome.exitCode,
+          summary: recogniseTests(outcome.tail),
+        })
+      : null;
   return {
     checkId: check.id,
-    verdict,
+    verdict: judged?.verdict ?? byExit,
     exitCode: outcome.exitCode,
     message: outcome.isTimedOut
       ? isBudgetBound
         ? "stopped when the run's budget ran out"
         : `timed out after ${timeoutSec}s`
-      : (outcome.spawnError ?? outcome.message),
+      : (outcome.spawnError ?? judged?.message ?? outcome.message),
     tail: outcome.tail,
   };
 }
