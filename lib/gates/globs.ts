@@ -4,7 +4,7 @@
 import picomatch from "picomatch";
 import { z } from "zod";
 
-export const MAX_GLOBS = 50;
+const MAX_GLOBS = 50;
 
 function parseProblem(glob: string): string | null {
   try {

@@ -2,23 +2,14 @@
 // of every attempt, that say whether a green gate means something. Pure rules: the runner gathers the
 // change (files and added lines) and runs the checks again where a row needs it; these decide the rows.
 import { globMatcher } from "./globs";
+import { FAILS_WITHOUT_CHANGE, PROOF_KIND, PROOF_NAMES, PROTECTED, TESTS_ADDED, TESTS_KEPT } from "./proof-ids";
 import type { ProofPolicy } from "./work-schema";
 
-import { PROOF_KIND, PROOF_NAMES, TESTS_ADDED, PROTECTED, TESTS_KEPT, FAILS_WITHOUT_CHANGE } from "./proof-ids";
-
-export {
-  PROOF_KIND,
-  PROOF_NAMES,
-  TESTS_ADDED,
-  PROTECTED,
-  TESTS_KEPT,
-  FAILS_WITHOUT_CHANGE,
-  isProofRow,
-} from "./proof-ids";
+export { FAILS_WITHOUT_CHANGE, isProofRow, PROOF_KIND, PROOF_NAMES, TESTS_KEPT } from "./proof-ids";
 
 export type FileChange = { status: "A" | "M" | "D"; path: string };
 
-export type ProofVerdict = "passed" | "failed" | "skipped" | "error";
+type ProofVerdict = "passed" | "failed" | "skipped" | "error";
 
 export type ProofRow = {
   checkId: string;

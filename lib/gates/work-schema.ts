@@ -15,9 +15,8 @@ const MAX_BUDGET_SEC = 86_400;
 export const ZChecksPolicy = z.enum(CHECKS_POLICIES, { error: "must be one of off, warn, required" });
 
 // Proof (SPEC Part 2): which files are tests, which are the gate's own, and how the proof rows count.
-export const PROOF_POLICIES = CHECKS_POLICIES;
 export type ProofPolicy = ChecksPolicy;
-export const ZProofPolicy = ZChecksPolicy;
+export const ZProofPolicy = z.enum(CHECKS_POLICIES, { error: "must be one of off, warn, required" });
 export const DEFAULT_TEST_PATTERNS: readonly string[] = [
   "**/*.{test,spec}.*",
   "**/__tests__/**",
@@ -35,8 +34,8 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   "vitest.config.*",
   ".mocharc.*",
 ];
-export const DEFAULT_REQUIRE_TESTS: ProofPolicy = "warn";
-export const DEFAULT_VACUOUS_POLICY: ProofPolicy = "warn";
+const DEFAULT_REQUIRE_TESTS: ProofPolicy = "warn";
+const DEFAULT_VACUOUS_POLICY: ProofPolicy = "warn";
 
 // What a run freezes of them at dispatch.
 export type ProofSettings = {
@@ -45,15 +44,6 @@ export type ProofSettings = {
   protectedPaths: string[];
   vacuousPolicy: ProofPolicy;
 };
-
-export function defaultProofSettings(): ProofSettings {
-  return {
-    testPatterns: [...DEFAULT_TEST_PATTERNS],
-    requireTests: DEFAULT_REQUIRE_TESTS,
-    protectedPaths: [...DEFAULT_PROTECTED_PATHS],
-    vacuousPolicy: DEFAULT_VACUOUS_POLICY,
-  };
-}
 
 export const ZMaxGateAttempts = z
   .number({ error: "must be a whole number from 1 to 5" })
