@@ -66,7 +66,11 @@ test("a lead edits the proof settings inline: a glob outside the checkout is ref
   ]);
   await page.goto(`/works/${workId}/settings`);
   const proof = page.getByRole("region", { name: "Proof" });
-  await proof.getByLabel("Protected files").fill("scripts/**\n../outside");
+  // Typed before the editor hydrates, the text can be lost: type until it holds.
+  await expect(async () => {
+    await proof.getByLabel("Protected files").fill("scripts/**\n../outside");
+    await expect(proof.getByLabel("Protected files")).toHaveValue("scripts/**\n../outside", { timeout: 1000 });
+  }).toPass();
   await expect(
     proof.getByText("Protected files: line 2 (../outside): must stay inside the checkout: '..' is not allowed"),
   ).toBeVisible();
