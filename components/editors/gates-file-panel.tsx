@@ -128,7 +128,7 @@ export function GatesFilePanel({ current, onImport, currentProof, onImportProof 
             ))}
           </ul>
           {onImportProof && (proof || result.proofProblems?.length) ? (
-            <div className="mt-2" aria-label="Proof settings in the file" role="group">
+            <section className="mt-2" aria-label="Proof settings in the file">
               {proof ? (
                 <p className="text-emerald-800 dark:text-emerald-300">
                   ✓ Proof settings: {Object.keys(proof).join(", ")} (replace the Work&apos;s on import)
@@ -139,7 +139,7 @@ export function GatesFilePanel({ current, onImport, currentProof, onImportProof 
                   ✗ {p}
                 </p>
               ))}
-            </div>
+            </section>
           ) : null}
           {good.length === 0 && proof ? (
             <div className="mt-3 flex flex-wrap gap-2">

@@ -40,7 +40,7 @@ export type WorkForm = {
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
 // schema to judge).
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   return text.split("\n").filter((line) => line.trim() !== "");
 }
 

@@ -159,11 +159,11 @@ export function scriptsOfCommand(command: string, cwd = ""): string[] {
     if (dir === null) break;
     if (words[0]?.text === "cd") {
       const target = words[1];
-      dir = target && target.isPlain && words.length === 2 ? normalizeInside(path.posix.join(dir, target.text)) : null;
+      dir = target?.isPlain && words.length === 2 ? normalizeInside(path.posix.join(dir, target.text)) : null;
       continue;
     }
     const word = scriptWord(words);
-    if (!word || !word.isPlain || word.text === "" || word.text.startsWith("/")) continue;
+    if (!word?.isPlain || word.text === "" || word.text.startsWith("/")) continue;
     const file = normalizeInside(path.posix.join(dir, word.text));
     if (file && file !== "." && !found.includes(file)) found.push(file);
   }
