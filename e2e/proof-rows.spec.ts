@@ -12,11 +12,11 @@ test("a run page shows the proof rows under the checks: the demo's attempt 1 add
   const checks = page.getByTestId("run-checks");
   await expect(checks.getByRole("status", { name: "Gate green" })).toBeVisible();
   const proof = checks.getByRole("region", { name: "Proof" });
-  await expect(proof.getByLabel("Tests were added: passed")).toBeVisible();
+  await expect(proof.locator('[data-check-id="_tests-added"] summary [data-verdict="passed"]')).toBeVisible();
   await expect(proof).toContainText("The change touches 1 test file: test/slugify.test.js");
-  await expect(proof.getByLabel("The gate was not edited: passed")).toBeVisible();
-  await expect(proof.getByLabel("The tests that were there still pass: passed")).toBeVisible();
-  await expect(proof.getByLabel("The checks fail without the change: passed")).toBeVisible();
+  await expect(proof.locator('[data-check-id="_protected"] summary [data-verdict="passed"]')).toBeVisible();
+  await expect(proof.locator('[data-check-id="_tests-kept"] summary [data-verdict="passed"]')).toBeVisible();
+  await expect(proof.locator('[data-check-id="_fails-without-change"] summary [data-verdict="passed"]')).toBeVisible();
   await expect(proof).toContainText('Without the change, "unit" fails: it tests the work');
   // The checks' own rows stay above, outside the Proof group.
   await expect(checks.locator('[data-check-id="unit"]')).toHaveCount(1);
@@ -24,15 +24,15 @@ test("a run page shows the proof rows under the checks: the demo's attempt 1 add
 
   await checks.getByRole("button", { name: "Attempt 1 (red)" }).click();
   const row = proof.locator('[data-check-id="_tests-added"]');
-  await expect(proof.getByLabel("Tests were added: failed")).toBeVisible();
+  await expect(proof.locator('[data-check-id="_tests-added"] summary [data-verdict="failed"]')).toBeVisible();
   await expect(row).toContainText("The change adds or changes no test: none of its files is a test file");
   await expect(row).toContainText("Reports only");
-  await proof.getByLabel("Tests were added: failed").click();
+  await proof.locator('[data-check-id="_tests-added"] summary [data-verdict="failed"]').click();
   await expect(row.getByTestId("log-tail")).toContainText("What to do: add or change a test");
   // Grouped by kind, the proof rows keep their own group.
   await page.getByRole("button", { name: "By kind" }).click();
   await expect(checks.getByRole("region", { name: "test checks" })).toContainText("Unit tests pass");
-  await expect(proof.getByLabel("Tests were added: failed")).toBeVisible();
+  await expect(proof.locator('[data-check-id="_tests-added"] summary [data-verdict="failed"]')).toBeVisible();
 });
 
 test("an agent that edits the script its gate runs gets a red gate, though the script now exits 0", async ({
@@ -52,9 +52,9 @@ test("an agent that edits the script its gate runs gets a red gate, though the s
   await page.goto(`/runs/${runId}`);
   const checks = page.getByTestId("run-checks");
   await expect(checks.getByRole("status", { name: "Gate red" })).toBeVisible();
-  await expect(checks.getByLabel("The gate script passes: passed")).toBeVisible();
+  await expect(checks.locator('[data-check-id="gate"] summary [data-verdict="passed"]')).toBeVisible();
   const proof = checks.getByRole("region", { name: "Proof" });
-  await expect(proof.getByLabel("The gate was not edited: failed")).toBeVisible();
+  await expect(proof.locator('[data-check-id="_protected"] summary [data-verdict="failed"]')).toBeVisible();
   await expect(proof).toContainText("The change edits the gate's own files: scripts/gate.sh");
 });
 
