@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Gatehouse demo agent: a scripted stand-in for a coding agent. It reads the brief Gatehouse hands it
-# (stdin and $GATEHOUSE_BRIEF_FILE), edits the checkout and commits. Its first attempt is incomplete;
-# on the second it reads which checks failed and finishes the job.
+# (stdin and $GATEHOUSE_BRIEF_FILE), edits the checkout and commits. Its first attempt is incomplete and
+# adds no test (the proof row "Tests were added" reports it); on the second it reads which checks failed,
+# finishes the job and adds a test.
 set -euo pipefail
 
 echo "demo agent: attempt ${GATEHOUSE_ATTEMPT}, brief in ${GATEHOUSE_BRIEF_FILE}"
@@ -22,7 +23,11 @@ function slugify(title) {
 
 module.exports = { slugify };
 JS
-  message="slugify: lower-case and drop punctuation"
+  echo "demo agent: and a test for what the fix adds (digits stay)"
+  cat >> test/slugify.test.js <<'JS'
+test("keeps digits", () => assert.equal(slugify("Route 66, again"), "route-66-again"));
+JS
+  message="slugify: lower-case and drop punctuation, with a test"
 else
   echo "demo agent: first try: joining words with dashes"
   cat > src/slugify.js <<'JS'

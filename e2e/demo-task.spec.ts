@@ -24,9 +24,9 @@ test("the demo run's failing row shows the test counts and names the failing tes
   await page.getByRole("link", { name: /Make slugify produce URL slugs/ }).click();
   const checks = page.getByTestId("run-checks");
   await expect(checks.getByRole("status", { name: "Gate green" })).toBeVisible();
-  // Attempt 2 (green): every test passed.
+  // Attempt 2 (green): every test passed, the four there were and the one the agent added.
   const unit = checks.locator('[data-check-id="unit"]');
-  await expect(unit.getByTestId("test-counts")).toHaveText("4 passed");
+  await expect(unit.getByTestId("test-counts")).toHaveText("5 passed");
   // Attempt 1 (red): node:test's counts, and the failing tests by name instead of "# duration_ms …".
   await checks.getByRole("button", { name: "Attempt 1 (red)" }).click();
   await expect(unit.getByTestId("test-counts")).toHaveText("1 passed · 3 failed");

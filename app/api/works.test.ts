@@ -121,6 +121,19 @@ describe("POST /api/works", () => {
       agentEnvPassthrough: [],
       budgetSec: null,
       failFast: false,
+      testPatterns: [
+        "**/*.{test,spec}.*",
+        "**/__tests__/**",
+        "test/**",
+        "tests/**",
+        "**/test_*.py",
+        "**/*_test.py",
+        "**/*_test.go",
+        "src/test/**",
+      ],
+      requireTests: "warn",
+      protectedPaths: ["**/conftest.py", "pytest.ini", "jest.config.*", "vitest.config.*", ".mocharc.*"],
+      vacuousPolicy: "warn",
       version: 1,
     });
     // Times are ISO 8601.
@@ -541,6 +554,12 @@ describe("PATCH /api/works/:id", () => {
     [{ failFast: "yes" }, "failFast"],
     [{ budgetSec: 0 }, "budgetSec"],
     [{ agentCommand: "  " }, "agentCommand"],
+    [{ testPatterns: ["**/*.test.ts", "src/[abc"] }, "testPatterns.1"],
+    [{ protectedPaths: ["../x"] }, "protectedPaths.0"],
+    [{ protectedPaths: ["scripts/**", "/etc/passwd"] }, "protectedPaths.1"],
+    [{ requireTests: "always" }, "requireTests"],
+    [{ vacuousPolicy: null }, "vacuousPolicy"],
+    [{ checkDefaults: [check("a", { provesChange: "yes" })] }, "checkDefaults.0.provesChange"],
   ])("refuses %j with 400 naming %s and saves nothing (not even the valid fields)", async (bad, path) => {
     const w = await createWork({ checkDefaults: [check("unit")] });
     const res = await patchWork(w.id, { version: 1, failFast: true, ...bad });
@@ -548,6 +567,20 @@ describe("PATCH /api/works/:id", () => {
     const read = await getWork(w.id);
     expect(read.json).toEqual(w);
     expect(await auditRows(w.id, "work.update")).toHaveLength(0);
+  });
+
+  it("saves the proof settings and a check's provesChange, and answers them back", async () => {
+    const w = await createWork();
+    const changes = {
+      testPatterns: ["spec/**/*_spec.rb"],
+      requireTests: "required",
+      protectedPaths: ["scripts/gate.sh", "Makefile"],
+      vacuousPolicy: "off",
+      checkDefaults: [check("unit", { provesChange: true })],
+    };
+    const res = await patchWork(w.id, { version: 1, ...changes });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect((await getWork(w.id)).json).toMatchObject({ ...changes, version: 2 });
   });
 
   it("refuses an unknown field and a keyPrefix change, saving nothing", async () => {

@@ -1,6 +1,7 @@
 "use client";
 // An attempt's check rows, in the order they ran or grouped by kind (build, test, lint, typecheck, custom).
 import { CHECK_KINDS } from "@/lib/gates/check-schema";
+import { isProofRow } from "@/lib/gates/proof-ids";
 import { CheckResultRow, type CheckResultView } from "./check-result-row";
 
 type Props = {
@@ -15,9 +16,41 @@ type Props = {
 const PRESSED = "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white";
 const NOT_PRESSED = "bg-white text-zinc-600 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-400";
 
+// The checks, then the proof rows (ids starting with "_") under their own heading.
 export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Props) {
   const rows = (list: CheckResultView[]) =>
     list.map((r) => <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} />);
+  const proof = results.filter(isProofRow);
+  const checks = results.filter((r) => !isProofRow(r));
+  return (
+    <>
+      <Checks checks={checks} grouped={grouped} label={label} rows={rows} />
+      {proof.length > 0 ? (
+        <section aria-label="Proof" data-testid="proof-rows" className="border-t border-zinc-200 dark:border-zinc-800">
+          <h3 className="bg-zinc-50 px-4 py-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:bg-zinc-900/80 dark:text-zinc-400">
+            Proof
+            <span className="ml-2 font-normal tracking-normal normal-case">
+              whether the green means the work was done
+            </span>
+          </h3>
+          <ol className="divide-y divide-zinc-200 dark:divide-zinc-800">{rows(proof)}</ol>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function Checks({
+  checks: results,
+  grouped,
+  label,
+  rows,
+}: {
+  checks: CheckResultView[];
+  grouped: boolean;
+  label: string;
+  rows: (list: CheckResultView[]) => React.ReactNode;
+}) {
   if (!grouped) {
     return (
       <ol className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={label}>

@@ -139,6 +139,23 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
         mono: true,
         hint: "names only; values come from the Work's secrets",
       })}
+      <Field
+        id={`${prefix}-provesChange`}
+        label="Must fail without the change"
+        error={errors.get("provesChange")}
+        className="sm:col-span-3"
+      >
+        <select
+          id={`${prefix}-provesChange`}
+          value={form.provesChange}
+          onChange={(e) => onChange({ provesChange: e.target.value as CheckForm["provesChange"] })}
+          className={`${input} ${inputBorderClass}`}
+        >
+          <option value="">default (yes for checks a task adds)</option>
+          <option value="yes">yes</option>
+          <option value="no">no</option>
+        </select>
+      </Field>
     </div>
   );
 }

@@ -3,11 +3,23 @@
 // check is listed with its reason, and the rest is imported only when the person confirms. Export writes
 // the current list in either shape.
 import { useState } from "react";
-import { parseGatesFile, toGatesMarkdown, toGatesYaml, type ImportResult } from "@/lib/gates/gates-file";
+import {
+  parseGatesFile,
+  toGatesMarkdown,
+  toGatesYaml,
+  type ImportResult,
+  type ProofFileSettings,
+} from "@/lib/gates/gates-file";
 import type { Check } from "@/lib/gates/check-schema";
 import { Button } from "../ui/button";
 
-type Props = { current: Check[] | null; onImport: (checks: Check[], mode: "replace" | "append") => void };
+type Props = {
+  current: Check[] | null;
+  onImport: (checks: Check[], mode: "replace" | "append") => void;
+  // The Work's proof settings (exported with the checks; a file's own replace them on import).
+  currentProof?: ProofFileSettings | null;
+  onImportProof?: (proof: ProofFileSettings) => void;
+};
 
 function download(name: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -16,13 +28,15 @@ function download(name: string, text: string, type: string) {
   URL.revokeObjectURL(url);
 }
 
-export function GatesFilePanel({ current, onImport }: Props) {
+export function GatesFilePanel({ current, onImport, currentProof, onImportProof }: Props) {
   const [text, setText] = useState("");
   const [result, setResult] = useState<ImportResult | null>(null);
   const good = result?.entries.filter((e) => e.check).map((e) => e.check!) ?? [];
   const bad = result?.entries.filter((e) => !e.check) ?? [];
-  const done = (mode: "replace" | "append") => {
-    onImport(good, mode);
+  const proof = onImportProof ? (result?.proof ?? null) : null;
+  const done = (mode: "replace" | "append" | "proof-only") => {
+    if (mode !== "proof-only") onImport(good, mode);
+    if (proof) onImportProof?.(proof);
     setResult(null);
     setText("");
   };
@@ -49,14 +63,18 @@ export function GatesFilePanel({ current, onImport }: Props) {
           <Button
             size="sm"
             disabled={!current}
-            onClick={() => current && download("gates.yml", toGatesYaml(current), "text/yaml")}
+            onClick={() =>
+              current && download("gates.yml", toGatesYaml(current, currentProof ?? undefined), "text/yaml")
+            }
           >
             Export YAML
           </Button>
           <Button
             size="sm"
             disabled={!current}
-            onClick={() => current && download("CHECKS.md", toGatesMarkdown(current), "text/markdown")}
+            onClick={() =>
+              current && download("CHECKS.md", toGatesMarkdown(current, currentProof ?? undefined), "text/markdown")
+            }
           >
             Export Markdown
           </Button>
@@ -109,6 +127,30 @@ export function GatesFilePanel({ current, onImport }: Props) {
               </li>
             ))}
           </ul>
+          {onImportProof && (proof || result.proofProblems?.length) ? (
+            <section className="mt-2" aria-label="Proof settings in the file">
+              {proof ? (
+                <p className="text-emerald-800 dark:text-emerald-300">
+                  ✓ Proof settings: {Object.keys(proof).join(", ")} (replace the Work&apos;s on import)
+                </p>
+              ) : null}
+              {(result.proofProblems ?? []).map((p) => (
+                <p key={p} className="text-rose-800 dark:text-rose-300">
+                  ✗ {p}
+                </p>
+              ))}
+            </section>
+          ) : null}
+          {good.length === 0 && proof ? (
+            <div className="mt-3 flex flex-wrap gap-2">
+              <Button variant="primary" onClick={() => done("proof-only")}>
+                Import the proof settings
+              </Button>
+              <Button variant="ghost" onClick={() => setResult(null)}>
+                Cancel
+              </Button>
+            </div>
+          ) : null}
           {good.length > 0 ? (
             <div className="mt-3 flex flex-wrap gap-2">
               <Button variant="primary" onClick={() => done("replace")}>

@@ -6,12 +6,20 @@ import { useEffect, useMemo } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ZCheckList, type Check } from "@/lib/gates/check-schema";
 import { checkFromForm, errorsByField, formFromCheck, freeId } from "@/lib/editors/check-form";
-import { validateWorkForm, workFormFrom, workPatchFrom, type WorkSettings } from "@/lib/editors/work-form";
+import {
+  proofPatchFrom,
+  validateWorkForm,
+  workFormFrom,
+  workPatchFrom,
+  ZProofOfWork,
+  type WorkSettings,
+} from "@/lib/editors/work-form";
 import { Section } from "../ui/page-parts";
 import { CheckListEditor } from "./check-list-editor";
 import { ConflictPanel } from "./conflict-panel";
 import { GatesFilePanel } from "./gates-file-panel";
 import { PolicyFields } from "./policy-fields";
+import { ProofFields } from "./proof-fields";
 import { SaveBar } from "./save-bar";
 import { useVersionedSettings } from "./use-versioned-settings";
 
@@ -25,6 +33,10 @@ const settingsOf = (s: WorkSettings) => ({
   agentEnvPassthrough: s.agentEnvPassthrough,
   budgetSec: s.budgetSec,
   failFast: s.failFast,
+  testPatterns: s.testPatterns,
+  requireTests: s.requireTests,
+  protectedPaths: s.protectedPaths,
+  vacuousPolicy: s.vacuousPolicy,
 });
 
 export function WorkSettingsEditor({ initial, save }: Props) {
@@ -34,6 +46,7 @@ export function WorkSettingsEditor({ initial, save }: Props) {
   const listErrors = errorsByField(errors, "checkDefaults");
   // For the gates-file export: only re-validated when the checks changed, not on every keystroke elsewhere.
   const current = useMemo(() => ZCheckList.safeParse(form.checkDefaults.map(checkFromForm)), [form.checkDefaults]);
+  const proofNow = useMemo(() => ZProofOfWork.safeParse(proofPatchFrom(form)), [form]);
 
   useEffect(() => {
     const warn = (e: BeforeUnloadEvent) => isDirty && e.preventDefault();
@@ -58,6 +71,13 @@ export function WorkSettingsEditor({ initial, save }: Props) {
         <PolicyFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
       </Section>
       <Section
+        id="proof"
+        title="Proof"
+        description="What makes a green gate mean something: tests added, the gate's own files left alone, checks that fail without the change."
+      >
+        <ProofFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
+      </Section>
+      <Section
         id="defaults"
         title={`Check defaults (${form.checkDefaults.length})`}
         description="Every task inherits these, in this order, unless it overrides or suppresses them."
@@ -72,9 +92,22 @@ export function WorkSettingsEditor({ initial, save }: Props) {
       <Section
         id="gates-file"
         title="Import or export a gates file"
-        description="A YAML list (gates: - run: …) or a Markdown runbook (## Code Checks, ### id — name, one ```bash block each)."
+        description="A YAML list (gates: - run: …, and proof: for the proof settings) or a Markdown runbook (## Code Checks, ### id — name, one ```bash block each; ## Proof)."
       >
-        <GatesFilePanel current={current.success ? current.data : null} onImport={importChecks} />
+        <GatesFilePanel
+          current={current.success ? current.data : null}
+          onImport={importChecks}
+          currentProof={proofNow.success ? proofNow.data : null}
+          onImportProof={(proof) =>
+            setForm((f) => ({
+              ...f,
+              ...(proof.testPatterns ? { testPatterns: proof.testPatterns.join("\n") } : {}),
+              ...(proof.requireTests ? { requireTests: proof.requireTests } : {}),
+              ...(proof.protectedPaths ? { protectedPaths: proof.protectedPaths.join("\n") } : {}),
+              ...(proof.vacuousPolicy ? { vacuousPolicy: proof.vacuousPolicy } : {}),
+            }))
+          }
+        />
       </Section>
       {conflict ? (
         <ConflictPanel

@@ -27,6 +27,7 @@ export function presentRun(detail: RunDetail) {
     ...presentRunSummary(run),
     nothingRequired: isNothingRequired(run.checks),
     failFast: run.failFast,
+    proof: run.proof,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
     agentCommand: run.agentCommand,

@@ -7,7 +7,8 @@ import type { Check, TaskCheckEntry } from "../gates/check-schema";
 import type { Gate, Verdict } from "../gates/gate";
 import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
-import type { ChecksPolicy } from "../gates/work-schema";
+import type { PROOF_KIND } from "../gates/proof-ids";
+import type { ChecksPolicy, ProofSettings } from "../gates/work-schema";
 import type * as Pg from "./generated/postgres/client";
 import type * as Lite from "./generated/sqlite/client";
 
@@ -20,13 +21,21 @@ export type CheckResult = Lite.CheckResult;
 export type AuditEvent = Lite.AuditEvent;
 
 // What each model's Json columns hold.
-export type WorkJsonFields = { checkDefaults: Check[]; agentEnvPassthrough: string[] };
+export type WorkJsonFields = {
+  checkDefaults: Check[];
+  agentEnvPassthrough: string[];
+  // null: the defaults in lib/gates/work-schema.ts (lib/db/works.ts fills them in)
+  testPatterns: string[] | null;
+  protectedPaths: string[] | null;
+};
 export type TaskJsonFields = { acceptanceChecks: TaskCheckEntry[] | null };
 export type RunJsonFields = {
   checks: EffectiveCheck[];
   suppressed: string[];
   warnings: string[];
   agentEnvPassthrough: string[];
+  // The Work's proof settings frozen at dispatch (null: a run from before proof rows).
+  proof: ProofSettings | null;
 };
 
 type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;
@@ -53,7 +62,7 @@ export type EnumsMatchDomain = [
   Expect<Same<Lite.Ending, Ending>>,
   Expect<Same<Lite.Verdict, Verdict>>,
   Expect<Same<Lite.ChecksPolicy, ChecksPolicy>>,
-  Expect<Same<Lite.CheckKind, Check["kind"]>>,
+  Expect<Same<Lite.CheckKind, Check["kind"] | typeof PROOF_KIND>>,
   Expect<Same<Lite.Role, Role>>,
 ];
 

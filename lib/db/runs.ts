@@ -2,6 +2,7 @@
 import type { Verdict } from "../gates/gate";
 import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
+import type { ProofSettings } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
 import { runJson, type Attempt, type CheckResult, type Run, type RunJsonFields } from "./models";
 
@@ -40,21 +41,23 @@ export type RunInsert = Pick<
   | "failFast"
   | "branch"
   | "dispatchedById"
->;
+> & { proof?: ProofSettings | null };
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
   const db = opts.db ?? getDb();
+  const { proof, ...data } = opts.data;
   const last = await db.run.findFirst({
-    where: { taskId: opts.data.taskId },
+    where: { taskId: data.taskId },
     orderBy: { number: "desc" },
     select: { number: true },
   });
   const row = await db.run.create({
     data: {
-      ...opts.data,
+      ...data,
+      ...(proof ? { proof } : {}),
       number: (last?.number ?? 0) + 1,
-      attempts: { create: { n: 1, trigger: "dispatch", startedById: opts.data.dispatchedById } },
+      attempts: { create: { n: 1, trigger: "dispatch", startedById: data.dispatchedById } },
     },
     omit: runOmit,
   });

@@ -1,15 +1,39 @@
 // Works: one query or command per function.
-import type { WorkCreate } from "../gates/work-schema";
+import {
+  DEFAULT_PROTECTED_PATHS,
+  DEFAULT_TEST_PATTERNS,
+  type ProofSettings,
+  type WorkCreate,
+} from "../gates/work-schema";
 import { getDb, type DbOrTx } from "./client";
 import { workJson, type Work, type WorkJsonFields } from "./models";
 
-// Every column but the task counter, with the Json columns typed.
-export type WorkRecord = Omit<Work, "nextTaskNumber" | keyof WorkJsonFields> & WorkJsonFields;
+// Every column but the task counter, with the Json columns typed and the proof globs' defaults filled in.
+export type WorkRecord = Omit<Work, "nextTaskNumber" | keyof WorkJsonFields> &
+  Omit<WorkJsonFields, "testPatterns" | "protectedPaths"> & { testPatterns: string[]; protectedPaths: string[] };
 const omit = { nextTaskNumber: true } as const;
+
+function toWorkRecord(row: Omit<Work, "nextTaskNumber">): WorkRecord {
+  const work = workJson(row);
+  return {
+    ...work,
+    testPatterns: work.testPatterns ?? [...DEFAULT_TEST_PATTERNS],
+    protectedPaths: work.protectedPaths ?? [...DEFAULT_PROTECTED_PATHS],
+  };
+}
+
+export function proofSettingsOf(work: WorkRecord): ProofSettings {
+  return {
+    testPatterns: work.testPatterns,
+    requireTests: work.requireTests,
+    protectedPaths: work.protectedPaths,
+    vacuousPolicy: work.vacuousPolicy,
+  };
+}
 
 export async function findWork(opts: { id: string; db?: DbOrTx }): Promise<WorkRecord | null> {
   const row = await (opts.db ?? getDb()).work.findUnique({ where: { id: opts.id }, omit });
-  return row && workJson(row);
+  return row && toWorkRecord(row);
 }
 
 // Works visible to a user: all for admins (userId null), otherwise those with a membership.
@@ -19,13 +43,13 @@ export async function listWorks(opts: { memberUserId: string | null; db?: DbOrTx
     orderBy: { createdAt: "asc" },
     omit,
   });
-  return rows.map(workJson);
+  return rows.map(toWorkRecord);
 }
 
 export async function insertWork(opts: { data: WorkCreate & { keyPrefix: string }; db?: DbOrTx }): Promise<WorkRecord> {
   const { baseBranch, ...rest } = opts.data;
   const row = await (opts.db ?? getDb()).work.create({ data: { ...rest, baseBranch: baseBranch ?? null }, omit });
-  return workJson(row);
+  return toWorkRecord(row);
 }
 
 export type WorkChanges = Partial<Omit<WorkRecord, "id" | "version" | "createdAt" | "updatedAt" | "keyPrefix">>;

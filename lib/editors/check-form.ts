@@ -15,6 +15,8 @@ export type CheckForm = {
   expectExit: string;
   expectStdout: string;
   envPassthrough: string;
+  // "" leaves provesChange unset (the default: true for checks a task added); "yes" / "no" set it.
+  provesChange: "" | "yes" | "no";
   disabled: boolean;
 };
 
@@ -34,6 +36,7 @@ export function formFromCheck(check: Partial<Check> & { id: string; disabled?: b
     expectExit: check.expectExit === undefined ? "" : String(check.expectExit),
     expectStdout: check.expectStdout ?? "",
     envPassthrough: (check.envPassthrough ?? []).join(", "),
+    provesChange: check.provesChange === undefined ? "" : check.provesChange ? "yes" : "no",
     disabled: check.disabled === true,
   };
 }
@@ -76,6 +79,7 @@ export function checkFromForm(form: CheckForm): Record<string, unknown> {
   if (form.expectStdout !== "") out.expectStdout = form.expectStdout;
   const names = splitNames(form.envPassthrough);
   if (names.length) out.envPassthrough = names;
+  if (form.provesChange) out.provesChange = form.provesChange === "yes";
   return out;
 }
 

@@ -1,5 +1,7 @@
 // The Work settings editor's working copy, and the patch (validated by ZWorkPatch) it saves.
-import { ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
+import { z } from "zod";
+import { ZGlobList } from "../gates/globs";
+import { ZProofPolicy, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
 import { toFieldIssues } from "../gates/field-issues";
 import type { WorkRecord } from "../db/works";
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
@@ -14,6 +16,10 @@ export type WorkSettings = Pick<
   | "agentEnvPassthrough"
   | "budgetSec"
   | "failFast"
+  | "testPatterns"
+  | "requireTests"
+  | "protectedPaths"
+  | "vacuousPolicy"
   | "version"
 >;
 
@@ -25,7 +31,18 @@ export type WorkForm = {
   agentEnvPassthrough: string;
   budgetSec: string;
   failFast: boolean;
+  // One glob per line.
+  testPatterns: string;
+  requireTests: string;
+  protectedPaths: string;
+  vacuousPolicy: string;
 };
+
+// A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
+// schema to judge).
+function splitLines(text: string): string[] {
+  return text.split("\n").filter((line) => line.trim() !== "");
+}
 
 export function workFormFrom(s: WorkSettings): WorkForm {
   return {
@@ -36,6 +53,10 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     agentEnvPassthrough: s.agentEnvPassthrough.join(", "),
     budgetSec: s.budgetSec === null ? "" : String(s.budgetSec),
     failFast: s.failFast,
+    testPatterns: s.testPatterns.join("\n"),
+    requireTests: s.requireTests,
+    protectedPaths: s.protectedPaths.join("\n"),
+    vacuousPolicy: s.vacuousPolicy,
   };
 }
 
@@ -48,6 +69,10 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     agentEnvPassthrough: splitNames(form.agentEnvPassthrough),
     budgetSec: form.budgetSec.trim() ? wholeNumberOrText(form.budgetSec) : null,
     failFast: form.failFast,
+    testPatterns: splitLines(form.testPatterns),
+    requireTests: form.requireTests,
+    protectedPaths: splitLines(form.protectedPaths),
+    vacuousPolicy: form.vacuousPolicy,
   };
 }
 
@@ -65,3 +90,32 @@ export const POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
   warn: "Checks run and report, but red does not block: one attempt, accepted with the red shown as a warning.",
   off: "Checks never run: the agent step runs once and the run is accepted.",
 };
+
+export const REQUIRE_TESTS_EXPLAINED: Record<ChecksPolicy, string> = {
+  required: "A change without a test is red: the gate stays red until a test file is touched.",
+  warn: "A change without a test is reported on the run, but does not decide the gate.",
+  off: "Nobody asks whether tests were added.",
+};
+
+export const VACUOUS_POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
+  required: "A check that passes without the change too turns the gate red: it proves nothing.",
+  warn: "A check that passes without the change too is reported, but does not decide the gate.",
+  off: "Checks are not run again without the change.",
+};
+
+// The proof settings as the form holds them, for the gates-file export (valid ones only).
+export const ZProofOfWork = z.object({
+  testPatterns: ZGlobList,
+  requireTests: ZProofPolicy,
+  protectedPaths: ZGlobList,
+  vacuousPolicy: ZProofPolicy,
+});
+
+export function proofPatchFrom(form: WorkForm) {
+  return {
+    testPatterns: splitLines(form.testPatterns),
+    requireTests: form.requireTests,
+    protectedPaths: splitLines(form.protectedPaths),
+    vacuousPolicy: form.vacuousPolicy,
+  };
+}

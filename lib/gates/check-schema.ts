@@ -82,6 +82,9 @@ const checkFields = {
     .min(1, "must not be empty (leave it out to not require any output)")
     .max(2000, "at most 2000 characters")
     .optional(),
+  // Whether the check must fail without the change (the _fails-without-change proof row); unset: true for
+  // checks a task added, false for the others.
+  provesChange: z.boolean({ error: "must be true or false" }).optional(),
 };
 
 // A check in a Work's defaults (or a full entry in a task's list).
@@ -103,6 +106,7 @@ const ZDisabledEntry = z.strictObject(
     envPassthrough: checkFields.envPassthrough,
     expectExit: checkFields.expectExit,
     expectStdout: checkFields.expectStdout,
+    provesChange: checkFields.provesChange,
   },
   { error: unknownFieldMessage },
 );

@@ -251,7 +251,7 @@ describe("parseGatesFile: YAML", () => {
 
     it("an unknown field names the known ones", () => {
       expect(onlyProblems(yamlGate("run: npm test", "timeout_sec: 60"))[0]).toMatch(
-        /unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env\)/,
+        /unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change\)/,
       );
     });
 
@@ -839,6 +839,15 @@ describe("export: toGatesYaml / toGatesMarkdown round-trip through parseGatesFil
       expectExit: 0,
     },
     { id: "yes_no", name: "yes", kind: "custom", command: "true && npm test", required: true, expectStdout: "123" },
+    {
+      id: "proves",
+      name: "Fails without the fix",
+      kind: "test",
+      command: "npm test",
+      required: true,
+      provesChange: true,
+    },
+    { id: "no-proof", name: "Builds", kind: "build", command: "npm run build", required: true, provesChange: false },
   ];
 
   it("toGatesYaml → parseGatesFile gives back the same checks", () => {
@@ -887,5 +896,57 @@ describe("export: toGatesYaml / toGatesMarkdown round-trip through parseGatesFil
   it("an empty list exports to files that import no checks", () => {
     expect(parseGatesFile(toGatesYaml([])).entries).toEqual([]);
     expect(parseGatesFile(toGatesMarkdown([])).entries).toEqual([]);
+  });
+});
+
+describe("the Work's proof settings in gates files", () => {
+  const proof = {
+    testPatterns: ["**/*.{test,spec}.*", "tests/**"],
+    requireTests: "required" as const,
+    protectedPaths: ["scripts/gate.sh", "**/conftest.py"],
+    vacuousPolicy: "warn" as const,
+  };
+  const checks: Check[] = [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }];
+
+  it("YAML: a proof: block beside gates: round-trips", () => {
+    const text = toGatesYaml(checks, proof);
+    expect(text).toContain('proof:\n  test_patterns:\n    - "**/*.{test,spec}.*"');
+    const r = parseGatesFile(text);
+    expect(r.proof).toEqual(proof);
+    expect(r.proofProblems).toEqual([]);
+    expect(checksOf(r)).toEqual(checks);
+  });
+
+  it("Markdown: a ## Proof section round-trips, globs in backticks", () => {
+    const text = toGatesMarkdown(checks, proof);
+    expect(text).toContain("## Proof\n\n- test_patterns: `**/*.{test,spec}.*`, `tests/**`\n- require_tests: required");
+    const r = parseGatesFile(text);
+    expect(r.proof).toEqual(proof);
+    expect(checksOf(r)).toEqual(checks);
+  });
+
+  it("Markdown globs without backticks are split at spaces or ', '", () => {
+    const r = parseGatesFile(
+      "## Code Checks\n\n### unit — Unit\n\n```bash\nnpm test\n```\n\n## Proof\n\n- test_patterns: **/*.{test,spec}.*, spec/**\n",
+    );
+    expect(r.proof).toEqual({ testPatterns: ["**/*.{test,spec}.*", "spec/**"] });
+  });
+
+  it("bad settings are listed with their field, and only the good ones are kept", () => {
+    const r = parseGatesFile(
+      'gates:\n  - npm test\nproof:\n  protected_paths: ["../x", "ok/**"]\n  require_tests: always\n  vacuous_policy: off\n  colour: red\n',
+    );
+    expect(r.proof).toEqual({ vacuousPolicy: "off" });
+    expect(r.proofProblems).toEqual([
+      "proof: protected_paths 1: must stay inside the checkout: '..' is not allowed",
+      "proof: require_tests: must be one of off, warn, required",
+      "proof: unknown field: colour (known: test_patterns, require_tests, protected_paths, vacuous_policy)",
+    ]);
+  });
+
+  it("a file without proof settings says none", () => {
+    expect(parseGatesFile("gates:\n  - npm test\n").proof).toBeNull();
+    expect(toGatesYaml(checks)).not.toContain("proof");
+    expect(toGatesMarkdown(checks)).not.toContain("## Proof");
   });
 });

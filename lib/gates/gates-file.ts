@@ -4,13 +4,49 @@
 import YAML from "yaml";
 import { ZCheck, type Check } from "./check-schema";
 import { formatDurationSec, parseDurationSec } from "./duration";
+import { ZGlobList } from "./globs";
+import { ZProofPolicy, type ProofSettings } from "./work-schema";
 
 type ImportEntry = { label: string; check: Check | null; problems: string[] };
+// The Work's proof settings a file names (`proof:` in YAML, a `## Proof` section in Markdown).
+export type ProofFileSettings = Partial<ProofSettings>;
 export type ImportResult = {
   format: "yaml" | "markdown" | "unknown";
   entries: ImportEntry[];
   fileProblem: string | null;
+  // null when the file names none; only the settings that passed the schema.
+  proof?: ProofFileSettings | null;
+  proofProblems?: string[];
 };
+
+const PROOF_FILE_KEYS = {
+  test_patterns: "testPatterns",
+  require_tests: "requireTests",
+  protected_paths: "protectedPaths",
+  vacuous_policy: "vacuousPolicy",
+} as const;
+
+// Reads a proof block's fields (file names → values), keeping what the schema accepts.
+function readProof(fields: Record<string, unknown>): { proof: ProofFileSettings | null; proofProblems: string[] } {
+  const proof: ProofFileSettings = {};
+  const proofProblems: string[] = [];
+  for (const [key, value] of Object.entries(fields)) {
+    const field = PROOF_FILE_KEYS[key as keyof typeof PROOF_FILE_KEYS];
+    if (!field) {
+      proofProblems.push(`proof: unknown field: ${key} (known: ${Object.keys(PROOF_FILE_KEYS).join(", ")})`);
+      continue;
+    }
+    const schema = field === "testPatterns" || field === "protectedPaths" ? ZGlobList : ZProofPolicy;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) (proof as Record<string, unknown>)[field] = parsed.data;
+    else
+      for (const issue of parsed.error.issues)
+        proofProblems.push(
+          `proof: ${[key, ...issue.path.map((p) => (typeof p === "number" ? p + 1 : String(p)))].join(" ")}: ${issue.message}`,
+        );
+  }
+  return { proof: Object.keys(proof).length ? proof : null, proofProblems };
+}
 
 // A template blank such as {TODO: the test command} (not ${TODO} or a regex like \{TODO[^}]*\}).
 const TODO_BLANK = /(?<![$\\])\{\s*TODO\s*:[^}]*\}/i;
@@ -21,6 +57,7 @@ const FIELD_NAMES: Record<string, string> = {
   expectExit: "expect_exit",
   expectStdout: "expect_stdout",
   envPassthrough: "env",
+  provesChange: "proves_change",
 };
 
 type Raw = { label: string; fields: Record<string, unknown>; problems: string[] };
@@ -92,6 +129,11 @@ function toCheck(raw: Raw, ids: Ids): ImportEntry {
       typeof f.expect_exit === "string" && /^\d+$/.test(f.expect_exit) ? Number(f.expect_exit) : f.expect_exit;
   if (f.expect_stdout !== undefined) candidate.expectStdout = f.expect_stdout;
   if (f.cwd !== undefined) candidate.cwd = f.cwd;
+  if (f.proves_change !== undefined) {
+    const proves = asBoolean(f.proves_change);
+    if (proves === null) problems.push("proves_change: write yes or no");
+    else candidate.provesChange = proves;
+  }
   if (f.env !== undefined)
     candidate.envPassthrough = typeof f.env === "string" ? f.env.split(/[,\s]+/).filter(Boolean) : f.env;
   if (problems.length === 0) {
@@ -132,6 +174,7 @@ const YAML_KEYS = new Set([
   "cwd",
   "env",
   "env_passthrough",
+  "proves_change",
 ]);
 
 // In YAML a leading "!" is a tag; in a gates file "! cmd" is a shell negation: keep it, quoted.
@@ -156,6 +199,17 @@ function parseYaml(text: string): ImportResult {
       fileProblem: `not valid YAML: ${(error as Error).message.split("\n")[0]}${hint}`,
     };
   }
+  const proofBlock =
+    doc && typeof doc === "object" && !Array.isArray(doc) ? (doc as { proof?: unknown }).proof : undefined;
+  const proofRead =
+    proofBlock === undefined
+      ? { proof: null, proofProblems: [] }
+      : proofBlock && typeof proofBlock === "object" && !Array.isArray(proofBlock)
+        ? readProof(proofBlock as Record<string, unknown>)
+        : {
+            proof: null,
+            proofProblems: ["proof: must be a map (test_patterns, require_tests, protected_paths, vacuous_policy)"],
+          };
   const list = Array.isArray(doc)
     ? doc
     : doc && typeof doc === "object" && Array.isArray((doc as { gates?: unknown }).gates)
@@ -180,7 +234,7 @@ function parseYaml(text: string): ImportResult {
     for (const [key, value] of Object.entries(item)) {
       if (!YAML_KEYS.has(key))
         problems.push(
-          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env)`,
+          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change)`,
         );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }
@@ -195,7 +249,8 @@ function parseYaml(text: string): ImportResult {
   return {
     format: "yaml",
     entries: toChecks(raws),
-    fileProblem: list.length === 0 ? "the list under `gates:` is empty" : null,
+    fileProblem: list.length === 0 && !proofRead.proof ? "the list under `gates:` is empty" : null,
+    ...proofRead,
   };
 }
 
@@ -285,10 +340,36 @@ function parseMarkdown(text: string): ImportResult {
     if (block.fences.length >= 1) fields.run = block.fences[0].code.join("\n");
     return { label: block.heading ?? "(no heading)", fields, problems };
   });
-  return { format: "markdown", entries: toChecks(raws), fileProblem: null };
+  return { format: "markdown", entries: toChecks(raws), fileProblem: null, ...readMarkdownProof(lines) };
 }
 
 const CHECK_ID_LIKE = /^[a-z0-9][a-z0-9-_]{0,40}$/;
+
+// A `## Proof` section: `- require_tests: required`, `- test_patterns: \`**/*.test.*\`, \`tests/**\`` (globs in
+// backticks, or separated by spaces or ", ").
+function readMarkdownProof(lines: string[]): { proof: ProofFileSettings | null; proofProblems: string[] } {
+  let inProof = false;
+  let fence: string | null = null;
+  const fields: Record<string, unknown> = {};
+  for (const line of lines) {
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) fence = fence === null ? f[1][0] : line.trim().startsWith(fence) ? null : fence;
+    if (fence !== null || f) continue;
+    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading && heading[1].length <= 2) {
+      inProof = heading[1].length === 2 && /^proof$/i.test(heading[2]);
+      continue;
+    }
+    if (!inProof) continue;
+    const meta = /^\s*[-*]\s*([\w ]+?)\s*:\s*(.*?)\s*$/.exec(line);
+    if (!meta) continue;
+    const key = meta[1].trim().toLowerCase().replace(/\s+/g, "_");
+    const isList = key === "test_patterns" || key === "protected_paths";
+    const ticked = Array.from(meta[2].matchAll(/`([^`]*)`/g), (m) => m[1]);
+    fields[key] = isList ? (ticked.length ? ticked : meta[2].split(/,\s+|\s+/).filter(Boolean)) : meta[2];
+  }
+  return Object.keys(fields).length ? readProof(fields) : { proof: null, proofProblems: [] };
+}
 
 function safeJson(text: string): unknown {
   try {
@@ -304,7 +385,7 @@ export function parseGatesFile(text: string): ImportResult {
   return parseYaml(text);
 }
 
-export function toGatesYaml(checks: readonly Check[]): string {
+export function toGatesYaml(checks: readonly Check[], proof?: ProofFileSettings): string {
   const gates = checks.map((c) => ({
     id: c.id,
     name: c.name,
@@ -316,11 +397,20 @@ export function toGatesYaml(checks: readonly Check[]): string {
     ...(c.expectStdout !== undefined ? { expect_stdout: c.expectStdout } : {}),
     ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
     ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
+    ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
   }));
-  return YAML.stringify({ gates });
+  return YAML.stringify({ gates, ...(proof && Object.keys(proof).length ? { proof: proofFileFields(proof) } : {}) });
 }
 
-export function toGatesMarkdown(checks: readonly Check[]): string {
+function proofFileFields(proof: ProofFileSettings): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(PROOF_FILE_KEYS).flatMap(([key, field]) =>
+      proof[field] === undefined ? [] : [[key, proof[field]]],
+    ),
+  );
+}
+
+export function toGatesMarkdown(checks: readonly Check[], proof?: ProofFileSettings): string {
   const parts = ["## Code Checks", ""];
   for (const c of checks) {
     parts.push(`### ${c.id} — ${c.name}`, "");
@@ -333,9 +423,16 @@ export function toGatesMarkdown(checks: readonly Check[]): string {
       );
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
+    if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);
     const longest = Math.max(2, ...Array.from(c.command.matchAll(/`+/g), (m) => m[0].length));
     const fence = "`".repeat(longest + 1);
     parts.push("", `${fence}bash`, c.command, fence, "");
+  }
+  if (proof && Object.keys(proof).length) {
+    parts.push("## Proof", "");
+    for (const [key, value] of Object.entries(proofFileFields(proof)))
+      parts.push(`- ${key}: ${Array.isArray(value) ? value.map((g) => `\`${g}\``).join(", ") : value}`);
+    parts.push("");
   }
   return parts.join("\n");
 }

@@ -4,6 +4,8 @@ import { toFieldIssues, type FieldIssue } from "./field-issues";
 import {
   CHECKS_POLICIES,
   DEFAULT_ATTEMPTS,
+  DEFAULT_PROTECTED_PATHS,
+  DEFAULT_TEST_PATTERNS,
   MAX_ATTEMPTS,
   MIN_ATTEMPTS,
   ZAgentCommand,
@@ -202,6 +204,10 @@ describe("ZWorkCreate", () => {
       agentEnvPassthrough: [],
       budgetSec: null,
       failFast: false,
+      testPatterns: [...DEFAULT_TEST_PATTERNS],
+      requireTests: "warn",
+      protectedPaths: [...DEFAULT_PROTECTED_PATHS],
+      vacuousPolicy: "warn",
     });
   });
 
@@ -216,6 +222,10 @@ describe("ZWorkCreate", () => {
       agentEnvPassthrough: ["OPENAI_API_KEY"],
       budgetSec: 1800,
       failFast: true,
+      testPatterns: ["spec/**/*_spec.rb"],
+      requireTests: "required",
+      protectedPaths: ["scripts/**", "Makefile"],
+      vacuousPolicy: "off",
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });
@@ -478,6 +488,72 @@ describe("ZTaskPatch", () => {
   it("refuses an unknown field, naming it", () => {
     expect(issuesOf(ZTaskPatch, { version: 1, effectiveChecks: [] })).toEqual([
       { path: "effectiveChecks", message: "unknown field: effectiveChecks" },
+    ]);
+  });
+});
+
+describe("proof settings", () => {
+  it("the defaults are the SPEC's", () => {
+    expect(DEFAULT_TEST_PATTERNS).toEqual([
+      "**/*.{test,spec}.*",
+      "**/__tests__/**",
+      "test/**",
+      "tests/**",
+      "**/test_*.py",
+      "**/*_test.py",
+      "**/*_test.go",
+      "src/test/**",
+    ]);
+    expect(DEFAULT_PROTECTED_PATHS).toEqual([
+      "**/conftest.py",
+      "pytest.ini",
+      "jest.config.*",
+      "vitest.config.*",
+      ".mocharc.*",
+    ]);
+  });
+
+  it("a patch keeps the proof fields it is given", () => {
+    expect(
+      parsed(ZWorkPatch, {
+        version: 2,
+        testPatterns: ["spec/**"],
+        requireTests: "required",
+        protectedPaths: [],
+        vacuousPolicy: "off",
+      }),
+    ).toEqual({
+      version: 2,
+      testPatterns: ["spec/**"],
+      requireTests: "required",
+      protectedPaths: [],
+      vacuousPolicy: "off",
+    });
+  });
+
+  it("refuses bad globs and policies at the field path, every one at once", () => {
+    expect(
+      issuesOf(ZWorkPatch, {
+        version: 1,
+        testPatterns: ["ok/**", "src/[abc", ""],
+        protectedPaths: ["../x", "/etc/passwd", "scripts/{a,b"],
+        requireTests: "sometimes",
+        vacuousPolicy: true,
+      }),
+    ).toEqual([
+      { path: "testPatterns.1", message: 'not a glob: missing closing: "]"' },
+      { path: "testPatterns.2", message: "must not be empty" },
+      { path: "requireTests", message: "must be one of off, warn, required" },
+      { path: "protectedPaths.0", message: "must stay inside the checkout: '..' is not allowed" },
+      { path: "protectedPaths.1", message: "must be relative to the checkout root, not absolute" },
+      { path: "protectedPaths.2", message: 'not a glob: missing closing: "}"' },
+      { path: "vacuousPolicy", message: "must be one of off, warn, required" },
+    ]);
+  });
+
+  it("a list of globs must be a list", () => {
+    expect(issuesOf(ZWorkPatch, { version: 1, testPatterns: "**/*.test.ts" })).toEqual([
+      { path: "testPatterns", message: "must be a list of globs" },
     ]);
   });
 });

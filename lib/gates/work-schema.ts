@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ZCheckList, ZTaskCheckList } from "./check-schema";
 import { ZEnvNameList } from "./env-names";
+import { ZGlobList } from "./globs";
 
 export const CHECKS_POLICIES = ["off", "warn", "required"] as const;
 export type ChecksPolicy = (typeof CHECKS_POLICIES)[number];
@@ -12,6 +13,37 @@ export const DEFAULT_ATTEMPTS = 3;
 const MAX_BUDGET_SEC = 86_400;
 
 export const ZChecksPolicy = z.enum(CHECKS_POLICIES, { error: "must be one of off, warn, required" });
+
+// Proof (SPEC Part 2): which files are tests, which are the gate's own, and how the proof rows count.
+export type ProofPolicy = ChecksPolicy;
+export const ZProofPolicy = z.enum(CHECKS_POLICIES, { error: "must be one of off, warn, required" });
+export const DEFAULT_TEST_PATTERNS: readonly string[] = [
+  "**/*.{test,spec}.*",
+  "**/__tests__/**",
+  "test/**",
+  "tests/**",
+  "**/test_*.py",
+  "**/*_test.py",
+  "**/*_test.go",
+  "src/test/**",
+];
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
+  "**/conftest.py",
+  "pytest.ini",
+  "jest.config.*",
+  "vitest.config.*",
+  ".mocharc.*",
+];
+const DEFAULT_REQUIRE_TESTS: ProofPolicy = "warn";
+const DEFAULT_VACUOUS_POLICY: ProofPolicy = "warn";
+
+// What a run freezes of them at dispatch.
+export type ProofSettings = {
+  testPatterns: string[];
+  requireTests: ProofPolicy;
+  protectedPaths: string[];
+  vacuousPolicy: ProofPolicy;
+};
 
 export const ZMaxGateAttempts = z
   .number({ error: "must be a whole number from 1 to 5" })
@@ -68,6 +100,10 @@ const workFields = {
   agentEnvPassthrough: ZEnvNameList,
   budgetSec: ZBudgetSec.nullable(),
   failFast: z.boolean({ error: "must be true or false" }),
+  testPatterns: ZGlobList,
+  requireTests: ZProofPolicy,
+  protectedPaths: ZGlobList,
+  vacuousPolicy: ZProofPolicy,
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -88,6 +124,10 @@ export const ZWorkCreate = z.strictObject(
     agentEnvPassthrough: workFields.agentEnvPassthrough.default([]),
     budgetSec: workFields.budgetSec.optional().default(null),
     failFast: workFields.failFast.default(false),
+    testPatterns: workFields.testPatterns.default(() => [...DEFAULT_TEST_PATTERNS]),
+    requireTests: workFields.requireTests.default(DEFAULT_REQUIRE_TESTS),
+    protectedPaths: workFields.protectedPaths.default(() => [...DEFAULT_PROTECTED_PATHS]),
+    vacuousPolicy: workFields.vacuousPolicy.default(DEFAULT_VACUOUS_POLICY),
   },
   { error: strictError },
 );
@@ -105,6 +145,10 @@ export const ZWorkPatch = z.strictObject(
     agentEnvPassthrough: workFields.agentEnvPassthrough.optional(),
     budgetSec: workFields.budgetSec.optional(),
     failFast: workFields.failFast.optional(),
+    testPatterns: workFields.testPatterns.optional(),
+    requireTests: workFields.requireTests.optional(),
+    protectedPaths: workFields.protectedPaths.optional(),
+    vacuousPolicy: workFields.vacuousPolicy.optional(),
     version: ZVersion,
   },
   { error: strictError },

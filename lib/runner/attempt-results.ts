@@ -43,6 +43,13 @@ export class AttemptResults {
     }, WRITE_BEHIND_MS).unref();
   }
 
+  // A row no frozen check defines (a proof row), after the checks' rows.
+  add(row: QueuedResult): void {
+    if (this.rows.some((r) => r.checkId === row.checkId)) this.update(row.checkId, row);
+    else this.rows.push({ ...row });
+    this.scheduleWrite();
+  }
+
   update(checkId: string, changes: Partial<QueuedResult>): void {
     const row = this.rows.find((r) => r.checkId === checkId);
     if (!row) return;

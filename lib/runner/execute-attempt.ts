@@ -32,6 +32,7 @@ import {
   pipeDirOf,
 } from "./paths";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
+import { runProofStep } from "./proof-step";
 import type { RunnerDeps } from "./runner-deps";
 
 export type AttemptContext = {
@@ -81,7 +82,7 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
   return runCheckStep(ctx);
 }
 
-function remainingBudgetMs(run: RunRecord): number | null {
+export function remainingBudgetMs(run: RunRecord): number | null {
   if (run.budgetSec === null) return null;
   return run.budgetSec * 1000 - (run.spentMs - run.budgetFromMs);
 }
@@ -245,6 +246,11 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
           stoppedBy = { id: check.id, verdict: done.verdict };
       }
     }
+    // The proof rows (SPEC Part 2): whether the green the checks give means something.
+    if (!ctx.signal.aborted)
+      verdicts.push(
+        ...(await runProofStep(ctx, results, (rows) => computeGate(run.policy, [...verdicts, ...rows]) === "green")),
+      );
   } finally {
     await results.close();
   }
@@ -388,7 +394,7 @@ async function runOneCheck(
 
 // Runs the agent or a check with the platform's settings (log cap, kill grace, output pipes, run-as, the
 // markers the escape sweep looks for), stoppable with the run, its log readable live while it runs.
-function runWatched(
+export function runWatched(
   ctx: AttemptContext,
   liveKey: string,
   spec: Pick<

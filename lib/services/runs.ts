@@ -17,7 +17,7 @@ import {
   type RunRecord,
 } from "../db/runs";
 import { findTask } from "../db/tasks";
-import { findWork } from "../db/works";
+import { findWork, proofSettingsOf } from "../db/works";
 import { getExecutor } from "../runner/runtime";
 import { auditBy, requireRole } from "./access";
 import { staleWarnings } from "./tasks";
@@ -53,6 +53,7 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         agentEnvPassthrough: work.agentEnvPassthrough,
         budgetSec: resolveInherited(work.budgetSec, fresh.budgetSec),
         failFast: work.failFast,
+        proof: proofSettingsOf(work),
         branch: fresh.branch,
         dispatchedById: actor.userId,
       },

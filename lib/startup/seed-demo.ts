@@ -1,6 +1,8 @@
 // On an empty database: the demo Work, made from files the project ships (demo/): a small project with
 // a failing test, a task to fix it, and a scripted agent that fixes it on its second attempt. Its first
 // run is dispatched at once, so a newcomer's first page shows a real run: attempt 1 red, attempt 2 green.
+// The Work keeps the default proof settings: attempt 1 adds no test (reported, as requireTests is warn),
+// attempt 2 adds one, and its green is proven by every proof row.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -14,7 +16,16 @@ import { createWork } from "../services/works";
 import { gitHomeOf, gitInvocation } from "../runner/checkout/git";
 
 const DEMO_CHECKS: Check[] = [
-  { id: "unit", name: "Unit tests pass", kind: "test", command: "node --test test/", required: true, timeoutSec: 120 },
+  // provesChange: the proof row "The checks fail without the change" runs it at the start commit too.
+  {
+    id: "unit",
+    name: "Unit tests pass",
+    kind: "test",
+    command: "node --test test/",
+    required: true,
+    timeoutSec: 120,
+    provesChange: true,
+  },
   {
     id: "syntax",
     name: "Every source file parses",

@@ -57,6 +57,10 @@ export async function createHarness(overrides: Partial<RunnerDeps> = {}): Promis
 
 export type Scenario = { repo: TestRepo; work: WorkRecord; task: TaskView; worktree: string };
 
+// The proof rows are off unless a test asks for them: tests of other behaviour see only their checks
+// (lib/runner/proof-rows.test.ts covers the rows).
+const PROOF_OFF = { requireTests: "off", vacuousPolicy: "off", protectedPaths: [] };
+
 // A repository with the given files, a Work on it (settings as the API takes them) and one task.
 export async function makeScenario(
   h: Harness,
@@ -69,6 +73,7 @@ export async function makeScenario(
     name: `Test ${path.basename(repo.dir)}`,
     repoUrl: repo.dir,
     baseBranch: "main",
+    ...PROOF_OFF,
     ...work,
   });
   const task = await createTask(SYSTEM_ACTOR, created.id, {

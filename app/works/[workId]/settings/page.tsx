@@ -46,6 +46,10 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               agentEnvPassthrough: work.agentEnvPassthrough,
               budgetSec: work.budgetSec,
               failFast: work.failFast,
+              testPatterns: work.testPatterns,
+              requireTests: work.requireTests,
+              protectedPaths: work.protectedPaths,
+              vacuousPolicy: work.vacuousPolicy,
               version: work.version,
             }}
             save={saveWorkSettingsAction.bind(null, work.id)}

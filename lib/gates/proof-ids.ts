@@ -1,0 +1,18 @@
+// The proof rows' ids and names, apart from their rules so the dashboard can tell them apart cheaply.
+export const PROOF_KIND = "proof";
+export const TESTS_ADDED = "_tests-added";
+export const PROTECTED = "_protected";
+export const TESTS_KEPT = "_tests-kept";
+export const FAILS_WITHOUT_CHANGE = "_fails-without-change";
+
+export const PROOF_NAMES: Record<string, string> = {
+  [TESTS_ADDED]: "Tests were added",
+  [PROTECTED]: "The gate was not edited",
+  [TESTS_KEPT]: "The tests that were there still pass",
+  [FAILS_WITHOUT_CHANGE]: "The checks fail without the change",
+};
+
+// Proof rows are told apart by their id: a check's id cannot start with "_".
+export function isProofRow(row: { checkId: string }): boolean {
+  return row.checkId.startsWith("_");
+}
