@@ -52,6 +52,19 @@ function isCrossOrigin(request: NextRequest): boolean {
   return request.headers.get("sec-fetch-site") === "cross-site";
 }
 
+// A page POST sent as a form (a Server Action without JavaScript) must parse as one: Next answered a
+// malformed multipart body (no boundary, broken parts) with a 500. The body is already capped above.
+async function isReadableForm(request: NextRequest): Promise<boolean> {
+  const type = request.headers.get("content-type")?.toLowerCase() ?? "";
+  if (!type.startsWith("multipart/form-data") && !type.startsWith("application/x-www-form-urlencoded")) return true;
+  try {
+    await request.clone().formData();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function refuseBody(request: NextRequest, limit: number, needsLength: boolean): NextResponse | null {
   const length = request.headers.get("content-length");
   if (length === null)
@@ -77,6 +90,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
         "origin",
         "cross-site request refused: Server Actions must come from Gatehouse's own pages",
       );
+    if (!(await isReadableForm(request))) return refuse(400, "validation", "body", "must be a well-formed form");
     return NextResponse.next();
   }
   if (PUBLIC_PAGES.has(pathname)) return NextResponse.next();

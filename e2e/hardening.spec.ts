@@ -310,6 +310,27 @@ test.describe("cross-site requests", () => {
     expect((await api("GET", `/api/tasks/${work.taskId}/runs`)).json.runs.length).toBe(before);
   });
 
+  // Found by the API fuzz (seed 1085266976): /api/%2e%2e resolves to the start page, and a POST there with
+  // a broken multipart body was Next's 500.
+  test("a page POST whose form body is malformed is a 400, wherever the path resolves", async ({ request }) => {
+    const bodies: [string, string][] = [
+      ["multipart/form-data", '{"n":"x"}'],
+      ["multipart/form-data; boundary=zzz", "--zzz\r\nno headers, no end"],
+    ];
+    for (const path of ["/", "/api/%2e%2e", "/works"]) {
+      for (const [type, data] of bodies) {
+        const response = await request.post(`${BASE_URL}${path}`, {
+          headers: { "content-type": type },
+          data,
+          failOnStatusCode: false,
+          maxRedirects: 0,
+        });
+        expect([path, type, response.status()]).toEqual([path, type, 400]);
+        expect((await response.json()).error.issues[0].path).toBe("body");
+      }
+    }
+  });
+
   test("a forged X-Forwarded-Host does not make a cross-site cookie request same-site", async ({ request }) => {
     const cookies = (await request.storageState()).cookies.filter((c) => c.name === "gatehouse_session");
     expect(cookies).toHaveLength(1);

@@ -56,7 +56,7 @@ function GlobList({
       {error ? (
         <FieldError id={`${id}-error`} label={label} error={error} />
       ) : (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-zinc-500">
+        <p id={`${id}-hint`} className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
           {hint}
         </p>
       )}
