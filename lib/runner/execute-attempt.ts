@@ -349,17 +349,7 @@ async function runOneCheck(
     expectStdout: check.expectStdout,
   });
   run.spentMs += outcome.durationMs;
-  const byExit: Verdict = outcome.isAborted
-    ? "skipped"
-    : outcome.spawnError
-      ? "error"
-      : decideVerdict({
-          timedOut: outcome.isTimedOut,
-          exitCode: outcome.exitCode,
-          expectExit: check.expectExit,
-          expectStdout: check.expectStdout,
-          stdoutFound: outcome.isExpectedOutputFound,
-        });
+  const byExit = verdictByExit(outcome, check);
   // The test runner's summary, read from the stored tail (16 KB): it can fail a check that exited 0, make a
   // test check that ran no test hollow, and name the failing tests in the message.
   const tests = outcome.spawnError ? null : recogniseTests(outcome.tail);
@@ -413,4 +403,22 @@ export function runWatched(
     runAs: deps.runAs,
     onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
   }).finally(() => unregisterLiveLog(liveKey));
+}
+
+// A check's verdict from how its command ended, before the test runner's summary is read. An abort is
+// "skipped"; so is a timeout the run's budget imposed when `skipBudgetCut` (a re-run it cut says nothing).
+export function verdictByExit(
+  outcome: Pick<CommandOutcome, "isAborted" | "isTimedOut" | "spawnError" | "exitCode" | "isExpectedOutputFound">,
+  check: { expectExit?: number; expectStdout?: string },
+  skipBudgetCut = false,
+): Verdict {
+  if (outcome.isAborted || (outcome.isTimedOut && skipBudgetCut)) return "skipped";
+  if (outcome.spawnError) return "error";
+  return decideVerdict({
+    timedOut: outcome.isTimedOut,
+    exitCode: outcome.exitCode,
+    expectExit: check.expectExit,
+    expectStdout: check.expectStdout,
+    stdoutFound: outcome.isExpectedOutputFound,
+  });
 }

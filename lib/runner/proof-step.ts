@@ -4,7 +4,7 @@
 // `_fails-without-change` run checks again in scratch worktrees (never the task's), each bounded by the
 // check's timeout and by what is left of the run's budget.
 import fs from "node:fs";
-import { decideVerdict, type Verdict } from "../gates/gate";
+import type { Verdict } from "../gates/gate";
 import { timeoutOf, type EffectiveCheck } from "../gates/merge-checks";
 import {
   FAILS_WITHOUT_CHANGE,
@@ -32,7 +32,7 @@ import { buildCheckEnv } from "./check-env";
 import { checkoutFingerprint, resolveInsideCheckout } from "./checkout/checkout";
 import { git } from "./checkout/git";
 import { commitOfTree, layOver, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
-import { type AttemptContext, remainingBudgetMs, runWatched } from "./execute-attempt";
+import { type AttemptContext, remainingBudgetMs, runWatched, verdictByExit } from "./execute-attempt";
 import { liveLogKey } from "./live-logs";
 import { attemptDirOf, checkHomeOf, checkLogPathOf } from "./paths";
 import path from "node:path";
@@ -269,18 +269,7 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
   });
   run.spentMs += outcome.durationMs;
   // Cut short by the run's budget, the re-run says nothing about the tests: skipped, not failed.
-  const byExit: Verdict =
-    outcome.isAborted || (outcome.isTimedOut && isBudgetBound)
-      ? "skipped"
-      : outcome.spawnError
-        ? "error"
-        : decideVerdict({
-            timedOut: outcome.isTimedOut,
-            exitCode: outcome.exitCode,
-            expectExit: check.expectExit,
-            expectStdout: check.expectStdout,
-            stdoutFound: outcome.isExpectedOutputFound,
-          });
+  const byExit = verdictByExit(outcome, check, isBudgetBound);
   // The test runner's summary judges it as in the check step (exit 0 with failed tests, no test run).
   const judged =
     byExit === "passed" || byExit === "failed"
