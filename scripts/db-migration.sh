@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Writes a new migration for both providers from the change to prisma/models since the last commit.
 # Usage: npm run db:migration -- NAME   (prisma migrate dev needs a shadow database; this does not)
+# MIGRATION_BASE=<commit> diffs against that commit's models instead (to fold several branches' changes into one).
 set -euo pipefail
+base=${MIGRATION_BASE:-HEAD}
 name=${1:?usage: npm run db:migration -- NAME}
 cd "$(dirname "$0")/.."
 # The SQLite config opens the data dir's database: it must exist (a fresh checkout has none).
@@ -12,9 +14,9 @@ trap 'rm -rf "$prev"' EXIT
 for provider in sqlite postgres; do
   mkdir -p "$prev/$provider/models"
   cp "prisma/$provider/schema.prisma" "$prev/$provider/schema.prisma"
-  if git cat-file -e HEAD:prisma/models 2>/dev/null; then
-    git archive HEAD prisma/models | tar -x -C "$prev/$provider" --strip-components=2 -f - -C models 2>/dev/null \
-      || { for f in $(git ls-tree --name-only HEAD prisma/models/); do git show "HEAD:$f" > "$prev/$provider/models/$(basename "$f")"; done; }
+  if git cat-file -e "$base:prisma/models" 2>/dev/null; then
+    git archive "$base" prisma/models | tar -x -C "$prev/$provider" --strip-components=2 -f - -C models 2>/dev/null \
+      || { for f in $(git ls-tree --name-only "$base" prisma/models/); do git show "$base:$f" > "$prev/$provider/models/$(basename "$f")"; done; }
   fi
   out="prisma/$provider/migrations/${stamp}_${name}"
   mkdir -p "$out"
