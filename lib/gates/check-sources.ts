@@ -7,7 +7,7 @@ import { ENV_NAME_PATTERN } from "./env-names";
 export const MAX_CHECK_SOURCES = 10;
 const COMMIT_ID = /^[0-9a-f]{40}$/;
 
-export const ZCheckSourceName = z
+const ZCheckSourceName = z
   .string({ error: "must be text (a folder name such as gate-scripts)" })
   .min(1, "required: the folder name checks find it under, $GATEHOUSE_CHECKS_DIR/<name>")
   .max(64, "at most 64 characters")
@@ -39,7 +39,7 @@ function urlProblem(url: string): string | null {
   return null;
 }
 
-export const ZCheckSourceUrl = z
+const ZCheckSourceUrl = z
   .string({ error: "must be text" })
   .trim()
   .min(1, "required: anything git clone accepts (https://, ssh://, file:// or a local path)")
@@ -66,7 +66,7 @@ function refProblem(ref: string): string | null {
   return null;
 }
 
-export const ZCheckSourceRef = z
+const ZCheckSourceRef = z
   .string({ error: "must be text (a branch, a tag or a 40-hex commit id)" })
   .min(1, "required: a branch, a tag or a 40-hex commit id")
   .max(255, "at most 255 characters")

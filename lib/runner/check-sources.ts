@@ -22,7 +22,7 @@ function cacheDirOf(dataDir: string, runId: string, name: string): string {
   return path.join(runChecksDirOf(dataDir, runId), "cache", `${name}.git`);
 }
 
-export function attemptChecksDirOf(dataDir: string, runId: string, n: number): string {
+function attemptChecksDirOf(dataDir: string, runId: string, n: number): string {
   return path.join(runChecksDirOf(dataDir, runId), String(n));
 }
 
@@ -33,7 +33,7 @@ export function authorizationHeader(secret: string): string {
   return `Authorization: Basic ${Buffer.from(credentials, "utf8").toString("base64")}`;
 }
 
-function describe(source: CheckSource): string {
+function nameOf(source: CheckSource): string {
   return `check source "${source.name}" (${source.url} at ${source.ref})`;
 }
 
@@ -59,15 +59,15 @@ export async function freezeCheckSources(opts: {
       continue;
     }
     if (source.secret !== undefined && !Object.hasOwn(opts.secrets, source.secret))
-      return { error: `${describe(source)} names the secret ${source.secret}, which the Work no longer has` };
+      return { error: `${nameOf(source)} names the secret ${source.secret}, which the Work no longer has` };
     try {
       const commit = await fetchIntoCache(cache, source, opts.secrets);
       if (source.commit && commit !== source.commit)
-        return { error: `${describe(source)}: its frozen commit ${source.commit} is no longer in the source` };
+        return { error: `${nameOf(source)}: its frozen commit ${source.commit} is no longer in the source` };
       frozen.push({ ...source, commit });
     } catch (error) {
       fs.rmSync(cache, { recursive: true, force: true });
-      return { error: `${describe(source)} could not be reached: ${gitMessage(error)}` };
+      return { error: `${nameOf(source)} could not be reached: ${gitMessage(error)}` };
     }
   }
   return { sources: frozen };

@@ -8,7 +8,7 @@ import path from "node:path";
 import { gitIn, makeGitRepo, type TestRepo } from "./git-repo";
 
 // A gate script that says which commit of the source it is, and fails unless the task wrote done.txt.
-export const GATE_SCRIPT = `echo "genuine gate $(cat "$(dirname "$0")/VERSION")"
+const GATE_SCRIPT = `echo "genuine gate $(cat "$(dirname "$0")/VERSION")"
 test -f done.txt
 `;
 
