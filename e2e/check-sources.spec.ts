@@ -43,7 +43,7 @@ test("a lead adds a check source inline: a url git would take as an option is re
     // Clicked before the editor hydrates, the click can be lost: click until the row is there.
     await expect(async () => {
       if ((await sources.getByLabel("Folder name").count()) === 0)
-        await sources.getByRole("button", { name: "+ Add a check source" }).click();
+        await sources.getByRole("button", { name: "+ Add a source" }).click();
       await expect(sources.getByLabel("Folder name")).toHaveCount(1, { timeout: 1000 });
     }).toPass();
     await sources.getByLabel("Folder name").fill("gate");

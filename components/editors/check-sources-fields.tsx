@@ -154,7 +154,7 @@ export function CheckSourcesFields({ forms, secretNames, errors, onChange }: Pro
         onClick={() => onChange([...forms, { key: newKey(), name: "", url: "", ref: "main", secret: "" }])}
         disabled={forms.length >= MAX_CHECK_SOURCES}
       >
-        + Add a check source
+        + Add a source
       </Button>
     </div>
   );
