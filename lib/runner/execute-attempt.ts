@@ -382,7 +382,8 @@ async function runOneCheck(
   run.spentMs += outcome.durationMs;
   const byExit = verdictByExit(outcome, check);
   // The test runner's summary, read from the stored tail (16 KB): it can fail a check that exited 0, make a
-  // test check that ran no test hollow, and name the failing tests in the message.
+  // test check that ran no test hollow, and name the failing tests in the message. A passing check whose
+  // counts were read has no message: its last line is the runner's trailer ("# duration_ms 548.6").
   const tests = outcome.spawnError ? null : recogniseTests(outcome.tail);
   const judged =
     byExit === "passed" || byExit === "failed"
@@ -397,7 +398,7 @@ async function runOneCheck(
       ? `${isBudgetBound ? "stopped when the run's budget ran out" : `timed out after ${timeoutSec}s`}${outcome.message ? ` · ${outcome.message}` : ""}`
       : isOutputMissing
         ? `exit code ${outcome.exitCode}, but the output does not contain "${masker.maskText(check.expectStdout!)}"`
-        : (judged?.message ?? outcome.message);
+        : (judged?.message ?? (verdict === "passed" && tests?.counts ? null : outcome.message));
   results.update(check.id, {
     verdict,
     exitCode: outcome.exitCode,
