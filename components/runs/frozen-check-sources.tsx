@@ -23,7 +23,7 @@ export function FrozenCheckSources({ sources, isFinished }: { sources: FrozenChe
                   {shortCommit(s.commit)}
                 </code>
               ) : (
-                <span>{isFinished ? "never resolved" : "resolved when the run starts"}</span>
+                <span>{isFinished ? "not resolved" : "resolved when the run starts"}</span>
               )}
             </span>
             {s.secret ? <span className="text-xs text-zinc-600 dark:text-zinc-400">credential {s.secret}</span> : null}

@@ -108,11 +108,19 @@ else echo done > done.txt; fi`;
     const marker = path.join(h.scratch, `agent-ran-${Math.random().toString(36).slice(2)}`);
     const s = await makeScenario(h, {
       checkDefaults: [GATE],
-      checkSources: [{ name: "gate", ...where(source.dir) }],
+      checkSources: [
+        { name: "fine", url: source.dir, ref: "main" },
+        { name: "gate", ...where(source.dir) },
+      ],
       agentCommand: `touch ${marker}`,
     });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.run.ending).toBe("inconclusive");
+    // What was resolved is recorded; the source out of reach has no commit.
+    expect(detail.run.checkSources.map((c) => [c.name, c.commit])).toEqual([
+      ["fine", source.head],
+      ["gate", null],
+    ]);
     expect(detail.run.endingReason).toMatch(/^check source "gate" \(.+\) could not be reached: /);
     expect(fs.existsSync(marker)).toBe(false);
     expect(detail.attempts[0].agentVerdict).toBeNull();

@@ -42,35 +42,36 @@ function gitMessage(error: unknown): string {
 }
 
 // Fetches each source whose commit is not frozen yet and freezes it; a source already frozen (a later
-// attempt, a restart) is fetched again only if its cache lost the commit. Returns the reason naming the
-// first source that could not be reached at its ref.
+// attempt, a restart) is fetched again only if its cache lost the commit. Returns the sources with the
+// commits resolved so far and, when one could not be reached at its ref, the reason naming it.
 export async function freezeCheckSources(opts: {
   dataDir: string;
   runId: string;
   sources: readonly FrozenCheckSource[];
   secrets: Readonly<Record<string, string>>;
-}): Promise<{ sources: FrozenCheckSource[] } | { error: string }> {
+}): Promise<{ sources: FrozenCheckSource[]; error: string | null }> {
   const frozen: FrozenCheckSource[] = [];
+  const fail = (index: number, error: string) => ({ sources: [...frozen, ...opts.sources.slice(index)], error });
   prepareRunDir(opts.dataDir, opts.runId);
-  for (const source of opts.sources) {
+  for (const [index, source] of opts.sources.entries()) {
     const cache = cacheDirOf(opts.dataDir, opts.runId, source.name);
     if (source.commit && (await hasCommit(cache, source.commit))) {
       frozen.push(source);
       continue;
     }
     if (source.secret !== undefined && !Object.hasOwn(opts.secrets, source.secret))
-      return { error: `${nameOf(source)} names the secret ${source.secret}, which the Work no longer has` };
+      return fail(index, `${nameOf(source)} names the secret ${source.secret}, which the Work no longer has`);
     try {
       const commit = await fetchIntoCache(cache, source, opts.secrets);
       if (source.commit && commit !== source.commit)
-        return { error: `${nameOf(source)}: its frozen commit ${source.commit} is no longer in the source` };
+        return fail(index, `${nameOf(source)}: its frozen commit ${source.commit} is no longer in the source`);
       frozen.push({ ...source, commit });
     } catch (error) {
       fs.rmSync(cache, { recursive: true, force: true });
-      return { error: `${nameOf(source)} could not be reached: ${gitMessage(error)}` };
+      return fail(index, `${nameOf(source)} could not be reached: ${gitMessage(error)}`);
     }
   }
-  return { sources: frozen };
+  return { sources: frozen, error: null };
 }
 
 function prepareRunDir(dataDir: string, runId: string): void {

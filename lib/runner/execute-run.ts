@@ -74,14 +74,14 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
   if (run.checkSources.length > 0) {
     // Before any agent runs: each check source's ref becomes a commit, recorded in the run.
     const frozen = await freezeCheckSources({ dataDir: deps.dataDir, runId, sources: run.checkSources, secrets });
-    if ("error" in frozen) {
-      const reason = deps.makeMasker(secretValues).maskText(frozen.error);
-      await failQueuedAttempts(run, `not run: ${reason}`);
-      return endRun(run, "inconclusive", reason);
-    }
     if (JSON.stringify(frozen.sources) !== JSON.stringify(run.checkSources)) {
       run.checkSources = frozen.sources;
       await updateRun({ id: run.id, changes: { checkSources: frozen.sources } });
+    }
+    if (frozen.error) {
+      const reason = deps.makeMasker(secretValues).maskText(frozen.error);
+      await failQueuedAttempts(run, `not run: ${reason}`);
+      return endRun(run, "inconclusive", reason);
     }
   }
   for (;;) {
