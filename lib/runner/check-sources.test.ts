@@ -128,6 +128,20 @@ else echo done > done.txt; fi`;
     expect(detail.attempts[0].results[0].message).toContain('not run: check source "gate"');
   });
 
+  it("an agent (same user, no run-as) that destroys the run's cache ends the run inconclusive, naming the source", async () => {
+    const source = makeCheckSourceRepo();
+    h.repos.push(source);
+    const s = await makeScenario(h, {
+      checkDefaults: [GATE],
+      checkSources: [{ name: "gate", url: source.dir, ref: "main" }],
+      agentCommand: `rm -rf "${h.dataDir}/checks/$GATEHOUSE_RUN_ID/cache/gate.git/objects" && echo done > done.txt`,
+    });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.run.ending).toBe("inconclusive");
+    expect(detail.run.endingReason).toMatch(/^check source "gate" could not be cloned: /);
+    expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict])).toEqual([["gate", "error"]]);
+  });
+
   it("the clone is read-only and outside the task's worktree", async () => {
     const source = makeCheckSourceRepo();
     h.repos.push(source);

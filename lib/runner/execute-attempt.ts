@@ -93,6 +93,13 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
     runAs: deps.runAs,
   });
   if ("error" in cloned) {
+    // Every check is still accounted for: not run, with the reason.
+    await insertResults({
+      attemptId: attempt.id,
+      runId: run.id,
+      logAttempt: attempt.n,
+      results: rowsFor(run.checks, { verdict: "error", message: `not run: ${cloned.error}`, finishedAt: new Date() }),
+    });
     await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
     return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: cloned.error };
   }
