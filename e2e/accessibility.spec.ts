@@ -114,6 +114,10 @@ for (const scheme of ["light", "dark"] as const) {
       await added.getByLabel("Id", { exact: true }).fill("Not An Id");
       await added.getByRole("textbox", { name: "Command" }).fill("echo proves nothing");
       await expect(added.getByText("This check proves nothing:")).toBeVisible();
+      const sources = page.getByRole("region", { name: /^Check sources/ });
+      await sources.getByRole("button", { name: "+ Add a source" }).click();
+      await sources.getByLabel("Repository").fill("-oProxyCommand=x");
+      await expect(sources.getByText("Repository: must not start with '-'")).toBeVisible();
       await page
         .getByRole("textbox", { name: "Gates file" })
         .fill("gates:\n  - run: npm run lint\n  - run: make\n    retries: 3");

@@ -11,6 +11,7 @@ import {
   type ProofFileSettings,
 } from "@/lib/gates/gates-file";
 import type { Check } from "@/lib/gates/check-schema";
+import type { CheckSource } from "@/lib/gates/check-sources";
 import { Button } from "../ui/button";
 
 type Props = {
@@ -19,6 +20,9 @@ type Props = {
   // The Work's proof settings (exported with the checks; a file's own replace them on import).
   currentProof?: ProofFileSettings | null;
   onImportProof?: (proof: ProofFileSettings) => void;
+  // The Work's check sources (exported too; a file's own replace them on import).
+  currentCheckSources?: CheckSource[] | null;
+  onImportCheckSources?: (sources: CheckSource[]) => void;
 };
 
 function download(name: string, text: string, type: string) {
@@ -28,15 +32,24 @@ function download(name: string, text: string, type: string) {
   URL.revokeObjectURL(url);
 }
 
-export function GatesFilePanel({ current, onImport, currentProof, onImportProof }: Props) {
+export function GatesFilePanel({
+  current,
+  onImport,
+  currentProof,
+  onImportProof,
+  currentCheckSources,
+  onImportCheckSources,
+}: Props) {
   const [text, setText] = useState("");
   const [result, setResult] = useState<ImportResult | null>(null);
   const good = result?.entries.filter((e) => e.check).map((e) => e.check!) ?? [];
   const bad = result?.entries.filter((e) => !e.check) ?? [];
   const proof = onImportProof ? (result?.proof ?? null) : null;
+  const sources = onImportCheckSources ? (result?.checkSources ?? null) : null;
   const done = (mode: "replace" | "append" | "proof-only") => {
     if (mode !== "proof-only") onImport(good, mode);
     if (proof) onImportProof?.(proof);
+    if (sources) onImportCheckSources?.(sources);
     setResult(null);
     setText("");
   };
@@ -64,7 +77,12 @@ export function GatesFilePanel({ current, onImport, currentProof, onImportProof 
             size="sm"
             disabled={!current}
             onClick={() =>
-              current && download("gates.yml", toGatesYaml(current, currentProof ?? undefined), "text/yaml")
+              current &&
+              download(
+                "gates.yml",
+                toGatesYaml(current, currentProof ?? undefined, currentCheckSources ?? undefined),
+                "text/yaml",
+              )
             }
           >
             Export YAML
@@ -73,7 +91,12 @@ export function GatesFilePanel({ current, onImport, currentProof, onImportProof 
             size="sm"
             disabled={!current}
             onClick={() =>
-              current && download("CHECKS.md", toGatesMarkdown(current, currentProof ?? undefined), "text/markdown")
+              current &&
+              download(
+                "CHECKS.md",
+                toGatesMarkdown(current, currentProof ?? undefined, currentCheckSources ?? undefined),
+                "text/markdown",
+              )
             }
           >
             Export Markdown
@@ -141,10 +164,25 @@ export function GatesFilePanel({ current, onImport, currentProof, onImportProof 
               ))}
             </section>
           ) : null}
-          {good.length === 0 && proof ? (
+          {onImportCheckSources && (sources || result.checkSourceProblems?.length) ? (
+            <section className="mt-2" aria-label="Check sources in the file">
+              {sources ? (
+                <p className="text-emerald-800 dark:text-emerald-300">
+                  ✓ Check sources: {sources.map((c) => c.name).join(", ") || "none"} (replace the Work&apos;s on import)
+                </p>
+              ) : null}
+              {(result.checkSourceProblems ?? []).map((p) => (
+                <p key={p} className="text-rose-800 dark:text-rose-300">
+                  ✗ {p}
+                </p>
+              ))}
+            </section>
+          ) : null}
+          {good.length === 0 && (proof || sources) ? (
             <div className="mt-3 flex flex-wrap gap-2">
               <Button variant="primary" onClick={() => done("proof-only")}>
-                Import the proof settings
+                Import the{" "}
+                {proof && sources ? "proof settings and check sources" : proof ? "proof settings" : "check sources"}
               </Button>
               <Button variant="ghost" onClick={() => setResult(null)}>
                 Cancel

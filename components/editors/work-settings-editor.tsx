@@ -6,7 +6,9 @@ import { useEffect, useMemo } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ZCheckList, type Check } from "@/lib/gates/check-schema";
 import { checkFromForm, errorsByField, formFromCheck, freeId } from "@/lib/editors/check-form";
+import { ZCheckSourceList } from "@/lib/gates/check-sources";
 import {
+  checkSourcesFrom,
   proofPatchFrom,
   validateWorkForm,
   workFormFrom,
@@ -16,6 +18,7 @@ import {
 } from "@/lib/editors/work-form";
 import { Section } from "../ui/page-parts";
 import { CheckListEditor } from "./check-list-editor";
+import { CheckSourcesFields } from "./check-sources-fields";
 import { ConflictPanel } from "./conflict-panel";
 import { GatesFilePanel } from "./gates-file-panel";
 import { PolicyFields } from "./policy-fields";
@@ -23,7 +26,12 @@ import { ProofFields } from "./proof-fields";
 import { SaveBar } from "./save-bar";
 import { useVersionedSettings } from "./use-versioned-settings";
 
-type Props = { initial: WorkSettings; save: (input: unknown) => Promise<ActionResult<WorkSettings>> };
+type Props = {
+  initial: WorkSettings;
+  // The Work's secrets' names (a check source's credential is one of them).
+  secretNames: readonly string[];
+  save: (input: unknown) => Promise<ActionResult<WorkSettings>>;
+};
 
 const settingsOf = (s: WorkSettings) => ({
   checkDefaults: s.checkDefaults,
@@ -37,16 +45,21 @@ const settingsOf = (s: WorkSettings) => ({
   requireTests: s.requireTests,
   protectedPaths: s.protectedPaths,
   vacuousPolicy: s.vacuousPolicy,
+  checkSources: s.checkSources,
 });
 
-export function WorkSettingsEditor({ initial, save }: Props) {
+export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
   const editor = useVersionedSettings({ initial, save, formFrom: workFormFrom, patchFrom: workPatchFrom });
   const { form, setForm, version, conflict, isDirty } = editor;
-  const errors = useMemo(() => validateWorkForm(form, version), [form, version]);
+  const errors = useMemo(() => validateWorkForm(form, version, secretNames), [form, version, secretNames]);
   const listErrors = errorsByField(errors, "checkDefaults");
   // For the gates-file export: only re-validated when the checks changed, not on every keystroke elsewhere.
   const current = useMemo(() => ZCheckList.safeParse(form.checkDefaults.map(checkFromForm)), [form.checkDefaults]);
   const proofNow = useMemo(() => ZProofOfWork.safeParse(proofPatchFrom(form)), [form]);
+  const sourcesNow = useMemo(
+    () => ZCheckSourceList.safeParse(checkSourcesFrom(form.checkSources)),
+    [form.checkSources],
+  );
 
   useEffect(() => {
     const warn = (e: BeforeUnloadEvent) => isDirty && e.preventDefault();
@@ -78,6 +91,18 @@ export function WorkSettingsEditor({ initial, save }: Props) {
         <ProofFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
       </Section>
       <Section
+        id="check-sources"
+        title={`Check sources (${form.checkSources.length})`}
+        description="Repositories of check code the agent never sees: cloned after its step, read-only to checks."
+      >
+        <CheckSourcesFields
+          forms={form.checkSources}
+          secretNames={secretNames}
+          errors={errors}
+          onChange={(checkSources) => setForm({ ...form, checkSources })}
+        />
+      </Section>
+      <Section
         id="defaults"
         title={`Check defaults (${form.checkDefaults.length})`}
         description="Every task inherits these, in this order, unless it overrides or suppresses them."
@@ -105,6 +130,17 @@ export function WorkSettingsEditor({ initial, save }: Props) {
               ...(proof.requireTests ? { requireTests: proof.requireTests } : {}),
               ...(proof.protectedPaths ? { protectedPaths: proof.protectedPaths.join("\n") } : {}),
               ...(proof.vacuousPolicy ? { vacuousPolicy: proof.vacuousPolicy } : {}),
+            }))
+          }
+          currentCheckSources={sourcesNow.success ? sourcesNow.data : null}
+          onImportCheckSources={(sources) =>
+            setForm((f) => ({
+              ...f,
+              checkSources: sources.map((c, i) => ({
+                key: `imported-${Date.now()}-${i}`,
+                ...c,
+                secret: c.secret ?? "",
+              })),
             }))
           }
         />

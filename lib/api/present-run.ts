@@ -28,6 +28,7 @@ export function presentRun(detail: RunDetail) {
     nothingRequired: isNothingRequired(run.checks),
     failFast: run.failFast,
     proof: run.proof,
+    checkSources: run.checkSources,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
     agentCommand: run.agentCommand,

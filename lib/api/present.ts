@@ -20,6 +20,7 @@ export function presentWork(work: WorkRecord) {
     requireTests: work.requireTests,
     protectedPaths: work.protectedPaths,
     vacuousPolicy: work.vacuousPolicy,
+    checkSources: work.checkSources,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,

@@ -4,6 +4,7 @@
 // schemas let in), and that each enum is its lib/gates literal union (lib/gates must not import Prisma).
 import type { Role } from "../auth/roles";
 import type { Check, TaskCheckEntry } from "../gates/check-schema";
+import type { CheckSource, FrozenCheckSource } from "../gates/check-sources";
 import type { Gate, Verdict } from "../gates/gate";
 import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
@@ -27,6 +28,7 @@ export type WorkJsonFields = {
   // null: the defaults in lib/gates/work-schema.ts (lib/db/works.ts fills them in)
   testPatterns: string[] | null;
   protectedPaths: string[] | null;
+  checkSources: CheckSource[];
 };
 export type TaskJsonFields = { acceptanceChecks: TaskCheckEntry[] | null };
 export type RunJsonFields = {
@@ -36,6 +38,8 @@ export type RunJsonFields = {
   agentEnvPassthrough: string[];
   // The Work's proof settings frozen at dispatch (null: a run from before proof rows).
   proof: ProofSettings | null;
+  // The Work's check sources frozen at dispatch; each commit is set when the run starts.
+  checkSources: FrozenCheckSource[];
 };
 
 type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;

@@ -2,6 +2,7 @@
 import type { Verdict } from "../gates/gate";
 import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
+import type { FrozenCheckSource } from "../gates/check-sources";
 import type { ProofSettings } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
 import { runJson, type Attempt, type CheckResult, type Run, type RunJsonFields } from "./models";
@@ -41,7 +42,7 @@ export type RunInsert = Pick<
   | "failFast"
   | "branch"
   | "dispatchedById"
-> & { proof?: ProofSettings | null };
+> & { proof?: ProofSettings | null; checkSources?: FrozenCheckSource[] };
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
@@ -122,6 +123,7 @@ export type RunChanges = Partial<
     | "decidedAt"
     | "startedAt"
     | "finishedAt"
+    | "checkSources"
   >
 >;
 

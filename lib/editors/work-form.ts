@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ZGlobList } from "../gates/globs";
 import { ZProofPolicy, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
 import { toFieldIssues } from "../gates/field-issues";
+import { unknownSecretIssues } from "../gates/check-sources";
 import type { WorkRecord } from "../db/works";
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
 
@@ -20,8 +21,12 @@ export type WorkSettings = Pick<
   | "requireTests"
   | "protectedPaths"
   | "vacuousPolicy"
+  | "checkSources"
   | "version"
 >;
+
+// One check source as typed (secret "" for none).
+export type CheckSourceForm = { key: string; name: string; url: string; ref: string; secret: string };
 
 export type WorkForm = {
   checkDefaults: CheckForm[];
@@ -36,6 +41,7 @@ export type WorkForm = {
   requireTests: string;
   protectedPaths: string;
   vacuousPolicy: string;
+  checkSources: CheckSourceForm[];
 };
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
@@ -57,7 +63,12 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     requireTests: s.requireTests,
     protectedPaths: s.protectedPaths.join("\n"),
     vacuousPolicy: s.vacuousPolicy,
+    checkSources: s.checkSources.map((c, i) => ({ key: `source-${i}`, ...c, secret: c.secret ?? "" })),
   };
+}
+
+export function checkSourcesFrom(forms: readonly CheckSourceForm[]) {
+  return forms.map(({ name, url, ref, secret }) => ({ name, url, ref, ...(secret ? { secret } : {}) }));
 }
 
 export function workPatchFrom(form: WorkForm): Record<string, unknown> {
@@ -73,15 +84,26 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     requireTests: form.requireTests,
     protectedPaths: splitLines(form.protectedPaths),
     vacuousPolicy: form.vacuousPolicy,
+    checkSources: checkSourcesFrom(form.checkSources),
   };
 }
 
 // Field errors as the server would give them (same schema), keyed by path ("checkDefaults.2.timeoutSec").
-export function validateWorkForm(form: WorkForm, version: number): Map<string, string> {
+// With the Work's secret names, a check source naming another secret is refused as the server would.
+export function validateWorkForm(
+  form: WorkForm,
+  version: number,
+  secretNames?: readonly string[],
+): Map<string, string> {
   const parsed = ZWorkPatch.safeParse({ ...workPatchFrom(form), version });
   const map = new Map<string, string>();
   if (!parsed.success)
     for (const issue of toFieldIssues(parsed.error)) if (!map.has(issue.path)) map.set(issue.path, issue.message);
+  if (secretNames)
+    for (const issue of unknownSecretIssues(checkSourcesFrom(form.checkSources), secretNames)) {
+      const path = ["checkSources", ...issue.path].join(".");
+      if (!map.has(path)) map.set(path, issue.message);
+    }
   return map;
 }
 

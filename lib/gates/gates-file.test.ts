@@ -950,3 +950,74 @@ describe("the Work's proof settings in gates files", () => {
     expect(toGatesMarkdown(checks)).not.toContain("## Proof");
   });
 });
+
+describe("the Work's check sources in gates files", () => {
+  const sources = [
+    { name: "gate-scripts", url: "https://git.example.com/team/gate.git", ref: "v2.1", secret: "GATE_TOKEN" },
+    { name: "fixtures", url: "/srv/git/fixtures.git", ref: "0123456789abcdef0123456789abcdef01234567" },
+  ];
+  const checks: Check[] = [
+    { id: "gate", name: "Gate", kind: "test", command: "bash {{checks_dir}}/gate-scripts/run.sh", required: true },
+  ];
+
+  it.each([
+    ["YAML", toGatesYaml],
+    ["Markdown", toGatesMarkdown],
+  ])("%s export and import keep them", (_format, write) => {
+    const text = write(checks, undefined, sources);
+    const read = parseGatesFile(text);
+    expect(read.checkSources).toEqual(sources);
+    expect(read.checkSourceProblems).toEqual([]);
+    expect(checksOf(read)).toEqual(checks);
+  });
+
+  it("the Markdown section reads as a person would write it", () => {
+    expect(toGatesMarkdown(checks, undefined, sources)).toContain(
+      [
+        "## Check sources",
+        "",
+        "- gate-scripts: `https://git.example.com/team/gate.git` at `v2.1` (secret `GATE_TOKEN`)",
+        "- fixtures: `/srv/git/fixtures.git` at `0123456789abcdef0123456789abcdef01234567`",
+      ].join("\n"),
+    );
+  });
+
+  it("a file without them leaves the Work's alone; bad entries are listed and left out", () => {
+    expect(parseGatesFile(yaml("gates:", "  - npm test")).checkSources ?? null).toBeNull();
+    const read = parseGatesFile(
+      yaml(
+        "gates:",
+        "  - npm test",
+        "check_sources:",
+        "  - { name: gate, url: https://git.example.com/gate.git, ref: main }",
+        "  - { name: evil, url: '--upload-pack=touch /tmp/x', ref: main }",
+        "  - { name: bad-ref, url: /srv/x, ref: 'a..b' }",
+      ),
+    );
+    expect(read.checkSources).toEqual([{ name: "gate", url: "https://git.example.com/gate.git", ref: "main" }]);
+    expect(read.checkSourceProblems).toEqual([
+      "check_sources source 2 url: must not start with '-' (git would read it as an option)",
+      "check_sources source 3 ref: not a git ref: must not contain '..'",
+    ]);
+    const markdown = parseGatesFile(
+      md(
+        "## Code Checks",
+        "",
+        "### unit — Unit",
+        "",
+        `${F}bash`,
+        "npm test",
+        F,
+        "",
+        "## Check sources",
+        "",
+        "- gate: https://x",
+      ),
+    );
+    expect(markdown.checkSources).toEqual([]);
+    expect(markdown.checkSourceProblems).toEqual([
+      'check_sources: "- gate: https://x" is not - NAME: `URL` at `REF` (secret `NAME`)',
+    ]);
+    expect(checksOf(markdown)).toHaveLength(1);
+  });
+});

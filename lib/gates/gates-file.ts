@@ -6,6 +6,7 @@ import { ZCheck, type Check } from "./check-schema";
 import { formatDurationSec, parseDurationSec } from "./duration";
 import { ZGlobList } from "./globs";
 import { ZProofPolicy, type ProofSettings } from "./work-schema";
+import { ZCheckSourceList, type CheckSource } from "./check-sources";
 
 type ImportEntry = { label: string; check: Check | null; problems: string[] };
 // The Work's proof settings a file names (`proof:` in YAML, a `## Proof` section in Markdown).
@@ -17,7 +18,31 @@ export type ImportResult = {
   // null when the file names none; only the settings that passed the schema.
   proof?: ProofFileSettings | null;
   proofProblems?: string[];
+  // The Work's check sources (`check_sources:` in YAML, a `## Check sources` section in Markdown): null when
+  // the file names none; otherwise the entries that passed the schema, replacing the Work's on import.
+  checkSources?: CheckSource[] | null;
+  checkSourceProblems?: string[];
 };
+
+type CheckSourcesRead = { checkSources: CheckSource[] | null; checkSourceProblems: string[] };
+const NO_CHECK_SOURCES: CheckSourcesRead = { checkSources: null, checkSourceProblems: [] };
+
+// Keeps the entries the schema accepts, and says what is wrong with each of the others (by its position).
+function readCheckSources(list: unknown): CheckSourcesRead {
+  if (!Array.isArray(list))
+    return { checkSources: null, checkSourceProblems: ["check_sources: must be a list of {name, url, ref, secret?}"] };
+  const parsed = ZCheckSourceList.safeParse(list);
+  if (parsed.success) return { checkSources: parsed.data, checkSourceProblems: [] };
+  const bad = new Set<number>();
+  const checkSourceProblems = parsed.error.issues.map((issue) => {
+    const [index, ...rest] = issue.path;
+    if (typeof index === "number") bad.add(index);
+    const where = typeof index === "number" ? `source ${index + 1}${rest.length ? ` ${rest.join(".")}` : ""}` : "";
+    return `check_sources${where ? ` ${where}` : ""}: ${issue.message}`;
+  });
+  const kept = ZCheckSourceList.safeParse(list.filter((_, i) => !bad.has(i)));
+  return { checkSources: kept.success ? kept.data : null, checkSourceProblems };
+}
 
 const PROOF_FILE_KEYS = {
   test_patterns: "testPatterns",
@@ -210,6 +235,11 @@ function parseYaml(text: string): ImportResult {
             proof: null,
             proofProblems: ["proof: must be a map (test_patterns, require_tests, protected_paths, vacuous_policy)"],
           };
+  const sourcesBlock =
+    doc && typeof doc === "object" && !Array.isArray(doc)
+      ? (doc as { check_sources?: unknown }).check_sources
+      : undefined;
+  const sourcesRead = sourcesBlock === undefined ? NO_CHECK_SOURCES : readCheckSources(sourcesBlock);
   const list = Array.isArray(doc)
     ? doc
     : doc && typeof doc === "object" && Array.isArray((doc as { gates?: unknown }).gates)
@@ -249,8 +279,10 @@ function parseYaml(text: string): ImportResult {
   return {
     format: "yaml",
     entries: toChecks(raws),
-    fileProblem: list.length === 0 && !proofRead.proof ? "the list under `gates:` is empty" : null,
+    fileProblem:
+      list.length === 0 && !proofRead.proof && !sourcesRead.checkSources ? "the list under `gates:` is empty" : null,
     ...proofRead,
+    ...sourcesRead,
   };
 }
 
@@ -340,7 +372,13 @@ function parseMarkdown(text: string): ImportResult {
     if (block.fences.length >= 1) fields.run = block.fences[0].code.join("\n");
     return { label: block.heading ?? "(no heading)", fields, problems };
   });
-  return { format: "markdown", entries: toChecks(raws), fileProblem: null, ...readMarkdownProof(lines) };
+  return {
+    format: "markdown",
+    entries: toChecks(raws),
+    fileProblem: null,
+    ...readMarkdownProof(lines),
+    ...readMarkdownCheckSources(lines),
+  };
 }
 
 const CHECK_ID_LIKE = /^[a-z0-9][a-z0-9-_]{0,40}$/;
@@ -371,6 +409,37 @@ function readMarkdownProof(lines: string[]): { proof: ProofFileSettings | null; 
   return Object.keys(fields).length ? readProof(fields) : { proof: null, proofProblems: [] };
 }
 
+// A `## Check sources` section: one line per source, `- NAME: \`URL\` at \`REF\``, optionally followed by
+// `(secret \`NAME\`)`.
+const SOURCE_LINE = /^\s*[-*]\s*([^:\s]+)\s*:\s*`([^`]*)`\s+at\s+`([^`]*)`(?:\s*\(secret\s+`([^`]*)`\))?\s*$/;
+
+function readMarkdownCheckSources(lines: string[]): CheckSourcesRead {
+  let inSection = false;
+  let isPresent = false;
+  let fence: string | null = null;
+  const list: Record<string, string>[] = [];
+  const problems: string[] = [];
+  for (const line of lines) {
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) fence = fence === null ? f[1][0] : line.trim().startsWith(fence) ? null : fence;
+    if (fence !== null || f) continue;
+    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading && heading[1].length <= 2) {
+      inSection = heading[1].length === 2 && /^check\s+sources$/i.test(heading[2]);
+      isPresent ||= inSection;
+      continue;
+    }
+    if (!inSection || !line.trim()) continue;
+    const m = SOURCE_LINE.exec(line);
+    if (m) list.push({ name: m[1], url: m[2], ref: m[3], ...(m[4] ? { secret: m[4] } : {}) });
+    else if (/^\s*[-*]\s/.test(line))
+      problems.push(`check_sources: "${line.trim()}" is not - NAME: \`URL\` at \`REF\` (secret \`NAME\`)`);
+  }
+  if (!isPresent) return NO_CHECK_SOURCES;
+  const read = readCheckSources(list);
+  return { ...read, checkSourceProblems: [...problems, ...read.checkSourceProblems] };
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -385,7 +454,11 @@ export function parseGatesFile(text: string): ImportResult {
   return parseYaml(text);
 }
 
-export function toGatesYaml(checks: readonly Check[], proof?: ProofFileSettings): string {
+export function toGatesYaml(
+  checks: readonly Check[],
+  proof?: ProofFileSettings,
+  checkSources?: readonly CheckSource[],
+): string {
   const gates = checks.map((c) => ({
     id: c.id,
     name: c.name,
@@ -399,7 +472,11 @@ export function toGatesYaml(checks: readonly Check[], proof?: ProofFileSettings)
     ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
     ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
   }));
-  return YAML.stringify({ gates, ...(proof && Object.keys(proof).length ? { proof: proofFileFields(proof) } : {}) });
+  return YAML.stringify({
+    gates,
+    ...(proof && Object.keys(proof).length ? { proof: proofFileFields(proof) } : {}),
+    ...(checkSources?.length ? { check_sources: checkSources } : {}),
+  });
 }
 
 function proofFileFields(proof: ProofFileSettings): Record<string, unknown> {
@@ -410,7 +487,11 @@ function proofFileFields(proof: ProofFileSettings): Record<string, unknown> {
   );
 }
 
-export function toGatesMarkdown(checks: readonly Check[], proof?: ProofFileSettings): string {
+export function toGatesMarkdown(
+  checks: readonly Check[],
+  proof?: ProofFileSettings,
+  checkSources?: readonly CheckSource[],
+): string {
   const parts = ["## Code Checks", ""];
   for (const c of checks) {
     parts.push(`### ${c.id} — ${c.name}`, "");
@@ -432,6 +513,12 @@ export function toGatesMarkdown(checks: readonly Check[], proof?: ProofFileSetti
     parts.push("## Proof", "");
     for (const [key, value] of Object.entries(proofFileFields(proof)))
       parts.push(`- ${key}: ${Array.isArray(value) ? value.map((g) => `\`${g}\``).join(", ") : value}`);
+    parts.push("");
+  }
+  if (checkSources?.length) {
+    parts.push("## Check sources", "");
+    for (const c of checkSources)
+      parts.push(`- ${c.name}: \`${c.url}\` at \`${c.ref}\`${c.secret ? ` (secret \`${c.secret}\`)` : ""}`);
     parts.push("");
   }
   return parts.join("\n");

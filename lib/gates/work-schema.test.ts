@@ -208,6 +208,7 @@ describe("ZWorkCreate", () => {
       requireTests: "warn",
       protectedPaths: [...DEFAULT_PROTECTED_PATHS],
       vacuousPolicy: "warn",
+      checkSources: [],
     });
   });
 
@@ -226,6 +227,7 @@ describe("ZWorkCreate", () => {
       requireTests: "required",
       protectedPaths: ["scripts/**", "Makefile"],
       vacuousPolicy: "off",
+      checkSources: [{ name: "gate", url: "https://git.example.com/gate.git", ref: "v1", secret: "GATE_TOKEN" }],
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });

@@ -2,6 +2,7 @@
 // `version` it was read at (optimistic concurrency).
 import { z } from "zod";
 import { ZCheckList, ZTaskCheckList } from "./check-schema";
+import { ZCheckSourceList } from "./check-sources";
 import { ZEnvNameList } from "./env-names";
 import { ZGlobList } from "./globs";
 
@@ -104,6 +105,7 @@ const workFields = {
   requireTests: ZProofPolicy,
   protectedPaths: ZGlobList,
   vacuousPolicy: ZProofPolicy,
+  checkSources: ZCheckSourceList,
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -128,6 +130,7 @@ export const ZWorkCreate = z.strictObject(
     requireTests: workFields.requireTests.default(DEFAULT_REQUIRE_TESTS),
     protectedPaths: workFields.protectedPaths.default(() => [...DEFAULT_PROTECTED_PATHS]),
     vacuousPolicy: workFields.vacuousPolicy.default(DEFAULT_VACUOUS_POLICY),
+    checkSources: workFields.checkSources.default([]),
   },
   { error: strictError },
 );
@@ -149,6 +152,7 @@ export const ZWorkPatch = z.strictObject(
     requireTests: workFields.requireTests.optional(),
     protectedPaths: workFields.protectedPaths.optional(),
     vacuousPolicy: workFields.vacuousPolicy.optional(),
+    checkSources: workFields.checkSources.optional(),
     version: ZVersion,
   },
   { error: strictError },

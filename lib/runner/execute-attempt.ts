@@ -33,6 +33,8 @@ import {
 } from "./paths";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
+import { cloneCheckSources, removeReadOnlyTree } from "./check-sources";
+import { expandPlaceholders } from "../gates/placeholders";
 import type { RunnerDeps } from "./runner-deps";
 
 export type AttemptContext = {
@@ -46,6 +48,8 @@ export type AttemptContext = {
   deps: RunnerDeps;
   secrets: Record<string, string>;
   masker: () => OutputMasker;
+  // This attempt's fresh clones of the run's check sources (GATEHOUSE_CHECKS_DIR), once made.
+  checksDir?: string | null;
 };
 
 export type AttemptResult = {
@@ -79,7 +83,40 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
     await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
     return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: null };
   }
-  return runCheckStep(ctx);
+  if (run.checkSources.length === 0 || run.policy === "off") return runCheckStep(ctx);
+  // After the agent step, so nothing the agent did reaches them: fresh clones at the frozen commits.
+  const cloned = await cloneCheckSources({
+    dataDir: deps.dataDir,
+    runId: run.id,
+    n: attempt.n,
+    sources: run.checkSources,
+    runAs: deps.runAs,
+  });
+  if ("error" in cloned) {
+    // Every check is still accounted for: not run, with the reason.
+    await insertResults({
+      attemptId: attempt.id,
+      runId: run.id,
+      logAttempt: attempt.n,
+      results: rowsFor(run.checks, { verdict: "error", message: `not run: ${cloned.error}`, finishedAt: new Date() }),
+    });
+    await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
+    return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: cloned.error };
+  }
+  try {
+    return await runCheckStep({ ...ctx, checksDir: cloned.dir });
+  } finally {
+    removeReadOnlyTree(cloned.dir);
+  }
+}
+
+// A check's command with its placeholders filled in for this attempt.
+export function commandFor(ctx: AttemptContext, check: EffectiveCheck, checkoutRoot: string): string {
+  return expandPlaceholders(check.command, {
+    results_dir: checkoutRoot,
+    checks_dir: ctx.checksDir ?? null,
+    assets_dir: null,
+  });
 }
 
 export function remainingBudgetMs(run: RunRecord): number | null {
@@ -333,6 +370,7 @@ async function runOneCheck(
     secrets: ctx.secrets,
     serverEnv: deps.serverEnv,
     home: checkHomeOf(deps.dataDir),
+    checksDir: ctx.checksDir,
   });
   const timeoutSec = timeoutOf(check);
   // The budget covers agent and checks together: a check gets at most what is left of it.
@@ -340,7 +378,7 @@ async function runOneCheck(
   const isBudgetBound = budgetLeft !== null && budgetLeft < timeoutSec * 1000;
   const masker = ctx.masker();
   const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, check.id), {
-    command: check.command,
+    command: commandFor(ctx, check, ctx.checkoutPath),
     cwd: where.path,
     env,
     timeoutMs: isBudgetBound ? Math.max(1, budgetLeft) : timeoutSec * 1000,
@@ -351,7 +389,8 @@ async function runOneCheck(
   run.spentMs += outcome.durationMs;
   const byExit = verdictByExit(outcome, check);
   // The test runner's summary, read from the stored tail (16 KB): it can fail a check that exited 0, make a
-  // test check that ran no test hollow, and name the failing tests in the message.
+  // test check that ran no test hollow, and name the failing tests in the message. A passing check whose
+  // counts were read has no message: its last line is the runner's trailer ("# duration_ms 548.6").
   const tests = outcome.spawnError ? null : recogniseTests(outcome.tail);
   const judged =
     byExit === "passed" || byExit === "failed"
@@ -366,7 +405,7 @@ async function runOneCheck(
       ? `${isBudgetBound ? "stopped when the run's budget ran out" : `timed out after ${timeoutSec}s`}${outcome.message ? ` · ${outcome.message}` : ""}`
       : isOutputMissing
         ? `exit code ${outcome.exitCode}, but the output does not contain "${masker.maskText(check.expectStdout!)}"`
-        : (judged?.message ?? outcome.message);
+        : (judged?.message ?? (verdict === "passed" && tests?.counts ? null : outcome.message));
   results.update(check.id, {
     verdict,
     exitCode: outcome.exitCode,

@@ -20,10 +20,18 @@ import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { rowsFor } from "./attempt-results";
 import { prepareCheckout } from "./checkout/checkout";
+import { freezeCheckSources, removeReadOnlyTree, runChecksDirOf } from "./check-sources";
 import { executeAttempt } from "./execute-attempt";
 import type { RunnerDeps, StopReason } from "./runner-deps";
 
 export async function advanceRun(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
+  await advance(runId, signal, deps);
+  // A finished run's check sources (their cache and clones) are not needed again.
+  const after = await findRun({ id: runId });
+  if (!after || after.status === "finished") removeReadOnlyTree(runChecksDirOf(deps.dataDir, runId));
+}
+
+async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
   const found = await findRun({ id: runId });
   if (!found) return;
   const run: RunRecord = found;
@@ -63,6 +71,19 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
     return endRun(run, "inconclusive", (error as Error).message);
   }
   const secretValues = Object.values(secrets);
+  if (run.checkSources.length > 0) {
+    // Before any agent runs: each check source's ref becomes a commit, recorded in the run.
+    const frozen = await freezeCheckSources({ dataDir: deps.dataDir, runId, sources: run.checkSources, secrets });
+    if (JSON.stringify(frozen.sources) !== JSON.stringify(run.checkSources)) {
+      run.checkSources = frozen.sources;
+      await updateRun({ id: run.id, changes: { checkSources: frozen.sources } });
+    }
+    if (frozen.error) {
+      const reason = deps.makeMasker(secretValues).maskText(frozen.error);
+      await failQueuedAttempts(run, `not run: ${reason}`);
+      return endRun(run, "inconclusive", reason);
+    }
+  }
   for (;;) {
     const attempts = await listAttempts({ runId });
     const attempt = attempts.at(-1);

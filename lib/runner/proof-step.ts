@@ -32,7 +32,7 @@ import { buildCheckEnv } from "./check-env";
 import { checkoutFingerprint, resolveInsideCheckout } from "./checkout/checkout";
 import { git } from "./checkout/git";
 import { commitOfTree, layOver, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
-import { type AttemptContext, remainingBudgetMs, runWatched, verdictByExit } from "./execute-attempt";
+import { type AttemptContext, commandFor, remainingBudgetMs, runWatched, verdictByExit } from "./execute-attempt";
 import { liveLogKey } from "./live-logs";
 import { attemptDirOf, checkHomeOf, checkLogPathOf } from "./paths";
 import path from "node:path";
@@ -251,7 +251,7 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
   const isBudgetBound = budgetLeft !== null && budgetLeft < timeoutSec * 1000;
   const masker = ctx.masker();
   const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, `${rowId}.${check.id}`), {
-    command: check.command,
+    command: commandFor(ctx, check, dir),
     cwd: where.path,
     env: buildCheckEnv({
       runId: run.id,
@@ -261,6 +261,7 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
       secrets: ctx.secrets,
       serverEnv: deps.serverEnv,
       home: checkHomeOf(deps.dataDir),
+      checksDir: ctx.checksDir,
     }),
     timeoutMs: isBudgetBound ? Math.max(1, budgetLeft) : timeoutSec * 1000,
     logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${rowId}.${check.id}.log`),

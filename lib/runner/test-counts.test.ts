@@ -128,6 +128,18 @@ describe("the summary against the exit code", () => {
     });
   });
 
+  it("real passing node:test: the row has its counts and no message (not the trailer line)", async () => {
+    const passing = "const { test } = require('node:test');\ntest('lower-cases', () => {});\n";
+    const s = await makeScenario(
+      h,
+      { checkDefaults: [testCheck("unit", "node --test test/")] },
+      { files: { "test/slug.test.js": passing } },
+    );
+    const row = (await dispatchAndSettle(h, s.task.id)).attempts[0].results[0];
+    expect([row.verdict, row.message, row.tests?.passed]).toEqual(["passed", null, 1]);
+    expect(row.logTail).toContain("# duration_ms");
+  });
+
   it("a check with no recognised summary stores tests: null, and the API says so", async () => {
     const s = await makeScenario(h, { checkDefaults: [check("plain", "echo all good")] });
     const detail = await dispatchAndSettle(h, s.task.id);

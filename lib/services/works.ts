@@ -8,11 +8,16 @@ import { insertAuditEvent } from "../db/audit";
 import { upsertRole } from "../db/memberships";
 import { findWork, insertWork, listWorks, updateWorkAtVersion, type WorkChanges, type WorkRecord } from "../db/works";
 import { auditBy, requireAdmin, requireRole } from "./access";
-import { parseInput } from "./validate";
+import { listSecretNames } from "../db/secrets";
+import { unknownSecretIssues, type CheckSource } from "../gates/check-sources";
+import type { DbOrTx } from "../db/client";
+import { parseInput, refuseIssues } from "./validate";
 
 export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
   requireAdmin(actor);
   const data = parseInput(ZWorkCreate, input);
+  // A new Work has no secrets yet: a check source naming one is refused (add the secret, then the source).
+  refuseIssues(secretIssues(data.checkSources, []));
   return getDb().$transaction(async (tx) => {
     const work = await insertWork({ data: { ...data, keyPrefix: keyPrefixFor(data.name) }, db: tx });
     if (actor.userId) await upsertRole({ workId: work.id, userId: actor.userId, role: "lead", db: tx });
@@ -62,6 +67,7 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
     return current;
   }
   return getDb().$transaction(async (tx) => {
+    if (changes.checkSources) await refuseUnknownSecrets(workId, changes.checkSources, tx);
     const updated = await updateWorkAtVersion({ id: workId, version, changes, db: tx });
     if (!updated) throw staleError("Work", version, await findWork({ id: workId, db: tx }));
     const changed = changedFields(current, updated, Object.keys(changes) as (keyof WorkRecord)[]);
@@ -79,6 +85,20 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
     }
     return updated;
   });
+}
+
+function secretIssues(sources: readonly CheckSource[], names: readonly string[]) {
+  return unknownSecretIssues(sources, names).map((i) => ({
+    path: ["checkSources", ...i.path].join("."),
+    message: i.message,
+  }));
+}
+
+// A check source's secret must be one of the Work's (read in the saving transaction).
+async function refuseUnknownSecrets(workId: string, sources: readonly CheckSource[], db: DbOrTx): Promise<void> {
+  if (!sources.some((s) => s.secret !== undefined)) return;
+  const names = (await listSecretNames({ workId, db })).map((s) => s.name);
+  refuseIssues(secretIssues(sources, names));
 }
 
 // A save based on an old version: refused, with the version now saved so the editor can show it.

@@ -9,6 +9,7 @@ import { toJson } from "@/lib/api/jsonify";
 import { formatDateTime, formatDuration, shortCommit } from "@/lib/format";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { RunChecksPanel } from "@/components/runs/run-checks-panel";
+import { FrozenCheckSources } from "@/components/runs/frozen-check-sources";
 import { DecisionPanel } from "@/components/runs/decision-panel";
 import { RunActions } from "@/components/runs/run-actions";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
@@ -110,6 +111,7 @@ export default async function RunPage({ params }: Props) {
         description="Editing the task or its Work later never changes this."
       >
         <DeclaredChecks checks={run.checks} suppressed={run.suppressed} warnings={run.warnings} />
+        <FrozenCheckSources sources={run.checkSources} isFinished={run.status === "finished"} />
         {run.agentCommand ? (
           <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
             Agent command:{" "}

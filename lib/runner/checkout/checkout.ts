@@ -38,7 +38,7 @@ export function worktreeDirOf(dataDir: string, taskId: string): string {
 }
 
 // Local paths are resolved against the server's directory; URLs (scheme:// or user@host:path) pass through.
-function resolveRepoUrl(repoUrl: string): string {
+export function resolveRepoUrl(repoUrl: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repoUrl) || /^[^/]+@[^/]+:/.test(repoUrl)) return repoUrl;
   return path.resolve(repoUrl);
 }

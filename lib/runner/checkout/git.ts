@@ -14,7 +14,7 @@ import path from "node:path";
 import { dataDir } from "../../config/database-url";
 import { execCaptured } from "../process/exec-captured";
 import { pipeDirOf } from "../paths";
-import { runAsFromEnv } from "../run-as";
+import { runAsFromEnv, type RunAsUser } from "../run-as";
 
 export class GitError extends Error {
   constructor(message: string) {
@@ -23,7 +23,16 @@ export class GitError extends Error {
   }
 }
 
-export type GitOptions = { cwd?: string; env?: Record<string, string>; timeoutMs?: number };
+export type GitOptions = {
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  // Run as the server's own user even with GATEHOUSE_RUN_AS (check sources: the run-as user must not own them).
+  asServer?: boolean;
+  // An HTTP header for this command alone (a check source's credential), as command-scope config: it is
+  // in git's environment only, never in a URL, a repository's config or a log.
+  httpHeader?: string;
+};
 
 const FIXED_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -222,13 +231,14 @@ async function run(
   cwd: string,
   env: Record<string, string>,
   timeoutMs: number,
+  runAs: RunAsUser | null,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return execCaptured(findGit(), ["--no-pager", ...args], {
     cwd,
     env,
     pipeDir: pipeDirOf(dataDir()),
     timeoutMs,
-    runAs: runAsFromEnv(),
+    runAs,
   }).catch((error: Error) => ({ code: null, stdout: "", stderr: error.message }));
 }
 
@@ -244,7 +254,7 @@ function failure(args: string[], result: { code: number | null; stderr: string }
 
 export async function git(args: string[], options: GitOptions = {}): Promise<string> {
   // With GATEHOUSE_RUN_AS, git runs as that user too (the clones and worktrees are its).
-  const runAs = runAsFromEnv();
+  const runAs = options.asServer ? null : runAsFromEnv();
   const home = ensureGitHome(dataDir());
   const cwd = options.cwd ?? (runAs ? dataDir() : process.cwd());
   const network = NETWORK_COMMANDS.has(args[0] ?? "");
@@ -252,7 +262,7 @@ export async function git(args: string[], options: GitOptions = {}): Promise<str
   if (!NO_DRIVER_COMMANDS.has(args[0] ?? "")) {
     // Read as data: `git config --list` parses the config (with its includes) and runs nothing.
     const listEnv = gitEnvironment(home, { extra: options.env });
-    const listed = await run(["config", "--list", "--includes", "--name-only", "--null"], cwd, listEnv, 30_000);
+    const listed = await run(["config", "--list", "--includes", "--name-only", "--null"], cwd, listEnv, 30_000, runAs);
     if (listed.code !== 0) throw failure(args, listed);
     config = namedOverrides(listed.stdout);
     if (config.length > MAX_NAMED_OVERRIDES)
@@ -260,9 +270,10 @@ export async function git(args: string[], options: GitOptions = {}): Promise<str
         `git ${args[0]} refused: the repository's config names too many filter, diff, merge or remote drivers (${config.length} keys to override, at most ${MAX_NAMED_OVERRIDES})`,
       );
   }
+  if (options.httpHeader !== undefined) config.push(["http.extraHeader", options.httpHeader]);
   const env = gitEnvironment(home, { network, extra: options.env, config });
   const finalArgs = withSafeFlags(args);
-  const result = await run(finalArgs, cwd, env, options.timeoutMs ?? 120_000);
+  const result = await run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs);
   if (result.code === 0) return result.stdout;
   throw failure(args, result);
 }

@@ -4,6 +4,7 @@ import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { readWork } from "@/lib/services/works";
 import { readAudit } from "@/lib/services/audit";
+import { listSecrets } from "@/lib/services/secrets";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { WorkSettingsEditor } from "@/components/editors/work-settings-editor";
 import { ChangeHistory } from "@/components/editors/change-history";
@@ -50,8 +51,10 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               requireTests: work.requireTests,
               protectedPaths: work.protectedPaths,
               vacuousPolicy: work.vacuousPolicy,
+              checkSources: work.checkSources,
               version: work.version,
             }}
+            secretNames={(await listSecrets(actor, workId)).map((s) => s.name)}
             save={saveWorkSettingsAction.bind(null, work.id)}
           />
           <div className="mt-10">
