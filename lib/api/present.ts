@@ -20,6 +20,7 @@ export function presentWork(work: WorkRecord) {
     requireTests: work.requireTests,
     protectedPaths: work.protectedPaths,
     vacuousPolicy: work.vacuousPolicy,
+    mergePolicy: work.mergePolicy,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,
@@ -43,6 +44,10 @@ export function presentTask(task: TaskView) {
     suppressed: task.effective.suppressed,
     effectiveMaxGateAttempts: task.effectiveMaxGateAttempts,
     warnings: task.warnings,
+    mergedCommit: task.mergedCommit,
+    mergedAt: task.mergedAt,
+    mergedBy: task.mergedBy,
+    autoMergeError: task.autoMergeError,
     createdAt: task.createdAt,
     updatedAt: task.updatedAt,
   };

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ZCheckList, ZTaskCheckList } from "./check-schema";
 import { ZEnvNameList } from "./env-names";
 import { ZGlobList } from "./globs";
+import { DEFAULT_MERGE_POLICY, ZMergePolicy } from "./merge-policy";
 
 export const CHECKS_POLICIES = ["off", "warn", "required"] as const;
 export type ChecksPolicy = (typeof CHECKS_POLICIES)[number];
@@ -104,6 +105,7 @@ const workFields = {
   requireTests: ZProofPolicy,
   protectedPaths: ZGlobList,
   vacuousPolicy: ZProofPolicy,
+  mergePolicy: ZMergePolicy,
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -128,6 +130,7 @@ export const ZWorkCreate = z.strictObject(
     requireTests: workFields.requireTests.default(DEFAULT_REQUIRE_TESTS),
     protectedPaths: workFields.protectedPaths.default(() => [...DEFAULT_PROTECTED_PATHS]),
     vacuousPolicy: workFields.vacuousPolicy.default(DEFAULT_VACUOUS_POLICY),
+    mergePolicy: workFields.mergePolicy.default(() => ({ ...DEFAULT_MERGE_POLICY })),
   },
   { error: strictError },
 );
@@ -149,6 +152,7 @@ export const ZWorkPatch = z.strictObject(
     requireTests: workFields.requireTests.optional(),
     protectedPaths: workFields.protectedPaths.optional(),
     vacuousPolicy: workFields.vacuousPolicy.optional(),
+    mergePolicy: workFields.mergePolicy.optional(),
     version: ZVersion,
   },
   { error: strictError },

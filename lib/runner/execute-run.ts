@@ -105,7 +105,8 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
     });
     switch (step.kind) {
       case "accept":
-        return endRun(run, "accepted", step.reason);
+        await endRun(run, "accepted", step.reason);
+        return deps.afterAccepted?.(run.id).catch((error) => console.error("gatehouse: auto-merge failed", error));
       case "inconclusive":
         return endRun(run, "inconclusive", step.reason);
       case "wait":
