@@ -19,6 +19,7 @@ import { CheckListEditor } from "./check-list-editor";
 import { ConflictPanel } from "./conflict-panel";
 import { GatesFilePanel } from "./gates-file-panel";
 import { PolicyFields } from "./policy-fields";
+import { MergeFields } from "./merge-fields";
 import { ProofFields } from "./proof-fields";
 import { SaveBar } from "./save-bar";
 import { useVersionedSettings } from "./use-versioned-settings";
@@ -37,6 +38,7 @@ const settingsOf = (s: WorkSettings) => ({
   requireTests: s.requireTests,
   protectedPaths: s.protectedPaths,
   vacuousPolicy: s.vacuousPolicy,
+  mergePolicy: s.mergePolicy,
 });
 
 export function WorkSettingsEditor({ initial, save }: Props) {
@@ -76,6 +78,13 @@ export function WorkSettingsEditor({ initial, save }: Props) {
         description="What makes a green gate mean something: tests added, the gate's own files left alone, checks that fail without the change."
       >
         <ProofFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
+      </Section>
+      <Section id="merge" title="Merge" description="How an accepted task lands on the base branch.">
+        <MergeFields
+          value={form.mergePolicy}
+          errors={errors}
+          onChange={(mergePolicy) => setForm({ ...form, mergePolicy })}
+        />
       </Section>
       <Section
         id="defaults"

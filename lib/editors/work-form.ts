@@ -20,6 +20,7 @@ export type WorkSettings = Pick<
   | "requireTests"
   | "protectedPaths"
   | "vacuousPolicy"
+  | "mergePolicy"
   | "version"
 >;
 
@@ -36,6 +37,7 @@ export type WorkForm = {
   requireTests: string;
   protectedPaths: string;
   vacuousPolicy: string;
+  mergePolicy: { requireGreenGate: boolean; autoMerge: boolean; method: string };
 };
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
@@ -57,6 +59,7 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     requireTests: s.requireTests,
     protectedPaths: s.protectedPaths.join("\n"),
     vacuousPolicy: s.vacuousPolicy,
+    mergePolicy: { ...s.mergePolicy },
   };
 }
 
@@ -73,6 +76,7 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     requireTests: form.requireTests,
     protectedPaths: splitLines(form.protectedPaths),
     vacuousPolicy: form.vacuousPolicy,
+    mergePolicy: form.mergePolicy,
   };
 }
 

@@ -13,7 +13,8 @@ import { findRun } from "../db/runs";
 import { findTask, updateTaskMerge, type TaskRecord } from "../db/tasks";
 import { findWork, type WorkRecord } from "../db/works";
 import { dataDir } from "../config/database-url";
-import { withRepoLock } from "../runner/checkout/checkout";
+import { withRepoLock, worktreeDirOf } from "../runner/checkout/checkout";
+import { readWorktreeHead } from "../runner/checkout/read-head";
 import { mergeBranch, type MergeOutcome } from "../runner/checkout/merge-branch";
 import { GitError } from "../runner/checkout/git";
 import { auditBy, requireRole } from "./access";
@@ -110,4 +111,13 @@ async function landTask(actor: Actor, task: TaskRecord, work: WorkRecord): Promi
     });
   });
   return { commit: outcome.commit, base: outcome.base, mergedAt, mergedBy: who };
+}
+
+// Why a merge would be refused now, as far as the database and the worktree's files tell (no git runs):
+// the page disables "Merge" with this reason. null: try it (git may still refuse: a conflict, the remote).
+export async function mergeRefusedInAdvance(task: TaskRecord, work: WorkRecord): Promise<string | null> {
+  const latest = await findLatestRunOfTask({ taskId: task.id });
+  const known = latest ? readWorktreeHead(worktreeDirOf(dataDir(), task.id)) : null;
+  const branchHead = known?.branch === task.branch ? known.commit : undefined;
+  return refuseMerge({ policy: work.mergePolicy, latest, branch: task.branch, branchHead });
 }

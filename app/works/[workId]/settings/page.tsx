@@ -50,6 +50,7 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               requireTests: work.requireTests,
               protectedPaths: work.protectedPaths,
               vacuousPolicy: work.vacuousPolicy,
+              mergePolicy: work.mergePolicy,
               version: work.version,
             }}
             save={saveWorkSettingsAction.bind(null, work.id)}
