@@ -6,7 +6,7 @@
 import { getDb, type DbOrTx } from "./client";
 import { Prisma } from "./generated/sqlite/client";
 
-export const STRIP_LENGTH = 30;
+const STRIP_LENGTH = 30;
 
 export type CheckStripCell = {
   runId: string;

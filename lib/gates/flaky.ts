@@ -10,7 +10,7 @@ export const FLAKY_FAILURES = ["failed", "timeout"] as const satisfies readonly 
 
 export type RanOn = { commit: string | null; isDirty: boolean };
 
-export function isSameCommit(a: RanOn, b: RanOn): boolean {
+function isSameCommit(a: RanOn, b: RanOn): boolean {
   return a.commit !== null && a.commit === b.commit && !a.isDirty && !b.isDirty;
 }
 

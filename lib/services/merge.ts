@@ -34,7 +34,7 @@ export async function mergeTask(actor: Actor, taskId: string): Promise<MergeResu
 // autoMerge. A failure is kept on the task (autoMergeError) and audited; the run's ending never changes.
 export async function autoMergeAfterRun(runId: string): Promise<void> {
   const run = await findRun({ id: runId });
-  if (!run || run.ending !== "accepted") return;
+  if (run?.ending !== "accepted") return;
   const [task, work] = await Promise.all([findTask({ id: run.taskId }), findWork({ id: run.workId })]);
   if (!task || !work?.mergePolicy.autoMerge) return;
   const actor = { ...SYSTEM_ACTOR, label: `auto-merge after run #${run.number}` };

@@ -9,7 +9,7 @@ import { ensureClone, remoteHeadBranch, type CheckoutTarget } from "./checkout";
 import { git, GitError, gitCaptured, gitOk } from "./git";
 import { mergeMessage, type MergeMethod } from "../../gates/merge-policy";
 
-export type MergeRefusal =
+type MergeRefusal =
   | "branch-missing"
   | "base-missing"
   | "not-allowed"
