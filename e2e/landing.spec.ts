@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { gitIn, makeBareRepo, pushToRemote } from "@/lib/testing/git-repo";
 import { api, dispatch, runJson } from "./support/api";
+import { expectNoAxeViolations } from "./support/axe";
 
 // The server's git may run as another user (GATEHOUSE_RUN_AS=nobody as root): the remote is everyone's.
 const openUp = (dir: string) => execFileSync("chmod", ["-R", "a+rwX", dir]);
@@ -55,6 +56,7 @@ test("merging an accepted task from its page lands it on the remote; a conflict 
     await expect(panel.getByRole("status").locator("code").first()).toHaveText(merged.slice(0, 12));
     await panel.getByText("Full commit").click();
     await expect(panel.getByText(merged)).toBeVisible();
+    await expectNoAxeViolations(page, "a merged task");
 
     // Someone else changes the README on main: the second task's merge conflicts, and nothing is pushed.
     pushToRemote(remote.dir, "main", { "README.md": "theirs\n" });
@@ -68,6 +70,7 @@ test("merging an accepted task from its page lands it on the remote; a conflict 
     await expect(alert).toContainText("conflicts in 1 file: README.md; nothing was pushed");
     await expect(alert.getByRole("listitem")).toHaveText(["README.md"]);
     expect(gitIn(remote.dir, "rev-parse", "refs/heads/main")).toBe(before);
+    await expectNoAxeViolations(page, "a refused merge");
 
     await page.goto(`/works/${workId}`);
     await page.getByRole("link", { name: "Check history" }).click();

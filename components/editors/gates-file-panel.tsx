@@ -11,6 +11,7 @@ import {
   type ProofFileSettings,
 } from "@/lib/gates/gates-file";
 import type { Check } from "@/lib/gates/check-schema";
+import type { MergePolicy } from "@/lib/gates/merge-policy";
 import { Button } from "../ui/button";
 
 type Props = {
@@ -19,6 +20,9 @@ type Props = {
   // The Work's proof settings (exported with the checks; a file's own replace them on import).
   currentProof?: ProofFileSettings | null;
   onImportProof?: (proof: ProofFileSettings) => void;
+  // The Work's merge policy, likewise (a `merge:` block, a `## Merge` section).
+  currentMerge?: MergePolicy;
+  onImportMerge?: (merge: MergePolicy) => void;
 };
 
 function download(name: string, text: string, type: string) {
@@ -28,15 +32,17 @@ function download(name: string, text: string, type: string) {
   URL.revokeObjectURL(url);
 }
 
-export function GatesFilePanel({ current, onImport, currentProof, onImportProof }: Props) {
+export function GatesFilePanel({ current, onImport, currentProof, onImportProof, currentMerge, onImportMerge }: Props) {
   const [text, setText] = useState("");
   const [result, setResult] = useState<ImportResult | null>(null);
   const good = result?.entries.filter((e) => e.check).map((e) => e.check!) ?? [];
   const bad = result?.entries.filter((e) => !e.check) ?? [];
   const proof = onImportProof ? (result?.proof ?? null) : null;
+  const merge = onImportMerge ? (result?.merge ?? null) : null;
   const done = (mode: "replace" | "append" | "proof-only") => {
     if (mode !== "proof-only") onImport(good, mode);
     if (proof) onImportProof?.(proof);
+    if (merge) onImportMerge?.(merge);
     setResult(null);
     setText("");
   };
@@ -64,7 +70,8 @@ export function GatesFilePanel({ current, onImport, currentProof, onImportProof 
             size="sm"
             disabled={!current}
             onClick={() =>
-              current && download("gates.yml", toGatesYaml(current, currentProof ?? undefined), "text/yaml")
+              current &&
+              download("gates.yml", toGatesYaml(current, currentProof ?? undefined, currentMerge), "text/yaml")
             }
           >
             Export YAML
@@ -73,7 +80,8 @@ export function GatesFilePanel({ current, onImport, currentProof, onImportProof 
             size="sm"
             disabled={!current}
             onClick={() =>
-              current && download("CHECKS.md", toGatesMarkdown(current, currentProof ?? undefined), "text/markdown")
+              current &&
+              download("CHECKS.md", toGatesMarkdown(current, currentProof ?? undefined, currentMerge), "text/markdown")
             }
           >
             Export Markdown
@@ -141,7 +149,23 @@ export function GatesFilePanel({ current, onImport, currentProof, onImportProof 
               ))}
             </section>
           ) : null}
-          {good.length === 0 && proof ? (
+          {merge || result.mergeProblems?.length ? (
+            <section className="mt-2" aria-label="Merge policy in the file">
+              {merge ? (
+                <p className="text-emerald-800 dark:text-emerald-300">
+                  ✓ Merge policy: method {merge.method}, green gate{" "}
+                  {merge.requireGreenGate ? "required" : "not required"}, auto-merge {merge.autoMerge ? "on" : "off"}{" "}
+                  (replaces the Work&apos;s on import)
+                </p>
+              ) : null}
+              {(result.mergeProblems ?? []).map((p) => (
+                <p key={p} className="text-rose-800 dark:text-rose-300">
+                  ✗ {p}
+                </p>
+              ))}
+            </section>
+          ) : null}
+          {good.length === 0 && (proof || merge) ? (
             <div className="mt-3 flex flex-wrap gap-2">
               <Button variant="primary" onClick={() => done("proof-only")}>
                 Import the proof settings

@@ -5,6 +5,7 @@
 import { useEffect, useMemo } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ZCheckList, type Check } from "@/lib/gates/check-schema";
+import { ZMergePolicy } from "@/lib/gates/merge-policy";
 import { checkFromForm, errorsByField, formFromCheck, freeId } from "@/lib/editors/check-form";
 import {
   proofPatchFrom,
@@ -49,6 +50,7 @@ export function WorkSettingsEditor({ initial, save }: Props) {
   // For the gates-file export: only re-validated when the checks changed, not on every keystroke elsewhere.
   const current = useMemo(() => ZCheckList.safeParse(form.checkDefaults.map(checkFromForm)), [form.checkDefaults]);
   const proofNow = useMemo(() => ZProofOfWork.safeParse(proofPatchFrom(form)), [form]);
+  const mergeNow = useMemo(() => ZMergePolicy.safeParse(form.mergePolicy), [form.mergePolicy]);
 
   useEffect(() => {
     const warn = (e: BeforeUnloadEvent) => isDirty && e.preventDefault();
@@ -116,6 +118,8 @@ export function WorkSettingsEditor({ initial, save }: Props) {
               ...(proof.vacuousPolicy ? { vacuousPolicy: proof.vacuousPolicy } : {}),
             }))
           }
+          currentMerge={mergeNow.success ? mergeNow.data : undefined}
+          onImportMerge={(mergePolicy) => setForm((f) => ({ ...f, mergePolicy }))}
         />
       </Section>
       {conflict ? (

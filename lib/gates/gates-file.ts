@@ -6,6 +6,14 @@ import { ZCheck, type Check } from "./check-schema";
 import { formatDurationSec, parseDurationSec } from "./duration";
 import { ZGlobList } from "./globs";
 import { ZProofPolicy, type ProofSettings } from "./work-schema";
+import type { MergePolicy } from "./merge-policy";
+import {
+  mergeMarkdownSection,
+  mergeYamlBlock,
+  readMarkdownMerge,
+  readMergeBlock,
+  type MergeFileRead,
+} from "./gates-file-merge";
 
 type ImportEntry = { label: string; check: Check | null; problems: string[] };
 // The Work's proof settings a file names (`proof:` in YAML, a `## Proof` section in Markdown).
@@ -17,7 +25,7 @@ export type ImportResult = {
   // null when the file names none; only the settings that passed the schema.
   proof?: ProofFileSettings | null;
   proofProblems?: string[];
-};
+} & Partial<MergeFileRead>;
 
 const PROOF_FILE_KEYS = {
   test_patterns: "testPatterns",
@@ -251,6 +259,7 @@ function parseYaml(text: string): ImportResult {
     entries: toChecks(raws),
     fileProblem: list.length === 0 && !proofRead.proof ? "the list under `gates:` is empty" : null,
     ...proofRead,
+    ...readMergeBlock(doc),
   };
 }
 
@@ -340,7 +349,13 @@ function parseMarkdown(text: string): ImportResult {
     if (block.fences.length >= 1) fields.run = block.fences[0].code.join("\n");
     return { label: block.heading ?? "(no heading)", fields, problems };
   });
-  return { format: "markdown", entries: toChecks(raws), fileProblem: null, ...readMarkdownProof(lines) };
+  return {
+    format: "markdown",
+    entries: toChecks(raws),
+    fileProblem: null,
+    ...readMarkdownProof(lines),
+    ...readMarkdownMerge(lines),
+  };
 }
 
 const CHECK_ID_LIKE = /^[a-z0-9][a-z0-9-_]{0,40}$/;
@@ -385,7 +400,7 @@ export function parseGatesFile(text: string): ImportResult {
   return parseYaml(text);
 }
 
-export function toGatesYaml(checks: readonly Check[], proof?: ProofFileSettings): string {
+export function toGatesYaml(checks: readonly Check[], proof?: ProofFileSettings, merge?: MergePolicy): string {
   const gates = checks.map((c) => ({
     id: c.id,
     name: c.name,
@@ -399,7 +414,11 @@ export function toGatesYaml(checks: readonly Check[], proof?: ProofFileSettings)
     ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
     ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
   }));
-  return YAML.stringify({ gates, ...(proof && Object.keys(proof).length ? { proof: proofFileFields(proof) } : {}) });
+  return YAML.stringify({
+    gates,
+    ...(proof && Object.keys(proof).length ? { proof: proofFileFields(proof) } : {}),
+    ...mergeYamlBlock(merge),
+  });
 }
 
 function proofFileFields(proof: ProofFileSettings): Record<string, unknown> {
@@ -410,7 +429,7 @@ function proofFileFields(proof: ProofFileSettings): Record<string, unknown> {
   );
 }
 
-export function toGatesMarkdown(checks: readonly Check[], proof?: ProofFileSettings): string {
+export function toGatesMarkdown(checks: readonly Check[], proof?: ProofFileSettings, merge?: MergePolicy): string {
   const parts = ["## Code Checks", ""];
   for (const c of checks) {
     parts.push(`### ${c.id} — ${c.name}`, "");
@@ -434,5 +453,6 @@ export function toGatesMarkdown(checks: readonly Check[], proof?: ProofFileSetti
       parts.push(`- ${key}: ${Array.isArray(value) ? value.map((g) => `\`${g}\``).join(", ") : value}`);
     parts.push("");
   }
+  parts.push(...mergeMarkdownSection(merge));
   return parts.join("\n");
 }

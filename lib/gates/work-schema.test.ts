@@ -208,6 +208,7 @@ describe("ZWorkCreate", () => {
       requireTests: "warn",
       protectedPaths: [...DEFAULT_PROTECTED_PATHS],
       vacuousPolicy: "warn",
+      mergePolicy: { requireGreenGate: true, autoMerge: false, method: "merge" },
     });
   });
 
@@ -226,6 +227,7 @@ describe("ZWorkCreate", () => {
       requireTests: "required",
       protectedPaths: ["scripts/**", "Makefile"],
       vacuousPolicy: "off",
+      mergePolicy: { requireGreenGate: false, autoMerge: true, method: "fast-forward" },
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });
