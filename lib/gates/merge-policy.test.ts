@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseGatesFile, toGatesMarkdown, toGatesYaml } from "./gates-file";
-import { flakyCheckIds } from "./flaky";
+import { flakyCheckIds, type RanOn } from "./flaky";
 import { DEFAULT_MERGE_POLICY, refuseMerge, ZMergePolicy, type LatestRun } from "./merge-policy";
 
 const H = "a".repeat(40);
@@ -68,7 +68,7 @@ describe("ZMergePolicy", () => {
 });
 
 describe("flakyCheckIds", () => {
-  const clean = { commit: H, isDirty: false };
+  const clean: RanOn = { commit: H, isDirty: false };
   it("a pass after a failure on the same clean commit; not across commits, dirty trees or copied rows", () => {
     const failed = (checkId: string, ranOn = clean, isCopy = false) => ({ checkId, ranOn, isCopy });
     expect(
