@@ -157,6 +157,13 @@ for (const scheme of ["light", "dark"] as const) {
       await expectNoAxeViolations(page, `task, row expanded (${scheme})`);
     });
 
+    test("the check history of a Work, with its strips", async ({ page }) => {
+      const { workId } = await seedOnce();
+      await open(page, `/works/${workId}/checks`);
+      await expect(page.locator('tr[data-check-id="broken"] li a')).toHaveCount(1);
+      await expectNoAxeViolations(page, `check history (${scheme})`);
+    });
+
     test("a run page with its decision, and one with the agent's brief and log", async ({ page }) => {
       const { runId, demoRunId } = await seedOnce();
       await open(page, `/runs/${runId}`);

@@ -22,8 +22,14 @@ export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Pr
     list.map((r) => <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} />);
   const proof = results.filter(isProofRow);
   const checks = results.filter((r) => !isProofRow(r));
+  const flaky = checks.filter((r) => r.flaky).length;
   return (
     <>
+      {flaky > 0 ? (
+        <p className="bg-amber-50 px-4 py-1.5 text-xs text-amber-900 dark:bg-amber-950/50 dark:text-amber-200">
+          {flaky} flaky: passed after failing on the same commit
+        </p>
+      ) : null}
       <Checks checks={checks} grouped={grouped} label={label} rows={rows} />
       {proof.length > 0 ? (
         <section aria-label="Proof" data-testid="proof-rows" className="border-t border-zinc-200 dark:border-zinc-800">

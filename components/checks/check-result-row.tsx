@@ -8,6 +8,7 @@ import { LogTail } from "../logs/log-tail";
 import { ChevronRightIcon } from "../ui/icons";
 import { KindLabel, RequiredLabel } from "./kind-label";
 import { TestCountsLabel } from "./test-counts";
+import { FlakyLabel } from "./flaky-label";
 import { VerdictBadge } from "./verdict-badge";
 
 export type CheckResultView = {
@@ -24,6 +25,8 @@ export type CheckResultView = {
   logNote: string | null;
   tests: TestCounts | null;
   logAttempt: number;
+  // Passed after failing on the same commit.
+  flaky?: boolean;
 };
 
 export function CheckResultRow({ result, fullLogHref }: { result: CheckResultView; fullLogHref: string | null }) {
@@ -41,6 +44,7 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
               <KindLabel kind={result.kind} />
               <RequiredLabel required={result.required} />
               {result.tests ? <TestCountsLabel tests={result.tests} /> : null}
+              {result.flaky ? <FlakyLabel /> : null}
             </span>
           </span>
           <span

@@ -12,6 +12,7 @@ import {
 } from "@/lib/gates/gates-file";
 import type { Check } from "@/lib/gates/check-schema";
 import type { CheckSource } from "@/lib/gates/check-sources";
+import type { MergePolicy } from "@/lib/gates/merge-policy";
 import { Button } from "../ui/button";
 
 type Props = {
@@ -23,6 +24,9 @@ type Props = {
   // The Work's check sources (exported too; a file's own replace them on import).
   currentCheckSources?: CheckSource[] | null;
   onImportCheckSources?: (sources: CheckSource[]) => void;
+  // The Work's merge policy, likewise (a `merge:` block, a `## Merge` section).
+  currentMerge?: MergePolicy;
+  onImportMerge?: (merge: MergePolicy) => void;
 };
 
 function download(name: string, text: string, type: string) {
@@ -39,6 +43,8 @@ export function GatesFilePanel({
   onImportProof,
   currentCheckSources,
   onImportCheckSources,
+  currentMerge,
+  onImportMerge,
 }: Props) {
   const [text, setText] = useState("");
   const [result, setResult] = useState<ImportResult | null>(null);
@@ -46,10 +52,20 @@ export function GatesFilePanel({
   const bad = result?.entries.filter((e) => !e.check) ?? [];
   const proof = onImportProof ? (result?.proof ?? null) : null;
   const sources = onImportCheckSources ? (result?.checkSources ?? null) : null;
+  const merge = onImportMerge ? (result?.merge ?? null) : null;
+  const settingNames = [proof && "proof settings", sources && "check sources", merge && "merge policy"].filter(
+    (name): name is string => Boolean(name),
+  );
+  const settings = {
+    proof: currentProof ?? undefined,
+    checkSources: currentCheckSources ?? undefined,
+    merge: currentMerge,
+  };
   const done = (mode: "replace" | "append" | "proof-only") => {
     if (mode !== "proof-only") onImport(good, mode);
     if (proof) onImportProof?.(proof);
     if (sources) onImportCheckSources?.(sources);
+    if (merge) onImportMerge?.(merge);
     setResult(null);
     setText("");
   };
@@ -76,28 +92,14 @@ export function GatesFilePanel({
           <Button
             size="sm"
             disabled={!current}
-            onClick={() =>
-              current &&
-              download(
-                "gates.yml",
-                toGatesYaml(current, currentProof ?? undefined, currentCheckSources ?? undefined),
-                "text/yaml",
-              )
-            }
+            onClick={() => current && download("gates.yml", toGatesYaml(current, settings), "text/yaml")}
           >
             Export YAML
           </Button>
           <Button
             size="sm"
             disabled={!current}
-            onClick={() =>
-              current &&
-              download(
-                "CHECKS.md",
-                toGatesMarkdown(current, currentProof ?? undefined, currentCheckSources ?? undefined),
-                "text/markdown",
-              )
-            }
+            onClick={() => current && download("CHECKS.md", toGatesMarkdown(current, settings), "text/markdown")}
           >
             Export Markdown
           </Button>
@@ -178,11 +180,26 @@ export function GatesFilePanel({
               ))}
             </section>
           ) : null}
-          {good.length === 0 && (proof || sources) ? (
+          {merge || result.mergeProblems?.length ? (
+            <section className="mt-2" aria-label="Merge policy in the file">
+              {merge ? (
+                <p className="text-emerald-800 dark:text-emerald-300">
+                  ✓ Merge policy: method {merge.method}, green gate{" "}
+                  {merge.requireGreenGate ? "required" : "not required"}, auto-merge {merge.autoMerge ? "on" : "off"}{" "}
+                  (replaces the Work&apos;s on import)
+                </p>
+              ) : null}
+              {(result.mergeProblems ?? []).map((p) => (
+                <p key={p} className="text-rose-800 dark:text-rose-300">
+                  ✗ {p}
+                </p>
+              ))}
+            </section>
+          ) : null}
+          {good.length === 0 && settingNames.length > 0 ? (
             <div className="mt-3 flex flex-wrap gap-2">
               <Button variant="primary" onClick={() => done("proof-only")}>
-                Import the{" "}
-                {proof && sources ? "proof settings and check sources" : proof ? "proof settings" : "check sources"}
+                Import the {settingNames.join(" and ")}
               </Button>
               <Button variant="ghost" onClick={() => setResult(null)}>
                 Cancel

@@ -5,6 +5,7 @@
 import { useEffect, useMemo } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ZCheckList, type Check } from "@/lib/gates/check-schema";
+import { ZMergePolicy } from "@/lib/gates/merge-policy";
 import { checkFromForm, errorsByField, formFromCheck, freeId } from "@/lib/editors/check-form";
 import { ZCheckSourceList } from "@/lib/gates/check-sources";
 import {
@@ -22,6 +23,7 @@ import { CheckSourcesFields } from "./check-sources-fields";
 import { ConflictPanel } from "./conflict-panel";
 import { GatesFilePanel } from "./gates-file-panel";
 import { PolicyFields } from "./policy-fields";
+import { MergeFields } from "./merge-fields";
 import { ProofFields } from "./proof-fields";
 import { SaveBar } from "./save-bar";
 import { useVersionedSettings } from "./use-versioned-settings";
@@ -46,6 +48,7 @@ const settingsOf = (s: WorkSettings) => ({
   protectedPaths: s.protectedPaths,
   vacuousPolicy: s.vacuousPolicy,
   checkSources: s.checkSources,
+  mergePolicy: s.mergePolicy,
 });
 
 export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
@@ -60,6 +63,7 @@ export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
     () => ZCheckSourceList.safeParse(checkSourcesFrom(form.checkSources)),
     [form.checkSources],
   );
+  const mergeNow = useMemo(() => ZMergePolicy.safeParse(form.mergePolicy), [form.mergePolicy]);
 
   useEffect(() => {
     const warn = (e: BeforeUnloadEvent) => isDirty && e.preventDefault();
@@ -89,6 +93,13 @@ export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
         description="What makes a green gate mean something: tests added, the gate's own files left alone, checks that fail without the change."
       >
         <ProofFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
+      </Section>
+      <Section id="merge" title="Merge" description="How an accepted task lands on the base branch.">
+        <MergeFields
+          value={form.mergePolicy}
+          errors={errors}
+          onChange={(mergePolicy) => setForm({ ...form, mergePolicy })}
+        />
       </Section>
       <Section
         id="check-sources"
@@ -143,6 +154,8 @@ export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
               })),
             }))
           }
+          currentMerge={mergeNow.success ? mergeNow.data : undefined}
+          onImportMerge={(mergePolicy) => setForm((f) => ({ ...f, mergePolicy }))}
         />
       </Section>
       {conflict ? (

@@ -82,6 +82,8 @@ export function presentRun(detail: RunDetail) {
         // {runner, passed, failed, skipped, total} from the test runner's summary; null when none was recognised.
         tests: r.tests,
         logAttempt: r.logAttempt,
+        // Passed after failing on the same commit (see lib/gates/flaky.ts).
+        flaky: r.flaky,
         startedAt: r.startedAt,
         finishedAt: r.finishedAt,
       })),

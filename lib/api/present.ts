@@ -21,6 +21,7 @@ export function presentWork(work: WorkRecord) {
     protectedPaths: work.protectedPaths,
     vacuousPolicy: work.vacuousPolicy,
     checkSources: work.checkSources,
+    mergePolicy: work.mergePolicy,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,
@@ -44,6 +45,10 @@ export function presentTask(task: TaskView) {
     suppressed: task.effective.suppressed,
     effectiveMaxGateAttempts: task.effectiveMaxGateAttempts,
     warnings: task.warnings,
+    mergedCommit: task.mergedCommit,
+    mergedAt: task.mergedAt,
+    mergedBy: task.mergedBy,
+    autoMergeError: task.autoMergeError,
     createdAt: task.createdAt,
     updatedAt: task.updatedAt,
   };

@@ -21,7 +21,11 @@ export function createDb(options: { url?: string } = {}): Db {
     const parsed = new URL(url);
     const schema = parsed.searchParams.get("schema") ?? undefined;
     parsed.searchParams.delete("schema");
-    const adapter = new PrismaPg({ connectionString: parsed.toString(), max: 10 }, schema ? { schema } : undefined);
+    // search_path too, so raw SQL (lib/db/check-stats.ts) names the same tables as the model queries.
+    const adapter = new PrismaPg(
+      { connectionString: parsed.toString(), max: 10, ...(schema ? { options: `-c search_path="${schema}"` } : {}) },
+      schema ? { schema } : undefined,
+    );
     return new PostgresClient({ adapter }) as unknown as Db;
   }
   const fileUrl = url?.startsWith("file:") ? url : sqliteUrl();

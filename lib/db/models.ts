@@ -9,6 +9,7 @@ import type { Gate, Verdict } from "../gates/gate";
 import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
+import type { MergePolicy } from "../gates/merge-policy";
 import type { ChecksPolicy, ProofSettings } from "../gates/work-schema";
 import type * as Pg from "./generated/postgres/client";
 import type * as Lite from "./generated/sqlite/client";
@@ -29,6 +30,8 @@ export type WorkJsonFields = {
   testPatterns: string[] | null;
   protectedPaths: string[] | null;
   checkSources: CheckSource[];
+  // null: DEFAULT_MERGE_POLICY (lib/db/works.ts fills it in)
+  mergePolicy: MergePolicy | null;
 };
 export type TaskJsonFields = { acceptanceChecks: TaskCheckEntry[] | null };
 export type RunJsonFields = {

@@ -35,7 +35,13 @@ export async function isBranchTaken(opts: {
   return !!row && row.id !== opts.exceptTaskId;
 }
 
-export type TaskInsert = Omit<TaskRecord, "id" | "version" | "createdAt" | "updatedAt">;
+export type TaskInsert = Omit<TaskRecord, "id" | "version" | "createdAt" | "updatedAt" | keyof TaskMerge>;
+type TaskMerge = Pick<TaskRecord, "mergedCommit" | "mergedAt" | "mergedBy" | "autoMergeError">;
+
+// Records a merge, or why an auto-merge failed (no version bump: an open editor stays current).
+export async function updateTaskMerge(opts: { id: string; changes: Partial<TaskMerge>; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).task.update({ where: { id: opts.id }, data: opts.changes, select: { id: true } });
+}
 
 export async function insertTask(opts: { data: TaskInsert; db?: DbOrTx }): Promise<TaskRecord> {
   const { acceptanceChecks, ...rest } = opts.data;

@@ -1,4 +1,5 @@
 // Works: one query or command per function.
+import { DEFAULT_MERGE_POLICY, type MergePolicy } from "../gates/merge-policy";
 import {
   DEFAULT_PROTECTED_PATHS,
   DEFAULT_TEST_PATTERNS,
@@ -10,7 +11,11 @@ import { workJson, type Work, type WorkJsonFields } from "./models";
 
 // Every column but the task counter, with the Json columns typed and the proof globs' defaults filled in.
 export type WorkRecord = Omit<Work, "nextTaskNumber" | keyof WorkJsonFields> &
-  Omit<WorkJsonFields, "testPatterns" | "protectedPaths"> & { testPatterns: string[]; protectedPaths: string[] };
+  Omit<WorkJsonFields, "testPatterns" | "protectedPaths" | "mergePolicy"> & {
+    testPatterns: string[];
+    protectedPaths: string[];
+    mergePolicy: MergePolicy;
+  };
 const omit = { nextTaskNumber: true } as const;
 
 function toWorkRecord(row: Omit<Work, "nextTaskNumber">): WorkRecord {
@@ -19,6 +24,7 @@ function toWorkRecord(row: Omit<Work, "nextTaskNumber">): WorkRecord {
     ...work,
     testPatterns: work.testPatterns ?? [...DEFAULT_TEST_PATTERNS],
     protectedPaths: work.protectedPaths ?? [...DEFAULT_PROTECTED_PATHS],
+    mergePolicy: { ...DEFAULT_MERGE_POLICY, ...work.mergePolicy },
   };
 }
 

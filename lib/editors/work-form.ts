@@ -22,6 +22,7 @@ export type WorkSettings = Pick<
   | "protectedPaths"
   | "vacuousPolicy"
   | "checkSources"
+  | "mergePolicy"
   | "version"
 >;
 
@@ -42,6 +43,7 @@ export type WorkForm = {
   protectedPaths: string;
   vacuousPolicy: string;
   checkSources: CheckSourceForm[];
+  mergePolicy: { requireGreenGate: boolean; autoMerge: boolean; method: string };
 };
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
@@ -64,6 +66,7 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     protectedPaths: s.protectedPaths.join("\n"),
     vacuousPolicy: s.vacuousPolicy,
     checkSources: s.checkSources.map((c, i) => ({ key: `source-${i}`, ...c, secret: c.secret ?? "" })),
+    mergePolicy: { ...s.mergePolicy },
   };
 }
 
@@ -85,6 +88,7 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     protectedPaths: splitLines(form.protectedPaths),
     vacuousPolicy: form.vacuousPolicy,
     checkSources: checkSourcesFrom(form.checkSources),
+    mergePolicy: form.mergePolicy,
   };
 }
 

@@ -909,7 +909,7 @@ describe("the Work's proof settings in gates files", () => {
   const checks: Check[] = [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }];
 
   it("YAML: a proof: block beside gates: round-trips", () => {
-    const text = toGatesYaml(checks, proof);
+    const text = toGatesYaml(checks, { proof });
     expect(text).toContain('proof:\n  test_patterns:\n    - "**/*.{test,spec}.*"');
     const r = parseGatesFile(text);
     expect(r.proof).toEqual(proof);
@@ -918,7 +918,7 @@ describe("the Work's proof settings in gates files", () => {
   });
 
   it("Markdown: a ## Proof section round-trips, globs in backticks", () => {
-    const text = toGatesMarkdown(checks, proof);
+    const text = toGatesMarkdown(checks, { proof });
     expect(text).toContain("## Proof\n\n- test_patterns: `**/*.{test,spec}.*`, `tests/**`\n- require_tests: required");
     const r = parseGatesFile(text);
     expect(r.proof).toEqual(proof);
@@ -964,7 +964,7 @@ describe("the Work's check sources in gates files", () => {
     ["YAML", toGatesYaml],
     ["Markdown", toGatesMarkdown],
   ])("%s export and import keep them", (_format, write) => {
-    const text = write(checks, undefined, sources);
+    const text = write(checks, { checkSources: sources });
     const read = parseGatesFile(text);
     expect(read.checkSources).toEqual(sources);
     expect(read.checkSourceProblems).toEqual([]);
@@ -972,7 +972,7 @@ describe("the Work's check sources in gates files", () => {
   });
 
   it("the Markdown section reads as a person would write it", () => {
-    expect(toGatesMarkdown(checks, undefined, sources)).toContain(
+    expect(toGatesMarkdown(checks, { checkSources: sources })).toContain(
       [
         "## Check sources",
         "",

@@ -7,6 +7,14 @@ import { formatDurationSec, parseDurationSec } from "./duration";
 import { ZGlobList } from "./globs";
 import { ZProofPolicy, type ProofSettings } from "./work-schema";
 import { ZCheckSourceList, type CheckSource } from "./check-sources";
+import type { MergePolicy } from "./merge-policy";
+import {
+  mergeMarkdownSection,
+  mergeYamlBlock,
+  readMarkdownMerge,
+  readMergeBlock,
+  type MergeFileRead,
+} from "./gates-file-merge";
 
 type ImportEntry = { label: string; check: Check | null; problems: string[] };
 // The Work's proof settings a file names (`proof:` in YAML, a `## Proof` section in Markdown).
@@ -22,7 +30,7 @@ export type ImportResult = {
   // the file names none; otherwise the entries that passed the schema, replacing the Work's on import.
   checkSources?: CheckSource[] | null;
   checkSourceProblems?: string[];
-};
+} & Partial<MergeFileRead>;
 
 type CheckSourcesRead = { checkSources: CheckSource[] | null; checkSourceProblems: string[] };
 const NO_CHECK_SOURCES: CheckSourcesRead = { checkSources: null, checkSourceProblems: [] };
@@ -276,13 +284,15 @@ function parseYaml(text: string): ImportResult {
           : "";
     return { label: title ? `${label}: ${title}` : label, fields, problems };
   });
+  const mergeRead = readMergeBlock(doc);
+  const settingsOnly = Boolean(proofRead.proof || sourcesRead.checkSources || mergeRead.merge);
   return {
     format: "yaml",
     entries: toChecks(raws),
-    fileProblem:
-      list.length === 0 && !proofRead.proof && !sourcesRead.checkSources ? "the list under `gates:` is empty" : null,
+    fileProblem: list.length === 0 && !settingsOnly ? "the list under `gates:` is empty" : null,
     ...proofRead,
     ...sourcesRead,
+    ...mergeRead,
   };
 }
 
@@ -378,6 +388,7 @@ function parseMarkdown(text: string): ImportResult {
     fileProblem: null,
     ...readMarkdownProof(lines),
     ...readMarkdownCheckSources(lines),
+    ...readMarkdownMerge(lines),
   };
 }
 
@@ -454,11 +465,15 @@ export function parseGatesFile(text: string): ImportResult {
   return parseYaml(text);
 }
 
-export function toGatesYaml(
-  checks: readonly Check[],
-  proof?: ProofFileSettings,
-  checkSources?: readonly CheckSource[],
-): string {
+// The Work settings a gates file carries besides its checks (each left out of the file when absent).
+export type GatesFileSettings = {
+  proof?: ProofFileSettings;
+  checkSources?: readonly CheckSource[];
+  merge?: MergePolicy;
+};
+
+export function toGatesYaml(checks: readonly Check[], settings: GatesFileSettings = {}): string {
+  const { proof, checkSources, merge } = settings;
   const gates = checks.map((c) => ({
     id: c.id,
     name: c.name,
@@ -476,6 +491,7 @@ export function toGatesYaml(
     gates,
     ...(proof && Object.keys(proof).length ? { proof: proofFileFields(proof) } : {}),
     ...(checkSources?.length ? { check_sources: checkSources } : {}),
+    ...mergeYamlBlock(merge),
   });
 }
 
@@ -487,11 +503,8 @@ function proofFileFields(proof: ProofFileSettings): Record<string, unknown> {
   );
 }
 
-export function toGatesMarkdown(
-  checks: readonly Check[],
-  proof?: ProofFileSettings,
-  checkSources?: readonly CheckSource[],
-): string {
+export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSettings = {}): string {
+  const { proof, checkSources, merge } = settings;
   const parts = ["## Code Checks", ""];
   for (const c of checks) {
     parts.push(`### ${c.id} — ${c.name}`, "");
@@ -521,5 +534,6 @@ export function toGatesMarkdown(
       parts.push(`- ${c.name}: \`${c.url}\` at \`${c.ref}\`${c.secret ? ` (secret \`${c.secret}\`)` : ""}`);
     parts.push("");
   }
+  parts.push(...mergeMarkdownSection(merge));
   return parts.join("\n");
 }

@@ -209,6 +209,7 @@ describe("ZWorkCreate", () => {
       protectedPaths: [...DEFAULT_PROTECTED_PATHS],
       vacuousPolicy: "warn",
       checkSources: [],
+      mergePolicy: { requireGreenGate: true, autoMerge: false, method: "merge" },
     });
   });
 
@@ -228,6 +229,7 @@ describe("ZWorkCreate", () => {
       protectedPaths: ["scripts/**", "Makefile"],
       vacuousPolicy: "off",
       checkSources: [{ name: "gate", url: "https://git.example.com/gate.git", ref: "v1", secret: "GATE_TOKEN" }],
+      mergePolicy: { requireGreenGate: false, autoMerge: true, method: "fast-forward" },
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });

@@ -5,6 +5,7 @@ import { ZCheckList, ZTaskCheckList } from "./check-schema";
 import { ZCheckSourceList } from "./check-sources";
 import { ZEnvNameList } from "./env-names";
 import { ZGlobList } from "./globs";
+import { DEFAULT_MERGE_POLICY, ZMergePolicy } from "./merge-policy";
 
 export const CHECKS_POLICIES = ["off", "warn", "required"] as const;
 export type ChecksPolicy = (typeof CHECKS_POLICIES)[number];
@@ -106,6 +107,7 @@ const workFields = {
   protectedPaths: ZGlobList,
   vacuousPolicy: ZProofPolicy,
   checkSources: ZCheckSourceList,
+  mergePolicy: ZMergePolicy,
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -131,6 +133,7 @@ export const ZWorkCreate = z.strictObject(
     protectedPaths: workFields.protectedPaths.default(() => [...DEFAULT_PROTECTED_PATHS]),
     vacuousPolicy: workFields.vacuousPolicy.default(DEFAULT_VACUOUS_POLICY),
     checkSources: workFields.checkSources.default([]),
+    mergePolicy: workFields.mergePolicy.default(() => ({ ...DEFAULT_MERGE_POLICY })),
   },
   { error: strictError },
 );
@@ -153,6 +156,7 @@ export const ZWorkPatch = z.strictObject(
     protectedPaths: workFields.protectedPaths.optional(),
     vacuousPolicy: workFields.vacuousPolicy.optional(),
     checkSources: workFields.checkSources.optional(),
+    mergePolicy: workFields.mergePolicy.optional(),
     version: ZVersion,
   },
   { error: strictError },

@@ -109,6 +109,7 @@ export class AttemptResults {
       logNote: r.logNote ?? null,
       tests: r.tests ?? null,
       logAttempt: this.attempt.n,
+      flaky: false,
       startedAt: r.startedAt ?? null,
       finishedAt: r.finishedAt ?? null,
     }));

@@ -13,6 +13,7 @@ import {
 import { timeoutOf, type EffectiveCheck } from "../gates/merge-checks";
 import { judgeTestSummary, recogniseTests } from "../gates/test-summary";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord, type RunRecord } from "../db/runs";
+import { markFlakyResults } from "../db/landing";
 import type { TaskRecord } from "../db/tasks";
 import type { WorkRecord } from "../db/works";
 import { checkoutFingerprint, headCommit, isDirtyCheckout, resolveInsideCheckout } from "./checkout/checkout";
@@ -300,6 +301,7 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
     id: attempt.id,
     changes: { status: "finished", gate, finishedAt: new Date(), treeAfter, commit, isDirty: await dirty },
   });
+  await markFlakyResults({ attemptId: attempt.id });
   await updateRun({ id: run.id, changes: { gate, spentMs: run.spentMs } });
   return {
     gate,

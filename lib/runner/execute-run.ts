@@ -126,7 +126,8 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
     });
     switch (step.kind) {
       case "accept":
-        return endRun(run, "accepted", step.reason);
+        await endRun(run, "accepted", step.reason);
+        return deps.afterAccepted?.(run.id).catch((error) => console.error("gatehouse: auto-merge failed", error));
       case "inconclusive":
         return endRun(run, "inconclusive", step.reason);
       case "wait":

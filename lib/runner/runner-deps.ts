@@ -8,6 +8,8 @@ export type RunnerDeps = RunnerSettings & {
   // The Work's secrets (name → value), for envPassthrough and masking.
   loadSecrets: (workId: string) => Promise<Record<string, string>>;
   makeMasker: (secretValues: string[]) => OutputMasker;
+  // After a run's ending "accepted" is recorded (the Work's autoMerge); never throws, never changes the run.
+  afterAccepted?: (runId: string) => Promise<void>;
 };
 
 // Why a run's execution was stopped from outside.

@@ -19,6 +19,8 @@ export function defaultRunnerDeps(): RunnerDeps {
     serverEnv: process.env,
     loadSecrets: loadWorkSecrets,
     makeMasker: makeSecretMasker,
+    // Imported when first needed: the services import the runtime (for the executor).
+    afterAccepted: async (runId) => (await import("../services/merge")).autoMergeAfterRun(runId),
   };
 }
 

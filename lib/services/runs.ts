@@ -20,6 +20,7 @@ import { findTask } from "../db/tasks";
 import { findWork, proofSettingsOf } from "../db/works";
 import { getExecutor } from "../runner/runtime";
 import { auditBy, requireRole } from "./access";
+import { autoMergeAfterRun } from "./merge";
 import { staleWarnings } from "./tasks";
 import { parseInput } from "./validate";
 
@@ -202,6 +203,7 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
     });
   });
   if (resubmit) getExecutor().submit(runId);
+  if (decision.choice === "accept") await autoMergeAfterRun(runId);
   return (await findRun({ id: runId }))!;
 }
 

@@ -48,3 +48,30 @@ export function makeGitRepo(
   const head = commitFiles(dir, files, "initial commit");
   return { dir, head, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
+
+// A bare repository (what a real remote is: pushes to its branches are accepted), made from a first commit
+// of the files. `hook` installs a pre-receive hook (e.g. a protected branch that refuses every push).
+export function makeBareRepo(
+  files: Record<string, string> = { "README.md": "a test repository\n" },
+  opts: { preReceive?: string } = {},
+): TestRepo {
+  const seed = makeGitRepo(files);
+  const dir = `${seed.dir}.git`;
+  gitIn(path.dirname(dir), "clone", "--quiet", "--bare", seed.dir, dir);
+  seed.cleanup();
+  if (opts.preReceive) fs.writeFileSync(path.join(dir, "hooks", "pre-receive"), opts.preReceive, { mode: 0o755 });
+  return { dir, head: seed.head, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+// Another person's change pushed straight to a branch of a remote (through a throwaway clone).
+export function pushToRemote(remote: string, branch: string, files: Record<string, string | null>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-push-"));
+  try {
+    gitIn(dir, "clone", "--quiet", "--branch", branch, remote, ".");
+    const head = commitFiles(dir, files, "a change pushed by someone else");
+    gitIn(dir, "push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
+    return head;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

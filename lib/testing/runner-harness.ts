@@ -65,10 +65,11 @@ const PROOF_OFF = { requireTests: "off", vacuousPolicy: "off", protectedPaths: [
 export async function makeScenario(
   h: Harness,
   work: Record<string, unknown>,
-  options: { files?: Record<string, string>; task?: Record<string, unknown> } = {},
+  // `repo`: an existing repository (a bare remote to merge into, one shared by two Works).
+  options: { files?: Record<string, string>; task?: Record<string, unknown>; repo?: TestRepo } = {},
 ): Promise<Scenario> {
-  const repo = makeGitRepo(options.files);
-  h.repos.push(repo);
+  const repo = options.repo ?? makeGitRepo(options.files);
+  if (!h.repos.includes(repo)) h.repos.push(repo);
   const created = await createWork(SYSTEM_ACTOR, {
     name: `Test ${path.basename(repo.dir)}`,
     repoUrl: repo.dir,

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { benchFlood, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
 import { benchPages } from "./pages-bench";
+import { benchCheckHistory } from "./check-history-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -20,6 +21,12 @@ async function main() {
   }
   if (!only || only === "pages") {
     for (const row of await benchPages(5)) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  if (!only || only === "pages" || only === "history") {
+    for (const row of await benchCheckHistory(5)) {
       rows.push(row);
       print(row);
     }

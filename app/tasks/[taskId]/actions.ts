@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { idArg, runAction } from "@/lib/actions/safe-action";
 import { dispatchTask } from "@/lib/services/runs";
 import { updateTask } from "@/lib/services/tasks";
+import { mergeTask } from "@/lib/services/merge";
 
 export async function dispatchTaskAction(taskId: string) {
   return runAction(async (actor) => {
@@ -19,5 +20,15 @@ export async function saveTaskOverridesAction(taskId: string, input: unknown) {
     const task = await updateTask(actor, idArg(taskId, "taskId"), input);
     revalidatePath(`/tasks/${task.id}`);
     return { acceptanceChecks: task.acceptanceChecks, maxGateAttempts: task.maxGateAttempts, version: task.version };
+  });
+}
+
+// Merges the task's branch into the base branch (a refusal comes back as the error, with its reason).
+export async function mergeTaskAction(taskId: string) {
+  return runAction(async (actor) => {
+    const id = idArg(taskId, "taskId");
+    const merged = await mergeTask(actor, id);
+    revalidatePath(`/tasks/${id}`);
+    return { commit: merged.commit, base: merged.base };
   });
 }

@@ -15,7 +15,9 @@ import { DispatchButton } from "@/components/runs/dispatch-button";
 import { Breadcrumbs, EmptyState, PageHeader, Pill, Section } from "@/components/ui/page-parts";
 import { BranchIcon } from "@/components/ui/icons";
 import { buttonClass } from "@/components/ui/button";
-import { dispatchTaskAction } from "./actions";
+import { MergePanel } from "@/components/landing/merge-panel";
+import { mergeRefusedInAdvance } from "@/lib/services/merge";
+import { dispatchTaskAction, mergeTaskAction } from "./actions";
 import Link from "next/link";
 import { cache } from "react";
 
@@ -73,6 +75,17 @@ export default async function TaskPage({ params, searchParams }: Props) {
             </>
           ) : null
         }
+      />
+      <MergePanel
+        merged={
+          task.mergedCommit && task.mergedAt
+            ? { commit: task.mergedCommit, at: task.mergedAt.toISOString(), by: task.mergedBy }
+            : null
+        }
+        autoMergeError={task.autoMergeError}
+        merge={canDispatch ? mergeTaskAction.bind(null, task.id) : null}
+        refusedInAdvance={canDispatch ? await mergeRefusedInAdvance(task, work) : null}
+        base={work.baseBranch ?? "the base branch"}
       />
       {task.description ? (
         <p className="mb-8 max-w-3xl text-sm leading-6 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">

@@ -47,19 +47,24 @@ export default async function WorkPage({ params }: Props) {
           </>
         }
         actions={
-          isLead ? (
-            <>
-              <Link href={`/works/${work.id}/settings`} className={buttonClass("primary")}>
-                Edit checks and policy
-              </Link>
-              <Link href={`/works/${work.id}/access`} className={buttonClass("secondary")}>
-                Access
-              </Link>
-              <Link href={`/audit?workId=${work.id}`} className={buttonClass("secondary")}>
-                Audit
-              </Link>
-            </>
-          ) : null
+          <>
+            {isLead ? (
+              <>
+                <Link href={`/works/${work.id}/settings`} className={buttonClass("primary")}>
+                  Edit checks and policy
+                </Link>
+                <Link href={`/works/${work.id}/access`} className={buttonClass("secondary")}>
+                  Access
+                </Link>
+                <Link href={`/audit?workId=${work.id}`} className={buttonClass("secondary")}>
+                  Audit
+                </Link>
+              </>
+            ) : null}
+            <Link href={`/works/${work.id}/checks`} className={buttonClass("secondary")}>
+              Check history
+            </Link>
+          </>
         }
       />
       <Section

@@ -17,6 +17,11 @@ export type Checkout = { path: string; head: string; baseBranch: string | null }
 
 const locks = new Map<string, Promise<unknown>>();
 
+// Git work on one Work's clone, one at a time in this process (checkouts and merges take it).
+export function withRepoLock<T>(workId: string, fn: () => Promise<T>): Promise<T> {
+  return withLock(workId, fn);
+}
+
 function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const previous = locks.get(key) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(fn);
@@ -50,7 +55,8 @@ export function prepareCheckout(target: CheckoutTarget): Promise<Checkout> {
 // Clones whose origin URL was checked in this process (a Work's repoUrl rarely changes).
 const checkedOrigins = new Map<string, string>();
 
-async function prepareLocked({ dataDir, work, task }: CheckoutTarget): Promise<Checkout> {
+// The Work's bare clone, made or pointed at the Work's current repoUrl. Call under withRepoLock.
+export async function ensureClone(dataDir: string, work: CheckoutTarget["work"]): Promise<string> {
   const repoDir = repoDirOf(dataDir, work.id);
   const url = resolveRepoUrl(work.repoUrl);
   if (!fs.existsSync(path.join(repoDir, "HEAD"))) await cloneBare(url, repoDir);
@@ -62,6 +68,11 @@ async function prepareLocked({ dataDir, work, task }: CheckoutTarget): Promise<C
     await git(["fetch", "--quiet", "--prune", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
   }
   checkedOrigins.set(repoDir, url);
+  return repoDir;
+}
+
+async function prepareLocked({ dataDir, work, task }: CheckoutTarget): Promise<Checkout> {
+  const repoDir = await ensureClone(dataDir, work);
   const wt = worktreeDirOf(dataDir, task.id);
   // The common case, an existing worktree on its branch, needs no git process at all.
   const known = readWorktreeHead(wt);
@@ -101,7 +112,7 @@ async function cloneBare(url: string, repoDir: string): Promise<void> {
   }
 }
 
-async function remoteHeadBranch(repoDir: string): Promise<string> {
+export async function remoteHeadBranch(repoDir: string): Promise<string> {
   const head = (await git(["symbolic-ref", "--short", "HEAD"], { cwd: repoDir }).catch(() => "")).trim();
   if (!head) throw new GitError("the repository has no HEAD branch; set the Work's base branch");
   return head;

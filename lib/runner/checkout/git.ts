@@ -94,7 +94,7 @@ const NAMED_PROGRAM_KEYS: Readonly<Record<string, ReadonlyArray<readonly [string
 // Subcommands that read no per-name driver (no filter, diff, merge or transport), so need no listing.
 const NO_DRIVER_COMMANDS = new Set(["rev-parse", "config", "symbolic-ref", "remote", "clone"]);
 // Network commands keep the operator's proxy, CA and ssh-agent settings (only git and ssh see them).
-const NETWORK_COMMANDS = new Set(["clone", "fetch", "ls-remote"]);
+const NETWORK_COMMANDS = new Set(["clone", "fetch", "ls-remote", "push"]);
 const NETWORK_ENV = [
   "SSH_AUTH_SOCK",
   "http_proxy",
@@ -253,6 +253,16 @@ function failure(args: string[], result: { code: number | null; stderr: string }
 }
 
 export async function git(args: string[], options: GitOptions = {}): Promise<string> {
+  const result = await gitCaptured(args, options);
+  if (result.code === 0) return result.stdout;
+  throw failure(args, result);
+}
+
+// The same, answering how git exited instead of throwing (merge-tree's exit 1 means "conflicts").
+export async function gitCaptured(
+  args: string[],
+  options: GitOptions = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   // With GATEHOUSE_RUN_AS, git runs as that user too (the clones and worktrees are its).
   const runAs = options.asServer ? null : runAsFromEnv();
   const home = ensureGitHome(dataDir());
@@ -273,9 +283,7 @@ export async function git(args: string[], options: GitOptions = {}): Promise<str
   if (options.httpHeader !== undefined) config.push(["http.extraHeader", options.httpHeader]);
   const env = gitEnvironment(home, { network, extra: options.env, config });
   const finalArgs = withSafeFlags(args);
-  const result = await run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs);
-  if (result.code === 0) return result.stdout;
-  throw failure(args, result);
+  return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs);
 }
 
 // Flags for what config cannot override: remote.<name>.uploadpack/receivepack keep their FIRST value

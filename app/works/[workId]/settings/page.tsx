@@ -52,6 +52,7 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               protectedPaths: work.protectedPaths,
               vacuousPolicy: work.vacuousPolicy,
               checkSources: work.checkSources,
+              mergePolicy: work.mergePolicy,
               version: work.version,
             }}
             secretNames={(await listSecrets(actor, workId)).map((s) => s.name)}

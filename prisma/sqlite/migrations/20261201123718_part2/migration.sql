@@ -1,3 +1,9 @@
+-- AlterTable
+ALTER TABLE "Task" ADD COLUMN "autoMergeError" TEXT;
+ALTER TABLE "Task" ADD COLUMN "mergedAt" DATETIME;
+ALTER TABLE "Task" ADD COLUMN "mergedBy" TEXT;
+ALTER TABLE "Task" ADD COLUMN "mergedCommit" TEXT;
+
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -49,6 +55,36 @@ CREATE INDEX "Run_workId_createdAt_idx" ON "Run"("workId", "createdAt");
 CREATE INDEX "Run_status_finishedAt_idx" ON "Run"("status", "finishedAt");
 CREATE INDEX "Run_workId_finishedAt_idx" ON "Run"("workId", "finishedAt");
 CREATE UNIQUE INDEX "Run_taskId_number_key" ON "Run"("taskId", "number");
+CREATE TABLE "new_CheckResult" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "attemptId" TEXT NOT NULL,
+    "runId" TEXT NOT NULL,
+    "position" INTEGER NOT NULL,
+    "checkId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "required" BOOLEAN NOT NULL,
+    "verdict" TEXT NOT NULL DEFAULT 'queued',
+    "exitCode" INTEGER,
+    "signal" TEXT,
+    "durationMs" INTEGER,
+    "message" TEXT,
+    "logTail" TEXT,
+    "logBytes" BIGINT,
+    "logNote" TEXT,
+    "tests" JSONB,
+    "logAttempt" INTEGER NOT NULL,
+    "flaky" BOOLEAN NOT NULL DEFAULT false,
+    "startedAt" DATETIME,
+    "finishedAt" DATETIME,
+    CONSTRAINT "CheckResult_attemptId_fkey" FOREIGN KEY ("attemptId") REFERENCES "Attempt" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "CheckResult_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+INSERT INTO "new_CheckResult" ("attemptId", "checkId", "durationMs", "exitCode", "finishedAt", "id", "kind", "logAttempt", "logBytes", "logNote", "logTail", "message", "name", "position", "required", "runId", "signal", "startedAt", "tests", "verdict") SELECT "attemptId", "checkId", "durationMs", "exitCode", "finishedAt", "id", "kind", "logAttempt", "logBytes", "logNote", "logTail", "message", "name", "position", "required", "runId", "signal", "startedAt", "tests", "verdict" FROM "CheckResult";
+DROP TABLE "CheckResult";
+ALTER TABLE "new_CheckResult" RENAME TO "CheckResult";
+CREATE INDEX "CheckResult_runId_idx" ON "CheckResult"("runId");
+CREATE UNIQUE INDEX "CheckResult_attemptId_checkId_key" ON "CheckResult"("attemptId", "checkId");
 CREATE TABLE "new_Work" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "name" TEXT NOT NULL,
@@ -68,6 +104,7 @@ CREATE TABLE "new_Work" (
     "protectedPaths" JSONB,
     "vacuousPolicy" TEXT NOT NULL DEFAULT 'warn',
     "checkSources" JSONB NOT NULL DEFAULT '[]',
+    "mergePolicy" JSONB,
     "version" INTEGER NOT NULL DEFAULT 1,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL

@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import { getPageActor } from "@/lib/auth/page-actor";
+import { orNotFound } from "@/lib/pages/or-not-found";
+import { readWork } from "@/lib/services/works";
+import { readCheckHistory } from "@/lib/services/check-history";
+import { CheckHistoryTable } from "@/components/landing/check-history-table";
+import { Breadcrumbs, EmptyState, PageHeader } from "@/components/ui/page-parts";
+
+export const metadata: Metadata = { title: "Check history" };
+
+export default async function CheckHistoryPage({ params }: { params: Promise<{ workId: string }> }) {
+  const { workId } = await params;
+  const actor = await getPageActor();
+  const work = await orNotFound(readWork(actor, workId));
+  const checks = await readCheckHistory(actor, workId);
+  return (
+    <>
+      <Breadcrumbs
+        items={[
+          { label: "Works", href: "/works" },
+          { label: work.name, href: `/works/${work.id}` },
+          { label: "Check history" },
+        ]}
+      />
+      <PageHeader
+        title="Check history"
+        meta={<>Every check of {work.name} that ran to a verdict, across all tasks and runs, by check id.</>}
+      />
+      {checks.length === 0 ? (
+        <EmptyState title="No results yet">Dispatch a task: each check it runs shows up here.</EmptyState>
+      ) : (
+        <CheckHistoryTable checks={checks} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+// Per check id: how often it ran and passed, how long it takes (median, p95), how often it was flaky, and
+// its last 30 results as a strip of cells, oldest to newest, each a link to its run.
+import Link from "next/link";
+import type { CheckStats, CheckStripCell } from "@/lib/db/check-stats";
+import { formatDuration } from "@/lib/format";
+
+const CELL: Record<string, string> = {
+  passed: "bg-emerald-500 dark:bg-emerald-400",
+  failed: "bg-rose-600 dark:bg-rose-400",
+  hollow: "bg-violet-600 dark:bg-violet-400",
+  timeout: "bg-amber-500 dark:bg-amber-400",
+  error: "bg-fuchsia-600 dark:bg-fuchsia-400",
+};
+
+function Strip({ cells }: { cells: CheckStripCell[] }) {
+  return (
+    <ol className="flex flex-wrap gap-0.5" aria-label={`last ${cells.length} results, oldest first`}>
+      {[...cells].reverse().map((c) => (
+        <li key={`${c.runId}-${c.n}`}>
+          <Link
+            href={`/runs/${c.runId}`}
+            aria-label={`${c.taskKey} run #${c.runNumber} attempt ${c.n}: ${c.verdict}${c.flaky ? ", flaky" : ""}`}
+            title={`${c.taskKey} run #${c.runNumber} attempt ${c.n}: ${c.verdict}${c.flaky ? " (flaky)" : ""}`}
+            data-verdict={c.verdict}
+            className={`block h-5 w-2.5 rounded-sm ${CELL[c.verdict] ?? "bg-zinc-400"} ${c.flaky ? "ring-2 ring-amber-400 ring-offset-1 dark:ring-offset-zinc-900" : ""} hover:opacity-75 focus-visible:outline-2 focus-visible:outline-sky-500`}
+          />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function CheckHistoryTable({ checks }: { checks: CheckStats[] }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-zinc-200 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+          <tr>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Check
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Runs
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Pass rate
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Median
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              p95
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Flaky
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Last results
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+          {checks.map((c) => (
+            <tr key={c.checkId} data-check-id={c.checkId}>
+              <th scope="row" className="px-4 py-3 font-normal">
+                <span className="block font-medium">{c.name}</span>
+                <code className="text-xs text-zinc-600 dark:text-zinc-400">{c.checkId}</code>
+              </th>
+              <td className="px-3 py-3 text-right tabular-nums">{c.runs}</td>
+              <td className="px-3 py-3 text-right tabular-nums">{Math.round(c.passRate * 1000) / 10}%</td>
+              <td className="px-3 py-3 text-right tabular-nums">{formatDuration(c.medianMs)}</td>
+              <td className="px-3 py-3 text-right tabular-nums">{formatDuration(c.p95Ms)}</td>
+              <td className="px-3 py-3 text-right tabular-nums">{c.flaky}</td>
+              <td className="min-w-48 px-4 py-3">
+                <Strip cells={c.last} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

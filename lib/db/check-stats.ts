@@ -1,0 +1,122 @@
+// Check history per Work and check id, aggregated in the database (SQL the SQLite and PostgreSQL clients
+// both run: window functions, no percentile function), so a Work with 10,000 results sends back one row
+// per check id and at most 30 cells each, never the results themselves.
+// A result counts when the check ran to a verdict (passed, failed, hollow, timeout, error) in its own
+// attempt — not skipped or unfinished, and not the copy an attempt with no change keeps of an earlier one.
+import { getDb, type DbOrTx } from "./client";
+import { Prisma } from "./generated/sqlite/client";
+
+const STRIP_LENGTH = 30;
+
+export type CheckStripCell = {
+  runId: string;
+  runNumber: number;
+  taskKey: string;
+  n: number;
+  verdict: string;
+  flaky: boolean;
+};
+export type CheckStats = {
+  checkId: string;
+  name: string;
+  runs: number;
+  passed: number;
+  // passed / runs
+  passRate: number;
+  // nearest rank over the results with a duration (null when none has one)
+  medianMs: number | null;
+  p95Ms: number | null;
+  flaky: number;
+  // newest first
+  last: CheckStripCell[];
+};
+
+const ran = (workId: string) => Prisma.sql`
+  WITH own AS (
+    SELECT cr."id" AS "id", cr."checkId" AS "checkId", cr."name" AS "name", CAST(cr."verdict" AS TEXT) AS "verdict",
+      cr."durationMs" AS "durationMs", CASE WHEN cr."flaky" THEN 1 ELSE 0 END AS "flaky",
+      r."id" AS "runId", r."number" AS "runNumber", r."createdAt" AS "runAt", a."n" AS "n", t."key" AS "taskKey"
+    FROM "CheckResult" cr
+    JOIN "Run" r ON r."id" = cr."runId"
+    JOIN "Attempt" a ON a."id" = cr."attemptId"
+    JOIN "Task" t ON t."id" = r."taskId"
+    WHERE r."workId" = ${workId} AND cr."logAttempt" = a."n"
+      AND CAST(cr."verdict" AS TEXT) IN ('passed', 'failed', 'hollow', 'timeout', 'error')
+  )`;
+
+type AggregateRow = {
+  checkId: string;
+  runs: bigint | number;
+  passed: bigint | number;
+  flaky: bigint | number;
+  medianMs: bigint | number | null;
+  p95Ms: bigint | number | null;
+};
+type CellRow = Omit<CheckStripCell, "flaky" | "runNumber" | "n"> & {
+  checkId: string;
+  name: string;
+  runNumber: bigint | number;
+  n: bigint | number;
+  flaky: bigint | number;
+  rn: bigint | number;
+};
+
+const num = (v: bigint | number | null) => (v === null ? null : Number(v));
+
+export async function aggregateCheckStats(opts: { workId: string; db?: DbOrTx }): Promise<CheckStats[]> {
+  const db = opts.db ?? getDb();
+  const [aggregates, cells] = await Promise.all([
+    db.$queryRaw<AggregateRow[]>`${ran(opts.workId)},
+      totals AS (
+        SELECT "checkId", COUNT(*) AS "runs", SUM(CASE WHEN "verdict" = 'passed' THEN 1 ELSE 0 END) AS "passed",
+          SUM("flaky") AS "flaky"
+        FROM own GROUP BY "checkId"
+      ),
+      ranked AS (
+        SELECT "checkId", "durationMs",
+          ROW_NUMBER() OVER (PARTITION BY "checkId" ORDER BY "durationMs") AS "k",
+          COUNT(*) OVER (PARTITION BY "checkId") AS "c"
+        FROM own WHERE "durationMs" IS NOT NULL
+      ),
+      percentiles AS (
+        SELECT "checkId", MIN(CASE WHEN "k" * 2 >= "c" THEN "durationMs" END) AS "medianMs",
+          MIN(CASE WHEN "k" * 100 >= "c" * 95 THEN "durationMs" END) AS "p95Ms"
+        FROM ranked GROUP BY "checkId"
+      )
+      SELECT totals."checkId" AS "checkId", totals."runs" AS "runs", totals."passed" AS "passed",
+        totals."flaky" AS "flaky", percentiles."medianMs" AS "medianMs", percentiles."p95Ms" AS "p95Ms"
+      FROM totals LEFT JOIN percentiles ON percentiles."checkId" = totals."checkId"
+      ORDER BY totals."checkId"`,
+    db.$queryRaw<CellRow[]>`${ran(opts.workId)}
+      SELECT * FROM (
+        SELECT "checkId", "name", "verdict", "flaky", "runId", "runNumber", "n", "taskKey",
+          ROW_NUMBER() OVER (PARTITION BY "checkId" ORDER BY "runAt" DESC, "n" DESC, "id" DESC) AS "rn"
+        FROM own
+      ) newest WHERE "rn" <= ${STRIP_LENGTH} ORDER BY "checkId", "rn"`,
+  ]);
+  const strips = new Map<string, CellRow[]>();
+  for (const cell of cells) strips.set(cell.checkId, [...(strips.get(cell.checkId) ?? []), cell]);
+  return aggregates.map((row) => {
+    const strip = strips.get(row.checkId) ?? [];
+    const runs = Number(row.runs);
+    const passed = Number(row.passed);
+    return {
+      checkId: row.checkId,
+      name: strip[0]?.name ?? row.checkId,
+      runs,
+      passed,
+      passRate: runs === 0 ? 0 : passed / runs,
+      medianMs: num(row.medianMs),
+      p95Ms: num(row.p95Ms),
+      flaky: Number(row.flaky ?? 0),
+      last: strip.map((c) => ({
+        runId: c.runId,
+        runNumber: Number(c.runNumber),
+        taskKey: c.taskKey,
+        n: Number(c.n),
+        verdict: c.verdict,
+        flaky: Number(c.flaky) === 1,
+      })),
+    };
+  });
+}

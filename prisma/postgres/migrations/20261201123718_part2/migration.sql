@@ -1,0 +1,16 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN     "checkSources" JSONB NOT NULL DEFAULT '[]';
+
+-- AlterTable
+ALTER TABLE "CheckResult" ADD COLUMN     "flaky" BOOLEAN NOT NULL DEFAULT false;
+
+-- AlterTable
+ALTER TABLE "Work" ADD COLUMN     "checkSources" JSONB NOT NULL DEFAULT '[]',
+ADD COLUMN     "mergePolicy" JSONB;
+
+-- AlterTable
+ALTER TABLE "Task" ADD COLUMN     "autoMergeError" TEXT,
+ADD COLUMN     "mergedAt" TIMESTAMP(3),
+ADD COLUMN     "mergedBy" TEXT,
+ADD COLUMN     "mergedCommit" TEXT;
+
