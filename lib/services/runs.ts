@@ -53,6 +53,7 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         agentEnvPassthrough: work.agentEnvPassthrough,
         budgetSec: resolveInherited(work.budgetSec, fresh.budgetSec),
         failFast: work.failFast,
+        strictEvaluation: work.strictEvaluation,
         proof: proofSettingsOf(work),
         branch: fresh.branch,
         dispatchedById: actor.userId,
