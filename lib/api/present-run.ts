@@ -29,6 +29,8 @@ export function presentRun(detail: RunDetail) {
     nothingRequired: isNothingRequired(run.checks),
     failFast: run.failFast,
     strictEvaluation: run.strictEvaluation,
+    // Whether the reader sees held-out checks' commands and logs (leads and admins).
+    seesHidden: detail.seesHidden,
     proof: run.proof,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,

@@ -7,7 +7,7 @@ import { DISABLED_IN_DEFAULTS } from "./field-issues";
 
 export const CHECK_KINDS = ["build", "test", "lint", "typecheck", "custom"] as const;
 // Who runs a check: Gatehouse after the agent (platform, the default) or the agent, which reports it.
-const CHECK_EXECUTORS = ["platform", "agent"] as const;
+export const CHECK_EXECUTORS = ["platform", "agent"] as const;
 export type CheckExecutor = (typeof CHECK_EXECUTORS)[number];
 export const MAX_CHECKS = 20;
 export const DEFAULT_TIMEOUT_SEC = 600;

@@ -13,6 +13,8 @@ import { notFound } from "../errors";
 import { findLiveLog, liveLogKey } from "../runner/live-logs";
 import { findLiveResults } from "../runner/attempt-results";
 import { readRun } from "./runs";
+import type { Check } from "../gates/check-schema";
+import type { CheckSource } from "../gates/merge-checks";
 import { standingAllows, standingOn } from "./access";
 import { loadWorkSecrets } from "../runner/work-secrets";
 import { makeSecretMasker } from "../runner/output/secret-masker";
@@ -81,9 +83,14 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
 }
 
 // A held-out check as a viewer or engineer sees it: its name and verdict, nothing of what it runs or printed.
-function heldOutCheck(check: RunRecord["checks"][number]): RunRecord["checks"][number] {
+function heldOutCheck<C extends Check & { source?: CheckSource }>(check: C): C {
   const { id, name, kind, required, source } = check;
-  return { id, name, kind, required, source, hidden: true, command: "" };
+  return { id, name, kind, required, ...(source ? { source } : {}), hidden: true, command: "" } as C;
+}
+
+// Checks as someone who may not see held-out checks' commands is shown them (pages listing checks).
+export function withholdHidden<C extends Check & { source?: CheckSource }>(checks: C[], seesHidden: boolean): C[] {
+  return seesHidden ? checks : checks.map((c) => (c.hidden ? heldOutCheck(c) : c));
 }
 
 function heldOutResult(row: ResultRecord): ResultRecord {
