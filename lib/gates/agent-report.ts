@@ -9,7 +9,7 @@ export const REPORT_MAX_BYTES = 1024 * 1024;
 export const REPORT_MAX_ENTRIES = 100;
 const MESSAGE_MAX = 2000;
 
-export type ReportEntry = { id: string; status: "pass" | "fail"; message?: string };
+type ReportEntry = { id: string; status: "pass" | "fail"; message?: string };
 export type ParsedReport = { entries: ReportEntry[] } | { problem: string };
 
 const ZEntry = z.strictObject(
@@ -65,7 +65,7 @@ export function parseAgentReport(text: string): ParsedReport {
   return { entries: parsed.data.checks };
 }
 
-export type ReportedVerdict = { verdict: Verdict; message: string };
+type ReportedVerdict = { verdict: Verdict; message: string };
 export type AppliedReport = { verdicts: Map<string, ReportedVerdict>; notes: string[] };
 
 // The verdict of each declared agent check from the report (null: there was no agent step, or no file), and a
