@@ -44,6 +44,7 @@ export default async function WorkPage({ params }: Props) {
             <span>policy {work.checksPolicy}</span>
             <span>{work.maxGateAttempts} attempts</span>
             {work.failFast ? <span>fail fast</span> : null}
+            {work.strictEvaluation ? <span>strict evaluation</span> : null}
             {work.budgetSec ? <span>budget {work.budgetSec}s</span> : null}
           </>
         }
