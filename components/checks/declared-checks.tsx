@@ -49,7 +49,7 @@ export function DeclaredChecks({
                 )}
                 <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-zinc-500 dark:text-zinc-400">
                   {check.cwd ? <span>in {check.cwd}</span> : null}
-                  <span>timeout {check.timeoutSec ?? DEFAULT_TIMEOUT_SEC}s</span>
+                  {check.executor === "agent" ? null : <span>timeout {check.timeoutSec ?? DEFAULT_TIMEOUT_SEC}s</span>}
                   {check.expectExit !== undefined ? <span>passes on exit {check.expectExit}</span> : null}
                   {check.expectStdout !== undefined ? <span>output must contain “{check.expectStdout}”</span> : null}
                   {check.envPassthrough?.length ? <span>sees {check.envPassthrough.join(", ")}</span> : null}

@@ -123,7 +123,7 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
         </select>
       </Field>
       <div className="sm:col-span-3">
-        <label className="flex items-center gap-2 pt-5 text-sm">
+        <label className="flex items-center gap-2 text-sm sm:pt-5">
           <input
             id={`${prefix}-hidden`}
             type="checkbox"
