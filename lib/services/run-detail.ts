@@ -98,6 +98,7 @@ function heldOutResult(row: ResultRecord): ResultRecord {
     ...row,
     exitCode: null,
     signal: null,
+    durationMs: null,
     message: null,
     logTail: null,
     logBytes: null,
