@@ -11,6 +11,7 @@ export const RUN_ENV_NAMES = [
   "GATEHOUSE_ATTEMPT",
   "GATEHOUSE_CHECK_ID",
   "GATEHOUSE_BRIEF_FILE",
+  "GATEHOUSE_REPORT_FILE",
 ] as const;
 
 const PLATFORM_EXACT = new Set([
