@@ -121,6 +121,7 @@ describe("POST /api/works", () => {
       agentEnvPassthrough: [],
       budgetSec: null,
       failFast: false,
+      strictEvaluation: false,
       testPatterns: [
         "**/*.{test,spec}.*",
         "**/__tests__/**",
@@ -179,6 +180,7 @@ describe("POST /api/works", () => {
       agentEnvPassthrough: ["ANTHROPIC_API_KEY"],
       budgetSec: 900,
       failFast: true,
+      strictEvaluation: true,
     };
     const res = await postWork(body);
     expect(res.status).toBe(201);

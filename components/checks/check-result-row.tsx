@@ -27,10 +27,15 @@ export type CheckResultView = {
   logAttempt: number;
   // Passed after failing on the same commit.
   flaky?: boolean;
+  // Who ran it (absent: not known here), and whether it is held out from the agent.
+  executor?: "platform" | "agent";
+  hidden?: boolean;
 };
 
 export function CheckResultRow({ result, fullLogHref }: { result: CheckResultView; fullLogHref: string | null }) {
-  const hasLog = result.verdict !== "queued" && result.verdict !== "skipped";
+  const hasLog = result.verdict !== "queued" && result.verdict !== "skipped" && result.executor !== "agent";
+  // A held-out check's command and log are for leads: others get its name and verdict.
+  const isWithheld = !!result.hidden && hasLog && fullLogHref === null;
   return (
     <li data-check-id={result.checkId} className="group">
       <details className="[&[open]>summary_.chevron]:rotate-90">
@@ -45,6 +50,16 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
               <RequiredLabel required={result.required} />
               {result.tests ? <TestCountsLabel tests={result.tests} /> : null}
               {result.flaky ? <FlakyLabel /> : null}
+              {result.executor ? (
+                <span className="text-xs text-zinc-500 dark:text-zinc-400">
+                  {result.executor === "agent" ? "reported by the agent" : "run by Gatehouse"}
+                </span>
+              ) : null}
+              {result.hidden ? (
+                <span className="rounded bg-zinc-100 px-1.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+                  held out
+                </span>
+              ) : null}
             </span>
           </span>
           <span
@@ -71,7 +86,11 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
             <span>{result.exitCode === null ? "no exit code" : `exit ${result.exitCode}`}</span>
             <span>{formatDuration(result.durationMs)}</span>
           </div>
-          {hasLog ? (
+          {isWithheld ? (
+            <p className="text-sm text-zinc-500 dark:text-zinc-400">
+              Held out from the agent: its command and log are shown to leads.
+            </p>
+          ) : hasLog ? (
             <LogTail
               text={result.logTail}
               totalBytes={result.logBytes}

@@ -32,14 +32,24 @@ export function DeclaredChecks({
                   <code className="text-xs text-zinc-500 dark:text-zinc-400">{check.id}</code>
                   <KindLabel kind={check.kind} />
                   {showSource && check.source ? <SourceLabel source={check.source} /> : null}
+                  <span className="text-xs text-zinc-500 dark:text-zinc-400">
+                    {check.executor === "agent" ? "reported by the agent" : "run by Gatehouse"}
+                    {check.hidden ? " · held out from the agent" : ""}
+                  </span>
                 </div>
-                <pre className="mt-1.5 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
-                  <span className="select-none text-zinc-500 dark:text-zinc-400">$ </span>
-                  {showControls(check.command)}
-                </pre>
+                {check.hidden && check.command === "" ? (
+                  <p className="mt-1.5 text-xs text-zinc-500 dark:text-zinc-400">Its command is shown to leads.</p>
+                ) : (
+                  <pre className="mt-1.5 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
+                    <span className="select-none text-zinc-500 dark:text-zinc-400">
+                      {check.executor === "agent" ? "" : "$ "}
+                    </span>
+                    {showControls(check.command)}
+                  </pre>
+                )}
                 <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-zinc-500 dark:text-zinc-400">
                   {check.cwd ? <span>in {check.cwd}</span> : null}
-                  <span>timeout {check.timeoutSec ?? DEFAULT_TIMEOUT_SEC}s</span>
+                  {check.executor === "agent" ? null : <span>timeout {check.timeoutSec ?? DEFAULT_TIMEOUT_SEC}s</span>}
                   {check.expectExit !== undefined ? <span>passes on exit {check.expectExit}</span> : null}
                   {check.expectStdout !== undefined ? <span>output must contain “{check.expectStdout}”</span> : null}
                   {check.envPassthrough?.length ? <span>sees {check.envPassthrough.join(", ")}</span> : null}

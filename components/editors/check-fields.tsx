@@ -1,7 +1,7 @@
 "use client";
 // Every field of one check, edited in place, each with the schema's message next to it when it is
 // wrong, and a warning when the command cannot fail or proves nothing.
-import { CHECK_KINDS } from "@/lib/gates/check-schema";
+import { CHECK_EXECUTORS, CHECK_KINDS } from "@/lib/gates/check-schema";
 import { findCannotFailWarnings } from "@/lib/gates/cannot-fail-checks";
 import type { CheckForm } from "@/lib/editors/check-form";
 import { inputBorderClass } from "../ui/action-form";
@@ -69,12 +69,16 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
       </Field>
     );
   };
-  const warnings = findCannotFailWarnings({
-    command: form.command,
-    required: form.required,
-    expectExit: /^\d+$/.test(form.expectExit) ? Number(form.expectExit) : undefined,
-    expectStdout: form.expectStdout || undefined,
-  });
+  const isAgent = form.executor === "agent";
+  // An agent check's command may be prose for the agent: no shell warnings for it.
+  const warnings = isAgent
+    ? []
+    : findCannotFailWarnings({
+        command: form.command,
+        required: form.required,
+        expectExit: /^\d+$/.test(form.expectExit) ? Number(form.expectExit) : undefined,
+        expectStdout: form.expectStdout || undefined,
+      });
   const commandId = `${prefix}-command`;
   return (
     <div className="grid gap-3 sm:grid-cols-6">
@@ -98,11 +102,48 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
           ))}
         </select>
       </Field>
+      <Field
+        id={`${prefix}-executor`}
+        label="Run by"
+        error={errors.get("executor")}
+        hint={isAgent ? "the agent runs it and reports it in $GATEHOUSE_REPORT_FILE" : undefined}
+        className="sm:col-span-3"
+      >
+        <select
+          id={`${prefix}-executor`}
+          value={form.executor}
+          onChange={(e) => onChange({ executor: e.target.value as CheckForm["executor"] })}
+          className={`${input} ${inputBorderClass}`}
+        >
+          {CHECK_EXECUTORS.map((x) => (
+            <option key={x} value={x}>
+              {x === "agent" ? "the agent (reported by the agent)" : "Gatehouse (after the agent)"}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div className="sm:col-span-3">
+        <label className="flex items-center gap-2 text-sm sm:pt-5">
+          <input
+            id={`${prefix}-hidden`}
+            type="checkbox"
+            checked={form.hidden}
+            aria-invalid={errors.has("hidden")}
+            aria-describedby={errors.has("hidden") ? `${prefix}-hidden-error` : undefined}
+            onChange={(e) => onChange({ hidden: e.target.checked })}
+            className="size-4"
+          />
+          Held out: the agent never sees it
+        </label>
+        {errors.has("hidden") ? (
+          <FieldError id={`${prefix}-hidden-error`} label="Held out" error={errors.get("hidden")} />
+        ) : null}
+      </div>
       <div className="sm:col-span-6">
-        <Field id={commandId} label="Command" error={errors.get("command")}>
+        <Field id={commandId} label={isAgent ? "Command or instruction" : "Command"} error={errors.get("command")}>
           <CodeEditor
             id={commandId}
-            label="Command"
+            label={isAgent ? "Command or instruction" : "Command"}
             value={form.command}
             onChange={(command) => onChange({ command })}
             invalid={errors.has("command")}

@@ -83,6 +83,15 @@ export function PolicyFields({ form, onChange, errors }: Props) {
           />
           Fail fast: stop an attempt&apos;s checks at the first failing required check
         </label>
+        <label className="flex items-center gap-2 text-sm sm:col-span-2">
+          <input
+            type="checkbox"
+            checked={form.strictEvaluation}
+            onChange={(e) => onChange({ strictEvaluation: e.target.checked })}
+            className="size-4"
+          />
+          Strict: a required agent check the agent did not report makes the gate red
+        </label>
         <div className="sm:col-span-2">
           <label htmlFor="agentCommand" className="mb-1 block text-sm font-semibold">
             Agent command

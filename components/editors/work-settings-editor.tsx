@@ -43,6 +43,7 @@ const settingsOf = (s: WorkSettings) => ({
   agentEnvPassthrough: s.agentEnvPassthrough,
   budgetSec: s.budgetSec,
   failFast: s.failFast,
+  strictEvaluation: s.strictEvaluation,
   testPatterns: s.testPatterns,
   requireTests: s.requireTests,
   protectedPaths: s.protectedPaths,

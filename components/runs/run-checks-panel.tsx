@@ -46,6 +46,22 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
         </p>
       ) : null}
       <AgentStep attempt={attempt} logHref={logPageHref(run.id, attempt.n, "_agent")} />
+      {attempt.reportNotes.length > 0 ? (
+        <div
+          role="note"
+          data-testid="report-notes"
+          className="border-b border-zinc-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-zinc-800 dark:bg-amber-950/60 dark:text-amber-200"
+        >
+          <p className="font-medium">Dropped from the agent&apos;s report:</p>
+          <ul className="list-disc pl-5">
+            {attempt.reportNotes.map((note) => (
+              <li key={note} className="break-words">
+                {note}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {attempt.checks.length === 0 ? (
         <p className="px-4 py-6 text-sm text-zinc-500 dark:text-zinc-400">
           {attempt.status === "finished" ? "No checks ran in this attempt." : "Checks start after the agent step."}
@@ -57,7 +73,10 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
           label={`Checks of attempt ${attempt.n}`}
           rowKey={(check) => `${attempt.n}-${check.checkId}`}
           hrefFor={(check) =>
-            check.verdict === "queued" || check.verdict === "skipped"
+            check.verdict === "queued" ||
+            check.verdict === "skipped" ||
+            check.executor === "agent" ||
+            (check.hidden && !run.seesHidden)
               ? null
               : logPageHref(run.id, check.logAttempt, check.checkId)
           }

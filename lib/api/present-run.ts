@@ -23,10 +23,14 @@ export function presentRunSummary(run: RunRecord) {
 
 export function presentRun(detail: RunDetail) {
   const { run } = detail;
+  const checkOf = new Map(run.checks.map((c) => [c.id, c]));
   return {
     ...presentRunSummary(run),
     nothingRequired: isNothingRequired(run.checks),
     failFast: run.failFast,
+    strictEvaluation: run.strictEvaluation,
+    // Whether the reader sees held-out checks' commands and logs (leads and admins).
+    seesHidden: detail.seesHidden,
     proof: run.proof,
     checkSources: run.checkSources,
     budgetSec: run.budgetSec,
@@ -39,7 +43,12 @@ export function presentRun(detail: RunDetail) {
     decision: run.decision,
     decidedAt: run.decidedAt,
     startedAt: run.startedAt,
-    checks: run.checks,
+    // A held-out check shows only its name to those below lead (the service blanked the rest).
+    checks: run.checks.map((c) =>
+      c.hidden && !detail.seesHidden
+        ? { id: c.id, name: c.name, kind: c.kind, required: c.required, source: c.source, hidden: true }
+        : c,
+    ),
     suppressed: run.suppressed,
     warnings: run.warnings,
     task: detail.task,
@@ -55,6 +64,8 @@ export function presentRun(detail: RunDetail) {
       isDirty: a.isDirty,
       noChangeSince: a.noChangeSince,
       brief: a.brief,
+      // Entries of the agent's report that were dropped (an undeclared id, a check Gatehouse runs), each a sentence.
+      reportNotes: a.reportNotes,
       agent:
         a.agentVerdict || a.status === "agent"
           ? {
@@ -72,6 +83,9 @@ export function presentRun(detail: RunDetail) {
         name: r.name,
         kind: r.kind,
         required: r.required,
+        // Who ran it: "agent" (reported by the agent) or "platform" (run by Gatehouse).
+        executor: checkOf.get(r.checkId)?.executor ?? "platform",
+        hidden: checkOf.get(r.checkId)?.hidden ?? false,
         verdict: r.verdict,
         exitCode: r.exitCode,
         durationMs: r.durationMs,

@@ -16,6 +16,7 @@ export function presentWork(work: WorkRecord) {
     agentEnvPassthrough: work.agentEnvPassthrough,
     budgetSec: work.budgetSec,
     failFast: work.failFast,
+    strictEvaluation: work.strictEvaluation,
     testPatterns: work.testPatterns,
     requireTests: work.requireTests,
     protectedPaths: work.protectedPaths,

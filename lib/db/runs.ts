@@ -16,8 +16,13 @@ type LogBytesAsNumber<Row, K extends keyof Row> = Omit<Row, K> & { [P in K]: num
 const bytes = (n: bigint | null) => (n === null ? null : Number(n));
 const bigBytes = (n: number | null | undefined) => (n === undefined ? undefined : n === null ? null : BigInt(n));
 
-export type AttemptRecord = LogBytesAsNumber<Attempt, "agentLogBytes">;
-const toAttemptRecord = (row: Attempt): AttemptRecord => ({ ...row, agentLogBytes: bytes(row.agentLogBytes) });
+// reportNotes: what the agent's report said that was not taken (string[]).
+export type AttemptRecord = Omit<LogBytesAsNumber<Attempt, "agentLogBytes">, "reportNotes"> & { reportNotes: string[] };
+const toAttemptRecord = (row: Attempt): AttemptRecord => ({
+  ...row,
+  agentLogBytes: bytes(row.agentLogBytes),
+  reportNotes: Array.isArray(row.reportNotes) ? row.reportNotes.filter((n) => typeof n === "string") : [],
+});
 
 // tests: the test runner's summary, checked on the way out (null when none was recognised).
 export type ResultRecord = Omit<LogBytesAsNumber<CheckResult, "logBytes">, "tests"> & { tests: TestCounts | null };
@@ -42,7 +47,7 @@ export type RunInsert = Pick<
   | "failFast"
   | "branch"
   | "dispatchedById"
-> & { proof?: ProofSettings | null; checkSources?: FrozenCheckSource[] };
+> & { proof?: ProofSettings | null; checkSources?: FrozenCheckSource[]; strictEvaluation?: boolean };
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {

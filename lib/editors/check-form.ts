@@ -1,7 +1,7 @@
 // The editors' working copy of a check: every field as the person typed it (numbers as text), turned
 // back into the object the shared schema validates. Nothing here guesses: "abc" in a number field stays
 // "abc", so the schema's own message ("must be a whole number of seconds") is what the person sees.
-import type { Check } from "../gates/check-schema";
+import type { Check, CheckExecutor } from "../gates/check-schema";
 
 export type CheckForm = {
   key: string;
@@ -17,6 +17,9 @@ export type CheckForm = {
   envPassthrough: string;
   // "" leaves provesChange unset (the default: true for checks a task added); "yes" / "no" set it.
   provesChange: "" | "yes" | "no";
+  // Who runs it (a check left unset is platform's), and whether the agent may see it.
+  executor: CheckExecutor;
+  hidden: boolean;
   disabled: boolean;
 };
 
@@ -37,6 +40,8 @@ export function formFromCheck(check: Partial<Check> & { id: string; disabled?: b
     expectStdout: check.expectStdout ?? "",
     envPassthrough: (check.envPassthrough ?? []).join(", "),
     provesChange: check.provesChange === undefined ? "" : check.provesChange ? "yes" : "no",
+    executor: check.executor ?? "platform",
+    hidden: check.hidden === true,
     disabled: check.disabled === true,
   };
 }
@@ -80,6 +85,8 @@ export function checkFromForm(form: CheckForm): Record<string, unknown> {
   const names = splitNames(form.envPassthrough);
   if (names.length) out.envPassthrough = names;
   if (form.provesChange) out.provesChange = form.provesChange === "yes";
+  if (form.executor === "agent") out.executor = "agent";
+  if (form.hidden) out.hidden = true;
   return out;
 }
 

@@ -17,6 +17,7 @@ export type WorkSettings = Pick<
   | "agentEnvPassthrough"
   | "budgetSec"
   | "failFast"
+  | "strictEvaluation"
   | "testPatterns"
   | "requireTests"
   | "protectedPaths"
@@ -37,6 +38,7 @@ export type WorkForm = {
   agentEnvPassthrough: string;
   budgetSec: string;
   failFast: boolean;
+  strictEvaluation: boolean;
   // One glob per line.
   testPatterns: string;
   requireTests: string;
@@ -61,6 +63,7 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     agentEnvPassthrough: s.agentEnvPassthrough.join(", "),
     budgetSec: s.budgetSec === null ? "" : String(s.budgetSec),
     failFast: s.failFast,
+    strictEvaluation: s.strictEvaluation,
     testPatterns: s.testPatterns.join("\n"),
     requireTests: s.requireTests,
     protectedPaths: s.protectedPaths.join("\n"),
@@ -83,6 +86,7 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     agentEnvPassthrough: splitNames(form.agentEnvPassthrough),
     budgetSec: form.budgetSec.trim() ? wholeNumberOrText(form.budgetSec) : null,
     failFast: form.failFast,
+    strictEvaluation: form.strictEvaluation,
     testPatterns: splitLines(form.testPatterns),
     requireTests: form.requireTests,
     protectedPaths: splitLines(form.protectedPaths),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseAgentReport } from "./agent-report";
 import { composeBrief, type BriefCheck, type BriefFailure, type BriefInput } from "./brief";
 
 type Block = { info: string; content: string; opener: string; closed: boolean };
@@ -336,5 +337,62 @@ describe("composeBrief: test counts and hollow checks", () => {
     expect(section(brief, "## What failed in attempt 1")).toContain(
       "Tests: 2 passed · 2 failed (2 failed: lower-cases, drops punctuation)",
     );
+  });
+});
+
+describe("agent checks in the brief", () => {
+  const withAgent: BriefInput = {
+    task: { key: "APP-1", title: "Fix it", description: "Fix it.", branch: "gatehouse/app-1" },
+    workName: "App",
+    attemptN: 1,
+    maxAttempts: 3,
+    policy: "required",
+    failures: [],
+    previousAttemptN: null,
+    checks: [
+      { id: "lint", name: "Lint is clean", command: "npm run lint", required: true },
+      {
+        id: "smoke",
+        name: "Health says OK",
+        command: "Open /health: it must say OK.",
+        required: true,
+        executor: "agent",
+      },
+    ],
+  };
+
+  it("lists them apart, as text, with a report example the report reader accepts", () => {
+    const brief = composeBrief(withAgent);
+    const mine = section(brief, "## Checks you run and report");
+    expect(section(brief, "## Checks that must pass")).not.toContain("smoke");
+    expect(mine).toContain("- smoke — Health says OK (required)");
+    expect(mine).toContain("$GATEHOUSE_REPORT_FILE");
+    const blocks = fencedBlocks(mine);
+    expect(blocks.map((b) => b.info)).toEqual(["text", "json"]);
+    expect(parseAgentReport(blocks[1].content)).toEqual({
+      entries: [{ id: "smoke", status: "pass", message: "what you saw" }],
+    });
+  });
+
+  it("hands a failed agent check back with what the agent reported", () => {
+    const brief = composeBrief({
+      ...withAgent,
+      attemptN: 2,
+      previousAttemptN: 1,
+      failures: [
+        {
+          checkId: "smoke",
+          name: "Health says OK",
+          verdict: "failed",
+          exitCode: null,
+          logTail: null,
+          logNote: null,
+          message: "it said 502",
+          executor: "agent",
+        },
+      ],
+    });
+    expect(brief).toContain("From your report: it said 502");
+    expect(brief).not.toContain("(no output)");
   });
 });

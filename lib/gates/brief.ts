@@ -1,7 +1,15 @@
 // The brief the agent reads: the task, the checks that must pass, and from attempt 2 what failed.
 import { formatTestCounts, type TestCounts } from "./test-summary";
 
-export type BriefCheck = { id: string; name: string; command: string; required: boolean; cwd?: string };
+// executor "agent": the agent runs it and reports it (hidden checks never reach the brief: the caller leaves them out).
+export type BriefCheck = {
+  id: string;
+  name: string;
+  command: string;
+  required: boolean;
+  cwd?: string;
+  executor?: "platform" | "agent";
+};
 export type BriefFailure = {
   checkId: string;
   name: string;
@@ -12,6 +20,7 @@ export type BriefFailure = {
   // The result's message and the test runner's counts, when one was recognised.
   message?: string | null;
   tests?: TestCounts | null;
+  executor?: "platform" | "agent";
 };
 
 const HOLLOW_ADVICE =
@@ -50,11 +59,25 @@ export function composeBrief(input: BriefInput): string {
   if (input.policy === "off")
     lines.push("Checks are off for this run (policy off): nothing is verified after you finish.");
   else if (input.checks.length === 0) lines.push("No checks are declared.");
-  for (const check of input.policy === "off" ? [] : input.checks) {
+  const checks = input.policy === "off" ? [] : input.checks;
+  const listCheck = (check: BriefCheck, lang: string) => {
     const where = check.cwd ? ` (in ${check.cwd})` : "";
     lines.push(`- ${check.id} — ${check.name}${check.required ? " (required)" : " (reports only)"}${where}`);
     const fence = fenceFor(check.command);
-    lines.push(`  ${fence}bash`, ...check.command.split("\n").map((l) => `  ${l}`), `  ${fence}`);
+    lines.push(`  ${fence}${lang}`, ...check.command.split("\n").map((l) => `  ${l}`), `  ${fence}`);
+  };
+  for (const check of checks) if (check.executor !== "agent") listCheck(check, "bash");
+  const agentChecks = checks.filter((c) => c.executor === "agent");
+  if (agentChecks.length > 0) {
+    lines.push("", "## Checks you run and report", "");
+    lines.push("Gatehouse does not run these: you do, then report what you found.", "");
+    for (const check of agentChecks) listCheck(check, "text");
+    lines.push("", "When you have run them, write one JSON file at $GATEHOUSE_REPORT_FILE, exactly:", "");
+    const example = agentChecks.map((c) => `{"id": "${c.id}", "status": "pass", "message": "what you saw"}`);
+    lines.push("```json", `{"checks": [${example.join(", ")}]}`, "```", "");
+    lines.push(
+      'status is "pass" or "fail"; each id once. A check you leave out is "skipped: not reported"; an unreadable file makes every one of them an error.',
+    );
   }
   if (input.failures.length > 0) {
     lines.push("");
@@ -69,7 +92,8 @@ export function composeBrief(input: BriefInput): string {
       else if (f.tests) lines.push(`Tests: ${formatTestCounts(f.tests)}${f.message ? ` (${f.message})` : ""}`, "");
       if (f.logNote) lines.push(`Note: ${f.logNote}`, "");
       const tail = f.logTail ?? "";
-      if (tail.trim().length === 0) lines.push("(no output)");
+      if (f.executor === "agent") lines.push(`From your report: ${f.message ?? "(no message)"}`);
+      else if (tail.trim().length === 0) lines.push("(no output)");
       else {
         const fence = fenceFor(tail);
         lines.push(`Last lines of its log:`, "", `${fence}text`, tail.replace(/\n$/, ""), fence);

@@ -12,6 +12,7 @@ export const RUN_ENV_NAMES = [
   "GATEHOUSE_CHECK_ID",
   "GATEHOUSE_BRIEF_FILE",
   "GATEHOUSE_CHECKS_DIR",
+  "GATEHOUSE_REPORT_FILE",
 ] as const;
 
 const PLATFORM_EXACT = new Set([

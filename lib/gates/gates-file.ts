@@ -167,6 +167,13 @@ function toCheck(raw: Raw, ids: Ids): ImportEntry {
     if (proves === null) problems.push("proves_change: write yes or no");
     else candidate.provesChange = proves;
   }
+  if (f.executor !== undefined)
+    candidate.executor = typeof f.executor === "string" ? f.executor.trim().toLowerCase() : f.executor;
+  if (f.hidden !== undefined) {
+    const hidden = asBoolean(f.hidden);
+    if (hidden === null) problems.push("hidden: write yes or no");
+    else candidate.hidden = hidden;
+  }
   if (f.env !== undefined)
     candidate.envPassthrough = typeof f.env === "string" ? f.env.split(/[,\s]+/).filter(Boolean) : f.env;
   if (problems.length === 0) {
@@ -208,6 +215,8 @@ const YAML_KEYS = new Set([
   "env",
   "env_passthrough",
   "proves_change",
+  "executor",
+  "hidden",
 ]);
 
 // In YAML a leading "!" is a tag; in a gates file "! cmd" is a shell negation: keep it, quoted.
@@ -272,7 +281,7 @@ function parseYaml(text: string): ImportResult {
     for (const [key, value] of Object.entries(item)) {
       if (!YAML_KEYS.has(key))
         problems.push(
-          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change)`,
+          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change, executor, hidden)`,
         );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }
@@ -486,6 +495,8 @@ export function toGatesYaml(checks: readonly Check[], settings: GatesFileSetting
     ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
     ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
     ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
+    ...(c.executor !== undefined ? { executor: c.executor } : {}),
+    ...(c.hidden !== undefined ? { hidden: c.hidden } : {}),
   }));
   return YAML.stringify({
     gates,
@@ -518,6 +529,7 @@ export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSet
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
     if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);
+    if (c.hidden !== undefined) parts.push(`- hidden: ${c.hidden ? "yes" : "no"}`);
     const longest = Math.max(2, ...Array.from(c.command.matchAll(/`+/g), (m) => m[0].length));
     const fence = "`".repeat(longest + 1);
     parts.push("", `${fence}bash`, c.command, fence, "");

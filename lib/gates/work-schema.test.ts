@@ -204,6 +204,7 @@ describe("ZWorkCreate", () => {
       agentEnvPassthrough: [],
       budgetSec: null,
       failFast: false,
+      strictEvaluation: false,
       testPatterns: [...DEFAULT_TEST_PATTERNS],
       requireTests: "warn",
       protectedPaths: [...DEFAULT_PROTECTED_PATHS],
@@ -224,6 +225,7 @@ describe("ZWorkCreate", () => {
       agentEnvPassthrough: ["OPENAI_API_KEY"],
       budgetSec: 1800,
       failFast: true,
+      strictEvaluation: true,
       testPatterns: ["spec/**/*_spec.rb"],
       requireTests: "required",
       protectedPaths: ["scripts/**", "Makefile"],
@@ -258,6 +260,7 @@ describe("ZWorkCreate", () => {
     ["budgetSec", 0, "at least 1 second"],
     ["budgetSec", 86_401, "at most 86400 seconds (24 hours)"],
     ["failFast", "yes", "must be true or false"],
+    ["strictEvaluation", "yes", "must be true or false"],
     ["checkDefaults", null, "must be a list of checks"],
   ])("refuses %s = %j, naming the field and the rule", (field, value, message) => {
     expect(issuesOf(ZWorkCreate, { ...minimalWork, [field]: value })).toEqual([{ path: field, message }]);

@@ -276,6 +276,7 @@ describe("a frozen run whose checks list forbidden names (past the schema)", () 
       "CI",
       "GATEHOUSE_ATTEMPT",
       "GATEHOUSE_BRIEF_FILE",
+      "GATEHOUSE_REPORT_FILE",
       "GATEHOUSE_RUN_ID",
       "HOME",
       "LANG",

@@ -10,6 +10,8 @@ export type EnvInput = {
   briefFile?: string;
   // The folder holding the run's check sources for this attempt (GATEHOUSE_CHECKS_DIR), if it has any.
   checksDir?: string | null;
+  // Where the agent writes its report of the agent checks (the agent only).
+  reportFile?: string;
   passthrough: readonly string[];
   secrets: Readonly<Record<string, string>>;
   serverEnv: Readonly<Record<string, string | undefined>>;
@@ -32,6 +34,7 @@ export function buildCheckEnv(input: EnvInput): Record<string, string> {
   if (input.checkId !== null) env.GATEHOUSE_CHECK_ID = input.checkId;
   if (input.briefFile) env.GATEHOUSE_BRIEF_FILE = input.briefFile;
   if (input.checksDir) env.GATEHOUSE_CHECKS_DIR = input.checksDir;
+  if (input.reportFile) env.GATEHOUSE_REPORT_FILE = input.reportFile;
   for (const name of input.passthrough) {
     if (FIXED.has(name) || platformOwnedReason(name)) continue;
     const value = Object.hasOwn(input.secrets, name) ? input.secrets[name] : input.serverEnv[name];

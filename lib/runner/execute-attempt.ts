@@ -1,6 +1,7 @@
 // One attempt: the agent step (when there is an agent command), then the check step, then the gate.
 import fs from "node:fs";
 import path from "node:path";
+import { applyAgentReport, gateRequired, type AppliedReport } from "../gates/agent-report";
 import { composeBrief } from "../gates/brief";
 import {
   computeGate,
@@ -31,7 +32,9 @@ import {
   checkHomeOf,
   checkLogPathOf,
   pipeDirOf,
+  reportPathOf,
 } from "./paths";
+import { readAgentReport } from "./agent-report-file";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
 import { cloneCheckSources, removeReadOnlyTree } from "./check-sources";
@@ -73,8 +76,11 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
     changes: { status: run.agentCommand ? "agent" : "checks", startedAt: new Date(), gate: "running" },
   });
 
+  // The agent checks' verdicts from the agent's report (null: no agent step in this attempt).
+  let reported: AppliedReport | null = null;
   if (run.agentCommand && (run.policy !== "off" || attempt.n === 1)) {
     const agentProblem = await runAgentStep(ctx);
+    if (!agentProblem) reported = await takeAgentReport(ctx);
     if (agentProblem) {
       await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
       return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: agentProblem };
@@ -84,7 +90,7 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
     await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
     return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: null };
   }
-  if (run.checkSources.length === 0 || run.policy === "off") return runCheckStep(ctx);
+  if (run.checkSources.length === 0 || run.policy === "off") return runCheckStep(ctx, reported);
   // After the agent step, so nothing the agent did reaches them: fresh clones at the frozen commits.
   const cloned = await cloneCheckSources({
     dataDir: deps.dataDir,
@@ -105,7 +111,7 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
     return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: cloned.error };
   }
   try {
-    return await runCheckStep({ ...ctx, checksDir: cloned.dir });
+    return await runCheckStep({ ...ctx, checksDir: cloned.dir }, reported);
   } finally {
     removeReadOnlyTree(cloned.dir);
   }
@@ -120,6 +126,15 @@ export function commandFor(ctx: AttemptContext, check: EffectiveCheck, checkoutR
   });
 }
 
+// Reads the agent's report once the agent and everything it started are gone; notes what was dropped.
+async function takeAgentReport(ctx: AttemptContext): Promise<AppliedReport> {
+  const { run, attempt, deps } = ctx;
+  const file = readAgentReport(reportPathOf(deps.dataDir, run.id, attempt.n));
+  const applied = applyAgentReport(run.checks, file, file ? "not reported" : "not reported: the agent wrote no report");
+  if (applied.notes.length > 0) await updateAttempt({ id: attempt.id, changes: { reportNotes: applied.notes } });
+  return applied;
+}
+
 export function remainingBudgetMs(run: RunRecord): number | null {
   if (run.budgetSec === null) return null;
   return run.budgetSec * 1000 - (run.spentMs - run.budgetFromMs);
@@ -129,6 +144,8 @@ export function remainingBudgetMs(run: RunRecord): number | null {
 async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
   const { run, task, work, attempt, deps, previous } = ctx;
   const masker = ctx.masker();
+  // Held-out checks never reach the agent: not in the checks it is shown, not in the failures handed back.
+  const hiddenIds = new Set(run.checks.filter((c) => c.hidden).map((c) => c.id));
   const previousResults = previous ? await listResults({ attemptId: previous.id }) : [];
   const brief = masker.maskText(
     composeBrief({
@@ -137,9 +154,18 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
       attemptN: attempt.n,
       maxAttempts: run.maxAttempts,
       policy: run.policy,
-      checks: run.checks.map((c) => ({ id: c.id, name: c.name, command: c.command, required: c.required, cwd: c.cwd })),
+      checks: run.checks
+        .filter((c) => !c.hidden)
+        .map((c) => ({
+          id: c.id,
+          name: c.name,
+          command: c.command,
+          required: c.required,
+          cwd: c.cwd,
+          executor: c.executor,
+        })),
       failures: previousResults
-        .filter((r) => isBlockingVerdict(r.verdict))
+        .filter((r) => isBlockingVerdict(r.verdict) && !hiddenIds.has(r.checkId))
         .map((r) => ({
           checkId: r.checkId,
           name: r.name,
@@ -149,6 +175,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
           logNote: r.logNote,
           message: r.message,
           tests: r.tests,
+          executor: run.checks.find((c) => c.id === r.checkId)?.executor,
         })),
       previousAttemptN: previous?.n ?? null,
     }),
@@ -158,6 +185,9 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
   giveTo(path.dirname(briefFile), deps.runAs);
   fs.writeFileSync(briefFile, brief, { mode: 0o600 });
   giveTo(briefFile, deps.runAs);
+  // Fresh for each attempt: nothing from before counts as this attempt's report.
+  const reportFile = reportPathOf(deps.dataDir, run.id, attempt.n);
+  fs.rmSync(reportFile, { force: true });
   await updateAttempt({ id: attempt.id, changes: { brief } });
 
   const budget = remainingBudgetMs(run);
@@ -166,6 +196,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     attempt: attempt.n,
     checkId: null,
     briefFile,
+    reportFile,
     passthrough: run.agentEnvPassthrough,
     secrets: ctx.secrets,
     serverEnv: deps.serverEnv,
@@ -234,7 +265,7 @@ function timeoutMessage(limitMs: number, isBudget: boolean, outcome: CommandOutc
   return outcome.message ? `${what} · ${outcome.message}` : what;
 }
 
-async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
+async function runCheckStep(ctx: AttemptContext, reported: AppliedReport | null): Promise<AttemptResult> {
   const { run, attempt, previous } = ctx;
   const checks = run.checks;
   if (run.policy === "off") {
@@ -271,7 +302,18 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
         verdicts.push({ required: check.required, verdict: "skipped", checkId: check.id, message });
       };
       const budgetLeft = remainingBudgetMs(run);
-      if (ctx.signal.aborted) skip("not run: the run was stopped");
+      if (check.executor === "agent") {
+        // Gatehouse never runs an agent check: its verdict is what the agent reported.
+        const { verdict, message } = reported?.verdicts.get(check.id) ?? {
+          verdict: "skipped" as const,
+          message: "not reported: no agent step in this attempt",
+        };
+        const shown = maskShown(ctx.masker(), message);
+        results.update(check.id, { verdict, message: shown, startedAt: new Date(), finishedAt: new Date() });
+        const required = gateRequired(check, verdict, run.strictEvaluation);
+        verdicts.push({ required, verdict, checkId: check.id, message: shown });
+        if (run.failFast && required && isBlockingVerdict(verdict)) stoppedBy = { id: check.id, verdict };
+      } else if (ctx.signal.aborted) skip("not run: the run was stopped");
       else if (budgetLeft !== null && budgetLeft <= 0) skip(`not run: the run's budget of ${run.budgetSec}s is spent`);
       else if (stoppedBy)
         skip(
@@ -294,7 +336,10 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
   }
 
   const gate = computeGate(run.policy, verdicts);
-  const errored = verdicts.find((v) => v.required && v.verdict === "error");
+  // An agent check in error (its report unreadable) is the agent's to fix, not a reason to give up on the run.
+  const errored = verdicts.find(
+    (v) => v.required && v.verdict === "error" && run.checks.find((c) => c.id === v.checkId)?.executor !== "agent",
+  );
   const isMoreComing = !!run.agentCommand && gate === "red" && run.policy === "required" && attempt.n < run.maxAttempts;
   const treeAfter = isMoreComing ? await checkoutFingerprint(ctx.checkoutPath).catch(() => null) : null;
   await updateAttempt({

@@ -21,6 +21,11 @@ export function briefPathOf(dataDir: string, runId: string, n: number): string {
   return path.join(dataDir, "briefs", runId, `${n}.md`);
 }
 
+// The agent's report of its checks: beside the brief (a directory the agent may write), one per attempt.
+export function reportPathOf(dataDir: string, runId: string, n: number): string {
+  return path.join(dataDir, "briefs", runId, `${n}.report.json`);
+}
+
 export function pipeDirOf(dataDir: string): string {
   return path.join(dataDir, "tmp", "pipes");
 }

@@ -95,7 +95,7 @@ export async function runProofStep(
   const guarded = protectedRow({
     changes: change.changes,
     protectedPaths: settings.protectedPaths,
-    scripts: scriptsOfChecks(ctx.checkoutPath, run.checks, change.changes),
+    scripts: scriptsOfChecks(ctx.checkoutPath, run.checks.filter(isRerunnable), change.changes),
   });
   if (guarded) record(guarded, startedAt);
 
@@ -142,7 +142,7 @@ async function testsKept(
 ): Promise<Timed | null> {
   const restored = testFilesToRestore(change.changes, settings.testPatterns);
   const markers = findSkipMarkers(change.diff);
-  const testChecks = ctx.run.checks.filter((c) => c.kind === "test");
+  const testChecks = ctx.run.checks.filter((c) => c.kind === "test" && isRerunnable(c));
   const startedAt = new Date();
   if (restored.length === 0 || testChecks.length === 0) {
     const r = testsKeptRow({ restored, markers, reruns: null, hasTestChecks: testChecks.length > 0 });
@@ -177,7 +177,7 @@ async function failsWithoutChange(
   start: string,
   commitOfHead: () => Promise<string>,
 ): Promise<Timed | null> {
-  const provers = ctx.run.checks.filter(provesChangeOf);
+  const provers = ctx.run.checks.filter((c) => provesChangeOf(c) && isRerunnable(c));
   if (settings.vacuousPolicy === "off" || provers.length === 0) return null;
   const startedAt = new Date();
   const isTest = globMatcher(settings.testPatterns);
@@ -323,4 +323,10 @@ function recordRow(ctx: AttemptContext, results: AttemptResults, r: ProofRow, st
     startedAt,
     finishedAt,
   });
+}
+
+// Proof rows leave out agent checks (Gatehouse never runs them) and hidden ones (a proof row's reason and log
+// go into the agent's brief, which must never name a hidden check or its command).
+function isRerunnable(check: { executor?: string; hidden?: boolean }): boolean {
+  return check.executor !== "agent" && !check.hidden;
 }

@@ -10,6 +10,7 @@ import { findLiveLog, liveLogKey } from "../runner/live-logs";
 import { AGENT_LOG_NAME, agentLogPathOf, checkLogPathOf } from "../runner/paths";
 import type { LogSink } from "../runner/output/log-sink";
 import { readRun } from "./runs";
+import { standingAllows, standingOn } from "./access";
 import { findLiveResults } from "../runner/attempt-results";
 import { lineIndexFor } from "../logs/line-index";
 
@@ -51,6 +52,8 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
       ?.view()
       .find((r) => r.checkId === name) ?? (await findResult({ runId, n: attemptN, checkId: name }));
   if (!result) throw notFound("Check result");
+  if (run.checks.find((c) => c.id === name)?.hidden && !standingAllows(await standingOn(actor, run.workId), "lead"))
+    throw new AppError("forbidden", `"${name}" is a held-out check: its log is shown to leads only`);
   if (
     result.verdict === "queued" ||
     (result.verdict === "skipped" && !fs.existsSync(checkLogPathOf(root, run.id, result.logAttempt, name)))

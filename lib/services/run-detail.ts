@@ -13,6 +13,9 @@ import { notFound } from "../errors";
 import { findLiveLog, liveLogKey } from "../runner/live-logs";
 import { findLiveResults } from "../runner/attempt-results";
 import { readRun } from "./runs";
+import type { Check } from "../gates/check-schema";
+import type { CheckSource } from "../gates/merge-checks";
+import { standingAllows, standingOn } from "./access";
 import { loadWorkSecrets } from "../runner/work-secrets";
 import { makeSecretMasker } from "../runner/output/secret-masker";
 
@@ -22,15 +25,19 @@ export type RunDetail = {
   attempts: AttemptDetail[];
   task: { id: string; key: string; title: string };
   work: { id: string; name: string };
+  // Whether the actor may see held-out checks' commands and logs (leads and admins); others get name and verdict.
+  seesHidden: boolean;
 };
 
 export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDetail> {
   const run = await readRun(actor, runId);
-  const [attempts, results, labels] = await Promise.all([
+  const [attempts, results, labels, standing] = await Promise.all([
     listAttempts({ runId }),
     listResultsOfRun({ runId }),
     findRunLabels({ id: runId }),
+    standingOn(actor, run.workId),
   ]);
+  const seesHidden = standingAllows(standing, "lead");
   // Gone since readRun: deleted with its task or Work.
   if (!labels) throw notFound("Run");
   const byAttempt = new Map<number, ResultRecord[]>();
@@ -60,14 +67,42 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
         checks: run.checks.map((c) => ({ ...c, command: mask(c.command) })),
       }
     : run;
+  const hiddenIds = new Set(seesHidden ? [] : run.checks.filter((c) => c.hidden).map((c) => c.id));
   return {
-    run: shown,
+    run: { ...shown, checks: shown.checks.map((c) => (hiddenIds.has(c.id) ? heldOutCheck(c) : c)) },
     attempts: attempts.map((a) => {
       const live = a.status === "agent" ? findLiveLog(liveLogKey(run.id, a.n, "_agent")) : undefined;
       const withLive = live ? { ...a, agentLogTail: live.liveTail(), agentLogBytes: live.bytesSeen } : a;
-      return { ...withLive, results: byAttempt.get(a.n) ?? [] };
+      const rows = byAttempt.get(a.n) ?? [];
+      return { ...withLive, results: rows.map((r) => (hiddenIds.has(r.checkId) ? heldOutResult(r) : r)) };
     }),
     task: labels.task,
     work: labels.work,
+    seesHidden,
+  };
+}
+
+// A held-out check as a viewer or engineer sees it: its name and verdict, nothing of what it runs or printed.
+function heldOutCheck<C extends Check & { source?: CheckSource }>(check: C): C {
+  const { id, name, kind, required, source } = check;
+  return { id, name, kind, required, ...(source ? { source } : {}), hidden: true, command: "" } as C;
+}
+
+// Checks as someone who may not see held-out checks' commands is shown them (pages listing checks).
+export function withholdHidden<C extends Check & { source?: CheckSource }>(checks: C[], seesHidden: boolean): C[] {
+  return seesHidden ? checks : checks.map((c) => (c.hidden ? heldOutCheck(c) : c));
+}
+
+function heldOutResult(row: ResultRecord): ResultRecord {
+  return {
+    ...row,
+    exitCode: null,
+    signal: null,
+    durationMs: null,
+    message: null,
+    logTail: null,
+    logBytes: null,
+    logNote: null,
+    tests: null,
   };
 }

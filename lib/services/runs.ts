@@ -54,6 +54,7 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         agentEnvPassthrough: work.agentEnvPassthrough,
         budgetSec: resolveInherited(work.budgetSec, fresh.budgetSec),
         failFast: work.failFast,
+        strictEvaluation: work.strictEvaluation,
         proof: proofSettingsOf(work),
         // Each ref is resolved to a commit when the run starts, before the agent (lib/runner/check-sources.ts).
         checkSources: work.checkSources.map((source) => ({ ...source, commit: null })),

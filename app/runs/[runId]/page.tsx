@@ -66,6 +66,7 @@ export default async function RunPage({ params }: Props) {
             <span>
               policy {run.policy}
               {run.failFast ? " · fail fast" : ""}
+              {run.strictEvaluation ? " · strict evaluation" : ""}
             </span>
           </>
         }

@@ -4,7 +4,7 @@ import { sameJson } from "@/lib/gates/same-json";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { loadTaskPage } from "@/lib/services/page-data";
-import { loadRunDetail } from "@/lib/services/run-detail";
+import { loadRunDetail, withholdHidden } from "@/lib/services/run-detail";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
 import { toJson } from "@/lib/api/jsonify";
@@ -40,8 +40,10 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const actor = await getPageActor();
   const { task, work, runs, hasMore } = await orNotFound(getTaskPage(taskId, before));
   const latest = runs[0] && !before ? await loadRunDetail(actor, runs[0].id) : null;
-  const canDispatch = standingAllows(await standingOn(actor, work.id), "engineer");
-  const isChangedSinceRun = latest ? !sameJson(latest.run.checks, task.effective.checks) : false;
+  const standing = await standingOn(actor, work.id);
+  const canDispatch = standingAllows(standing, "engineer");
+  const declared = withholdHidden(task.effective.checks, standingAllows(standing, "lead"));
+  const isChangedSinceRun = latest ? !sameJson(latest.run.checks, declared) : false;
   return (
     <>
       <Breadcrumbs
@@ -126,20 +128,12 @@ export default async function TaskPage({ params, searchParams }: Props) {
                 Declared checks now {isChangedSinceRun ? <Pill tone="sky">changed</Pill> : null}
               </summary>
               <div className="mt-3">
-                <DeclaredChecks
-                  checks={task.effective.checks}
-                  suppressed={task.effective.suppressed}
-                  warnings={task.warnings}
-                />
+                <DeclaredChecks checks={declared} suppressed={task.effective.suppressed} warnings={task.warnings} />
               </div>
             </details>
           </>
         ) : (
-          <DeclaredChecks
-            checks={task.effective.checks}
-            suppressed={task.effective.suppressed}
-            warnings={task.warnings}
-          />
+          <DeclaredChecks checks={declared} suppressed={task.effective.suppressed} warnings={task.warnings} />
         )}
       </Section>
       <Section id="runs" title="Runs">

@@ -14,6 +14,7 @@ import { buttonClass } from "@/components/ui/button";
 import { NewTaskForm } from "@/components/works/new-task-form";
 import { createTaskAction } from "./actions";
 import { standingAllows, standingOn } from "@/lib/services/access";
+import { withholdHidden } from "@/lib/services/run-detail";
 
 const getWork = cache(async (workId: string) => readWork(await getPageActor(), workId));
 
@@ -43,6 +44,7 @@ export default async function WorkPage({ params }: Props) {
             <span>policy {work.checksPolicy}</span>
             <span>{work.maxGateAttempts} attempts</span>
             {work.failFast ? <span>fail fast</span> : null}
+            {work.strictEvaluation ? <span>strict evaluation</span> : null}
             {work.budgetSec ? <span>budget {work.budgetSec}s</span> : null}
           </>
         }
@@ -123,7 +125,12 @@ export default async function WorkPage({ params }: Props) {
         title="Check defaults"
         description="Every task inherits these unless it overrides or suppresses them."
       >
-        <DeclaredChecks checks={work.checkDefaults} suppressed={[]} warnings={[]} showSource={false} />
+        <DeclaredChecks
+          checks={withholdHidden(work.checkDefaults, isLead)}
+          suppressed={[]}
+          warnings={[]}
+          showSource={false}
+        />
         {work.agentCommand ? (
           <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
             Agent command:{" "}

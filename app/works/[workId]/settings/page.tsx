@@ -47,6 +47,7 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               agentEnvPassthrough: work.agentEnvPassthrough,
               budgetSec: work.budgetSec,
               failFast: work.failFast,
+              strictEvaluation: work.strictEvaluation,
               testPatterns: work.testPatterns,
               requireTests: work.requireTests,
               protectedPaths: work.protectedPaths,

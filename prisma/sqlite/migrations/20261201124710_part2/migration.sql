@@ -25,6 +25,7 @@ CREATE TABLE "new_Run" (
     "agentEnvPassthrough" JSONB NOT NULL DEFAULT '[]',
     "budgetSec" INTEGER,
     "failFast" BOOLEAN NOT NULL DEFAULT false,
+    "strictEvaluation" BOOLEAN NOT NULL DEFAULT false,
     "proof" JSONB,
     "checkSources" JSONB NOT NULL DEFAULT '[]',
     "branch" TEXT NOT NULL,
@@ -55,6 +56,35 @@ CREATE INDEX "Run_workId_createdAt_idx" ON "Run"("workId", "createdAt");
 CREATE INDEX "Run_status_finishedAt_idx" ON "Run"("status", "finishedAt");
 CREATE INDEX "Run_workId_finishedAt_idx" ON "Run"("workId", "finishedAt");
 CREATE UNIQUE INDEX "Run_taskId_number_key" ON "Run"("taskId", "number");
+CREATE TABLE "new_Attempt" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "runId" TEXT NOT NULL,
+    "n" INTEGER NOT NULL,
+    "trigger" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'queued',
+    "gate" TEXT NOT NULL DEFAULT 'pending',
+    "startedAt" DATETIME,
+    "finishedAt" DATETIME,
+    "commit" TEXT,
+    "isDirty" BOOLEAN NOT NULL DEFAULT false,
+    "treeAfter" TEXT,
+    "noChangeSince" INTEGER,
+    "brief" TEXT,
+    "agentVerdict" TEXT,
+    "agentExitCode" INTEGER,
+    "agentDurationMs" INTEGER,
+    "agentMessage" TEXT,
+    "agentLogTail" TEXT,
+    "agentLogBytes" BIGINT,
+    "agentLogNote" TEXT,
+    "reportNotes" JSONB NOT NULL DEFAULT '[]',
+    "startedById" TEXT,
+    CONSTRAINT "Attempt_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+INSERT INTO "new_Attempt" ("agentDurationMs", "agentExitCode", "agentLogBytes", "agentLogNote", "agentLogTail", "agentMessage", "agentVerdict", "brief", "commit", "finishedAt", "gate", "id", "isDirty", "n", "noChangeSince", "runId", "startedAt", "startedById", "status", "treeAfter", "trigger") SELECT "agentDurationMs", "agentExitCode", "agentLogBytes", "agentLogNote", "agentLogTail", "agentMessage", "agentVerdict", "brief", "commit", "finishedAt", "gate", "id", "isDirty", "n", "noChangeSince", "runId", "startedAt", "startedById", "status", "treeAfter", "trigger" FROM "Attempt";
+DROP TABLE "Attempt";
+ALTER TABLE "new_Attempt" RENAME TO "Attempt";
+CREATE UNIQUE INDEX "Attempt_runId_n_key" ON "Attempt"("runId", "n");
 CREATE TABLE "new_CheckResult" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "attemptId" TEXT NOT NULL,
@@ -99,6 +129,7 @@ CREATE TABLE "new_Work" (
     "agentEnvPassthrough" JSONB NOT NULL DEFAULT '[]',
     "budgetSec" INTEGER,
     "failFast" BOOLEAN NOT NULL DEFAULT false,
+    "strictEvaluation" BOOLEAN NOT NULL DEFAULT false,
     "testPatterns" JSONB,
     "requireTests" TEXT NOT NULL DEFAULT 'warn',
     "protectedPaths" JSONB,
