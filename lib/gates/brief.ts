@@ -1,7 +1,15 @@
 // The brief the agent reads: the task, the checks that must pass, and from attempt 2 what failed.
 import { formatTestCounts, type TestCounts } from "./test-summary";
 
-export type BriefCheck = { id: string; name: string; command: string; required: boolean; cwd?: string };
+// isBuiltin: Gatehouse runs it itself (command is its description, not something to type).
+export type BriefCheck = {
+  id: string;
+  name: string;
+  command: string;
+  isBuiltin?: boolean;
+  required: boolean;
+  cwd?: string;
+};
 export type BriefFailure = {
   checkId: string;
   name: string;
@@ -53,6 +61,10 @@ export function composeBrief(input: BriefInput): string {
   for (const check of input.policy === "off" ? [] : input.checks) {
     const where = check.cwd ? ` (in ${check.cwd})` : "";
     lines.push(`- ${check.id} — ${check.name}${check.required ? " (required)" : " (reports only)"}${where}`);
+    if (check.isBuiltin) {
+      lines.push(`  built-in, run by Gatehouse: ${check.command}`);
+      continue;
+    }
     const fence = fenceFor(check.command);
     lines.push(`  ${fence}bash`, ...check.command.split("\n").map((l) => `  ${l}`), `  ${fence}`);
   }

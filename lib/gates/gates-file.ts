@@ -424,9 +424,10 @@ export function toGatesMarkdown(checks: readonly Check[], proof?: ProofFileSetti
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
     if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);
-    const longest = Math.max(2, ...Array.from(c.command.matchAll(/`+/g), (m) => m[0].length));
+    const command = c.command ?? "";
+    const longest = Math.max(2, ...Array.from(command.matchAll(/`+/g), (m) => m[0].length));
     const fence = "`".repeat(longest + 1);
-    parts.push("", `${fence}bash`, c.command, fence, "");
+    parts.push("", `${fence}bash`, command, fence, "");
   }
   if (proof && Object.keys(proof).length) {
     parts.push("## Proof", "");

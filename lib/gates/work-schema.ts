@@ -1,7 +1,7 @@
 // A Work's and a Task's settings. Create and patch share the field rules; a patch carries the
 // `version` it was read at (optimistic concurrency).
 import { z } from "zod";
-import { ZCheckList, ZTaskCheckList } from "./check-schema";
+import { ZCheckCwd, ZCheckList, ZTaskCheckList } from "./check-schema";
 import { ZEnvNameList } from "./env-names";
 import { ZGlobList } from "./globs";
 
@@ -104,6 +104,8 @@ const workFields = {
   requireTests: ZProofPolicy,
   protectedPaths: ZGlobList,
   vacuousPolicy: ZProofPolicy,
+  // {{results_dir}}: a directory relative to the checkout (null: its root), where built-ins read outputs.
+  resultsDir: ZCheckCwd.nullable(),
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -128,6 +130,7 @@ export const ZWorkCreate = z.strictObject(
     requireTests: workFields.requireTests.default(DEFAULT_REQUIRE_TESTS),
     protectedPaths: workFields.protectedPaths.default(() => [...DEFAULT_PROTECTED_PATHS]),
     vacuousPolicy: workFields.vacuousPolicy.default(DEFAULT_VACUOUS_POLICY),
+    resultsDir: workFields.resultsDir.optional().default(null),
   },
   { error: strictError },
 );
@@ -149,6 +152,7 @@ export const ZWorkPatch = z.strictObject(
     requireTests: workFields.requireTests.optional(),
     protectedPaths: workFields.protectedPaths.optional(),
     vacuousPolicy: workFields.vacuousPolicy.optional(),
+    resultsDir: workFields.resultsDir.optional(),
     version: ZVersion,
   },
   { error: strictError },

@@ -1,4 +1,5 @@
 // One attempt: the agent step (when there is an agent command), then the check step, then the gate.
+import { whatCheckRuns } from "../gates/builtins";
 import fs from "node:fs";
 import path from "node:path";
 import { composeBrief } from "../gates/brief";
@@ -33,6 +34,7 @@ import {
 } from "./paths";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
+import { runCheckHere } from "./run-check";
 import type { RunnerDeps } from "./runner-deps";
 
 export type AttemptContext = {
@@ -46,6 +48,9 @@ export type AttemptContext = {
   deps: RunnerDeps;
   secrets: Record<string, string>;
   masker: () => OutputMasker;
+  // {{assets_dir}} and {{checks_dir}} of this attempt, when the run has them.
+  assetsDir?: string | null;
+  checksDir?: string | null;
 };
 
 export type AttemptResult = {
@@ -99,7 +104,14 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
       attemptN: attempt.n,
       maxAttempts: run.maxAttempts,
       policy: run.policy,
-      checks: run.checks.map((c) => ({ id: c.id, name: c.name, command: c.command, required: c.required, cwd: c.cwd })),
+      checks: run.checks.map((c) => ({
+        id: c.id,
+        name: c.name,
+        command: whatCheckRuns(c),
+        isBuiltin: c.use !== undefined,
+        required: c.required,
+        cwd: c.cwd,
+      })),
       failures: previousResults
         .filter((r) => isBlockingVerdict(r.verdict))
         .map((r) => ({
@@ -339,20 +351,21 @@ async function runOneCheck(
   const budgetLeft = remainingBudgetMs(run);
   const isBudgetBound = budgetLeft !== null && budgetLeft < timeoutSec * 1000;
   const masker = ctx.masker();
-  const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, check.id), {
-    command: check.command,
+  const outcome = await runCheckHere(ctx, check, {
+    checkoutDir: ctx.checkoutPath,
     cwd: where.path,
     env,
     timeoutMs: isBudgetBound ? Math.max(1, budgetLeft) : timeoutSec * 1000,
     logPath: checkLogPathOf(deps.dataDir, run.id, attempt.n, check.id),
+    liveKey: liveLogKey(run.id, attempt.n, check.id),
     masker,
-    expectStdout: check.expectStdout,
   });
   run.spentMs += outcome.durationMs;
-  const byExit = verdictByExit(outcome, check);
+  // A built-in gives its own verdict (a timeout or a stop leaves it null: judged like a command's).
+  const byExit = outcome.builtinVerdict ?? verdictByExit(outcome, check);
   // The test runner's summary, read from the stored tail (16 KB): it can fail a check that exited 0, make a
   // test check that ran no test hollow, and name the failing tests in the message.
-  const tests = outcome.spawnError ? null : recogniseTests(outcome.tail);
+  const tests = outcome.spawnError || check.use !== undefined ? null : recogniseTests(outcome.tail);
   const judged =
     byExit === "passed" || byExit === "failed"
       ? judgeTestSummary({ verdict: byExit, kind: check.kind, exitCode: outcome.exitCode, summary: tests })
