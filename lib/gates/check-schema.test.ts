@@ -12,6 +12,8 @@ import {
   ZCheckList,
   ZTaskCheckEntry,
   ZTaskCheckList,
+  executorOf,
+  HIDDEN_AGENT_CHECK,
   isDisabledEntry,
 } from "./check-schema";
 import { toFieldIssues, type FieldIssue } from "./field-issues";
@@ -323,6 +325,41 @@ describe("Check.expectStdout", () => {
 
   it("refuses non-text", () => {
     expect(issuesOf(ZCheck, withField("expectStdout", 0))).toEqual([{ path: "expectStdout", message: "must be text" }]);
+  });
+});
+
+describe("Check.executor and Check.hidden", () => {
+  it("unset means a visible check run by Gatehouse", () => {
+    const out = parsed(ZCheck, base);
+    expect(executorOf(out)).toBe("platform");
+    expect(out.hidden).toBeUndefined();
+  });
+
+  it("accepts agent checks, whose command may be an instruction in prose", () => {
+    const prose = "Start the dev server, open /health in a browser and confirm it says OK.";
+    const out = parsed(ZCheck, { ...base, executor: "agent", command: prose });
+    expect(executorOf(out)).toBe("agent");
+    expect(out.command).toBe(prose);
+  });
+
+  it("accepts hidden platform checks", () => {
+    expect(parsed(ZCheck, { ...base, executor: "platform", hidden: true }).hidden).toBe(true);
+  });
+
+  it("refuses other executors and non-boolean hidden", () => {
+    expect(issuesOf(ZCheck, withField("executor", "jetty"))).toEqual([
+      { path: "executor", message: "must be platform or agent" },
+    ]);
+    expect(issuesOf(ZCheck, withField("hidden", "yes"))).toEqual([
+      { path: "hidden", message: "must be true or false" },
+    ]);
+  });
+
+  it("refuses a hidden agent check, in the defaults and in a task's list", () => {
+    const bad = { ...base, executor: "agent", hidden: true };
+    expect(issuesOf(ZCheck, bad)).toEqual([{ path: "hidden", message: HIDDEN_AGENT_CHECK }]);
+    expect(issuesOf(ZCheckList, [bad])).toEqual([{ path: "0.hidden", message: HIDDEN_AGENT_CHECK }]);
+    expect(issuesOf(ZTaskCheckList, [bad])).toEqual([{ path: "0.hidden", message: HIDDEN_AGENT_CHECK }]);
   });
 });
 

@@ -8,6 +8,9 @@ import { DISABLED_IN_DEFAULTS } from "./field-issues";
 import { placeholderProblem } from "./placeholders";
 
 export const CHECK_KINDS = ["build", "test", "lint", "typecheck", "custom"] as const;
+// Who runs a check: Gatehouse after the agent (platform, the default) or the agent, which reports it.
+const CHECK_EXECUTORS = ["platform", "agent"] as const;
+export type CheckExecutor = (typeof CHECK_EXECUTORS)[number];
 export const MAX_CHECKS = 20;
 export const DEFAULT_TIMEOUT_SEC = 600;
 export const CHECK_ID_PATTERN = /^[a-z0-9][a-z0-9-_]{0,40}$/;
@@ -109,6 +112,10 @@ const checkFields = {
   // Whether the check must fail without the change (the _fails-without-change proof row); unset: true for
   // checks a task added, false for the others.
   provesChange: z.boolean({ error: "must be true or false" }).optional(),
+  // Unset: platform. An agent check's command may be an instruction in prose; the agent reports its verdict.
+  executor: z.enum(CHECK_EXECUTORS, { error: "must be platform or agent" }).optional(),
+  // A held-out check: kept out of the agent's brief, failures and environment. Unset: false.
+  hidden: z.boolean({ error: "must be true or false" }).optional(),
 };
 
 // A check runs either a command or a built-in (`use` + `with`), never both; a built-in's parameters are
@@ -152,9 +159,23 @@ const EVEN_WITH_FIELD_ERRORS = {
   when: (payload: { value: unknown }) => !!payload.value && typeof payload.value === "object",
 };
 
+export const HIDDEN_AGENT_CHECK =
+  "an agent check cannot be hidden: the agent runs it, so it sees it (make it a platform check or not hidden)";
+
+// A held-out check is a platform check: the agent cannot run what it must never see.
+function refuseHiddenAgent(check: { executor?: CheckExecutor; hidden?: boolean }, ctx: z.RefinementCtx): void {
+  if (check.hidden && check.executor === "agent")
+    ctx.addIssue({ code: "custom", message: HIDDEN_AGENT_CHECK, path: ["hidden"] });
+}
+
+export function executorOf(check: { executor?: CheckExecutor }): CheckExecutor {
+  return check.executor ?? "platform";
+}
+
 // A check in a Work's defaults (or a full entry in a task's list).
 export const ZCheck = z
   .strictObject(checkFields, { error: unknownFieldMessage })
+  .superRefine(refuseHiddenAgent)
   .superRefine(refineRunsOne, EVEN_WITH_FIELD_ERRORS);
 export type Check = z.infer<typeof ZCheck>;
 
@@ -176,6 +197,8 @@ const ZDisabledEntry = z.strictObject(
     expectExit: checkFields.expectExit,
     expectStdout: checkFields.expectStdout,
     provesChange: checkFields.provesChange,
+    executor: checkFields.executor,
+    hidden: checkFields.hidden,
   },
   { error: unknownFieldMessage },
 );
@@ -184,6 +207,7 @@ const ZActiveEntry = z
     { ...checkFields, disabled: z.literal(false, { error: "must be true or false" }).optional() },
     { error: unknownFieldMessage },
   )
+  .superRefine(refuseHiddenAgent)
   .superRefine(refineRunsOne, EVEN_WITH_FIELD_ERRORS);
 
 export type DisabledEntry = z.infer<typeof ZDisabledEntry>;

@@ -251,7 +251,7 @@ describe("parseGatesFile: YAML", () => {
 
     it("an unknown field names the known ones", () => {
       expect(onlyProblems(yamlGate("run: npm test", "timeout_sec: 60"))[0]).toMatch(
-        /unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change\)/,
+        /unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change, executor, hidden\)/,
       );
     });
 
@@ -848,6 +848,7 @@ describe("export: toGatesYaml / toGatesMarkdown round-trip through parseGatesFil
       provesChange: true,
     },
     { id: "no-proof", name: "Builds", kind: "build", command: "npm run build", required: true, provesChange: false },
+    { id: "held-out", name: "Held-out suite", kind: "test", command: "npm run secret", required: true, hidden: true },
   ];
 
   it("toGatesYaml → parseGatesFile gives back the same checks", () => {
@@ -868,6 +869,18 @@ describe("export: toGatesYaml / toGatesMarkdown round-trip through parseGatesFil
     expect(r.fileProblem).toBeNull();
     expect(r.entries.map((e) => e.problems)).toEqual(checks.map(() => []));
     expect(checksOf(r)).toEqual(checks);
+  });
+
+  it("YAML keeps who runs a check and whether it is hidden; `executor` is read in any case", () => {
+    const agent: Check = { ...checks[0], id: "smoke", executor: "agent", command: "Open /health and confirm OK" };
+    const text = toGatesYaml([agent, checks.at(-1)!]);
+    expect(text).toContain("executor: agent");
+    expect(text).toContain("hidden: true");
+    expect(checksOf(parseGatesFile(text))).toEqual([agent, checks.at(-1)]);
+    const upper = parseGatesFile("gates:\n  - run: npm test\n    executor: Agent\n    hidden: no\n");
+    expect(checksOf(upper)[0]).toMatchObject({ executor: "agent", hidden: false });
+    const bad = parseGatesFile("gates:\n  - run: npm test\n    executor: agent\n    hidden: yes\n");
+    expect(bad.entries[0].problems).toEqual([expect.stringMatching(/^hidden: an agent check cannot be hidden/)]);
   });
 
   it("Markdown export writes `### id — name` headings and a fence longer than any backtick run", () => {

@@ -134,6 +134,13 @@ function toCheck(raw: Raw, ids: Ids): ImportEntry {
     if (proves === null) problems.push("proves_change: write yes or no");
     else candidate.provesChange = proves;
   }
+  if (f.executor !== undefined)
+    candidate.executor = typeof f.executor === "string" ? f.executor.trim().toLowerCase() : f.executor;
+  if (f.hidden !== undefined) {
+    const hidden = asBoolean(f.hidden);
+    if (hidden === null) problems.push("hidden: write yes or no");
+    else candidate.hidden = hidden;
+  }
   if (f.env !== undefined)
     candidate.envPassthrough = typeof f.env === "string" ? f.env.split(/[,\s]+/).filter(Boolean) : f.env;
   if (problems.length === 0) {
@@ -175,6 +182,8 @@ const YAML_KEYS = new Set([
   "env",
   "env_passthrough",
   "proves_change",
+  "executor",
+  "hidden",
 ]);
 
 // In YAML a leading "!" is a tag; in a gates file "! cmd" is a shell negation: keep it, quoted.
@@ -234,7 +243,7 @@ function parseYaml(text: string): ImportResult {
     for (const [key, value] of Object.entries(item)) {
       if (!YAML_KEYS.has(key))
         problems.push(
-          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change)`,
+          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change, executor, hidden)`,
         );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }
@@ -398,6 +407,8 @@ export function toGatesYaml(checks: readonly Check[], proof?: ProofFileSettings)
     ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
     ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
     ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
+    ...(c.executor !== undefined ? { executor: c.executor } : {}),
+    ...(c.hidden !== undefined ? { hidden: c.hidden } : {}),
   }));
   return YAML.stringify({ gates, ...(proof && Object.keys(proof).length ? { proof: proofFileFields(proof) } : {}) });
 }
@@ -424,6 +435,7 @@ export function toGatesMarkdown(checks: readonly Check[], proof?: ProofFileSetti
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
     if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);
+    if (c.hidden !== undefined) parts.push(`- hidden: ${c.hidden ? "yes" : "no"}`);
     const command = c.command ?? "";
     const longest = Math.max(2, ...Array.from(command.matchAll(/`+/g), (m) => m[0].length));
     const fence = "`".repeat(longest + 1);

@@ -257,3 +257,20 @@ describe("timeoutOf", () => {
     expect(timeoutOf(c)).toBe(expected);
   });
 });
+
+describe("executor and hidden through merging", () => {
+  it("a default's executor and hidden are inherited; a task entry's replace them", () => {
+    const defs = [def("smoke", { executor: "agent" }), def("secret", { hidden: true })];
+    const inherited = resolveChecks(defs, null).checks;
+    expect(inherited.map((c) => [c.id, c.executor, c.hidden])).toEqual([
+      ["smoke", "agent", undefined],
+      ["secret", undefined, true],
+    ]);
+    const replaced = resolveChecks(defs, [entry("secret"), entry("extra", { executor: "agent" })]).checks;
+    expect(replaced.map((c) => [c.id, c.executor, c.hidden])).toEqual([
+      ["smoke", "agent", undefined],
+      ["secret", undefined, undefined],
+      ["extra", "agent", undefined],
+    ]);
+  });
+});
