@@ -145,6 +145,15 @@ function refineRunsOne(value: unknown, ctx: z.RefinementCtx): void {
       });
     return;
   }
+  for (const field of ["cwd", "expectExit", "expectStdout", "envPassthrough"] as const)
+    if ((check as Record<string, unknown>)[field] !== undefined)
+      ctx.addIssue({ code: "custom", path: [field], message: `not used by a built-in (${BUILT_IN_IGNORES[field]})` });
+  if ((check as { executor?: unknown }).executor === "agent")
+    ctx.addIssue({
+      code: "custom",
+      path: ["executor"],
+      message: "a built-in is run by Gatehouse: it cannot be an agent check",
+    });
   if (!isBuiltinName(check.use)) return;
   const parsed = BUILTIN_PARAMS[check.use].safeParse(check.with ?? {});
   if (parsed.success) return;
@@ -155,6 +164,12 @@ function refineRunsOne(value: unknown, ctx: z.RefinementCtx): void {
     else ctx.addIssue({ code: "custom", path: ["with", ...issue.path], message: issue.message });
   }
 }
+const BUILT_IN_IGNORES = {
+  cwd: "its paths are relative to the results directory",
+  expectExit: "it has no exit code",
+  expectStdout: "its verdict is its own",
+  envPassthrough: "it runs no process",
+};
 const EVEN_WITH_FIELD_ERRORS = {
   when: (payload: { value: unknown }) => !!payload.value && typeof payload.value === "object",
 };

@@ -18,7 +18,9 @@ export function describeJsonError(text: string): string {
     return `${message} at line ${line}, column ${index - lineStart + 1}`;
   };
   const unexpected = () =>
-    i >= text.length ? at("Unexpected end of JSON") : at(`Unexpected token ${JSON.stringify(text[i]).slice(1, -1)}`);
+    i >= text.length
+      ? at("Unexpected end of JSON")
+      : at(`Unexpected token ${text[i] < " " ? JSON.stringify(text[i]).slice(1, -1) : text[i]}`);
   const skipSpace = () => {
     while (i < text.length && " \t\n\r".includes(text[i])) i++;
   };
