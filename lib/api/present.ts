@@ -1,4 +1,5 @@
 // The JSON shapes of the API (field names exactly as the SPEC's).
+import type { AssetInfo } from "../db/assets";
 import type { WorkRecord } from "../db/works";
 import type { TaskView } from "../services/tasks";
 
@@ -20,6 +21,7 @@ export function presentWork(work: WorkRecord) {
     requireTests: work.requireTests,
     protectedPaths: work.protectedPaths,
     vacuousPolicy: work.vacuousPolicy,
+    resultsDir: work.resultsDir,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,
@@ -46,4 +48,8 @@ export function presentTask(task: TaskView) {
     createdAt: task.createdAt,
     updatedAt: task.updatedAt,
   };
+}
+
+export function presentAsset(asset: AssetInfo) {
+  return { name: asset.name, size: asset.size, sha256: asset.sha256, createdAt: asset.createdAt };
 }

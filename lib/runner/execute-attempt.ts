@@ -34,6 +34,7 @@ import {
 } from "./paths";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
+import { copyAssetsForAttempt, removeAttemptFiles } from "./run-assets";
 import { runCheckHere } from "./run-check";
 import type { RunnerDeps } from "./runner-deps";
 
@@ -84,7 +85,18 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
     await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
     return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: null };
   }
-  return runCheckStep(ctx);
+  // The Work's assets, read-only to this attempt's checks (after the agent step: the agent never sees them).
+  ctx.assetsDir = await copyAssetsForAttempt({
+    dataDir: deps.dataDir,
+    workId: run.workId,
+    runId: run.id,
+    n: attempt.n,
+  });
+  try {
+    return await runCheckStep(ctx);
+  } finally {
+    removeAttemptFiles(deps.dataDir, run.id, attempt.n);
+  }
 }
 
 export function remainingBudgetMs(run: RunRecord): number | null {
