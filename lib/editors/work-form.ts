@@ -20,6 +20,7 @@ export type WorkSettings = Pick<
   | "requireTests"
   | "protectedPaths"
   | "vacuousPolicy"
+  | "resultsDir"
   | "version"
 >;
 
@@ -36,6 +37,8 @@ export type WorkForm = {
   requireTests: string;
   protectedPaths: string;
   vacuousPolicy: string;
+  // {{results_dir}} relative to the checkout; empty: its root.
+  resultsDir: string;
 };
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
@@ -57,6 +60,7 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     requireTests: s.requireTests,
     protectedPaths: s.protectedPaths.join("\n"),
     vacuousPolicy: s.vacuousPolicy,
+    resultsDir: s.resultsDir ?? "",
   };
 }
 
@@ -73,6 +77,7 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     requireTests: form.requireTests,
     protectedPaths: splitLines(form.protectedPaths),
     vacuousPolicy: form.vacuousPolicy,
+    resultsDir: form.resultsDir.trim() ? form.resultsDir.trim() : null,
   };
 }
 

@@ -3,7 +3,7 @@
 // upload is one plain request) and per Work.
 export const MAX_ASSET_BYTES = 1024 * 1024;
 export const MAX_ASSETS_TOTAL_BYTES = 10 * 1024 * 1024;
-export const MAX_ASSETS = 50;
+const MAX_ASSETS = 50;
 const MAX_NAME_LENGTH = 100;
 
 // One path segment of letters, digits, ".", "_" and "-" (anything else becomes "-"), never "." or "..",

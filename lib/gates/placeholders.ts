@@ -60,6 +60,6 @@ export function expandCommandPlaceholders(command: string, dirs: PlaceholderDirs
   return expandWith(command, dirs, shellQuote);
 }
 
-export function shellQuote(value: string): string {
+function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -31,7 +31,7 @@ type Where = {
 };
 
 // The run's directories for placeholders, or why {{results_dir}} cannot be one (it leaves the checkout).
-export function placeholderDirsOf(
+function placeholderDirsOf(
   ctx: Pick<AttemptContext, "work" | "assetsDir" | "checksDir">,
   checkoutDir: string,
 ): { dirs: PlaceholderDirs; resultsMissing: string | null } | { error: string } {
@@ -53,7 +53,7 @@ export function placeholderDirsOf(
 }
 
 // The placeholder directories as environment variables (only those this run has).
-export function placeholderEnv(dirs: PlaceholderDirs): Record<string, string> {
+function placeholderEnv(dirs: PlaceholderDirs): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of PLACEHOLDER_NAMES) if (dirs[name] !== null) env[PLACEHOLDER_ENV[name]] = dirs[name];
   return env;

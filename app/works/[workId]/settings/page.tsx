@@ -6,6 +6,9 @@ import { readWork } from "@/lib/services/works";
 import { readAudit } from "@/lib/services/audit";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { WorkSettingsEditor } from "@/components/editors/work-settings-editor";
+import { WorkAssetsPanel } from "@/components/editors/work-assets-panel";
+import { presentAsset } from "@/lib/api/present";
+import { listWorkAssets } from "@/lib/services/assets";
 import { ChangeHistory } from "@/components/editors/change-history";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
 import { saveWorkSettingsAction } from "./actions";
@@ -50,10 +53,26 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               requireTests: work.requireTests,
               protectedPaths: work.protectedPaths,
               vacuousPolicy: work.vacuousPolicy,
+              resultsDir: work.resultsDir,
               version: work.version,
             }}
             save={saveWorkSettingsAction.bind(null, work.id)}
           />
+          <div className="mt-10">
+            <Section
+              id="assets"
+              title="Assets"
+              description="Files for the checks (expected outputs, fixtures): each run's checks read them, read-only, in {{assets_dir}} and $GATEHOUSE_ASSETS_DIR. At most 1 MB each, 10 MB and 50 files per Work."
+            >
+              <WorkAssetsPanel
+                workId={work.id}
+                initial={(await listWorkAssets(actor, workId)).map((a) => ({
+                  ...presentAsset(a),
+                  createdAt: a.createdAt.toISOString(),
+                }))}
+              />
+            </Section>
+          </div>
           <div className="mt-10">
             <Section id="history" title="History">
               <ChangeHistory events={(await readAudit(actor, { workId, actionPrefix: "work." })).events} />
