@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ASSET_BYTES, MAX_ASSETS_TOTAL_BYTES } from "@/lib/gates/assets";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
 import { callRoute } from "@/lib/testing/call-route";
+import type { Json } from "@/lib/testing/json";
 import { expectForbiddenRole, grant, makePerson, type Person } from "@/lib/testing/access-fixture";
 import * as works from "./works/route";
 import * as work from "./works/[id]/route";
@@ -49,9 +50,7 @@ describe("Work assets through the API", () => {
     expect(created.json).toMatchObject({ name: "Expected-Output.json", size: 14 });
     expect(created.json.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect((await upload("Expected-Output.json", '{"total": 43}\n')).status).toBe(200);
-    expect((await list()).json.assets.map((a: { name: string; size: number }) => [a.name, a.size])).toEqual([
-      ["Expected-Output.json", 14],
-    ]);
+    expect((await list()).json.assets.map((a: Json) => [a.name, a.size])).toEqual([["Expected-Output.json", 14]]);
     const deleted = await callRoute(asset.DELETE, {
       method: "DELETE",
       params: { id: workId, name: "Expected-Output.json" },
@@ -66,7 +65,7 @@ describe("Work assets through the API", () => {
     });
     expect(missing.status).toBe(404);
     const trail = await callRoute(audit.GET, { path: `/api/audit?workId=${workId}`, token: lead.token });
-    expect(trail.json.events.map((e: { action: string }) => e.action)).toEqual(
+    expect(trail.json.events.map((e: Json) => e.action)).toEqual(
       expect.arrayContaining(["asset.upload", "asset.replace", "asset.delete"]),
     );
   });
@@ -127,7 +126,7 @@ describe("built-in checks and resultsDir through the API", () => {
       ],
     });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.issues.map((i: { path: string }) => i.path)).toEqual([
+    expect(bad.json.error.issues.map((i: Json) => i.path)).toEqual([
       "checkDefaults.0.with.url",
       "checkDefaults.1.with.strings",
     ]);
