@@ -121,7 +121,7 @@ const checkFields = {
 // A check runs either a command or a built-in (`use` + `with`), never both; a built-in's parameters are
 // checked each by name (with.path). Runs beside the field errors, so every mistake shows at once.
 function refineRunsOne(value: unknown, ctx: z.RefinementCtx): void {
-  if (!value || typeof value !== "object") return;
+  if (!value || typeof value !== "object" || Array.isArray(value)) return;
   const check = value as { command?: unknown; use?: unknown; with?: unknown; disabled?: unknown };
   if (check.disabled === true) return;
   if (check.command !== undefined && check.use !== undefined)
@@ -171,7 +171,8 @@ const BUILT_IN_IGNORES = {
   envPassthrough: "it runs no process",
 };
 const EVEN_WITH_FIELD_ERRORS = {
-  when: (payload: { value: unknown }) => !!payload.value && typeof payload.value === "object",
+  when: (payload: { value: unknown }) =>
+    !!payload.value && typeof payload.value === "object" && !Array.isArray(payload.value),
 };
 
 export const HIDDEN_AGENT_CHECK =

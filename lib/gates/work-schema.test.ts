@@ -208,7 +208,19 @@ describe("ZWorkCreate", () => {
       requireTests: "warn",
       protectedPaths: [...DEFAULT_PROTECTED_PATHS],
       vacuousPolicy: "warn",
+      resultsDir: null,
     });
+  });
+
+  it.each([
+    ["../outside", "must stay inside the checkout: '..' is not allowed"],
+    ["/tmp/out", "must be relative to the checkout root, not absolute"],
+    ["", "must not be empty (leave it out to run in the checkout root)"],
+  ])("refuses the results directory %j", (resultsDir, message) => {
+    const result = ZWorkCreate.safeParse({ ...minimalWork, resultsDir });
+    expect(result.success ? [] : result.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["resultsDir", message],
+    ]);
   });
 
   it("keeps every field given", () => {
@@ -226,6 +238,7 @@ describe("ZWorkCreate", () => {
       requireTests: "required",
       protectedPaths: ["scripts/**", "Makefile"],
       vacuousPolicy: "off",
+      resultsDir: "out/reports",
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });
