@@ -38,22 +38,26 @@ export async function uploadAsset(
   await requireLeadOf(actor, workId);
   const name = nameOf(rawName);
   const sha256 = crypto.createHash("sha256").update(content).digest("hex");
-  return getDb().$transaction(async (tx) => {
-    const others = (await listAssets({ workId, db: tx })).filter((a) => a.name !== name);
-    const problem = assetUploadProblem({ size: content.byteLength, otherSizes: others.map((a) => a.size) });
-    if (problem) throw new AppError("validation", `${problem.path}: ${problem.message}`, [problem]);
-    const existed = await upsertAsset({ workId, name, content, sha256, userId: actor.userId, db: tx });
-    await insertAuditEvent({
-      event: auditBy(actor, {
-        action: existed ? "asset.replace" : "asset.upload",
-        workId,
-        summary: `${existed ? "replaced" : "uploaded"} asset ${name} (${content.byteLength} bytes, sha256 ${sha256.slice(0, 12)})`,
-      }),
-      db: tx,
-    });
-    const asset = (await listAssets({ workId, db: tx })).find((a) => a.name === name)!;
-    return { asset, created: !existed };
-  });
+  return getDb().$transaction(
+    async (tx) => {
+      const others = (await listAssets({ workId, db: tx })).filter((a) => a.name !== name);
+      const problem = assetUploadProblem({ size: content.byteLength, otherSizes: others.map((a) => a.size) });
+      if (problem) throw new AppError("validation", `${problem.path}: ${problem.message}`, [problem]);
+      const existed = await upsertAsset({ workId, name, content, sha256, userId: actor.userId, db: tx });
+      await insertAuditEvent({
+        event: auditBy(actor, {
+          action: existed ? "asset.replace" : "asset.upload",
+          workId,
+          summary: `${existed ? "replaced" : "uploaded"} asset ${name} (${content.byteLength} bytes, sha256 ${sha256.slice(0, 12)})`,
+        }),
+        db: tx,
+      });
+      const asset = (await listAssets({ workId, db: tx })).find((a) => a.name === name)!;
+      return { asset, created: !existed };
+      // A megabyte written on a loaded machine can outlast Prisma's 5 s default (seen: a 500 under load).
+    },
+    { maxWait: 10_000, timeout: 30_000 },
+  );
 }
 
 export async function removeAsset(actor: Actor, workId: string, rawName: string): Promise<void> {
