@@ -1,4 +1,5 @@
 // The checks a dispatch would freeze right now, with where each came from and what is suppressed.
+import { whatCheckRuns } from "@/lib/gates/builtins";
 import type { EffectiveCheck } from "@/lib/gates/merge-checks";
 import { DEFAULT_TIMEOUT_SEC } from "@/lib/gates/check-schema";
 import { KindLabel, RequiredLabel, SourceLabel } from "./kind-label";
@@ -37,14 +38,14 @@ export function DeclaredChecks({
                     {check.hidden ? " · held out from the agent" : ""}
                   </span>
                 </div>
-                {check.hidden && check.command === "" ? (
+                {check.hidden && whatCheckRuns(check) === "" ? (
                   <p className="mt-1.5 text-xs text-zinc-500 dark:text-zinc-400">Its command is shown to leads.</p>
                 ) : (
                   <pre className="mt-1.5 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
                     <span className="select-none text-zinc-500 dark:text-zinc-400">
-                      {check.executor === "agent" ? "" : "$ "}
+                      {check.executor === "agent" ? "" : check.use ? "built-in " : "$ "}
                     </span>
-                    {showControls(check.command)}
+                    {showControls(whatCheckRuns(check))}
                   </pre>
                 )}
                 <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-zinc-500 dark:text-zinc-400">

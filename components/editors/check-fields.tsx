@@ -1,10 +1,12 @@
 "use client";
 // Every field of one check, edited in place, each with the schema's message next to it when it is
 // wrong, and a warning when the command cannot fail or proves nothing.
+import { BUILTIN_NAMES } from "@/lib/gates/builtins";
 import { CHECK_EXECUTORS, CHECK_KINDS } from "@/lib/gates/check-schema";
 import { findCannotFailWarnings } from "@/lib/gates/cannot-fail-checks";
 import type { CheckForm } from "@/lib/editors/check-form";
 import { inputBorderClass } from "../ui/action-form";
+import { BuiltinFields } from "./builtin-fields";
 import { CodeEditor } from "./code-editor";
 import { editorInputClass as input, FieldError } from "./field-parts";
 
@@ -122,6 +124,21 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
           ))}
         </select>
       </Field>
+      <Field id={`${prefix}-use`} label="Runs" error={errors.get("use")} className="sm:col-span-6">
+        <select
+          id={`${prefix}-use`}
+          value={form.use}
+          onChange={(e) => onChange({ use: e.target.value })}
+          className={`${input} ${inputBorderClass} sm:w-auto`}
+        >
+          <option value="">a shell command</option>
+          {BUILTIN_NAMES.map((name) => (
+            <option key={name} value={name}>
+              built-in: {name}
+            </option>
+          ))}
+        </select>
+      </Field>
       <div className="sm:col-span-3">
         <label className="flex items-center gap-2 text-sm sm:pt-5">
           <input
@@ -140,17 +157,21 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
         ) : null}
       </div>
       <div className="sm:col-span-6">
-        <Field id={commandId} label={isAgent ? "Command or instruction" : "Command"} error={errors.get("command")}>
-          <CodeEditor
-            id={commandId}
-            label={isAgent ? "Command or instruction" : "Command"}
-            value={form.command}
-            onChange={(command) => onChange({ command })}
-            invalid={errors.has("command")}
-            describedBy={errors.has("command") ? `${commandId}-error` : undefined}
-          />
-        </Field>
-        {warnings.map((w) => (
+        {form.use ? (
+          <BuiltinFields form={form} onChange={onChange} errors={errors} prefix={prefix} />
+        ) : (
+          <Field id={commandId} label={isAgent ? "Command or instruction" : "Command"} error={errors.get("command")}>
+            <CodeEditor
+              id={commandId}
+              label={isAgent ? "Command or instruction" : "Command"}
+              value={form.command}
+              onChange={(command) => onChange({ command })}
+              invalid={errors.has("command")}
+              describedBy={errors.has("command") ? `${commandId}-error` : undefined}
+            />
+          </Field>
+        )}
+        {(form.use ? [] : warnings).map((w) => (
           <p
             key={w.reason}
             role="note"
@@ -171,15 +192,23 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
         Required (decides the gate)
       </label>
       {text("timeoutSec", "Timeout (seconds)", { className: "sm:col-span-1", placeholder: "600", mono: true })}
-      {text("expectExit", "Passing exit code", { className: "sm:col-span-1", placeholder: "0", mono: true })}
-      {text("cwd", "Directory", { className: "sm:col-span-2", placeholder: "checkout root", mono: true })}
-      {text("expectStdout", "Output must contain", { className: "sm:col-span-3", placeholder: "(nothing required)" })}
-      {text("envPassthrough", "Environment it may see", {
-        className: "sm:col-span-3",
-        placeholder: "NPM_TOKEN, SENTRY_DSN",
-        mono: true,
-        hint: "names only; values come from the Work's secrets",
-      })}
+      {/* A built-in has no exit code, output, directory or environment of its own: those fields are for commands. */}
+      {form.use ? null : (
+        <>
+          {text("expectExit", "Passing exit code", { className: "sm:col-span-1", placeholder: "0", mono: true })}
+          {text("cwd", "Directory", { className: "sm:col-span-2", placeholder: "checkout root", mono: true })}
+          {text("expectStdout", "Output must contain", {
+            className: "sm:col-span-3",
+            placeholder: "(nothing required)",
+          })}
+          {text("envPassthrough", "Environment it may see", {
+            className: "sm:col-span-3",
+            placeholder: "NPM_TOKEN, SENTRY_DSN",
+            mono: true,
+            hint: "names only; values come from the Work's secrets",
+          })}
+        </>
+      )}
       <Field
         id={`${prefix}-provesChange`}
         label="Must fail without the change"

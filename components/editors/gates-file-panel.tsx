@@ -129,6 +129,11 @@ export function GatesFilePanel({
               {result.fileProblem}
             </p>
           ) : null}
+          {(result.fileNotes ?? []).map((note) => (
+            <p key={note} className="text-rose-800 dark:text-rose-300">
+              ✗ {note}
+            </p>
+          ))}
           <p className="mb-2 font-medium">
             {result.format === "markdown" ? "Markdown runbook" : "YAML list"}: {good.length} check
             {good.length === 1 ? "" : "s"} ready, {bad.length} cannot be imported.
@@ -144,7 +149,9 @@ export function GatesFilePanel({
                   <span className="text-zinc-500 dark:text-zinc-400">
                     {" "}
                     → {e.check.id} ({e.check.kind}
-                    {e.check.required ? ", required" : ""})
+                    {e.check.required ? ", required" : ""}
+                    {e.check.use ? `, built-in ${e.check.use}` : ""}
+                    {e.check.executor === "agent" ? ", run by the agent" : ""})
                   </span>
                 ) : (
                   <span>: {e.problems.join("; ")}</span>

@@ -1,5 +1,6 @@
 "use client";
 // One of the Work's checks as a task sees it: inherited, overridden (edited below) or suppressed.
+import { whatCheckRuns } from "@/lib/gates/builtins";
 import type { Check } from "@/lib/gates/check-schema";
 import { showControls } from "@/lib/format";
 import { Button } from "../ui/button";
@@ -56,7 +57,8 @@ export function InheritedCheckRow({ check, state, onOverride, onSuppress, onInhe
       </div>
       {state === "inherited" ? (
         <pre className="mt-2 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
-          $ {showControls(check.command)}
+          {check.use ? "built-in " : "$ "}
+          {showControls(whatCheckRuns(check))}
         </pre>
       ) : null}
       {children ? <div className="mt-3">{children}</div> : null}

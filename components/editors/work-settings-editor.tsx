@@ -25,6 +25,7 @@ import { GatesFilePanel } from "./gates-file-panel";
 import { PolicyFields } from "./policy-fields";
 import { MergeFields } from "./merge-fields";
 import { ProofFields } from "./proof-fields";
+import { ResultsDirField } from "./results-dir-field";
 import { SaveBar } from "./save-bar";
 import { useVersionedSettings } from "./use-versioned-settings";
 
@@ -50,6 +51,7 @@ const settingsOf = (s: WorkSettings) => ({
   vacuousPolicy: s.vacuousPolicy,
   checkSources: s.checkSources,
   mergePolicy: s.mergePolicy,
+  resultsDir: s.resultsDir,
 });
 
 export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
@@ -119,6 +121,11 @@ export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
         title={`Check defaults (${form.checkDefaults.length})`}
         description="Every task inherits these, in this order, unless it overrides or suppresses them."
       >
+        <ResultsDirField
+          value={form.resultsDir}
+          error={errors.get("resultsDir")}
+          onChange={(resultsDir) => setForm({ ...form, resultsDir })}
+        />
         <CheckListEditor
           forms={form.checkDefaults}
           errors={listErrors}
@@ -129,7 +136,7 @@ export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
       <Section
         id="gates-file"
         title="Import or export a gates file"
-        description="A YAML list (gates: - run: …, and proof: for the proof settings) or a Markdown runbook (## Code Checks, ### id — name, one ```bash block each; ## Proof)."
+        description="A YAML list (gates: - run: … or use: + with:, and proof: for the proof settings) or a Markdown runbook (## Code Checks, ### id — name, the first fence of each: ```bash [executor=agent], ```agent, or ```yaml with use:; ## Proof)."
       >
         <GatesFilePanel
           current={current.success ? current.data : null}

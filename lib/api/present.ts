@@ -1,4 +1,5 @@
 // The JSON shapes of the API (field names exactly as the SPEC's).
+import type { AssetInfo } from "../db/assets";
 import type { WorkRecord } from "../db/works";
 import type { TaskView } from "../services/tasks";
 
@@ -23,6 +24,7 @@ export function presentWork(work: WorkRecord) {
     vacuousPolicy: work.vacuousPolicy,
     checkSources: work.checkSources,
     mergePolicy: work.mergePolicy,
+    resultsDir: work.resultsDir,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,
@@ -53,4 +55,8 @@ export function presentTask(task: TaskView) {
     createdAt: task.createdAt,
     updatedAt: task.updatedAt,
   };
+}
+
+export function presentAsset(asset: AssetInfo) {
+  return { name: asset.name, size: asset.size, sha256: asset.sha256, createdAt: asset.createdAt };
 }

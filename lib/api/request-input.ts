@@ -26,10 +26,10 @@ export function refuseDeclaredLength(headers: Headers, limit = MAX_BODY_BYTES): 
   if (Number(declared) > limit) throw tooLarge(limit);
 }
 
-// The body as UTF-8 text, read at most `limit` bytes far (the stream is cancelled past it).
-export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+// The body's bytes, read at most `limit` bytes far (the stream is cancelled past it).
+export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
   refuseDeclaredLength(request.headers, limit);
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -49,6 +49,12 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
+  return bytes;
+}
+
+// The body as UTF-8 text, read at most `limit` bytes far.
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const bytes = await readBodyBytes(request, limit);
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {

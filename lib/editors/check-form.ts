@@ -1,6 +1,7 @@
 // The editors' working copy of a check: every field as the person typed it (numbers as text), turned
 // back into the object the shared schema validates. Nothing here guesses: "abc" in a number field stays
 // "abc", so the schema's own message ("must be a whole number of seconds") is what the person sees.
+import { BUILTIN_PARAM_FIELDS, isBuiltinName } from "../gates/builtins";
 import type { Check, CheckExecutor } from "../gates/check-schema";
 
 export type CheckForm = {
@@ -10,6 +11,9 @@ export type CheckForm = {
   kind: string;
   required: boolean;
   command: string;
+  // "" runs the command; otherwise the built-in's name, with each parameter as typed (a list one per line).
+  use: string;
+  params: Record<string, string>;
   cwd: string;
   timeoutSec: string;
   expectExit: string;
@@ -34,6 +38,10 @@ export function formFromCheck(check: Partial<Check> & { id: string; disabled?: b
     kind: check.kind ?? "custom",
     required: check.required ?? true,
     command: check.command ?? "",
+    use: check.use ?? "",
+    params: Object.fromEntries(
+      Object.entries(check.with ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join("\n") : String(v)]),
+    ),
     cwd: check.cwd ?? "",
     timeoutSec: check.timeoutSec === undefined ? "" : String(check.timeoutSec),
     expectExit: check.expectExit === undefined ? "" : String(check.expectExit),
@@ -73,20 +81,41 @@ export function checkFromForm(form: CheckForm): Record<string, unknown> {
     id: form.id,
     name: form.name,
     kind: form.kind,
-    command: form.command,
+    ...(form.use ? { use: form.use, with: paramsFromForm(form) } : { command: form.command }),
     required: form.required,
   };
-  if (form.cwd.trim()) out.cwd = form.cwd.trim();
   const timeout = numberOrText(form.timeoutSec);
   if (timeout !== undefined) out.timeoutSec = timeout;
-  const exit = numberOrText(form.expectExit);
-  if (exit !== undefined) out.expectExit = exit;
-  if (form.expectStdout !== "") out.expectStdout = form.expectStdout;
-  const names = splitNames(form.envPassthrough);
-  if (names.length) out.envPassthrough = names;
+  // The fields only a command has (a built-in's editor hides them; what was typed there is kept in the form).
+  if (!form.use) {
+    if (form.cwd.trim()) out.cwd = form.cwd.trim();
+    const exit = numberOrText(form.expectExit);
+    if (exit !== undefined) out.expectExit = exit;
+    if (form.expectStdout !== "") out.expectStdout = form.expectStdout;
+    const names = splitNames(form.envPassthrough);
+    if (names.length) out.envPassthrough = names;
+  }
   if (form.provesChange) out.provesChange = form.provesChange === "yes";
   if (form.executor === "agent") out.executor = "agent";
   if (form.hidden) out.hidden = true;
+  return out;
+}
+
+// A built-in's parameters as typed: numbers as whole numbers (or text for the schema to refuse), lists one
+// entry per non-blank line, empty fields left out (a required one is then named by the schema).
+function paramsFromForm(form: CheckForm): Record<string, unknown> {
+  const fields = isBuiltinName(form.use) ? BUILTIN_PARAM_FIELDS[form.use] : [];
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    const text = form.params[field.name] ?? "";
+    if (text.trim() === "") continue;
+    out[field.name] =
+      field.type === "number"
+        ? wholeNumberOrText(text)
+        : field.type === "lines"
+          ? text.split("\n").filter((line) => line.trim() !== "")
+          : text;
+  }
   return out;
 }
 
@@ -115,7 +144,8 @@ export function errorsOfEntry(errors: Map<string, string>, index: number): Map<s
   for (const [path, message] of errors) {
     const [at, field, ...rest] = path.split(".");
     if (at !== String(index)) continue;
-    const key = field ?? "";
+    // A built-in's parameters are fields of their own ("with.path").
+    const key = field === "with" && rest.length ? `with.${rest.shift()}` : (field ?? "");
     if (!map.has(key)) map.set(key, rest.length ? `${message} (entry ${Number(rest[0]) + 1})` : message);
   }
   return map;

@@ -24,6 +24,7 @@ export type WorkSettings = Pick<
   | "vacuousPolicy"
   | "checkSources"
   | "mergePolicy"
+  | "resultsDir"
   | "version"
 >;
 
@@ -46,6 +47,8 @@ export type WorkForm = {
   vacuousPolicy: string;
   checkSources: CheckSourceForm[];
   mergePolicy: { requireGreenGate: boolean; autoMerge: boolean; method: string };
+  // {{results_dir}} relative to the checkout; empty: its root.
+  resultsDir: string;
 };
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
@@ -70,6 +73,7 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     vacuousPolicy: s.vacuousPolicy,
     checkSources: s.checkSources.map((c, i) => ({ key: `source-${i}`, ...c, secret: c.secret ?? "" })),
     mergePolicy: { ...s.mergePolicy },
+    resultsDir: s.resultsDir ?? "",
   };
 }
 
@@ -93,6 +97,7 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     vacuousPolicy: form.vacuousPolicy,
     checkSources: checkSourcesFrom(form.checkSources),
     mergePolicy: form.mergePolicy,
+    resultsDir: form.resultsDir.trim() ? form.resultsDir.trim() : null,
   };
 }
 

@@ -2,10 +2,12 @@
 import { formatTestCounts, type TestCounts } from "./test-summary";
 
 // executor "agent": the agent runs it and reports it (hidden checks never reach the brief: the caller leaves them out).
+// isBuiltin: Gatehouse runs it itself (command is its description, not something to type).
 export type BriefCheck = {
   id: string;
   name: string;
   command: string;
+  isBuiltin?: boolean;
   required: boolean;
   cwd?: string;
   executor?: "platform" | "agent";
@@ -63,6 +65,10 @@ export function composeBrief(input: BriefInput): string {
   const listCheck = (check: BriefCheck, lang: string) => {
     const where = check.cwd ? ` (in ${check.cwd})` : "";
     lines.push(`- ${check.id} — ${check.name}${check.required ? " (required)" : " (reports only)"}${where}`);
+    if (check.isBuiltin) {
+      lines.push(`  built-in, run by Gatehouse: ${check.command}`);
+      return;
+    }
     const fence = fenceFor(check.command);
     lines.push(`  ${fence}${lang}`, ...check.command.split("\n").map((l) => `  ${l}`), `  ${fence}`);
   };

@@ -31,7 +31,7 @@ export function findCannotFailWarnings(
   check: Pick<Check, "command" | "required" | "expectExit" | "expectStdout">,
 ): CannotFailWarning[] {
   if (!check.required || check.expectStdout !== undefined) return [];
-  const command = check.command.trim();
+  const command = (check.command ?? "").trim();
   if (!command) return [];
   const warnings: CannotFailWarning[] = [];
   const statements = statementsOf(command);

@@ -1,9 +1,11 @@
 // The Check object and its lists, exactly as the SPEC's table says. One schema serves the API,
 // the Server Actions and the editors' live validation; every message names the rule it enforces.
 import { z } from "zod";
+import { BUILTIN_NAMES, BUILTIN_PARAMS, isBuiltinName } from "./builtins";
 import { refuseDuplicateIds } from "./duplicate-ids";
 import { ZEnvNameList } from "./env-names";
 import { DISABLED_IN_DEFAULTS } from "./field-issues";
+import { placeholderProblem } from "./placeholders";
 
 export const CHECK_KINDS = ["build", "test", "lint", "typecheck", "custom"] as const;
 // Who runs a check: Gatehouse after the agent (platform, the default) or the agent, which reports it.
@@ -62,7 +64,29 @@ const checkFields = {
     .string({ error: requiredOr("must be text") })
     .max(2000, "at most 2000 characters")
     .refine((v) => v.trim().length > 0, "required: the shell command to run (1–2000 characters)")
-    .refine((v) => !v.includes("\0"), "must not contain NUL characters"),
+    .refine((v) => !v.includes("\0"), "must not contain NUL characters")
+    .superRefine((v, ctx) => {
+      const problem = placeholderProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
+  // A built-in check instead of a command (lib/gates/builtins.ts): `use` names it, `with` holds its parameters.
+  use: z
+    .string({ error: "must be text: the name of a built-in check" })
+    .superRefine((v, ctx) => {
+      if (!isBuiltinName(v))
+        ctx.addIssue({ code: "custom", message: `unknown built-in "${v}": use one of ${BUILTIN_NAMES.join(", ")}` });
+    })
+    .optional(),
+  with: z
+    .record(
+      z.string(),
+      z.union([z.string(), z.number(), z.boolean(), z.array(z.string())], {
+        error: "must be text, a number, true/false or a list of texts",
+      }),
+      { error: "must be an object of parameters, e.g. { path: output.json }" },
+    )
+    .optional(),
   required: z.boolean({
     error: (issue) => (issue.input === undefined ? "required: true or false" : "must be true or false"),
   }),
@@ -94,6 +118,63 @@ const checkFields = {
   hidden: z.boolean({ error: "must be true or false" }).optional(),
 };
 
+// A check runs either a command or a built-in (`use` + `with`), never both; a built-in's parameters are
+// checked each by name (with.path). Runs beside the field errors, so every mistake shows at once.
+function refineRunsOne(value: unknown, ctx: z.RefinementCtx): void {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return;
+  const check = value as { command?: unknown; use?: unknown; with?: unknown; disabled?: unknown };
+  if (check.disabled === true) return;
+  if (check.command !== undefined && check.use !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["use"],
+      message: "a check runs a command or a built-in, not both: remove one",
+    });
+  else if (check.command === undefined && check.use === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["command"],
+      message: "required: the shell command to run (1–2000 characters), or a built-in with use",
+    });
+  if (check.use === undefined) {
+    if (check.with !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["with"],
+        message: "parameters are for a built-in: set use too, or remove with",
+      });
+    return;
+  }
+  for (const field of ["cwd", "expectExit", "expectStdout", "envPassthrough"] as const)
+    if ((check as Record<string, unknown>)[field] !== undefined)
+      ctx.addIssue({ code: "custom", path: [field], message: `not used by a built-in (${BUILT_IN_IGNORES[field]})` });
+  if ((check as { executor?: unknown }).executor === "agent")
+    ctx.addIssue({
+      code: "custom",
+      path: ["executor"],
+      message: "a built-in is run by Gatehouse: it cannot be an agent check",
+    });
+  if (!isBuiltinName(check.use)) return;
+  const parsed = BUILTIN_PARAMS[check.use].safeParse(check.with ?? {});
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues) {
+    if (issue.code === "unrecognized_keys")
+      for (const key of issue.keys)
+        ctx.addIssue({ code: "custom", path: ["with", key], message: `unknown parameter of ${check.use}: ${key}` });
+    else ctx.addIssue({ code: "custom", path: ["with", ...issue.path], message: issue.message });
+  }
+}
+const BUILT_IN_IGNORES = {
+  cwd: "its paths are relative to the results directory",
+  expectExit: "it has no exit code",
+  expectStdout: "its verdict is its own",
+  envPassthrough: "it runs no process",
+};
+const EVEN_WITH_FIELD_ERRORS = {
+  when: (payload: { value: unknown }) =>
+    !!payload.value && typeof payload.value === "object" && !Array.isArray(payload.value),
+};
+
 export const HIDDEN_AGENT_CHECK =
   "an agent check cannot be hidden: the agent runs it, so it sees it (make it a platform check or not hidden)";
 
@@ -108,7 +189,10 @@ export function executorOf(check: { executor?: CheckExecutor }): CheckExecutor {
 }
 
 // A check in a Work's defaults (or a full entry in a task's list).
-export const ZCheck = z.strictObject(checkFields, { error: unknownFieldMessage }).superRefine(refuseHiddenAgent);
+export const ZCheck = z
+  .strictObject(checkFields, { error: unknownFieldMessage })
+  .superRefine(refuseHiddenAgent)
+  .superRefine(refineRunsOne, EVEN_WITH_FIELD_ERRORS);
 export type Check = z.infer<typeof ZCheck>;
 
 // A task entry: a full check (replacing or adding), or `{ id, disabled: true }` suppressing a default.
@@ -119,7 +203,9 @@ const ZDisabledEntry = z.strictObject(
     disabled: z.literal(true),
     name: checkFields.name.optional(),
     kind: checkFields.kind.optional(),
-    command: checkFields.command.optional(),
+    command: checkFields.command,
+    use: checkFields.use,
+    with: checkFields.with,
     required: checkFields.required.optional(),
     cwd: checkFields.cwd,
     timeoutSec: checkFields.timeoutSec,
@@ -137,7 +223,8 @@ const ZActiveEntry = z
     { ...checkFields, disabled: z.literal(false, { error: "must be true or false" }).optional() },
     { error: unknownFieldMessage },
   )
-  .superRefine(refuseHiddenAgent);
+  .superRefine(refuseHiddenAgent)
+  .superRefine(refineRunsOne, EVEN_WITH_FIELD_ERRORS);
 
 export type DisabledEntry = z.infer<typeof ZDisabledEntry>;
 export type TaskCheckEntry = DisabledEntry | z.infer<typeof ZActiveEntry>;

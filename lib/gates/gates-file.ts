@@ -2,9 +2,12 @@
 // `### id — name` and one fenced shell block per check). Import lists every entry that cannot become a
 // check with its reason (nothing is dropped silently); export writes either shape.
 import YAML from "yaml";
+import { describeBuiltin } from "./builtins";
 import { ZCheck, type Check } from "./check-schema";
 import { formatDurationSec, parseDurationSec } from "./duration";
 import { ZGlobList } from "./globs";
+import { TODO_BLANK } from "./placeholders";
+import { readFence, readFrontmatter } from "./runbook-fences";
 import { ZProofPolicy, type ProofSettings } from "./work-schema";
 import { ZCheckSourceList, type CheckSource } from "./check-sources";
 import type { MergePolicy } from "./merge-policy";
@@ -30,6 +33,8 @@ export type ImportResult = {
   // the file names none; otherwise the entries that passed the schema, replacing the Work's on import.
   checkSources?: CheckSource[] | null;
   checkSourceProblems?: string[];
+  // Problems of the file's frontmatter (a Markdown runbook's `code_checks.timeout_sec`).
+  fileNotes?: string[];
 } & Partial<MergeFileRead>;
 
 type CheckSourcesRead = { checkSources: CheckSource[] | null; checkSourceProblems: string[] };
@@ -81,9 +86,6 @@ function readProof(fields: Record<string, unknown>): { proof: ProofFileSettings 
   return { proof: Object.keys(proof).length ? proof : null, proofProblems };
 }
 
-// A template blank such as {TODO: the test command} (not ${TODO} or a regex like \{TODO[^}]*\}).
-const TODO_BLANK = /(?<![$\\])\{\s*TODO\s*:[^}]*\}/i;
-const SHELL_FENCES = new Set(["bash", "sh", "shell", "zsh", "console", "shell-session"]);
 const FIELD_NAMES: Record<string, string> = {
   command: "run",
   timeoutSec: "timeout",
@@ -94,6 +96,8 @@ const FIELD_NAMES: Record<string, string> = {
 };
 
 type Raw = { label: string; fields: Record<string, unknown>; problems: string[] };
+// Settings of the whole file that its entries inherit (a runbook's frontmatter default timeout).
+type FileDefaults = { timeoutSec: number | null };
 
 export function slugifyId(text: string): string {
   const slug = text
@@ -124,29 +128,36 @@ function asBoolean(value: unknown): boolean | null {
 // Turns one entry's fields into a check, or says why it cannot be one.
 type Ids = { used: Set<string>; reserved: Set<string> };
 
-function toCheck(raw: Raw, ids: Ids): ImportEntry {
+function toCheck(raw: Raw, ids: Ids, defaults: FileDefaults): ImportEntry {
   const problems = [...raw.problems];
   const f = raw.fields;
+  const isBuiltin = f.use !== undefined;
   const isTodoMap = !!f.run && typeof f.run === "object" && Object.keys(f.run).some((k) => /^TODO\b/i.test(k));
   if (isTodoMap) problems.push("a {TODO: …} blank is left in the command: fill it in first");
   const run = typeof f.run === "string" ? f.run.replace(/\s+$/, "") : f.run === undefined ? "" : isTodoMap ? "" : null;
-  const isFenceMissing = problems.some((p) => p.includes("fenced"));
-  if (run === null) problems.push("run: must be text (the shell command)");
+  const isFenceMissing = problems.some((p) => p.includes("fenced") || p.includes("yaml block"));
+  if (isBuiltin) {
+    if (f.run !== undefined) problems.push("run and use: a check runs a command or a built-in, not both");
+  } else if (run === null) problems.push("run: must be text (the shell command)");
   else if (run.trim() === "" && !isFenceMissing && !isTodoMap)
     problems.push("empty command: write the shell command to run");
   else if (TODO_BLANK.test(run)) problems.push("a {TODO: …} blank is left in the command: fill it in first");
   const command = run ?? "";
+  const shown = isBuiltin ? describeBuiltin(String(f.use), asParams(f.with)) : command;
   const name =
     typeof f.name === "string" && f.name.trim()
       ? f.name.trim()
-      : command.split("\n")[0].trim().slice(0, 120) || raw.label;
+      : shown.split("\n")[0].trim().slice(0, 120) || raw.label;
   if (f.id !== undefined && typeof f.id !== "string") problems.push("id: must be text");
   const isExplicit = typeof f.id === "string" && f.id.trim() !== "";
   let id = isExplicit ? (f.id as string).trim() : slugifyId(name);
   // A derived id steps around every id the file names and every id already taken.
   if (!isExplicit)
     for (let n = 2; ids.used.has(id) || ids.reserved.has(id); n++) id = `${slugifyId(name).slice(0, 38)}-${n}`;
-  const candidate: Record<string, unknown> = { id, name, kind: f.kind ?? inferKind(command), command, required: true };
+  const candidate: Record<string, unknown> = isBuiltin
+    ? { id, name, kind: f.kind ?? "custom", use: f.use, with: f.with, required: true }
+    : { id, name, kind: f.kind ?? inferKind(command), command, required: true };
+  if (f.timeout === undefined && defaults.timeoutSec !== null) candidate.timeoutSec = defaults.timeoutSec;
   if (f.required !== undefined) {
     const required = asBoolean(f.required);
     if (required === null) problems.push("required: write yes or no");
@@ -186,20 +197,26 @@ function toCheck(raw: Raw, ids: Ids): ImportEntry {
       }
     } else {
       for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? "");
-        problems.push(`${FIELD_NAMES[field] ?? field}: ${issue.message}`);
+        const [field = "", ...rest] = issue.path.map(String);
+        problems.push(
+          `${[FIELD_NAMES[field] ?? field, ...(field === "with" ? rest : [])].join(".")}: ${issue.message}`,
+        );
       }
     }
   }
   return { label: raw.label, check: null, problems };
 }
 
-function toChecks(raws: Raw[]): ImportEntry[] {
+function asParams(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function toChecks(raws: Raw[], defaults: FileDefaults = { timeoutSec: null }): ImportEntry[] {
   const ids: Ids = {
     used: new Set(),
     reserved: new Set(raws.flatMap((r) => (typeof r.fields.id === "string" ? [r.fields.id.trim()] : []))),
   };
-  return raws.map((raw) => toCheck(raw, ids));
+  return raws.map((raw) => toCheck(raw, ids, defaults));
 }
 
 const YAML_KEYS = new Set([
@@ -215,6 +232,8 @@ const YAML_KEYS = new Set([
   "env",
   "env_passthrough",
   "proves_change",
+  "use",
+  "with",
   "executor",
   "hidden",
 ]);
@@ -281,7 +300,7 @@ function parseYaml(text: string): ImportResult {
     for (const [key, value] of Object.entries(item)) {
       if (!YAML_KEYS.has(key))
         problems.push(
-          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change, executor, hidden)`,
+          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change, use, with, executor, hidden)`,
         );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }
@@ -290,7 +309,9 @@ function parseYaml(text: string): ImportResult {
         ? fields.name
         : typeof fields.run === "string"
           ? fields.run.split("\n")[0].slice(0, 60)
-          : "";
+          : typeof fields.use === "string"
+            ? fields.use
+            : "";
     return { label: title ? `${label}: ${title}` : label, fields, problems };
   });
   const mergeRead = readMergeBlock(doc);
@@ -308,14 +329,15 @@ function parseYaml(text: string): ImportResult {
 type MdBlock = {
   heading: string | null;
   body: { text: string; inFence: boolean }[];
-  fences: { lang: string; code: string[] }[];
+  fences: { info: string; code: string[] }[];
   isOpen: boolean;
 };
 
 // Reads the "## Code Checks" section line by line: headings count only outside fenced blocks, and a
 // fence closes only with the same character, at least as long, and nothing after it (CommonMark).
 function parseMarkdown(text: string): ImportResult {
-  const lines = text.split(/\r?\n/);
+  const front = readFrontmatter(text.split(/\r?\n/));
+  const lines = front.rest;
   let inSection = false;
   let fence: { char: string; length: number } | null = null;
   const blocks: MdBlock[] = [];
@@ -333,12 +355,11 @@ function parseMarkdown(text: string): ImportResult {
         blocks.push({ heading: heading[2], body: [], fences: [], isOpen: false });
         continue;
       }
-      const opening =
-        /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)\s*$/.exec(line) ?? /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(line);
+      const opening = /^\s{0,3}(`{3,}|~{3,})(.*)$/.exec(line);
       if (opening) {
         if (blocks.length === 0) blocks.push({ heading: null, body: [], fences: [], isOpen: false });
         fence = { char: opening[1][0], length: opening[1].length };
-        blocks.at(-1)!.fences.push({ lang: opening[2].toLowerCase(), code: [] });
+        blocks.at(-1)!.fences.push({ info: opening[2].trim(), code: [] });
         blocks.at(-1)!.isOpen = true;
         continue;
       }
@@ -352,7 +373,8 @@ function parseMarkdown(text: string): ImportResult {
       } else block.fences.at(-1)!.code.push(line);
     }
   }
-  if (!hasSection) return { format: "markdown", entries: [], fileProblem: "no “## Code Checks” section" };
+  const fileNotes = front.problems.length ? { fileNotes: front.problems } : {};
+  if (!hasSection) return { format: "markdown", entries: [], fileProblem: "no “## Code Checks” section", ...fileNotes };
   if (blocks.length === 0)
     return {
       format: "markdown",
@@ -381,23 +403,33 @@ function parseMarkdown(text: string): ImportResult {
         problems.push(`unknown field: ${meta[1].trim()}`);
       else fields[key === "env_passthrough" ? "env" : key] = meta[2].startsWith('"') ? safeJson(meta[2]) : meta[2];
     }
-    if (block.isOpen) problems.push("a fenced block is not closed");
-    if (block.fences.length === 0) problems.push("no fenced command block: put the command in ```bash … ```");
-    else if (block.fences.length > 1) problems.push("more than one fenced block: keep one command per check");
-    else if (!SHELL_FENCES.has(block.fences[0].lang))
+    if (block.isOpen && block.fences.length === 1) problems.push("a fenced block is not closed");
+    // Only the first fence under a heading counts: later ones (an example output, a note) are not checks.
+    if (block.fences.length === 0)
       problems.push(
-        `the fenced block is marked “${block.fences[0].lang || "nothing"}”: mark it bash or sh to say it is a shell command`,
+        "no fenced command block: put the command in ```bash … ``` (```agent for an instruction, ```yaml with use: for a built-in)",
       );
-    if (block.fences.length >= 1) fields.run = block.fences[0].code.join("\n");
+    else {
+      const read = readFence(block.fences[0].info, block.fences[0].code);
+      if (
+        typeof fields.executor === "string" &&
+        read.fields.executor &&
+        fields.executor.trim().toLowerCase() !== read.fields.executor
+      )
+        problems.push(`executor: the fence says ${read.fields.executor}, the list says ${fields.executor}`);
+      problems.push(...read.problems);
+      Object.assign(fields, read.fields);
+    }
     return { label: block.heading ?? "(no heading)", fields, problems };
   });
   return {
     format: "markdown",
-    entries: toChecks(raws),
+    entries: toChecks(raws, { timeoutSec: front.defaultTimeoutSec }),
     fileProblem: null,
     ...readMarkdownProof(lines),
     ...readMarkdownCheckSources(lines),
     ...readMarkdownMerge(lines),
+    ...fileNotes,
   };
 }
 
@@ -488,7 +520,7 @@ export function toGatesYaml(checks: readonly Check[], settings: GatesFileSetting
     name: c.name,
     kind: c.kind,
     required: c.required,
-    run: c.command,
+    ...(c.use !== undefined ? { use: c.use, with: c.with ?? {} } : { run: c.command }),
     ...(c.timeoutSec !== undefined ? { timeout: formatDurationSec(c.timeoutSec) } : {}),
     ...(c.expectExit !== undefined ? { expect_exit: c.expectExit } : {}),
     ...(c.expectStdout !== undefined ? { expect_stdout: c.expectStdout } : {}),
@@ -530,9 +562,19 @@ export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSet
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
     if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);
     if (c.hidden !== undefined) parts.push(`- hidden: ${c.hidden ? "yes" : "no"}`);
-    const longest = Math.max(2, ...Array.from(c.command.matchAll(/`+/g), (m) => m[0].length));
+    // The fence says what runs it: yaml for a built-in, agent for an agent check, bash for a command.
+    const body = c.use !== undefined ? YAML.stringify({ use: c.use, with: c.with ?? {} }).trimEnd() : (c.command ?? "");
+    const lang =
+      c.use !== undefined
+        ? "yaml"
+        : c.executor === "agent"
+          ? "agent"
+          : c.executor === "platform"
+            ? "bash executor=platform"
+            : "bash";
+    const longest = Math.max(2, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
     const fence = "`".repeat(longest + 1);
-    parts.push("", `${fence}bash`, c.command, fence, "");
+    parts.push("", `${fence}${lang}`, body, fence, "");
   }
   if (proof && Object.keys(proof).length) {
     parts.push("## Proof", "");

@@ -211,7 +211,19 @@ describe("ZWorkCreate", () => {
       vacuousPolicy: "warn",
       checkSources: [],
       mergePolicy: { requireGreenGate: true, autoMerge: false, method: "merge" },
+      resultsDir: null,
     });
+  });
+
+  it.each([
+    ["../outside", "must stay inside the checkout: '..' is not allowed"],
+    ["/tmp/out", "must be relative to the checkout root, not absolute"],
+    ["", "must not be empty (leave it out to run in the checkout root)"],
+  ])("refuses the results directory %j", (resultsDir, message) => {
+    const result = ZWorkCreate.safeParse({ ...minimalWork, resultsDir });
+    expect(result.success ? [] : result.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["resultsDir", message],
+    ]);
   });
 
   it("keeps every field given", () => {
@@ -232,6 +244,7 @@ describe("ZWorkCreate", () => {
       vacuousPolicy: "off",
       checkSources: [{ name: "gate", url: "https://git.example.com/gate.git", ref: "v1", secret: "GATE_TOKEN" }],
       mergePolicy: { requireGreenGate: false, autoMerge: true, method: "fast-forward" },
+      resultsDir: "out/reports",
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });

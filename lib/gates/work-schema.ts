@@ -1,7 +1,7 @@
 // A Work's and a Task's settings. Create and patch share the field rules; a patch carries the
 // `version` it was read at (optimistic concurrency).
 import { z } from "zod";
-import { ZCheckList, ZTaskCheckList } from "./check-schema";
+import { ZCheckCwd, ZCheckList, ZTaskCheckList } from "./check-schema";
 import { ZCheckSourceList } from "./check-sources";
 import { ZEnvNameList } from "./env-names";
 import { ZGlobList } from "./globs";
@@ -109,6 +109,8 @@ const workFields = {
   vacuousPolicy: ZProofPolicy,
   checkSources: ZCheckSourceList,
   mergePolicy: ZMergePolicy,
+  // {{results_dir}}: a directory relative to the checkout (null: its root), where built-ins read outputs.
+  resultsDir: ZCheckCwd.nullable(),
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -136,6 +138,7 @@ export const ZWorkCreate = z.strictObject(
     vacuousPolicy: workFields.vacuousPolicy.default(DEFAULT_VACUOUS_POLICY),
     checkSources: workFields.checkSources.default([]),
     mergePolicy: workFields.mergePolicy.default(() => ({ ...DEFAULT_MERGE_POLICY })),
+    resultsDir: workFields.resultsDir.optional().default(null),
   },
   { error: strictError },
 );
@@ -160,6 +163,7 @@ export const ZWorkPatch = z.strictObject(
     vacuousPolicy: workFields.vacuousPolicy.optional(),
     checkSources: workFields.checkSources.optional(),
     mergePolicy: workFields.mergePolicy.optional(),
+    resultsDir: workFields.resultsDir.optional(),
     version: ZVersion,
   },
   { error: strictError },

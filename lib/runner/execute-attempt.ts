@@ -1,4 +1,5 @@
 // One attempt: the agent step (when there is an agent command), then the check step, then the gate.
+import { whatCheckRuns } from "../gates/builtins";
 import fs from "node:fs";
 import path from "node:path";
 import { applyAgentReport, gateRequired, type AppliedReport } from "../gates/agent-report";
@@ -38,7 +39,8 @@ import { readAgentReport } from "./agent-report-file";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
 import { cloneCheckSources, removeReadOnlyTree } from "./check-sources";
-import { expandPlaceholders } from "../gates/placeholders";
+import { copyAssetsForAttempt, removeAttemptFiles } from "./run-assets";
+import { runCheckHere } from "./run-check";
 import type { RunnerDeps } from "./runner-deps";
 
 export type AttemptContext = {
@@ -52,7 +54,8 @@ export type AttemptContext = {
   deps: RunnerDeps;
   secrets: Record<string, string>;
   masker: () => OutputMasker;
-  // This attempt's fresh clones of the run's check sources (GATEHOUSE_CHECKS_DIR), once made.
+  // {{assets_dir}} and {{checks_dir}} of this attempt (the Work's assets, fresh clones of the check sources).
+  assetsDir?: string | null;
   checksDir?: string | null;
 };
 
@@ -90,40 +93,42 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
     await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
     return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: null };
   }
-  if (run.checkSources.length === 0 || run.policy === "off") return runCheckStep(ctx, reported);
-  // After the agent step, so nothing the agent did reaches them: fresh clones at the frozen commits.
-  const cloned = await cloneCheckSources({
+  // After the agent step, so nothing the agent did reaches them: the Work's assets, read-only, and fresh
+  // clones of the check sources at their frozen commits.
+  ctx.assetsDir = await copyAssetsForAttempt({
     dataDir: deps.dataDir,
+    workId: run.workId,
     runId: run.id,
     n: attempt.n,
-    sources: run.checkSources,
-    runAs: deps.runAs,
   });
-  if ("error" in cloned) {
-    // Every check is still accounted for: not run, with the reason.
-    await insertResults({
-      attemptId: attempt.id,
-      runId: run.id,
-      logAttempt: attempt.n,
-      results: rowsFor(run.checks, { verdict: "error", message: `not run: ${cloned.error}`, finishedAt: new Date() }),
-    });
-    await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
-    return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: cloned.error };
-  }
   try {
-    return await runCheckStep({ ...ctx, checksDir: cloned.dir }, reported);
+    if (run.checkSources.length === 0 || run.policy === "off") return await runCheckStep(ctx, reported);
+    const cloned = await cloneCheckSources({
+      dataDir: deps.dataDir,
+      runId: run.id,
+      n: attempt.n,
+      sources: run.checkSources,
+      runAs: deps.runAs,
+    });
+    if ("error" in cloned) {
+      // Every check is still accounted for: not run, with the reason.
+      await insertResults({
+        attemptId: attempt.id,
+        runId: run.id,
+        logAttempt: attempt.n,
+        results: rowsFor(run.checks, { verdict: "error", message: `not run: ${cloned.error}`, finishedAt: new Date() }),
+      });
+      await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
+      return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason: cloned.error };
+    }
+    try {
+      return await runCheckStep({ ...ctx, checksDir: cloned.dir }, reported);
+    } finally {
+      removeReadOnlyTree(cloned.dir);
+    }
   } finally {
-    removeReadOnlyTree(cloned.dir);
+    removeAttemptFiles(deps.dataDir, run.id, attempt.n);
   }
-}
-
-// A check's command with its placeholders filled in for this attempt.
-export function commandFor(ctx: AttemptContext, check: EffectiveCheck, checkoutRoot: string): string {
-  return expandPlaceholders(check.command, {
-    results_dir: checkoutRoot,
-    checks_dir: ctx.checksDir ?? null,
-    assets_dir: null,
-  });
 }
 
 // Reads the agent's report once the agent and everything it started are gone; notes what was dropped.
@@ -159,7 +164,8 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
         .map((c) => ({
           id: c.id,
           name: c.name,
-          command: c.command,
+          command: whatCheckRuns(c),
+          isBuiltin: c.use !== undefined,
           required: c.required,
           cwd: c.cwd,
           executor: c.executor,
@@ -424,21 +430,22 @@ async function runOneCheck(
   const budgetLeft = remainingBudgetMs(run);
   const isBudgetBound = budgetLeft !== null && budgetLeft < timeoutSec * 1000;
   const masker = ctx.masker();
-  const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, check.id), {
-    command: commandFor(ctx, check, ctx.checkoutPath),
+  const outcome = await runCheckHere(ctx, check, {
+    checkoutDir: ctx.checkoutPath,
     cwd: where.path,
     env,
     timeoutMs: isBudgetBound ? Math.max(1, budgetLeft) : timeoutSec * 1000,
     logPath: checkLogPathOf(deps.dataDir, run.id, attempt.n, check.id),
+    liveKey: liveLogKey(run.id, attempt.n, check.id),
     masker,
-    expectStdout: check.expectStdout,
   });
   run.spentMs += outcome.durationMs;
-  const byExit = verdictByExit(outcome, check);
+  // A built-in gives its own verdict (a timeout or a stop leaves it null: judged like a command's).
+  const byExit = outcome.builtinVerdict ?? verdictByExit(outcome, check);
   // The test runner's summary, read from the stored tail (16 KB): it can fail a check that exited 0, make a
   // test check that ran no test hollow, and name the failing tests in the message. A passing check whose
   // counts were read has no message: its last line is the runner's trailer ("# duration_ms 548.6").
-  const tests = outcome.spawnError ? null : recogniseTests(outcome.tail);
+  const tests = outcome.spawnError || check.use !== undefined ? null : recogniseTests(outcome.tail);
   const judged =
     byExit === "passed" || byExit === "failed"
       ? judgeTestSummary({ verdict: byExit, kind: check.kind, exitCode: outcome.exitCode, summary: tests })

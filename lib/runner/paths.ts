@@ -34,3 +34,8 @@ export function pipeDirOf(dataDir: string): string {
 export function checkHomeOf(dataDir: string): string {
   return path.join(dataDir, "home");
 }
+
+// Files handed to an attempt's checks ({{assets_dir}}): readable by a GATEHOUSE_RUN_AS user, owned by the server.
+export function attemptFilesDirOf(dataDir: string, runId: string, n: number): string {
+  return path.join(dataDir, "run-files", runId, String(n));
+}

@@ -32,7 +32,8 @@ import { buildCheckEnv } from "./check-env";
 import { checkoutFingerprint, resolveInsideCheckout } from "./checkout/checkout";
 import { git } from "./checkout/git";
 import { commitOfTree, layOver, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
-import { type AttemptContext, commandFor, remainingBudgetMs, runWatched, verdictByExit } from "./execute-attempt";
+import { type AttemptContext, remainingBudgetMs, verdictByExit } from "./execute-attempt";
+import { runCheckHere } from "./run-check";
 import { liveLogKey } from "./live-logs";
 import { attemptDirOf, checkHomeOf, checkLogPathOf } from "./paths";
 import path from "node:path";
@@ -121,7 +122,7 @@ function scriptsOfChecks(
   const changed = new Set(changes.map((c) => c.path));
   const scripts = new Map<string, string[]>();
   for (const check of checks)
-    for (const script of scriptsOfCommand(check.command, check.cwd ?? "")) {
+    for (const script of scriptsOfCommand(check.command ?? "", check.cwd ?? "")) {
       const isFile =
         changed.has(script) || fs.statSync(path.join(checkoutPath, script), { throwIfNoEntry: false })?.isFile();
       if (!isFile) continue;
@@ -250,8 +251,9 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
   const timeoutSec = timeoutOf(check);
   const isBudgetBound = budgetLeft !== null && budgetLeft < timeoutSec * 1000;
   const masker = ctx.masker();
-  const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, `${rowId}.${check.id}`), {
-    command: commandFor(ctx, check, dir),
+  const outcome = await runCheckHere(ctx, check, {
+    checkoutDir: dir,
+    liveKey: liveLogKey(run.id, attempt.n, `${rowId}.${check.id}`),
     cwd: where.path,
     env: buildCheckEnv({
       runId: run.id,
@@ -266,11 +268,10 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
     timeoutMs: isBudgetBound ? Math.max(1, budgetLeft) : timeoutSec * 1000,
     logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${rowId}.${check.id}.log`),
     masker,
-    expectStdout: check.expectStdout,
   });
   run.spentMs += outcome.durationMs;
   // Cut short by the run's budget, the re-run says nothing about the tests: skipped, not failed.
-  const byExit = verdictByExit(outcome, check, isBudgetBound);
+  const byExit = outcome.builtinVerdict ?? verdictByExit(outcome, check, isBudgetBound);
   // The test runner's summary judges it as in the check step (exit 0 with failed tests, no test run).
   const judged =
     byExit === "passed" || byExit === "failed"

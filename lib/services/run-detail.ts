@@ -64,7 +64,7 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
     ? {
         ...run,
         agentCommand: run.agentCommand && mask(run.agentCommand),
-        checks: run.checks.map((c) => ({ ...c, command: mask(c.command) })),
+        checks: run.checks.map((c) => (c.command === undefined ? c : { ...c, command: mask(c.command) })),
       }
     : run;
   const hiddenIds = new Set(seesHidden ? [] : run.checks.filter((c) => c.hidden).map((c) => c.id));

@@ -7,6 +7,9 @@ import { readAudit } from "@/lib/services/audit";
 import { listSecrets } from "@/lib/services/secrets";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { WorkSettingsEditor } from "@/components/editors/work-settings-editor";
+import { WorkAssetsPanel } from "@/components/editors/work-assets-panel";
+import { presentAsset } from "@/lib/api/present";
+import { listWorkAssets } from "@/lib/services/assets";
 import { ChangeHistory } from "@/components/editors/change-history";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
 import { saveWorkSettingsAction } from "./actions";
@@ -54,11 +57,27 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               vacuousPolicy: work.vacuousPolicy,
               checkSources: work.checkSources,
               mergePolicy: work.mergePolicy,
+              resultsDir: work.resultsDir,
               version: work.version,
             }}
             secretNames={(await listSecrets(actor, workId)).map((s) => s.name)}
             save={saveWorkSettingsAction.bind(null, work.id)}
           />
+          <div className="mt-10">
+            <Section
+              id="assets"
+              title="Assets"
+              description="Files for the checks (expected outputs, fixtures): each run's checks read them, read-only, in {{assets_dir}} and $GATEHOUSE_ASSETS_DIR. At most 1 MB each, 10 MB and 50 files per Work."
+            >
+              <WorkAssetsPanel
+                workId={work.id}
+                initial={(await listWorkAssets(actor, workId)).map((a) => ({
+                  ...presentAsset(a),
+                  createdAt: a.createdAt.toISOString(),
+                }))}
+              />
+            </Section>
+          </div>
           <div className="mt-10">
             <Section id="history" title="History">
               <ChangeHistory events={(await readAudit(actor, { workId, actionPrefix: "work." })).events} />

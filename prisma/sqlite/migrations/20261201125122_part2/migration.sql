@@ -4,6 +4,19 @@ ALTER TABLE "Task" ADD COLUMN "mergedAt" DATETIME;
 ALTER TABLE "Task" ADD COLUMN "mergedBy" TEXT;
 ALTER TABLE "Task" ADD COLUMN "mergedCommit" TEXT;
 
+-- CreateTable
+CREATE TABLE "WorkAsset" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "workId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "size" INTEGER NOT NULL,
+    "content" BLOB NOT NULL,
+    "sha256" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdById" TEXT,
+    CONSTRAINT "WorkAsset_workId_fkey" FOREIGN KEY ("workId") REFERENCES "Work" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -136,6 +149,7 @@ CREATE TABLE "new_Work" (
     "vacuousPolicy" TEXT NOT NULL DEFAULT 'warn',
     "checkSources" JSONB NOT NULL DEFAULT '[]',
     "mergePolicy" JSONB,
+    "resultsDir" TEXT,
     "version" INTEGER NOT NULL DEFAULT 1,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL
@@ -145,4 +159,7 @@ DROP TABLE "Work";
 ALTER TABLE "new_Work" RENAME TO "Work";
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "WorkAsset_workId_name_key" ON "WorkAsset"("workId", "name");
 

@@ -11,6 +11,7 @@ ALTER TABLE "CheckResult" ADD COLUMN     "flaky" BOOLEAN NOT NULL DEFAULT false;
 -- AlterTable
 ALTER TABLE "Work" ADD COLUMN     "checkSources" JSONB NOT NULL DEFAULT '[]',
 ADD COLUMN     "mergePolicy" JSONB,
+ADD COLUMN     "resultsDir" TEXT,
 ADD COLUMN     "strictEvaluation" BOOLEAN NOT NULL DEFAULT false;
 
 -- AlterTable
@@ -18,4 +19,24 @@ ALTER TABLE "Task" ADD COLUMN     "autoMergeError" TEXT,
 ADD COLUMN     "mergedAt" TIMESTAMP(3),
 ADD COLUMN     "mergedBy" TEXT,
 ADD COLUMN     "mergedCommit" TEXT;
+
+-- CreateTable
+CREATE TABLE "WorkAsset" (
+    "id" TEXT NOT NULL,
+    "workId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "size" INTEGER NOT NULL,
+    "content" BYTEA NOT NULL,
+    "sha256" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdById" TEXT,
+
+    CONSTRAINT "WorkAsset_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "WorkAsset_workId_name_key" ON "WorkAsset"("workId", "name");
+
+-- AddForeignKey
+ALTER TABLE "WorkAsset" ADD CONSTRAINT "WorkAsset_workId_fkey" FOREIGN KEY ("workId") REFERENCES "Work"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

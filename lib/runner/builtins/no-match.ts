@@ -1,0 +1,118 @@
+// no_match: no line of the files matching `glob` (under the results directory) matches `pattern`. The
+// search runs in a worker thread: a regular expression that backtracks for ever cannot stall the server,
+// and the check's timeout or a cancel terminates the thread mid-match. Symlinks are not followed, `.git`
+// and `node_modules` are not entered, and the files and bytes searched are capped.
+import { Worker } from "node:worker_threads";
+import picomatch from "picomatch";
+import type { BuiltinParams } from "../../gates/builtins";
+import { expandPlaceholders, PlaceholderError } from "../../gates/placeholders";
+import { MAX_FILE_BYTES, type BuiltinAnswer, type BuiltinIo } from "./builtin-io";
+
+const MAX_FILES = 20_000;
+const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+const MAX_MATCHES_LOGGED = 50;
+
+// CommonJS run by the worker (eval): walks the root, tests each line, posts what it found.
+const SEARCH = `
+const fs = require("node:fs");
+const path = require("node:path");
+const { parentPort, workerData } = require("node:worker_threads");
+const { root, globSource, globFlags, pattern, maxFiles, maxBytes, maxFileBytes, maxMatches } = workerData;
+const glob = new RegExp(globSource, globFlags);
+const re = new RegExp(pattern);
+const matches = [];
+let files = 0, bytes = 0, matchCount = 0, problem = null;
+const stack = [""];
+outer: while (stack.length) {
+  const rel = stack.pop();
+  let entries;
+  try { entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true }); } catch { continue; }
+  entries.sort((a, b) => (a.name < b.name ? 1 : -1));
+  for (const e of entries) {
+    const child = rel ? rel + "/" + e.name : e.name;
+    if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "node_modules") stack.push(child); continue; }
+    if (!e.isFile() || !glob.test(child)) continue;
+    if (++files > maxFiles) { problem = "more than " + maxFiles + " files match the glob"; break outer; }
+    const size = fs.statSync(path.join(root, child)).size;
+    if (size > maxFileBytes) { problem = child + " is larger than " + maxFileBytes + " bytes"; break outer; }
+    bytes += size;
+    if (bytes > maxBytes) { problem = "the matching files hold more than " + maxBytes + " bytes"; break outer; }
+    const lines = fs.readFileSync(path.join(root, child), "utf8").split(/\\r?\\n/);
+    for (let i = 0; i < lines.length; i++) {
+      if (!re.test(lines[i])) continue;
+      matchCount++;
+      if (matches.length < maxMatches) matches.push({ file: child, line: i + 1, text: lines[i].slice(0, 200) });
+    }
+  }
+}
+parentPort.postMessage({ files: Math.min(files, maxFiles), matchCount, matches, problem });
+`;
+
+type Found = {
+  files: number;
+  matchCount: number;
+  matches: { file: string; line: number; text: string }[];
+  problem: string | null;
+};
+
+export async function noMatch(p: BuiltinParams["no_match"], io: BuiltinIo): Promise<BuiltinAnswer> {
+  let glob: string;
+  try {
+    glob = expandPlaceholders(p.glob, io.dirs);
+  } catch (error) {
+    if (error instanceof PlaceholderError) return { verdict: "error", message: `glob: ${error.message}` };
+    throw error;
+  }
+  if (glob.startsWith("/") || glob.split("/").includes(".."))
+    return { verdict: "error", message: `glob ${p.glob}: leaves the results directory (globs are relative to it)` };
+  let globRe: RegExp;
+  try {
+    new RegExp(p.pattern);
+    globRe = picomatch.makeRe(glob, { dot: true });
+  } catch (error) {
+    return { verdict: "error", message: `pattern or glob does not parse: ${(error as Error).message}` };
+  }
+  io.log(`searching files matching ${p.glob} for /${p.pattern}/`);
+  const found = await new Promise<Found>((resolve, reject) => {
+    const worker = new Worker(SEARCH, {
+      eval: true,
+      workerData: {
+        root: io.dirs.results_dir,
+        globSource: globRe.source,
+        globFlags: globRe.flags,
+        pattern: p.pattern,
+        maxFiles: MAX_FILES,
+        maxBytes: MAX_TOTAL_BYTES,
+        maxFileBytes: MAX_FILE_BYTES,
+        maxMatches: MAX_MATCHES_LOGGED,
+      },
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      stdout: true,
+      stderr: true,
+    });
+    const stop = () => void worker.terminate();
+    io.signal.addEventListener("abort", stop, { once: true });
+    worker.once("message", (m: Found) => resolve(m));
+    worker.once("error", reject);
+    worker.once("exit", () => {
+      io.signal.removeEventListener("abort", stop);
+      reject(new Error(io.signal.aborted ? "stopped" : "the search ended without an answer"));
+    });
+  });
+  if (found.problem) return { verdict: "error", message: `no_match: ${found.problem}` };
+  for (const m of found.matches) io.log(`${m.file}:${m.line}: ${m.text}`);
+  if (found.matchCount > found.matches.length) io.log(`… and ${found.matchCount - found.matches.length} more`);
+  if (found.matchCount === 0)
+    return {
+      verdict: "passed",
+      message:
+        found.files === 0
+          ? `no file matches ${p.glob}: nothing to search`
+          : `no line matches /${p.pattern}/ in ${found.files} file${found.files === 1 ? "" : "s"}`,
+    };
+  const first = found.matches[0];
+  return {
+    verdict: "failed",
+    message: `${found.matchCount} line${found.matchCount === 1 ? "" : "s"} match /${p.pattern}/, first ${first.file}:${first.line}`,
+  };
+}

@@ -1,0 +1,53 @@
+// Where a built-in's `path` points, confined to the run's directories: relative paths are read from
+// {{results_dir}}; a path naming {{assets_dir}} or {{checks_dir}} stays inside that one. `..`, an absolute
+// path elsewhere, or a symlink whose target (realpath, at run time) is outside → the check errors.
+import fs from "node:fs";
+import path from "node:path";
+import { expandPlaceholders, PlaceholderError, type PlaceholderDirs } from "../../gates/placeholders";
+
+export type ResolvedPath =
+  | { kind: "found"; shown: string; real: string; stat: fs.Stats }
+  | { kind: "missing"; shown: string }
+  | { kind: "refused"; shown: string; reason: string };
+
+const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
+
+function realOrNull(p: string): string | null {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+export function resolveResultPath(raw: string, dirs: PlaceholderDirs): ResolvedPath {
+  const shown = raw;
+  if (raw.includes("\0")) return { kind: "refused", shown, reason: "contains a NUL character" };
+  let expanded: string;
+  try {
+    expanded = expandPlaceholders(raw, dirs);
+  } catch (error) {
+    if (error instanceof PlaceholderError) return { kind: "refused", shown, reason: error.message };
+    throw error;
+  }
+  const roots = [dirs.results_dir, dirs.assets_dir, dirs.checks_dir].filter((d): d is string => d !== null);
+  const candidate = path.resolve(dirs.results_dir, expanded);
+  const root = roots.find((r) => isInside(path.resolve(r), candidate));
+  if (!root) return { kind: "refused", shown, reason: "leaves the results directory (paths are relative to it)" };
+  const realRoot = realOrNull(root);
+  if (realRoot === null) return { kind: "missing", shown };
+  const real = realOrNull(candidate);
+  if (real === null) {
+    // Missing, or a dangling link: a link (even dangling) that points out is refused, not "not found".
+    const link = fs.lstatSync(candidate, { throwIfNoEntry: false });
+    if (link?.isSymbolicLink()) {
+      const target = path.resolve(path.dirname(candidate), fs.readlinkSync(candidate));
+      if (!isInside(realRoot, target))
+        return { kind: "refused", shown, reason: `is a symlink to ${target}, outside the results directory` };
+    }
+    return { kind: "missing", shown };
+  }
+  if (!isInside(realRoot, real))
+    return { kind: "refused", shown, reason: `resolves to ${real}, outside the results directory (a symlink out)` };
+  return { kind: "found", shown, real, stat: fs.statSync(real) };
+}

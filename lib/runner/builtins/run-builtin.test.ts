@@ -1,0 +1,207 @@
+// Each built-in against real files, a real loopback server and a real symlink: passing, failing and
+// erroring, with the message a row shows, exit code null and the log written through the log writer.
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_MASKING } from "../output/masker";
+import { runBuiltin } from "./run-builtin";
+
+let root: string;
+let results: string;
+let outside: string;
+let n = 0;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-builtins-"));
+  results = path.join(root, "checkout");
+  outside = path.join(root, "outside");
+  fs.mkdirSync(path.join(results, "src", "deep"), { recursive: true });
+  fs.mkdirSync(outside);
+  fs.writeFileSync(path.join(results, "good.json"), '{"ok": true, "items": [1, 2]}\n');
+  fs.writeFileSync(path.join(results, "output.json"), '{\n  "a": 1,\n    "b": 2,\n}\n');
+  fs.writeFileSync(path.join(results, "empty.txt"), "");
+  fs.writeFileSync(path.join(results, "report.md"), "# Report\n\n## Summary\n\nAll seven words are here now.\n");
+  fs.writeFileSync(path.join(results, "src", "a.ts"), "export const a = 1;\n");
+  fs.writeFileSync(path.join(results, "src", "deep", "b.ts"), "const b = 2;\nconsole.log(b);\n");
+  fs.writeFileSync(path.join(outside, "secret.json"), '{"secret": 1}');
+  fs.symlinkSync(path.join(outside, "secret.json"), path.join(results, "link-out.json"));
+  fs.symlinkSync("good.json", path.join(results, "link-in.json"));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+async function run(
+  use: string,
+  params: Record<string, unknown>,
+  extra: { timeoutMs?: number; signal?: AbortSignal } = {},
+) {
+  const logPath = path.join(root, `log-${n++}.log`);
+  const outcome = await runBuiltin({
+    use,
+    with: params,
+    dirs: { results_dir: results, checks_dir: null, assets_dir: null },
+    timeoutMs: extra.timeoutMs ?? 30_000,
+    logPath,
+    capBytes: 1024 * 1024,
+    masker: NO_MASKING,
+    signal: extra.signal,
+  });
+  return { ...outcome, log: fs.readFileSync(logPath, "utf8") };
+}
+
+describe("file built-ins", () => {
+  it("json_valid passes on valid JSON and fails on a trailing comma with its line and column", async () => {
+    const good = await run("json_valid", { path: "good.json" });
+    expect([good.builtinVerdict, good.exitCode, good.message]).toEqual([
+      "passed",
+      null,
+      "good.json: valid JSON (30 B)",
+    ]);
+    expect(good.durationMs).toBeGreaterThanOrEqual(0);
+    const bad = await run("json_valid", { path: "output.json" });
+    expect([bad.builtinVerdict, bad.message]).toEqual([
+      "failed",
+      "output.json: Unexpected token } at line 4, column 1",
+    ]);
+    expect(bad.log).toContain("    4 | }");
+    expect(bad.log).toContain('[gatehouse] built-in json_valid path="output.json"');
+  });
+
+  it("a missing file fails; an empty one fails file_exists; a directory is not a file", async () => {
+    expect((await run("json_valid", { path: "nope.json" })).message).toBe("nope.json: not found");
+    const empty = await run("file_exists", { path: "empty.txt" });
+    expect([empty.builtinVerdict, empty.message]).toEqual(["failed", "empty.txt: exists but is empty"]);
+    expect((await run("file_exists", { path: "report.md" })).builtinVerdict).toBe("passed");
+    expect((await run("file_exists", { path: "src" })).message).toBe("src: is a directory, not a file");
+  });
+
+  it("file_contains names the texts it did not find", async () => {
+    const ok = await run("file_contains", { path: "report.md", strings: ["## Summary", "seven"] });
+    expect([ok.builtinVerdict, ok.message]).toEqual(["passed", "report.md: contains all 2 of the texts"]);
+    const missing = await run("file_contains", { path: "report.md", strings: ["## Summary", "Total", "Risks"] });
+    expect([missing.builtinVerdict, missing.message]).toEqual([
+      "failed",
+      'report.md: does not contain "Total", "Risks"',
+    ]);
+  });
+
+  it("min_words counts words", async () => {
+    expect((await run("min_words", { path: "report.md", count: 9 })).message).toBe("report.md: 10 words (at least 9)");
+    const few = await run("min_words", { path: "report.md", count: 300 });
+    expect([few.builtinVerdict, few.message]).toEqual(["failed", "report.md: 10 words, fewer than 300"]);
+  });
+});
+
+describe("paths that leave the results directory are errors", () => {
+  it.each([["../../etc/passwd"], ["/etc/passwd"], ["src/../../outside/secret.json"]])("%s", async (p) => {
+    // Refused when saved too; frozen checks that came in another way are checked again here.
+    const outcome = await run("json_valid", { path: p });
+    expect(outcome.builtinVerdict).toBe("error");
+    expect(outcome.message).toMatch(/^with\.path: must (stay inside|be relative to) the results directory/);
+  });
+
+  it("a symlink pointing out is an error (realpath at run time); one pointing inside is followed", async () => {
+    const out = await run("json_valid", { path: "link-out.json" });
+    expect(out.builtinVerdict).toBe("error");
+    expect(out.message).toBe(
+      `link-out.json: resolves to ${fs.realpathSync(path.join(outside, "secret.json"))}, outside the results directory (a symlink out)`,
+    );
+    expect(out.log).not.toContain('"secret"');
+    expect((await run("json_valid", { path: "link-in.json" })).builtinVerdict).toBe("passed");
+  });
+
+  it("a path like $(touch …) is only a file name: nothing runs", async () => {
+    const marker = path.join(root, "pwned");
+    const outcome = await run("file_exists", { path: `$(touch ${marker})` });
+    expect([outcome.builtinVerdict, outcome.message]).toEqual(["failed", `$(touch ${marker}): not found`]);
+    const relative = await run("file_exists", { path: "`touch pwned`;$(touch pwned)" });
+    expect(relative.message).toBe("`touch pwned`;$(touch pwned): not found");
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(fs.existsSync(path.join(results, "pwned"))).toBe(false);
+    expect(fs.existsSync(path.join(process.cwd(), "pwned"))).toBe(false);
+  });
+});
+
+describe("no_match", () => {
+  it("passes when no line matches, fails naming the first match", async () => {
+    const clean = await run("no_match", { glob: "src/**/*.ts", pattern: "debugger" });
+    expect([clean.builtinVerdict, clean.message]).toEqual(["passed", "no line matches /debugger/ in 2 files"]);
+    const dirty = await run("no_match", { glob: "src/**/*.ts", pattern: "console\\.log\\(" });
+    expect([dirty.builtinVerdict, dirty.message]).toEqual([
+      "failed",
+      "1 line match /console\\.log\\(/, first src/deep/b.ts:2",
+    ]);
+    expect(dirty.log).toContain("src/deep/b.ts:2: console.log(b);");
+  });
+
+  it("does not follow a symlink out of the results directory", async () => {
+    const outcome = await run("no_match", { glob: "**/*.json", pattern: "secret" });
+    expect(outcome.builtinVerdict).toBe("passed");
+  });
+
+  it("a regex that backtracks for ever is stopped at the check's timeout (the server stays responsive)", async () => {
+    fs.writeFileSync(path.join(results, "src", "slow.txt"), `${"a".repeat(80)}!\n`);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 20);
+    const outcome = await run("no_match", { glob: "src/slow.txt", pattern: "^(a|aa)+$" }, { timeoutMs: 1000 });
+    clearInterval(timer);
+    expect([outcome.builtinVerdict, outcome.isTimedOut]).toEqual([null, true]);
+    expect(ticks).toBeGreaterThan(5);
+    fs.rmSync(path.join(results, "src", "slow.txt"));
+  });
+
+  it("a cancel stops it too", async () => {
+    fs.writeFileSync(path.join(results, "src", "slow2.txt"), `${"a".repeat(80)}!\n`);
+    const controller = new AbortController();
+    const pending = run("no_match", { glob: "src/slow2.txt", pattern: "^(a|aa)+$" }, { signal: controller.signal });
+    setImmediate(() => controller.abort());
+    const outcome = await pending;
+    expect([outcome.builtinVerdict, outcome.isAborted]).toEqual([null, true]);
+    fs.rmSync(path.join(results, "src", "slow2.txt"));
+  });
+});
+
+describe("http_ok", () => {
+  let server: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === "/health") res.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
+      else if (req.url === "/created") res.writeHead(201).end();
+      else res.writeHead(503).end("down\n");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("passes on 2xx, or on the status asked for; fails on another", async () => {
+    const ok = await run("http_ok", { url: `http://127.0.0.1:${port}/health` });
+    expect([ok.builtinVerdict, ok.exitCode, ok.message]).toEqual([
+      "passed",
+      null,
+      `GET http://127.0.0.1:${port}/health → 200 OK`,
+    ]);
+    expect(ok.log).toContain("ok");
+    expect((await run("http_ok", { url: `http://localhost:${port}/created`, status: 201 })).builtinVerdict).toBe(
+      "passed",
+    );
+    const down = await run("http_ok", { url: `http://127.0.0.1:${port}/other` });
+    expect([down.builtinVerdict, down.message]).toEqual([
+      "failed",
+      `GET http://127.0.0.1:${port}/other → 503 Service Unavailable, expected 2xx`,
+    ]);
+  });
+
+  it("nothing listening fails; a host that is not loopback is refused at run time too", async () => {
+    const closed = await run("http_ok", { url: "http://127.0.0.1:1/" });
+    expect([closed.builtinVerdict, closed.message]).toEqual([
+      "failed",
+      "GET http://127.0.0.1:1/: connection refused: nothing listens there",
+    ]);
+    const far = await run("http_ok", { url: "http://192.0.2.1/" });
+    expect(far.builtinVerdict).toBe("error");
+    expect(far.message).toContain("with.url: must be on this machine");
+  });
+});
