@@ -28,6 +28,8 @@ export function presentRun(detail: RunDetail) {
     nothingRequired: isNothingRequired(run.checks),
     failFast: run.failFast,
     proof: run.proof,
+    profile: run.profile,
+    reviewCommand: run.reviewCommand,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
     agentCommand: run.agentCommand,
@@ -54,6 +56,8 @@ export function presentRun(detail: RunDetail) {
       isDirty: a.isDirty,
       noChangeSince: a.noChangeSince,
       brief: a.brief,
+      // The review layer (profiles standard and full): null when no review ran.
+      review: a.review,
       agent:
         a.agentVerdict || a.status === "agent"
           ? {

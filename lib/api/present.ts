@@ -20,6 +20,8 @@ export function presentWork(work: WorkRecord) {
     requireTests: work.requireTests,
     protectedPaths: work.protectedPaths,
     vacuousPolicy: work.vacuousPolicy,
+    profile: work.profile,
+    reviewCommand: work.reviewCommand,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,

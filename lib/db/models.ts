@@ -8,7 +8,8 @@ import type { Gate, Verdict } from "../gates/gate";
 import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
-import type { ChecksPolicy, ProofSettings } from "../gates/work-schema";
+import type { ReviewRecord } from "../gates/review";
+import type { ChecksPolicy, Profile, ProofSettings } from "../gates/work-schema";
 import type * as Pg from "./generated/postgres/client";
 import type * as Lite from "./generated/sqlite/client";
 
@@ -38,6 +39,9 @@ export type RunJsonFields = {
   proof: ProofSettings | null;
 };
 
+// The review layer of an attempt (null: no review ran).
+export type AttemptJsonFields = { review: ReviewRecord | null };
+
 type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;
 
 // A row as queried (any select or omit that keeps the Json columns), with its Json columns typed. Only a type:
@@ -48,6 +52,7 @@ function jsonTyped<Json>() {
 export const workJson = jsonTyped<WorkJsonFields>();
 export const taskJson = jsonTyped<TaskJsonFields>();
 export const runJson = jsonTyped<RunJsonFields>();
+export const attemptJson = jsonTyped<AttemptJsonFields>();
 
 // ---- compile-time checks (a mismatch fails `tsc`) ---------------------------------------------------
 
@@ -62,6 +67,7 @@ export type EnumsMatchDomain = [
   Expect<Same<Lite.Ending, Ending>>,
   Expect<Same<Lite.Verdict, Verdict>>,
   Expect<Same<Lite.ChecksPolicy, ChecksPolicy>>,
+  Expect<Same<Lite.Profile, Profile>>,
   Expect<Same<Lite.CheckKind, Check["kind"] | typeof PROOF_KIND>>,
   Expect<Same<Lite.Role, Role>>,
 ];

@@ -4,7 +4,16 @@ import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
 import type { ProofSettings } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
-import { runJson, type Attempt, type CheckResult, type Run, type RunJsonFields } from "./models";
+import type { ReviewRecord } from "../gates/review";
+import {
+  attemptJson,
+  runJson,
+  type Attempt,
+  type AttemptJsonFields,
+  type CheckResult,
+  type Run,
+  type RunJsonFields,
+} from "./models";
 
 // Every column but updatedAt, with the Json columns typed.
 export type RunRecord = Omit<Run, "updatedAt" | keyof RunJsonFields> & RunJsonFields;
@@ -15,8 +24,12 @@ type LogBytesAsNumber<Row, K extends keyof Row> = Omit<Row, K> & { [P in K]: num
 const bytes = (n: bigint | null) => (n === null ? null : Number(n));
 const bigBytes = (n: number | null | undefined) => (n === undefined ? undefined : n === null ? null : BigInt(n));
 
-export type AttemptRecord = LogBytesAsNumber<Attempt, "agentLogBytes">;
-const toAttemptRecord = (row: Attempt): AttemptRecord => ({ ...row, agentLogBytes: bytes(row.agentLogBytes) });
+export type AttemptRecord = LogBytesAsNumber<Omit<Attempt, keyof AttemptJsonFields>, "agentLogBytes"> &
+  AttemptJsonFields;
+const toAttemptRecord = (row: Attempt): AttemptRecord => ({
+  ...attemptJson(row),
+  agentLogBytes: bytes(row.agentLogBytes),
+});
 
 // tests: the test runner's summary, checked on the way out (null when none was recognised).
 export type ResultRecord = Omit<LogBytesAsNumber<CheckResult, "logBytes">, "tests"> & { tests: TestCounts | null };
@@ -41,7 +54,8 @@ export type RunInsert = Pick<
   | "failFast"
   | "branch"
   | "dispatchedById"
-> & { proof?: ProofSettings | null };
+> &
+  Partial<Pick<RunRecord, "profile" | "reviewCommand">> & { proof?: ProofSettings | null };
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
@@ -187,7 +201,7 @@ export async function insertAttempt(opts: {
 }
 
 export type AttemptChanges = Partial<
-  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes"> & {
+  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review"> & {
     agentLogBytes: number | null;
   }
 >;
@@ -200,6 +214,15 @@ export async function updateAttempt(opts: { id: string; changes: AttemptChanges;
       ...rest,
       agentLogBytes: bigBytes(agentLogBytes),
     },
+    select: { id: true },
+  });
+}
+
+// The review layer's record of an attempt (written once, when the review is over).
+export async function saveAttemptReview(opts: { id: string; review: ReviewRecord; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).attempt.update({
+    where: { id: opts.id },
+    data: { review: opts.review as unknown as object },
     select: { id: true },
   });
 }

@@ -37,6 +37,19 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
 const DEFAULT_REQUIRE_TESTS: ProofPolicy = "warn";
 const DEFAULT_VACUOUS_POLICY: ProofPolicy = "warn";
 
+// Verification profiles (SPEC Part 2): which layers run after the checks. lite: the checks and proof rows;
+// standard: + evidence and review; full: + red team and mutation floor.
+export const PROFILES = ["lite", "standard", "full"] as const;
+export type Profile = (typeof PROFILES)[number];
+export const DEFAULT_PROFILE: Profile = "standard";
+export const ZProfile = z.enum(PROFILES, { error: "must be one of lite, standard, full" });
+// The review command (any agent CLI): same rules as the agent command.
+export const ZReviewCommand = z
+  .string({ error: "must be text" })
+  .max(2000, "at most 2000 characters")
+  .refine((v) => v.trim().length > 0, "must not be blank (use null for no review)")
+  .refine((v) => !v.includes("\0"), "must not contain NUL characters");
+
 // What a run freezes of them at dispatch.
 export type ProofSettings = {
   testPatterns: string[];
@@ -104,6 +117,8 @@ const workFields = {
   requireTests: ZProofPolicy,
   protectedPaths: ZGlobList,
   vacuousPolicy: ZProofPolicy,
+  profile: ZProfile,
+  reviewCommand: ZReviewCommand.nullable(),
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -128,6 +143,8 @@ export const ZWorkCreate = z.strictObject(
     requireTests: workFields.requireTests.default(DEFAULT_REQUIRE_TESTS),
     protectedPaths: workFields.protectedPaths.default(() => [...DEFAULT_PROTECTED_PATHS]),
     vacuousPolicy: workFields.vacuousPolicy.default(DEFAULT_VACUOUS_POLICY),
+    profile: workFields.profile.default(DEFAULT_PROFILE),
+    reviewCommand: workFields.reviewCommand.optional().default(null),
   },
   { error: strictError },
 );
@@ -149,6 +166,8 @@ export const ZWorkPatch = z.strictObject(
     requireTests: workFields.requireTests.optional(),
     protectedPaths: workFields.protectedPaths.optional(),
     vacuousPolicy: workFields.vacuousPolicy.optional(),
+    profile: workFields.profile.optional(),
+    reviewCommand: workFields.reviewCommand.optional(),
     version: ZVersion,
   },
   { error: strictError },

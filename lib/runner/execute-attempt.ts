@@ -33,6 +33,7 @@ import {
 } from "./paths";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
+import { runReviewStep } from "./review-step";
 import type { RunnerDeps } from "./runner-deps";
 
 export type AttemptContext = {
@@ -226,6 +227,7 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
 
   const verdicts: { required: boolean; verdict: Verdict; checkId: string; message: string | null }[] = [];
   let stoppedBy: { id: string; verdict: Verdict } | null = null;
+  let reviewInconclusive: string | null = null;
   try {
     for (const check of checks) {
       const skip = (message: string) => {
@@ -251,6 +253,11 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
       verdicts.push(
         ...(await runProofStep(ctx, results, (rows) => computeGate(run.policy, [...verdicts, ...rows]) === "green")),
       );
+    // The review (profiles standard and full): after a green gate, an independent run of the criteria.
+    const review =
+      !ctx.signal.aborted && computeGate(run.policy, verdicts) === "green" ? await runReviewStep(ctx, results) : null;
+    if (review) verdicts.push(review.verdict);
+    reviewInconclusive = review?.inconclusive ?? null;
   } finally {
     await results.close();
   }
@@ -268,9 +275,11 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
     gate,
     requiredPassed: countRequiredPassed(verdicts),
     commit,
-    inconclusiveReason: errored
-      ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}`
-      : null,
+    inconclusiveReason: reviewInconclusive
+      ? `review: ${reviewInconclusive}`
+      : errored
+        ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}`
+        : null,
   };
 }
 

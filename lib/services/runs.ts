@@ -54,6 +54,8 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         budgetSec: resolveInherited(work.budgetSec, fresh.budgetSec),
         failFast: work.failFast,
         proof: proofSettingsOf(work),
+        profile: work.profile,
+        reviewCommand: work.profile === "lite" ? null : work.reviewCommand,
         branch: fresh.branch,
         dispatchedById: actor.userId,
       },

@@ -1,0 +1,14 @@
+-- CreateEnum
+CREATE TYPE "Profile" AS ENUM ('lite', 'standard', 'full');
+
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN     "profile" "Profile" NOT NULL DEFAULT 'lite',
+ADD COLUMN     "reviewCommand" TEXT;
+
+-- AlterTable
+ALTER TABLE "Attempt" ADD COLUMN     "review" JSONB;
+
+-- AlterTable
+ALTER TABLE "Work" ADD COLUMN     "profile" "Profile" NOT NULL DEFAULT 'standard',
+ADD COLUMN     "reviewCommand" TEXT;
+
