@@ -27,6 +27,8 @@ export type BriefInput = {
   // Failing checks of the previous attempt (empty on attempt 1).
   failures: readonly BriefFailure[];
   previousAttemptN: number | null;
+  // The criteria to show working in .gatehouse/evidence.md (profiles standard and full; empty: none asked).
+  evidence?: readonly string[];
 };
 
 function fenceFor(text: string): string {
@@ -55,6 +57,14 @@ export function composeBrief(input: BriefInput): string {
     lines.push(`- ${check.id} — ${check.name}${check.required ? " (required)" : " (reports only)"}${where}`);
     const fence = fenceFor(check.command);
     lines.push(`  ${fence}bash`, ...check.command.split("\n").map((l) => `  ${l}`), `  ${fence}`);
+  }
+  if (input.evidence?.length) {
+    lines.push("", "## Evidence", "");
+    lines.push(
+      "Show each acceptance criterion working in `.gatehouse/evidence.md`: for each, a `## <check id>` heading,",
+      "the command you ran in a ``` fence, and what it printed in the next ``` fence.",
+      `Criteria: ${input.evidence.join(", ")}`,
+    );
   }
   if (input.failures.length > 0) {
     lines.push("");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { composeBrief } from "./brief";
 import { evidenceRow, findEvidenceProblems, parseEvidence } from "./evidence";
 
 const good = [
@@ -112,5 +113,23 @@ describe("evidenceRow", () => {
   });
   it("green when every criterion has a command and its output", () => {
     expect(evidenceRow({ criteria: ["adds-title"], text: good })?.verdict).toBe("passed");
+  });
+});
+
+describe("the brief", () => {
+  it("asks for evidence of each criterion when the profile wants it", () => {
+    const input = {
+      task: { key: "T-1", title: "t", description: "", branch: "b" },
+      workName: "w",
+      attemptN: 1,
+      maxAttempts: 1,
+      checks: [],
+      policy: "required",
+      failures: [],
+      previousAttemptN: null,
+    };
+    expect(composeBrief({ ...input, evidence: ["adds-title"] })).toContain("## Evidence");
+    expect(composeBrief({ ...input, evidence: ["adds-title"] })).toContain("Criteria: adds-title");
+    expect(composeBrief(input)).not.toContain("## Evidence");
   });
 });

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { composeBrief } from "../gates/brief";
+import { criteriaOf } from "../gates/evidence";
 import {
   computeGate,
   countRequiredPassed,
@@ -114,6 +115,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
           tests: r.tests,
         })),
       previousAttemptN: previous?.n ?? null,
+      evidence: run.profile === "lite" ? [] : criteriaOf(run.checks),
     }),
   );
   const briefFile = briefPathOf(deps.dataDir, run.id, attempt.n);
