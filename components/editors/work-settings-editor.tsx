@@ -19,6 +19,7 @@ import { CheckListEditor } from "./check-list-editor";
 import { ConflictPanel } from "./conflict-panel";
 import { GatesFilePanel } from "./gates-file-panel";
 import { PolicyFields } from "./policy-fields";
+import { ProfileFields } from "./profile-fields";
 import { ProofFields } from "./proof-fields";
 import { SaveBar } from "./save-bar";
 import { useVersionedSettings } from "./use-versioned-settings";
@@ -37,6 +38,8 @@ const settingsOf = (s: WorkSettings) => ({
   requireTests: s.requireTests,
   protectedPaths: s.protectedPaths,
   vacuousPolicy: s.vacuousPolicy,
+  profile: s.profile,
+  reviewCommand: s.reviewCommand,
 });
 
 export function WorkSettingsEditor({ initial, save }: Props) {
@@ -78,6 +81,13 @@ export function WorkSettingsEditor({ initial, save }: Props) {
         <ProofFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
       </Section>
       <Section
+        id="profile"
+        title="Verification profile"
+        description="Which layers run after the checks: evidence, an independent review."
+      >
+        <ProfileFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
+      </Section>
+      <Section
         id="defaults"
         title={`Check defaults (${form.checkDefaults.length})`}
         description="Every task inherits these, in this order, unless it overrides or suppresses them."
@@ -105,6 +115,7 @@ export function WorkSettingsEditor({ initial, save }: Props) {
               ...(proof.requireTests ? { requireTests: proof.requireTests } : {}),
               ...(proof.protectedPaths ? { protectedPaths: proof.protectedPaths.join("\n") } : {}),
               ...(proof.vacuousPolicy ? { vacuousPolicy: proof.vacuousPolicy } : {}),
+              ...(proof.profile ? { profile: proof.profile } : {}),
             }))
           }
         />

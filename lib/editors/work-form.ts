@@ -1,7 +1,7 @@
 // The Work settings editor's working copy, and the patch (validated by ZWorkPatch) it saves.
 import { z } from "zod";
 import { ZGlobList } from "../gates/globs";
-import { ZProofPolicy, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
+import { ZProfile, ZProofPolicy, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
 import { toFieldIssues } from "../gates/field-issues";
 import type { WorkRecord } from "../db/works";
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
@@ -20,6 +20,8 @@ export type WorkSettings = Pick<
   | "requireTests"
   | "protectedPaths"
   | "vacuousPolicy"
+  | "profile"
+  | "reviewCommand"
   | "version"
 >;
 
@@ -36,6 +38,8 @@ export type WorkForm = {
   requireTests: string;
   protectedPaths: string;
   vacuousPolicy: string;
+  profile: string;
+  reviewCommand: string;
 };
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
@@ -57,6 +61,8 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     requireTests: s.requireTests,
     protectedPaths: s.protectedPaths.join("\n"),
     vacuousPolicy: s.vacuousPolicy,
+    profile: s.profile,
+    reviewCommand: s.reviewCommand ?? "",
   };
 }
 
@@ -73,6 +79,8 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     requireTests: form.requireTests,
     protectedPaths: splitLines(form.protectedPaths),
     vacuousPolicy: form.vacuousPolicy,
+    profile: form.profile,
+    reviewCommand: form.reviewCommand.trim() ? form.reviewCommand : null,
   };
 }
 
@@ -103,12 +111,20 @@ export const VACUOUS_POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
   off: "Checks are not run again without the change.",
 };
 
+export const PROFILE_EXPLAINED: Record<string, string> = {
+  lite: "The checks and the proof rows only.",
+  standard:
+    "Also evidence (each criterion shown working in .gatehouse/evidence.md) and, with a review command, an independent review after a green gate.",
+  full: "Everything in standard (the red team and the mutation floor are not built yet).",
+};
+
 // The proof settings as the form holds them, for the gates-file export (valid ones only).
 export const ZProofOfWork = z.object({
   testPatterns: ZGlobList,
   requireTests: ZProofPolicy,
   protectedPaths: ZGlobList,
   vacuousPolicy: ZProofPolicy,
+  profile: ZProfile,
 });
 
 export function proofPatchFrom(form: WorkForm) {
@@ -117,5 +133,6 @@ export function proofPatchFrom(form: WorkForm) {
     requireTests: form.requireTests,
     protectedPaths: splitLines(form.protectedPaths),
     vacuousPolicy: form.vacuousPolicy,
+    profile: form.profile,
   };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { judgeReview, parseReviewReport, reviewRow } from "./review";
+import { judgeReview, parseReviewReport, type ReviewReport, reviewRow } from "./review";
 
-const met = (id: string) => ({ id, status: "met" as const, command: `run ${id}`, output: "ok" });
+type Reported = ReviewReport["criteria"][number];
+const met = (id: string): Reported => ({ id, status: "met", command: `run ${id}`, output: "ok" });
 
 describe("parseReviewReport", () => {
   const cases: { name: string; text: string | null; problem: string | null }[] = [
@@ -35,7 +36,7 @@ describe("parseReviewReport", () => {
 
 describe("judgeReview", () => {
   const passed = { verdict: "passed", output: "ok" };
-  const judge = (criteria: ReturnType<typeof met>[], checks: Record<string, { verdict: string; output: string }>) =>
+  const judge = (criteria: Reported[], checks: Record<string, { verdict: string; output: string }>) =>
     judgeReview({
       report: { criteria, gaps: ["g"] },
       criteria: ["a", "b"],

@@ -5,8 +5,8 @@ import { z } from "zod";
 import { PROOF_KIND, PROOF_NAMES, type ProofRow } from "./proof";
 import { REVIEW } from "./proof-ids";
 
-export const REVIEW_STATUSES = ["met", "unverified", "missing"] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+const REVIEW_STATUSES = ["met", "unverified", "missing"] as const;
+type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 // The first try and three retries when a review executed nothing or its report could not be read.
 export const REVIEW_TRIES = 4;
 const MAX_TEXT = 64 * 1024;
@@ -61,7 +61,7 @@ export function parseReviewReport(
 }
 
 export type CheckSeen = { verdict: string; output: string | null };
-export type ReviewCriterion = {
+type ReviewCriterion = {
   id: string;
   status: ReviewStatus;
   command: string;
@@ -78,7 +78,7 @@ export type ReviewTry = {
   problem: string | null;
   durationMs: number;
 };
-export type ReviewOutcome = "met" | "short" | "not-run" | "disagreement";
+type ReviewOutcome = "met" | "short" | "not-run" | "disagreement";
 export type ReviewRecord = {
   outcome: ReviewOutcome;
   score: number | null;

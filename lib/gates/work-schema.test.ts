@@ -208,6 +208,8 @@ describe("ZWorkCreate", () => {
       requireTests: "warn",
       protectedPaths: [...DEFAULT_PROTECTED_PATHS],
       vacuousPolicy: "warn",
+      profile: "standard",
+      reviewCommand: null,
     });
   });
 
@@ -226,8 +228,19 @@ describe("ZWorkCreate", () => {
       requireTests: "required",
       protectedPaths: ["scripts/**", "Makefile"],
       vacuousPolicy: "off",
+      profile: "full",
+      reviewCommand: "claude -p < $GATEHOUSE_BRIEF_FILE",
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
+  });
+
+  it("refuses an unknown profile and a blank review command, naming the field", () => {
+    expect(issuesOf(ZWorkCreate, { ...minimalWork, profile: "heavy" })).toEqual([
+      expect.objectContaining({ path: "profile", message: "must be one of lite, standard, full" }),
+    ]);
+    expect(issuesOf(ZWorkCreate, { ...minimalWork, reviewCommand: "  " })).toEqual([
+      expect.objectContaining({ path: "reviewCommand", message: "must not be blank (use null for no review)" }),
+    ]);
   });
 
   it("accepts baseBranch null (the repo's HEAD branch)", () => {

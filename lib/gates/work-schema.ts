@@ -41,10 +41,10 @@ const DEFAULT_VACUOUS_POLICY: ProofPolicy = "warn";
 // standard: + evidence and review; full: + red team and mutation floor.
 export const PROFILES = ["lite", "standard", "full"] as const;
 export type Profile = (typeof PROFILES)[number];
-export const DEFAULT_PROFILE: Profile = "standard";
+const DEFAULT_PROFILE: Profile = "standard";
 export const ZProfile = z.enum(PROFILES, { error: "must be one of lite, standard, full" });
 // The review command (any agent CLI): same rules as the agent command.
-export const ZReviewCommand = z
+const ZReviewCommand = z
   .string({ error: "must be text" })
   .max(2000, "at most 2000 characters")
   .refine((v) => v.trim().length > 0, "must not be blank (use null for no review)")

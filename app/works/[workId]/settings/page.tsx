@@ -50,6 +50,8 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               requireTests: work.requireTests,
               protectedPaths: work.protectedPaths,
               vacuousPolicy: work.vacuousPolicy,
+              profile: work.profile,
+              reviewCommand: work.reviewCommand,
               version: work.version,
             }}
             save={saveWorkSettingsAction.bind(null, work.id)}
