@@ -81,7 +81,7 @@ export function WorkSettingsEditor({ initial, save }: Props) {
         <ProofFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
       </Section>
       <Section
-        id="profile"
+        id="verification-profile"
         title="Verification profile"
         description="Which layers run after the checks: evidence, an independent review."
       >
