@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { api, demoWorkJson, dispatch, runJson } from "./support/api";
+import { expectNoAxeViolations } from "./support/axe";
 
 const CRITERION = {
   id: "prints-ok",
@@ -63,6 +64,9 @@ test("a review that disagrees with a passing check ends the run inconclusive, bo
   await expect(review.getByText("The review's output")).toBeVisible();
   await expect(review.getByText("The check's output")).toBeVisible();
   await expect(review).toContainText("check: passed");
+  await expectNoAxeViolations(page, "run with a disagreeing review (light)");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectNoAxeViolations(page, "run with a disagreeing review (dark)");
 });
 
 test("a lead picks the profile and the review command in the Work's settings; the API has them", async ({ page }) => {
