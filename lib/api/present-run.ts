@@ -30,6 +30,8 @@ export function presentRun(detail: RunDetail) {
     proof: run.proof,
     profile: run.profile,
     reviewCommand: run.reviewCommand,
+    mutationCommand: run.mutationCommand,
+    mutationReport: run.mutationReport,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
     agentCommand: run.agentCommand,
@@ -58,6 +60,8 @@ export function presentRun(detail: RunDetail) {
       brief: a.brief,
       // The review layer (profiles standard and full): null when no review ran.
       review: a.review,
+      // The mutation floor (profile full): null when it did not run.
+      mutation: a.mutation,
       agent:
         a.agentVerdict || a.status === "agent"
           ? {

@@ -22,6 +22,8 @@ export function presentWork(work: WorkRecord) {
     vacuousPolicy: work.vacuousPolicy,
     profile: work.profile,
     reviewCommand: work.reviewCommand,
+    mutationCommand: work.mutationCommand,
+    mutationReport: work.mutationReport,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,

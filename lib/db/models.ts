@@ -8,6 +8,7 @@ import type { Gate, Verdict } from "../gates/gate";
 import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
+import type { MutationRecord } from "../gates/mutation";
 import type { ReviewRecord } from "../gates/review";
 import type { ChecksPolicy, Profile, ProofSettings } from "../gates/work-schema";
 import type * as Pg from "./generated/postgres/client";
@@ -39,8 +40,8 @@ export type RunJsonFields = {
   proof: ProofSettings | null;
 };
 
-// The review layer of an attempt (null: no review ran).
-export type AttemptJsonFields = { review: ReviewRecord | null };
+// The review layer and the mutation floor of an attempt (null: it did not run).
+export type AttemptJsonFields = { review: ReviewRecord | null; mutation: MutationRecord | null };
 
 type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;
 

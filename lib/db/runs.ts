@@ -4,6 +4,7 @@ import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
 import type { ProofSettings } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
+import type { MutationRecord } from "../gates/mutation";
 import type { ReviewRecord } from "../gates/review";
 import {
   attemptJson,
@@ -55,7 +56,9 @@ export type RunInsert = Pick<
   | "branch"
   | "dispatchedById"
 > &
-  Partial<Pick<RunRecord, "profile" | "reviewCommand">> & { proof?: ProofSettings | null };
+  Partial<Pick<RunRecord, "profile" | "reviewCommand" | "mutationCommand" | "mutationReport">> & {
+    proof?: ProofSettings | null;
+  };
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
@@ -201,7 +204,7 @@ export async function insertAttempt(opts: {
 }
 
 export type AttemptChanges = Partial<
-  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review"> & {
+  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation"> & {
     agentLogBytes: number | null;
   }
 >;
@@ -223,6 +226,15 @@ export async function saveAttemptReview(opts: { id: string; review: ReviewRecord
   await (opts.db ?? getDb()).attempt.update({
     where: { id: opts.id },
     data: { review: opts.review as unknown as object },
+    select: { id: true },
+  });
+}
+
+// The mutation floor's record of an attempt.
+export async function saveAttemptMutation(opts: { id: string; mutation: MutationRecord; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).attempt.update({
+    where: { id: opts.id },
+    data: { mutation: opts.mutation as unknown as object },
     select: { id: true },
   });
 }

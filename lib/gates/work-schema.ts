@@ -50,6 +50,15 @@ const ZReviewCommand = z
   .refine((v) => v.trim().length > 0, "must not be blank (use null for no review)")
   .refine((v) => !v.includes("\0"), "must not contain NUL characters");
 
+// The mutation floor with another tool: its command, and where (relative to the checkout) its JSON report is.
+const ZMutationReport = z
+  .string({ error: "must be text" })
+  .trim()
+  .min(1, "must not be empty (use null for none)")
+  .max(500, "at most 500 characters")
+  .refine((v) => !v.startsWith("/") && !v.split(/[\\/]/).includes(".."), "must be a path inside the checkout")
+  .refine((v) => !/[\0\n]/.test(v), "must not contain NUL or line breaks");
+
 // What a run freezes of them at dispatch.
 export type ProofSettings = {
   testPatterns: string[];
@@ -119,6 +128,8 @@ const workFields = {
   vacuousPolicy: ZProofPolicy,
   profile: ZProfile,
   reviewCommand: ZReviewCommand.nullable(),
+  mutationCommand: ZReviewCommand.nullable(),
+  mutationReport: ZMutationReport.nullable(),
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -145,6 +156,8 @@ export const ZWorkCreate = z.strictObject(
     vacuousPolicy: workFields.vacuousPolicy.default(DEFAULT_VACUOUS_POLICY),
     profile: workFields.profile.default(DEFAULT_PROFILE),
     reviewCommand: workFields.reviewCommand.optional().default(null),
+    mutationCommand: workFields.mutationCommand.optional().default(null),
+    mutationReport: workFields.mutationReport.optional().default(null),
   },
   { error: strictError },
 );
@@ -168,6 +181,8 @@ export const ZWorkPatch = z.strictObject(
     vacuousPolicy: workFields.vacuousPolicy.optional(),
     profile: workFields.profile.optional(),
     reviewCommand: workFields.reviewCommand.optional(),
+    mutationCommand: workFields.mutationCommand.optional(),
+    mutationReport: workFields.mutationReport.optional(),
     version: ZVersion,
   },
   { error: strictError },

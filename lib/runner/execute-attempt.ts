@@ -35,6 +35,7 @@ import {
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
 import { runReviewStep } from "./review-step";
+import { runMutationStep } from "./mutation-step";
 import type { RunnerDeps } from "./runner-deps";
 
 export type AttemptContext = {
@@ -260,6 +261,11 @@ async function runCheckStep(ctx: AttemptContext): Promise<AttemptResult> {
       !ctx.signal.aborted && computeGate(run.policy, verdicts) === "green" ? await runReviewStep(ctx, results) : null;
     if (review) verdicts.push(review.verdict);
     reviewInconclusive = review?.inconclusive ?? null;
+    // The mutation floor (profile full): after everything else is green; skipped after a red gate.
+    const mutation = ctx.signal.aborted
+      ? null
+      : await runMutationStep(ctx, results, !reviewInconclusive && computeGate(run.policy, verdicts) === "green");
+    if (mutation) verdicts.push(mutation);
   } finally {
     await results.close();
   }

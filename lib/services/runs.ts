@@ -56,6 +56,8 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         proof: proofSettingsOf(work),
         profile: work.profile,
         reviewCommand: work.profile === "lite" ? null : work.reviewCommand,
+        mutationCommand: work.profile === "full" ? work.mutationCommand : null,
+        mutationReport: work.profile === "full" ? work.mutationReport : null,
         branch: fresh.branch,
         dispatchedById: actor.userId,
       },

@@ -12,3 +12,15 @@ ALTER TABLE "Attempt" ADD COLUMN     "review" JSONB;
 ALTER TABLE "Work" ADD COLUMN     "profile" "Profile" NOT NULL DEFAULT 'standard',
 ADD COLUMN     "reviewCommand" TEXT;
 
+
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN     "mutationCommand" TEXT,
+ADD COLUMN     "mutationReport" TEXT;
+
+-- AlterTable
+ALTER TABLE "Attempt" ADD COLUMN     "mutation" JSONB;
+
+-- AlterTable
+ALTER TABLE "Work" ADD COLUMN     "mutationCommand" TEXT,
+ADD COLUMN     "mutationReport" TEXT;
+

@@ -83,3 +83,15 @@ ALTER TABLE "new_Work" RENAME TO "Work";
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
+
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "mutationCommand" TEXT;
+ALTER TABLE "Run" ADD COLUMN "mutationReport" TEXT;
+
+-- AlterTable
+ALTER TABLE "Attempt" ADD COLUMN "mutation" JSONB;
+
+-- AlterTable
+ALTER TABLE "Work" ADD COLUMN "mutationCommand" TEXT;
+ALTER TABLE "Work" ADD COLUMN "mutationReport" TEXT;
+
