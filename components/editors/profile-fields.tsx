@@ -53,6 +53,41 @@ export function ProfileFields({ form, onChange, errors }: Props) {
           writes its report to $GATEHOUSE_REPORT_FILE. Empty: no review.
         </p>
       </div>
+      <div>
+        <label htmlFor="mutationCommand" className="mb-1 block text-sm font-semibold">
+          Mutation command
+        </label>
+        <CodeEditor
+          id="mutationCommand"
+          label="Mutation command"
+          value={form.mutationCommand}
+          onChange={(mutationCommand) => onChange({ mutationCommand })}
+          invalid={errors.has("mutationCommand")}
+        />
+        <FieldError id="mutationCommand-error" label="Mutation command" error={errors.get("mutationCommand")} />
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          Full, for a tool other than Stryker: mutates the files in $GATEHOUSE_MUTATE_FILES (one a line). Empty:
+          Stryker, when the repository commits a configuration with thresholds.break.
+        </p>
+      </div>
+      <div>
+        <label htmlFor="mutationReport" className="mb-1 block text-sm font-semibold">
+          Mutation report
+        </label>
+        <input
+          id="mutationReport"
+          value={form.mutationReport}
+          placeholder="reports/mutation/mutation.json"
+          aria-invalid={errors.has("mutationReport")}
+          aria-describedby="mutationReport-hint"
+          onChange={(e) => onChange({ mutationReport: e.target.value })}
+          className={`${input} font-mono`}
+        />
+        <FieldError id="mutationReport-error" label="Mutation report" error={errors.get("mutationReport")} />
+        <p id="mutationReport-hint" className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          Where the mutation command writes its mutation-testing JSON report, relative to the checkout.
+        </p>
+      </div>
     </div>
   );
 }

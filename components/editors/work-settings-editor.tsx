@@ -40,6 +40,8 @@ const settingsOf = (s: WorkSettings) => ({
   vacuousPolicy: s.vacuousPolicy,
   profile: s.profile,
   reviewCommand: s.reviewCommand,
+  mutationCommand: s.mutationCommand,
+  mutationReport: s.mutationReport,
 });
 
 export function WorkSettingsEditor({ initial, save }: Props) {
@@ -83,7 +85,7 @@ export function WorkSettingsEditor({ initial, save }: Props) {
       <Section
         id="verification-profile"
         title="Verification profile"
-        description="Which layers run after the checks: evidence, an independent review."
+        description="Which layers run after the checks: evidence, an independent review, the mutation floor."
       >
         <ProfileFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
       </Section>

@@ -139,3 +139,52 @@ export function ReviewLayer({ initial }: { initial: RunJson }) {
     </div>
   );
 }
+
+export function MutationLayer({ initial }: { initial: RunJson }) {
+  const { data: run } = useRun(initial);
+  const attempts = run.attempts.filter((a) => a.mutation).reverse();
+  if (attempts.length === 0)
+    return <EmptyState title="No mutation run yet">The mutation floor runs after everything else is green.</EmptyState>;
+  return (
+    <div className="space-y-4">
+      {attempts.map((a) => {
+        const m = a.mutation!;
+        return (
+          <Card key={a.n} className="p-4" data-testid={`mutation-${a.n}`}>
+            <div className="flex flex-wrap items-center gap-3">
+              <h3 className="font-medium">Attempt {a.n}</h3>
+              <VerdictBadge verdict={m.verdict} />
+              {m.tool ? <Pill>{m.tool === "stryker" ? "Stryker" : "mutation command"}</Pill> : null}
+            </div>
+            <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{m.message}</p>
+            {m.files.length > 0 ? (
+              <ul className="mt-3 space-y-3">
+                {m.files.map((f) => (
+                  <li key={f.path} className="rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800">
+                    <p className="flex flex-wrap items-center gap-2">
+                      <code className="font-mono font-medium">{f.path}</code>
+                      <span className="text-zinc-600 dark:text-zinc-400">
+                        score {f.score ?? "n/a"} · killed {f.killed} · timeout {f.timeout} · survived {f.survived} · no
+                        coverage {f.noCoverage}
+                      </span>
+                    </p>
+                    {f.survivors.length > 0 ? (
+                      <ul className="mt-2 space-y-1 font-mono text-xs">
+                        {f.survivors.map((s, i) => (
+                          <li key={`${s.line}-${s.mutator}-${i}`}>
+                            line {s.line}: {s.mutator}
+                            {s.replacement ? ` → ${s.replacement}` : ""}
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </Card>
+        );
+      })}
+    </div>
+  );
+}

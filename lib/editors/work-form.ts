@@ -22,6 +22,8 @@ export type WorkSettings = Pick<
   | "vacuousPolicy"
   | "profile"
   | "reviewCommand"
+  | "mutationCommand"
+  | "mutationReport"
   | "version"
 >;
 
@@ -40,6 +42,8 @@ export type WorkForm = {
   vacuousPolicy: string;
   profile: string;
   reviewCommand: string;
+  mutationCommand: string;
+  mutationReport: string;
 };
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
@@ -63,6 +67,8 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     vacuousPolicy: s.vacuousPolicy,
     profile: s.profile,
     reviewCommand: s.reviewCommand ?? "",
+    mutationCommand: s.mutationCommand ?? "",
+    mutationReport: s.mutationReport ?? "",
   };
 }
 
@@ -81,6 +87,8 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     vacuousPolicy: form.vacuousPolicy,
     profile: form.profile,
     reviewCommand: form.reviewCommand.trim() ? form.reviewCommand : null,
+    mutationCommand: form.mutationCommand.trim() ? form.mutationCommand : null,
+    mutationReport: form.mutationReport.trim() ? form.mutationReport : null,
   };
 }
 
@@ -115,7 +123,7 @@ export const PROFILE_EXPLAINED: Record<string, string> = {
   lite: "The checks and the proof rows only.",
   standard:
     "Also evidence (each criterion shown working in .gatehouse/evidence.md) and, with a review command, an independent review after a green gate.",
-  full: "Everything in standard (the red team and the mutation floor are not built yet).",
+  full: "Everything in standard, and the mutation floor: the changed files are mutated (Stryker, when the repository commits a configuration with thresholds.break, or the mutation command below) and the tests must notice.",
 };
 
 // The proof settings as the form holds them, for the gates-file export (valid ones only).

@@ -9,7 +9,7 @@ import { toJson } from "@/lib/api/jsonify";
 import { formatDateTime, formatDuration, shortCommit } from "@/lib/format";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { RunChecksPanel } from "@/components/runs/run-checks-panel";
-import { EvidenceLayer, ReviewLayer } from "@/components/runs/verification-layers";
+import { EvidenceLayer, MutationLayer, ReviewLayer } from "@/components/runs/verification-layers";
 import { DecisionPanel } from "@/components/runs/decision-panel";
 import { RunActions } from "@/components/runs/run-actions";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
@@ -124,6 +124,15 @@ export default async function RunPage({ params }: Props) {
             <ReviewLayer initial={json} />
           </Section>
         </>
+      ) : null}
+      {run.profile === "full" ? (
+        <Section
+          id="mutation"
+          title="Mutation floor"
+          description="The changed files mutated: do the tests notice? Surviving mutants are changes no test caught."
+        >
+          <MutationLayer initial={json} />
+        </Section>
       ) : null}
       <Section
         id="frozen"

@@ -52,6 +52,8 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               vacuousPolicy: work.vacuousPolicy,
               profile: work.profile,
               reviewCommand: work.reviewCommand,
+              mutationCommand: work.mutationCommand,
+              mutationReport: work.mutationReport,
               version: work.version,
             }}
             save={saveWorkSettingsAction.bind(null, work.id)}
