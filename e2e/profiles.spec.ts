@@ -86,3 +86,42 @@ test("a lead picks the profile and the review command in the Work's settings; th
     reviewCommand: "./review.sh",
   });
 });
+
+test("a full run shows the mutation floor: the score per file and the mutants no test caught", async ({ page }) => {
+  const report = JSON.stringify({
+    thresholds: { break: 60 },
+    files: {
+      "src/price.js": {
+        mutants: [
+          {
+            mutatorName: "EqualityOperator",
+            replacement: "discount >= 0",
+            status: "Survived",
+            location: { start: { line: 2 } },
+          },
+          {
+            mutatorName: "ArithmeticOperator",
+            replacement: "amount + discount",
+            status: "Killed",
+            location: { start: { line: 2 } },
+          },
+        ],
+      },
+    },
+  });
+  const { taskId } = await taskOnWork("Mutated", {
+    profile: "full",
+    agentCommand: `${AGENT} && mkdir -p src && echo 'module.exports = 1;' > src/price.js`,
+    mutationCommand: `mkdir -p out && printf %s '${report}' > out/m.json`,
+    mutationReport: "out/m.json",
+  });
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status, { timeout: 45_000 }).toBe("finished");
+  expect((await runJson(runId)).attempts[0].mutation).toMatchObject({ verdict: "failed", score: 50, breakAt: 60 });
+  await page.goto(`/runs/${runId}`);
+  const floor = page.getByRole("region", { name: "Mutation floor" });
+  await expect(floor).toContainText("mutation score 50 is under the threshold 60");
+  await expect(floor).toContainText("src/price.js");
+  await expect(floor).toContainText("line 2: EqualityOperator → discount >= 0");
+  await expectNoAxeViolations(page, "run with a mutation floor (light)");
+});

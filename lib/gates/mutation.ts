@@ -50,8 +50,8 @@ export function mutationTargets(changes: readonly FileChange[], testPatterns: re
   return changes.filter((c) => c.status !== "D" && SOURCE.test(c.path) && !isTest(c.path)).map((c) => c.path);
 }
 
-export type MutantSeen = { line: number; mutator: string; replacement: string | null };
-export type MutationFile = {
+type MutantSeen = { line: number; mutator: string; replacement: string | null };
+type MutationFile = {
   path: string;
   score: number | null;
   killed: number;
