@@ -24,6 +24,7 @@ import { ConflictPanel } from "./conflict-panel";
 import { GatesFilePanel } from "./gates-file-panel";
 import { PolicyFields } from "./policy-fields";
 import { MergeFields } from "./merge-fields";
+import { ProfileFields } from "./profile-fields";
 import { ProofFields } from "./proof-fields";
 import { ResultsDirField } from "./results-dir-field";
 import { SaveBar } from "./save-bar";
@@ -52,6 +53,10 @@ const settingsOf = (s: WorkSettings) => ({
   checkSources: s.checkSources,
   mergePolicy: s.mergePolicy,
   resultsDir: s.resultsDir,
+  profile: s.profile,
+  reviewCommand: s.reviewCommand,
+  mutationCommand: s.mutationCommand,
+  mutationReport: s.mutationReport,
 });
 
 export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
@@ -117,6 +122,13 @@ export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
         />
       </Section>
       <Section
+        id="verification-profile"
+        title="Verification profile"
+        description="Which layers run after the checks: evidence, an independent review, the mutation floor."
+      >
+        <ProfileFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
+      </Section>
+      <Section
         id="defaults"
         title={`Check defaults (${form.checkDefaults.length})`}
         description="Every task inherits these, in this order, unless it overrides or suppresses them."
@@ -149,6 +161,7 @@ export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
               ...(proof.requireTests ? { requireTests: proof.requireTests } : {}),
               ...(proof.protectedPaths ? { protectedPaths: proof.protectedPaths.join("\n") } : {}),
               ...(proof.vacuousPolicy ? { vacuousPolicy: proof.vacuousPolicy } : {}),
+              ...(proof.profile ? { profile: proof.profile } : {}),
             }))
           }
           currentCheckSources={sourcesNow.success ? sourcesNow.data : null}

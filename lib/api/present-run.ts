@@ -33,6 +33,10 @@ export function presentRun(detail: RunDetail) {
     seesHidden: detail.seesHidden,
     proof: run.proof,
     checkSources: run.checkSources,
+    profile: run.profile,
+    reviewCommand: run.reviewCommand,
+    mutationCommand: run.mutationCommand,
+    mutationReport: run.mutationReport,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
     agentCommand: run.agentCommand,
@@ -66,6 +70,10 @@ export function presentRun(detail: RunDetail) {
       brief: a.brief,
       // Entries of the agent's report that were dropped (an undeclared id, a check Gatehouse runs), each a sentence.
       reportNotes: a.reportNotes,
+      // The review layer (profiles standard and full): null when no review ran.
+      review: a.review,
+      // The mutation floor (profile full): null when it did not run.
+      mutation: a.mutation,
       agent:
         a.agentVerdict || a.status === "agent"
           ? {

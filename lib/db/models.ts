@@ -10,7 +10,9 @@ import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
 import type { MergePolicy } from "../gates/merge-policy";
-import type { ChecksPolicy, ProofSettings } from "../gates/work-schema";
+import type { MutationRecord } from "../gates/mutation";
+import type { ReviewRecord } from "../gates/review";
+import type { ChecksPolicy, Profile, ProofSettings } from "../gates/work-schema";
 import type * as Pg from "./generated/postgres/client";
 import type * as Lite from "./generated/sqlite/client";
 
@@ -45,6 +47,14 @@ export type RunJsonFields = {
   checkSources: FrozenCheckSource[];
 };
 
+// The review layer and the mutation floor of an attempt (null: it did not run).
+// reportNotes: what the agent's report said that was not taken (each a sentence).
+export type AttemptJsonFields = {
+  review: ReviewRecord | null;
+  mutation: MutationRecord | null;
+  reportNotes: string[];
+};
+
 type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;
 
 // A row as queried (any select or omit that keeps the Json columns), with its Json columns typed. Only a type:
@@ -55,6 +65,7 @@ function jsonTyped<Json>() {
 export const workJson = jsonTyped<WorkJsonFields>();
 export const taskJson = jsonTyped<TaskJsonFields>();
 export const runJson = jsonTyped<RunJsonFields>();
+export const attemptJson = jsonTyped<AttemptJsonFields>();
 
 // ---- compile-time checks (a mismatch fails `tsc`) ---------------------------------------------------
 
@@ -69,6 +80,7 @@ export type EnumsMatchDomain = [
   Expect<Same<Lite.Ending, Ending>>,
   Expect<Same<Lite.Verdict, Verdict>>,
   Expect<Same<Lite.ChecksPolicy, ChecksPolicy>>,
+  Expect<Same<Lite.Profile, Profile>>,
   Expect<Same<Lite.CheckKind, Check["kind"] | typeof PROOF_KIND>>,
   Expect<Same<Lite.Role, Role>>,
 ];

@@ -5,7 +5,17 @@ import { toTestCounts, type TestCounts } from "../gates/test-summary";
 import type { FrozenCheckSource } from "../gates/check-sources";
 import type { ProofSettings } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
-import { runJson, type Attempt, type CheckResult, type Run, type RunJsonFields } from "./models";
+import type { MutationRecord } from "../gates/mutation";
+import type { ReviewRecord } from "../gates/review";
+import {
+  attemptJson,
+  runJson,
+  type Attempt,
+  type AttemptJsonFields,
+  type CheckResult,
+  type Run,
+  type RunJsonFields,
+} from "./models";
 
 // Every column but updatedAt, with the Json columns typed.
 export type RunRecord = Omit<Run, "updatedAt" | keyof RunJsonFields> & RunJsonFields;
@@ -16,12 +26,11 @@ type LogBytesAsNumber<Row, K extends keyof Row> = Omit<Row, K> & { [P in K]: num
 const bytes = (n: bigint | null) => (n === null ? null : Number(n));
 const bigBytes = (n: number | null | undefined) => (n === undefined ? undefined : n === null ? null : BigInt(n));
 
-// reportNotes: what the agent's report said that was not taken (string[]).
-export type AttemptRecord = Omit<LogBytesAsNumber<Attempt, "agentLogBytes">, "reportNotes"> & { reportNotes: string[] };
+export type AttemptRecord = LogBytesAsNumber<Omit<Attempt, keyof AttemptJsonFields>, "agentLogBytes"> &
+  AttemptJsonFields;
 const toAttemptRecord = (row: Attempt): AttemptRecord => ({
-  ...row,
+  ...attemptJson(row),
   agentLogBytes: bytes(row.agentLogBytes),
-  reportNotes: Array.isArray(row.reportNotes) ? row.reportNotes.filter((n) => typeof n === "string") : [],
 });
 
 // tests: the test runner's summary, checked on the way out (null when none was recognised).
@@ -47,7 +56,12 @@ export type RunInsert = Pick<
   | "failFast"
   | "branch"
   | "dispatchedById"
-> & { proof?: ProofSettings | null; checkSources?: FrozenCheckSource[]; strictEvaluation?: boolean };
+> &
+  Partial<Pick<RunRecord, "profile" | "reviewCommand" | "mutationCommand" | "mutationReport">> & {
+    proof?: ProofSettings | null;
+    checkSources?: FrozenCheckSource[];
+    strictEvaluation?: boolean;
+  };
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
@@ -194,7 +208,7 @@ export async function insertAttempt(opts: {
 }
 
 export type AttemptChanges = Partial<
-  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes"> & {
+  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation"> & {
     agentLogBytes: number | null;
   }
 >;
@@ -207,6 +221,24 @@ export async function updateAttempt(opts: { id: string; changes: AttemptChanges;
       ...rest,
       agentLogBytes: bigBytes(agentLogBytes),
     },
+    select: { id: true },
+  });
+}
+
+// The review layer's record of an attempt (written once, when the review is over).
+export async function saveAttemptReview(opts: { id: string; review: ReviewRecord; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).attempt.update({
+    where: { id: opts.id },
+    data: { review: opts.review as unknown as object },
+    select: { id: true },
+  });
+}
+
+// The mutation floor's record of an attempt.
+export async function saveAttemptMutation(opts: { id: string; mutation: MutationRecord; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).attempt.update({
+    where: { id: opts.id },
+    data: { mutation: opts.mutation as unknown as object },
     select: { id: true },
   });
 }

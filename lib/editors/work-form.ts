@@ -1,7 +1,7 @@
 // The Work settings editor's working copy, and the patch (validated by ZWorkPatch) it saves.
 import { z } from "zod";
 import { ZGlobList } from "../gates/globs";
-import { ZProofPolicy, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
+import { ZProfile, ZProofPolicy, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
 import { toFieldIssues } from "../gates/field-issues";
 import { unknownSecretIssues } from "../gates/check-sources";
 import type { WorkRecord } from "../db/works";
@@ -25,6 +25,10 @@ export type WorkSettings = Pick<
   | "checkSources"
   | "mergePolicy"
   | "resultsDir"
+  | "profile"
+  | "reviewCommand"
+  | "mutationCommand"
+  | "mutationReport"
   | "version"
 >;
 
@@ -49,6 +53,10 @@ export type WorkForm = {
   mergePolicy: { requireGreenGate: boolean; autoMerge: boolean; method: string };
   // {{results_dir}} relative to the checkout; empty: its root.
   resultsDir: string;
+  profile: string;
+  reviewCommand: string;
+  mutationCommand: string;
+  mutationReport: string;
 };
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
@@ -74,6 +82,10 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     checkSources: s.checkSources.map((c, i) => ({ key: `source-${i}`, ...c, secret: c.secret ?? "" })),
     mergePolicy: { ...s.mergePolicy },
     resultsDir: s.resultsDir ?? "",
+    profile: s.profile,
+    reviewCommand: s.reviewCommand ?? "",
+    mutationCommand: s.mutationCommand ?? "",
+    mutationReport: s.mutationReport ?? "",
   };
 }
 
@@ -98,6 +110,10 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     checkSources: checkSourcesFrom(form.checkSources),
     mergePolicy: form.mergePolicy,
     resultsDir: form.resultsDir.trim() ? form.resultsDir.trim() : null,
+    profile: form.profile,
+    reviewCommand: form.reviewCommand.trim() ? form.reviewCommand : null,
+    mutationCommand: form.mutationCommand.trim() ? form.mutationCommand : null,
+    mutationReport: form.mutationReport.trim() ? form.mutationReport : null,
   };
 }
 
@@ -138,12 +154,20 @@ export const VACUOUS_POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
   off: "Checks are not run again without the change.",
 };
 
+export const PROFILE_EXPLAINED: Record<string, string> = {
+  lite: "The checks and the proof rows only.",
+  standard:
+    "Also evidence (each criterion shown working in .gatehouse/evidence.md) and, with a review command, an independent review after a green gate.",
+  full: "Everything in standard, and the mutation floor: the changed files are mutated (Stryker, when the repository commits a configuration with thresholds.break, or the mutation command below) and the tests must notice.",
+};
+
 // The proof settings as the form holds them, for the gates-file export (valid ones only).
 export const ZProofOfWork = z.object({
   testPatterns: ZGlobList,
   requireTests: ZProofPolicy,
   protectedPaths: ZGlobList,
   vacuousPolicy: ZProofPolicy,
+  profile: ZProfile,
 });
 
 export function proofPatchFrom(form: WorkForm) {
@@ -152,5 +176,6 @@ export function proofPatchFrom(form: WorkForm) {
     requireTests: form.requireTests,
     protectedPaths: splitLines(form.protectedPaths),
     vacuousPolicy: form.vacuousPolicy,
+    profile: form.profile,
   };
 }

@@ -38,6 +38,8 @@ export type BriefInput = {
   // Failing checks of the previous attempt (empty on attempt 1).
   failures: readonly BriefFailure[];
   previousAttemptN: number | null;
+  // The criteria to show working in .gatehouse/evidence.md (profiles standard and full; empty: none asked).
+  evidence?: readonly string[];
 };
 
 function fenceFor(text: string): string {
@@ -83,6 +85,14 @@ export function composeBrief(input: BriefInput): string {
     lines.push("```json", `{"checks": [${example.join(", ")}]}`, "```", "");
     lines.push(
       'status is "pass" or "fail"; each id once. A check you leave out is "skipped: not reported"; an unreadable file makes every one of them an error.',
+    );
+  }
+  if (input.evidence?.length) {
+    lines.push("", "## Evidence", "");
+    lines.push(
+      "Show each acceptance criterion working in `.gatehouse/evidence.md`: for each, a `## <check id>` heading,",
+      "the command you ran in a ``` fence, and what it printed in the next ``` fence.",
+      `Criteria: ${input.evidence.join(", ")}`,
     );
   }
   if (input.failures.length > 0) {

@@ -918,6 +918,7 @@ describe("the Work's proof settings in gates files", () => {
     requireTests: "required" as const,
     protectedPaths: ["scripts/gate.sh", "**/conftest.py"],
     vacuousPolicy: "warn" as const,
+    profile: "full" as const,
   };
   const checks: Check[] = [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }];
 
@@ -953,8 +954,14 @@ describe("the Work's proof settings in gates files", () => {
     expect(r.proofProblems).toEqual([
       "proof: protected_paths 1: must stay inside the checkout: '..' is not allowed",
       "proof: require_tests: must be one of off, warn, required",
-      "proof: unknown field: colour (known: test_patterns, require_tests, protected_paths, vacuous_policy)",
+      "proof: unknown field: colour (known: test_patterns, require_tests, protected_paths, vacuous_policy, profile)",
     ]);
+  });
+
+  it("the verification profile travels in the proof block and is checked", () => {
+    expect(toGatesMarkdown(checks, { proof })).toContain("- profile: full");
+    const r = parseGatesFile("gates:\n  - npm test\nproof:\n  profile: heavy\n");
+    expect(r.proofProblems).toEqual(["proof: profile: must be one of lite, standard, full"]);
   });
 
   it("a file without proof settings says none", () => {

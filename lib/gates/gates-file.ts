@@ -8,7 +8,7 @@ import { formatDurationSec, parseDurationSec } from "./duration";
 import { ZGlobList } from "./globs";
 import { TODO_BLANK } from "./placeholders";
 import { readFence, readFrontmatter } from "./runbook-fences";
-import { ZProofPolicy, type ProofSettings } from "./work-schema";
+import { ZProfile, ZProofPolicy, type Profile, type ProofSettings } from "./work-schema";
 import { ZCheckSourceList, type CheckSource } from "./check-sources";
 import type { MergePolicy } from "./merge-policy";
 import {
@@ -21,7 +21,8 @@ import {
 
 type ImportEntry = { label: string; check: Check | null; problems: string[] };
 // The Work's proof settings a file names (`proof:` in YAML, a `## Proof` section in Markdown).
-export type ProofFileSettings = Partial<ProofSettings>;
+// `profile` (the verification profile) travels in the same block.
+export type ProofFileSettings = Partial<ProofSettings & { profile: Profile }>;
 export type ImportResult = {
   format: "yaml" | "markdown" | "unknown";
   entries: ImportEntry[];
@@ -62,6 +63,7 @@ const PROOF_FILE_KEYS = {
   require_tests: "requireTests",
   protected_paths: "protectedPaths",
   vacuous_policy: "vacuousPolicy",
+  profile: "profile",
 } as const;
 
 // Reads a proof block's fields (file names → values), keeping what the schema accepts.
@@ -74,7 +76,12 @@ function readProof(fields: Record<string, unknown>): { proof: ProofFileSettings 
       proofProblems.push(`proof: unknown field: ${key} (known: ${Object.keys(PROOF_FILE_KEYS).join(", ")})`);
       continue;
     }
-    const schema = field === "testPatterns" || field === "protectedPaths" ? ZGlobList : ZProofPolicy;
+    const schema =
+      field === "testPatterns" || field === "protectedPaths"
+        ? ZGlobList
+        : field === "profile"
+          ? ZProfile
+          : ZProofPolicy;
     const parsed = schema.safeParse(value);
     if (parsed.success) (proof as Record<string, unknown>)[field] = parsed.data;
     else
@@ -269,7 +276,9 @@ function parseYaml(text: string): ImportResult {
         ? readProof(proofBlock as Record<string, unknown>)
         : {
             proof: null,
-            proofProblems: ["proof: must be a map (test_patterns, require_tests, protected_paths, vacuous_policy)"],
+            proofProblems: [
+              "proof: must be a map (test_patterns, require_tests, protected_paths, vacuous_policy, profile)",
+            ],
           };
   const sourcesBlock =
     doc && typeof doc === "object" && !Array.isArray(doc)

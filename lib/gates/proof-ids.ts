@@ -4,12 +4,19 @@ export const TESTS_ADDED = "_tests-added";
 export const PROTECTED = "_protected";
 export const TESTS_KEPT = "_tests-kept";
 export const FAILS_WITHOUT_CHANGE = "_fails-without-change";
+// The verification profiles' rows (standard, full).
+export const EVIDENCE = "_evidence";
+export const REVIEW = "_review";
+export const MUTATION = "_mutation";
 
 export const PROOF_NAMES: Record<string, string> = {
   [TESTS_ADDED]: "Tests were added",
   [PROTECTED]: "The gate was not edited",
   [TESTS_KEPT]: "The tests that were there still pass",
   [FAILS_WITHOUT_CHANGE]: "The checks fail without the change",
+  [EVIDENCE]: "Each criterion was shown working",
+  [REVIEW]: "An independent review ran the criteria",
+  [MUTATION]: "The tests notice changes to the changed files",
 };
 
 // Proof rows are told apart by their id: a check's id cannot start with "_".

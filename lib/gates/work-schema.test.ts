@@ -212,6 +212,8 @@ describe("ZWorkCreate", () => {
       checkSources: [],
       mergePolicy: { requireGreenGate: true, autoMerge: false, method: "merge" },
       resultsDir: null,
+      profile: "standard",
+      reviewCommand: null,
     });
   });
 
@@ -245,8 +247,19 @@ describe("ZWorkCreate", () => {
       checkSources: [{ name: "gate", url: "https://git.example.com/gate.git", ref: "v1", secret: "GATE_TOKEN" }],
       mergePolicy: { requireGreenGate: false, autoMerge: true, method: "fast-forward" },
       resultsDir: "out/reports",
+      profile: "full",
+      reviewCommand: "claude -p < $GATEHOUSE_BRIEF_FILE",
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
+  });
+
+  it("refuses an unknown profile and a blank review command, naming the field", () => {
+    expect(issuesOf(ZWorkCreate, { ...minimalWork, profile: "heavy" })).toEqual([
+      expect.objectContaining({ path: "profile", message: "must be one of lite, standard, full" }),
+    ]);
+    expect(issuesOf(ZWorkCreate, { ...minimalWork, reviewCommand: "  " })).toEqual([
+      expect.objectContaining({ path: "reviewCommand", message: "must not be blank (use null for no review)" }),
+    ]);
   });
 
   it("accepts baseBranch null (the repo's HEAD branch)", () => {

@@ -39,6 +39,28 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
 const DEFAULT_REQUIRE_TESTS: ProofPolicy = "warn";
 const DEFAULT_VACUOUS_POLICY: ProofPolicy = "warn";
 
+// Verification profiles (SPEC Part 2): which layers run after the checks. lite: the checks and proof rows;
+// standard: + evidence and review; full: + red team and mutation floor.
+export const PROFILES = ["lite", "standard", "full"] as const;
+export type Profile = (typeof PROFILES)[number];
+const DEFAULT_PROFILE: Profile = "standard";
+export const ZProfile = z.enum(PROFILES, { error: "must be one of lite, standard, full" });
+// The review command (any agent CLI): same rules as the agent command.
+const ZReviewCommand = z
+  .string({ error: "must be text" })
+  .max(2000, "at most 2000 characters")
+  .refine((v) => v.trim().length > 0, "must not be blank (use null for no review)")
+  .refine((v) => !v.includes("\0"), "must not contain NUL characters");
+
+// The mutation floor with another tool: its command, and where (relative to the checkout) its JSON report is.
+const ZMutationReport = z
+  .string({ error: "must be text" })
+  .trim()
+  .min(1, "must not be empty (use null for none)")
+  .max(500, "at most 500 characters")
+  .refine((v) => !v.startsWith("/") && !v.split(/[\\/]/).includes(".."), "must be a path inside the checkout")
+  .refine((v) => !/[\0\n]/.test(v), "must not contain NUL or line breaks");
+
 // What a run freezes of them at dispatch.
 export type ProofSettings = {
   testPatterns: string[];
@@ -111,6 +133,10 @@ const workFields = {
   mergePolicy: ZMergePolicy,
   // {{results_dir}}: a directory relative to the checkout (null: its root), where built-ins read outputs.
   resultsDir: ZCheckCwd.nullable(),
+  profile: ZProfile,
+  reviewCommand: ZReviewCommand.nullable(),
+  mutationCommand: ZReviewCommand.nullable(),
+  mutationReport: ZMutationReport.nullable(),
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -139,6 +165,10 @@ export const ZWorkCreate = z.strictObject(
     checkSources: workFields.checkSources.default([]),
     mergePolicy: workFields.mergePolicy.default(() => ({ ...DEFAULT_MERGE_POLICY })),
     resultsDir: workFields.resultsDir.optional().default(null),
+    profile: workFields.profile.default(DEFAULT_PROFILE),
+    reviewCommand: workFields.reviewCommand.optional().default(null),
+    mutationCommand: workFields.mutationCommand.optional().default(null),
+    mutationReport: workFields.mutationReport.optional().default(null),
   },
   { error: strictError },
 );
@@ -164,6 +194,10 @@ export const ZWorkPatch = z.strictObject(
     checkSources: workFields.checkSources.optional(),
     mergePolicy: workFields.mergePolicy.optional(),
     resultsDir: workFields.resultsDir.optional(),
+    profile: workFields.profile.optional(),
+    reviewCommand: workFields.reviewCommand.optional(),
+    mutationCommand: workFields.mutationCommand.optional(),
+    mutationReport: workFields.mutationReport.optional(),
     version: ZVersion,
   },
   { error: strictError },

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { applyAgentReport, gateRequired, type AppliedReport } from "../gates/agent-report";
 import { composeBrief } from "../gates/brief";
+import { criteriaOf } from "../gates/evidence";
 import {
   computeGate,
   countRequiredPassed,
@@ -41,6 +42,8 @@ import { runProofStep } from "./proof-step";
 import { cloneCheckSources, removeReadOnlyTree } from "./check-sources";
 import { copyAssetsForAttempt, removeAttemptFiles } from "./run-assets";
 import { runCheckHere } from "./run-check";
+import { runReviewStep } from "./review-step";
+import { runMutationStep } from "./mutation-step";
 import type { RunnerDeps } from "./runner-deps";
 
 export type AttemptContext = {
@@ -184,6 +187,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
           executor: run.checks.find((c) => c.id === r.checkId)?.executor,
         })),
       previousAttemptN: previous?.n ?? null,
+      evidence: run.profile === "lite" ? [] : criteriaOf(run.checks),
     }),
   );
   const briefFile = briefPathOf(deps.dataDir, run.id, attempt.n);
@@ -301,6 +305,7 @@ async function runCheckStep(ctx: AttemptContext, reported: AppliedReport | null)
 
   const verdicts: { required: boolean; verdict: Verdict; checkId: string; message: string | null }[] = [];
   let stoppedBy: { id: string; verdict: Verdict } | null = null;
+  let reviewInconclusive: string | null = null;
   try {
     for (const check of checks) {
       const skip = (message: string) => {
@@ -337,6 +342,16 @@ async function runCheckStep(ctx: AttemptContext, reported: AppliedReport | null)
       verdicts.push(
         ...(await runProofStep(ctx, results, (rows) => computeGate(run.policy, [...verdicts, ...rows]) === "green")),
       );
+    // The review (profiles standard and full): after a green gate, an independent run of the criteria.
+    const review =
+      !ctx.signal.aborted && computeGate(run.policy, verdicts) === "green" ? await runReviewStep(ctx, results) : null;
+    if (review) verdicts.push(review.verdict);
+    reviewInconclusive = review?.inconclusive ?? null;
+    // The mutation floor (profile full): after everything else is green; skipped after a red gate.
+    const mutation = ctx.signal.aborted
+      ? null
+      : await runMutationStep(ctx, results, !reviewInconclusive && computeGate(run.policy, verdicts) === "green");
+    if (mutation) verdicts.push(mutation);
   } finally {
     await results.close();
   }
@@ -358,9 +373,11 @@ async function runCheckStep(ctx: AttemptContext, reported: AppliedReport | null)
     gate,
     requiredPassed: countRequiredPassed(verdicts),
     commit,
-    inconclusiveReason: errored
-      ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}`
-      : null,
+    inconclusiveReason: reviewInconclusive
+      ? `review: ${reviewInconclusive}`
+      : errored
+        ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}`
+        : null,
   };
 }
 

@@ -23,6 +23,7 @@ import {
   type ProofRow,
   type Rerun,
 } from "../gates/proof";
+import { criteriaOf, evidenceRow } from "../gates/evidence";
 import { globMatcher } from "../gates/globs";
 import { judgeTestSummary, recogniseTests } from "../gates/test-summary";
 import { scriptsOfCommand } from "../gates/command-scripts";
@@ -32,6 +33,7 @@ import { buildCheckEnv } from "./check-env";
 import { checkoutFingerprint, resolveInsideCheckout } from "./checkout/checkout";
 import { git } from "./checkout/git";
 import { commitOfTree, layOver, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
+import { readEvidenceFile } from "./evidence-file";
 import { type AttemptContext, remainingBudgetMs, verdictByExit } from "./execute-attempt";
 import { runCheckHere } from "./run-check";
 import { liveLogKey } from "./live-logs";
@@ -99,6 +101,12 @@ export async function runProofStep(
     scripts: scriptsOfChecks(ctx.checkoutPath, run.checks.filter(isRerunnable), change.changes),
   });
   if (guarded) record(guarded, startedAt);
+  // Evidence (profiles standard and full): each criterion shown working in .gatehouse/evidence.md.
+  const evidence =
+    run.profile === "lite"
+      ? null
+      : evidenceRow({ criteria: criteriaOf(run.checks), text: readEvidenceFile(ctx.checkoutPath) });
+  if (evidence) record(evidence, startedAt);
 
   if (!isGreenSoFar(verdicts) || ctx.signal.aborted) return verdicts;
   let headCommit: string | null = null;
@@ -296,7 +304,7 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
 }
 
 // The row's log is what it found (masked like every log); its tail is the same text, cut to 16 KB.
-function recordRow(ctx: AttemptContext, results: AttemptResults, r: ProofRow, startedAt: Date) {
+export function recordRow(ctx: AttemptContext, results: AttemptResults, r: ProofRow, startedAt: Date) {
   const { run, attempt, deps } = ctx;
   const details = ctx.masker().maskText(r.details);
   const logPath = checkLogPathOf(deps.dataDir, run.id, attempt.n, r.checkId);

@@ -58,6 +58,10 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         proof: proofSettingsOf(work),
         // Each ref is resolved to a commit when the run starts, before the agent (lib/runner/check-sources.ts).
         checkSources: work.checkSources.map((source) => ({ ...source, commit: null })),
+        profile: work.profile,
+        reviewCommand: work.profile === "lite" ? null : work.reviewCommand,
+        mutationCommand: work.profile === "full" ? work.mutationCommand : null,
+        mutationReport: work.profile === "full" ? work.mutationReport : null,
         branch: fresh.branch,
         dispatchedById: actor.userId,
       },

@@ -10,6 +10,7 @@ import { formatDateTime, formatDuration, shortCommit } from "@/lib/format";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { RunChecksPanel } from "@/components/runs/run-checks-panel";
 import { FrozenCheckSources } from "@/components/runs/frozen-check-sources";
+import { EvidenceLayer, MutationLayer, ReviewLayer } from "@/components/runs/verification-layers";
 import { DecisionPanel } from "@/components/runs/decision-panel";
 import { RunActions } from "@/components/runs/run-actions";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
@@ -32,6 +33,7 @@ export default async function RunPage({ params }: Props) {
   const standing = await standingOn(await getPageActor(), work.id);
   const canAct = standingAllows(standing, "engineer");
   const canDecide = standingAllows(standing, "lead");
+  const json = toJson(presentRun(detail));
   const nextAttempt = run.status === "waiting" && attempts.length < run.maxAttempts ? attempts.length + 1 : null;
   return (
     <>
@@ -68,6 +70,7 @@ export default async function RunPage({ params }: Props) {
               {run.failFast ? " · fail fast" : ""}
               {run.strictEvaluation ? " · strict evaluation" : ""}
             </span>
+            <span data-testid="run-profile">profile {run.profile}</span>
           </>
         }
         actions={
@@ -104,8 +107,35 @@ export default async function RunPage({ params }: Props) {
         </p>
       ) : null}
       <Section id="checks" title="Checks" description={`${attempts.length} of ${run.maxAttempts} attempts`}>
-        <RunChecksPanel initial={toJson(presentRun(detail))} />
+        <RunChecksPanel initial={json} />
       </Section>
+      {run.profile !== "lite" ? (
+        <>
+          <Section
+            id="evidence"
+            title="Evidence"
+            description="Each acceptance criterion shown working by the agent in .gatehouse/evidence.md."
+          >
+            <EvidenceLayer initial={json} />
+          </Section>
+          <Section
+            id="review"
+            title="Review"
+            description="An independent review ran the criteria itself after a green gate."
+          >
+            <ReviewLayer initial={json} />
+          </Section>
+        </>
+      ) : null}
+      {run.profile === "full" ? (
+        <Section
+          id="mutation"
+          title="Mutation floor"
+          description="The changed files mutated: do the tests notice? Surviving mutants are changes no test caught."
+        >
+          <MutationLayer initial={json} />
+        </Section>
+      ) : null}
       <Section
         id="frozen"
         title="What this run froze"

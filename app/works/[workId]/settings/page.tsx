@@ -58,6 +58,10 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               checkSources: work.checkSources,
               mergePolicy: work.mergePolicy,
               resultsDir: work.resultsDir,
+              profile: work.profile,
+              reviewCommand: work.reviewCommand,
+              mutationCommand: work.mutationCommand,
+              mutationReport: work.mutationReport,
               version: work.version,
             }}
             secretNames={(await listSecrets(actor, workId)).map((s) => s.name)}

@@ -41,6 +41,10 @@ CREATE TABLE "new_Run" (
     "strictEvaluation" BOOLEAN NOT NULL DEFAULT false,
     "proof" JSONB,
     "checkSources" JSONB NOT NULL DEFAULT '[]',
+    "profile" TEXT NOT NULL DEFAULT 'lite',
+    "reviewCommand" TEXT,
+    "mutationCommand" TEXT,
+    "mutationReport" TEXT,
     "branch" TEXT NOT NULL,
     "startCommit" TEXT,
     "spentMs" INTEGER NOT NULL DEFAULT 0,
@@ -91,6 +95,8 @@ CREATE TABLE "new_Attempt" (
     "agentLogBytes" BIGINT,
     "agentLogNote" TEXT,
     "reportNotes" JSONB NOT NULL DEFAULT '[]',
+    "review" JSONB,
+    "mutation" JSONB,
     "startedById" TEXT,
     CONSTRAINT "Attempt_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
@@ -150,6 +156,10 @@ CREATE TABLE "new_Work" (
     "checkSources" JSONB NOT NULL DEFAULT '[]',
     "mergePolicy" JSONB,
     "resultsDir" TEXT,
+    "profile" TEXT NOT NULL DEFAULT 'standard',
+    "reviewCommand" TEXT,
+    "mutationCommand" TEXT,
+    "mutationReport" TEXT,
     "version" INTEGER NOT NULL DEFAULT 1,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL

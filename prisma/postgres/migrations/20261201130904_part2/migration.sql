@@ -1,9 +1,18 @@
+-- CreateEnum
+CREATE TYPE "Profile" AS ENUM ('lite', 'standard', 'full');
+
 -- AlterTable
 ALTER TABLE "Run" ADD COLUMN     "checkSources" JSONB NOT NULL DEFAULT '[]',
+ADD COLUMN     "mutationCommand" TEXT,
+ADD COLUMN     "mutationReport" TEXT,
+ADD COLUMN     "profile" "Profile" NOT NULL DEFAULT 'lite',
+ADD COLUMN     "reviewCommand" TEXT,
 ADD COLUMN     "strictEvaluation" BOOLEAN NOT NULL DEFAULT false;
 
 -- AlterTable
-ALTER TABLE "Attempt" ADD COLUMN     "reportNotes" JSONB NOT NULL DEFAULT '[]';
+ALTER TABLE "Attempt" ADD COLUMN     "mutation" JSONB,
+ADD COLUMN     "reportNotes" JSONB NOT NULL DEFAULT '[]',
+ADD COLUMN     "review" JSONB;
 
 -- AlterTable
 ALTER TABLE "CheckResult" ADD COLUMN     "flaky" BOOLEAN NOT NULL DEFAULT false;
@@ -11,7 +20,11 @@ ALTER TABLE "CheckResult" ADD COLUMN     "flaky" BOOLEAN NOT NULL DEFAULT false;
 -- AlterTable
 ALTER TABLE "Work" ADD COLUMN     "checkSources" JSONB NOT NULL DEFAULT '[]',
 ADD COLUMN     "mergePolicy" JSONB,
+ADD COLUMN     "mutationCommand" TEXT,
+ADD COLUMN     "mutationReport" TEXT,
+ADD COLUMN     "profile" "Profile" NOT NULL DEFAULT 'standard',
 ADD COLUMN     "resultsDir" TEXT,
+ADD COLUMN     "reviewCommand" TEXT,
 ADD COLUMN     "strictEvaluation" BOOLEAN NOT NULL DEFAULT false;
 
 -- AlterTable
