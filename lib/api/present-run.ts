@@ -1,5 +1,6 @@
 // The JSON shape of a run (SPEC: GET /api/runs/:id), plus what the dashboard needs beside it.
 import { isNothingRequired } from "../gates/gate";
+import { presentHeldOut } from "../gates/held-out";
 import type { RunRecord } from "../db/runs";
 import type { RunDetail } from "../services/run-detail";
 
@@ -48,11 +49,7 @@ export function presentRun(detail: RunDetail) {
     decidedAt: run.decidedAt,
     startedAt: run.startedAt,
     // A held-out check shows only its name to those below lead (the service blanked the rest).
-    checks: run.checks.map((c) =>
-      c.hidden && !detail.seesHidden
-        ? { id: c.id, name: c.name, kind: c.kind, required: c.required, source: c.source, hidden: true }
-        : c,
-    ),
+    checks: presentHeldOut(run.checks, detail.seesHidden),
     suppressed: run.suppressed,
     warnings: run.warnings,
     task: detail.task,

@@ -1,16 +1,18 @@
 // The JSON shapes of the API (field names exactly as the SPEC's).
 import type { AssetInfo } from "../db/assets";
 import type { WorkRecord } from "../db/works";
+import { presentHeldOut } from "../gates/held-out";
 import type { TaskView } from "../services/tasks";
 
-export function presentWork(work: WorkRecord) {
+// seesHidden: whether the reader sees held-out checks whole (leads and admins; see lib/gates/held-out.ts).
+export function presentWork(work: WorkRecord, seesHidden = true) {
   return {
     id: work.id,
     name: work.name,
     repoUrl: work.repoUrl,
     baseBranch: work.baseBranch,
     keyPrefix: work.keyPrefix,
-    checkDefaults: work.checkDefaults,
+    checkDefaults: presentHeldOut(work.checkDefaults, seesHidden),
     checksPolicy: work.checksPolicy,
     maxGateAttempts: work.maxGateAttempts,
     agentCommand: work.agentCommand,
@@ -35,7 +37,7 @@ export function presentWork(work: WorkRecord) {
   };
 }
 
-export function presentTask(task: TaskView) {
+export function presentTask(task: TaskView, seesHidden = true) {
   return {
     id: task.id,
     workId: task.workId,
@@ -43,12 +45,12 @@ export function presentTask(task: TaskView) {
     title: task.title,
     description: task.description,
     branch: task.branch,
-    acceptanceChecks: task.acceptanceChecks,
+    acceptanceChecks: task.acceptanceChecks && presentHeldOut(task.acceptanceChecks, seesHidden),
     maxGateAttempts: task.maxGateAttempts,
     agentCommand: task.agentCommand,
     budgetSec: task.budgetSec,
     version: task.version,
-    effectiveChecks: task.effective.checks,
+    effectiveChecks: presentHeldOut(task.effective.checks, seesHidden),
     suppressed: task.effective.suppressed,
     effectiveMaxGateAttempts: task.effectiveMaxGateAttempts,
     warnings: task.warnings,

@@ -6,6 +6,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runRoute from "@/app/api/runs/[id]/route";
 import * as logRoute from "@/app/api/runs/[id]/attempts/[n]/checks/[checkId]/log/route";
+import * as taskRoute from "@/app/api/tasks/[id]/route";
+import * as workRoute from "@/app/api/works/[id]/route";
+import * as worksRoute from "@/app/api/works/route";
 import { presentRun } from "../api/present-run";
 import { grant, makePerson } from "../testing/access-fixture";
 import { callRoute } from "../testing/call-route";
@@ -279,7 +282,21 @@ describe("held-out checks", () => {
       const log = await callRoute(logRoute.GET, { token: person.token, params: logParams });
       expect(log.status).toBe(403);
       expect(log.text).toContain("held-out check");
+      // The Work's and the task's definitions too.
+      for (const read of [
+        callRoute(workRoute.GET, { token: person.token, params: { id: s.work.id } }),
+        callRoute(worksRoute.GET, { token: person.token }),
+        callRoute(taskRoute.GET, { token: person.token, params: { id: s.task.id } }),
+      ]) {
+        const res = await read;
+        expect(res.status).toBe(200);
+        expect(res.text).toContain(HIDDEN.name);
+        expect(res.text).not.toContain("narwhal");
+      }
     }
+    expect((await callRoute(taskRoute.GET, { token: lead.token, params: { id: s.task.id } })).text).toContain(
+      "narwhal-7319",
+    );
     const asLead = await callRoute(runRoute.GET, { token: lead.token, params: { id: detail.run.id } });
     expect(asLead.text).toContain("narwhal-7319");
     expect((await callRoute(logRoute.GET, { token: lead.token, params: logParams })).status).toBe(200);

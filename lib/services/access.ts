@@ -36,6 +36,11 @@ export async function standingOn(actor: Actor, workId: string): Promise<Role | "
   return findRole({ workId, userId: actor.userId });
 }
 
+// Whether the actor sees held-out checks whole (their command and log): leads and admins.
+export async function seesHiddenChecks(actor: Actor, workId: string): Promise<boolean> {
+  return standingAllows(await standingOn(actor, workId), "lead");
+}
+
 export function standingAllows(standing: Role | "admin" | null, needed: Role): boolean {
   return standing === "admin" || roleAllows(standing, needed);
 }

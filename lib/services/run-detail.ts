@@ -13,8 +13,7 @@ import { notFound } from "../errors";
 import { findLiveLog, liveLogKey } from "../runner/live-logs";
 import { findLiveResults } from "../runner/attempt-results";
 import { readRun } from "./runs";
-import type { Check } from "../gates/check-schema";
-import type { CheckSource } from "../gates/merge-checks";
+import { withholdHidden } from "../gates/held-out";
 import { standingAllows, standingOn } from "./access";
 import { loadWorkSecrets } from "../runner/work-secrets";
 import { makeSecretMasker } from "../runner/output/secret-masker";
@@ -69,7 +68,7 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
     : run;
   const hiddenIds = new Set(seesHidden ? [] : run.checks.filter((c) => c.hidden).map((c) => c.id));
   return {
-    run: { ...shown, checks: shown.checks.map((c) => (hiddenIds.has(c.id) ? heldOutCheck(c) : c)) },
+    run: { ...shown, checks: withholdHidden(shown.checks, seesHidden) },
     attempts: attempts.map((a) => {
       const live = a.status === "agent" ? findLiveLog(liveLogKey(run.id, a.n, "_agent")) : undefined;
       const withLive = live ? { ...a, agentLogTail: live.liveTail(), agentLogBytes: live.bytesSeen } : a;
@@ -82,17 +81,7 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
   };
 }
 
-// A held-out check as a viewer or engineer sees it: its name and verdict, nothing of what it runs or printed.
-function heldOutCheck<C extends Check & { source?: CheckSource }>(check: C): C {
-  const { id, name, kind, required, source } = check;
-  return { id, name, kind, required, ...(source ? { source } : {}), hidden: true, command: "" } as C;
-}
-
-// Checks as someone who may not see held-out checks' commands is shown them (pages listing checks).
-export function withholdHidden<C extends Check & { source?: CheckSource }>(checks: C[], seesHidden: boolean): C[] {
-  return seesHidden ? checks : checks.map((c) => (c.hidden ? heldOutCheck(c) : c));
-}
-
+// A held-out check's row as a viewer or engineer sees it: its name and verdict, nothing of what it printed.
 function heldOutResult(row: ResultRecord): ResultRecord {
   return {
     ...row,

@@ -14,7 +14,7 @@ import { buttonClass } from "@/components/ui/button";
 import { NewTaskForm } from "@/components/works/new-task-form";
 import { createTaskAction } from "./actions";
 import { standingAllows, standingOn } from "@/lib/services/access";
-import { withholdHidden } from "@/lib/services/run-detail";
+import { withholdHidden } from "@/lib/gates/held-out";
 
 const getWork = cache(async (workId: string) => readWork(await getPageActor(), workId));
 

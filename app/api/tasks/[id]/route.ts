@@ -1,3 +1,4 @@
+import { seesHiddenChecks } from "@/lib/services/access";
 import { apiRoute } from "@/lib/api/handler";
 import { presentTask } from "@/lib/api/present";
 import { readTask, updateTask } from "@/lib/services/tasks";
@@ -5,7 +6,9 @@ import { readTask, updateTask } from "@/lib/services/tasks";
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({
-  json: presentTask((await readTask(actor, params.id)).task),
+  json: await readTask(actor, params.id).then(async ({ task }) =>
+    presentTask(task, await seesHiddenChecks(actor, task.workId)),
+  ),
 }));
 
 export const PATCH = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({

@@ -1,3 +1,4 @@
+import { seesHiddenChecks } from "@/lib/services/access";
 import { apiRoute } from "@/lib/api/handler";
 import { presentTask } from "@/lib/api/present";
 import { createTask, listTasksOfWork } from "@/lib/services/tasks";
@@ -5,7 +6,10 @@ import { createTask, listTasksOfWork } from "@/lib/services/tasks";
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({
-  json: { tasks: (await listTasksOfWork(actor, params.id)).map(presentTask) },
+  json: await listTasksOfWork(actor, params.id).then(async (tasks) => {
+    const seesHidden = await seesHiddenChecks(actor, params.id);
+    return { tasks: tasks.map((t) => presentTask(t, seesHidden)) };
+  }),
 }));
 
 export const POST = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({

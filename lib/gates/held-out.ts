@@ -1,0 +1,19 @@
+// Held-out checks (hidden: true) as someone below lead sees them: their name and verdict, never what they
+// run. Pages get the check with its command blanked; the API leaves the command and the rest out.
+type Listed = { id: string; name?: string; kind?: string; required?: boolean; hidden?: boolean; source?: string };
+
+function summary<C extends Listed>(check: C) {
+  const { id, name, kind, required, source } = check;
+  return { id, name, kind, required, ...(source ? { source } : {}), hidden: true as const };
+}
+
+// For pages: the same shape, command "" (a page says "its command is shown to leads").
+export function withholdHidden<C extends Listed & { command: string }>(checks: C[], seesHidden: boolean): C[] {
+  return seesHidden ? checks : checks.map((c) => (c.hidden ? ({ ...summary(c), command: "" } as C) : c));
+}
+
+// For the API: a held-out check is its id, name, kind, required, source and `hidden: true` (typed as the
+// check it stands for, so the API's shapes stay one type; its other fields are absent).
+export function presentHeldOut<C extends Listed>(checks: C[], seesHidden: boolean): C[] {
+  return seesHidden ? checks : checks.map((c) => (c.hidden ? (summary(c) as unknown as C) : c));
+}
