@@ -8,7 +8,7 @@ function summary<C extends Listed>(check: C) {
 }
 
 // For pages: the same shape, command "" (a page says "its command is shown to leads").
-export function withholdHidden<C extends Listed & { command: string }>(checks: C[], seesHidden: boolean): C[] {
+export function withholdHidden<C extends Listed & { command?: string }>(checks: C[], seesHidden: boolean): C[] {
   return seesHidden ? checks : checks.map((c) => (c.hidden ? ({ ...summary(c), command: "" } as C) : c));
 }
 
