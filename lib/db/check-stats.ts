@@ -103,7 +103,11 @@ export async function aggregateCheckStats(opts: { workId: string; db?: DbOrTx })
   ]);
   const strips = new Map<string, CellRow[]>();
   for (const cell of cells) strips.set(cell.checkId, [...(strips.get(cell.checkId) ?? []), cell]);
-  return aggregates.map((row) => {
+  // The Work's checks by id, then the proof rows (ids starting with "_").
+  const ordered = [...aggregates].sort(
+    (a, b) => Number(a.checkId.startsWith("_")) - Number(b.checkId.startsWith("_")) || (a.checkId < b.checkId ? -1 : 1),
+  );
+  return ordered.map((row) => {
     const strip = strips.get(row.checkId) ?? [];
     const runs = Number(row.runs);
     const passed = Number(row.passed);
