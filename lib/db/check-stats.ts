@@ -31,15 +31,15 @@ export type CheckStats = {
   last: CheckStripCell[];
 };
 
+// Materialised once per query (both databases honour the hint), without the Task (only the strip names it).
 const ran = (workId: string) => Prisma.sql`
-  WITH own AS (
-    SELECT cr."id" AS "id", cr."checkId" AS "checkId", cr."name" AS "name", CAST(cr."verdict" AS TEXT) AS "verdict",
+  WITH own AS MATERIALIZED (
+    SELECT cr."id" AS "id", cr."checkId" AS "checkId", CAST(cr."verdict" AS TEXT) AS "verdict",
       cr."durationMs" AS "durationMs", CASE WHEN cr."flaky" THEN 1 ELSE 0 END AS "flaky",
-      r."id" AS "runId", r."number" AS "runNumber", r."createdAt" AS "runAt", a."n" AS "n", t."key" AS "taskKey"
+      r."id" AS "runId", r."createdAt" AS "runAt", a."n" AS "n"
     FROM "CheckResult" cr
     JOIN "Run" r ON r."id" = cr."runId"
     JOIN "Attempt" a ON a."id" = cr."attemptId"
-    JOIN "Task" t ON t."id" = r."taskId"
     WHERE r."workId" = ${workId} AND cr."logAttempt" = a."n"
       AND CAST(cr."verdict" AS TEXT) IN ('passed', 'failed', 'hollow', 'timeout', 'error')
   )`;
@@ -88,15 +88,26 @@ export async function aggregateCheckStats(opts: { workId: string; db?: DbOrTx })
       FROM totals LEFT JOIN percentiles ON percentiles."checkId" = totals."checkId"
       ORDER BY totals."checkId"`,
     db.$queryRaw<CellRow[]>`${ran(opts.workId)}
-      SELECT * FROM (
-        SELECT "checkId", "name", "verdict", "flaky", "runId", "runNumber", "n", "taskKey",
+      SELECT newest."checkId" AS "checkId", cr."name" AS "name", newest."verdict" AS "verdict",
+        newest."flaky" AS "flaky", newest."runId" AS "runId", r."number" AS "runNumber", newest."n" AS "n",
+        t."key" AS "taskKey", newest."rn" AS "rn"
+      FROM (
+        SELECT "id", "checkId", "verdict", "flaky", "runId", "n",
           ROW_NUMBER() OVER (PARTITION BY "checkId" ORDER BY "runAt" DESC, "n" DESC, "id" DESC) AS "rn"
         FROM own
-      ) newest WHERE "rn" <= ${STRIP_LENGTH} ORDER BY "checkId", "rn"`,
+      ) newest
+      JOIN "CheckResult" cr ON cr."id" = newest."id"
+      JOIN "Run" r ON r."id" = newest."runId"
+      JOIN "Task" t ON t."id" = r."taskId"
+      WHERE newest."rn" <= ${STRIP_LENGTH} ORDER BY newest."checkId", newest."rn"`,
   ]);
   const strips = new Map<string, CellRow[]>();
   for (const cell of cells) strips.set(cell.checkId, [...(strips.get(cell.checkId) ?? []), cell]);
-  return aggregates.map((row) => {
+  // The Work's checks by id, then the proof rows (ids starting with "_").
+  const ordered = [...aggregates].sort(
+    (a, b) => Number(a.checkId.startsWith("_")) - Number(b.checkId.startsWith("_")) || (a.checkId < b.checkId ? -1 : 1),
+  );
+  return ordered.map((row) => {
     const strip = strips.get(row.checkId) ?? [];
     const runs = Number(row.runs);
     const passed = Number(row.passed);

@@ -15,7 +15,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function api(base: string, method: string, url: string, body?: unknown) {
   const res = await fetch(`${base}${url}`, {
     method,
-    headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/json" },
+    // A fresh connection each time: the server closes idle keep-alive sockets during the long seeding.
+    headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/json", connection: "close" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return res.json();
@@ -147,6 +148,9 @@ export async function benchCheckHistory(rounds: number): Promise<BenchRow[]> {
         ratio: pageBig / pageSmall,
       },
     ];
+  } catch (error) {
+    console.error(server.output().slice(-4000));
+    throw error;
   } finally {
     await browser.close();
     server.stop();
