@@ -126,6 +126,11 @@ for (const scheme of ["light", "dark"] as const) {
       await page.getByRole("list", { name: "Change history" }).locator("summary").first().click();
       await expect(page.getByRole("list", { name: "Changes" })).toBeVisible();
       await expectNoAxeViolations(page, `checks and policy, editing (${scheme})`);
+      // A built-in's parameter fields, one with its error.
+      await added.getByRole("combobox", { name: "Runs" }).selectOption("file_contains");
+      await added.getByLabel("path").fill("../out.md");
+      await expect(added.getByText("path: must stay inside the results directory")).toBeVisible();
+      await expectNoAxeViolations(page, `checks and policy, a built-in (${scheme})`);
     });
 
     test("task checks editor, with an override open", async ({ page }) => {

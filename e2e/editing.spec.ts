@@ -63,10 +63,14 @@ test("saving over someone else's save is refused with their changes shown, then 
   await save(otherPage);
   await other.close();
 
-  await page
-    .getByRole("listitem", { name: /^Check 1/ })
-    .getByLabel("Name", { exact: true })
-    .fill("Unit tests pass (renamed)");
+  // Typed before the editor hydrates, the text can be lost: type until the editor holds it (Save enabled).
+  await expect(async () => {
+    await page
+      .getByRole("listitem", { name: /^Check 1/ })
+      .getByLabel("Name", { exact: true })
+      .fill("Unit tests pass (renamed)");
+    await expect(page.getByRole("button", { name: "Save changes" })).toBeEnabled({ timeout: 1000 });
+  }).toPass();
   await page.getByRole("button", { name: "Save changes" }).click();
   const conflict = page.getByRole("alert").filter({ hasText: "Not saved: someone else saved this Work first" });
   await expect(conflict).toBeVisible();
