@@ -24,6 +24,8 @@ export function presentWork(work: WorkRecord) {
     reviewCommand: work.reviewCommand,
     mutationCommand: work.mutationCommand,
     mutationReport: work.mutationReport,
+    redTeamCommand: work.redTeamCommand,
+    redTeamTestCommand: work.redTeamTestCommand,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,

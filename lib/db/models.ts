@@ -9,6 +9,7 @@ import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
 import type { MutationRecord } from "../gates/mutation";
+import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
 import type { ChecksPolicy, Profile, ProofSettings } from "../gates/work-schema";
 import type * as Pg from "./generated/postgres/client";
@@ -41,7 +42,11 @@ export type RunJsonFields = {
 };
 
 // The review layer and the mutation floor of an attempt (null: it did not run).
-export type AttemptJsonFields = { review: ReviewRecord | null; mutation: MutationRecord | null };
+export type AttemptJsonFields = {
+  review: ReviewRecord | null;
+  mutation: MutationRecord | null;
+  redTeam: RedTeamRecord | null;
+};
 
 type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;
 

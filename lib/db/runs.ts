@@ -5,6 +5,7 @@ import { toTestCounts, type TestCounts } from "../gates/test-summary";
 import type { ProofSettings } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
+import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
 import {
   attemptJson,
@@ -56,7 +57,12 @@ export type RunInsert = Pick<
   | "branch"
   | "dispatchedById"
 > &
-  Partial<Pick<RunRecord, "profile" | "reviewCommand" | "mutationCommand" | "mutationReport">> & {
+  Partial<
+    Pick<
+      RunRecord,
+      "profile" | "reviewCommand" | "mutationCommand" | "mutationReport" | "redTeamCommand" | "redTeamTestCommand"
+    >
+  > & {
     proof?: ProofSettings | null;
   };
 
@@ -204,7 +210,10 @@ export async function insertAttempt(opts: {
 }
 
 export type AttemptChanges = Partial<
-  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation"> & {
+  Omit<
+    AttemptRecord,
+    "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation" | "redTeam"
+  > & {
     agentLogBytes: number | null;
   }
 >;
@@ -235,6 +244,15 @@ export async function saveAttemptMutation(opts: { id: string; mutation: Mutation
   await (opts.db ?? getDb()).attempt.update({
     where: { id: opts.id },
     data: { mutation: opts.mutation as unknown as object },
+    select: { id: true },
+  });
+}
+
+// The red team's record of an attempt.
+export async function saveAttemptRedTeam(opts: { id: string; redTeam: RedTeamRecord; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).attempt.update({
+    where: { id: opts.id },
+    data: { redTeam: opts.redTeam as unknown as object },
     select: { id: true },
   });
 }

@@ -95,3 +95,15 @@ ALTER TABLE "Attempt" ADD COLUMN "mutation" JSONB;
 ALTER TABLE "Work" ADD COLUMN "mutationCommand" TEXT;
 ALTER TABLE "Work" ADD COLUMN "mutationReport" TEXT;
 
+
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "redTeamCommand" TEXT;
+ALTER TABLE "Run" ADD COLUMN "redTeamTestCommand" TEXT;
+
+-- AlterTable
+ALTER TABLE "Attempt" ADD COLUMN "redTeam" JSONB;
+
+-- AlterTable
+ALTER TABLE "Work" ADD COLUMN "redTeamCommand" TEXT;
+ALTER TABLE "Work" ADD COLUMN "redTeamTestCommand" TEXT;
+
