@@ -5,7 +5,7 @@ import { globMatcher } from "./globs";
 import { PROOF_KIND, PROOF_NAMES, type FileChange, type ProofRow } from "./proof";
 import { RED_TEAM } from "./proof-ids";
 
-export const PROBE_DIR = "tests/redteam/";
+const PROBE_DIR = "tests/redteam/";
 
 type Refused = { path: string; reason: string };
 type Probe = {
