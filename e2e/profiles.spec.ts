@@ -87,7 +87,9 @@ test("a lead picks the profile and the review command in the Work's settings; th
   });
 });
 
-test("a full run shows the mutation floor: the score per file and the mutants no test caught", async ({ page }) => {
+test("a full run shows the red team's kept probe and the mutation floor: the score per file and the mutants no test caught", async ({
+  page,
+}) => {
   const report = JSON.stringify({
     thresholds: { break: 60 },
     files: {
@@ -114,6 +116,9 @@ test("a full run shows the mutation floor: the score per file and the mutants no
     agentCommand: `${AGENT} && mkdir -p src && echo 'module.exports = 1;' > src/price.js`,
     mutationCommand: `mkdir -p out && printf %s '${report}' > out/m.json`,
     mutationReport: "out/m.json",
+    redTeamCommand:
+      "mkdir -p tests/redteam && echo 'process.exit(0)' > tests/redteam/holds.test.js && echo 'src/evil' > src/evil.js",
+    redTeamTestCommand: 'node "$GATEHOUSE_PROBE"',
   });
   const runId = await dispatch(taskId);
   await expect.poll(async () => (await runJson(runId)).status, { timeout: 45_000 }).toBe("finished");
@@ -123,5 +128,10 @@ test("a full run shows the mutation floor: the score per file and the mutants no
   await expect(floor).toContainText("mutation score 50 is under the threshold 60");
   await expect(floor).toContainText("src/price.js");
   await expect(floor).toContainText("line 2: EqualityOperator → discount >= 0");
-  await expectNoAxeViolations(page, "run with a mutation floor (light)");
+  const redTeam = page.getByRole("region", { name: "Red team" });
+  await expect(redTeam).toContainText("1 red-team probe passed");
+  await expect(redTeam).toContainText("tests/redteam/holds.test.js");
+  await expect(redTeam).toContainText("src/evil.js: outside tests/redteam/");
+  await expect(redTeam).toContainText("probes kept in");
+  await expectNoAxeViolations(page, "run with a red team and a mutation floor (light)");
 });

@@ -10,6 +10,32 @@ type Props = { form: WorkForm; onChange: (patch: Partial<WorkForm>) => void; err
 
 const input = `${editorInputClass} ${inputBorderClass} aria-[invalid=true]:border-rose-500`;
 
+function CommandField({
+  id,
+  label,
+  hint,
+  form,
+  onChange,
+  errors,
+}: Props & { id: "redTeamCommand" | "redTeamTestCommand"; label: string; hint: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-semibold">
+        {label}
+      </label>
+      <CodeEditor
+        id={id}
+        label={label}
+        value={form[id]}
+        onChange={(value) => onChange({ [id]: value })}
+        invalid={errors.has(id)}
+      />
+      <FieldError id={`${id}-error`} label={label} error={errors.get(id)} />
+      <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">{hint}</p>
+    </div>
+  );
+}
+
 export function ProfileFields({ form, onChange, errors }: Props) {
   return (
     <div className="grid gap-5 lg:grid-cols-2">
@@ -53,6 +79,22 @@ export function ProfileFields({ form, onChange, errors }: Props) {
           writes its report to $GATEHOUSE_REPORT_FILE. Empty: no review.
         </p>
       </div>
+      <CommandField
+        id="redTeamCommand"
+        label="Red-team command"
+        hint="Full: after the review, gets a brief (what changed, what the checks cover) and writes probes under tests/redteam/."
+        form={form}
+        onChange={onChange}
+        errors={errors}
+      />
+      <CommandField
+        id="redTeamTestCommand"
+        label="Red-team test command"
+        hint='Runs each probe, named by $GATEHOUSE_PROBE (for example: node --test "$GATEHOUSE_PROBE").'
+        form={form}
+        onChange={onChange}
+        errors={errors}
+      />
       <div>
         <label htmlFor="mutationCommand" className="mb-1 block text-sm font-semibold">
           Mutation command

@@ -57,6 +57,8 @@ const settingsOf = (s: WorkSettings) => ({
   reviewCommand: s.reviewCommand,
   mutationCommand: s.mutationCommand,
   mutationReport: s.mutationReport,
+  redTeamCommand: s.redTeamCommand,
+  redTeamTestCommand: s.redTeamTestCommand,
 });
 
 export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
@@ -124,7 +126,7 @@ export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
       <Section
         id="verification-profile"
         title="Verification profile"
-        description="Which layers run after the checks: evidence, an independent review, the mutation floor."
+        description="Which layers run after the checks: evidence, an independent review, a red team, the mutation floor."
       >
         <ProfileFields form={form} errors={errors} onChange={(patch) => setForm({ ...form, ...patch })} />
       </Section>

@@ -188,3 +188,65 @@ export function MutationLayer({ initial }: { initial: RunJson }) {
     </div>
   );
 }
+
+export function RedTeamLayer({ initial }: { initial: RunJson }) {
+  const { data: run } = useRun(initial);
+  const attempts = run.attempts.filter((a) => a.redTeam).reverse();
+  if (attempts.length === 0)
+    return (
+      <EmptyState title="No red team yet">
+        {run.redTeamCommand ? "The red team runs after the review passes." : "The Work has no red-team command."}
+      </EmptyState>
+    );
+  return (
+    <div className="space-y-4">
+      {attempts.map((a) => {
+        const r = a.redTeam!;
+        return (
+          <Card key={a.n} className="p-4" data-testid={`redteam-${a.n}`}>
+            <div className="flex flex-wrap items-center gap-3">
+              <h3 className="font-medium">Attempt {a.n}</h3>
+              <VerdictBadge verdict={r.verdict} />
+              {r.committed ? <Pill tone="emerald">probes kept in {r.committed.slice(0, 10)}</Pill> : null}
+            </div>
+            <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{r.message}</p>
+            {r.probes.length > 0 ? (
+              <ul className="mt-3 space-y-3">
+                {r.probes.map((p) => (
+                  <li key={p.path} className="rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800">
+                    <p className="flex flex-wrap items-center gap-2">
+                      <code className="font-mono font-medium">{p.path}</code>
+                      <VerdictBadge verdict={p.verdict} />
+                    </p>
+                    {p.verdict !== "passed" ? (
+                      <div className="mt-2">
+                        <Output label="What the probe printed" text={p.output} />
+                      </div>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {r.refused.length > 0 ? (
+              <div className="mt-3 text-sm">
+                <p className="font-medium">Refused (not probes)</p>
+                <ul className="ml-5 list-disc font-mono text-xs text-zinc-700 dark:text-zinc-300">
+                  {r.refused.map((f) => (
+                    <li key={f.path}>
+                      {f.path}: {f.reason}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+            {r.report ? (
+              <div className="mt-3">
+                <Output label="The red team's report" text={r.report} />
+              </div>
+            ) : null}
+          </Card>
+        );
+      })}
+    </div>
+  );
+}

@@ -38,6 +38,8 @@ export function presentRun(detail: RunDetail) {
     reviewCommand: run.reviewCommand,
     mutationCommand: run.mutationCommand,
     mutationReport: run.mutationReport,
+    redTeamCommand: run.redTeamCommand,
+    redTeamTestCommand: run.redTeamTestCommand,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
     agentCommand: run.agentCommand,
@@ -71,6 +73,8 @@ export function presentRun(detail: RunDetail) {
       review: a.review,
       // The mutation floor (profile full): null when it did not run.
       mutation: a.mutation,
+      // The red team (profile full): its probes, what was refused, the commit keeping the passing ones.
+      redTeam: a.redTeam,
       agent:
         a.agentVerdict || a.status === "agent"
           ? {

@@ -31,6 +31,8 @@ export function presentWork(work: WorkRecord, seesHidden = true) {
     reviewCommand: work.reviewCommand,
     mutationCommand: work.mutationCommand,
     mutationReport: work.mutationReport,
+    redTeamCommand: work.redTeamCommand,
+    redTeamTestCommand: work.redTeamTestCommand,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,

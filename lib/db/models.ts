@@ -11,6 +11,7 @@ import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
 import type { MergePolicy } from "../gates/merge-policy";
 import type { MutationRecord } from "../gates/mutation";
+import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
 import type { ChecksPolicy, Profile, ProofSettings } from "../gates/work-schema";
 import type * as Pg from "./generated/postgres/client";
@@ -52,6 +53,7 @@ export type RunJsonFields = {
 export type AttemptJsonFields = {
   review: ReviewRecord | null;
   mutation: MutationRecord | null;
+  redTeam: RedTeamRecord | null;
   reportNotes: string[];
 };
 

@@ -6,6 +6,7 @@ import type { FrozenCheckSource } from "../gates/check-sources";
 import type { ProofSettings } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
+import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
 import {
   attemptJson,
@@ -57,7 +58,12 @@ export type RunInsert = Pick<
   | "branch"
   | "dispatchedById"
 > &
-  Partial<Pick<RunRecord, "profile" | "reviewCommand" | "mutationCommand" | "mutationReport">> & {
+  Partial<
+    Pick<
+      RunRecord,
+      "profile" | "reviewCommand" | "mutationCommand" | "mutationReport" | "redTeamCommand" | "redTeamTestCommand"
+    >
+  > & {
     proof?: ProofSettings | null;
     checkSources?: FrozenCheckSource[];
     strictEvaluation?: boolean;
@@ -208,7 +214,10 @@ export async function insertAttempt(opts: {
 }
 
 export type AttemptChanges = Partial<
-  Omit<AttemptRecord, "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation"> & {
+  Omit<
+    AttemptRecord,
+    "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation" | "redTeam"
+  > & {
     agentLogBytes: number | null;
   }
 >;
@@ -239,6 +248,15 @@ export async function saveAttemptMutation(opts: { id: string; mutation: Mutation
   await (opts.db ?? getDb()).attempt.update({
     where: { id: opts.id },
     data: { mutation: opts.mutation as unknown as object },
+    select: { id: true },
+  });
+}
+
+// The red team's record of an attempt.
+export async function saveAttemptRedTeam(opts: { id: string; redTeam: RedTeamRecord; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).attempt.update({
+    where: { id: opts.id },
+    data: { redTeam: opts.redTeam as unknown as object },
     select: { id: true },
   });
 }

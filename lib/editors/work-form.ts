@@ -29,6 +29,8 @@ export type WorkSettings = Pick<
   | "reviewCommand"
   | "mutationCommand"
   | "mutationReport"
+  | "redTeamCommand"
+  | "redTeamTestCommand"
   | "version"
 >;
 
@@ -57,6 +59,8 @@ export type WorkForm = {
   reviewCommand: string;
   mutationCommand: string;
   mutationReport: string;
+  redTeamCommand: string;
+  redTeamTestCommand: string;
 };
 
 // A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
@@ -86,6 +90,8 @@ export function workFormFrom(s: WorkSettings): WorkForm {
     reviewCommand: s.reviewCommand ?? "",
     mutationCommand: s.mutationCommand ?? "",
     mutationReport: s.mutationReport ?? "",
+    redTeamCommand: s.redTeamCommand ?? "",
+    redTeamTestCommand: s.redTeamTestCommand ?? "",
   };
 }
 
@@ -114,6 +120,8 @@ export function workPatchFrom(form: WorkForm): Record<string, unknown> {
     reviewCommand: form.reviewCommand.trim() ? form.reviewCommand : null,
     mutationCommand: form.mutationCommand.trim() ? form.mutationCommand : null,
     mutationReport: form.mutationReport.trim() ? form.mutationReport : null,
+    redTeamCommand: form.redTeamCommand.trim() ? form.redTeamCommand : null,
+    redTeamTestCommand: form.redTeamTestCommand.trim() ? form.redTeamTestCommand : null,
   };
 }
 
@@ -158,7 +166,7 @@ export const PROFILE_EXPLAINED: Record<string, string> = {
   lite: "The checks and the proof rows only.",
   standard:
     "Also evidence (each criterion shown working in .gatehouse/evidence.md) and, with a review command, an independent review after a green gate.",
-  full: "Everything in standard, and the mutation floor: the changed files are mutated (Stryker, when the repository commits a configuration with thresholds.break, or the mutation command below) and the tests must notice.",
+  full: "Everything in standard, the red team (with its two commands below), and the mutation floor: the changed files are mutated (Stryker, when the repository commits a configuration with thresholds.break, or the mutation command below) and the tests must notice.",
 };
 
 // The proof settings as the form holds them, for the gates-file export (valid ones only).

@@ -8,6 +8,7 @@ export const FAILS_WITHOUT_CHANGE = "_fails-without-change";
 export const EVIDENCE = "_evidence";
 export const REVIEW = "_review";
 export const MUTATION = "_mutation";
+export const RED_TEAM = "_redteam";
 
 export const PROOF_NAMES: Record<string, string> = {
   [TESTS_ADDED]: "Tests were added",
@@ -17,6 +18,7 @@ export const PROOF_NAMES: Record<string, string> = {
   [EVIDENCE]: "Each criterion was shown working",
   [REVIEW]: "An independent review ran the criteria",
   [MUTATION]: "The tests notice changes to the changed files",
+  [RED_TEAM]: "A red team could not break it",
 };
 
 // Proof rows are told apart by their id: a check's id cannot start with "_".

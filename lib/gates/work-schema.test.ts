@@ -214,6 +214,10 @@ describe("ZWorkCreate", () => {
       resultsDir: null,
       profile: "standard",
       reviewCommand: null,
+      mutationCommand: null,
+      mutationReport: null,
+      redTeamCommand: null,
+      redTeamTestCommand: null,
     });
   });
 
@@ -249,8 +253,18 @@ describe("ZWorkCreate", () => {
       resultsDir: "out/reports",
       profile: "full",
       reviewCommand: "claude -p < $GATEHOUSE_BRIEF_FILE",
+      mutationCommand: "npx mutmut run",
+      mutationReport: "out/mutation.json",
+      redTeamCommand: "./redteam.sh",
+      redTeamTestCommand: 'node --test "$GATEHOUSE_PROBE"',
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
+  });
+
+  it("refuses a mutation report outside the checkout", () => {
+    expect(issuesOf(ZWorkCreate, { ...minimalWork, mutationReport: "../out.json" })).toEqual([
+      expect.objectContaining({ path: "mutationReport", message: "must be a path inside the checkout" }),
+    ]);
   });
 
   it("refuses an unknown profile and a blank review command, naming the field", () => {

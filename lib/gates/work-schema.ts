@@ -137,6 +137,8 @@ const workFields = {
   reviewCommand: ZReviewCommand.nullable(),
   mutationCommand: ZReviewCommand.nullable(),
   mutationReport: ZMutationReport.nullable(),
+  redTeamCommand: ZReviewCommand.nullable(),
+  redTeamTestCommand: ZReviewCommand.nullable(),
 };
 
 const strictError = (issue: { code?: string; keys?: string[] }) =>
@@ -169,6 +171,8 @@ export const ZWorkCreate = z.strictObject(
     reviewCommand: workFields.reviewCommand.optional().default(null),
     mutationCommand: workFields.mutationCommand.optional().default(null),
     mutationReport: workFields.mutationReport.optional().default(null),
+    redTeamCommand: workFields.redTeamCommand.optional().default(null),
+    redTeamTestCommand: workFields.redTeamTestCommand.optional().default(null),
   },
   { error: strictError },
 );
@@ -198,6 +202,8 @@ export const ZWorkPatch = z.strictObject(
     reviewCommand: workFields.reviewCommand.optional(),
     mutationCommand: workFields.mutationCommand.optional(),
     mutationReport: workFields.mutationReport.optional(),
+    redTeamCommand: workFields.redTeamCommand.optional(),
+    redTeamTestCommand: workFields.redTeamTestCommand.optional(),
     version: ZVersion,
   },
   { error: strictError },

@@ -44,6 +44,7 @@ import { copyAssetsForAttempt, removeAttemptFiles } from "./run-assets";
 import { runCheckHere } from "./run-check";
 import { runReviewStep } from "./review-step";
 import { runMutationStep } from "./mutation-step";
+import { runRedTeamStep } from "./red-team-step";
 import type { RunnerDeps } from "./runner-deps";
 
 export type AttemptContext = {
@@ -347,6 +348,12 @@ async function runCheckStep(ctx: AttemptContext, reported: AppliedReport | null)
       !ctx.signal.aborted && computeGate(run.policy, verdicts) === "green" ? await runReviewStep(ctx, results) : null;
     if (review) verdicts.push(review.verdict);
     reviewInconclusive = review?.inconclusive ?? null;
+    // The red team (profile full): after the review passed.
+    const redTeam =
+      !ctx.signal.aborted && !reviewInconclusive && computeGate(run.policy, verdicts) === "green"
+        ? await runRedTeamStep(ctx, results)
+        : null;
+    if (redTeam) verdicts.push(redTeam);
     // The mutation floor (profile full): after everything else is green; skipped after a red gate.
     const mutation = ctx.signal.aborted
       ? null

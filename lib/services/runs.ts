@@ -62,6 +62,8 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         reviewCommand: work.profile === "lite" ? null : work.reviewCommand,
         mutationCommand: work.profile === "full" ? work.mutationCommand : null,
         mutationReport: work.profile === "full" ? work.mutationReport : null,
+        redTeamCommand: work.profile === "full" ? work.redTeamCommand : null,
+        redTeamTestCommand: work.profile === "full" ? work.redTeamTestCommand : null,
         branch: fresh.branch,
         dispatchedById: actor.userId,
       },

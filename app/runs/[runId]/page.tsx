@@ -10,7 +10,7 @@ import { formatDateTime, formatDuration, shortCommit } from "@/lib/format";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { RunChecksPanel } from "@/components/runs/run-checks-panel";
 import { FrozenCheckSources } from "@/components/runs/frozen-check-sources";
-import { EvidenceLayer, MutationLayer, ReviewLayer } from "@/components/runs/verification-layers";
+import { EvidenceLayer, MutationLayer, RedTeamLayer, ReviewLayer } from "@/components/runs/verification-layers";
 import { DecisionPanel } from "@/components/runs/decision-panel";
 import { RunActions } from "@/components/runs/run-actions";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
@@ -126,6 +126,15 @@ export default async function RunPage({ params }: Props) {
             <ReviewLayer initial={json} />
           </Section>
         </>
+      ) : null}
+      {run.profile === "full" ? (
+        <Section
+          id="red-team"
+          title="Red team"
+          description="Probes written to break the change: failing ones went back to the agent, passing ones are kept."
+        >
+          <RedTeamLayer initial={json} />
+        </Section>
       ) : null}
       {run.profile === "full" ? (
         <Section

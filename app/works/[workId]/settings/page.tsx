@@ -62,6 +62,8 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
               reviewCommand: work.reviewCommand,
               mutationCommand: work.mutationCommand,
               mutationReport: work.mutationReport,
+              redTeamCommand: work.redTeamCommand,
+              redTeamTestCommand: work.redTeamTestCommand,
               version: work.version,
             }}
             secretNames={(await listSecrets(actor, workId)).map((s) => s.name)}

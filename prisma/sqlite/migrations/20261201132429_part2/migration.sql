@@ -45,6 +45,8 @@ CREATE TABLE "new_Run" (
     "reviewCommand" TEXT,
     "mutationCommand" TEXT,
     "mutationReport" TEXT,
+    "redTeamCommand" TEXT,
+    "redTeamTestCommand" TEXT,
     "branch" TEXT NOT NULL,
     "startCommit" TEXT,
     "spentMs" INTEGER NOT NULL DEFAULT 0,
@@ -97,6 +99,7 @@ CREATE TABLE "new_Attempt" (
     "reportNotes" JSONB NOT NULL DEFAULT '[]',
     "review" JSONB,
     "mutation" JSONB,
+    "redTeam" JSONB,
     "startedById" TEXT,
     CONSTRAINT "Attempt_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
@@ -160,6 +163,8 @@ CREATE TABLE "new_Work" (
     "reviewCommand" TEXT,
     "mutationCommand" TEXT,
     "mutationReport" TEXT,
+    "redTeamCommand" TEXT,
+    "redTeamTestCommand" TEXT,
     "version" INTEGER NOT NULL DEFAULT 1,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL

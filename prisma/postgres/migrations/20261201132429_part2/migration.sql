@@ -6,11 +6,14 @@ ALTER TABLE "Run" ADD COLUMN     "checkSources" JSONB NOT NULL DEFAULT '[]',
 ADD COLUMN     "mutationCommand" TEXT,
 ADD COLUMN     "mutationReport" TEXT,
 ADD COLUMN     "profile" "Profile" NOT NULL DEFAULT 'lite',
+ADD COLUMN     "redTeamCommand" TEXT,
+ADD COLUMN     "redTeamTestCommand" TEXT,
 ADD COLUMN     "reviewCommand" TEXT,
 ADD COLUMN     "strictEvaluation" BOOLEAN NOT NULL DEFAULT false;
 
 -- AlterTable
 ALTER TABLE "Attempt" ADD COLUMN     "mutation" JSONB,
+ADD COLUMN     "redTeam" JSONB,
 ADD COLUMN     "reportNotes" JSONB NOT NULL DEFAULT '[]',
 ADD COLUMN     "review" JSONB;
 
@@ -23,6 +26,8 @@ ADD COLUMN     "mergePolicy" JSONB,
 ADD COLUMN     "mutationCommand" TEXT,
 ADD COLUMN     "mutationReport" TEXT,
 ADD COLUMN     "profile" "Profile" NOT NULL DEFAULT 'standard',
+ADD COLUMN     "redTeamCommand" TEXT,
+ADD COLUMN     "redTeamTestCommand" TEXT,
 ADD COLUMN     "resultsDir" TEXT,
 ADD COLUMN     "reviewCommand" TEXT,
 ADD COLUMN     "strictEvaluation" BOOLEAN NOT NULL DEFAULT false;

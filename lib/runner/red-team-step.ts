@@ -1,0 +1,257 @@
+// The red team (profile full, when the run froze a red-team command and a red-team test command): after the
+// review passes, the red-team command runs in its own scratch worktree of the checkout as the checks saw it
+// with a brief (what the change touched, what the checks cover, the objective) and writes probes under
+// tests/redteam/. Each probe is then run alone, in a fresh scratch worktree with only that probe laid in,
+// by the test command ($GATEHOUSE_PROBE names it). Failing probes make the attempt red (their output is
+// the next brief's); when all pass they are committed on the task branch in one commit, never
+// overwriting a file. Bounded by what is left of the run's budget.
+import fs from "node:fs";
+import path from "node:path";
+import { whatCheckRuns } from "../gates/builtins";
+import { parseNameStatus } from "../gates/proof";
+import { PROOF_KIND, PROOF_NAMES, RED_TEAM } from "../gates/proof-ids";
+import { composeRedTeamBrief, judgeRedTeam, type RedTeamRecord, redTeamRow, sortProbes } from "../gates/red-team";
+import { saveAttemptRedTeam } from "../db/runs";
+import type { AttemptResults } from "./attempt-results";
+import { buildCheckEnv } from "./check-env";
+import { checkoutFingerprint } from "./checkout/checkout";
+import { git } from "./checkout/git";
+import { commitOfTree, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
+import { type AttemptContext, remainingBudgetMs, runWatched } from "./execute-attempt";
+import { liveLogKey } from "./live-logs";
+import { attemptDirOf, checkHomeOf } from "./paths";
+import { recordRow, type ProofVerdictOf } from "./proof-step";
+import { giveTo } from "./run-as";
+
+const MAX_REPORT = 64 * 1024;
+const MAX_PROBE_OUTPUT = 8 * 1024;
+const IDENTITY = {
+  GIT_AUTHOR_NAME: "Gatehouse",
+  GIT_AUTHOR_EMAIL: "gatehouse@gatehouse.invalid",
+  GIT_COMMITTER_NAME: "Gatehouse",
+  GIT_COMMITTER_EMAIL: "gatehouse@gatehouse.invalid",
+};
+
+export async function runRedTeamStep(ctx: AttemptContext, results: AttemptResults): Promise<ProofVerdictOf | null> {
+  const { run } = ctx;
+  if (run.profile !== "full" || !run.redTeamCommand || !run.redTeamTestCommand || !run.startCommit || !run.proof)
+    return null;
+  const startedAt = new Date();
+  results.add({
+    checkId: RED_TEAM,
+    name: PROOF_NAMES[RED_TEAM],
+    kind: PROOF_KIND,
+    required: true,
+    verdict: "running",
+    message: "the red team is trying to break the change…",
+    startedAt,
+  });
+  let record: RedTeamRecord;
+  try {
+    record = await redTeam(ctx);
+  } catch (error) {
+    record = failure(`could not run: ${(error as Error).message}`);
+  }
+  await saveAttemptRedTeam({ id: ctx.attempt.id, redTeam: maskRecord(ctx, record) });
+  const row = redTeamRow(record);
+  recordRow(ctx, results, row, startedAt);
+  return { required: true, verdict: row.verdict, checkId: RED_TEAM, message: row.message };
+}
+
+const failure = (message: string, exitCode: number | null = null): RedTeamRecord => ({
+  verdict: "error",
+  message,
+  probes: [],
+  refused: [],
+  committed: null,
+  report: null,
+  exitCode,
+});
+
+async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
+  const { run, attempt, deps, task } = ctx;
+  const start = run.startCommit!;
+  const tree = await checkoutFingerprint(ctx.checkoutPath);
+  const commit = await commitOfTree(ctx.checkoutPath, tree, start);
+  const changed = parseNameStatus(
+    await git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", start, tree], { cwd: ctx.checkoutPath }),
+  ).map((c) => c.path);
+  const dir = path.join(deps.dataDir, "briefs", run.id, `${attempt.n}-redteam`);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  giveTo(path.dirname(dir), deps.runAs);
+  giveTo(dir, deps.runAs);
+  const brief = path.join(dir, "brief.md");
+  // What the checks cover, as the agent may know it: held-out checks stay out (its probes become feedback).
+  const visibleChecks = run.checks
+    .filter((c) => !c.hidden)
+    .map((c) => ({ id: c.id, name: c.name, command: whatCheckRuns(c) }));
+  const reportFile = path.join(dir, "report.txt");
+  fs.writeFileSync(brief, ctx.masker().maskText(composeRedTeamBrief({ task, changed, checks: visibleChecks })), {
+    mode: 0o600,
+  });
+  giveTo(brief, deps.runAs);
+  fs.rmSync(reportFile, { force: true });
+
+  const budget = remainingBudgetMs(run);
+  if (budget !== null && budget <= 0) return failure(`not run: the run's budget of ${run.budgetSec}s is spent`);
+  // 1. The red team writes its probes in its own scratch worktree.
+  const written = await withScratchWorktree({
+    checkoutPath: ctx.checkoutPath,
+    dir: scratchDirOf(deps.dataDir, run.id, attempt.n, RED_TEAM),
+    commit,
+    fn: async (scratch) => {
+      const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, RED_TEAM), {
+        command: run.redTeamCommand!,
+        cwd: scratch,
+        env: { ...envOf(ctx, brief), GATEHOUSE_REPORT_FILE: reportFile },
+        timeoutMs: budget === null ? deps.agentTimeoutMs : Math.max(1, budget),
+        stdinFile: brief,
+        logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${RED_TEAM}.run.log`),
+        masker: ctx.masker(),
+      });
+      run.spentMs += outcome.durationMs;
+      const after = await checkoutFingerprint(scratch);
+      const changes = parseNameStatus(
+        await git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", commit, after], { cwd: scratch }),
+      );
+      const files = new Map<string, Buffer>();
+      for (const c of changes)
+        if (c.status === "A") {
+          const full = path.join(scratch, c.path);
+          const stat = fs.lstatSync(full, { throwIfNoEntry: false });
+          if (stat?.isFile()) files.set(c.path, fs.readFileSync(full));
+        }
+      return { outcome, changes, files };
+    },
+  });
+  const report = readCapped(reportFile, MAX_REPORT);
+  const { outcome } = written;
+  if (outcome.isAborted) return failure("not run to the end: the run was stopped");
+  if (outcome.isTimedOut)
+    return {
+      ...failure(budget === null ? "stopped: the red team timed out" : "stopped when the run's budget ran out"),
+      report,
+    };
+  if (outcome.spawnError) return failure(`the red-team command could not start: ${outcome.spawnError}`);
+
+  const existing = await filesOfCheckout(
+    ctx.checkoutPath,
+    written.changes.map((c) => c.path),
+  );
+  const sorted = sortProbes(written.changes, run.proof!.testPatterns, existing);
+  // 2. Each probe alone against the change.
+  const probes: RedTeamRecord["probes"] = [];
+  for (const probe of sorted.probes) {
+    const left = remainingBudgetMs(run);
+    if (ctx.signal.aborted || (left !== null && left <= 0)) {
+      probes.push({ path: probe, verdict: "skipped", exitCode: null, output: "not run: the budget ran out" });
+      continue;
+    }
+    probes.push(await runProbe(ctx, commit, probe, written.files.get(probe) ?? Buffer.alloc(0), brief, left));
+  }
+  const judged = judgeRedTeam({ probes, refused: sorted.refused, report, exitCode: outcome.exitCode });
+  // 3. All passing: kept on the task branch.
+  if (judged.verdict === "passed" && probes.length > 0)
+    return { ...judged, committed: await commitProbes(ctx, sorted.probes, written.files) };
+  return judged;
+}
+
+function envOf(ctx: AttemptContext, brief: string): Record<string, string> {
+  return buildCheckEnv({
+    runId: ctx.run.id,
+    attempt: ctx.attempt.n,
+    checkId: null,
+    briefFile: brief,
+    passthrough: ctx.run.agentEnvPassthrough,
+    secrets: ctx.secrets,
+    serverEnv: ctx.deps.serverEnv,
+    home: checkHomeOf(ctx.deps.dataDir),
+  });
+}
+
+async function runProbe(
+  ctx: AttemptContext,
+  commit: string,
+  probe: string,
+  content: Buffer,
+  brief: string,
+  budget: number | null,
+): Promise<RedTeamRecord["probes"][number]> {
+  const { run, attempt, deps } = ctx;
+  return withScratchWorktree({
+    checkoutPath: ctx.checkoutPath,
+    dir: scratchDirOf(deps.dataDir, run.id, attempt.n, `${RED_TEAM}-probe`),
+    commit,
+    fn: async (scratch) => {
+      const target = path.join(scratch, probe);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, content);
+      giveTo(target, deps.runAs);
+      const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, `${RED_TEAM}.probe`), {
+        command: run.redTeamTestCommand!,
+        cwd: scratch,
+        env: { ...envOf(ctx, brief), GATEHOUSE_PROBE: probe },
+        timeoutMs: budget === null ? deps.agentTimeoutMs : Math.max(1, budget),
+        logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${RED_TEAM}.probe.log`),
+        masker: ctx.masker(),
+      });
+      run.spentMs += outcome.durationMs;
+      const output = ctx.masker().maskText(outcome.tail.slice(-MAX_PROBE_OUTPUT));
+      if (outcome.spawnError || outcome.isTimedOut || outcome.isAborted)
+        return {
+          path: probe,
+          verdict: "error" as const,
+          exitCode: outcome.exitCode,
+          output: outcome.spawnError ?? (outcome.isTimedOut ? "stopped: out of time" : "stopped"),
+        };
+      return { path: probe, verdict: outcome.exitCode === 0 ? "passed" : "failed", exitCode: outcome.exitCode, output };
+    },
+  });
+}
+
+// The paths that already exist in the task's checkout (a probe never overwrites one).
+async function filesOfCheckout(checkoutPath: string, paths: readonly string[]): Promise<Set<string>> {
+  return new Set(paths.filter((p) => fs.lstatSync(path.join(checkoutPath, p), { throwIfNoEntry: false })));
+}
+
+// One commit on the task branch adding exactly the probes (the task's worktree gets the files; nothing else
+// it holds is committed).
+async function commitProbes(
+  ctx: AttemptContext,
+  probes: readonly string[],
+  files: ReadonlyMap<string, Buffer>,
+): Promise<string | null> {
+  const kept = probes.filter((p) => !fs.lstatSync(path.join(ctx.checkoutPath, p), { throwIfNoEntry: false }));
+  if (kept.length === 0) return null;
+  for (const p of kept) {
+    const target = path.join(ctx.checkoutPath, p);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, files.get(p) ?? Buffer.alloc(0), { flag: "wx" });
+    giveTo(target, ctx.deps.runAs);
+  }
+  const cwd = ctx.checkoutPath;
+  await git(["add", "--", ...kept], { cwd });
+  await git(["commit", "--quiet", "--no-verify", "-m", `test(redteam): probes for ${ctx.task.key}`, "--", ...kept], {
+    cwd,
+    env: IDENTITY,
+  });
+  return (await git(["rev-parse", "HEAD"], { cwd })).trim();
+}
+
+function readCapped(file: string, max: number): string | null {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile()) return null;
+  const text = fs.readFileSync(file, "utf8");
+  return text.length > max ? `${text.slice(0, max)}\n[cut at ${max} characters]` : text;
+}
+
+function maskRecord(ctx: AttemptContext, record: RedTeamRecord): RedTeamRecord {
+  const masker = ctx.masker();
+  const mask = (v: string | null) => (v === null ? null : masker.maskText(v));
+  return {
+    ...record,
+    message: masker.maskText(record.message),
+    report: mask(record.report),
+    probes: record.probes.map((p) => ({ ...p, output: masker.maskText(p.output) })),
+  };
+}
