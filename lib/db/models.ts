@@ -9,6 +9,7 @@ import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
 import type { ChecksPolicy, ProofSettings } from "../gates/work-schema";
+import type { WorkerState } from "../gates/workers";
 import type * as Pg from "./generated/postgres/client";
 import type * as Lite from "./generated/sqlite/client";
 
@@ -19,6 +20,7 @@ export type Run = Lite.Run;
 export type Attempt = Lite.Attempt;
 export type CheckResult = Lite.CheckResult;
 export type AuditEvent = Lite.AuditEvent;
+export type Worker = Lite.Worker;
 
 // What each model's Json columns hold.
 export type WorkJsonFields = {
@@ -64,6 +66,7 @@ export type EnumsMatchDomain = [
   Expect<Same<Lite.ChecksPolicy, ChecksPolicy>>,
   Expect<Same<Lite.CheckKind, Check["kind"] | typeof PROOF_KIND>>,
   Expect<Same<Lite.Role, Role>>,
+  Expect<Same<Lite.WorkerState, WorkerState>>,
 ];
 
 // The PostgreSQL client's rows are the SQLite client's (client.ts types the client as the SQLite one).
@@ -80,4 +83,6 @@ export type ClientsAgree = [
   Expect<Same<Pg.Session, Lite.Session>>,
   Expect<Same<Pg.ApiToken, Lite.ApiToken>>,
   Expect<Same<Pg.Secret, Lite.Secret>>,
+  Expect<Same<Pg.Worker, Lite.Worker>>,
+  Expect<Same<Pg.LogChunk, Lite.LogChunk>>,
 ];

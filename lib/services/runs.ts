@@ -71,7 +71,7 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
     });
     return created;
   });
-  getExecutor().submit(run.id);
+  await getExecutor().submit(run.id);
   return run;
 }
 
@@ -119,7 +119,7 @@ export async function startNextAttempt(actor: Actor, runId: string): Promise<{ r
     });
     return next;
   });
-  getExecutor().submit(runId);
+  await getExecutor().submit(runId);
   return { run: (await findRun({ id: runId }))!, n };
 }
 
@@ -199,7 +199,7 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
       db: tx,
     });
   });
-  if (resubmit) getExecutor().submit(runId);
+  if (resubmit) await getExecutor().submit(runId);
   return (await findRun({ id: runId }))!;
 }
 
@@ -239,7 +239,7 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
   });
   if (!isCancelled) throw alreadyEnded((await findRun({ id: runId })) ?? run);
   const executor = getExecutor();
-  if (executor.stop(runId, { kind: "cancel", by: who })) await executor.whenSettled(runId);
+  if (await executor.stop(runId, { kind: "cancel", by: who })) await executor.whenSettled(runId);
   return (await findRun({ id: runId }))!;
 }
 
