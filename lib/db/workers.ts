@@ -153,3 +153,58 @@ export async function listUnclaimedQueuedRuns(opts: { db?: DbOrTx } = {}): Promi
     select: { id: true },
   });
 }
+
+// Ends a run a worker held (lost, or stopped with checks begun): conditional on the claim still being that
+// worker's and the run still active, so a cancel that got there first keeps its ending.
+export async function endHeldRun(opts: {
+  runId: string;
+  workerId: string;
+  reason: string;
+  db?: DbOrTx;
+}): Promise<boolean> {
+  const now = new Date();
+  const result = await (opts.db ?? getDb()).run.updateMany({
+    where: { id: opts.runId, claimedBy: opts.workerId, status: { in: [...ACTIVE_RUN_STATUSES] } },
+    data: {
+      status: "finished",
+      ending: "inconclusive",
+      endingReason: opts.reason,
+      finishedAt: now,
+      gate: "pending",
+      claimedBy: null,
+      needsDecision: false,
+    },
+  });
+  return result.count === 1;
+}
+
+// The agent's live tail, as a worker publishes it while the agent runs.
+export async function publishAgentTail(opts: {
+  runId: string;
+  n: number;
+  tail: string;
+  bytes: number;
+  db?: DbOrTx;
+}): Promise<void> {
+  await (opts.db ?? getDb()).attempt.updateMany({
+    where: { runId: opts.runId, n: opts.n, status: "agent" },
+    data: { agentLogTail: opts.tail, agentLogBytes: BigInt(opts.bytes) },
+  });
+}
+
+export async function findWorker(opts: { id: string; db?: DbOrTx }): Promise<WorkerRecord | null> {
+  return (opts.db ?? getDb()).worker.findUnique({ where: { id: opts.id } });
+}
+
+export async function listActiveWorkersOnHost(opts: { host: string; db?: DbOrTx }): Promise<WorkerRecord[]> {
+  return (opts.db ?? getDb()).worker.findMany({ where: { state: "active", host: opts.host } });
+}
+
+// Marks a worker lost at once (its process is known to be gone); conditional on it still being active.
+export async function markWorkerGone(opts: { id: string; db?: DbOrTx }): Promise<boolean> {
+  const result = await (opts.db ?? getDb()).worker.updateMany({
+    where: { id: opts.id, state: "active" },
+    data: { state: "lost", stoppedAt: new Date() },
+  });
+  return result.count === 1;
+}

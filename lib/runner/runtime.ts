@@ -52,7 +52,7 @@ export function configureRuntime(deps: RunnerDeps): { executor: LocalExecutor; d
 }
 
 // Runs execute elsewhere (workers taking them from a queue): the services use this executor instead.
-export function useExecutor(executor: RunExecutor, deps: RunnerDeps): void {
+export function setExecutor(executor: RunExecutor, deps: RunnerDeps): void {
   holder.__gatehouseRuntime = { executor, local: null, deps };
 }
 
