@@ -27,11 +27,3 @@ export async function listLogChunks(
   });
   return rows.map((r) => ({ offset: Number(r.offset), bytes: Buffer.from(r.bytes) }));
 }
-
-export async function hasLogChunks(opts: LogKey & { db?: DbOrTx }): Promise<boolean> {
-  const row = await (opts.db ?? getDb()).logChunk.findFirst({
-    where: { runId: opts.runId, attemptN: opts.attemptN, name: opts.name },
-    select: { id: true },
-  });
-  return row !== null;
-}

@@ -1,7 +1,6 @@
 // Workers and the runs they hold: registration, heartbeats, the conditional claim that lets one worker
 // alone execute a run, and the hand-back of a lost or stopping worker's runs. One query or command each.
 import { ACTIVE_RUN_STATUSES } from "../gates/run-ending";
-import type { WorkerState } from "../gates/workers";
 import { getDb, type Db, type DbOrTx } from "./client";
 import { runJson, type Worker } from "./models";
 import type { RunRecord } from "./runs";
@@ -68,11 +67,6 @@ export async function listWorkersWithRuns(opts: { since: Date; db?: DbOrTx }): P
       .map((r) => ({ id: r.id, number: r.number, status: r.status, taskKey: r.task.key, workId: r.workId })),
   }));
 }
-
-export async function setWorkerState(opts: { id: string; state: WorkerState; db?: DbOrTx }): Promise<void> {
-  await (opts.db ?? getDb()).worker.update({ where: { id: opts.id }, data: { state: opts.state } });
-}
-
 // The one claim that decides who executes a run: a conditional update, so of two workers handed the same run
 // (a duplicate job, a retry racing a slow worker) exactly one gets it.
 export async function claimRun(opts: {
@@ -145,15 +139,6 @@ export async function handBackRun(opts: { runId: string; workerId: string; db?: 
     return true;
   });
 }
-
-// Runs that are queued with no worker holding them (their job may be gone): handed to the queue again.
-export async function listUnclaimedQueuedRuns(opts: { db?: DbOrTx } = {}): Promise<{ id: string }[]> {
-  return (opts.db ?? getDb()).run.findMany({
-    where: { status: "queued", claimedBy: null },
-    select: { id: true },
-  });
-}
-
 // Ends a run a worker held (lost, or stopped with checks begun): conditional on the claim still being that
 // worker's and the run still active, so a cancel that got there first keeps its ending.
 export async function endHeldRun(opts: {
@@ -191,11 +176,6 @@ export async function publishAgentTail(opts: {
     data: { agentLogTail: opts.tail, agentLogBytes: BigInt(opts.bytes) },
   });
 }
-
-export async function findWorker(opts: { id: string; db?: DbOrTx }): Promise<WorkerRecord | null> {
-  return (opts.db ?? getDb()).worker.findUnique({ where: { id: opts.id } });
-}
-
 export async function listActiveWorkersOnHost(opts: { host: string; db?: DbOrTx }): Promise<WorkerRecord[]> {
   return (opts.db ?? getDb()).worker.findMany({ where: { state: "active", host: opts.host } });
 }

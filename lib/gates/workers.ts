@@ -1,7 +1,7 @@
 // Workers (SPEC Part 2, "More than one machine"): when one counts as lost, and what becomes of the runs a
 // lost or stopping worker held. Pure rules; lib/runner/queue applies them.
 
-export const WORKER_STATES = ["active", "stopped", "lost"] as const;
+const WORKER_STATES = ["active", "stopped", "lost"] as const;
 export type WorkerState = (typeof WORKER_STATES)[number];
 
 export const WORKER_LOST = "worker lost";

@@ -6,7 +6,7 @@ import pg from "pg";
 
 export const RUN_QUEUE = "gatehouse-runs";
 // Wakes idle workers the moment a run is queued (they also poll, every POLL_MS, as a floor).
-export const WAKE_CHANNEL = "gatehouse_run_queued";
+const WAKE_CHANNEL = "gatehouse_run_queued";
 export const POLL_MS = 500;
 
 export type QueueConnection = { boss: PgBoss; url: string };
