@@ -2,6 +2,7 @@
 // data dir) and real `npm run worker` processes (each with a data dir of its own, as on another machine)
 // take the runs from the pg-boss queue. Run by `npm run test:pg` only (it needs PostgreSQL).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../../auth/actor";
@@ -24,6 +25,11 @@ import {
   type WorkerProcess,
 } from "../../testing/worker-process";
 import { setExecutor } from "../runtime";
+import { GET as getWorkers } from "../../../app/api/workers/route";
+import { GET as getRun } from "../../../app/api/runs/[id]/route";
+import { makePerson } from "../../testing/access-fixture";
+import { callRoute } from "../../testing/call-route";
+import type { Json } from "../../testing/json";
 import { sendRunJob, type QueueConnection } from "./boss";
 import { QueueExecutor } from "./queue-executor";
 
@@ -107,6 +113,28 @@ describe("workers on the PostgreSQL queue", () => {
       29, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299,
     ]);
     expect(await h.t.holds("sekrit-value-42")).toBe(false);
+  });
+
+  it("GET /api/workers lists the workers (admins) with the runs they hold; the run's JSON names its worker", async () => {
+    const admin = await makePerson("workers-admin", { admin: true });
+    const viewer = await makePerson("workers-viewer");
+    const s = await makeScenario(h, { checkDefaults: [check("held", "sleep 300")] });
+    const run = await dispatchTask(SYSTEM_ACTOR, s.task.id);
+    await runningCheck(run.id, "held");
+    const res = await callRoute(getWorkers, { path: "/api/workers", token: admin.token });
+    expect(res.status, res.text).toBe(200);
+    const holder = res.json.workers.find((w: Json) => w.runs.some((r: Json) => r.id === run.id)) as Json;
+    expect(holder).toMatchObject({ state: "active", concurrency: 2, host: os.hostname() });
+    expect(holder.runs.find((r: Json) => r.id === run.id)).toMatchObject({ taskKey: s.task.key, status: "running" });
+    const runJson = await callRoute(getRun, {
+      path: `/api/runs/${run.id}`,
+      params: { id: run.id },
+      token: admin.token,
+    });
+    expect(runJson.json.worker).toBe(holder.name);
+    expect((await callRoute(getWorkers, { path: "/api/workers", token: viewer.token })).status).toBe(403);
+    await cancelRun(SYSTEM_ACTOR, run.id);
+    await settled(run.id);
   });
 
   it("live rows and the live tail of a check running on a worker reach the server", async () => {
