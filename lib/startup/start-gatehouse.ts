@@ -5,7 +5,6 @@ import { recoverRuns } from "../runner/recovery";
 import { configureRuntime, defaultRunnerDeps, killAllRunningProcesses } from "../runner/runtime";
 import { isPostgresUrl } from "../config/database-url";
 import { bootstrapAccess } from "./bootstrap-access";
-import { startQueue } from "./start-queue";
 import { seedDemoIfEmpty } from "./seed-demo";
 
 const holder = globalThis as unknown as { __gatehouseStarted?: Promise<void> };
@@ -39,6 +38,8 @@ async function start(): Promise<void> {
 // PostgreSQL: the queue and its workers (an in-process one unless GATEHOUSE_WORKERS=0). A signal stops the
 // in-process worker cleanly (its runs handed back or ended "worker stopped") before the server exits.
 async function startOnQueue(databaseUrl: string): Promise<void> {
+  // Loaded only on PostgreSQL: the embedded default never loads the queue.
+  const { startQueue } = await import("./start-queue");
   const queue = await startQueue(databaseUrl);
   if (process.env.GATEHOUSE_DEMO !== "0") await seedDemoIfEmpty();
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
