@@ -255,9 +255,12 @@ describe("workers on the PostgreSQL queue", () => {
     expect(detail.attempts[0].results[0].message).toContain("worker lost");
     expect(await waitUntilGone(pids, 20_000)).toEqual([]);
     await replaceIfW1(doomed);
-  });
+  }, 180_000);
 
   it("a worker lost before any check started: the run is handed back once and finishes on another worker", async () => {
+    // Whichever worker takes the run is killed: another must be there to finish it.
+    const spare = worker("spare-for-handback", { GATEHOUSE_CONCURRENCY: "1" });
+    await waitForOutput(spare, "takes runs");
     const flag = path.join(h.scratch, "agent-started");
     const s = await makeScenario(h, {
       // The agent sleeps the first time (its worker is killed then), and returns at once the second time.
@@ -273,7 +276,7 @@ describe("workers on the PostgreSQL queue", () => {
     expect(ended.handBacks).toBe(1);
     expect(ended.workerName).not.toBe(victim.name);
     await replaceIfW1(victim);
-  });
+  }, 180_000);
 
   it("SIGTERM: the worker stops its runs cleanly (a started check: inconclusive, worker stopped) and deregisters", async () => {
     const spare = worker("spare", { GATEHOUSE_CONCURRENCY: "1" });
@@ -292,5 +295,5 @@ describe("workers on the PostgreSQL queue", () => {
     const listed = (await listWorkersWithRuns({ since: new Date(0) })).find((w) => w.name === leaving.name);
     expect(listed?.state).toBe("stopped");
     await replaceIfW1(leaving);
-  });
+  }, 180_000);
 });
