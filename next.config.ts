@@ -3,7 +3,7 @@ import { ACTION_BODY_LIMIT_BYTES, API_BODY_LIMIT_BYTES, SECURITY_HEADERS } from 
 
 const nextConfig: NextConfig = {
   // Packages with native parts or large runtimes stay outside the server bundle.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "pg-boss"],
   poweredByHeader: false,
   // The build type-checks the app; tests and tooling are checked by `npm run typecheck`.
   typescript: { tsconfigPath: "tsconfig.build.json" },

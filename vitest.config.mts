@@ -6,7 +6,12 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
+    // *.pg-test.ts need PostgreSQL (workers, the queue): only the PostgreSQL suite (npm run test:pg) runs them.
+    include: [
+      "lib/**/*.test.ts",
+      "app/**/*.test.ts",
+      ...(process.env.TEST_DATABASE_URL ? ["lib/**/*.pg-test.ts"] : []),
+    ],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -199,6 +199,8 @@ for (const scheme of ["light", "dark"] as const) {
       await expectNoAxeViolations(page, `audit (${scheme})`);
       await open(page, "/admin/users");
       await expectNoAxeViolations(page, `people (${scheme})`);
+      await open(page, "/admin/workers");
+      await expectNoAxeViolations(page, `workers (${scheme})`);
       await open(page, "/settings/tokens");
       await page.getByLabel("Name").fill(`a11y ${scheme}`);
       await page.getByRole("button", { name: "Create token" }).click();

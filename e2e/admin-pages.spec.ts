@@ -95,6 +95,7 @@ test("every page renders, on a phone as on a wide screen", async ({ page }) => {
     "/audit",
     `/audit?workId=${demo.id}`,
     "/admin/users",
+    "/admin/workers",
     "/settings/tokens",
   ];
   for (const width of [375, 1440]) {

@@ -4,7 +4,8 @@ export const queryKeys = {
 };
 
 export async function fetchJson<T>(url: string): Promise<T> {
-  const response = await fetch(url, { headers: { accept: "application/json" }, cache: "no-store" });
+  // "no-cache": the browser revalidates what it holds (If-None-Match), so an unchanged run or log page is a 304.
+  const response = await fetch(url, { headers: { accept: "application/json" }, cache: "no-cache" });
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
     throw new Error(body?.error?.message ?? `${response.status} ${response.statusText}`);

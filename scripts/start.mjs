@@ -58,6 +58,9 @@ if (args.has("--dev")) {
 } else {
   buildIfNeeded();
   if (!args.has("--build-only")) {
+    // On PostgreSQL the server stops its in-process worker cleanly on SIGTERM/SIGINT (its runs handed back
+    // or ended "worker stopped", lib/startup/start-gatehouse.ts) and exits then: Next must not exit first.
+    if (isPostgres) process.env.NEXT_MANUAL_SIG_HANDLE = "1";
     const { nextStart } = require("next/dist/cli/next-start.js");
     const port = Number(process.env.PORT || 3000);
     await nextStart({ port, hostname: process.env.HOSTNAME || undefined }, root);

@@ -36,6 +36,11 @@ export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut
                 People
               </Link>
             ) : null}
+            {user.isAdmin ? (
+              <Link href="/admin/workers" className={`${navLink} hidden sm:inline`}>
+                Workers
+              </Link>
+            ) : null}
           </nav>
         ) : null}
         <div className="ml-auto flex items-center gap-3 text-sm">

@@ -40,6 +40,11 @@ export function UserMenu({ user, signOut }: { user: HeaderUser; signOut: () => P
           </Link>
         ) : null}
         {user.isAdmin ? (
+          <Link href="/admin/workers" className="block px-3 py-2 hover:bg-zinc-50 sm:hidden dark:hover:bg-zinc-800">
+            Workers
+          </Link>
+        ) : null}
+        {user.isAdmin ? (
           <Link href="/audit" className="block px-3 py-2 hover:bg-zinc-50 sm:hidden dark:hover:bg-zinc-800">
             Audit
           </Link>

@@ -17,6 +17,8 @@ export function presentRunSummary(run: RunRecord) {
     policy: run.policy,
     maxAttempts: run.maxAttempts,
     needsDecision: run.needsDecision,
+    // The worker that executes it, or did last (null: not taken yet, or executed inside the server on SQLite).
+    worker: run.workerName,
     createdAt: run.createdAt,
     finishedAt: run.finishedAt,
   };

@@ -10,3 +10,7 @@ export function sqliteUrl(): string {
   if (url?.startsWith("file:")) return url;
   return `file:${path.join(dataDir(), "gatehouse.db")}`;
 }
+
+export function isPostgresUrl(url: string | undefined): boolean {
+  return !!url && /^postgres(ql)?:\/\//i.test(url);
+}

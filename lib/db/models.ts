@@ -14,6 +14,7 @@ import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
 import type { ChecksPolicy, Profile, ProofSettings } from "../gates/work-schema";
+import type { WorkerState } from "../gates/workers";
 import type * as Pg from "./generated/postgres/client";
 import type * as Lite from "./generated/sqlite/client";
 
@@ -24,6 +25,7 @@ export type Run = Lite.Run;
 export type Attempt = Lite.Attempt;
 export type CheckResult = Lite.CheckResult;
 export type AuditEvent = Lite.AuditEvent;
+export type Worker = Lite.Worker;
 
 // What each model's Json columns hold.
 export type WorkJsonFields = {
@@ -85,6 +87,7 @@ export type EnumsMatchDomain = [
   Expect<Same<Lite.Profile, Profile>>,
   Expect<Same<Lite.CheckKind, Check["kind"] | typeof PROOF_KIND>>,
   Expect<Same<Lite.Role, Role>>,
+  Expect<Same<Lite.WorkerState, WorkerState>>,
 ];
 
 // The PostgreSQL client's rows are the SQLite client's (client.ts types the client as the SQLite one).
@@ -101,4 +104,6 @@ export type ClientsAgree = [
   Expect<Same<Pg.Session, Lite.Session>>,
   Expect<Same<Pg.ApiToken, Lite.ApiToken>>,
   Expect<Same<Pg.Secret, Lite.Secret>>,
+  Expect<Same<Pg.Worker, Lite.Worker>>,
+  Expect<Same<Pg.LogChunk, Lite.LogChunk>>,
 ];

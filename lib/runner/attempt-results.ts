@@ -22,6 +22,7 @@ export class AttemptResults {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private hasWritten = false;
+  private isClosed = false;
 
   constructor(
     readonly runId: string,
@@ -57,8 +58,18 @@ export class AttemptResults {
     this.scheduleWrite();
   }
 
-  private write(): Promise<void> {
-    const snapshot = this.rows.map((r) => ({ ...r }));
+  // With workers: the rows as they stand, running checks with their live tails, written now (the web
+  // server reads them from the database). Queued behind earlier writes, so the final write stays last.
+  publish(liveOf: (checkId: string) => { tail: string; bytes: number } | undefined): void {
+    if (this.isClosed) return;
+    void this.write((r) => {
+      const live = r.verdict === "running" ? liveOf(r.checkId) : undefined;
+      return live ? { ...r, logTail: live.tail, logBytes: live.bytes } : { ...r };
+    });
+  }
+
+  private write(copy: (row: Row) => Row = (r) => ({ ...r })): Promise<void> {
+    const snapshot = this.rows.map(copy);
     const isFirst = !this.hasWritten;
     this.hasWritten = true;
     const save = () =>
@@ -83,6 +94,7 @@ export class AttemptResults {
 
   // Writes what stands now and stops being the live copy.
   async close(): Promise<void> {
+    this.isClosed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.write();
@@ -123,4 +135,8 @@ const keyOf = (runId: string, n: number) => `${runId}/${n}`;
 
 export function findLiveResults(runId: string, n: number): AttemptResults | undefined {
   return live.get(keyOf(runId, n));
+}
+
+export function liveResultsOfRun(runId: string): AttemptResults[] {
+  return [...live.values()].filter((r) => r.runId === runId);
 }

@@ -1,18 +1,20 @@
-// Where runs execute. The services only ever talk to this interface, so a distributed queue can take
-// over later without touching the rules or the UI. The local executor runs up to `concurrency` runs at
-// once in this process, first come first served.
+// Where runs execute. The services only ever talk to this interface: the local executor (SQLite, the
+// default) runs up to `concurrency` runs at once in this process, first come first served; the queue
+// executor (PostgreSQL, lib/runner/queue) hands them to workers through pg-boss. What pages read about a
+// run while it executes comes through the executor's `view`, never from the runner directly.
 import { EventEmitter } from "node:events";
 import type { StopReason } from "./runner-deps";
 import type { RunningCommand } from "./process/process-group";
+import { localRunView, type RunView } from "./run-view";
 
 export interface RunExecutor {
   // Queue a run to be advanced (its queued attempt executed). Idempotent while it is queued or active.
-  submit(runId: string): void;
+  submit(runId: string): void | Promise<void>;
   // Stop a queued or active run; false when this executor does not hold it.
-  stop(runId: string, reason: StopReason): boolean;
-  isHolding(runId: string): boolean;
+  stop(runId: string, reason: StopReason): boolean | Promise<boolean>;
   // Resolves when the run is neither queued nor active here (for tests and benchmarks).
   whenSettled(runId: string): Promise<void>;
+  readonly view: RunView;
 }
 
 type Advance = (runId: string, signal: AbortSignal) => Promise<void>;
@@ -25,6 +27,7 @@ export class LocalExecutor implements RunExecutor {
   constructor(
     private readonly concurrency: number,
     private readonly advance: Advance,
+    readonly view: RunView = localRunView,
   ) {
     this.events.setMaxListeners(0);
   }

@@ -20,3 +20,13 @@ export function unregisterLiveLog(key: string): void {
 export function findLiveLog(key: string): LogSink | undefined {
   return live.get(key);
 }
+
+// The logs of a run being written now: [attempt number, name, sink].
+export function liveLogsOfRun(runId: string): [number, string, LogSink][] {
+  const found: [number, string, LogSink][] = [];
+  for (const [key, sink] of live) {
+    const [id, n, name] = key.split("/");
+    if (id === runId) found.push([Number(n), name, sink]);
+  }
+  return found;
+}

@@ -10,7 +10,8 @@ import { findRun, updateRun } from "../db/runs";
 import { runningCommands } from "./process/process-group";
 import { prepareDataDirFor } from "./run-as";
 
-type Runtime = { executor: LocalExecutor; deps: RunnerDeps };
+// `executor` is what the services use; `local` is this process's own runner when runs execute here.
+type Runtime = { executor: RunExecutor; local: LocalExecutor | null; deps: RunnerDeps };
 const holder = globalThis as unknown as { __gatehouseRuntime?: Runtime };
 
 export function defaultRunnerDeps(): RunnerDeps {
@@ -25,7 +26,7 @@ export function defaultRunnerDeps(): RunnerDeps {
 }
 
 // A run that fails for an unexpected reason (a bug, the database gone) ends inconclusive, not "running" forever.
-async function advanceSafely(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
+export async function advanceSafely(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
   try {
     await advanceRun(runId, signal, deps);
   } catch (error) {
@@ -45,23 +46,29 @@ async function advanceSafely(runId: string, signal: AbortSignal, deps: RunnerDep
   }
 }
 
-export function configureRuntime(deps: RunnerDeps): Runtime {
+export function configureRuntime(deps: RunnerDeps): { executor: LocalExecutor; deps: RunnerDeps } {
   prepareDataDirFor(deps.dataDir, deps.runAs);
   const executor = new LocalExecutor(deps.concurrency, (runId, signal) => advanceSafely(runId, signal, deps));
-  holder.__gatehouseRuntime = { executor, deps };
-  return holder.__gatehouseRuntime;
+  holder.__gatehouseRuntime = { executor, local: executor, deps };
+  return { executor, deps };
+}
+
+// Runs execute elsewhere (workers taking them from a queue): the services use this executor instead.
+export function setExecutor(executor: RunExecutor, deps: RunnerDeps): void {
+  holder.__gatehouseRuntime = { executor, local: null, deps };
 }
 
 function getRuntime(): Runtime {
-  return holder.__gatehouseRuntime ?? configureRuntime(defaultRunnerDeps());
+  if (!holder.__gatehouseRuntime) configureRuntime(defaultRunnerDeps());
+  return holder.__gatehouseRuntime!;
 }
 
-export function getExecutor(): RunExecutor & LocalExecutor {
+export function getExecutor(): RunExecutor {
   return getRuntime().executor;
 }
 
 // Called on SIGTERM/SIGINT: no process outlives the server; runs left "running" are recorded as
 // interrupted at the next start.
 export function killAllRunningProcesses(): void {
-  holder.__gatehouseRuntime?.executor.killEverything(runningCommands);
+  holder.__gatehouseRuntime?.local?.killEverything(runningCommands);
 }

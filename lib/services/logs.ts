@@ -2,21 +2,19 @@
 // pass the same rules as when they were stored, so a log route can never be made to read another file.
 import fs from "node:fs";
 import type { Actor } from "../auth/actor";
-import { dataDir } from "../config/database-url";
 import { AppError, notFound } from "../errors";
 import { CHECK_ID_PATTERN } from "../gates/check-schema";
 import { findAttempt, findResult } from "../db/runs";
-import { findLiveLog, liveLogKey } from "../runner/live-logs";
-import { AGENT_LOG_NAME, agentLogPathOf, checkLogPathOf } from "../runner/paths";
-import type { LogSink } from "../runner/output/log-sink";
+import { AGENT_LOG_NAME } from "../runner/paths";
+import { getExecutor } from "../runner/runtime";
+import type { LiveLog } from "../runner/run-view";
 import { readRun } from "./runs";
 import { standingAllows, standingOn } from "./access";
-import { findLiveResults } from "../runner/attempt-results";
 import { lineIndexFor } from "../logs/line-index";
 
 export type LogLocation = {
   path: string;
-  live: LogSink | null;
+  live: LiveLog | null;
   isFinished: boolean;
   name: string;
   attemptN: number;
@@ -33,13 +31,14 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
   if (!isAgent && !CHECK_ID_PATTERN.test(name))
     throw new AppError("validation", "checkId: not a check id", [{ path: "checkId", message: "not a check id" }]);
   const run = await readRun(actor, runId);
-  const root = dataDir();
+  // The log as the executor's view finds it: this process's runner, or what a worker shipped to the database.
+  const view = getExecutor().view;
   if (isAgent) {
     const attempt = await findAttempt({ runId, n: attemptN });
     if (!attempt || (!attempt.agentVerdict && attempt.status !== "agent")) throw notFound("Agent log");
-    const live = findLiveLog(liveLogKey(run.id, attemptN, AGENT_LOG_NAME)) ?? null;
+    const live = view.liveLog(run.id, attemptN, AGENT_LOG_NAME) ?? null;
     return {
-      path: agentLogPathOf(root, run.id, attemptN),
+      path: await view.logFile(run.id, attemptN, AGENT_LOG_NAME),
       live,
       isFinished: !live && attempt.status !== "agent",
       name,
@@ -48,21 +47,18 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
     };
   }
   const result =
-    findLiveResults(run.id, attemptN)
-      ?.view()
-      .find((r) => r.checkId === name) ?? (await findResult({ runId, n: attemptN, checkId: name }));
+    view.liveResults(run.id, attemptN)?.find((r) => r.checkId === name) ??
+    (await findResult({ runId, n: attemptN, checkId: name }));
   if (!result) throw notFound("Check result");
   if (run.checks.find((c) => c.id === name)?.hidden && !standingAllows(await standingOn(actor, run.workId), "lead"))
     throw new AppError("forbidden", `"${name}" is a held-out check: its log is shown to leads only`);
-  if (
-    result.verdict === "queued" ||
-    (result.verdict === "skipped" && !fs.existsSync(checkLogPathOf(root, run.id, result.logAttempt, name)))
-  ) {
+  const path = result.verdict === "queued" ? null : await view.logFile(run.id, result.logAttempt, name);
+  if (!path || (result.verdict === "skipped" && !fs.existsSync(path))) {
     throw new AppError("not_found", `"${name}" has no log in attempt ${attemptN} (${result.verdict})`);
   }
-  const live = findLiveLog(liveLogKey(run.id, result.logAttempt, name)) ?? null;
+  const live = view.liveLog(run.id, result.logAttempt, name) ?? null;
   return {
-    path: checkLogPathOf(root, run.id, result.logAttempt, name),
+    path,
     live,
     isFinished: result.verdict !== "running",
     name,

@@ -1,5 +1,6 @@
 // A run with its attempts and every check result, as the run page and GET /api/runs/:id show it.
-// Rows of a check still running carry its live tail from memory.
+// Rows of a check still running carry its live tail: from the executor's view (this process's runner
+// with the local executor; with workers, the rows and tails they publish to the database).
 import type { Actor } from "../auth/actor";
 import {
   findRunLabels,
@@ -10,13 +11,11 @@ import {
   type RunRecord,
 } from "../db/runs";
 import { notFound } from "../errors";
-import { findLiveLog, liveLogKey } from "../runner/live-logs";
-import { findLiveResults } from "../runner/attempt-results";
+import { getExecutor } from "../runner/runtime";
+import { AGENT_LOG_NAME } from "../runner/paths";
 import { readRun } from "./runs";
 import { withholdHidden } from "../gates/held-out";
 import { standingAllows, standingOn } from "./access";
-import { loadWorkSecrets } from "../runner/work-secrets";
-import { makeSecretMasker } from "../runner/output/secret-masker";
 
 type AttemptDetail = AttemptRecord & { results: ResultRecord[] };
 export type RunDetail = {
@@ -40,37 +39,34 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
   // Gone since readRun: deleted with its task or Work.
   if (!labels) throw notFound("Run");
   const byAttempt = new Map<number, ResultRecord[]>();
-  // Attempts still running are read from the runner's memory (their rows are written behind).
+  const view = getExecutor().view;
+  // Attempts still running are read from the runner's memory when it holds them (rows are written behind).
   const liveAttempts = new Map(
-    attempts.map((a) => [a.n, findLiveResults(run.id, a.n)] as const).filter(([, l]) => l !== undefined),
+    attempts.map((a) => [a.n, view.liveResults(run.id, a.n)] as const).filter(([, l]) => l !== undefined),
   );
   const rows = [
     ...results.filter((r) => !liveAttempts.has(r.attemptN)),
-    ...[...liveAttempts].flatMap(([n, l]) => l!.view().map((r) => ({ ...r, attemptN: n }))),
+    ...[...liveAttempts].flatMap(([n, l]) => l!.map((r) => ({ ...r, attemptN: n }))),
   ];
   for (const r of rows) {
-    const live = r.verdict === "running" ? findLiveLog(liveLogKey(run.id, r.attemptN, r.checkId)) : undefined;
+    const live = r.verdict === "running" ? view.liveLog(run.id, r.attemptN, r.checkId) : undefined;
     const row: ResultRecord = live ? { ...r, logTail: live.liveTail(), logBytes: live.bytesSeen } : r;
     const list = byAttempt.get(r.attemptN);
     if (list) list.push(row);
     else byAttempt.set(r.attemptN, [row]);
   }
   // A secret written literally into a command is masked here as it is in the brief and the logs.
-  const secrets = Object.values(await loadWorkSecrets(run.workId).catch(() => ({})));
-  const masker = makeSecretMasker(secrets);
-  const mask = (text: string) => masker.maskText(text);
-  const shown: RunRecord = secrets.length
-    ? {
-        ...run,
-        agentCommand: run.agentCommand && mask(run.agentCommand),
-        checks: run.checks.map((c) => (c.command === undefined ? c : { ...c, command: mask(c.command) })),
-      }
-    : run;
+  const mask = await view.masker(run.workId);
+  const shown: RunRecord = {
+    ...run,
+    agentCommand: run.agentCommand && mask(run.agentCommand),
+    checks: run.checks.map((c) => (c.command === undefined ? c : { ...c, command: mask(c.command) })),
+  };
   const hiddenIds = new Set(seesHidden ? [] : run.checks.filter((c) => c.hidden).map((c) => c.id));
   return {
     run: { ...shown, checks: withholdHidden(shown.checks, seesHidden) },
     attempts: attempts.map((a) => {
-      const live = a.status === "agent" ? findLiveLog(liveLogKey(run.id, a.n, "_agent")) : undefined;
+      const live = a.status === "agent" ? view.liveLog(run.id, a.n, AGENT_LOG_NAME) : undefined;
       const withLive = live ? { ...a, agentLogTail: live.liveTail(), agentLogBytes: live.bytesSeen } : a;
       const rows = byAttempt.get(a.n) ?? [];
       return { ...withLive, results: rows.map((r) => (hiddenIds.has(r.checkId) ? heldOutResult(r) : r)) };

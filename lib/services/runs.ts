@@ -81,7 +81,7 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
     });
     return created;
   });
-  getExecutor().submit(run.id);
+  await getExecutor().submit(run.id);
   return run;
 }
 
@@ -129,7 +129,7 @@ export async function startNextAttempt(actor: Actor, runId: string): Promise<{ r
     });
     return next;
   });
-  getExecutor().submit(runId);
+  await getExecutor().submit(runId);
   return { run: (await findRun({ id: runId }))!, n };
 }
 
@@ -209,7 +209,7 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
       db: tx,
     });
   });
-  if (resubmit) getExecutor().submit(runId);
+  if (resubmit) await getExecutor().submit(runId);
   if (decision.choice === "accept") await autoMergeAfterRun(runId);
   return (await findRun({ id: runId }))!;
 }
@@ -250,7 +250,7 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
   });
   if (!isCancelled) throw alreadyEnded((await findRun({ id: runId })) ?? run);
   const executor = getExecutor();
-  if (executor.stop(runId, { kind: "cancel", by: who })) await executor.whenSettled(runId);
+  if (await executor.stop(runId, { kind: "cancel", by: who })) await executor.whenSettled(runId);
   return (await findRun({ id: runId }))!;
 }
 

@@ -3,6 +3,7 @@
 import { readyDb } from "../db/client";
 import { recoverRuns } from "../runner/recovery";
 import { configureRuntime, defaultRunnerDeps, killAllRunningProcesses } from "../runner/runtime";
+import { isPostgresUrl } from "../config/database-url";
 import { bootstrapAccess } from "./bootstrap-access";
 import { seedDemoIfEmpty } from "./seed-demo";
 
@@ -16,6 +17,8 @@ export function startGatehouse(): Promise<void> {
 async function start(): Promise<void> {
   await readyDb();
   await bootstrapAccess();
+  const databaseUrl = process.env.DATABASE_URL;
+  if (isPostgresUrl(databaseUrl)) return startOnQueue(databaseUrl!);
   const { executor } = configureRuntime(defaultRunnerDeps());
   const recovery = await recoverRuns(executor);
   if (recovery.interrupted.length > 0) {
@@ -28,6 +31,26 @@ async function start(): Promise<void> {
     process.once(signal, () => {
       killAllRunningProcesses();
       process.exit(signal === "SIGINT" ? 130 : 143);
+    });
+  }
+}
+
+// PostgreSQL: the queue and its workers (an in-process one unless GATEHOUSE_WORKERS=0). A signal stops the
+// in-process worker cleanly (its runs handed back or ended "worker stopped") before the server exits.
+async function startOnQueue(databaseUrl: string): Promise<void> {
+  // Loaded only on PostgreSQL: the embedded default never loads the queue.
+  const { startQueue } = await import("./start-queue");
+  const queue = await startQueue(databaseUrl);
+  if (process.env.GATEHOUSE_DEMO !== "0") await seedDemoIfEmpty();
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      void queue
+        .shutdown()
+        .catch((error) => console.error("gatehouse: stopping the worker failed", error))
+        .finally(() => {
+          killAllRunningProcesses();
+          process.exit(signal === "SIGINT" ? 130 : 143);
+        });
     });
   }
 }

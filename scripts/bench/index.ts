@@ -5,6 +5,7 @@ import os from "node:os";
 import { benchFlood, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
 import { benchPages } from "./pages-bench";
 import { benchCheckHistory } from "./check-history-bench";
+import { benchScale } from "./scale-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -17,6 +18,13 @@ async function main() {
     for (const [label, command] of Object.entries(FLOODS)) {
       rows.push(await benchFlood(label, command, 9));
       print(rows.at(-1)!);
+    }
+  }
+  // Not part of the default run: it needs PostgreSQL and takes minutes (`npm run bench -- scale [runs]`).
+  if (only === "scale") {
+    for (const row of await benchScale(Number(process.argv[3]) || 200)) {
+      rows.push(row);
+      print(row);
     }
   }
   if (!only || only === "pages") {

@@ -61,6 +61,7 @@ export default async function RunPage({ params }: Props) {
               <CommitIcon /> from <code className="font-mono">{shortCommit(run.startCommit)}</code>
             </span>
             <span>dispatched {formatDateTime(run.createdAt)}</span>
+            {run.workerName ? <span>on worker {run.workerName}</span> : null}
             <span>
               spent {formatDuration(run.spentMs)}
               {run.budgetSec ? ` of ${run.budgetSec}s budget` : ""}

@@ -17,6 +17,30 @@ CREATE TABLE "WorkAsset" (
     CONSTRAINT "WorkAsset_workId_fkey" FOREIGN KEY ("workId") REFERENCES "Work" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
+-- CreateTable
+CREATE TABLE "Worker" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "name" TEXT NOT NULL,
+    "host" TEXT NOT NULL,
+    "pid" INTEGER NOT NULL,
+    "concurrency" INTEGER NOT NULL,
+    "state" TEXT NOT NULL DEFAULT 'active',
+    "startedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "heartbeatAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "stoppedAt" DATETIME
+);
+
+-- CreateTable
+CREATE TABLE "LogChunk" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "runId" TEXT NOT NULL,
+    "attemptN" INTEGER NOT NULL,
+    "name" TEXT NOT NULL,
+    "offset" BIGINT NOT NULL,
+    "bytes" BLOB NOT NULL,
+    CONSTRAINT "LogChunk_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -62,6 +86,9 @@ CREATE TABLE "new_Run" (
     "startedAt" DATETIME,
     "finishedAt" DATETIME,
     "updatedAt" DATETIME NOT NULL,
+    "claimedBy" TEXT,
+    "workerName" TEXT,
+    "handBacks" INTEGER NOT NULL DEFAULT 0,
     CONSTRAINT "Run_taskId_fkey" FOREIGN KEY ("taskId") REFERENCES "Task" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
     CONSTRAINT "Run_workId_fkey" FOREIGN KEY ("workId") REFERENCES "Work" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
@@ -74,6 +101,7 @@ CREATE INDEX "Run_ending_finishedAt_idx" ON "Run"("ending", "finishedAt");
 CREATE INDEX "Run_workId_createdAt_idx" ON "Run"("workId", "createdAt");
 CREATE INDEX "Run_status_finishedAt_idx" ON "Run"("status", "finishedAt");
 CREATE INDEX "Run_workId_finishedAt_idx" ON "Run"("workId", "finishedAt");
+CREATE INDEX "Run_claimedBy_idx" ON "Run"("claimedBy");
 CREATE UNIQUE INDEX "Run_taskId_number_key" ON "Run"("taskId", "number");
 CREATE TABLE "new_Attempt" (
     "id" TEXT NOT NULL PRIMARY KEY,
@@ -177,4 +205,10 @@ PRAGMA defer_foreign_keys=OFF;
 
 -- CreateIndex
 CREATE UNIQUE INDEX "WorkAsset_workId_name_key" ON "WorkAsset"("workId", "name");
+
+-- CreateIndex
+CREATE INDEX "Worker_state_heartbeatAt_idx" ON "Worker"("state", "heartbeatAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "LogChunk_runId_attemptN_name_offset_key" ON "LogChunk"("runId", "attemptN", "name", "offset");
 

@@ -1,0 +1,5 @@
+import { PageSkeleton } from "@/components/ui/skeletons";
+
+export default function Loading() {
+  return <PageSkeleton kind="list" />;
+}

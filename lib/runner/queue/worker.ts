@@ -1,0 +1,247 @@
+// A worker: takes runs from the queue and executes them with the same runner as the local executor, up to
+// `concurrency` at once. It registers (name, host, concurrency) and heartbeats; it publishes the live rows
+// and tails of what it runs and ships the logs to the database; it watches its runs' rows so a cancel
+// reaches it within half a second; on SIGTERM it stops its runs and hands them back (lib/gates/workers).
+import os from "node:os";
+import { AGENT_LOG_NAME } from "../paths";
+import { heartbeatEveryMs, WORKER_STOPPED } from "../../gates/workers";
+import { findRun } from "../../db/runs";
+import {
+  beatWorker,
+  claimRun,
+  findClaimStates,
+  insertWorker,
+  listActiveWorkersOnHost,
+  listRunsClaimedBy,
+  markWorkerGone,
+  publishAgentTail,
+  releaseRun,
+  stopWorker,
+  type WorkerRecord,
+} from "../../db/workers";
+import { liveResultsOfRun } from "../attempt-results";
+import { LocalExecutor } from "../executor";
+import { findLiveLog, liveLogKey, liveLogsOfRun } from "../live-logs";
+import { identify, killProcessesByEnv } from "../process/process-group";
+import { prepareDataDirFor } from "../run-as";
+import type { RunnerDeps } from "../runner-deps";
+import { advanceSafely } from "../runtime";
+import { listenForRuns, POLL_MS, RUN_QUEUE, sendRunJob, type QueueConnection } from "./boss";
+import { reapSilentWorkers, settleRunsOf } from "./held-runs";
+import { LogShipper } from "./log-shipper";
+
+export type WorkerOptions = {
+  queue: QueueConnection;
+  deps: RunnerDeps;
+  name: string;
+  concurrency: number;
+  lostAfterMs: number;
+  // How often live rows and tails are published and logs shipped (ms).
+  publishEveryMs?: number;
+};
+
+export function workerNameFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.GATEHOUSE_WORKER_NAME?.trim() || os.hostname();
+}
+
+export class RunWorker {
+  private record!: WorkerRecord;
+  private readonly executor: LocalExecutor;
+  private readonly shipper: LogShipper;
+  // run id → the worker record (this process's current registration) that claimed it
+  private readonly held = new Map<string, string>();
+  private isStopping = false;
+  private timers: NodeJS.Timeout[] = [];
+  private wake: (() => void) | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+  private loopDone: Promise<void> = Promise.resolve();
+  private isTicking = false;
+
+  private constructor(private readonly options: WorkerOptions) {
+    this.executor = new LocalExecutor(options.concurrency, (runId, signal) => this.execute(runId, signal));
+    this.shipper = new LogShipper(options.deps.dataDir);
+  }
+
+  static async start(options: WorkerOptions): Promise<RunWorker> {
+    prepareDataDirFor(options.deps.dataDir, options.deps.runAs);
+    const worker = new RunWorker(options);
+    await worker.register();
+    worker.unlisten = await listenForRuns(options.queue.url, () => worker.wake?.()).catch(() => null);
+    const beatMs = heartbeatEveryMs(options.lostAfterMs);
+    worker.timers.push(
+      setInterval(() => void worker.beat(), beatMs),
+      setInterval(() => void worker.tick(), options.publishEveryMs ?? 500),
+    );
+    for (const t of worker.timers) t.unref();
+    worker.loopDone = worker.loop();
+    console.log(
+      `gatehouse: worker ${options.name} (${os.hostname()}, pid ${process.pid}) takes runs, ${options.concurrency} at once`,
+    );
+    return worker;
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  private requeue = (runId: string) => sendRunJob(this.options.queue, runId);
+
+  private async register(): Promise<void> {
+    const host = os.hostname();
+    // A worker of this host whose process is gone (a restart after a crash or a kill) is lost now, not
+    // after the heartbeat threshold: its runs are settled and processes they left are ended. Its heartbeat
+    // must also be two beats late, so a worker of another machine with the same host name is never taken.
+    const stale = Date.now() - 2 * heartbeatEveryMs(this.options.lostAfterMs);
+    for (const other of await listActiveWorkersOnHost({ host })) {
+      if (other.pid === process.pid || identify(other.pid) !== null || other.heartbeatAt.getTime() > stale) continue;
+      if (!(await markWorkerGone({ id: other.id }))) continue;
+      console.log(`gatehouse: worker ${other.name} (pid ${other.pid}) of this host is gone; settling its runs`);
+      for (const run of await listRunsClaimedBy({ workerId: other.id }))
+        killProcessesByEnv([`GATEHOUSE_RUN_ID=${run.id}`]);
+      await settleRunsOf(other, "worker lost", this.requeue);
+    }
+    this.record = await insertWorker({
+      data: { name: this.options.name, host, pid: process.pid, concurrency: this.options.concurrency },
+    });
+  }
+
+  private async loop(): Promise<void> {
+    let failures = 0;
+    while (!this.isStopping) {
+      try {
+        const free = this.options.concurrency - this.executor.activeCount;
+        if (free > 0) {
+          const jobs = await this.options.queue.boss.fetch<{ runId?: unknown }>(RUN_QUEUE, { batchSize: free });
+          failures = 0;
+          for (const job of jobs) await this.take(job.id, job.data?.runId);
+          if (jobs.length > 0) continue;
+        }
+      } catch (error) {
+        failures++;
+        console.error(`gatehouse: worker ${this.name}: taking jobs failed (${(error as Error).message}); retrying`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, failures > 0 ? Math.min(30_000, POLL_MS * 2 ** failures) : POLL_MS);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+
+  private async take(jobId: string, runId: unknown): Promise<void> {
+    const done = () => this.options.queue.boss.complete(RUN_QUEUE, jobId).catch(() => undefined);
+    if (typeof runId !== "string") {
+      console.log(`gatehouse: worker ${this.name} dropped job ${jobId}: it names no run`);
+      return void (await done());
+    }
+    const run = await findRun({ id: runId });
+    if (!run) {
+      console.log(`gatehouse: worker ${this.name} dropped the job for run ${runId}: no such run (deleted)`);
+      return void (await done());
+    }
+    const workerId = this.record.id;
+    if (!(await claimRun({ runId, worker: { id: workerId, name: this.name } }))) {
+      console.log(
+        `gatehouse: worker ${this.name} dropped a job for run ${runId}: it is ${run.status}${run.claimedBy ? " and held by a worker" : ""}`,
+      );
+      return void (await done());
+    }
+    await done();
+    this.held.set(runId, workerId);
+    this.executor.submit(runId);
+  }
+
+  private async execute(runId: string, signal: AbortSignal): Promise<void> {
+    try {
+      await advanceSafely(runId, signal, this.options.deps);
+    } finally {
+      await this.shipper.ship(runId);
+      this.shipper.forget(runId);
+      const claimedAs = this.held.get(runId);
+      this.held.delete(runId);
+      // Stopping: the claim stays until shutdown settles the run (hand back or end).
+      if (!this.isStopping && claimedAs) {
+        await releaseRun({ runId, workerId: claimedAs }).catch(() => undefined);
+        // Its next attempt was started while this worker still held it: queue it again.
+        const after = await findRun({ id: runId }).catch(() => null);
+        if (after?.status === "queued" && after.claimedBy === null) await this.requeue(runId).catch(() => undefined);
+      }
+      this.wake?.();
+    }
+  }
+
+  // Every half second: cancels and lost claims reach the runs; live rows, tails and logs are published.
+  private async tick(): Promise<void> {
+    if (this.isTicking || this.held.size === 0) return;
+    this.isTicking = true;
+    try {
+      const ids = [...this.held.keys()];
+      const states = new Map((await findClaimStates({ runIds: ids })).map((s) => [s.id, s]));
+      for (const id of ids) {
+        const state = states.get(id);
+        if (!state || state.claimedBy !== this.held.get(id)) this.executor.stop(id, { kind: "shutdown" });
+        else if (state.status === "finished")
+          this.executor.stop(id, { kind: "cancel", by: state.endingReason?.replace(/^cancelled by /, "") ?? "?" });
+      }
+      for (const id of ids) {
+        for (const results of liveResultsOfRun(id)) {
+          results.publish((checkId) => {
+            const sink = findLiveLog(liveLogKey(id, results.attempt.n, checkId));
+            return sink && { tail: sink.liveTail(), bytes: sink.bytesSeen };
+          });
+        }
+        for (const [n, name, sink] of liveLogsOfRun(id)) {
+          if (name === AGENT_LOG_NAME)
+            await publishAgentTail({ runId: id, n, tail: sink.liveTail(), bytes: sink.bytesSeen });
+        }
+        await this.shipper.ship(id);
+      }
+    } catch (error) {
+      console.error(`gatehouse: worker ${this.name}: publishing failed: ${(error as Error).message}`);
+    } finally {
+      this.isTicking = false;
+    }
+  }
+
+  private async beat(): Promise<void> {
+    if (this.isStopping) return;
+    try {
+      if (!(await beatWorker({ id: this.record.id }))) {
+        // Another process declared this worker lost (its heartbeat was late): its runs were settled there.
+        // Stop them here at once (so none runs twice), and register again as a new worker.
+        console.error(`gatehouse: worker ${this.name} was declared lost; stopping its runs and registering again`);
+        for (const id of this.held.keys()) this.executor.stop(id, { kind: "shutdown" });
+        await this.register();
+      }
+      await reapSilentWorkers(this.options.lostAfterMs, this.requeue);
+    } catch (error) {
+      console.error(`gatehouse: worker ${this.name}: heartbeat failed: ${(error as Error).message}`);
+    }
+  }
+
+  // SIGTERM: take no more runs, stop the ones running, and hand them back (to the queue when no check had
+  // started, otherwise ended inconclusive, reason "worker stopped"); then deregister.
+  async shutdown(): Promise<void> {
+    if (this.isStopping) return;
+    this.isStopping = true;
+    for (const t of this.timers) clearInterval(t);
+    this.wake?.();
+    const ids = [...this.held.keys()];
+    for (const id of ids) this.executor.stop(id, { kind: "shutdown" });
+    await Promise.all(ids.map((id) => this.executor.whenSettled(id)));
+    await this.loopDone;
+    const outcomes = await settleRunsOf(this.record, WORKER_STOPPED, this.requeue);
+    await stopWorker({ id: this.record.id });
+    await this.unlisten?.();
+    console.log(
+      `gatehouse: worker ${this.name} stopped${outcomes.length ? `; ${outcomes.map((o) => `${o.runId}: ${o.fate}`).join(", ")}` : ""}`,
+    );
+  }
+}

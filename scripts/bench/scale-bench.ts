@@ -1,0 +1,196 @@
+// `npm run bench -- scale [runs]` (issue 11): runs of one `sleep 1` check through the PostgreSQL queue with
+// 1 worker × concurrency 4, then 2 workers × 4 (the second in its own network namespace when root), wall
+// time against the ideal runs/(workers·4) s; dispatch-to-first-check latency through the queue vs the local
+// executor (one run at a time, idle system); 100 simulated live viewers polling one running run. Needs
+// PostgreSQL (TEST_DATABASE_URL, default the local server): everything is made in a fresh schema and dropped.
+import path from "node:path";
+import { SYSTEM_ACTOR } from "../../lib/auth/actor";
+import { findRun, listResultsOfRun } from "../../lib/db/runs";
+import { GET as getRun } from "../../app/api/runs/[id]/route";
+import { QueueExecutor } from "../../lib/runner/queue/queue-executor";
+import { configureRuntime, defaultRunnerDeps, setExecutor } from "../../lib/runner/runtime";
+import { cancelRun, dispatchTask } from "../../lib/services/runs";
+import { createTask } from "../../lib/services/tasks";
+import { createWork } from "../../lib/services/works";
+import { createTokenWithPassword } from "../../lib/services/auth";
+import { createUser } from "../../lib/services/users";
+import { callRoute } from "../../lib/testing/call-route";
+import { makeGitRepo } from "../../lib/testing/git-repo";
+const isRoot = process.getuid?.() === 0;
+import { createNetns, type Netns } from "../../lib/testing/netns";
+import { waitFor } from "../../lib/testing/processes";
+import { createTestDb } from "../../lib/testing/test-db";
+import {
+  openTestQueue,
+  shareSecretKey,
+  startWorkerProcess,
+  stopWorkerProcess,
+  waitForOutput,
+  type WorkerProcess,
+} from "../../lib/testing/worker-process";
+import type { BenchRow } from "./runner-bench";
+
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+export async function benchScale(runs: number): Promise<BenchRow[]> {
+  process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
+  shareSecretKey();
+  const t = await createTestDb();
+  const { queue, drop } = await openTestQueue();
+  const deps = { ...defaultRunnerDeps(), dataDir: t.dataDir, concurrency: 4 };
+  const executor = new QueueExecutor(queue, deps, 30_000);
+  setExecutor(executor, deps);
+  const repo = makeGitRepo({ "README.md": "scale\n" });
+  const workers: WorkerProcess[] = [];
+  let ns: Netns | null = null;
+  const rows: BenchRow[] = [];
+  try {
+    const work = await createWork(SYSTEM_ACTOR, {
+      name: "Scale",
+      repoUrl: repo.dir,
+      baseBranch: "main",
+      requireTests: "off",
+      vacuousPolicy: "off",
+      protectedPaths: [],
+      checkDefaults: [{ id: "sleep", name: "sleeps", kind: "custom", command: "sleep 1", required: true }],
+    });
+    const tasks = async (n: number) => {
+      const made = [];
+      for (let i = 0; i < n; i++)
+        made.push(await createTask(SYSTEM_ACTOR, work.id, { title: `scale ${i}`, description: "" }));
+      return made;
+    };
+    const finished = (id: string) =>
+      waitFor(async () => (await findRun({ id }))?.status === "finished", { timeoutMs: 30 * 60_000, intervalMs: 100 });
+    const firstCheckLatency = async (id: string) => {
+      const run = (await findRun({ id }))!;
+      const started = (await listResultsOfRun({ runId: id }))[0]?.startedAt;
+      return started ? started.getTime() - run.createdAt.getTime() : Number.NaN;
+    };
+    const startWorker = async (name: string, inNamespace: boolean) => {
+      let w: WorkerProcess;
+      if (inNamespace && ns) {
+        const db = new URL(process.env.DATABASE_URL!);
+        const port = await ns.forward(db.hostname, Number(db.port || 5432));
+        db.hostname = ns.hostAddress;
+        db.port = String(port);
+        w = startWorkerProcess(
+          name,
+          { DATABASE_URL: db.toString(), GATEHOUSE_CONCURRENCY: "4", GATEHOUSE_WORKER_LOST_SEC: "30" },
+          ns.exec(process.execPath, [path.join(process.cwd(), "scripts", "worker.mjs")]),
+        );
+      } else w = startWorkerProcess(name, { GATEHOUSE_CONCURRENCY: "4", GATEHOUSE_WORKER_LOST_SEC: "30" });
+      workers.push(w);
+      await waitForOutput(w, "takes runs", 120_000);
+    };
+    const wave = async (label: string, workerCount: number) => {
+      const list = await tasks(runs);
+      const started = performance.now();
+      const ids = [];
+      for (const task of list) ids.push((await dispatchTask(SYSTEM_ACTOR, task.id)).id);
+      await Promise.all(ids.map(finished));
+      const wall = performance.now() - started;
+      const ideal = (runs / (workerCount * 4)) * 1000;
+      const row = {
+        name: `${runs} runs of one \`sleep 1\` check, ${label}: wall time vs the ideal ${runs}/(${workerCount}·4) s`,
+        subjectMs: wall,
+        baselineMs: ideal,
+        ratio: wall / ideal,
+      };
+      console.log(`${row.name}: ${(wall / 1000).toFixed(1)} s, ratio ${row.ratio.toFixed(2)}`);
+      return row;
+    };
+    const latencies = async (n: number) => {
+      const out: number[] = [];
+      for (const task of await tasks(n)) {
+        const run = await dispatchTask(SYSTEM_ACTOR, task.id);
+        await finished(run.id);
+        out.push(await firstCheckLatency(run.id));
+      }
+      return out;
+    };
+
+    await startWorker("scale-1", false);
+    rows.push(await wave("1 worker × 4", 1));
+    const queued = await latencies(20);
+    if (isRoot) ns = createNetns();
+    await startWorker("scale-2", !!ns);
+    rows.push(await wave(`2 workers × 4${ns ? " (the second in a network namespace)" : ""}`, 2));
+
+    // 100 viewers of one running run: each polls once a second for 10 s, with If-None-Match as a browser does.
+    const admin = { token: await viewerToken() };
+    // The Work's check is `sleep 1`: the watched run's task adds a long one.
+    const longTask = await createTask(SYSTEM_ACTOR, work.id, {
+      title: "watched",
+      description: "",
+      acceptanceChecks: [{ id: "long", name: "long", kind: "custom", command: "sleep 60", required: true }],
+    });
+    const live = await dispatchTask(SYSTEM_ACTOR, longTask.id);
+    await waitFor(async () => (await listResultsOfRun({ runId: live.id })).some((r) => r.verdict === "running"));
+    const times: number[] = [];
+    const cpu = process.cpuUsage();
+    const began = performance.now();
+    await Promise.all(
+      Array.from({ length: 100 }, async (_, viewer) => {
+        let etag: string | undefined;
+        await new Promise((r) => setTimeout(r, viewer * 10));
+        for (let i = 0; i < 10; i++) {
+          const t0 = performance.now();
+          const res = await callRoute(getRun, {
+            path: `/api/runs/${live.id}`,
+            params: { id: live.id },
+            token: admin.token,
+            headers: etag ? { "if-none-match": etag } : {},
+          });
+          times.push(performance.now() - t0);
+          etag = res.headers.get("etag") ?? etag;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }),
+    );
+    const used = process.cpuUsage(cpu);
+    const elapsed = performance.now() - began;
+    const cpuShare = (used.user + used.system) / 1000 / elapsed;
+    rows.push({
+      name: "100 live viewers polling one running run once a second (10 polls each, ETag revalidation): p95 response",
+      subjectMs: pct(times, 0.95),
+      baselineMs: pct(times, 0.5),
+      ratio: pct(times, 0.95) / pct(times, 0.5),
+      extra: `p50 ${pct(times, 0.5).toFixed(0)} ms; server CPU ${(cpuShare * 100).toFixed(0)}% of one core`,
+    });
+    console.log(`${rows.at(-1)!.name}: p95 ${rows.at(-1)!.subjectMs.toFixed(0)} ms, ${rows.at(-1)!.extra}`);
+    await cancelRun(SYSTEM_ACTOR, live.id);
+
+    for (const w of workers.splice(0)) await stopWorkerProcess(w);
+    // The local executor, same database, one run at a time.
+    configureRuntime(deps);
+    const local = await latencies(20);
+    rows.push({
+      name: "dispatch → first check started, one run at a time: p50 through the queue (1 worker) vs the local executor",
+      subjectMs: pct(queued, 0.5),
+      baselineMs: pct(local, 0.5),
+      ratio: pct(queued, 0.5) / pct(local, 0.5),
+      extra: `p95 ${pct(queued, 0.95).toFixed(0)} ms vs ${pct(local, 0.95).toFixed(0)} ms`,
+    });
+    console.log(
+      `${rows.at(-1)!.name}: ${rows.at(-1)!.subjectMs.toFixed(0)} vs ${rows.at(-1)!.baselineMs.toFixed(0)} ms, ${rows.at(-1)!.extra}`,
+    );
+    return rows;
+  } finally {
+    for (const w of workers) await stopWorkerProcess(w);
+    executor.close();
+    await ns?.cleanup();
+    await drop();
+    repo.cleanup();
+    await t.cleanup();
+  }
+}
+
+// A viewer's API token (an admin, so no role is needed on the bench Work).
+async function viewerToken(): Promise<string> {
+  const email = `scale-viewer-${process.pid}@example.test`;
+  const password = "scale-viewer-password";
+  await createUser(SYSTEM_ACTOR, { email, password, name: "viewer", admin: true });
+  return (await createTokenWithPassword({ email, password, name: "scale bench" }, "scale-bench")).token;
+}
