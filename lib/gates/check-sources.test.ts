@@ -93,10 +93,16 @@ describe("expandPlaceholders", () => {
   it.each([
     ["bash {{checks_dir}}/gate/run.sh", "bash /data/checks/r/1/gate/run.sh"],
     ["ls {{ checks_dir }} {{results_dir}}", "ls /data/checks/r/1 /wt/out"],
-    ["cat {{assets_dir}}/spec.md", "cat {{assets_dir}}/spec.md"],
     ["echo {{checks_dir}}{{checks_dir}}", "echo /data/checks/r/1/data/checks/r/1"],
-    ["echo {{unknown}} {checks_dir}", "echo {{unknown}} {checks_dir}"],
+    ["echo {checks_dir}", "echo {checks_dir}"],
   ])("%s → %s", (text, expected) => {
     expect(expandPlaceholders(text, dirs)).toBe(expected);
+  });
+
+  it.each([
+    ["cat {{assets_dir}}/spec.md", "{{assets_dir}}: this run has no assets directory"],
+    ["echo {{unknown}}", "unknown placeholder {{unknown}}"],
+  ])("%s is refused: %s", (text, message) => {
+    expect(() => expandPlaceholders(text, dirs)).toThrow(message);
   });
 });

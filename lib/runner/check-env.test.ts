@@ -255,7 +255,10 @@ describe("a frozen run whose checks list forbidden names (past the schema)", () 
     const result = detail.attempts[0].results[0];
     expect(result.verdict).toBe("passed");
     const checkEnv = withoutBashAdded(parseEnv(result.logTail ?? ""));
-    expect(Object.keys(checkEnv).sort()).toEqual([...FIXED_NAMES, "FOO_TOKEN", "SECRET_ONE"].sort());
+    // A command's process also gets its placeholder directories; this run has only {{results_dir}}.
+    expect(Object.keys(checkEnv).sort()).toEqual(
+      [...FIXED_NAMES, "GATEHOUSE_RESULTS_DIR", "FOO_TOKEN", "SECRET_ONE"].sort(),
+    );
     expect(checkEnv).toMatchObject({
       CI: "true",
       TERM: "xterm-256color",
