@@ -8,8 +8,6 @@ export type EnvInput = {
   attempt: number;
   checkId: string | null;
   briefFile?: string;
-  // The folder holding the run's check sources for this attempt (GATEHOUSE_CHECKS_DIR), if it has any.
-  checksDir?: string | null;
   // Where the agent writes its report of the agent checks (the agent only).
   reportFile?: string;
   passthrough: readonly string[];
@@ -33,7 +31,6 @@ export function buildCheckEnv(input: EnvInput): Record<string, string> {
   };
   if (input.checkId !== null) env.GATEHOUSE_CHECK_ID = input.checkId;
   if (input.briefFile) env.GATEHOUSE_BRIEF_FILE = input.briefFile;
-  if (input.checksDir) env.GATEHOUSE_CHECKS_DIR = input.checksDir;
   if (input.reportFile) env.GATEHOUSE_REPORT_FILE = input.reportFile;
   for (const name of input.passthrough) {
     if (FIXED.has(name) || platformOwnedReason(name)) continue;

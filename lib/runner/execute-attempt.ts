@@ -447,7 +447,6 @@ async function runOneCheck(
     secrets: ctx.secrets,
     serverEnv: deps.serverEnv,
     home: checkHomeOf(deps.dataDir),
-    checksDir: ctx.checksDir,
   });
   const timeoutSec = timeoutOf(check);
   // The budget covers agent and checks together: a check gets at most what is left of it.

@@ -271,7 +271,6 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
       secrets: ctx.secrets,
       serverEnv: deps.serverEnv,
       home: checkHomeOf(deps.dataDir),
-      checksDir: ctx.checksDir,
     }),
     timeoutMs: isBudgetBound ? Math.max(1, budgetLeft) : timeoutSec * 1000,
     logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${rowId}.${check.id}.log`),
