@@ -10,6 +10,7 @@ import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
 import type { MergePolicy } from "../gates/merge-policy";
+import type { PushedAttempt } from "../gates/pushed-attempt";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
@@ -57,6 +58,8 @@ export type AttemptJsonFields = {
   mutation: MutationRecord | null;
   redTeam: RedTeamRecord | null;
   reportNotes: string[];
+  // An attempt at a pushed commit (null: the runner's own attempt).
+  pushed: PushedAttempt | null;
 };
 
 type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;

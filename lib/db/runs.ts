@@ -8,6 +8,7 @@ import { getDb, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
+import type { PushedAttempt } from "../gates/pushed-attempt";
 import {
   attemptJson,
   runJson,
@@ -70,7 +71,12 @@ export type RunInsert = Pick<
   };
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
-export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
+// `pushed`: the first attempt runs at a commit the agent pushed (a stop hook, run_gate).
+export async function insertRunWithFirstAttempt(opts: {
+  data: RunInsert;
+  pushed?: PushedAttempt;
+  db?: DbOrTx;
+}): Promise<RunRecord> {
   const db = opts.db ?? getDb();
   const { proof, ...data } = opts.data;
   const last = await db.run.findFirst({
@@ -83,7 +89,11 @@ export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: Db
       ...data,
       ...(proof ? { proof } : {}),
       number: (last?.number ?? 0) + 1,
-      attempts: { create: { n: 1, trigger: "dispatch", startedById: data.dispatchedById } },
+      attempts: {
+        create: opts.pushed
+          ? { n: 1, trigger: "push", startedById: data.dispatchedById, pushed: opts.pushed }
+          : { n: 1, trigger: "dispatch", startedById: data.dispatchedById },
+      },
     },
     omit: runOmit,
   });
@@ -205,10 +215,17 @@ export async function insertAttempt(opts: {
   n: number;
   trigger: string;
   startedById: string | null;
+  pushed?: PushedAttempt;
   db?: DbOrTx;
 }): Promise<AttemptRecord> {
   const row = await (opts.db ?? getDb()).attempt.create({
-    data: { runId: opts.runId, n: opts.n, trigger: opts.trigger, startedById: opts.startedById },
+    data: {
+      runId: opts.runId,
+      n: opts.n,
+      trigger: opts.trigger,
+      startedById: opts.startedById,
+      ...(opts.pushed ? { pushed: opts.pushed } : {}),
+    },
   });
   return toAttemptRecord(row);
 }
@@ -216,7 +233,7 @@ export async function insertAttempt(opts: {
 export type AttemptChanges = Partial<
   Omit<
     AttemptRecord,
-    "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation" | "redTeam"
+    "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation" | "redTeam" | "pushed"
   > & {
     agentLogBytes: number | null;
   }

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { applyAgentReport, gateRequired, type AppliedReport } from "../gates/agent-report";
 import { composeBrief } from "../gates/brief";
+import type { PushedAttempt } from "../gates/pushed-attempt";
 import { criteriaOf } from "../gates/evidence";
 import {
   computeGate,
@@ -78,14 +79,17 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
   const { run, attempt, deps } = ctx;
   fs.mkdirSync(attemptDirOf(deps.dataDir, run.id, attempt.n), { recursive: true });
   fs.mkdirSync(checkHomeOf(deps.dataDir), { recursive: true });
+  // An attempt at a pushed commit: the agent worked where it runs (its stop hook or run_gate pushed the
+  // commit), so no agent step runs here; its report, if it sent one, came with the push.
+  const hasAgentStep = !!run.agentCommand && !attempt.pushed;
   await updateAttempt({
     id: attempt.id,
-    changes: { status: run.agentCommand ? "agent" : "checks", startedAt: new Date(), gate: "running" },
+    changes: { status: hasAgentStep ? "agent" : "checks", startedAt: new Date(), gate: "running" },
   });
 
   // The agent checks' verdicts from the agent's report (null: no agent step in this attempt).
-  let reported: AppliedReport | null = null;
-  if (run.agentCommand && (run.policy !== "off" || attempt.n === 1)) {
+  let reported: AppliedReport | null = attempt.pushed ? await takePushedReport(ctx, attempt.pushed) : null;
+  if (hasAgentStep && (run.policy !== "off" || attempt.n === 1)) {
     const agentProblem = await runAgentStep(ctx);
     if (!agentProblem) reported = await takeAgentReport(ctx);
     if (agentProblem) {
@@ -133,6 +137,17 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
   } finally {
     removeAttemptFiles(deps.dataDir, run.id, attempt.n);
   }
+}
+
+// The report that came with a push (none: every agent check is "not reported"); notes what was dropped.
+async function takePushedReport(ctx: AttemptContext, pushed: PushedAttempt): Promise<AppliedReport> {
+  const applied = applyAgentReport(
+    ctx.run.checks,
+    pushed.report ? { entries: pushed.report } : null,
+    pushed.report ? "not reported" : "not reported: the push carried no report",
+  );
+  if (applied.notes.length > 0) await updateAttempt({ id: ctx.attempt.id, changes: { reportNotes: applied.notes } });
+  return applied;
 }
 
 // Reads the agent's report once the agent and everything it started are gone; notes what was dropped.

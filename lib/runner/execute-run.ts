@@ -20,6 +20,7 @@ import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { rowsFor } from "./attempt-results";
 import { prepareCheckout } from "./checkout/checkout";
+import { moveCheckoutToCommit } from "./checkout/move-to-commit";
 import { freezeCheckSources, removeReadOnlyTree, runChecksDirOf } from "./check-sources";
 import { executeAttempt } from "./execute-attempt";
 import type { RunnerDeps, StopReason } from "./runner-deps";
@@ -89,6 +90,15 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
     const attempt = attempts.at(-1);
     if (!attempt || attempt.status === "finished") return;
     const previous = attempts.length > 1 ? attempts[attempts.length - 2] : null;
+    if (attempt.pushed) {
+      try {
+        await moveCheckoutToCommit({ dataDir: deps.dataDir, work, checkoutPath, commit: attempt.pushed.commit });
+      } catch (error) {
+        const reason = `the pushed commit could not be checked out: ${(error as Error).message}`;
+        await failQueuedAttempts(run, reason);
+        return endRun(run, "inconclusive", reason);
+      }
+    }
     const result = await executeAttempt({
       run,
       task,
