@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { callRoute } from "@/lib/testing/call-route";
+import type { Json } from "@/lib/testing/json";
 import { commitFiles, gitIn } from "@/lib/testing/git-repo";
 import { check, createHarness, makeScenario, settle, type Harness, type Scenario } from "@/lib/testing/runner-harness";
 import { expectForbiddenRole, grant, makePerson, type Person } from "@/lib/testing/access-fixture";
@@ -106,7 +107,7 @@ describe("POST /api/tasks/:id/attempts", () => {
   it("refuses a malformed commit or report naming the field, and a viewer", async () => {
     const bad = await post({ commit: "abc123" });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.issues.map((i: { path: string }) => i.path)).toEqual(["commit"]);
+    expect(bad.json.error.issues.map((i: Json) => i.path)).toEqual(["commit"]);
     const twice = await post({
       commit: "a".repeat(40),
       report: {
@@ -117,7 +118,7 @@ describe("POST /api/tasks/:id/attempts", () => {
       },
     });
     expect(twice.status).toBe(400);
-    expect(twice.json.error.issues.map((i: { path: string }) => i.path)).toEqual(["report.checks.1.id"]);
+    expect(twice.json.error.issues.map((i: Json) => i.path)).toEqual(["report.checks.1.id"]);
     expectForbiddenRole(await post({ commit: "a".repeat(40) }, viewer.token), "engineer", "viewer");
   });
 });
