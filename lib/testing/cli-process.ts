@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const CLI_BIN = path.resolve(__dirname, "..", "..", "scripts", "gatehouse.mjs");
+export const CLI_BIN = path.resolve(__dirname, "..", "..", "scripts", "gatehouse.mjs");
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
