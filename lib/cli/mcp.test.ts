@@ -33,8 +33,18 @@ beforeAll(async () => {
       maxGateAttempts: 3,
       checkDefaults: [
         check("unit", "grep -q fixed app.txt || { echo 'not ok 1 - totals the invoice'; exit 1; }", { kind: "test" }),
-        { id: "smoke", name: "The app starts", kind: "custom", command: "Start it and open /", required: true, executor: "agent" },
-        check("acceptance", `echo ${HELD_OUT_MARKER}; grep -q fixed app.txt`, { hidden: true, name: "Acceptance (held out)" }),
+        {
+          id: "smoke",
+          name: "The app starts",
+          kind: "custom",
+          command: "Start it and open /",
+          required: true,
+          executor: "agent",
+        },
+        check("acceptance", `echo ${HELD_OUT_MARKER}; grep -q fixed app.txt`, {
+          hidden: true,
+          name: "Acceptance (held out)",
+        }),
       ],
     },
     { files: { "app.txt": "broken\n" } },
