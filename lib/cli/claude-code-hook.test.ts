@@ -18,7 +18,6 @@ import { gitIn } from "@/lib/testing/git-repo";
 import { check, createHarness, makeScenario, type Harness, type Scenario } from "@/lib/testing/runner-harness";
 import {
   claudeEnv,
-  isToolResultTurn,
   lastUserText,
   startScriptedMessagesApi,
   type MessagesRequest,
@@ -59,19 +58,26 @@ function runClaude(args: string[], env: Record<string, string>, cwd: string) {
   });
 }
 
-// The scripted model: a wrong fix first, the right one once a message names the failing test.
+// The scripted model: a wrong fix first, the right one once a message names the failing test; after each
+// fix it says it is done (and so tries to stop).
+let phase: "start" | "wrong-fixed" | "right-fixed" = "start";
 function script(request: MessagesRequest) {
-  if (isToolResultTurn(request)) return { text: "Done: sum is fixed and committed." };
   const said = lastUserText(request);
-  if (said.includes("Gatehouse: the gate is red"))
+  if (phase === "start") {
+    phase = "wrong-fixed";
+    return {
+      tool: "Bash",
+      input: { command: "sed -i 's/a - b/a * b/' sum.js && git commit -qam 'fix sum'", description: "Fix sum" },
+    };
+  }
+  if (phase === "wrong-fixed" && said.includes("Gatehouse: the gate is red")) {
+    phase = "right-fixed";
     return {
       tool: "Bash",
       input: { command: "sed -i 's/a \\* b/a + b/' sum.js && git commit -qam 'sum adds'", description: "Fix sum" },
     };
-  return {
-    tool: "Bash",
-    input: { command: "sed -i 's/a - b/a * b/' sum.js && git commit -qam 'fix sum'", description: "Fix sum" },
-  };
+  }
+  return { text: "Done: sum is fixed and committed." };
 }
 
 beforeAll(async () => {

@@ -32,15 +32,14 @@ export function textOf(value: unknown): string {
   return "";
 }
 
-// The text of the conversation's last user message (a tool result, a prompt, a stop hook's reason).
+// What the agent was told since the model last spoke: the text of the user messages after the last
+// assistant message (a tool result, a prompt, a stop hook's reason, and any reminders the CLI adds).
 export function lastUserText(request: MessagesRequest): string {
-  const last = [...request.messages].reverse().find((m) => m.role === "user");
-  return last ? textOf(last.content) : "";
-}
-
-export function isToolResultTurn(request: MessagesRequest): boolean {
-  const last = request.messages.at(-1);
-  return Array.isArray(last?.content) && last.content.some((b) => b.type === "tool_result");
+  const lastAssistant = request.messages.map((m) => m.role).lastIndexOf("assistant");
+  return request.messages
+    .slice(lastAssistant + 1)
+    .map((m) => textOf(m.content))
+    .join("\n");
 }
 
 function sse(events: [string, unknown][]): string {
