@@ -3,6 +3,7 @@
 import { CHECKS_POLICIES } from "@/lib/gates/work-schema";
 import { POLICY_EXPLAINED, type WorkForm } from "@/lib/editors/work-form";
 import { inputBorderClass } from "../ui/action-form";
+import { AgentPresetPicker } from "./agent-preset-picker";
 import { CodeEditor } from "./code-editor";
 import { editorInputClass, FieldError } from "./field-parts";
 
@@ -96,6 +97,7 @@ export function PolicyFields({ form, onChange, errors }: Props) {
           <label htmlFor="agentCommand" className="mb-1 block text-sm font-semibold">
             Agent command
           </label>
+          <AgentPresetPicker command={form.agentCommand} onPick={(agentCommand) => onChange({ agentCommand })} />
           <CodeEditor
             id="agentCommand"
             label="Agent command"

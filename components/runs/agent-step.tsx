@@ -21,6 +21,7 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
               {agent.exitCode === null ? "" : `exit ${agent.exitCode} · `}
               {formatDuration(agent.durationMs)}
             </span>
+            {agent.result ? <AgentSession result={agent.result} /> : null}
             {agent.message ? (
               <span className="mt-0.5 block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">
                 {agent.message}
@@ -53,4 +54,31 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
       </details>
     </div>
   );
+}
+
+type AgentSessionResult = NonNullable<NonNullable<AttemptJson["agent"]>["result"]>;
+
+// Turns, tokens and cost as the agent CLI reported them (only what it reported).
+function AgentSession({ result }: { result: AgentSessionResult }) {
+  const parts = [
+    result.turns === null ? null : `${result.turns} turn${result.turns === 1 ? "" : "s"}`,
+    result.inputTokens === null && result.outputTokens === null
+      ? null
+      : `${formatCount(result.inputTokens ?? 0)} in / ${formatCount(result.outputTokens ?? 0)} out tokens`,
+    result.costUsd === null ? null : formatUsd(result.costUsd),
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return (
+    <span data-testid="agent-session" className="ml-2 text-xs text-zinc-500 dark:text-zinc-400">
+      · {parts.join(" · ")}
+    </span>
+  );
+}
+
+function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function formatUsd(n: number): string {
+  return `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
 }

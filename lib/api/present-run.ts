@@ -87,6 +87,8 @@ export function presentRun(detail: RunDetail) {
               logTail: a.agentLogTail,
               logBytes: a.agentLogBytes,
               logNote: a.agentLogNote,
+              // What the agent CLI reported: {cli, lastMessage, turns, inputTokens, outputTokens, costUsd}, or null.
+              result: a.agentResult,
             }
           : null,
       checks: a.results.map((r) => ({

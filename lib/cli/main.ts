@@ -24,7 +24,7 @@ function printRun(run: RunJson): void {
   if (run.endingReason) out(`  ${run.endingReason}`);
   for (const a of run.attempts) {
     out(`attempt ${a.n} of ${run.maxAttempts} · ${a.gate}${a.commit ? ` · ${a.commit.slice(0, 12)}` : ""}`);
-    if (a.agent) out(`  agent   ${a.agent.verdict}${a.agent.message ? ` · ${a.agent.message}` : ""}`);
+    if (a.agent) out(formatEvent({ kind: "agent", n: a.n, agent: a.agent }) ?? "");
     for (const c of a.checks) out(formatEvent({ kind: "check", n: a.n, check: c }) ?? "");
   }
 }

@@ -8,7 +8,7 @@ type CheckRow = AttemptJson["checks"][number];
 
 export type RunEvent =
   | { kind: "attempt"; n: number; of: number }
-  | { kind: "agent"; n: number; verdict: string; message: string | null }
+  | { kind: "agent"; n: number; agent: NonNullable<AttemptJson["agent"]> }
   | { kind: "check"; n: number; check: CheckRow }
   | { kind: "end"; run: RunJson };
 
@@ -37,12 +37,7 @@ export async function watchRun(
       if (attempt.status === "queued") continue;
       emit(`a${attempt.n}`, { kind: "attempt", n: attempt.n, of: run.maxAttempts });
       if (attempt.agent && attempt.agent.verdict !== "running")
-        emit(`a${attempt.n}:agent`, {
-          kind: "agent",
-          n: attempt.n,
-          verdict: attempt.agent.verdict,
-          message: attempt.agent.message,
-        });
+        emit(`a${attempt.n}:agent`, { kind: "agent", n: attempt.n, agent: attempt.agent });
       for (const check of attempt.checks)
         if (SETTLED.has(check.verdict)) emit(`a${attempt.n}:${check.checkId}`, { kind: "check", n: attempt.n, check });
     }
@@ -62,8 +57,20 @@ export function formatEvent(event: RunEvent): string | null {
   switch (event.kind) {
     case "attempt":
       return `attempt ${event.n} of ${event.of}`;
-    case "agent":
-      return `  agent ${event.verdict}${event.message ? ` · ${event.message}` : ""}`;
+    case "agent": {
+      const { verdict, message, result } = event.agent;
+      const session = result
+        ? [
+            result.turns === null ? null : `${result.turns} turns`,
+            result.inputTokens === null ? null : `${result.inputTokens} in / ${result.outputTokens ?? 0} out tokens`,
+            result.costUsd === null ? null : `$${result.costUsd}`,
+          ].filter(Boolean)
+        : [];
+      return `  ${"agent".padEnd(7)} ${verdict}${[...session, message]
+        .filter(Boolean)
+        .map((p) => ` · ${p}`)
+        .join("")}`;
+    }
     case "check": {
       const c = event.check;
       const exit = c.exitCode === null ? "" : ` (exit ${c.exitCode})`;

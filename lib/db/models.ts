@@ -11,6 +11,7 @@ import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
 import type { MergePolicy } from "../gates/merge-policy";
 import type { PushedAttempt } from "../gates/pushed-attempt";
+import type { AgentResult } from "../gates/agent-result";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
@@ -60,6 +61,8 @@ export type AttemptJsonFields = {
   reportNotes: string[];
   // An attempt at a pushed commit (null: the runner's own attempt).
   pushed: PushedAttempt | null;
+  // What the agent CLI reported about its session (null: none recognised, or no agent step).
+  agentResult: AgentResult | null;
 };
 
 type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;

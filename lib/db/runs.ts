@@ -9,6 +9,7 @@ import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
 import type { PushedAttempt } from "../gates/pushed-attempt";
+import type { AgentResult } from "../gates/agent-result";
 import {
   attemptJson,
   runJson,
@@ -233,7 +234,17 @@ export async function insertAttempt(opts: {
 export type AttemptChanges = Partial<
   Omit<
     AttemptRecord,
-    "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation" | "redTeam" | "pushed"
+    | "id"
+    | "runId"
+    | "n"
+    | "trigger"
+    | "startedById"
+    | "agentLogBytes"
+    | "review"
+    | "mutation"
+    | "redTeam"
+    | "pushed"
+    | "agentResult"
   > & {
     agentLogBytes: number | null;
   }
@@ -247,6 +258,15 @@ export async function updateAttempt(opts: { id: string; changes: AttemptChanges;
       ...rest,
       agentLogBytes: bigBytes(agentLogBytes),
     },
+    select: { id: true },
+  });
+}
+
+// What the agent CLI reported about its session (written once, after the agent step).
+export async function saveAgentResult(opts: { id: string; agentResult: AgentResult; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).attempt.update({
+    where: { id: opts.id },
+    data: { agentResult: opts.agentResult },
     select: { id: true },
   });
 }

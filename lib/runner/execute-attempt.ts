@@ -16,7 +16,15 @@ import {
 } from "../gates/gate";
 import { timeoutOf, type EffectiveCheck } from "../gates/merge-checks";
 import { judgeTestSummary, recogniseTests } from "../gates/test-summary";
-import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord, type RunRecord } from "../db/runs";
+import {
+  insertResults,
+  listResults,
+  saveAgentResult,
+  updateAttempt,
+  updateRun,
+  type AttemptRecord,
+  type RunRecord,
+} from "../db/runs";
 import { markFlakyResults } from "../db/landing";
 import type { TaskRecord } from "../db/tasks";
 import type { WorkRecord } from "../db/works";
@@ -38,6 +46,7 @@ import {
   reportPathOf,
 } from "./paths";
 import { readAgentReport } from "./agent-report-file";
+import { readAgentResult } from "./agent-result-file";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
 import { cloneCheckSources, removeReadOnlyTree } from "./check-sources";
@@ -238,6 +247,9 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     masker,
   });
   run.spentMs += outcome.durationMs;
+  // The CLI's own account of its session (Claude Code's JSON result, Codex's events), when it printed one.
+  const agentResult = readAgentResult(agentLogPathOf(deps.dataDir, run.id, attempt.n), masker);
+  if (agentResult) await saveAgentResult({ id: attempt.id, agentResult });
   const verdict: Verdict = outcome.isAborted
     ? "skipped"
     : outcome.spawnError
@@ -260,7 +272,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
         masker,
         outcome.isTimedOut
           ? timeoutMessage(budget === null ? deps.agentTimeoutMs : budget, budget !== null, outcome)
-          : outcome.message,
+          : (agentResult?.lastMessage?.split("\n").find((line) => line.trim()) ?? outcome.message),
       ),
       agentLogTail: maskShown(masker, outcome.tail),
       agentLogBytes: outcome.totalBytes,

@@ -15,14 +15,14 @@ export type MessagesRequest = {
   tools?: { name: string }[];
   stream?: boolean;
 };
-export type ScriptedTurn = { text: string } | { tool: string; input: Record<string, unknown>; text?: string };
+type ScriptedTurn = { text: string } | { tool: string; input: Record<string, unknown>; text?: string };
 export type Script = (request: MessagesRequest, turn: number) => ScriptedTurn;
 
 // Token counts per answer, fixed so a test can assert on what the CLI adds up.
 export const SCRIPTED_USAGE = { input_tokens: 120, output_tokens: 30 };
 
 // All the text a request carries (system prompt, every message, tool results), to search in.
-export function textOf(value: unknown): string {
+function textOf(value: unknown): string {
   if (typeof value === "string") return value;
   if (Array.isArray(value)) return value.map(textOf).join("\n");
   if (value && typeof value === "object")

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Attempt" ADD COLUMN "agentResult" JSONB;
+
