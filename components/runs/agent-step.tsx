@@ -1,6 +1,7 @@
 "use client";
 // The agent step of an attempt: its verdict, the brief it was given, and its log tail.
 import { formatDuration } from "@/lib/format";
+import { formatUsd } from "@/lib/gates/usd-budget";
 import type { AttemptJson } from "@/lib/api/run-json";
 import { VerdictBadge } from "../checks/verdict-badge";
 import { LogTail } from "../logs/log-tail";
@@ -77,8 +78,4 @@ function AgentSession({ result }: { result: AgentSessionResult }) {
 
 function formatCount(n: number): string {
   return n.toLocaleString("en-US");
-}
-
-function formatUsd(n: number): string {
-  return `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
 }

@@ -1,6 +1,7 @@
 // The JSON shape of a run (SPEC: GET /api/runs/:id), plus what the dashboard needs beside it.
 import { isNothingRequired } from "../gates/gate";
 import { presentHeldOut } from "../gates/held-out";
+import { usdSpent } from "../gates/usd-budget";
 import type { RunRecord } from "../db/runs";
 import type { RunDetail } from "../services/run-detail";
 
@@ -44,6 +45,9 @@ export function presentRun(detail: RunDetail) {
     redTeamTestCommand: run.redTeamTestCommand,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
+    budgetUsd: run.budgetUsd,
+    // What the agent CLI reported the run's attempts cost (since the last granted attempts), in USD.
+    spentUsd: usdSpent(detail.attempts),
     agentCommand: run.agentCommand,
     branch: run.branch,
     startCommit: run.startCommit,

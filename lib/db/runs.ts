@@ -63,7 +63,13 @@ export type RunInsert = Pick<
   Partial<
     Pick<
       RunRecord,
-      "profile" | "reviewCommand" | "mutationCommand" | "mutationReport" | "redTeamCommand" | "redTeamTestCommand"
+      | "profile"
+      | "reviewCommand"
+      | "mutationCommand"
+      | "mutationReport"
+      | "redTeamCommand"
+      | "redTeamTestCommand"
+      | "budgetUsd"
     >
   > & {
     proof?: ProofSettings | null;

@@ -81,6 +81,12 @@ export const ZBudgetSec = z
   .min(1, "at least 1 second")
   .max(MAX_BUDGET_SEC, "at most 86400 seconds (24 hours)");
 
+// A run's spend guardrail in USD (the agent CLI's reported cost): more than 0, at most 10,000.
+export const ZBudgetUsd = z
+  .number({ error: "must be a number of US dollars" })
+  .gt(0, "more than 0")
+  .max(10_000, "at most 10000");
+
 export const ZAgentCommand = z
   .string({ error: "must be text" })
   .max(2000, "at most 2000 characters")
@@ -123,6 +129,7 @@ const workFields = {
   agentCommand: ZAgentCommand.nullable(),
   agentEnvPassthrough: ZEnvNameList,
   budgetSec: ZBudgetSec.nullable(),
+  budgetUsd: ZBudgetUsd.nullable(),
   failFast: z.boolean({ error: "must be true or false" }),
   strictEvaluation: z.boolean({ error: "must be true or false" }),
   testPatterns: ZGlobList,
@@ -158,6 +165,7 @@ export const ZWorkCreate = z.strictObject(
     agentCommand: workFields.agentCommand.optional().default(null),
     agentEnvPassthrough: workFields.agentEnvPassthrough.default([]),
     budgetSec: workFields.budgetSec.optional().default(null),
+    budgetUsd: workFields.budgetUsd.optional().default(null),
     failFast: workFields.failFast.default(false),
     strictEvaluation: workFields.strictEvaluation.default(false),
     testPatterns: workFields.testPatterns.default(() => [...DEFAULT_TEST_PATTERNS]),
@@ -189,6 +197,7 @@ export const ZWorkPatch = z.strictObject(
     agentCommand: workFields.agentCommand.optional(),
     agentEnvPassthrough: workFields.agentEnvPassthrough.optional(),
     budgetSec: workFields.budgetSec.optional(),
+    budgetUsd: workFields.budgetUsd.optional(),
     failFast: workFields.failFast.optional(),
     strictEvaluation: workFields.strictEvaluation.optional(),
     testPatterns: workFields.testPatterns.optional(),
@@ -221,6 +230,7 @@ const taskFields = {
   maxGateAttempts: ZMaxGateAttempts.nullable(),
   agentCommand: ZAgentCommand.nullable(),
   budgetSec: ZBudgetSec.nullable(),
+  budgetUsd: ZBudgetUsd.nullable(),
 };
 
 export const ZTaskCreate = z.strictObject(
@@ -232,6 +242,7 @@ export const ZTaskCreate = z.strictObject(
     maxGateAttempts: taskFields.maxGateAttempts.optional().default(null),
     agentCommand: taskFields.agentCommand.optional().default(null),
     budgetSec: taskFields.budgetSec.optional().default(null),
+    budgetUsd: taskFields.budgetUsd.optional().default(null),
   },
   { error: strictError },
 );
@@ -245,6 +256,7 @@ export const ZTaskPatch = z.strictObject(
     maxGateAttempts: taskFields.maxGateAttempts.optional(),
     agentCommand: taskFields.agentCommand.optional(),
     budgetSec: taskFields.budgetSec.optional(),
+    budgetUsd: taskFields.budgetUsd.optional(),
     version: ZVersion,
   },
   { error: strictError },

@@ -2,6 +2,7 @@
 // to accept, try again, wait for a person, or end partial or inconclusive.
 import { ACTIVE_RUN_STATUSES, pickBestAttempt, decideNextStep } from "../gates/run-ending";
 import { isNothingRequired } from "../gates/gate";
+import { formatUsd, isUsdBudgetSpent, usdSpent } from "../gates/usd-budget";
 import type { Ending } from "../gates/run-ending";
 import { countRequiredPassedByAttempt } from "../db/run-history";
 import {
@@ -132,6 +133,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
       requiredError: null,
       isBudgetSpent: run.budgetSec !== null && run.spentMs - run.budgetFromMs >= run.budgetSec * 1000,
       budgetSec: run.budgetSec,
+      usdSpent: await usdSpentOf(run),
       isNothingRequired: isNothingRequired(run.checks),
     });
     switch (step.kind) {
@@ -160,6 +162,15 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
         continue;
     }
   }
+}
+
+// "$1.20 of $1.00" once the agent's reported cost has reached the run's USD budget; null before (or without one).
+async function usdSpentOf(run: RunRecord): Promise<string | null> {
+  if (run.budgetUsd === null) return null;
+  const attempts = await listAttempts({ runId: run.id });
+  return isUsdBudgetSpent(run.budgetUsd, attempts)
+    ? `${formatUsd(usdSpent(attempts))} of ${formatUsd(run.budgetUsd)}`
+    : null;
 }
 
 // Conditional on an active status: a run a person cancelled meanwhile keeps that ending.

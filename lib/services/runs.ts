@@ -59,6 +59,7 @@ export async function dispatchTask(
         agentCommand: resolveInherited(work.agentCommand, fresh.agentCommand),
         agentEnvPassthrough: work.agentEnvPassthrough,
         budgetSec: resolveInherited(work.budgetSec, fresh.budgetSec),
+        budgetUsd: resolveInherited(work.budgetUsd, fresh.budgetUsd),
         failFast: work.failFast,
         strictEvaluation: work.strictEvaluation,
         proof: proofSettingsOf(work),

@@ -154,6 +154,7 @@ const AUDITED_TASK_FIELDS = [
   "maxGateAttempts",
   "agentCommand",
   "budgetSec",
+  "budgetUsd",
   "title",
   "description",
   "branch",

@@ -7,6 +7,7 @@ import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
 import { toJson } from "@/lib/api/jsonify";
 import { formatDateTime, formatDuration, shortCommit } from "@/lib/format";
+import { formatUsd, usdSpent } from "@/lib/gates/usd-budget";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { RunChecksPanel } from "@/components/runs/run-checks-panel";
 import { FrozenCheckSources } from "@/components/runs/frozen-check-sources";
@@ -66,6 +67,11 @@ export default async function RunPage({ params }: Props) {
               spent {formatDuration(run.spentMs)}
               {run.budgetSec ? ` of ${run.budgetSec}s budget` : ""}
             </span>
+            {run.budgetUsd !== null ? (
+              <span>
+                agent cost {formatUsd(usdSpent(attempts))} of {formatUsd(run.budgetUsd)} budget
+              </span>
+            ) : null}
             <span>
               policy {run.policy}
               {run.failFast ? " · fail fast" : ""}
