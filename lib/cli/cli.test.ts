@@ -169,6 +169,30 @@ describe("gatehouse gates", () => {
   });
 });
 
+describe("gatehouse login", () => {
+  it("checks the token, stores the server and token for later commands (mode 600), and refuses a wrong password", async () => {
+    const bare = cliEnv(api.url, "");
+    delete bare.GATEHOUSE_URL;
+    delete bare.GATEHOUSE_TOKEN;
+    const viaPassword = await runCli(["login", api.url, "--email", engineer.email], {
+      env: bare,
+      input: `${engineer.password}\n`,
+    });
+    expect(viaPassword.code, viaPassword.stderr).toBe(0);
+    expect(viaPassword.stdout).toMatch(/^logged in to http:\/\/127\.0\.0\.1:\d+ \(\d+ Works? visible\)/);
+    const stored = path.join(bare.XDG_CONFIG_HOME, "gatehouse", "config.json");
+    expect(fs.statSync(stored).mode & 0o777).toBe(0o600);
+    const works = await runCli(["works"], { env: bare });
+    expect(works.code, works.stderr).toBe(0);
+    expect(works.stdout).toContain("Billing");
+
+    const wrong = await runCli(["login", api.url, "--email", engineer.email], { env: bare, input: "not-it\n" });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim().split("\n")).toHaveLength(1);
+    expect(wrong.stderr).toMatch(/^gatehouse: sign-in refused: /);
+  });
+});
+
 describe("one line and a non-zero exit", () => {
   it("for a bad token, an unknown task and a server that is down", async () => {
     const badToken = await runCli(["works"], { env: cliEnv(api.url, "gh_not-a-real-token-at-all") });
