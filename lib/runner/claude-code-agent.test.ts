@@ -3,6 +3,8 @@
 // the gate is red; attempt 2's prompt — the brief Gatehouse wrote — holds the failing test's name
 // (asserted on the API's side), the model fixes it, the run is accepted; the agent row carries the
 // session as the CLI reported it (turns, tokens, cost, its last message).
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentPresetCommand } from "../gates/agent-presets";
@@ -15,7 +17,15 @@ import {
   type ScriptedApi,
 } from "../testing/scripted-messages-api";
 
-const CLAUDE_BIN = path.resolve(__dirname, "..", "..", "node_modules", "@anthropic-ai", "claude-code", "bin");
+const CLAUDE_WRAPPER = path.resolve(
+  __dirname,
+  "..",
+  "..",
+  "node_modules",
+  "@anthropic-ai",
+  "claude-code",
+  "cli-wrapper.cjs",
+);
 const FAILING_TEST = "adds two numbers";
 
 // A fresh session each attempt: its first request decides (the brief names the failing test, or not yet).
@@ -34,14 +44,24 @@ function script(request: MessagesRequest) {
 
 let model: ScriptedApi;
 let h: Harness;
+let binDir: string;
 
 beforeAll(async () => {
   model = await startScriptedMessagesApi(script);
+  // `claude` on PATH as an installed CLI would be; through the package's wrapper, which finds the native
+  // binary whether or not the package's postinstall ran (npm may skip install scripts).
+  binDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-claude-bin-"));
+  fs.writeFileSync(
+    path.join(binDir, "claude"),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLAUDE_WRAPPER)} "$@"\n`,
+    {
+      mode: 0o755,
+    },
+  );
   h = await createHarness({
     serverEnv: {
       ...process.env,
-      // The installed CLI is the preset's `claude` on PATH, as it would be on a server that installed it.
-      PATH: `${CLAUDE_BIN}:${process.env.PATH}`,
+      PATH: `${binDir}:${process.env.PATH}`,
       ANTHROPIC_BASE_URL: model.url,
       ANTHROPIC_API_KEY: "sk-ant-scripted-test-key",
       DISABLE_TELEMETRY: "1",
@@ -52,6 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await model?.close();
   await h?.cleanup();
+  if (binDir) fs.rmSync(binDir, { recursive: true, force: true });
 });
 
 describe("Claude Code as the agent command", () => {
