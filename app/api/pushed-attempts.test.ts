@@ -95,6 +95,37 @@ describe("POST /api/tasks/:id/attempts", () => {
     expect(fs.readFileSync(path.join(s.worktree, "app.txt"), "utf8")).toBe("fixed\n");
   });
 
+  it("a red pushed attempt waits for the next push even when the Work has an agent command", async () => {
+    const withAgent = await makeScenario(
+      h,
+      {
+        agentCommand: "touch agent-was-here",
+        maxGateAttempts: 3,
+        checkDefaults: [check("fixed", "grep -q fixed app.txt")],
+      },
+      { files: { "app.txt": "broken\n" } },
+    );
+    await grant(withAgent.work.id, engineer, "engineer");
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-agent-clone-"));
+    try {
+      gitIn(own, "clone", "--quiet", withAgent.repo.dir, ".");
+      const commit = commitFiles(own, { "app.txt": "nope\n" }, "wrong");
+      gitIn(own, "push", "--quiet", "origin", `HEAD:refs/heads/${withAgent.task.branch}`);
+      const res = await callRoute(attempts.POST, {
+        method: "POST",
+        params: { id: withAgent.task.id },
+        body: { commit },
+        token: engineer.token,
+      });
+      expect(res.status, res.text).toBe(202);
+      const run = await settle(h, res.json.runId);
+      expect([run.run.status, run.attempts.length, run.attempts[0].agentVerdict]).toEqual(["waiting", 1, null]);
+      expect(fs.existsSync(path.join(withAgent.worktree, "agent-was-here"))).toBe(false);
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it("a commit the Work's repository does not have ends the run inconclusive, saying to push it", async () => {
     const local = commitFiles(clone, { "app.txt": "fixed, never pushed\n" }, "not pushed");
     const res = await post({ commit: local });

@@ -129,7 +129,8 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
       gate: result.gate,
       attemptN: attempt.n,
       maxAttempts: run.maxAttempts,
-      hasAgent: !!run.agentCommand,
+      // A red pushed attempt waits for the next push: the agent that pushed it is the one at work.
+      hasAgent: !!run.agentCommand && !attempt.pushed,
       requiredError: null,
       isBudgetSpent: run.budgetSec !== null && run.spentMs - run.budgetFromMs >= run.budgetSec * 1000,
       budgetSec: run.budgetSec,
