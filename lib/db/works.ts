@@ -1,11 +1,8 @@
 // Works: one query or command per function.
 import { DEFAULT_MERGE_POLICY, type MergePolicy } from "../gates/merge-policy";
-import {
-  DEFAULT_PROTECTED_PATHS,
-  DEFAULT_TEST_PATTERNS,
-  type ProofSettings,
-  type WorkCreate,
-} from "../gates/work-schema";
+import { DEFAULT_PROTECTED_PATHS, DEFAULT_TEST_PATTERNS, type WorkCreate } from "../gates/work-schema";
+import { freezeWorkSettings } from "../gates/work-settings";
+import type { RunRecord } from "./runs";
 import { getDb, type DbOrTx } from "./client";
 import { workJson, type Work, type WorkJsonFields } from "./models";
 
@@ -28,13 +25,10 @@ function toWorkRecord(row: Omit<Work, "nextTaskNumber">): WorkRecord {
   };
 }
 
-export function proofSettingsOf(work: WorkRecord): ProofSettings {
-  return {
-    testPatterns: work.testPatterns,
-    requireTests: work.requireTests,
-    protectedPaths: work.protectedPaths,
-    vacuousPolicy: work.vacuousPolicy,
-  };
+// What a dispatch freezes of the Work alone, as the run's columns (the registry says which and how).
+export type FrozenWorkSettings = Pick<RunRecord, keyof ReturnType<typeof freezeWorkSettings>>;
+export function frozenSettingsOf(work: WorkRecord): FrozenWorkSettings {
+  return freezeWorkSettings(work) as FrozenWorkSettings;
 }
 
 export async function findWork(opts: { id: string; db?: DbOrTx }): Promise<WorkRecord | null> {

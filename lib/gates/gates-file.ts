@@ -5,10 +5,10 @@ import YAML from "yaml";
 import { describeBuiltin } from "./builtins";
 import { ZCheck, type Check } from "./check-schema";
 import { formatDurationSec, parseDurationSec } from "./duration";
-import { ZGlobList } from "./globs";
 import { TODO_BLANK } from "./placeholders";
 import { readFence, readFrontmatter } from "./runbook-fences";
-import { ZProfile, ZProofPolicy, type Profile, type ProofSettings } from "./work-schema";
+import type { Profile, ProofSettings } from "./work-schema";
+import { fileKeys, schemaOf } from "./work-settings";
 import { ZCheckSourceList, type CheckSource } from "./check-sources";
 import type { MergePolicy } from "./merge-policy";
 import {
@@ -58,31 +58,20 @@ function readCheckSources(list: unknown): CheckSourcesRead {
   return { checkSources: kept.success ? kept.data : null, checkSourceProblems };
 }
 
-const PROOF_FILE_KEYS = {
-  test_patterns: "testPatterns",
-  require_tests: "requireTests",
-  protected_paths: "protectedPaths",
-  vacuous_policy: "vacuousPolicy",
-  profile: "profile",
-} as const;
+// File key → setting (test_patterns → testPatterns, …), from the registry of Work settings.
+const PROOF_FILE_KEYS = fileKeys("proof");
 
 // Reads a proof block's fields (file names → values), keeping what the schema accepts.
 function readProof(fields: Record<string, unknown>): { proof: ProofFileSettings | null; proofProblems: string[] } {
   const proof: ProofFileSettings = {};
   const proofProblems: string[] = [];
   for (const [key, value] of Object.entries(fields)) {
-    const field = PROOF_FILE_KEYS[key as keyof typeof PROOF_FILE_KEYS];
+    const field = PROOF_FILE_KEYS[key];
     if (!field) {
       proofProblems.push(`proof: unknown field: ${key} (known: ${Object.keys(PROOF_FILE_KEYS).join(", ")})`);
       continue;
     }
-    const schema =
-      field === "testPatterns" || field === "protectedPaths"
-        ? ZGlobList
-        : field === "profile"
-          ? ZProfile
-          : ZProofPolicy;
-    const parsed = schema.safeParse(value);
+    const parsed = schemaOf(field).safeParse(value);
     if (parsed.success) (proof as Record<string, unknown>)[field] = parsed.data;
     else
       for (const issue of parsed.error.issues)
@@ -276,9 +265,7 @@ function parseYaml(text: string): ImportResult {
         ? readProof(proofBlock as Record<string, unknown>)
         : {
             proof: null,
-            proofProblems: [
-              "proof: must be a map (test_patterns, require_tests, protected_paths, vacuous_policy, profile)",
-            ],
+            proofProblems: [`proof: must be a map (${Object.keys(PROOF_FILE_KEYS).join(", ")})`],
           };
   const sourcesBlock =
     doc && typeof doc === "object" && !Array.isArray(doc)

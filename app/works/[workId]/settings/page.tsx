@@ -12,6 +12,7 @@ import { presentAsset } from "@/lib/api/present";
 import { listWorkAssets } from "@/lib/services/assets";
 import { ChangeHistory } from "@/components/editors/change-history";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
+import { pickSettings } from "@/lib/gates/work-settings";
 import { saveWorkSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Checks and policy" };
@@ -42,30 +43,7 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
       {isLead ? (
         <>
           <WorkSettingsEditor
-            initial={{
-              checkDefaults: work.checkDefaults,
-              checksPolicy: work.checksPolicy,
-              maxGateAttempts: work.maxGateAttempts,
-              agentCommand: work.agentCommand,
-              agentEnvPassthrough: work.agentEnvPassthrough,
-              budgetSec: work.budgetSec,
-              failFast: work.failFast,
-              strictEvaluation: work.strictEvaluation,
-              testPatterns: work.testPatterns,
-              requireTests: work.requireTests,
-              protectedPaths: work.protectedPaths,
-              vacuousPolicy: work.vacuousPolicy,
-              checkSources: work.checkSources,
-              mergePolicy: work.mergePolicy,
-              resultsDir: work.resultsDir,
-              profile: work.profile,
-              reviewCommand: work.reviewCommand,
-              mutationCommand: work.mutationCommand,
-              mutationReport: work.mutationReport,
-              redTeamCommand: work.redTeamCommand,
-              redTeamTestCommand: work.redTeamTestCommand,
-              version: work.version,
-            }}
+            initial={{ ...pickSettings(work), version: work.version }}
             secretNames={(await listSecrets(actor, workId)).map((s) => s.name)}
             save={saveWorkSettingsAction.bind(null, work.id)}
           />

@@ -1,0 +1,12 @@
+-- CreateEnum
+CREATE TYPE "Network" AS ENUM ('on', 'off');
+
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN     "sandbox" JSONB;
+
+-- AlterTable
+ALTER TABLE "Work" ADD COLUMN     "agentNetwork" "Network" NOT NULL DEFAULT 'on',
+ADD COLUMN     "checkNetwork" "Network" NOT NULL DEFAULT 'on',
+ADD COLUMN     "sandboxMounts" JSONB NOT NULL DEFAULT '[]',
+ADD COLUMN     "visibleRefs" JSONB NOT NULL DEFAULT '[]';
+
