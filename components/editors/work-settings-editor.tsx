@@ -17,6 +17,7 @@ import {
   ZProofOfWork,
   type WorkSettings,
 } from "@/lib/editors/work-form";
+import { pickSettings } from "@/lib/gates/work-settings";
 import { Section } from "../ui/page-parts";
 import { CheckListEditor } from "./check-list-editor";
 import { CheckSourcesFields } from "./check-sources-fields";
@@ -37,29 +38,7 @@ type Props = {
   save: (input: unknown) => Promise<ActionResult<WorkSettings>>;
 };
 
-const settingsOf = (s: WorkSettings) => ({
-  checkDefaults: s.checkDefaults,
-  checksPolicy: s.checksPolicy,
-  maxGateAttempts: s.maxGateAttempts,
-  agentCommand: s.agentCommand,
-  agentEnvPassthrough: s.agentEnvPassthrough,
-  budgetSec: s.budgetSec,
-  failFast: s.failFast,
-  strictEvaluation: s.strictEvaluation,
-  testPatterns: s.testPatterns,
-  requireTests: s.requireTests,
-  protectedPaths: s.protectedPaths,
-  vacuousPolicy: s.vacuousPolicy,
-  checkSources: s.checkSources,
-  mergePolicy: s.mergePolicy,
-  resultsDir: s.resultsDir,
-  profile: s.profile,
-  reviewCommand: s.reviewCommand,
-  mutationCommand: s.mutationCommand,
-  mutationReport: s.mutationReport,
-  redTeamCommand: s.redTeamCommand,
-  redTeamTestCommand: s.redTeamTestCommand,
-});
+const settingsOf = (s: WorkSettings) => pickSettings(s);
 
 export function WorkSettingsEditor({ initial, secretNames, save }: Props) {
   const editor = useVersionedSettings({ initial, save, formFrom: workFormFrom, patchFrom: workPatchFrom });
