@@ -18,6 +18,14 @@ import {
   readMergeBlock,
   type MergeFileRead,
 } from "./gates-file-merge";
+import {
+  readMarkdownSandbox,
+  readSandboxBlock,
+  sandboxMarkdownSection,
+  sandboxYamlBlock,
+  type SandboxFileRead,
+  type SandboxFileSettings,
+} from "./gates-file-sandbox";
 
 type ImportEntry = { label: string; check: Check | null; problems: string[] };
 // The Work's proof settings a file names (`proof:` in YAML, a `## Proof` section in Markdown).
@@ -36,7 +44,8 @@ export type ImportResult = {
   checkSourceProblems?: string[];
   // Problems of the file's frontmatter (a Markdown runbook's `code_checks.timeout_sec`).
   fileNotes?: string[];
-} & Partial<MergeFileRead>;
+} & Partial<MergeFileRead> &
+  Partial<SandboxFileRead>;
 
 type CheckSourcesRead = { checkSources: CheckSource[] | null; checkSourceProblems: string[] };
 const NO_CHECK_SOURCES: CheckSourcesRead = { checkSources: null, checkSourceProblems: [] };
@@ -311,7 +320,8 @@ function parseYaml(text: string): ImportResult {
     return { label: title ? `${label}: ${title}` : label, fields, problems };
   });
   const mergeRead = readMergeBlock(doc);
-  const settingsOnly = Boolean(proofRead.proof || sourcesRead.checkSources || mergeRead.merge);
+  const sandboxRead = readSandboxBlock(doc);
+  const settingsOnly = Boolean(proofRead.proof || sourcesRead.checkSources || mergeRead.merge || sandboxRead.sandbox);
   return {
     format: "yaml",
     entries: toChecks(raws),
@@ -319,6 +329,7 @@ function parseYaml(text: string): ImportResult {
     ...proofRead,
     ...sourcesRead,
     ...mergeRead,
+    ...sandboxRead,
   };
 }
 
@@ -425,6 +436,7 @@ function parseMarkdown(text: string): ImportResult {
     ...readMarkdownProof(lines),
     ...readMarkdownCheckSources(lines),
     ...readMarkdownMerge(lines),
+    ...readMarkdownSandbox(lines),
     ...fileNotes,
   };
 }
@@ -507,10 +519,11 @@ export type GatesFileSettings = {
   proof?: ProofFileSettings;
   checkSources?: readonly CheckSource[];
   merge?: MergePolicy;
+  sandbox?: SandboxFileSettings;
 };
 
 export function toGatesYaml(checks: readonly Check[], settings: GatesFileSettings = {}): string {
-  const { proof, checkSources, merge } = settings;
+  const { proof, checkSources, merge, sandbox } = settings;
   const gates = checks.map((c) => ({
     id: c.id,
     name: c.name,
@@ -531,6 +544,7 @@ export function toGatesYaml(checks: readonly Check[], settings: GatesFileSetting
     ...(proof && Object.keys(proof).length ? { proof: proofFileFields(proof) } : {}),
     ...(checkSources?.length ? { check_sources: checkSources } : {}),
     ...mergeYamlBlock(merge),
+    ...sandboxYamlBlock(sandbox),
   });
 }
 
@@ -543,7 +557,7 @@ function proofFileFields(proof: ProofFileSettings): Record<string, unknown> {
 }
 
 export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSettings = {}): string {
-  const { proof, checkSources, merge } = settings;
+  const { proof, checkSources, merge, sandbox } = settings;
   const parts = ["## Code Checks", ""];
   for (const c of checks) {
     parts.push(`### ${c.id} — ${c.name}`, "");
@@ -585,5 +599,6 @@ export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSet
     parts.push("");
   }
   parts.push(...mergeMarkdownSection(merge));
+  parts.push(...sandboxMarkdownSection(sandbox));
   return parts.join("\n");
 }
