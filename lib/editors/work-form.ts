@@ -7,15 +7,17 @@ import {
   WORK_SETTINGS,
   fileKeys,
   schemaOf,
-  settingsInSection,
   type FormKind,
   type FormKindValues,
   type SettingKey,
-  type SettingsSection,
   type WorkSettingValues,
 } from "../gates/work-settings";
 import { toFieldIssues } from "../gates/field-issues";
 import { unknownSecretIssues } from "../gates/check-sources";
+import { platformMountIssues } from "../gates/sandbox-settings";
+
+// Where the server keeps its data and code: a mount of either is refused (lib/gates/sandbox-settings.ts).
+export type PlatformDirs = { dataDir: string; installDir: string };
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
 
 // The part of a Work its settings editor shows and saves: every setting, and the version it was read at.
@@ -90,14 +92,14 @@ export function workPatchFrom(form: WorkForm, keys: readonly SettingKey[] = SETT
   return Object.fromEntries(keys.map((k) => [k, codecOf(k).to(form[k] as never)]));
 }
 
-export const sectionKeys = (section: SettingsSection) => settingsInSection(section);
-
 // Field errors as the server would give them (same schema), keyed by path ("checkDefaults.2.timeoutSec").
-// With the Work's secret names, a check source naming another secret is refused as the server would.
+// With the Work's secret names, a check source naming another secret is refused as the server would; with
+// the server's data dir and install folder, so is a mount of them.
 export function validateWorkForm(
   form: WorkForm,
   version: number,
   secretNames?: readonly string[],
+  platform?: PlatformDirs,
 ): Map<string, string> {
   const parsed = ZWorkPatch.safeParse({ ...workPatchFrom(form), version });
   const map = new Map<string, string>();
@@ -108,7 +110,18 @@ export function validateWorkForm(
       const path = ["checkSources", ...issue.path].join(".");
       if (!map.has(path)) map.set(path, issue.message);
     }
+  const mounts = parsed.success ? parsed.data.sandboxMounts : undefined;
+  if (platform && mounts)
+    for (const issue of platformMountIssues(mounts, platform))
+      if (!map.has(issue.path)) map.set(issue.path, issue.message);
   return map;
+}
+
+// Settings read elsewhere (a gates file) as the form holds them.
+export function formValuesFrom(values: Partial<WorkSettingValues>): Partial<WorkForm> {
+  return Object.fromEntries(
+    (Object.keys(values) as SettingKey[]).map((k) => [k, codecOf(k).from(values[k] as never)]),
+  ) as Partial<WorkForm>;
 }
 
 export const POLICY_EXPLAINED: Record<ChecksPolicy, string> = {

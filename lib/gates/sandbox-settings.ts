@@ -10,7 +10,7 @@ export const ZNetworkMode = z.enum(NETWORK_MODES, { error: "must be on or off" }
 
 export const MOUNT_MODES = ["ro", "rw"] as const;
 export const MAX_SANDBOX_MOUNTS = 20;
-export const MAX_VISIBLE_REFS = 20;
+const MAX_VISIBLE_REFS = 20;
 
 const ZMountPath = z
   .string({ error: "must be text (an absolute path such as /opt/toolchain)" })
@@ -31,7 +31,7 @@ const ZMountPath = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
-export const ZSandboxMount = z.strictObject(
+const ZSandboxMount = z.strictObject(
   {
     path: ZMountPath,
     mode: z.enum(MOUNT_MODES, { error: "must be ro (read-only) or rw (read-write)" }),

@@ -360,7 +360,6 @@ export type SandboxSettings = Pick<WorkSettingValues, GroupKeys<"sandbox">>;
 export type CopiedColumns = { [K in KeysWhere<{ run: "copy" }>]: ColumnOf<K> }[KeysWhere<{ run: "copy" }>];
 export type GroupColumns = { [K in KeysWhere<{ run: "group" }>]: ColumnOf<K> }[KeysWhere<{ run: "group" }>];
 export type TaskResolvedColumns = { [K in KeysWhere<{ run: "task" }>]: ColumnOf<K> }[KeysWhere<{ run: "task" }>];
-export type LiveSettings = KeysWhere<{ run: "live" }>;
 
 export function groupOf<G extends "proof" | "sandbox">(
   group: G,
