@@ -26,10 +26,10 @@ export function SettingsNav({ workId, active, unsaved, withProblems }: Props) {
               <Link
                 href={href}
                 aria-current={isActive ? "page" : undefined}
-                className={`flex items-center justify-between gap-2 rounded-md border px-2.5 py-1.5 text-sm lg:border-transparent ${
+                className={`flex items-center justify-between gap-2 rounded-md border px-2.5 py-1.5 text-sm ${
                   isActive
-                    ? "border-sky-500 bg-sky-50 font-semibold text-sky-900 dark:bg-sky-950/50 dark:text-sky-100"
-                    : "border-zinc-200 text-zinc-700 hover:bg-zinc-100 dark:border-zinc-800 dark:text-zinc-300 dark:hover:bg-zinc-800"
+                    ? "border-sky-500 bg-sky-50 font-semibold text-sky-900 lg:border-transparent dark:bg-sky-950/50 dark:text-sky-100 lg:dark:border-transparent"
+                    : "border-zinc-200 text-zinc-700 hover:bg-zinc-100 lg:border-transparent dark:border-zinc-800 dark:text-zinc-300 dark:hover:bg-zinc-800 lg:dark:border-transparent"
                 }`}
               >
                 <span>

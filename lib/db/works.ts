@@ -1,7 +1,7 @@
 // Works: one query or command per function.
-import { DEFAULT_MERGE_POLICY, type MergePolicy } from "../gates/merge-policy";
-import { DEFAULT_PROTECTED_PATHS, DEFAULT_TEST_PATTERNS, type WorkCreate } from "../gates/work-schema";
-import { freezeWorkSettings } from "../gates/work-settings";
+import type { MergePolicy } from "../gates/merge-policy";
+import type { WorkCreate } from "../gates/work-schema";
+import { freezeWorkSettings, WORK_SETTINGS } from "../gates/work-settings";
 import type { RunRecord } from "./runs";
 import { getDb, type DbOrTx } from "./client";
 import { workJson, type Work, type WorkJsonFields } from "./models";
@@ -19,9 +19,9 @@ function toWorkRecord(row: Omit<Work, "nextTaskNumber">): WorkRecord {
   const work = workJson(row);
   return {
     ...work,
-    testPatterns: work.testPatterns ?? [...DEFAULT_TEST_PATTERNS],
-    protectedPaths: work.protectedPaths ?? [...DEFAULT_PROTECTED_PATHS],
-    mergePolicy: { ...DEFAULT_MERGE_POLICY, ...work.mergePolicy },
+    testPatterns: work.testPatterns ?? WORK_SETTINGS.testPatterns.default(),
+    protectedPaths: work.protectedPaths ?? WORK_SETTINGS.protectedPaths.default(),
+    mergePolicy: { ...WORK_SETTINGS.mergePolicy.default(), ...work.mergePolicy },
   };
 }
 
