@@ -17,6 +17,18 @@ const NETWORK_EXPLAINED = {
   off: "Its own network namespace with loopback only: nothing outside the sandbox is reachable.",
 } as const;
 const MODE_LABEL = { ro: "read-only", rw: "read-write" } as const;
+// The chosen mode's card is blue, the other plain (as the checks policy's).
+const CARD = "flex cursor-pointer gap-3 rounded-md border p-3 text-sm";
+const CHOSEN = "border-sky-500 bg-sky-50 dark:bg-sky-950/40";
+const NOT_CHOSEN = "border-zinc-200 dark:border-zinc-800";
+const ROW = [
+  "grid gap-3 rounded-lg border border-zinc-200 bg-white p-3",
+  "sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-start dark:border-zinc-800 dark:bg-zinc-900",
+].join(" ");
+const REFS_HINT = [
+  "One ref glob per line (refs/tags/v*, release/*): refs a task's checkout may see besides its own branch",
+  "and the base commit's history. Empty: none.",
+].join(" ");
 
 let counter = 0;
 const newKey = () => `new-mount-${++counter}`;
@@ -39,10 +51,7 @@ function NetworkChoice({
       <legend className="mb-2 text-sm font-semibold">{legend}</legend>
       <div className="space-y-2">
         {NETWORK_MODES.map((mode) => (
-          <label
-            key={mode}
-            className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm ${value === mode ? "border-sky-500 bg-sky-50 dark:bg-sky-950/40" : "border-zinc-200 dark:border-zinc-800"}`}
-          >
+          <label key={mode} className={`${CARD} ${value === mode ? CHOSEN : NOT_CHOSEN}`}>
             <input
               type="radio"
               name={field}
@@ -79,10 +88,7 @@ function MountRow({
   const pathError = errors.get(`sandboxMounts.${index}.path`) ?? errors.get(`sandboxMounts.${index}`);
   const modeError = errors.get(`sandboxMounts.${index}.mode`);
   return (
-    <li
-      aria-label={`Mount ${index + 1}: ${mount.path || "new"}`}
-      className="grid gap-3 rounded-lg border border-zinc-200 bg-white p-3 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-start dark:border-zinc-800 dark:bg-zinc-900"
-    >
+    <li aria-label={`Mount ${index + 1}: ${mount.path || "new"}`} className={ROW}>
       <div className="min-w-0">
         <label htmlFor={`${mount.key}-path`} className="mb-1 block text-sm font-semibold">
           Path
@@ -182,7 +188,7 @@ export function SandboxFields({ form, onChange, errors }: Props) {
         <GlobList
           id="visibleRefs"
           label="Visible refs"
-          hint="One ref glob per line (refs/tags/v*, release/*): refs a task's checkout may see besides its own branch and the base commit's history. Empty: none."
+          hint={REFS_HINT}
           value={form.visibleRefs}
           error={listError(errors, "visibleRefs", form.visibleRefs)}
           onChange={(visibleRefs) => onChange({ visibleRefs })}

@@ -13,6 +13,17 @@ type Props = {
   withProblems: ReadonlySet<string>;
 };
 
+// On a phone each link is a bordered pill; on a wide screen a plain row of the side list.
+const LINK = "flex items-center justify-between gap-2 rounded-md border px-2.5 py-1.5 text-sm";
+const ACTIVE = [
+  "border-sky-500 bg-sky-50 font-semibold text-sky-900 dark:bg-sky-950/50 dark:text-sky-100",
+  "lg:border-transparent lg:dark:border-transparent",
+].join(" ");
+const INACTIVE = [
+  "border-zinc-200 text-zinc-700 hover:bg-zinc-100 dark:border-zinc-800 dark:text-zinc-300 dark:hover:bg-zinc-800",
+  "lg:border-transparent lg:dark:border-transparent",
+].join(" ");
+
 export function SettingsNav({ workId, active, unsaved, withProblems }: Props) {
   return (
     <nav aria-label="Settings sections" className="lg:sticky lg:top-4 lg:self-start">
@@ -26,11 +37,7 @@ export function SettingsNav({ workId, active, unsaved, withProblems }: Props) {
               <Link
                 href={href}
                 aria-current={isActive ? "page" : undefined}
-                className={`flex items-center justify-between gap-2 rounded-md border px-2.5 py-1.5 text-sm ${
-                  isActive
-                    ? "border-sky-500 bg-sky-50 font-semibold text-sky-900 lg:border-transparent dark:bg-sky-950/50 dark:text-sky-100 lg:dark:border-transparent"
-                    : "border-zinc-200 text-zinc-700 hover:bg-zinc-100 lg:border-transparent dark:border-zinc-800 dark:text-zinc-300 dark:hover:bg-zinc-800 lg:dark:border-transparent"
-                }`}
+                className={`${LINK} ${isActive ? ACTIVE : INACTIVE}`}
               >
                 <span>
                   {s.label}

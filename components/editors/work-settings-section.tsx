@@ -36,6 +36,21 @@ type Props = {
   secretNames: readonly string[];
 };
 
+const DESCRIPTIONS = {
+  proof:
+    "What makes a green gate mean something: tests added, the gate's own files left alone, " +
+    "checks that fail without the change.",
+  verification: "Which layers run after the checks: evidence, an independent review, a red team, the mutation floor.",
+  sandbox:
+    "What the agent step and the checks may reach on the machine: the network, extra paths, " +
+    "and the repository's other refs.",
+  gatesFile:
+    "A YAML list (gates: - run: … or use: + with:; proof:, check_sources:, merge: and sandbox: for those " +
+    "settings) or a Markdown runbook (## Code Checks, ### id — name, the first fence of each: ```bash " +
+    "[executor=agent], ```agent, or ```yaml with use:; ## Proof, ## Merge, ## Sandbox). Settings it imports " +
+    "show as unsaved in their sections.",
+};
+
 export function WorkSettingsSection({ section, form, setForm, errors, secretNames }: Props) {
   const patch = (p: Partial<WorkForm>) => setForm((f) => ({ ...f, ...p }));
   switch (section) {
@@ -59,21 +74,13 @@ export function WorkSettingsSection({ section, form, setForm, errors, secretName
       );
     case "proof":
       return (
-        <Section
-          id="proof"
-          title="Proof"
-          description="What makes a green gate mean something: tests added, the gate's own files left alone, checks that fail without the change."
-        >
+        <Section id="proof" title="Proof" description={DESCRIPTIONS.proof}>
           <ProofFields form={form} errors={errors} onChange={patch} />
         </Section>
       );
     case "verification":
       return (
-        <Section
-          id="verification-profile"
-          title="Verification profile"
-          description="Which layers run after the checks: evidence, an independent review, a red team, the mutation floor."
-        >
+        <Section id="verification-profile" title="Verification profile" description={DESCRIPTIONS.verification}>
           <ProfileFields form={form} errors={errors} onChange={patch} />
         </Section>
       );
@@ -100,11 +107,7 @@ export function WorkSettingsSection({ section, form, setForm, errors, secretName
       );
     case "sandbox":
       return (
-        <Section
-          id="sandbox"
-          title="Sandbox"
-          description="What the agent step and the checks may reach on the machine: the network, extra paths, and the repository's other refs."
-        >
+        <Section id="sandbox" title="Sandbox" description={DESCRIPTIONS.sandbox}>
           <SandboxFields form={form} errors={errors} onChange={patch} />
         </Section>
       );
@@ -153,11 +156,7 @@ function ChecksSection({ form, setForm, errors }: Omit<Props, "section" | "secre
           onChange={(checkDefaults) => setForm((f) => ({ ...f, checkDefaults }))}
         />
       </Section>
-      <Section
-        id="gates-file"
-        title="Import or export a gates file"
-        description="A YAML list (gates: - run: … or use: + with:; proof:, check_sources:, merge: and sandbox: for those settings) or a Markdown runbook (## Code Checks, ### id — name, the first fence of each: ```bash [executor=agent], ```agent, or ```yaml with use:; ## Proof, ## Merge, ## Sandbox). Settings it imports show as unsaved in their sections."
-      >
+      <Section id="gates-file" title="Import or export a gates file" description={DESCRIPTIONS.gatesFile}>
         <GatesFilePanel
           current={current.success ? current.data : null}
           onImport={importChecks}

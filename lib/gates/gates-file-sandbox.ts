@@ -23,10 +23,11 @@ function readSandbox(fields: Record<string, unknown>): SandboxFileRead {
     const parsed = schemaOf(field).safeParse(field.endsWith("Network") ? onOff(value) : value);
     if (parsed.success) sandbox[field] = parsed.data;
     else
-      for (const issue of parsed.error.issues)
-        sandboxProblems.push(
-          `sandbox: ${[key, ...issue.path.map((p) => (typeof p === "number" ? p + 1 : String(p)))].join(" ")}: ${issue.message}`,
-        );
+      for (const issue of parsed.error.issues) {
+        // Positions as a person counts them (mounts 1 is the first).
+        const where = [key, ...issue.path.map((p) => (typeof p === "number" ? p + 1 : String(p)))].join(" ");
+        sandboxProblems.push(`sandbox: ${where}: ${issue.message}`);
+      }
   }
   return { sandbox: Object.keys(sandbox).length ? (sandbox as SandboxFileSettings) : null, sandboxProblems };
 }
@@ -82,8 +83,10 @@ export function sandboxYamlBlock(sandbox: SandboxFileSettings | undefined): { sa
 export function sandboxMarkdownSection(sandbox: SandboxFileSettings | undefined): string[] {
   if (!sandbox || Object.keys(sandbox).length === 0) return [];
   const lines = fileFields(sandbox).map(([key, value]) => {
-    if (key === "mounts")
-      return `- mounts: ${(value as { path: string; mode: string }[]).map((m) => `\`${m.path}\` (${m.mode})`).join(", ")}`;
+    if (key === "mounts") {
+      const mounts = value as { path: string; mode: string }[];
+      return `- mounts: ${mounts.map((m) => `\`${m.path}\` (${m.mode})`).join(", ")}`;
+    }
     if (Array.isArray(value)) return `- ${key}: ${value.map((v) => `\`${v}\``).join(", ")}`;
     return `- ${key}: ${value}`;
   });
