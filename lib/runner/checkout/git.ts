@@ -32,6 +32,8 @@ export type GitOptions = {
   // An HTTP header for this command alone (a check source's credential), as command-scope config: it is
   // in git's environment only, never in a URL, a repository's config or a log.
   httpHeader?: string;
+  // More command-scope config for this command alone (e.g. fsck what a fetch receives).
+  config?: ReadonlyArray<readonly [string, string]>;
 };
 
 const FIXED_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -281,6 +283,7 @@ export async function gitCaptured(
       );
   }
   if (options.httpHeader !== undefined) config.push(["http.extraHeader", options.httpHeader]);
+  for (const [key, value] of options.config ?? []) config.push([key, value]);
   const env = gitEnvironment(home, { network, extra: options.env, config });
   const finalArgs = withSafeFlags(args);
   return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs);
