@@ -106,7 +106,8 @@ async function prepareLocked({ dataDir, work, task, visibleRefs = [] }: Checkout
   // repositories of their own) or a pointer an agent planted. Its files are kept, the pointer is not.
   const keepFiles = dropGitPointer(repoDir, wt);
   if (!keepFiles) fs.rmSync(wt, { recursive: true, force: true });
-  await git(["worktree", "prune"], { cwd: repoDir });
+  // Worktrees of the clone are left only from the layout before (and the scratch worktrees it made).
+  if (fs.existsSync(path.join(repoDir, "worktrees"))) await git(["worktree", "prune"], { cwd: repoDir });
   await git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
   fs.mkdirSync(path.dirname(wt), { recursive: true });
   await createTaskRepository({ repoDir, dir: wt, branch: task.branch, baseBranch, visibleRefs, keepFiles });

@@ -94,7 +94,17 @@ const NAMED_PROGRAM_KEYS: Readonly<Record<string, ReadonlyArray<readonly [string
 };
 
 // Subcommands that read no per-name driver (no filter, diff, merge or transport), so need no listing.
-const NO_DRIVER_COMMANDS = new Set(["rev-parse", "config", "symbolic-ref", "remote", "clone"]);
+const NO_DRIVER_COMMANDS = new Set([
+  "rev-parse",
+  "config",
+  "symbolic-ref",
+  "remote",
+  "clone",
+  "init",
+  "update-ref",
+  "for-each-ref",
+  "merge-base",
+]);
 // Network commands keep the operator's proxy, CA and ssh-agent settings (only git and ssh see them).
 const NETWORK_COMMANDS = new Set(["clone", "fetch", "ls-remote", "push"]);
 const NETWORK_ENV = [

@@ -162,6 +162,56 @@ describe("a task's checkout", () => {
   });
 });
 
+describe("a checkout started from a kept pack (the fast path for a repository with history)", () => {
+  let dataDir: string;
+  let repo: TestRepo;
+  const target = (taskId: string, branch: string): CheckoutTarget => ({
+    dataDir,
+    work: { id: "work-packs", repoUrl: repo.dir, baseBranch: "main" },
+    task: { id: taskId, branch },
+  });
+  // Enough files that git keeps what a fetch brings as a pack (more than fetch.unpackLimit objects).
+  const many = (tag: string) =>
+    Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`f/${i}.txt`, `${tag} ${i}\n`]));
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-packs-"));
+    repo = makeGitRepo(many("base"));
+  });
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  it("holds the same objects as a full fetch would: the kept pack's commit is in the branch's history, and a pack off it is never used", async () => {
+    const first = await prepareCheckout(target("task-1", "p-1"));
+    const kept = path.join(`${repoDirOf(dataDir, "work-packs").replace(/\.git$/, "")}.base-packs`, first.head);
+    expect(fs.readdirSync(kept).some((f) => f.endsWith(".pack"))).toBe(true);
+
+    // The base moves on, and the fix sits on a branch: the next task starts from the kept pack plus the rest.
+    gitIn(repo.dir, "checkout", "--quiet", "-b", "solution");
+    const solution = commitFiles(repo.dir, many("the fix"), "the fix");
+    gitIn(repo.dir, "checkout", "--quiet", "main");
+    const later = commitFiles(repo.dir, { "later.txt": "later\n" }, "later");
+    const second = await prepareCheckout(target("task-2", "p-2"));
+    expect(second.head).toBe(later);
+    const keptPack = fs.readdirSync(kept).find((f) => f.endsWith(".pack"));
+    expect(fs.readdirSync(path.join(second.path, ".git", "objects", "pack"))).toContain(keptPack);
+    expect(allObjects(second.path)).toEqual(reachable(second.path));
+    expect(() => gitIn(second.path, "cat-file", "-e", solution)).toThrow();
+    expect(() => gitIn(first.path, "cat-file", "-e", later)).toThrow();
+
+    // The base branch is rewritten (a new root): the kept pack is not in its history and is not used.
+    gitIn(repo.dir, "checkout", "--quiet", "--orphan", "rewritten");
+    commitFiles(repo.dir, many("rewritten"), "a new root");
+    gitIn(repo.dir, "branch", "-M", "rewritten", "main");
+    const third = await prepareCheckout(target("task-3", "p-3"));
+    expect(allObjects(third.path)).toEqual(reachable(third.path));
+    expect(() => gitIn(third.path, "cat-file", "-e", first.head)).toThrow();
+    expect(refsIn(third.path)).toEqual(["refs/heads/p-3"]);
+  });
+});
+
 describe("through a run (an agent step and a check in the checkout)", () => {
   let h: Harness;
   beforeAll(async () => {

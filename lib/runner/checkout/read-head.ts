@@ -11,7 +11,8 @@ function read(file: string): string | null {
   }
 }
 
-function resolveRef(dirs: string[], ref: string): string | null {
+// A ref's commit from git's files in these git dirs (loose, then packed); null when not found there.
+export function resolveRef(dirs: string[], ref: string): string | null {
   for (const dir of dirs) {
     const loose = read(path.join(dir, ref))?.trim();
     if (loose && /^[0-9a-f]{40,64}$/.test(loose)) return loose;

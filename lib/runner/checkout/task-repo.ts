@@ -12,7 +12,9 @@
 // Call everything here under the Work's repository lock (checkout.ts).
 import fs from "node:fs";
 import path from "node:path";
+import { keepBasePack, seedFromBasePack } from "./base-packs";
 import { git, GitError, gitCaptured } from "./git";
+import { resolveRef } from "./read-head";
 import { isManagedCheckoutRef, selectVisibleRefs } from "./visible-refs";
 
 const IDENTITY = "[user]\n\tname = Gatehouse agent\n\temail = agent@gatehouse.invalid\n";
@@ -60,28 +62,37 @@ export function gitPathsOf(checkoutPath: string): string[] {
   return [commonDir];
 }
 
-// Where a task branch starts in the clone: the clone's own branch (the task committed before), the
-// repository's branch of that name, else the base branch.
-async function sourceRefOf(repoDir: string, branch: string, baseBranch: string): Promise<string> {
-  for (const ref of [
+// Where a task branch starts in the clone, and its commit: the clone's own branch (the task committed
+// before), the repository's branch of that name, else the base branch. One git process for all four.
+async function sourceOf(repoDir: string, branch: string, baseBranch: string): Promise<{ ref: string; commit: string }> {
+  const candidates = [
     `refs/heads/${branch}`,
     `refs/remotes/origin/${branch}`,
     `refs/remotes/origin/${baseBranch}`,
     `refs/heads/${baseBranch}`,
-  ]) {
-    const found = await gitCaptured(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd: repoDir });
-    if (found.code === 0) return ref;
+  ];
+  const listed = await git(["for-each-ref", "--format=%(refname) %(objectname) %(objecttype)", ...candidates], {
+    cwd: repoDir,
+  });
+  const found = new Map<string, string>();
+  for (const line of listed.split("\n")) {
+    const [ref, commit, type] = line.split(" ");
+    if (type === "commit") found.set(ref, commit);
+  }
+  for (const ref of candidates) {
+    const commit = found.get(ref);
+    if (commit) return { ref, commit };
   }
   throw new GitError(`the base branch "${baseBranch}" does not exist in the repository`);
 }
 
 // The clone holds the task branch from the start (as a worktree's branch did): landing and the next
 // checkout find it even before the first commit.
-async function ensureCloneBranch(repoDir: string, branch: string, baseBranch: string): Promise<void> {
-  const source = await sourceRefOf(repoDir, branch, baseBranch);
-  if (source === `refs/heads/${branch}`) return;
-  const commit = (await git(["rev-parse", "--verify", `${source}^{commit}`], { cwd: repoDir })).trim();
-  await git(["update-ref", `refs/heads/${branch}`, commit, ""], { cwd: repoDir });
+// Returns the branch's commit.
+async function ensureCloneBranch(repoDir: string, branch: string, baseBranch: string): Promise<string> {
+  const { ref, commit } = await sourceOf(repoDir, branch, baseBranch);
+  if (ref !== `refs/heads/${branch}`) await git(["update-ref", `refs/heads/${branch}`, commit, ""], { cwd: repoDir });
+  return commit;
 }
 
 // A new checkout at `dir` for `branch`: a fresh repository with the branch fetched from the clone and its
@@ -96,18 +107,28 @@ export async function createTaskRepository(opts: {
   keepFiles: boolean;
 }): Promise<void> {
   const { repoDir, dir, branch } = opts;
-  await ensureCloneBranch(repoDir, branch, opts.baseBranch);
+  const tip = await ensureCloneBranch(repoDir, branch, opts.baseBranch);
   const target = opts.keepFiles ? dir : `${dir}.tmp-${process.pid}-${Date.now()}`;
   if (opts.keepFiles) fs.rmSync(path.join(dir, ".git"), { recursive: true, force: true });
   else fs.rmSync(target, { recursive: true, force: true });
   try {
     // No template: no sample hooks, nothing the platform did not choose.
     await git(["init", "--quiet", "--template=", `--initial-branch=${branch}`, target]);
-    fs.appendFileSync(path.join(target, ".git", "config"), IDENTITY);
+    const gitDir = path.join(target, ".git");
+    fs.appendFileSync(path.join(gitDir, "config"), IDENTITY);
+    // From a kept pack of an earlier commit of this history, the branch first points there, so the fetch
+    // negotiates from it and brings only the rest.
+    const seeded = await seedFromBasePack({ repoDir, gitDir, tip });
+    if (seeded) {
+      const ref = path.join(gitDir, "refs", "heads", branch);
+      fs.mkdirSync(path.dirname(ref), { recursive: true });
+      fs.writeFileSync(ref, `${seeded}\n`);
+    }
     await git([...FETCH, "--update-head-ok", repoDir, `+refs/heads/${branch}:refs/heads/${branch}`], {
       cwd: target,
       timeoutMs: 600_000,
     });
+    if (!seeded) keepBasePack({ repoDir, gitDir, tip });
     // Fresh: write the files. Kept: the files stay, the index becomes the branch's (changes show as changes).
     await git(opts.keepFiles ? ["reset", "--quiet"] : ["reset", "--hard", "--quiet"], { cwd: target });
     await syncVisibleRefs({ repoDir, checkoutPath: target, visibleRefs: opts.visibleRefs });
@@ -217,13 +238,15 @@ export async function saveTaskBranch(opts: {
     throw new GitError(
       `the checkout's repository borrows objects from elsewhere (.git/objects/info/alternates); the branch "${branch}" was not saved`,
     );
-  const tip = await gitCaptured(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`], {
-    cwd: checkoutPath,
-  });
-  if (tip.code !== 0) return null;
-  const commit = tip.stdout.trim();
-  const saved = await gitCaptured(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { cwd: repoDir });
-  if (saved.code === 0 && saved.stdout.trim() === commit) return commit;
+  const ref = `refs/heads/${branch}`;
+  // Read from the files when they are plain (the usual case costs no git process), else ask git.
+  let commit = resolveRef([path.join(checkoutPath, ".git")], ref);
+  if (!commit) {
+    const tip = await gitCaptured(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd: checkoutPath });
+    if (tip.code !== 0) return null;
+    commit = tip.stdout.trim();
+  }
+  if (resolveRef([repoDir], ref) === commit) return commit;
   // A bare repository made by hand (no git process, no template): the platform's config, one ref, and the
   // checkout's objects as an alternate. upload-pack runs here, never in the checkout's repository.
   const relay = `${repoDir}.save-${process.pid}-${++syncCounter}`;
