@@ -142,6 +142,27 @@ describe("a task's checkout", () => {
     expect(() => gitIn(again.path, "cat-file", "-e", secret.solution)).toThrow();
   });
 
+  it("a worktree of the clone left from before becomes a repository of its own, its commits and edits kept", async () => {
+    // The layout before: the task's directory is a `git worktree` of the clone, sharing all of its refs.
+    const clone = repoDirOf(dataDir, "work-iso");
+    const wt = path.join(dataDir, "worktrees", "task-old");
+    gitIn(clone, "worktree", "add", "--quiet", "-b", "gate-old", wt, "refs/remotes/origin/main");
+    const committed = commitFiles(wt, { "old.txt": "committed\n" }, "old layout commit");
+    fs.writeFileSync(path.join(wt, "README.md"), "edited, not committed\n");
+    expect(refsIn(wt)).toContain("refs/remotes/origin/solution");
+
+    const converted = await prepareCheckout(target("task-old", "gate-old"));
+    expect(converted.head).toBe(committed);
+    expect(fs.lstatSync(path.join(wt, ".git")).isDirectory()).toBe(true);
+    expect(refsIn(wt)).toEqual(["refs/heads/gate-old"]);
+    expect(gitIn(wt, "status", "--porcelain")).toBe("M README.md");
+    expect(() => gitIn(wt, "cat-file", "-e", secret.solution)).toThrow();
+    // The clone no longer has it registered (it would refuse to update a branch checked out there).
+    expect(gitIn(clone, "worktree", "list").split("\n")).toHaveLength(1);
+    commitFiles(wt, { "new.txt": "after\n" }, "after the conversion");
+    expect(await saveCheckoutBranch(target("task-old", "gate-old"))).toBe(gitIn(wt, "rev-parse", "HEAD"));
+  });
+
   it("gitPathsOf names the task checkout's .git for a scratch worktree of it, and nothing for a forged pointer", async () => {
     const g = await prepareCheckout(target("task-g", "gate-g"));
     const dir = path.join(dataDir, "scratch", "iso-g");
