@@ -1,14 +1,15 @@
-// Making a task's checkout fast without sharing an object store: the first checkout made at a commit keeps
-// a copy of the pack its fetch received (exactly the objects that commit reaches, nothing else of the
-// clone's) in the data dir, keyed by the commit. A later checkout whose branch starts at or after that
-// commit starts from a copy of it, with its branch ref at that commit, so the fetch that follows brings only
+// Making a task's checkout fast without sharing an object store: the data dir keeps, per Work, the packs of
+// a few commits (each exactly the objects that commit reaches, nothing else of the clone's), written from
+// the clone without hashing the history again. A new checkout whose branch starts at or after such a commit
+// starts from a copy of its pack, with its branch ref at that commit, so the fetch that follows brings only
 // what came since — instead of the whole history, which git would otherwise hash and index again for every
 // task. A copy, never a hard link: the agent owns its checkout's files, and must not reach the kept pack
 // or another task's. The commit must be an ancestor of the branch's start, so nothing outside the task's
 // own history is ever in its checkout.
 import fs from "node:fs";
 import path from "node:path";
-import { gitOk } from "./git";
+import { giveTo, runAsFromEnv } from "../run-as";
+import { git, gitOk } from "./git";
 
 const KEEP = 2;
 
@@ -57,20 +58,42 @@ export async function seedFromBasePack(opts: { repoDir: string; gitDir: string; 
   return null;
 }
 
-// Keeps the pack a fresh checkout's fetch wrote (before anyone else touched it) as the pack of `tip`; only the
-// most recently used few are kept. A fetch small enough to be unpacked as loose objects keeps nothing.
-export function keepBasePack(opts: { repoDir: string; gitDir: string; tip: string }): void {
-  const from = path.join(opts.gitDir, "objects", "pack");
-  const files = packFiles(from);
-  if (files.filter((f) => f.endsWith(".pack")).length !== 1) return;
+// Writes the pack of `tip` (exactly the objects it reaches) from the clone's objects, without hashing the
+// history again: a bare repository of the platform's with one ref at `tip` and the clone's objects as an
+// alternate is repacked whole (`repack -a` packs what its refs reach, borrowed objects included, reusing the
+// clone's deltas). Only the most recently used few are kept.
+export async function buildBasePack(opts: { repoDir: string; tip: string }): Promise<void> {
   const root = basePacksDirOf(opts.repoDir);
   const dest = path.join(root, opts.tip);
   if (fs.existsSync(dest)) return;
-  const tmp = `${dest}.tmp-${process.pid}`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  fs.mkdirSync(tmp, { recursive: true });
-  for (const file of files) fs.copyFileSync(path.join(from, file), path.join(tmp, file), fs.constants.COPYFILE_FICLONE);
-  fs.renameSync(tmp, dest);
+  const runAs = runAsFromEnv();
+  fs.mkdirSync(root, { recursive: true });
+  giveTo(root, runAs);
+  const relay = `${dest}.build-${process.pid}`;
+  fs.rmSync(relay, { recursive: true, force: true });
+  try {
+    await git(["init", "--bare", "--quiet", "--template=", relay]);
+    fs.writeFileSync(
+      path.join(relay, "objects", "info", "alternates"),
+      `${fs.realpathSync(path.join(opts.repoDir, "objects"))}\n`,
+    );
+    const ref = path.join(relay, "refs", "heads", "base");
+    fs.mkdirSync(path.dirname(ref), { recursive: true });
+    fs.writeFileSync(ref, `${opts.tip}\n`);
+    await git(["repack", "-a", "-d", "-q"], {
+      cwd: relay,
+      timeoutMs: 1_800_000,
+      config: [["repack.writeBitmaps", "false"]],
+    });
+    const from = path.join(relay, "objects", "pack");
+    const tmp = `${dest}.tmp-${process.pid}`;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.mkdirSync(tmp);
+    for (const file of packFiles(from)) fs.renameSync(path.join(from, file), path.join(tmp, file));
+    fs.renameSync(tmp, dest);
+  } finally {
+    fs.rmSync(relay, { recursive: true, force: true });
+  }
   const old = fs
     .readdirSync(root)
     .filter(isSha)

@@ -12,7 +12,7 @@
 // Call everything here under the Work's repository lock (checkout.ts).
 import fs from "node:fs";
 import path from "node:path";
-import { keepBasePack, seedFromBasePack } from "./base-packs";
+import { buildBasePack, seedFromBasePack } from "./base-packs";
 import { git, GitError, gitCaptured } from "./git";
 import { resolveRef } from "./read-head";
 import { isManagedCheckoutRef, selectVisibleRefs } from "./visible-refs";
@@ -118,7 +118,11 @@ export async function createTaskRepository(opts: {
     fs.appendFileSync(path.join(gitDir, "config"), IDENTITY);
     // From a kept pack of an earlier commit of this history, the branch first points there, so the fetch
     // negotiates from it and brings only the rest.
-    const seeded = await seedFromBasePack({ repoDir, gitDir, tip });
+    let seeded = await seedFromBasePack({ repoDir, gitDir, tip });
+    if (!seeded) {
+      await buildBasePack({ repoDir, tip });
+      seeded = await seedFromBasePack({ repoDir, gitDir, tip });
+    }
     if (seeded) {
       const ref = path.join(gitDir, "refs", "heads", branch);
       fs.mkdirSync(path.dirname(ref), { recursive: true });
@@ -128,7 +132,6 @@ export async function createTaskRepository(opts: {
       cwd: target,
       timeoutMs: 600_000,
     });
-    if (!seeded) keepBasePack({ repoDir, gitDir, tip });
     // Fresh: write the files. Kept: the files stay, the index becomes the branch's (changes show as changes).
     await git(opts.keepFiles ? ["reset", "--quiet"] : ["reset", "--hard", "--quiet"], { cwd: target });
     await syncVisibleRefs({ repoDir, checkoutPath: target, visibleRefs: opts.visibleRefs });
