@@ -15,6 +15,7 @@ import path from "node:path";
 import { buildBasePack, seedFromBasePack } from "./base-packs";
 import { git, GitError, gitCaptured } from "./git";
 import { resolveRef } from "./read-head";
+import { giveTo, runAsFromEnv } from "../run-as";
 import { isManagedCheckoutRef, selectVisibleRefs } from "./visible-refs";
 
 const IDENTITY = "[user]\n\tname = Gatehouse agent\n\temail = agent@gatehouse.invalid\n";
@@ -125,8 +126,11 @@ export async function createTaskRepository(opts: {
     }
     if (seeded) {
       const ref = path.join(gitDir, "refs", "heads", branch);
-      fs.mkdirSync(path.dirname(ref), { recursive: true });
+      const made = fs.mkdirSync(path.dirname(ref), { recursive: true });
       fs.writeFileSync(ref, `${seeded}\n`);
+      // The checkout is the run-as user's (GATEHOUSE_RUN_AS): what the server wrote in it is too.
+      const runAs = runAsFromEnv();
+      for (let p = ref; p !== path.dirname(made ?? ref) && p.startsWith(gitDir); p = path.dirname(p)) giveTo(p, runAs);
     }
     await git([...FETCH, "--update-head-ok", repoDir, `+refs/heads/${branch}:refs/heads/${branch}`], {
       cwd: target,
