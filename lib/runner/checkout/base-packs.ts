@@ -13,7 +13,7 @@ import { git, gitOk } from "./git";
 
 const KEEP = 2;
 
-export function basePacksDirOf(repoDir: string): string {
+function basePacksDirOf(repoDir: string): string {
   return `${repoDir.replace(/\.git$/, "")}.base-packs`;
 }
 
