@@ -46,6 +46,9 @@ import { runReviewStep } from "./review-step";
 import { runMutationStep } from "./mutation-step";
 import { runRedTeamStep } from "./red-team-step";
 import type { RunnerDeps } from "./runner-deps";
+import { sandboxFor } from "./sandbox/command-sandbox";
+import { dropEmptyReportFile, homeFor, prepareReportFile } from "./sandbox/command-files";
+import { sandboxPolicyOf, type CommandRole } from "./sandbox/policy";
 
 export type AttemptContext = {
   run: RunRecord;
@@ -214,6 +217,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     home: checkHomeOf(deps.dataDir),
   });
   const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, AGENT_LOG_NAME), {
+    role: "agent",
     command: run.agentCommand!,
     cwd: ctx.checkoutPath,
     env,
@@ -499,26 +503,46 @@ async function runOneCheck(
 }
 
 // Runs the agent or a check with the platform's settings (log cap, kill grace, output pipes, run-as, the
-// markers the escape sweep looks for), stoppable with the run, its log readable live while it runs.
+// markers the escape sweep looks for, the sandbox), stoppable with the run, its log readable live while it
+// runs. Every command of a run goes through here: its HOME is chosen by `role` (default "check"), and its
+// sandbox is built from its checkout, HOME and the files its environment names (lib/runner/sandbox).
 export function runWatched(
   ctx: AttemptContext,
   liveKey: string,
   spec: Pick<
     CommandSpec,
     "command" | "cwd" | "env" | "timeoutMs" | "logPath" | "masker" | "stdinFile" | "expectStdout"
-  >,
+  > & { role?: CommandRole },
 ): Promise<CommandOutcome> {
-  const { deps } = ctx;
+  const { deps, run } = ctx;
+  const role = spec.role ?? "check";
+  const owner = { dataDir: deps.dataDir, workId: run.workId, runId: run.id, n: ctx.attempt.n, runAs: deps.runAs };
+  const env = { ...spec.env, HOME: homeFor(owner, role) };
+  prepareReportFile(env, deps.runAs);
+  const sandbox = sandboxFor({
+    mode: deps.sandbox,
+    policy: sandboxPolicyOf(run, role),
+    dataDir: deps.dataDir,
+    installDir: process.cwd(),
+    taskCheckout: ctx.checkoutPath,
+    cwd: spec.cwd,
+    env,
+  });
   return runCommand({
     ...spec,
+    env,
     capBytes: deps.logCapBytes,
     signal: ctx.signal,
     killGraceMs: deps.killGraceMs,
-    markers: processMarkers(spec.env),
+    markers: processMarkers(env),
     pipeDir: pipeDirOf(deps.dataDir),
     runAs: deps.runAs,
+    sandbox,
     onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
-  }).finally(() => unregisterLiveLog(liveKey));
+  }).finally(() => {
+    unregisterLiveLog(liveKey);
+    dropEmptyReportFile(env);
+  });
 }
 
 // A check's verdict from how its command ended, before the test runner's summary is read. An abort is

@@ -101,6 +101,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
     commit,
     fn: async (scratch) => {
       const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, RED_TEAM), {
+        role: "reviewer",
         command: run.redTeamCommand!,
         cwd: scratch,
         env: { ...envOf(ctx, brief), GATEHOUSE_REPORT_FILE: reportFile },

@@ -224,6 +224,7 @@ async function reviewTry(
   env.GATEHOUSE_EXEC_LOG = execLog;
   const budget = remainingBudgetMs(run);
   const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, REVIEW), {
+    role: "reviewer",
     command: run.reviewCommand!,
     cwd: opts.dir,
     env,

@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { RunAs } from "./process/spawner";
+import { isSandboxRequested } from "./sandbox/mode";
 
 export type RunAsUser = RunAs & { name: string };
 
@@ -32,14 +33,55 @@ export function resolveRunAs(env: Readonly<Record<string, string | undefined>> =
   return user;
 }
 
-const holder = globalThis as unknown as { __gatehouseRunAs?: { value: string | undefined; user: RunAsUser | null } };
+// The user sandboxed commands run as when the server is root and GATEHOUSE_RUN_AS names none.
+export const SANDBOX_USER = "gatehouse-run";
+// Used when no user can be created (no useradd, a read-only /etc): a uid no account on the machine has.
+const FALLBACK_UID = 64_999;
 
-// The configured user, resolved once per process (and again if the setting changes, as in tests).
+// The user commands run as: GATEHOUSE_RUN_AS when set; otherwise, when the server is root and the sandbox
+// is on, an unprivileged user of Gatehouse's own (created when missing). Root must not run them: bwrap's
+// user namespace would map the sandbox's uid to host root, which owns (and so can read) every root-only
+// file it can see; real agent CLIs also refuse their non-interactive modes as root.
+export function resolveRunUser(env: Readonly<Record<string, string | undefined>> = process.env): RunAsUser | null {
+  const named = resolveRunAs(env);
+  if (named || process.getuid?.() !== 0 || !isSandboxRequested(env)) return named;
+  return ensureSandboxUser();
+}
+
+function ensureSandboxUser(): RunAsUser {
+  const existing = fromPasswd(SANDBOX_USER);
+  if (existing) return existing;
+  try {
+    execFileSync(
+      "useradd",
+      [
+        "--system",
+        "--user-group",
+        "--no-create-home",
+        "--home-dir",
+        "/nonexistent",
+        "--shell",
+        "/usr/sbin/nologin",
+        SANDBOX_USER,
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+  } catch {
+    // Below: the numeric fallback.
+  }
+  return fromPasswd(SANDBOX_USER) ?? { name: String(FALLBACK_UID), uid: FALLBACK_UID, gid: FALLBACK_UID };
+}
+
+const holder = globalThis as unknown as {
+  __gatehouseRunAs?: { value: string; user: RunAsUser | null };
+};
+
+// The configured user, resolved once per process (and again if the settings change, as in tests).
 export function runAsFromEnv(): RunAsUser | null {
-  const value = process.env.GATEHOUSE_RUN_AS;
+  const value = `${process.env.GATEHOUSE_RUN_AS ?? ""}\0${process.env.GATEHOUSE_SANDBOX ?? ""}`;
   const cached = holder.__gatehouseRunAs;
   if (cached && cached.value === value) return cached.user;
-  const user = resolveRunAs(process.env);
+  const user = resolveRunUser(process.env);
   holder.__gatehouseRunAs = { value, user };
   return user;
 }

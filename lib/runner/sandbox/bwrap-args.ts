@@ -1,0 +1,54 @@
+// The bubblewrap command line for one sandboxed command, from a plain description (pure: table-tested in
+// bwrap-args.test.ts). Every path is bound at the same place inside, so the paths in the command's
+// environment (brief, report, results, checks and assets dirs) mean the same thing on both sides.
+import type { SandboxMount } from "./policy";
+
+export type SandboxPlan = {
+  // The Work's extra paths (sandboxMounts), bound first: a folder hidden below may not be re-opened by one.
+  mounts: SandboxMount[];
+  // Folders replaced by an empty one (Gatehouse's data dir and install folder).
+  masks: string[];
+  // What the command is meant to reach, bound back inside the masked folders, in this order (a later bind
+  // lies over an earlier one: a read-only folder can hold a writable one).
+  binds: SandboxMount[];
+  network: "on" | "off";
+  cwd: string;
+};
+
+const BIND_FLAG = { ro: "--ro-bind", rw: "--bind" } as const;
+
+export function bwrapArgs(plan: SandboxPlan): string[] {
+  const args = [
+    // The command's processes die with the bwrap that started them, and see only their own PID namespace.
+    "--die-with-parent",
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...(plan.network === "off" ? ["--unshare-net"] : []),
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--tmpfs",
+    "/var/tmp",
+    // Without a network, the host's Unix sockets (PostgreSQL's in /run/postgresql, a D-Bus, …) are out too.
+    ...(plan.network === "off" ? ["--tmpfs", "/run"] : []),
+  ];
+  for (const m of plan.mounts) args.push(BIND_FLAG[m.mode], m.path, m.path);
+  // Outer folders first, so an inner one is masked inside the outer's empty replacement.
+  const masks = [...plan.masks].sort((a, b) => a.length - b.length);
+  for (const dir of masks) args.push("--tmpfs", dir);
+  for (const b of plan.binds) args.push(BIND_FLAG[b.mode], b.path, b.path);
+  // Then the empty replacements are made read-only (the binds in them are mounts of their own and keep
+  // their mode): a write there fails as it would on the system, rather than vanishing with the sandbox.
+  for (const dir of masks) args.push("--remount-ro", dir);
+  args.push("--chdir", plan.cwd, "--");
+  return args;
+}
