@@ -149,6 +149,7 @@ export type RunChanges = Partial<
     | "startedAt"
     | "finishedAt"
     | "checkSources"
+    | "sandbox"
   >
 >;
 

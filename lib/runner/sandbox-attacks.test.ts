@@ -1,6 +1,7 @@
 // The sandbox attacked as a hostile agent would, with real processes, from inside the agent step and from
 // inside a check (SPEC Part 3; issue 20, item 5): every attack prints "LEAK …" when it works, and the run
 // shows whether any did. Runs as root (as CI does): the sandbox's commands then run as its own user.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -49,6 +50,16 @@ if [ -n "$GATEHOUSE_BRIEF_FILE" ]; then
 fi
 echo "attacks done as $(id -u)"
 `;
+
+// The first folder on the way to `file` that `user` may not enter (null: it can reach it).
+function unreachableFolderOf(file: string, user: { uid: number; gid: number }): string | null {
+  for (let dir = path.dirname(file); dir !== "/"; dir = path.dirname(dir)) {
+    const stat = fs.statSync(dir);
+    const bits = stat.uid === user.uid ? 0o100 : stat.gid === user.gid ? 0o010 : 0o001;
+    if (!(stat.mode & bits)) return dir;
+  }
+  return null;
+}
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let h: Harness;
@@ -127,6 +138,53 @@ describeAsRoot("the sandbox, attacked from the agent step and from a check", () 
     // The agent's HOME is kept for its Work; the checks' went with their attempt.
     expect(fs.readFileSync(path.join(h.dataDir, "home", "agents", s.work.id, "agent-note"), "utf8")).toBe("planted\n");
     for (const n of ["1", "2"]) expect(fs.existsSync(path.join(h.dataDir, "run-files", detail.run.id, n))).toBe(false);
+  });
+
+  it("the honest twin: an agent edits, commits and uses mktemp; a real node --test suite passes", async () => {
+    const s = await scenario(
+      {
+        agentCommand: [
+          'scratch=$(mktemp) && echo "draft" > "$scratch" && test -s "$scratch"',
+          "sed -i 's/return a - b/return a + b/' src/add.js",
+          "git add src/add.js && git -c user.name=Agent -c user.email=agent@example.invalid commit -qm 'fix add'",
+          "git log -1 --format=%s",
+        ].join("\n"),
+        checkDefaults: [check("unit", "node --test", { kind: "test" })],
+      },
+      {
+        "src/add.js": "exports.add = (a, b) => { return a - b; };\n",
+        "test/add.test.js":
+          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/add.js");\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
+      },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect([detail.attempts[0].agentVerdict, detail.attempts[0].agentMessage]).toEqual(["passed", "fix add"]);
+    expect(detail.attempts[0].results[0]).toMatchObject({ verdict: "passed", tests: { passed: 1, total: 1 } });
+    expect(detail.run.ending).toBe("accepted");
+  });
+
+  it("the honest twin: a pytest suite passes, when its interpreter is reachable by the sandbox's user", async (t) => {
+    let python: string;
+    try {
+      python = execFileSync("python3", ["-c", "import sys, pytest; print(sys.executable)"], {
+        encoding: "utf8",
+      }).trim();
+    } catch {
+      t.skip("skipped: no python3 with pytest on this machine");
+      return;
+    }
+    const blocked = unreachableFolderOf(python, h.deps.runAs!);
+    if (blocked) {
+      // pyenv under /root (mode 0700) is the usual case: no unprivileged user can run it, sandbox or not.
+      t.skip(`skipped: pytest's interpreter ${python} is under ${blocked}, which the sandbox's user cannot enter`);
+      return;
+    }
+    const s = await scenario(
+      { checkDefaults: [check("pytest", `${python} -m pytest -q -p no:cacheprovider`, { kind: "test" })] },
+      { "test_add.py": "def test_add():\n    assert 2 + 3 == 5\n" },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts[0].results[0]).toMatchObject({ verdict: "passed", tests: { passed: 1 } });
   });
 
   it("no process outlives its command inside the sandbox: a detached child is gone, a timeout ends it all", async () => {

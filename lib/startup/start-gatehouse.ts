@@ -6,6 +6,7 @@ import { configureRuntime, defaultRunnerDeps, killAllRunningProcesses } from "..
 import { isPostgresUrl } from "../config/database-url";
 import { bootstrapAccess } from "./bootstrap-access";
 import { seedDemoIfEmpty } from "./seed-demo";
+import { describeSandboxMode } from "../runner/sandbox/mode";
 
 const holder = globalThis as unknown as { __gatehouseStarted?: Promise<void> };
 
@@ -19,7 +20,8 @@ async function start(): Promise<void> {
   await bootstrapAccess();
   const databaseUrl = process.env.DATABASE_URL;
   if (isPostgresUrl(databaseUrl)) return startOnQueue(databaseUrl!);
-  const { executor } = configureRuntime(defaultRunnerDeps());
+  const { executor, deps } = configureRuntime(defaultRunnerDeps());
+  console.log(`gatehouse: ${describeSandboxMode(deps.sandbox, deps.runAs)}`);
   const recovery = await recoverRuns(executor);
   if (recovery.interrupted.length > 0) {
     console.log(

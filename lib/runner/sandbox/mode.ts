@@ -61,3 +61,11 @@ function probe(bwrap: string, runAs: RunAs | null): string | null {
   probes.set(key, problem);
   return problem;
 }
+
+// One line for the server's and a worker's start-up log.
+export function describeSandboxMode(mode: SandboxMode, runAs: { name: string } | null): string {
+  if (mode.kind === "bwrap") return `sandbox: bubblewrap, commands run as ${runAs ? runAs.name : "the server's user"}`;
+  if (mode.kind === "off")
+    return "sandbox: OFF (GATEHOUSE_SANDBOX=off) — agents and checks can reach this platform's data and the machine";
+  return `sandbox: UNAVAILABLE — ${mode.reason}; every run's commands are refused`;
+}
