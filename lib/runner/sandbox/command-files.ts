@@ -11,16 +11,7 @@ export type CommandOwner = { dataDir: string; workId: string; runId: string; n: 
 
 export function homeFor(owner: CommandOwner, role: CommandRole): string {
   const { dataDir, runId, n, runAs } = owner;
-  if (role === "agent") {
-    const home = agentHomeOf(dataDir, owner.workId);
-    if (!fs.existsSync(home)) {
-      fs.mkdirSync(path.dirname(home), { recursive: true, mode: 0o700 });
-      giveTo(path.dirname(home), runAs);
-      fs.mkdirSync(home, { mode: 0o700 });
-      giveTo(home, runAs);
-    }
-    return home;
-  }
+  if (role === "agent") return ensureAgentHome(dataDir, owner.workId, runAs);
   // Inside the attempt's files (data/run-files/<run>/<n>): removed with them when the attempt ends.
   const base = attemptFilesDirOf(dataDir, runId, n);
   for (const dir of [path.dirname(path.dirname(base)), path.dirname(base), base])
@@ -28,6 +19,18 @@ export function homeFor(owner: CommandOwner, role: CommandRole): string {
   const home = role === "check" ? attemptHomeOf(dataDir, runId, n) : reviewerHomeOf(dataDir, runId, n);
   if (role === "reviewer") fs.rmSync(home, { recursive: true, force: true });
   if (!fs.existsSync(home)) {
+    fs.mkdirSync(home, { mode: 0o700 });
+    giveTo(home, runAs);
+  }
+  return home;
+}
+
+// The Work's agent HOME, made (the command's user's) when missing.
+export function ensureAgentHome(dataDir: string, workId: string, runAs: RunAsUser | null): string {
+  const home = agentHomeOf(dataDir, workId);
+  if (!fs.existsSync(home)) {
+    fs.mkdirSync(path.dirname(home), { recursive: true, mode: 0o700 });
+    giveTo(path.dirname(home), runAs);
     fs.mkdirSync(home, { mode: 0o700 });
     giveTo(home, runAs);
   }
