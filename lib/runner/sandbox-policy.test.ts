@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeAsRoot } from "../testing/needs-root";
+import { processesCarrying } from "../testing/processes";
 import { NO_MASKING } from "./output/masker";
 import { runCommand } from "./process/run-command";
 import { giveTo, resolveRunUser, type RunAsUser } from "./run-as";
@@ -20,7 +21,11 @@ let dataDir: string;
 let checkout: string;
 let user: RunAsUser;
 
-async function runWith(policy: SandboxPolicy, command: string) {
+async function runWith(
+  policy: SandboxPolicy,
+  command: string,
+  extra: { timeoutMs?: number; killGraceMs?: number } = {},
+) {
   const mode = resolveSandboxMode({}, user);
   const env = { PATH: "/usr/bin:/bin", HOME: path.join(dataDir, "home"), LANG: "C.UTF-8" };
   const sandbox = sandboxFor({
@@ -36,7 +41,8 @@ async function runWith(policy: SandboxPolicy, command: string) {
     command,
     cwd: checkout,
     env,
-    timeoutMs: 20_000,
+    timeoutMs: extra.timeoutMs ?? 20_000,
+    killGraceMs: extra.killGraceMs,
     logPath: path.join(root, "logs", `${Date.now()}-${Math.random()}.log`),
     capBytes: 1 << 20,
     masker: NO_MASKING,
@@ -118,6 +124,26 @@ describeAsRoot("the sandbox's policy: network and sandboxMounts", () => {
     expect(outcome.message).toBe("done");
     expect(fs.existsSync(path.join(tools, "planted"))).toBe(false);
     expect(fs.readFileSync(path.join(cache, "entry"), "utf8")).toBe("kept\n");
+  });
+
+  it("a timeout still gives the command inside its SIGTERM and grace; one that ignores it is killed after", async () => {
+    const graceful = await runWith(
+      { network: "on", mounts: [] },
+      "trap 'echo got TERM; sleep 0.2; echo cleaned up; exit 3' TERM; echo started; sleep 100 & wait",
+      { timeoutMs: 500, killGraceMs: 5_000 },
+    );
+    expect(graceful.isTimedOut).toBe(true);
+    expect(graceful.tail).toContain("got TERM\ncleaned up");
+    expect(graceful.exitCode).toBe(3);
+    const started = performance.now();
+    const stubborn = await runWith(
+      { network: "on", mounts: [] },
+      `trap '' TERM; exec -a stubborn-${process.pid} sleep 100`,
+      { timeoutMs: 300, killGraceMs: 700 },
+    );
+    expect(stubborn.isTimedOut).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(processesCarrying(`stubborn-${process.pid}`)).toEqual([]);
   });
 
   it("where the sandbox cannot work, the command is refused with the reason, naming GATEHOUSE_SANDBOX", async () => {

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { fifoPoolFor, type ReadEnd } from "./fifo-pool";
 import { PipePoller } from "./pipe-poller";
-import { launch, type Exit, type RunAs } from "./spawner";
+import { launch, nativeSpawnerPath, type Exit, type RunAs } from "./spawner";
 import { LogSink, type LogSummary } from "../output/log-sink";
 import type { OutputMasker } from "../output/masker";
 import { StreamSearch } from "../output/stream-search";
@@ -80,8 +80,10 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   if (spec.signal?.aborted) return { ...fail("cancelled before it started"), isAborted: true };
   if (spec.sandbox && "error" in spec.sandbox) return fail(spec.sandbox.error);
   const bash = [...BASH_ARGS, spec.command];
+  // Sandboxed, the main process is the spawner's waiter around bwrap (see spawner.c): the command inside
+  // still gets a timeout's SIGTERM and its grace before the SIGKILL.
   const program = spec.sandbox
-    ? { file: spec.sandbox.bwrap, args: [...spec.sandbox.args, "bash", ...bash] }
+    ? { file: nativeSpawnerPath(), args: ["--sandbox-wait", spec.sandbox.bwrap, ...spec.sandbox.args, "bash", ...bash] }
     : { file: "bash", args: bash };
 
   let pipe: ReadEnd;

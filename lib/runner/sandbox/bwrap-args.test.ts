@@ -22,7 +22,7 @@ function valuesAfter(args: string[], flag: string, arity = 1): string[][] {
 describe("bwrapArgs", () => {
   it("shows the system read-only, its own PID namespace and /proc, a private /tmp, and ends at the command", () => {
     const args = bwrapArgs(PLAN);
-    expect(args.slice(0, 3)).toEqual(["--die-with-parent", "--unshare-user", "--unshare-pid"]);
+    expect(args.slice(0, 2)).toEqual(["--unshare-user", "--unshare-pid"]);
     expect(valuesAfter(args, "--ro-bind", 2)[0]).toEqual(["/", "/"]);
     expect(valuesAfter(args, "--proc")).toEqual([["/proc"]]);
     expect(valuesAfter(args, "--tmpfs")).toContainEqual(["/tmp"]);

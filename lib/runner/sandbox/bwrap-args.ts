@@ -19,8 +19,9 @@ const BIND_FLAG = { ro: "--ro-bind", rw: "--bind" } as const;
 
 export function bwrapArgs(plan: SandboxPlan): string[] {
   const args = [
-    // The command's processes die with the bwrap that started them, and see only their own PID namespace.
-    "--die-with-parent",
+    // Its own PID namespace: it sees and signals nothing outside, and all of it dies with its init. (No
+    // --die-with-parent: bwrap dies at a SIGTERM, and the command must outlive that for its grace; the
+    // spawner's waiter and shim end everything left.)
     "--unshare-user",
     "--unshare-pid",
     "--unshare-ipc",
