@@ -1,6 +1,4 @@
 // What the sandbox a run ran under means, in words for the run page and /api/health.
-export type SandboxKind = "bwrap" | "off" | "unavailable";
-
 export function sandboxWords(kind: string | null): { label: string; warning: string | null } {
   if (kind === "bwrap")
     return {

@@ -34,7 +34,7 @@ export function resolveRunAs(env: Readonly<Record<string, string | undefined>> =
 }
 
 // The user sandboxed commands run as when the server is root and GATEHOUSE_RUN_AS names none.
-export const SANDBOX_USER = "gatehouse-run";
+const SANDBOX_USER = "gatehouse-run";
 // Used when no user can be created (no useradd, a read-only /etc): a uid no account on the machine has.
 const FALLBACK_UID = 64_999;
 

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunDetail } from "../services/run-detail";
+import { makeCheckSourceRepo } from "../testing/check-source-repos";
 import { describeAsRoot } from "../testing/needs-root";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 
@@ -83,6 +84,31 @@ describeAsRoot("every step of an attempt, sandboxed", () => {
     expect(rowOf(detail, "_redteam")).toMatchObject({ verdict: "passed" });
     expect(detail.attempts[0].redTeam).toMatchObject({ report: "tried mixed case\n" });
     expect(detail.attempts[0].redTeam?.committed).toBeTruthy();
+    expect(detail.run.ending).toBe("accepted");
+  });
+
+  it("a check reads its check sources' clone, read-only, and the agent never sees it", async () => {
+    const source = makeCheckSourceRepo("v7");
+    h.repos.push(source);
+    for (let dir = source.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
+      fs.chmodSync(dir, 0o755);
+    const s = await makeScenario(h, {
+      checkSources: [{ name: "gates", url: source.dir, ref: "main" }],
+      agentCommand: 'echo done > done.txt; if [ -n "$GATEHOUSE_CHECKS_DIR" ]; then echo "LEAK: checks dir named"; fi',
+      checkDefaults: [
+        check("gate", 'bash "$GATEHOUSE_CHECKS_DIR/gates/check.sh"'),
+        check(
+          "tamper",
+          '(echo "exit 0" > "$GATEHOUSE_CHECKS_DIR/gates/check.sh") 2>/dev/null && echo "LEAK: wrote the clone" || echo read-only',
+        ),
+      ],
+    });
+    for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
+      fs.chmodSync(dir, 0o755);
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts[0].agentLogTail ?? "").not.toContain("LEAK");
+    expect(rowOf(detail, "gate")).toMatchObject({ verdict: "passed", message: "genuine gate v7" });
+    expect(rowOf(detail, "tamper")?.message).toBe("read-only");
     expect(detail.run.ending).toBe("accepted");
   });
 });

@@ -7,7 +7,7 @@ import { giveTo, type RunAsUser } from "../run-as";
 import { agentHomeOf, attemptFilesDirOf, attemptHomeOf, reviewerHomeOf } from "../paths";
 import type { CommandRole } from "./policy";
 
-export type CommandOwner = { dataDir: string; workId: string; runId: string; n: number; runAs: RunAsUser | null };
+type CommandOwner = { dataDir: string; workId: string; runId: string; n: number; runAs: RunAsUser | null };
 
 export function homeFor(owner: CommandOwner, role: CommandRole): string {
   const { dataDir, runId, n, runAs } = owner;

@@ -8,9 +8,6 @@ import type { RunAs } from "../process/spawner";
 
 export type SandboxMode = { kind: "bwrap"; bwrap: string } | { kind: "off" } | { kind: "unavailable"; reason: string };
 
-// What a run records and /api/health reports.
-export type SandboxName = "bwrap" | "off" | "unavailable";
-
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
 const probes = new Map<string, string | null>();
 
