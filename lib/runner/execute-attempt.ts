@@ -518,7 +518,9 @@ export function runWatched(
   const role = spec.role ?? "check";
   const owner = { dataDir: deps.dataDir, workId: run.workId, runId: run.id, n: ctx.attempt.n, runAs: deps.runAs };
   const env = { ...spec.env, HOME: homeFor(owner, role) };
-  prepareReportFile(env, deps.runAs);
+  // In the sandbox the report file is bound alone, so it must exist first (empty: no report).
+  const isSandboxed = deps.sandbox.kind === "bwrap";
+  if (isSandboxed) prepareReportFile(env, deps.runAs);
   const sandbox = sandboxFor({
     mode: deps.sandbox,
     policy: sandboxPolicyOf(run, role),
@@ -541,7 +543,7 @@ export function runWatched(
     onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
   }).finally(() => {
     unregisterLiveLog(liveKey);
-    dropEmptyReportFile(env);
+    if (isSandboxed) dropEmptyReportFile(env);
   });
 }
 
