@@ -19,7 +19,13 @@ import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecor
 import { markFlakyResults } from "../db/landing";
 import type { TaskRecord } from "../db/tasks";
 import type { WorkRecord } from "../db/works";
-import { checkoutFingerprint, headCommit, isDirtyCheckout, resolveInsideCheckout } from "./checkout/checkout";
+import {
+  checkoutFingerprint,
+  headCommit,
+  isDirtyCheckout,
+  repoDirOf,
+  resolveInsideCheckout,
+} from "./checkout/checkout";
 import { buildCheckEnv, processMarkers } from "./check-env";
 import { AttemptResults, rowsFor } from "./attempt-results";
 import { giveTo } from "./run-as";
@@ -526,6 +532,7 @@ export function runWatched(
     policy: sandboxPolicyOf(run, role),
     dataDir: deps.dataDir,
     installDir: process.cwd(),
+    clone: repoDirOf(deps.dataDir, run.workId),
     taskCheckout: ctx.checkoutPath,
     cwd: spec.cwd,
     env,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bwrapArgs, type SandboxPlan } from "./bwrap-args";
+import { describeSandboxMode, isSandboxRequested, resolveSandboxMode } from "./mode";
 import { DEFAULT_SANDBOX_POLICY, sandboxPolicyOf } from "./policy";
 
 const PLAN: SandboxPlan = {
@@ -92,5 +93,29 @@ describe("sandboxPolicyOf", () => {
     ],
   ] as const)("%s", (_, record, role, expected) => {
     expect(sandboxPolicyOf(record, role)).toEqual(expected);
+  });
+});
+
+describe("GATEHOUSE_SANDBOX", () => {
+  it.each([
+    [undefined, true],
+    ["", true],
+    ["on", true],
+    ["ON", true],
+    ["off", false],
+    [" off ", false],
+  ])("%j: sandboxed %s", (value, expected) => {
+    expect(isSandboxRequested({ GATEHOUSE_SANDBOX: value })).toBe(expected);
+  });
+
+  it("refuses any other value, naming the setting", () => {
+    expect(() => isSandboxRequested({ GATEHOUSE_SANDBOX: "no" })).toThrow(/GATEHOUSE_SANDBOX must be "on" or "off"/);
+  });
+
+  it("off is said plainly in the start-up log; unavailable names the setting to change", () => {
+    expect(describeSandboxMode({ kind: "off" }, null)).toMatch(/OFF.*can reach this platform/);
+    const mode = resolveSandboxMode({}, null, "darwin");
+    expect(mode.kind).toBe("unavailable");
+    expect(describeSandboxMode(mode, null)).toMatch(/needs Linux.*GATEHOUSE_SANDBOX=off.*refused/);
   });
 });

@@ -2,20 +2,24 @@
 // the clone's objects and refs — writable — and the rest of the clone read-only. The clone's config,
 // hooks and info stay read-only, so a command cannot plant a hook or a config for the next one (the
 // platform's own git ignores both anyway: checkout/git.ts). Read from the worktree's `.git` file, never
-// guessed, and only paths inside the data dir are returned: a `.git` file the agent rewrote to point
-// elsewhere opens nothing. ("isolation" makes the checkout self-contained later: then only this changes.)
+// guessed, and only the run's own Work's clone is opened: a `.git` file the agent rewrote to point elsewhere
+// (another Work's clone, the system) opens nothing. ("isolation" makes the checkout self-contained later:
+// then only this changes.)
 import fs from "node:fs";
 import path from "node:path";
 import type { SandboxMount } from "./policy";
 
 const WRITABLE_IN_COMMON = ["objects", "refs", "logs"];
 
-export function gitPathsOf(checkout: string, dataDir: string): SandboxMount[] {
+export function gitPathsOf(checkout: string, clone: string): SandboxMount[] {
   const gitDir = worktreeGitDir(checkout);
-  if (!gitDir || !isInside(gitDir, dataDir)) return [];
+  const cloneDir = realPath(clone);
+  if (!gitDir || !cloneDir || !isInside(gitDir, cloneDir)) return [];
   const commonFile = path.join(gitDir, "commondir");
-  const common = fs.existsSync(commonFile) ? path.resolve(gitDir, fs.readFileSync(commonFile, "utf8").trim()) : gitDir;
-  if (!isInside(common, dataDir)) return [];
+  const common = realPath(
+    fs.existsSync(commonFile) ? path.resolve(gitDir, fs.readFileSync(commonFile, "utf8").trim()) : gitDir,
+  );
+  if (common !== cloneDir) return [];
   const mounts: SandboxMount[] = [{ path: common, mode: "ro" }];
   for (const name of WRITABLE_IN_COMMON) {
     const p = path.join(common, name);
@@ -39,17 +43,20 @@ function worktreeGitDir(checkout: string): string | null {
   const line = fs.readFileSync(dotGit, "utf8").split("\n")[0] ?? "";
   const match = /^gitdir: (.+)$/.exec(line.trim());
   if (!match) return null;
-  const target = path.resolve(checkout, match[1]);
-  try {
-    return fs.realpathSync(target);
-  } catch {
-    return null;
-  }
+  return realPath(path.resolve(checkout, match[1]));
 }
 
 function isInside(p: string, dir: string): boolean {
-  const rel = path.relative(fs.realpathSync(dir), p);
+  const rel = path.relative(dir, p);
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+
+function realPath(p: string): string | null {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return null;
+  }
 }
 
 function isDirectory(p: string): boolean {
