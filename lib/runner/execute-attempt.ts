@@ -3,7 +3,8 @@ import { whatCheckRuns } from "../gates/builtins";
 import fs from "node:fs";
 import path from "node:path";
 import { applyAgentReport, gateRequired, type AppliedReport } from "../gates/agent-report";
-import { composeBrief } from "../gates/brief";
+import { briefWarningsOf, composeBrief } from "../gates/brief";
+import { failedTestsOf } from "../gates/junit";
 import { criteriaOf } from "../gates/evidence";
 import {
   computeGate,
@@ -14,7 +15,7 @@ import {
   type Verdict,
 } from "../gates/gate";
 import { timeoutOf, type EffectiveCheck } from "../gates/merge-checks";
-import { judgeTestSummary, recogniseTests } from "../gates/test-summary";
+import { judgeTestSummary } from "../gates/test-summary";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord, type RunRecord } from "../db/runs";
 import { markFlakyResults } from "../db/landing";
 import type { TaskRecord } from "../db/tasks";
@@ -42,6 +43,7 @@ import { runProofStep } from "./proof-step";
 import { cloneCheckSources, removeReadOnlyTree } from "./check-sources";
 import { copyAssetsForAttempt, removeAttemptFiles } from "./run-assets";
 import { runCheckHere } from "./run-check";
+import { NO_TESTS, readTestResults, testResultsWarning } from "./junit-reports";
 import { runReviewStep } from "./review-step";
 import { runMutationStep } from "./mutation-step";
 import { runRedTeamStep } from "./red-team-step";
@@ -185,8 +187,10 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
           logNote: r.logNote,
           message: r.message,
           tests: r.tests,
+          failedTests: failedTestsOf(r.testCases),
           executor: run.checks.find((c) => c.id === r.checkId)?.executor,
         })),
+      warnings: briefWarningsOf(previousResults.filter((r) => !hiddenIds.has(r.checkId))),
       previousAttemptN: previous?.n ?? null,
       evidence: run.profile === "lite" ? [] : criteriaOf(run.checks),
     }),
@@ -468,7 +472,12 @@ async function runOneCheck(
   // The test runner's summary, read from the stored tail (16 KB): it can fail a check that exited 0, make a
   // test check that ran no test hollow, and name the failing tests in the message. A passing check whose
   // counts were read has no message: its last line is the runner's trailer ("# duration_ms 548.6").
-  const tests = outcome.spawnError || check.use !== undefined ? null : recogniseTests(outcome.tail);
+  // With `junit`, the JUnit reports the check wrote give the counts and the per-test results instead.
+  const found =
+    outcome.spawnError || check.use !== undefined
+      ? NO_TESTS
+      : readTestResults(ctx.checkoutPath, check, outcome, (t) => maskShown(masker, t));
+  const tests = found.summary;
   const judged =
     byExit === "passed" || byExit === "failed"
       ? judgeTestSummary({ verdict: byExit, kind: check.kind, exitCode: outcome.exitCode, summary: tests })
@@ -493,6 +502,8 @@ async function runOneCheck(
     logBytes: outcome.totalBytes,
     logNote: outcome.note,
     tests: tests?.counts ?? null,
+    testCases: found.cases,
+    warning: maskShown(masker, testResultsWarning(found, check, verdict)),
     finishedAt: new Date(),
   });
   return { verdict, message };
