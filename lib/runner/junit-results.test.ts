@@ -33,7 +33,8 @@ test("trims spaces", () => assert.equal("  a ".trim(), "a"));
 test("joins words with dashes", () => assert.equal("a b".split(" ").join("-"), "a-b"));
 test.skip("handles emoji", () => {});
 `;
-const JUNIT_RUN = "mkdir -p reports && node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml test/";
+const JUNIT_RUN =
+  "mkdir -p reports && node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml test/";
 const unitCheck = (command: string, extra: Record<string, unknown> = {}) =>
   check("unit", command, { kind: "test", junit: "reports/*.xml", ...extra });
 
