@@ -180,6 +180,9 @@ function toCheck(raw: Raw, ids: Ids, defaults: FileDefaults): ImportEntry {
       typeof f.expect_exit === "string" && /^\d+$/.test(f.expect_exit) ? Number(f.expect_exit) : f.expect_exit;
   if (f.expect_stdout !== undefined) candidate.expectStdout = f.expect_stdout;
   if (f.cwd !== undefined) candidate.cwd = f.cwd;
+  // A Markdown runbook writes the glob in backticks (a bare * reads as emphasis there).
+  if (f.junit !== undefined)
+    candidate.junit = typeof f.junit === "string" ? f.junit.replace(/^`([^`]*)`$/, "$1") : f.junit;
   if (f.proves_change !== undefined) {
     const proves = asBoolean(f.proves_change);
     if (proves === null) problems.push("proves_change: write yes or no");
@@ -236,6 +239,7 @@ const YAML_KEYS = new Set([
   "expect_exit",
   "expect_stdout",
   "cwd",
+  "junit",
   "env",
   "env_passthrough",
   "proves_change",
@@ -309,7 +313,7 @@ function parseYaml(text: string): ImportResult {
     for (const [key, value] of Object.entries(item)) {
       if (!YAML_KEYS.has(key))
         problems.push(
-          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change, use, with, executor, hidden)`,
+          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, junit, env, proves_change, use, with, executor, hidden)`,
         );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }
@@ -534,6 +538,7 @@ export function toGatesYaml(checks: readonly Check[], settings: GatesFileSetting
     ...(c.expectExit !== undefined ? { expect_exit: c.expectExit } : {}),
     ...(c.expectStdout !== undefined ? { expect_stdout: c.expectStdout } : {}),
     ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
+    ...(c.junit !== undefined ? { junit: c.junit } : {}),
     ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
     ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
     ...(c.executor !== undefined ? { executor: c.executor } : {}),
@@ -568,6 +573,7 @@ export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSet
         `- expect_stdout: ${/^\S(.*\S)?$/.test(c.expectStdout) && !c.expectStdout.includes("\n") && !c.expectStdout.startsWith('"') ? c.expectStdout : JSON.stringify(c.expectStdout)}`,
       );
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
+    if (c.junit !== undefined) parts.push(`- junit: \`${c.junit}\``);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
     if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);
     if (c.hidden !== undefined) parts.push(`- hidden: ${c.hidden ? "yes" : "no"}`);
