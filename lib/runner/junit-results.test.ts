@@ -13,6 +13,8 @@ import { createTokenWithPassword } from "../services/auth";
 import { createUser } from "../services/users";
 import { callRoute } from "../testing/call-route";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+import { startNextAttempt } from "../services/runs";
+import { settle } from "../testing/runner-harness";
 import { findReportFiles, readCheckoutFile, readJunitReports } from "./junit-reports";
 
 let h: Harness;
@@ -113,6 +115,44 @@ describe("a check that declares junit", () => {
     expect(row.testCases).toBeNull();
     expect(row.warning).toContain(NO_TEST_SUMMARY);
     expect(row.warning).toContain("not written by this run of the check");
+  });
+});
+
+describe("flaky tests", () => {
+  it("a test that failed and then passed on the same commit is flagged flaky, the others are not", async () => {
+    const counter = path.join(h.scratch, "flaky-counter");
+    const suite = `const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const runs = fs.existsSync(${JSON.stringify(counter)}) ? 1 : 0;
+fs.writeFileSync(${JSON.stringify(counter)}, "ran");
+test("sometimes fails", () => assert.equal(runs, 1));
+test("always passes", () => assert.ok(true));
+test("always fails", () => assert.ok(false));
+`;
+    const s = await makeScenario(
+      h,
+      { checkDefaults: [unitCheck(JUNIT_RUN)] },
+      // The reports folder is ignored, as it should be: otherwise every later attempt runs on uncommitted changes.
+      { files: { "test/slug.test.js": suite, ".gitignore": "reports/\n" } },
+    );
+    const first = await dispatchAndSettle(h, s.task.id);
+    expect(first.attempts[0].results[0].message).toBe("2 failed: sometimes fails, always fails");
+    await startNextAttempt(SYSTEM_ACTOR, first.run.id);
+    const second = await settle(h, first.run.id);
+    const row = second.attempts[1].results[0];
+    expect(row.message).toBe("1 failed: always fails");
+    expect(row.testCases?.map((t) => [t.name, t.status, t.flaky ?? false])).toEqual([
+      ["sometimes fails", "passed", true],
+      ["always passes", "passed", false],
+      ["always fails", "failed", false],
+    ]);
+    const res = await callRoute(runRoute.GET, {
+      path: `/api/runs/${first.run.id}`,
+      params: { id: first.run.id },
+      token,
+    });
+    expect(res.json.attempts[1].checks[0].flakyTests).toEqual(["test › sometimes fails"]);
   });
 });
 
