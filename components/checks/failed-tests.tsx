@@ -8,10 +8,10 @@ export function FailedTests({ tests, failedCount }: { tests: readonly TestCase[]
   const more = failedCount - tests.length;
   return (
     <section aria-label="Failed tests" data-testid="failed-tests" className="mb-3">
-      <h4 className="mb-1 text-xs font-semibold text-zinc-600 dark:text-zinc-300">
+      <p className="mb-1 text-xs font-semibold text-zinc-600 dark:text-zinc-300">
         Failed tests ({failedCount}){" "}
         <span className="font-normal text-zinc-500 dark:text-zinc-400">from the JUnit report</span>
-      </h4>
+      </p>
       <ul className="divide-y divide-zinc-100 rounded border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
         {/* Two tests of a report may share a name: the position is the key. */}
         {tests.map((t, i) => (

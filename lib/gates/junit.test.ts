@@ -14,6 +14,7 @@ import {
   parseJunitXml,
   summaryFromJunit,
   testKeyOf,
+  testPassRates,
   type TestCase,
 } from "./junit";
 import { judgeTestSummary } from "./test-summary";
@@ -214,5 +215,30 @@ describe("the junit field of a check", () => {
     expect(issues({ ...builtin, junit: "r.xml" })).toEqual([
       { path: "junit", message: "not used by a built-in (it writes no test report)" },
     ]);
+  });
+});
+
+describe("testPassRates", () => {
+  const t = (name: string, status: TestCase["status"], flaky?: true): TestCase => ({
+    name,
+    status,
+    ...(flaky ? { flaky } : {}),
+  });
+  it("lists the tests that did not always pass, worst first; skipped is not a run", () => {
+    const history = testPassRates([
+      [t("a", "passed", true), t("b", "passed"), t("c", "skipped"), t("d", "failed")],
+      [t("a", "failed"), t("b", "passed"), t("c", "skipped"), t("d", "error")],
+      [t("a", "passed"), t("b", "passed"), t("c", "skipped")],
+    ]);
+    expect(history).toEqual({
+      results: 3,
+      tests: 4,
+      unsteady: [
+        { key: "d", name: "d", runs: 2, passed: 0, passRate: 0, flaky: 0 },
+        { key: "a", name: "a", runs: 3, passed: 2, passRate: 2 / 3, flaky: 1 },
+      ],
+    });
+    expect(testPassRates([])).toBeNull();
+    expect(testPassRates([[t("b", "passed")]])).toEqual({ results: 1, tests: 1, unsteady: [] });
   });
 });

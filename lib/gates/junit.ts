@@ -204,3 +204,37 @@ export function toTestCases(value: unknown): TestCase[] | null {
       TEST_CASE_STATUSES.includes((c as TestCase).status),
   );
 }
+
+export type TestPassRate = { key: string; name: string; runs: number; passed: number; passRate: number; flaky: number };
+export type TestHistory = {
+  // How many of the check's newest results with JUnit reports these rates are over.
+  results: number;
+  // Distinct tests seen in them (skipped ones included).
+  tests: number;
+  // The tests that did not always pass (failed, errored or flaky at least once), worst first, at most `limit`.
+  unsteady: TestPassRate[];
+};
+
+// Per-test pass rates over a check's newest results (each a JUnit result's tests, newest first). A test runs
+// when it passed, failed or errored (skipped is not a run); the table lists only tests that did not always
+// pass, since a suite of 10,000 green tests is read by its count.
+export function testPassRates(results: readonly (readonly TestCase[])[], limit = 20): TestHistory | null {
+  if (results.length === 0) return null;
+  const byKey = new Map<string, TestPassRate>();
+  for (const cases of results)
+    for (const c of cases) {
+      const key = testKeyOf(c);
+      const rate = byKey.get(key) ?? { key, name: c.name, runs: 0, passed: 0, passRate: 0, flaky: 0 };
+      byKey.set(key, rate);
+      if (c.status === "skipped") continue;
+      rate.runs++;
+      if (c.status === "passed") rate.passed++;
+      if (c.flaky) rate.flaky++;
+    }
+  const all = [...byKey.values()].map((r) => ({ ...r, passRate: r.runs === 0 ? 0 : r.passed / r.runs }));
+  const unsteady = all
+    .filter((r) => r.passed < r.runs || r.flaky > 0)
+    .sort((a, b) => a.passRate - b.passRate || b.flaky - a.flaky || (a.key < b.key ? -1 : 1))
+    .slice(0, limit);
+  return { results: results.length, tests: all.length, unsteady };
+}

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runRoute from "../../app/api/runs/[id]/route";
+import * as statsRoute from "../../app/api/works/[id]/checks/stats/route";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { NO_TEST_SUMMARY } from "../gates/junit";
 import { createTokenWithPassword } from "../services/auth";
@@ -153,6 +154,25 @@ test("always fails", () => assert.ok(false));
       token,
     });
     expect(res.json.attempts[1].checks[0].flakyTests).toEqual(["test › sometimes fails"]);
+
+    // The check history: per-test pass rates over the check's results with JUnit reports, worst first.
+    const stats = await callRoute(statsRoute.GET, {
+      path: `/api/works/${s.work.id}/checks/stats`,
+      params: { id: s.work.id },
+      token,
+    });
+    expect(stats.status).toBe(200);
+    const unit = (stats.json.checks as unknown as { checkId: string; tests: unknown }[]).find(
+      (c) => c.checkId === "unit",
+    );
+    expect(unit?.tests).toEqual({
+      results: 2,
+      tests: 3,
+      unsteady: [
+        { key: "test › always fails", name: "always fails", runs: 2, passed: 0, passRate: 0, flaky: 0 },
+        { key: "test › sometimes fails", name: "sometimes fails", runs: 2, passed: 1, passRate: 0.5, flaky: 1 },
+      ],
+    });
   });
 });
 
