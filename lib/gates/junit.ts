@@ -6,8 +6,8 @@
 import { XMLParser } from "fast-xml-parser";
 import type { TestCounts, TestSummary } from "./test-summary";
 
-export const TEST_CASE_STATUSES = ["passed", "failed", "skipped", "error"] as const;
-export type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
+const TEST_CASE_STATUSES = ["passed", "failed", "skipped", "error"] as const;
+type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
 
 // One test as stored on its check's result. Absent fields: the report did not say.
 export type TestCase = {
@@ -188,7 +188,7 @@ export function judgeMissingTestSummary(
 }
 
 // The failed and errored tests, for the row's list and the API (bounded: a run's JSON is polled).
-export const FAILED_TESTS_SHOWN = 50;
+const FAILED_TESTS_SHOWN = 50;
 export function failedTestsOf(cases: readonly TestCase[] | null): TestCase[] {
   return (cases ?? []).filter((c) => c.status === "failed" || c.status === "error").slice(0, FAILED_TESTS_SHOWN);
 }
@@ -205,7 +205,7 @@ export function toTestCases(value: unknown): TestCase[] | null {
   );
 }
 
-export type TestPassRate = { key: string; name: string; runs: number; passed: number; passRate: number; flaky: number };
+type TestPassRate = { key: string; name: string; runs: number; passed: number; passRate: number; flaky: number };
 export type TestHistory = {
   // How many of the check's newest results with JUnit reports these rates are over.
   results: number;
