@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { dispatch, runJson, workWithChecks } from "./support/api";
+import { api, dispatch, runJson, workWithChecks } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";
 
 // A real node:test suite, written by the check itself (outside every test pattern, so the proof rows leave
@@ -62,4 +62,26 @@ test("an accepted run: the reports-only JUnit check is an amber Warning listing 
   // The required check that passed is green, as ever.
   await expect(page.locator('li[data-check-id="ready"] [data-verdict]')).toHaveText("Passed");
   await expectNoAxeViolations(page, "a run with a JUnit warning row, expanded");
+});
+
+test("a lead declares a check's JUnit reports in the editor: a glob leaving the checkout is refused as typed", async ({
+  page,
+}) => {
+  const { workId } = await workWithChecks("JUnit editor", [
+    { id: "ready", name: "It builds", kind: "build", command: "make", required: true },
+  ]);
+  await page.goto(`/works/${workId}/settings`);
+  await page.getByRole("button", { name: "+ Add a check" }).click();
+  const added = page.getByRole("listitem", { name: /^Check 2/ });
+  await added.getByLabel("Id", { exact: true }).fill("unit");
+  await added.getByLabel("Name", { exact: true }).fill("Unit tests pass");
+  await added.getByRole("textbox", { name: "Command" }).fill("npm test");
+  await added.getByLabel("JUnit reports").fill("../reports/*.xml");
+  await expect(added.getByText("JUnit reports: must stay inside the checkout: '..' is not allowed")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  await added.getByLabel("JUnit reports").fill("reports/*.xml");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /Saved: version/ })).toBeVisible();
+  const work = (await api("GET", `/api/works/${workId}`)).json;
+  expect(work.checkDefaults.find((c) => c.id === "unit")?.junit).toBe("reports/*.xml");
 });
