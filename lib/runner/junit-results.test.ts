@@ -11,7 +11,9 @@ import * as statsRoute from "../../app/api/works/[id]/checks/stats/route";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { NO_TEST_SUMMARY } from "../gates/junit";
 import { createTokenWithPassword } from "../services/auth";
-import { createUser } from "../services/users";
+import { readCheckHistory } from "../services/check-history";
+import { loadRunDetail } from "../services/run-detail";
+import { createUser, setMemberRole } from "../services/users";
 import { callRoute } from "../testing/call-route";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 import { startNextAttempt } from "../services/runs";
@@ -173,6 +175,30 @@ test("always fails", () => assert.ok(false));
         { key: "test › sometimes fails", name: "sometimes fails", runs: 2, passed: 1, passRate: 0.5, flaky: 1 },
       ],
     });
+  });
+});
+
+describe("a held-out check's tests", () => {
+  it("a viewer sees neither its failed tests on the row nor its per-test pass rates; a lead does", async () => {
+    const s = await makeScenario(
+      h,
+      { checkDefaults: [unitCheck(JUNIT_RUN, { hidden: true })] },
+      { files: { "test/slug.test.js": SLUG_TESTS } },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const viewer = await createUser(SYSTEM_ACTOR, {
+      email: `viewer-${s.work.id}@example.test`,
+      password: "correct horse battery staple",
+    });
+    await setMemberRole(SYSTEM_ACTOR, s.work.id, viewer.id, { role: "viewer" });
+    const asViewer = { ...SYSTEM_ACTOR, userId: viewer.id, isAdmin: false, via: "session" as const, label: "viewer" };
+    const row = (await loadRunDetail(asViewer, detail.run.id)).attempts[0].results[0];
+    expect([row.verdict, row.testCases, row.warning, row.message]).toEqual(["failed", null, null, null]);
+    expect(detail.attempts[0].results[0].testCases).toHaveLength(4);
+    const seen = (await readCheckHistory(asViewer, s.work.id)).find((c) => c.checkId === "unit");
+    expect([seen?.runs, seen?.tests]).toEqual([1, null]);
+    const lead = (await readCheckHistory(SYSTEM_ACTOR, s.work.id)).find((c) => c.checkId === "unit");
+    expect(lead?.tests?.unsteady.map((t) => t.name)).toEqual(["lower-cases the title"]);
   });
 });
 
