@@ -85,3 +85,42 @@ test("a lead declares a check's JUnit reports in the editor: a glob leaving the 
   const work = (await api("GET", `/api/works/${workId}`)).json;
   expect(work.checkDefaults.find((c) => c.id === "unit")?.junit).toBe("reports/*.xml");
 });
+
+test("the check history shows per-test pass rates from the JUnit reports, worst first", async ({ page }) => {
+  test.setTimeout(120_000);
+  // Attempt 1: "sometimes fails" fails (no marker yet); attempt 2: it passes. "always fails" fails both times.
+  const suite = [
+    "mkdir -p e2e-suite out && cat > e2e-suite/slug.js <<'JS'",
+    'const test = require("node:test");',
+    'const assert = require("node:assert/strict");',
+    'const fs = require("node:fs");',
+    'const seen = fs.existsSync("out/marker");',
+    'fs.writeFileSync("out/marker", "ran");',
+    'test("sometimes fails", () => assert.ok(seen));',
+    'test("always passes", () => assert.ok(true));',
+    'test("always fails", () => assert.ok(false));',
+    "JS",
+    "node --test --test-reporter=junit --test-reporter-destination=out/junit.xml e2e-suite/slug.js",
+  ].join("\n");
+  const { workId, taskId } = await workWithChecks(
+    "JUnit history",
+    [{ id: "unit", name: "Unit tests", kind: "custom", command: suite, required: true, junit: "out/*.xml" }],
+    { requireTests: "off", vacuousPolicy: "off" },
+  );
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status, { timeout: 60_000 }).toBe("waiting");
+  expect((await api("POST", `/api/runs/${runId}/attempts`)).status).toBe(202);
+  await expect.poll(async () => (await runJson(runId)).attempts[1]?.status, { timeout: 60_000 }).toBe("finished");
+
+  await page.goto(`/works/${workId}/checks`);
+  const row = page.locator('tr[data-check-id="unit"]');
+  const rates = row.getByTestId("test-rates");
+  await expect(rates).toContainText("3 tests over 2 results · 2 not always passing");
+  await rates.locator("summary").click();
+  const list = rates.getByRole("list", { name: "Tests that did not always pass" });
+  await expect(list.getByRole("listitem")).toHaveText([
+    /^0%\s*always fails \(0\/2\)$/,
+    /^50%\s*sometimes fails \(1\/2\)$/,
+  ]);
+  await expectNoAxeViolations(page, "the check history with per-test pass rates open");
+});
