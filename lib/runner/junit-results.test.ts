@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runRoute from "../../app/api/runs/[id]/route";
+import * as worksRoute from "../../app/api/works/route";
 import * as statsRoute from "../../app/api/works/[id]/checks/stats/route";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { NO_TEST_SUMMARY } from "../gates/junit";
@@ -175,6 +176,31 @@ test("always fails", () => assert.ok(false));
         { key: "test › sometimes fails", name: "sometimes fails", runs: 2, passed: 1, passRate: 0.5, flaky: 1 },
       ],
     });
+  });
+});
+
+describe("the junit field through the API", () => {
+  it("a glob leaving the checkout is refused with its field path, and nothing is saved", async () => {
+    const name = `junit api ${Date.now()}`;
+    const res = await callRoute(worksRoute.POST, {
+      path: "/api/works",
+      method: "POST",
+      token,
+      body: {
+        name,
+        repoUrl: "/tmp/none",
+        checkDefaults: [
+          { id: "a", name: "A", kind: "test", command: "true", required: true, junit: "reports/*.xml" },
+          { id: "b", name: "B", kind: "test", command: "true", required: true, junit: "/abs/*.xml" },
+        ],
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.issues).toEqual([
+      { path: "checkDefaults.1.junit", message: "must be relative to the checkout root, not absolute" },
+    ]);
+    const list = await callRoute(worksRoute.GET, { path: "/api/works", token });
+    expect(JSON.stringify(list.json)).not.toContain(name);
   });
 });
 
