@@ -119,7 +119,8 @@ export function parseMarkdown(text: string): ImportResult {
     // Only the first fence under a heading counts: later ones (an example output, a note) are not checks.
     if (block.fences.length === 0)
       problems.push(
-        "no fenced command block: put the command in ```bash … ``` (```agent for an instruction, ```yaml with use: for a built-in)",
+        "no fenced command block: put the command in ```bash … ``` " +
+          "(```agent for an instruction, ```yaml with use: for a built-in)",
       );
     else {
       const read = readFence(block.fences[0].info, block.fences[0].code);
@@ -163,10 +164,11 @@ export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSet
     parts.push(`- kind: ${c.kind}`, `- required: ${c.required ? "yes" : "no"}`);
     if (c.timeoutSec !== undefined) parts.push(`- timeout: ${formatDurationSec(c.timeoutSec)}`);
     if (c.expectExit !== undefined) parts.push(`- expect_exit: ${c.expectExit}`);
-    if (c.expectStdout !== undefined)
-      parts.push(
-        `- expect_stdout: ${/^\S(.*\S)?$/.test(c.expectStdout) && !c.expectStdout.includes("\n") && !c.expectStdout.startsWith('"') ? c.expectStdout : JSON.stringify(c.expectStdout)}`,
-      );
+    if (c.expectStdout !== undefined) {
+      const out = c.expectStdout;
+      const isPlain = /^\S(.*\S)?$/.test(out) && !out.includes("\n") && !out.startsWith('"');
+      parts.push(`- expect_stdout: ${isPlain ? out : JSON.stringify(out)}`);
+    }
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
     if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);

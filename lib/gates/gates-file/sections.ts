@@ -5,7 +5,7 @@
 import { ZCheckSourceList, type CheckSource } from "../check-sources";
 import { ZGlobList } from "../globs";
 import { ZMergePolicy, type MergePolicy } from "../merge-policy";
-import { ZProfile, ZProofPolicy, type Profile, type ProofSettings } from "../work-schema";
+import { ZChecksPolicy, ZProfile, type Profile, type ProofSettings } from "../work-schema";
 import type { ImportEntry } from "./entries";
 
 // The Work's proof settings a file names (`proof:` in YAML, a `## Proof` section in Markdown).
@@ -83,13 +83,14 @@ export function readProof(fields: Record<string, unknown>): {
         ? ZGlobList
         : field === "profile"
           ? ZProfile
-          : ZProofPolicy;
+          : ZChecksPolicy;
     const parsed = schema.safeParse(value);
     if (parsed.success) (proof as Record<string, unknown>)[field] = parsed.data;
     else
       for (const issue of parsed.error.issues)
         proofProblems.push(
-          `proof: ${[key, ...issue.path.map((p) => (typeof p === "number" ? p + 1 : String(p)))].join(" ")}: ${issue.message}`,
+          `proof: ${[key, ...issue.path.map((p) => (typeof p === "number" ? p + 1 : String(p)))].join(" ")}: ` +
+            issue.message,
         );
   }
   return { proof: Object.keys(proof).length ? proof : null, proofProblems };

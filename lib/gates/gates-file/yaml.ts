@@ -79,7 +79,8 @@ export function parseYaml(text: string): ImportResult {
     for (const [key, value] of Object.entries(item)) {
       if (!YAML_KEYS.has(key))
         problems.push(
-          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change, use, with, executor, hidden)`,
+          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, ` +
+            "cwd, env, proves_change, use, with, executor, hidden)",
         );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }

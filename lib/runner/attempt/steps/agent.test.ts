@@ -20,7 +20,11 @@ describe("agentStep", () => {
     const report = JSON.stringify({ checks: [{ id: "served", status: "pass", message: "200" }] });
     const s = await makeScenario(h, {
       checkDefaults: [check("unit", "true"), check("served", "open the page", { executor: "agent" })],
-      agentCommand: `cat > ${seen} && cmp -s ${seen} "$GATEHOUSE_BRIEF_FILE" && echo '${report}' > "$GATEHOUSE_REPORT_FILE"`,
+      agentCommand: [
+        `cat > ${seen}`,
+        `cmp -s ${seen} "$GATEHOUSE_BRIEF_FILE"`,
+        `echo '${report}' > "$GATEHOUSE_REPORT_FILE"`,
+      ].join(" && "),
     });
     const { ctx } = await attemptContextFor(h, s);
     expect(await runStep(ctx, agentStep)).toEqual({ verdicts: [] });

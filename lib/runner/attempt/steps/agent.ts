@@ -127,7 +127,8 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
   await updateRun({ id: run.id, changes: { spentMs: run.spentMs } });
   if (outcome.spawnError) return `the agent command could not start: ${outcome.spawnError}`;
   if (outcome.exitCode !== null && AGENT_COULD_NOT_START.has(outcome.exitCode)) {
-    return `the agent command could not start (exit code ${outcome.exitCode}${outcome.message ? `: ${outcome.message}` : ""})`;
+    const said = outcome.message ? `: ${outcome.message}` : "";
+    return `the agent command could not start (exit code ${outcome.exitCode}${said})`;
   }
   return null;
 }

@@ -42,11 +42,10 @@ export const checksStep: Step = {
         if (run.failFast && required && isBlockingVerdict(verdict)) stoppedBy = { id: check.id, verdict };
       } else if (ctx.signal.aborted) skip("not run: the run was stopped");
       else if (ctx.budget.isSpent()) skip(`not run: ${ctx.budget.spentMessage()}`);
-      else if (stoppedBy)
-        skip(
-          `not run: failFast stopped the attempt after "${stoppedBy.id}" ${STOPPED_WORDS[stoppedBy.verdict] ?? stoppedBy.verdict}`,
-        );
-      else {
+      else if (stoppedBy) {
+        const how = STOPPED_WORDS[stoppedBy.verdict] ?? stoppedBy.verdict;
+        skip(`not run: failFast stopped the attempt after "${stoppedBy.id}" ${how}`);
+      } else {
         const done = await runOneCheck(ctx, check);
         verdicts.push({ required: check.required, verdict: done.verdict, checkId: check.id, message: done.message });
         if (run.failFast && check.required && isBlockingVerdict(done.verdict))

@@ -27,6 +27,7 @@ import type { AttemptContext } from "../context";
 import { NOTHING, type Step, type StepResult } from "../step";
 
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+const said = (message: string | null) => (message ? `: ${message}` : "");
 
 // After a red gate the row is still there, skipped: a mutation floor that did not run says so.
 export const mutationStep: Step = {
@@ -104,11 +105,13 @@ async function mutate(ctx: AttemptContext): Promise<MutationRecord> {
         if (!fs.existsSync(path.join(dir, "node_modules", ".bin", "stryker")))
           return {
             ...skipped(
-              `${stryker!.file} sets a threshold, but Stryker is not installed in the checkout (node_modules/.bin/stryker): add @stryker-mutator/core to its devDependencies`,
+              `${stryker!.file} sets a threshold, but Stryker is not installed in the checkout ` +
+                "(node_modules/.bin/stryker): add @stryker-mutator/core to its devDependencies",
             ),
             verdict: "error" as const,
           };
-        command = `node_modules/.bin/stryker run ${shellQuote(stryker!.file)} --mutate ${shellQuote(targets.join(","))} --reporters json,clear-text`;
+        const [file, mutate] = [shellQuote(stryker!.file), shellQuote(targets.join(","))];
+        command = `node_modules/.bin/stryker run ${file} --mutate ${mutate} --reporters json,clear-text`;
         reportFile = stryker!.settings.reportFile;
       }
       const outcome = await ctx.exec({
@@ -132,9 +135,7 @@ async function mutate(ctx: AttemptContext): Promise<MutationRecord> {
       const stat = file ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
       if (!file || !stat?.isFile() || stat.size > MAX_REPORT_BYTES)
         return {
-          ...skipped(
-            `no report at ${reportFile} (exit code ${outcome.exitCode}${outcome.message ? `: ${outcome.message}` : ""})`,
-          ),
+          ...skipped(`no report at ${reportFile} (exit code ${outcome.exitCode}${said(outcome.message)})`),
           verdict: "error" as const,
         };
       const report = parseMutationReport(fs.readFileSync(file, "utf8"));
