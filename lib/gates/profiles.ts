@@ -2,10 +2,10 @@
 // (which commands a run freezes) and the run page read it here instead of comparing profile names.
 import { PROFILES, type Profile } from "./work-schema";
 
-export const LAYERS = ["evidence", "review", "red-team", "mutation"] as const;
+const LAYERS = ["evidence", "review", "red-team", "mutation"] as const;
 export type Layer = (typeof LAYERS)[number];
 
-export const PROFILE_LAYERS: Readonly<Record<Profile, readonly Layer[]>> = {
+const PROFILE_LAYERS: Readonly<Record<Profile, readonly Layer[]>> = {
   lite: [],
   standard: ["evidence", "review"],
   full: ["evidence", "review", "red-team", "mutation"],

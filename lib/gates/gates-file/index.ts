@@ -9,7 +9,7 @@ import { parseYaml } from "./yaml";
 
 export { slugifyId } from "./entries";
 export { toGatesMarkdown } from "./markdown";
-export type { GatesFileSettings, ImportResult, ProofFileSettings } from "./sections";
+export type { ImportResult, ProofFileSettings } from "./sections";
 export { toGatesYaml } from "./yaml";
 
 export function parseGatesFile(text: string): ImportResult {

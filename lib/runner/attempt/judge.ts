@@ -11,7 +11,7 @@ type Ending = Pick<CommandOutcome, "isAborted" | "isTimedOut" | "spawnError" | "
 
 // A check's verdict from how its command ended, before the test runner's summary is read. An abort is
 // "skipped"; so is a timeout the run's budget imposed when `skipBudgetCut` (a re-run it cut says nothing).
-export function verdictByExit(
+function verdictByExit(
   outcome: Ending,
   check: { expectExit?: number; expectStdout?: string },
   skipBudgetCut = false,
