@@ -15,13 +15,11 @@ export const evidenceStep: Step = {
     // not be read (the proof step's `_protected` row already says why the attempt is red).
     if (!run.proof || !run.startCommit) return NOTHING;
     const startedAt = new Date();
-    if (
-      !(await ctx.change().then(
-        () => true,
-        () => false,
-      ))
-    )
-      return NOTHING;
+    const isChangeRead = await ctx.change().then(
+      () => true,
+      () => false,
+    );
+    if (!isChangeRead) return NOTHING;
     const row = evidenceRow({ criteria: criteriaOf(run.checks), text: readEvidenceFile(ctx.checkoutPath) });
     if (!row) return NOTHING;
     ctx.record(row, startedAt);
