@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { RunAs } from "./process/spawner";
+import { config, configFrom, type Env } from "../config/config";
 
 export type RunAsUser = RunAs & { name: string };
 
@@ -21,8 +22,9 @@ function fromPasswd(value: string): RunAsUser | null {
   return entry && entry.length >= 4 ? { name: entry[0], uid: Number(entry[2]), gid: Number(entry[3]) } : null;
 }
 
-export function resolveRunAs(env: Readonly<Record<string, string | undefined>> = process.env): RunAsUser | null {
-  const value = env.GATEHOUSE_RUN_AS?.trim();
+// `env`: another environment than the server's (tests).
+export function resolveRunAs(env?: Env): RunAsUser | null {
+  const value = (env ? configFrom(env) : config()).runAs;
   if (!value) return null;
   if (process.getuid?.() !== 0)
     throw new Error("GATEHOUSE_RUN_AS needs the server to run as root: it starts checks as that user");
@@ -36,10 +38,10 @@ const holder = globalThis as unknown as { __gatehouseRunAs?: { value: string | u
 
 // The configured user, resolved once per process (and again if the setting changes, as in tests).
 export function runAsFromEnv(): RunAsUser | null {
-  const value = process.env.GATEHOUSE_RUN_AS;
+  const value = config().runAs ?? undefined;
   const cached = holder.__gatehouseRunAs;
   if (cached && cached.value === value) return cached.user;
-  const user = resolveRunAs(process.env);
+  const user = resolveRunAs();
   holder.__gatehouseRunAs = { value, user };
   return user;
 }

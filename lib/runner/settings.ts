@@ -1,6 +1,5 @@
 // Runner settings from the environment (SPEC, Configuration).
-import os from "node:os";
-import { dataDir } from "../config/database-url";
+import { config } from "../config/config";
 import { resolveRunAs, type RunAsUser } from "./run-as";
 
 export type RunnerSettings = {
@@ -13,18 +12,14 @@ export type RunnerSettings = {
   runAs: RunAsUser | null;
 };
 
-function positiveNumber(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-export function runnerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): RunnerSettings {
+export function runnerSettingsFromEnv(): RunnerSettings {
+  const { dataDir, concurrency, logCapBytes } = config();
   return {
-    dataDir: dataDir(),
-    concurrency: Math.floor(positiveNumber(env.GATEHOUSE_CONCURRENCY, os.availableParallelism())),
-    logCapBytes: Math.floor(positiveNumber(env.GATEHOUSE_LOG_CAP_MB, 32) * 1024 * 1024),
+    dataDir,
+    concurrency,
+    logCapBytes,
     killGraceMs: 2000,
     agentTimeoutMs: 30 * 60 * 1000,
-    runAs: resolveRunAs(env),
+    runAs: resolveRunAs(),
   };
 }
