@@ -170,6 +170,7 @@ export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSet
       parts.push(`- expect_stdout: ${isPlain ? out : JSON.stringify(out)}`);
     }
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
+    if (c.junit !== undefined) parts.push(`- junit: \`${c.junit}\``);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
     if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);
     if (c.hidden !== undefined) parts.push(`- hidden: ${c.hidden ? "yes" : "no"}`);

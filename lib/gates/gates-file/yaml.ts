@@ -80,7 +80,7 @@ export function parseYaml(text: string): ImportResult {
       if (!YAML_KEYS.has(key))
         problems.push(
           `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, ` +
-            "cwd, env, proves_change, use, with, executor, hidden)",
+            "cwd, junit, env, proves_change, use, with, executor, hidden)",
         );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }
@@ -118,6 +118,7 @@ export function toGatesYaml(checks: readonly Check[], settings: GatesFileSetting
     ...(c.expectExit !== undefined ? { expect_exit: c.expectExit } : {}),
     ...(c.expectStdout !== undefined ? { expect_stdout: c.expectStdout } : {}),
     ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
+    ...(c.junit !== undefined ? { junit: c.junit } : {}),
     ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
     ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
     ...(c.executor !== undefined ? { executor: c.executor } : {}),

@@ -4,10 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { applyAgentReport } from "../../../gates/agent-report";
-import { composeBrief } from "../../../gates/brief";
+import { briefWarningsOf, composeBrief } from "../../../gates/brief";
 import { whatCheckRuns } from "../../../gates/builtins";
 import { criteriaOf } from "../../../gates/evidence";
 import { isBlockingVerdict } from "../../../gates/gate";
+import { failedTestsOf } from "../../../gates/junit";
 import { hasLayer } from "../../../gates/profiles";
 import { PROFILES } from "../../../gates/work-schema";
 import { listResults, updateAttempt, updateRun } from "../../../db/runs";
@@ -79,8 +80,10 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
           logNote: r.logNote,
           message: r.message,
           tests: r.tests,
+          failedTests: failedTestsOf(r.testCases),
           executor: run.checks.find((c) => c.id === r.checkId)?.executor,
         })),
+      warnings: briefWarningsOf(previousResults.filter((r) => !hiddenIds.has(r.checkId))),
       previousAttemptN: previous?.n ?? null,
       evidence: hasLayer(run.profile, "evidence") ? criteriaOf(run.checks) : [],
     }),
