@@ -21,7 +21,8 @@ import { findWork } from "../db/works";
 import { rowsFor } from "./attempt-results";
 import { prepareCheckout } from "./checkout/checkout";
 import { freezeCheckSources, removeReadOnlyTree, runChecksDirOf } from "./check-sources";
-import { executeAttempt } from "./execute-attempt";
+import { Budget } from "./attempt/budget";
+import { executeAttempt } from "./attempt/pipeline";
 import type { RunnerDeps, StopReason } from "./runner-deps";
 
 export async function advanceRun(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
@@ -100,7 +101,6 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
       signal,
       deps,
       secrets,
-      masker: () => deps.makeMasker(secretValues),
     });
 
     if (signal.aborted) {
@@ -120,8 +120,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
       attemptN: attempt.n,
       maxAttempts: run.maxAttempts,
       hasAgent: !!run.agentCommand,
-      requiredError: null,
-      isBudgetSpent: run.budgetSec !== null && run.spentMs - run.budgetFromMs >= run.budgetSec * 1000,
+      isBudgetSpent: new Budget(run, deps.agentTimeoutMs).isSpent(),
       budgetSec: run.budgetSec,
       isNothingRequired: isNothingRequired(run.checks),
     });
@@ -129,8 +128,6 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
       case "accept":
         await endRun(run, "accepted", step.reason);
         return deps.afterAccepted?.(run.id).catch((error) => console.error("gatehouse: auto-merge failed", error));
-      case "inconclusive":
-        return endRun(run, "inconclusive", step.reason);
       case "wait":
         await updateRunIfStatus({
           id: run.id,

@@ -1,6 +1,5 @@
 // Runner settings from the environment (SPEC, Configuration).
-import os from "node:os";
-import { dataDir } from "../config/database-url";
+import { config } from "../config/config";
 import { resolveRunUser, type RunAsUser } from "./run-as";
 import { resolveSandboxMode, type SandboxMode } from "./sandbox/mode";
 
@@ -17,20 +16,16 @@ export type RunnerSettings = {
   sandbox: SandboxMode;
 };
 
-function positiveNumber(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-export function runnerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): RunnerSettings {
-  const runAs = resolveRunUser(env);
+export function runnerSettingsFromEnv(): RunnerSettings {
+  const { dataDir, concurrency, logCapBytes, sandbox } = config();
+  const runAs = resolveRunUser();
   return {
-    dataDir: dataDir(),
-    concurrency: Math.floor(positiveNumber(env.GATEHOUSE_CONCURRENCY, os.availableParallelism())),
-    logCapBytes: Math.floor(positiveNumber(env.GATEHOUSE_LOG_CAP_MB, 32) * 1024 * 1024),
+    dataDir,
+    concurrency,
+    logCapBytes,
     killGraceMs: 2000,
     agentTimeoutMs: 30 * 60 * 1000,
     runAs,
-    sandbox: resolveSandboxMode(env, runAs),
+    sandbox: resolveSandboxMode({ GATEHOUSE_SANDBOX: sandbox ?? undefined }, runAs),
   };
 }

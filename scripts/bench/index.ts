@@ -5,6 +5,7 @@ import os from "node:os";
 import { benchFlood, benchSandbox, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
 import { benchPages } from "./pages-bench";
 import { benchCheckHistory } from "./check-history-bench";
+import { benchJunit } from "./junit-bench";
 import { benchScale } from "./scale-bench";
 
 async function main() {
@@ -35,6 +36,12 @@ async function main() {
   }
   if (!only || only === "pages") {
     for (const row of await benchPages(5)) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  if (!only || only === "junit") {
+    for (const row of await benchJunit(9)) {
       rows.push(row);
       print(row);
     }

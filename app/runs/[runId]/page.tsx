@@ -7,6 +7,7 @@ import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
 import { toJson } from "@/lib/api/jsonify";
 import { formatDateTime, formatDuration, shortCommit } from "@/lib/format";
+import { hasLayer } from "@/lib/gates/profiles";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { RunChecksPanel } from "@/components/runs/run-checks-panel";
 import { FrozenCheckSources } from "@/components/runs/frozen-check-sources";
@@ -124,25 +125,25 @@ export default async function RunPage({ params }: Props) {
       <Section id="checks" title="Checks" description={`${attempts.length} of ${run.maxAttempts} attempts`}>
         <RunChecksPanel initial={json} />
       </Section>
-      {run.profile !== "lite" ? (
-        <>
-          <Section
-            id="evidence"
-            title="Evidence"
-            description="Each acceptance criterion shown working by the agent in .gatehouse/evidence.md."
-          >
-            <EvidenceLayer initial={json} />
-          </Section>
-          <Section
-            id="review"
-            title="Review"
-            description="An independent review ran the criteria itself after a green gate."
-          >
-            <ReviewLayer initial={json} />
-          </Section>
-        </>
+      {hasLayer(run.profile, "evidence") ? (
+        <Section
+          id="evidence"
+          title="Evidence"
+          description="Each acceptance criterion shown working by the agent in .gatehouse/evidence.md."
+        >
+          <EvidenceLayer initial={json} />
+        </Section>
       ) : null}
-      {run.profile === "full" ? (
+      {hasLayer(run.profile, "review") ? (
+        <Section
+          id="review"
+          title="Review"
+          description="An independent review ran the criteria itself after a green gate."
+        >
+          <ReviewLayer initial={json} />
+        </Section>
+      ) : null}
+      {hasLayer(run.profile, "red-team") ? (
         <Section
           id="red-team"
           title="Red team"
@@ -151,7 +152,7 @@ export default async function RunPage({ params }: Props) {
           <RedTeamLayer initial={json} />
         </Section>
       ) : null}
-      {run.profile === "full" ? (
+      {hasLayer(run.profile, "mutation") ? (
         <Section
           id="mutation"
           title="Mutation floor"
