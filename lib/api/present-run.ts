@@ -20,6 +20,9 @@ export function presentRunSummary(run: RunRecord) {
     needsDecision: run.needsDecision,
     // The worker that executes it, or did last (null: not taken yet, or executed inside the server on SQLite).
     worker: run.workerName,
+    // The sandbox its commands ran under: "bwrap", "off" (the agent could reach the platform), "unavailable"
+    // (its commands were refused), null before it started or for runs from before the sandbox.
+    sandbox: run.sandbox,
     createdAt: run.createdAt,
     finishedAt: run.finishedAt,
   };

@@ -155,6 +155,7 @@ export type RunChanges = Partial<
     | "startedAt"
     | "finishedAt"
     | "checkSources"
+    | "sandbox"
   >
 >;
 

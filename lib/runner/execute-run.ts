@@ -45,7 +45,8 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
   const isStarted = await updateRunIfStatus({
     id: run.id,
     statuses: ["queued", "running"],
-    changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date() },
+    // The sandbox it runs under is recorded with it (a worker's own setting, like its name).
+    changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date(), sandbox: deps.sandbox.kind },
   });
   if (!isStarted) return signal.aborted ? endStopped(run, signal) : undefined;
   run.gate = "running";

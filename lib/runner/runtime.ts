@@ -64,6 +64,11 @@ function getRuntime(): Runtime {
   return holder.__gatehouseRuntime!;
 }
 
+// The sandbox this process's runs execute under (what /api/health reports).
+export function currentSandbox(): RunnerDeps["sandbox"] {
+  return getRuntime().deps.sandbox;
+}
+
 export function getExecutor(): RunExecutor {
   return getRuntime().executor;
 }

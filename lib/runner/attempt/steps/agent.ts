@@ -100,6 +100,7 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
 
   const timeout = ctx.budget.timeoutFor(null);
   const outcome = await ctx.exec({
+    role: "agent",
     command: run.agentCommand!,
     cwd: ctx.checkoutPath,
     env: { checkId: null, briefFile, reportFile, passthrough: run.agentEnvPassthrough },

@@ -102,6 +102,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
     commit,
     fn: async (scratch) => {
       const outcome = await ctx.exec({
+        role: "reviewer",
         command: run.redTeamCommand!,
         cwd: scratch,
         env: { ...envOf(ctx, brief), reportFile },

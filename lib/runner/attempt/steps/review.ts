@@ -207,6 +207,7 @@ async function reviewTry(
   giveTo(execLog, deps.runAs);
   const timeout = ctx.budget.timeoutFor(null);
   const outcome = await ctx.exec({
+    role: "reviewer",
     command: run.reviewCommand!,
     cwd: opts.dir,
     env: {
