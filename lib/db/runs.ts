@@ -2,6 +2,7 @@
 import type { Verdict } from "../gates/gate";
 import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
+import { toTestCases, type TestCase } from "../gates/junit";
 import type { FrozenCheckSource } from "../gates/check-sources";
 import type { ProofSettings } from "../gates/work-schema";
 import { getDb, type Db, type DbOrTx } from "./client";
@@ -34,12 +35,17 @@ const toAttemptRecord = (row: Attempt): AttemptRecord => ({
   agentLogBytes: bytes(row.agentLogBytes),
 });
 
-// tests: the test runner's summary, checked on the way out (null when none was recognised).
-export type ResultRecord = Omit<LogBytesAsNumber<CheckResult, "logBytes">, "tests"> & { tests: TestCounts | null };
+// tests: the test runner's summary, checked on the way out (null when none was recognised); testCases: the
+// tests of its JUnit reports.
+export type ResultRecord = Omit<LogBytesAsNumber<CheckResult, "logBytes">, "tests" | "testCases"> & {
+  tests: TestCounts | null;
+  testCases: TestCase[] | null;
+};
 const toResultRecord = (row: CheckResult): ResultRecord => ({
   ...row,
   logBytes: bytes(row.logBytes),
   tests: toTestCounts(row.tests),
+  testCases: toTestCases(row.testCases),
 });
 
 export type RunInsert = Pick<
@@ -149,6 +155,7 @@ export type RunChanges = Partial<
     | "startedAt"
     | "finishedAt"
     | "checkSources"
+    | "sandbox"
   >
 >;
 
@@ -274,6 +281,8 @@ export type QueuedResult = Pick<ResultRecord, "checkId" | "name" | "kind" | "req
       | "logBytes"
       | "logNote"
       | "tests"
+      | "testCases"
+      | "warning"
       | "startedAt"
       | "finishedAt"
     >
@@ -285,6 +294,7 @@ function resultRowsOf(opts: { attemptId: string; runId: string; logAttempt: numb
     ...r,
     logBytes: bigBytes(r.logBytes) ?? null,
     tests: r.tests ?? undefined,
+    testCases: r.testCases ?? undefined,
     attemptId: opts.attemptId,
     runId: opts.runId,
     position,

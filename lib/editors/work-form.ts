@@ -1,7 +1,7 @@
 // The Work settings editor's working copy, and the patch (validated by ZWorkPatch) it saves.
 import { z } from "zod";
 import { ZGlobList } from "../gates/globs";
-import { ZProfile, ZProofPolicy, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
+import { ZChecksPolicy, ZProfile, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
 import { toFieldIssues } from "../gates/field-issues";
 import { unknownSecretIssues } from "../gates/check-sources";
 import type { WorkRecord } from "../db/works";
@@ -172,9 +172,9 @@ export const PROFILE_EXPLAINED: Record<string, string> = {
 // The proof settings as the form holds them, for the gates-file export (valid ones only).
 export const ZProofOfWork = z.object({
   testPatterns: ZGlobList,
-  requireTests: ZProofPolicy,
+  requireTests: ZChecksPolicy,
   protectedPaths: ZGlobList,
-  vacuousPolicy: ZProofPolicy,
+  vacuousPolicy: ZChecksPolicy,
   profile: ZProfile,
 });
 

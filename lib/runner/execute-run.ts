@@ -22,7 +22,8 @@ import { rowsFor } from "./attempt-results";
 import { prepareCheckout, saveCheckoutBranch, type CheckoutTarget } from "./checkout/checkout";
 import { visibleRefsOf } from "./checkout/visible-refs";
 import { freezeCheckSources, removeReadOnlyTree, runChecksDirOf } from "./check-sources";
-import { executeAttempt } from "./execute-attempt";
+import { Budget } from "./attempt/budget";
+import { executeAttempt } from "./attempt/pipeline";
 import type { RunnerDeps, StopReason } from "./runner-deps";
 
 export async function advanceRun(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
@@ -57,7 +58,8 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
   const isStarted = await updateRunIfStatus({
     id: run.id,
     statuses: ["queued", "running"],
-    changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date() },
+    // The sandbox it runs under is recorded with it (a worker's own setting, like its name).
+    changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date(), sandbox: deps.sandbox.kind },
   });
   if (!isStarted) return signal.aborted ? endStopped(run, signal) : undefined;
   run.gate = "running";
@@ -119,7 +121,6 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
       signal,
       deps,
       secrets,
-      masker: () => deps.makeMasker(secretValues),
     });
 
     if (signal.aborted) {
@@ -145,8 +146,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
       attemptN: attempt.n,
       maxAttempts: run.maxAttempts,
       hasAgent: !!run.agentCommand,
-      requiredError: null,
-      isBudgetSpent: run.budgetSec !== null && run.spentMs - run.budgetFromMs >= run.budgetSec * 1000,
+      isBudgetSpent: new Budget(run, deps.agentTimeoutMs).isSpent(),
       budgetSec: run.budgetSec,
       isNothingRequired: isNothingRequired(run.checks),
     });
@@ -154,8 +154,6 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
       case "accept":
         await endRun(run, "accepted", step.reason);
         return deps.afterAccepted?.(run.id).catch((error) => console.error("gatehouse: auto-merge failed", error));
-      case "inconclusive":
-        return endRun(run, "inconclusive", step.reason);
       case "wait":
         await updateRunIfStatus({
           id: run.id,

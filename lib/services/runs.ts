@@ -5,6 +5,7 @@ import { AppError, notFound } from "../errors";
 import { ZDecision } from "../gates/decision-schema";
 import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
+import { hasLayer } from "../gates/profiles";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import {
@@ -59,11 +60,12 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         // Each ref is resolved to a commit when the run starts, before the agent (lib/runner/check-sources.ts).
         checkSources: work.checkSources.map((source) => ({ ...source, commit: null })),
         profile: work.profile,
-        reviewCommand: work.profile === "lite" ? null : work.reviewCommand,
-        mutationCommand: work.profile === "full" ? work.mutationCommand : null,
-        mutationReport: work.profile === "full" ? work.mutationReport : null,
-        redTeamCommand: work.profile === "full" ? work.redTeamCommand : null,
-        redTeamTestCommand: work.profile === "full" ? work.redTeamTestCommand : null,
+        // A run freezes the commands of the layers its profile runs, and only those.
+        reviewCommand: hasLayer(work.profile, "review") ? work.reviewCommand : null,
+        mutationCommand: hasLayer(work.profile, "mutation") ? work.mutationCommand : null,
+        mutationReport: hasLayer(work.profile, "mutation") ? work.mutationReport : null,
+        redTeamCommand: hasLayer(work.profile, "red-team") ? work.redTeamCommand : null,
+        redTeamTestCommand: hasLayer(work.profile, "red-team") ? work.redTeamTestCommand : null,
         branch: fresh.branch,
         dispatchedById: actor.userId,
       },

@@ -15,6 +15,7 @@ import { dataDir } from "../../config/database-url";
 import { execCaptured } from "../process/exec-captured";
 import { pipeDirOf } from "../paths";
 import { runAsFromEnv, type RunAsUser } from "../run-as";
+import { config, serverEnv } from "../../config/config";
 
 export class GitError extends Error {
   constructor(message: string) {
@@ -128,7 +129,7 @@ let gitBinary: { pathVar: string | undefined; file: string } | null = null;
 // git's absolute path, found once on the server's PATH; git itself then gets the fixed PATH (plus
 // git's own directory, if it lives elsewhere).
 function findGit(): string {
-  const pathVar = process.env.PATH;
+  const pathVar = config().hostPath ?? undefined;
   if (gitBinary && gitBinary.pathVar === pathVar) return gitBinary.file;
   let file = "git";
   for (const dir of (pathVar || FIXED_PATH).split(":")) {
@@ -207,7 +208,7 @@ export function gitEnvironment(
   };
   if (options.network)
     for (const name of NETWORK_ENV) {
-      const value = process.env[name];
+      const value = serverEnv()[name];
       if (value !== undefined) env[name] = value;
     }
   return { ...env, ...options.extra, ...configEnv([...NEUTRAL_CONFIG, ...(options.config ?? [])]) };
@@ -289,7 +290,8 @@ export async function gitCaptured(
     config = namedOverrides(listed.stdout);
     if (config.length > MAX_NAMED_OVERRIDES)
       throw new GitError(
-        `git ${args[0]} refused: the repository's config names too many filter, diff, merge or remote drivers (${config.length} keys to override, at most ${MAX_NAMED_OVERRIDES})`,
+        `git ${args[0]} refused: the repository's config names too many filter, diff, merge or remote drivers ` +
+          `(${config.length} keys to override, at most ${MAX_NAMED_OVERRIDES})`,
       );
   }
   if (options.httpHeader !== undefined) config.push(["http.extraHeader", options.httpHeader]);

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "CheckResult" ADD COLUMN     "testCases" JSONB,
+ADD COLUMN     "warning" TEXT;
+
