@@ -23,7 +23,7 @@ cat "$db" >/dev/null 2>&1 && leak "read the database"
 cat "$key" >/dev/null 2>&1 && leak "read the secret key"
 ls -A "$data/logs" 2>/dev/null | grep -q . && leak "list the logs"
 ls -A "$data" 2>/dev/null | grep -qxE 'gatehouse.db|secret.key|logs|tmp|scratch' && leak "list the data dir's own files"
-ls -A "$data/repos" 2>/dev/null | grep -c . | grep -qvx 1 && leak "see other Works' repositories"
+ls -A "$data/repos" 2>/dev/null | grep -q . && leak "see the Works' repositories"
 ls -A "$data/briefs" 2>/dev/null | grep -vx "$GATEHOUSE_RUN_ID" | grep -q . && leak "see other runs' briefs"
 ls -A "$other" 2>/dev/null | grep -q . && leak "see another run's worktree"
 ( mkdir -p "$other" && echo x > "$other/planted" ) 2>/dev/null && [ -e "$other/planted" ] && leak "write another run's worktree"
@@ -40,9 +40,10 @@ cat "/proc/1/root$db" >/dev/null 2>&1 && leak "read the database through /proc/1
 ln -sfn "$db" link-to-db && cat link-to-db >/dev/null 2>&1 && leak "read the database through a symlink in the worktree"
 ln -sfn "$data" link-to-data && ls -A link-to-data/logs 2>/dev/null | grep -q . && leak "list the logs through a symlink in the worktree"
 rm -f link-to-db link-to-data
-common=$(git rev-parse --git-common-dir)
-( echo 'touch /tmp/hooked' > "$common/hooks/post-commit" ) 2>/dev/null && leak "write the clone's hooks"
-git config core.fsmonitor 'touch /tmp/hooked' 2>/dev/null && leak "write the clone's config"
+# The checkout is a repository of its own (its hooks and config are the agent's, and the platform's git
+# ignores both): git finds no directory outside it.
+common=$(cd "$(git rev-parse --git-common-dir)" && pwd -P)
+case "$common" in "$(pwd -P)"/*) ;; *) leak "reach a git dir outside the checkout: $common" ;; esac
 ls -A "$(dirname "$PWD")" | grep -vx "$(basename "$PWD")" | grep -q . && leak "see beside the worktree (a bind mount's parent)"
 if [ -n "$GATEHOUSE_BRIEF_FILE" ]; then
   ( echo x >> "$GATEHOUSE_BRIEF_FILE" ) 2>/dev/null && leak "rewrite the brief"

@@ -12,7 +12,7 @@ import { parseNameStatus, type FileChange, type ProofRow } from "../../gates/pro
 import { stripAnsi } from "../../gates/strip-ansi";
 import { AttemptResults } from "../attempt-results";
 import { buildCheckEnv, processMarkers } from "../check-env";
-import { checkoutFingerprint, repoDirOf } from "../checkout/checkout";
+import { checkoutFingerprint } from "../checkout/checkout";
 import { git } from "../checkout/git";
 import { commitOfTree } from "../checkout/scratch";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "../live-logs";
@@ -149,7 +149,6 @@ export class AttemptContext {
       policy: sandboxPolicyOf(run, role),
       dataDir: deps.dataDir,
       installDir: process.cwd(),
-      clone: repoDirOf(deps.dataDir, run.workId),
       taskCheckout: this.checkoutPath,
       cwd: spec.cwd,
       env,

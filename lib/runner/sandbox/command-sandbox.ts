@@ -18,8 +18,6 @@ type SandboxRequest = {
   policy: SandboxPolicy;
   dataDir: string;
   installDir: string;
-  // The run's Work's clone: the only one whose git dirs a worktree's `.git` may open.
-  clone: string;
   // The task's checkout: bound read-only when the command runs in a scratch worktree (whose dependency
   // folders link into it).
   taskCheckout: string;
@@ -44,8 +42,8 @@ function sandboxPlanOf(req: Omit<SandboxRequest, "mode">): SandboxPlan | { error
   const dataDir = realDir(req.dataDir);
   const checkout = checkoutRootOf(req.cwd, dataDir);
   if (!checkout) return { error: `the sandbox has no checkout to bind: ${req.cwd} is not inside one` };
-  const binds: SandboxMount[] = [{ path: checkout, mode: "rw" }, ...gitPathsOf(checkout, req.clone)];
   const task = realDir(req.taskCheckout);
+  const binds: SandboxMount[] = [{ path: checkout, mode: "rw" }, ...gitPathsOf(checkout, task)];
   if (task !== checkout && fs.existsSync(task)) binds.unshift({ path: task, mode: "ro" });
   // A folder of the platform's on the PATH (the review's recording shims, which link to a script beside
   // them): its parent, read-only, before the files that may lie in it.

@@ -6,44 +6,43 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gitPathsOf } from "./git-paths";
 
 let root: string;
-let dataDir: string;
+let task: string;
+let scratch: string;
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, stdio: "ignore" });
 
 beforeAll(() => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-git-paths-")));
-  dataDir = path.join(root, "data");
-  const source = path.join(root, "source");
-  fs.mkdirSync(source);
-  git(source, "init", "-q", "-b", "main");
-  git(source, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start");
-  fs.mkdirSync(path.join(dataDir, "repos"), { recursive: true });
-  git(root, "clone", "-q", "--bare", source, path.join(dataDir, "repos", "w1.git"));
-  git(path.join(dataDir, "repos", "w1.git"), "worktree", "add", "-q", path.join(dataDir, "worktrees", "t1"), "main");
+  task = path.join(root, "data", "worktrees", "t1");
+  fs.mkdirSync(task, { recursive: true });
+  git(task, "init", "-q", "-b", "main");
+  git(task, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start");
+  scratch = path.join(root, "data", "scratch", "s1");
+  git(task, "worktree", "add", "-q", "--detach", scratch, "main");
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe("gitPathsOf", () => {
-  it("the worktree's git dir and the clone's objects, refs and logs writable; the clone itself read-only", () => {
-    const clone = path.join(dataDir, "repos", "w1.git");
-    expect(gitPathsOf(path.join(dataDir, "worktrees", "t1"), clone)).toEqual([
-      { path: clone, mode: "ro" },
-      { path: path.join(clone, "objects"), mode: "rw" },
-      { path: path.join(clone, "refs"), mode: "rw" },
-      // A bare clone has no reflogs: made for the commit's.
-      { path: path.join(clone, "logs"), mode: "rw" },
-      { path: path.join(clone, "worktrees", "t1"), mode: "rw" },
+  it("a task's checkout is a repository of its own: git needs nothing outside it", () => {
+    expect(gitPathsOf(task, task)).toEqual([]);
+  });
+
+  it("a scratch worktree of the task's checkout: its own git dir writable, the task's .git read-only", () => {
+    expect(gitPathsOf(scratch, task)).toEqual([
+      { path: path.join(task, ".git"), mode: "ro" },
+      { path: path.join(task, ".git", "worktrees", "s1"), mode: "rw" },
     ]);
   });
 
-  it("a .git file rewritten to point at another Work's clone, or out of the data dir, opens nothing", () => {
-    const clone = path.join(dataDir, "repos", "w1.git");
-    const other = path.join(dataDir, "repos", "w2.git");
-    git(root, "clone", "-q", "--bare", path.join(root, "source"), other);
-    const wt = path.join(dataDir, "worktrees", "t2");
-    fs.mkdirSync(wt, { recursive: true });
-    for (const target of [other, path.join(other, "worktrees"), path.join(root, "source", ".git"), "/etc"]) {
-      fs.writeFileSync(path.join(wt, ".git"), `gitdir: ${target}\n`);
-      expect(gitPathsOf(wt, clone)).toEqual([]);
+  it("a scratch worktree of another task's checkout, or a .git file rewritten to point elsewhere, opens nothing", () => {
+    const other = path.join(root, "data", "worktrees", "t2");
+    fs.mkdirSync(other, { recursive: true });
+    git(other, "init", "-q", "-b", "main");
+    expect(gitPathsOf(scratch, other)).toEqual([]);
+    const planted = path.join(root, "data", "scratch", "s2");
+    fs.mkdirSync(planted, { recursive: true });
+    for (const target of [path.join(task, ".git"), path.join(task, ".git", "worktrees"), "/etc"]) {
+      fs.writeFileSync(path.join(planted, ".git"), `gitdir: ${target}\n`);
+      expect(gitPathsOf(planted, task)).toEqual([]);
     }
   });
 });
