@@ -13,7 +13,7 @@ import {
 import type { Check } from "@/lib/gates/check-schema";
 import type { CheckSource } from "@/lib/gates/check-sources";
 import type { MergePolicy } from "@/lib/gates/merge-policy";
-import type { SandboxFileSettings } from "@/lib/gates/gates-file-sandbox";
+import type { SandboxFileSettings } from "@/lib/gates/gates-file/sandbox";
 import { Button } from "../ui/button";
 
 type Props = {

@@ -2,6 +2,7 @@
 import { isNothingRequired } from "../gates/gate";
 import { presentHeldOut } from "../gates/held-out";
 import { FROZEN_RUN_COLUMNS, sandboxSettingsOf } from "../gates/work-settings";
+import { failedTestsOf, testKeyOf } from "../gates/junit";
 import type { RunRecord } from "../db/runs";
 import type { RunDetail } from "../services/run-detail";
 
@@ -20,6 +21,9 @@ export function presentRunSummary(run: RunRecord) {
     needsDecision: run.needsDecision,
     // The worker that executes it, or did last (null: not taken yet, or executed inside the server on SQLite).
     worker: run.workerName,
+    // The sandbox its commands ran under: "bwrap", "off" (the agent could reach the platform), "unavailable"
+    // (its commands were refused), null before it started or for runs from before the sandbox.
+    sandboxMode: run.sandboxMode,
     createdAt: run.createdAt,
     finishedAt: run.finishedAt,
   };
@@ -109,6 +113,12 @@ export function presentRun(detail: RunDetail) {
         logNote: r.logNote,
         // {runner, passed, failed, skipped, total} from the test runner's summary; null when none was recognised.
         tests: r.tests,
+        // Why the row warns while its verdict stands ("no test summary seen: …", a JUnit report not read); null: none.
+        warning: r.warning,
+        // From the JUnit reports: the failed and errored tests (at most 50) with message and first trace lines,
+        // and the names of tests flagged flaky. The whole list stays on the result (it can hold 20,000 tests).
+        failedTests: failedTestsOf(r.testCases),
+        flakyTests: (r.testCases ?? []).filter((t) => t.flaky).map((t) => testKeyOf(t)),
         logAttempt: r.logAttempt,
         // Passed after failing on the same commit (see lib/gates/flaky.ts).
         flaky: r.flaky,

@@ -151,7 +151,8 @@ type RunOwnColumns =
   | "updatedAt"
   | "claimedBy"
   | "workerName"
-  | "handBacks";
+  | "handBacks"
+  | "sandboxMode";
 type StoredWork = WithJson<Lite.Work, WorkJsonFields>;
 type StoredAsValidated<K extends SettingKey> = K extends "testPatterns" | "protectedPaths" | "mergePolicy"
   ? Exclude<StoredWork[K], null>

@@ -3,6 +3,7 @@ import type { Verdict } from "../gates/gate";
 import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
 import type { CopiedColumns, GroupColumns, TaskResolvedColumns } from "../gates/work-settings";
+import { toTestCases, type TestCase } from "../gates/junit";
 import { getDb, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
@@ -34,12 +35,17 @@ const toAttemptRecord = (row: Attempt): AttemptRecord => ({
   agentLogBytes: bytes(row.agentLogBytes),
 });
 
-// tests: the test runner's summary, checked on the way out (null when none was recognised).
-export type ResultRecord = Omit<LogBytesAsNumber<CheckResult, "logBytes">, "tests"> & { tests: TestCounts | null };
+// tests: the test runner's summary, checked on the way out (null when none was recognised); testCases: the
+// tests of its JUnit reports.
+export type ResultRecord = Omit<LogBytesAsNumber<CheckResult, "logBytes">, "tests" | "testCases"> & {
+  tests: TestCounts | null;
+  testCases: TestCase[] | null;
+};
 const toResultRecord = (row: CheckResult): ResultRecord => ({
   ...row,
   logBytes: bytes(row.logBytes),
   tests: toTestCounts(row.tests),
+  testCases: toTestCases(row.testCases),
 });
 
 // The run's own fields at dispatch, the settings a task may override (resolved by the dispatch), and the
@@ -141,6 +147,7 @@ export type RunChanges = Partial<
     | "startedAt"
     | "finishedAt"
     | "checkSources"
+    | "sandboxMode"
   >
 >;
 
@@ -266,6 +273,8 @@ export type QueuedResult = Pick<ResultRecord, "checkId" | "name" | "kind" | "req
       | "logBytes"
       | "logNote"
       | "tests"
+      | "testCases"
+      | "warning"
       | "startedAt"
       | "finishedAt"
     >
@@ -277,6 +286,7 @@ function resultRowsOf(opts: { attemptId: string; runId: string; logAttempt: numb
     ...r,
     logBytes: bigBytes(r.logBytes) ?? null,
     tests: r.tests ?? undefined,
+    testCases: r.testCases ?? undefined,
     attemptId: opts.attemptId,
     runId: opts.runId,
     position,

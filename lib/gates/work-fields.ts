@@ -11,9 +11,8 @@ const MAX_BUDGET_SEC = 86_400;
 
 export const ZChecksPolicy = z.enum(CHECKS_POLICIES, { error: "must be one of off, warn, required" });
 
-// Proof (SPEC Part 2): which files are tests, which are the gate's own, and how the proof rows count.
-export type ProofPolicy = ChecksPolicy;
-export const ZProofPolicy = z.enum(CHECKS_POLICIES, { error: "must be one of off, warn, required" });
+// Proof (SPEC Part 2): which files are tests, which are the gate's own, and how the proof rows count (with
+// the checks' own policies: off, warn, required).
 export const DEFAULT_TEST_PATTERNS: readonly string[] = [
   "**/*.{test,spec}.*",
   "**/__tests__/**",
@@ -31,8 +30,8 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   "vitest.config.*",
   ".mocharc.*",
 ];
-export const DEFAULT_REQUIRE_TESTS: ProofPolicy = "warn";
-export const DEFAULT_VACUOUS_POLICY: ProofPolicy = "warn";
+export const DEFAULT_REQUIRE_TESTS: ChecksPolicy = "warn";
+export const DEFAULT_VACUOUS_POLICY: ChecksPolicy = "warn";
 
 // Verification profiles (SPEC Part 2): which layers run after the checks. lite: the checks and proof rows;
 // standard: + evidence and review; full: + red team and mutation floor.
@@ -40,12 +39,14 @@ export const PROFILES = ["lite", "standard", "full"] as const;
 export type Profile = (typeof PROFILES)[number];
 export const DEFAULT_PROFILE: Profile = "standard";
 export const ZProfile = z.enum(PROFILES, { error: "must be one of lite, standard, full" });
-// The review command (any agent CLI): same rules as the agent command.
-export const ZReviewCommand = z
-  .string({ error: "must be text" })
-  .max(2000, "at most 2000 characters")
-  .refine((v) => v.trim().length > 0, "must not be blank (use null for no review)")
-  .refine((v) => !v.includes("\0"), "must not contain NUL characters");
+// The layers' commands (any agent CLI, a test runner, a mutation tool): the agent command's rules, each
+// saying what null means for it.
+export const layerCommand = (whenNone: string) =>
+  z
+    .string({ error: "must be text" })
+    .max(2000, "at most 2000 characters")
+    .refine((v) => v.trim().length > 0, `must not be blank (${whenNone})`)
+    .refine((v) => !v.includes("\0"), "must not contain NUL characters");
 
 // The mutation floor with another tool: its command, and where (relative to the checkout) its JSON report is.
 export const ZMutationReport = z

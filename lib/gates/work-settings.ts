@@ -10,6 +10,7 @@ import { ZCheckSourceList, type CheckSource } from "./check-sources";
 import { ZEnvNameList } from "./env-names";
 import { ZGlobList } from "./globs";
 import { DEFAULT_MERGE_POLICY, ZMergePolicy, type MergePolicy } from "./merge-policy";
+import { profilesWith } from "./profiles";
 import { ZNetworkMode, ZSandboxMounts, ZVisibleRefs, type SandboxMount } from "./sandbox-settings";
 import {
   DEFAULT_ATTEMPTS,
@@ -24,8 +25,7 @@ import {
   ZMaxGateAttempts,
   ZMutationReport,
   ZProfile,
-  ZProofPolicy,
-  ZReviewCommand,
+  layerCommand,
   type Profile,
 } from "./work-fields";
 
@@ -179,7 +179,7 @@ export const WORK_SETTINGS = {
     freeze: { run: "group", column: "proof" },
   }),
   requireTests: setting({
-    schema: ZProofPolicy,
+    schema: ZChecksPolicy,
     default: () => DEFAULT_REQUIRE_TESTS,
     form: "choice",
     section: "proof",
@@ -195,7 +195,7 @@ export const WORK_SETTINGS = {
     freeze: { run: "group", column: "proof" },
   }),
   vacuousPolicy: setting({
-    schema: ZProofPolicy,
+    schema: ZChecksPolicy,
     default: () => DEFAULT_VACUOUS_POLICY,
     form: "choice",
     section: "proof",
@@ -238,20 +238,20 @@ export const WORK_SETTINGS = {
     freeze: copy,
   }),
   reviewCommand: setting({
-    schema: ZReviewCommand.nullable(),
+    schema: layerCommand("use null for no review").nullable(),
     default: () => null,
     form: "optional-text",
     section: "verification",
     file: null,
-    freeze: { run: "copy", onlyIn: ["standard", "full"] },
+    freeze: { run: "copy", onlyIn: profilesWith("review") },
   }),
   mutationCommand: setting({
-    schema: ZReviewCommand.nullable(),
+    schema: layerCommand("use null for the repository's Stryker configuration").nullable(),
     default: () => null,
     form: "optional-text",
     section: "verification",
     file: null,
-    freeze: { run: "copy", onlyIn: ["full"] },
+    freeze: { run: "copy", onlyIn: profilesWith("mutation") },
   }),
   mutationReport: setting({
     schema: ZMutationReport.nullable(),
@@ -259,23 +259,23 @@ export const WORK_SETTINGS = {
     form: "optional-text",
     section: "verification",
     file: null,
-    freeze: { run: "copy", onlyIn: ["full"] },
+    freeze: { run: "copy", onlyIn: profilesWith("mutation") },
   }),
   redTeamCommand: setting({
-    schema: ZReviewCommand.nullable(),
+    schema: layerCommand("use null for no red team").nullable(),
     default: () => null,
     form: "optional-text",
     section: "verification",
     file: null,
-    freeze: { run: "copy", onlyIn: ["full"] },
+    freeze: { run: "copy", onlyIn: profilesWith("red-team") },
   }),
   redTeamTestCommand: setting({
-    schema: ZReviewCommand.nullable(),
+    schema: layerCommand("use null for no red team").nullable(),
     default: () => null,
     form: "optional-text",
     section: "verification",
     file: null,
-    freeze: { run: "copy", onlyIn: ["full"] },
+    freeze: { run: "copy", onlyIn: profilesWith("red-team") },
   }),
   // The sandbox (issue 20): network for the agent step and for checks, extra mounts, refs the checkout shows.
   agentNetwork: setting({

@@ -5,6 +5,7 @@ import { AppError, notFound } from "../errors";
 import { ZDecision } from "../gates/decision-schema";
 import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
+import { hasLayer } from "../gates/profiles";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import {
