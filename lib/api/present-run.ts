@@ -1,6 +1,7 @@
 // The JSON shape of a run (SPEC: GET /api/runs/:id), plus what the dashboard needs beside it.
 import { isNothingRequired } from "../gates/gate";
 import { presentHeldOut } from "../gates/held-out";
+import { FROZEN_RUN_COLUMNS, sandboxSettingsOf } from "../gates/work-settings";
 import { failedTestsOf, testKeyOf } from "../gates/junit";
 import type { RunRecord } from "../db/runs";
 import type { RunDetail } from "../services/run-detail";
@@ -22,10 +23,20 @@ export function presentRunSummary(run: RunRecord) {
     worker: run.workerName,
     // The sandbox its commands ran under: "bwrap", "off" (the agent could reach the platform), "unavailable"
     // (its commands were refused), null before it started or for runs from before the sandbox.
-    sandbox: run.sandbox,
+    sandboxMode: run.sandboxMode,
     createdAt: run.createdAt,
     finishedAt: run.finishedAt,
   };
+}
+
+// The Work's settings the run froze, by the registry's list; a run from before the sandbox settings shows
+// the defaults it ran with.
+function frozenSettingsOfRun(run: RunRecord) {
+  const frozen = Object.fromEntries(FROZEN_RUN_COLUMNS.map((c) => [c, run[c]])) as Pick<
+    RunRecord,
+    (typeof FROZEN_RUN_COLUMNS)[number]
+  >;
+  return { ...frozen, sandbox: sandboxSettingsOf(run.sandbox) };
 }
 
 export function presentRun(detail: RunDetail) {
@@ -34,18 +45,10 @@ export function presentRun(detail: RunDetail) {
   return {
     ...presentRunSummary(run),
     nothingRequired: isNothingRequired(run.checks),
-    failFast: run.failFast,
-    strictEvaluation: run.strictEvaluation,
+    // What the run froze of the Work's settings (lib/gates/work-settings.ts), sandbox included.
+    ...frozenSettingsOfRun(run),
     // Whether the reader sees held-out checks' commands and logs (leads and admins).
     seesHidden: detail.seesHidden,
-    proof: run.proof,
-    checkSources: run.checkSources,
-    profile: run.profile,
-    reviewCommand: run.reviewCommand,
-    mutationCommand: run.mutationCommand,
-    mutationReport: run.mutationReport,
-    redTeamCommand: run.redTeamCommand,
-    redTeamTestCommand: run.redTeamTestCommand,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
     agentCommand: run.agentCommand,

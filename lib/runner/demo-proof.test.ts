@@ -30,7 +30,7 @@ describe("the demo", () => {
     const detail = await settle(h, seeded!.runId);
     expect(detail.attempts.map((a) => a.gate)).toEqual(["red", "green"]);
     expect(detail.run.ending).toBe("accepted");
-    expect(detail.run.sandbox).toBe("bwrap");
+    expect(detail.run.sandboxMode).toBe("bwrap");
     expect(proofOf(detail, 1)).toEqual({
       "_tests-added": {
         verdict: "failed",

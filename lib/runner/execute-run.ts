@@ -1,5 +1,6 @@
 // Advancing one run: prepare the checkout, run queued attempts, and after each decide (lib/gates) whether
 // to accept, try again, wait for a person, or end partial or inconclusive.
+import { sandboxSettingsOf } from "../gates/work-settings";
 import { ACTIVE_RUN_STATUSES, pickBestAttempt, decideNextStep } from "../gates/run-ending";
 import { isNothingRequired } from "../gates/gate";
 import type { Ending } from "../gates/run-ending";
@@ -59,7 +60,12 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     id: run.id,
     statuses: ["queued", "running"],
     // The sandbox it runs under is recorded with it (a worker's own setting, like its name).
-    changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date(), sandbox: deps.sandbox.kind },
+    changes: {
+      status: "running",
+      gate: "running",
+      startedAt: run.startedAt ?? new Date(),
+      sandboxMode: deps.sandbox.kind,
+    },
   });
   if (!isStarted) return signal.aborted ? endStopped(run, signal) : undefined;
   run.gate = "running";
@@ -68,7 +74,8 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     dataDir: deps.dataDir,
     work,
     task: { id: task.id, branch: run.branch },
-    visibleRefs: visibleRefsOf(run, work),
+    // The run froze them with its sandbox settings (lib/gates/work-settings.ts).
+    visibleRefs: visibleRefsOf(sandboxSettingsOf(run.sandbox)),
   };
   try {
     const checkout = await prepareCheckout(target);

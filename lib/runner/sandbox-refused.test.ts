@@ -18,7 +18,7 @@ it("the agent and the checks are refused, the run is inconclusive and says why",
     checkDefaults: [check("unit", "echo ran > check-ran.txt")],
   });
   const detail = await dispatchAndSettle(h, s.task.id);
-  expect(detail.run.sandbox).toBe("unavailable");
+  expect(detail.run.sandboxMode).toBe("unavailable");
   expect(detail.run.ending).toBe("inconclusive");
   expect(detail.run.endingReason).toMatch(/the sandbox cannot start: .*GATEHOUSE_SANDBOX=off/);
   expect(fs.existsSync(path.join(s.worktree, "agent-ran.txt"))).toBe(false);

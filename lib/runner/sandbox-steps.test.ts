@@ -76,7 +76,7 @@ describeAsRoot("every step of an attempt, sandboxed", () => {
     for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
       fs.chmodSync(dir, 0o755);
     const detail = await dispatchAndSettle(h, s.task.id);
-    expect(detail.run.sandbox).toBe("bwrap");
+    expect(detail.run.sandboxMode).toBe("bwrap");
     expect(rowOf(detail, "_fails-without-change")?.verdict).toBe("passed");
     expect(rowOf(detail, "_evidence")?.verdict).toBe("passed");
     expect(detail.attempts[0].review).toMatchObject({ outcome: "met", score: 1, gaps: [] });

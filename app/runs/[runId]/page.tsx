@@ -39,7 +39,7 @@ export default async function RunPage({ params }: Props) {
   const json = toJson(presentRun(detail));
   const nextAttempt = run.status === "waiting" && attempts.length < run.maxAttempts ? attempts.length + 1 : null;
   // What it ran under, or (not started yet) what it will run under here.
-  const sandbox = sandboxWords(run.sandbox ?? (run.status === "finished" ? null : currentSandbox().kind));
+  const sandbox = sandboxWords(run.sandboxMode ?? (run.status === "finished" ? null : currentSandbox().kind));
   return (
     <>
       <Breadcrumbs

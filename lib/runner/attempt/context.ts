@@ -22,6 +22,7 @@ import { runCommand, type CommandOutcome } from "../process/run-command";
 import { sandboxFor } from "../sandbox/command-sandbox";
 import { dropEmptyReportFile, homeFor, prepareReportFile } from "../sandbox/command-files";
 import { sandboxPolicyOf, type CommandRole } from "../sandbox/policy";
+import { sandboxSettingsOf } from "../../gates/work-settings";
 import type { RunnerDeps } from "../runner-deps";
 import { Budget } from "./budget";
 
@@ -146,7 +147,7 @@ export class AttemptContext {
     if (isSandboxed) prepareReportFile(env, deps.runAs);
     const sandbox = sandboxFor({
       mode: deps.sandbox,
-      policy: sandboxPolicyOf(run, role),
+      policy: sandboxPolicyOf(sandboxSettingsOf(run.sandbox), role),
       dataDir: deps.dataDir,
       installDir: process.cwd(),
       taskCheckout: this.checkoutPath,

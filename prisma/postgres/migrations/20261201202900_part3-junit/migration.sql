@@ -1,4 +1,0 @@
--- AlterTable
-ALTER TABLE "CheckResult" ADD COLUMN     "testCases" JSONB,
-ADD COLUMN     "warning" TEXT;
-

@@ -1,3 +1,0 @@
--- AlterTable
-ALTER TABLE "Run" ADD COLUMN     "sandbox" TEXT;
-
