@@ -4,4 +4,5 @@
 import { tsImport } from "tsx/esm/api";
 
 const { main } = await tsImport("../lib/cli/main.ts", import.meta.url);
-await main(process.argv);
+// The environment is read here, at the entry point, and handed down (lib/ reads no process.env).
+await main(process.argv, process.env);

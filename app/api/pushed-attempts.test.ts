@@ -135,6 +135,19 @@ describe("POST /api/tasks/:id/attempts", () => {
     expect(run.run.endingReason).toMatch(/not in the Work's repository: push it to the task's branch/);
   });
 
+  it("a commit pushed to another branch is refused: the task's checkout never receives another branch's work", async () => {
+    gitIn(clone, "checkout", "--quiet", "-b", "someone-else");
+    const elsewhere = commitFiles(clone, { "app.txt": "fixed on another branch\n" }, "another branch");
+    gitIn(clone, "push", "--quiet", "origin", "HEAD:refs/heads/someone-else");
+    gitIn(clone, "checkout", "--quiet", "-");
+    const res = await post({ commit: elsewhere });
+    expect(res.status, res.text).toBe(202);
+    const run = await settle(h, res.json.runId);
+    expect(run.run.ending).toBe("inconclusive");
+    expect(run.run.endingReason).toContain(`is not on the task's branch "${s.task.branch}"`);
+    expect(() => gitIn(s.worktree, "cat-file", "-e", `${elsewhere}^{commit}`)).toThrow();
+  });
+
   it("refuses a malformed commit or report naming the field, and a viewer", async () => {
     const bad = await post({ commit: "abc123" });
     expect(bad.status).toBe(400);

@@ -8,7 +8,7 @@ import { CliError } from "./cli-error";
 
 export type CliConfig = { url: string; token: string };
 
-function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
+function configFilePath(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
   return path.join(base, "gatehouse", "config.json");
 }
@@ -22,7 +22,7 @@ function readStored(file: string): Partial<CliConfig> {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
+export function loadConfig(env: NodeJS.ProcessEnv): CliConfig {
   const stored = readStored(configFilePath(env));
   const url = env.GATEHOUSE_URL || stored.url;
   const token = env.GATEHOUSE_TOKEN || stored.token;
@@ -31,7 +31,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   return { url: url.replace(/\/+$/, ""), token };
 }
 
-export function storeConfig(config: CliConfig, env: NodeJS.ProcessEnv = process.env): string {
+export function storeConfig(config: CliConfig, env: NodeJS.ProcessEnv): string {
   const file = configFilePath(env);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   fs.writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });

@@ -24,6 +24,8 @@ export async function gateAtHead(
     task: TaskJson;
     work: WorkJson;
     cwd: string;
+    // The CLI's environment, for git (push-head.ts).
+    env: NodeJS.ProcessEnv;
     remote?: string;
     report?: ReportEntry[];
     onEvent?: (event: RunEvent) => void;
@@ -35,6 +37,7 @@ export async function gateAtHead(
     repoUrl: opts.work.repoUrl,
     branch: opts.task.branch,
     remote: opts.remote,
+    env: opts.env,
   });
   const started = await client.attemptAt(opts.task.id, {
     commit: pushed.commit,

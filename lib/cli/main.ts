@@ -17,7 +17,6 @@ import { formatEvent, watchRun } from "./watch-run";
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 const err = (line: string): void => void process.stderr.write(`${line}\n`);
 const printJson = (value: unknown): void => out(JSON.stringify(value, null, 2));
-const client = () => new ApiClient(loadConfig());
 
 function printRun(run: RunJson): void {
   out(`run #${run.number} ${run.id} · ${run.status} · gate ${run.gate}${run.ending ? ` · ${run.ending}` : ""}`);
@@ -36,7 +35,9 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export function buildProgram(): Command {
+// `env`: the environment the CLI was started with (scripts/gatehouse.mjs reads it; lib/ reads no process.env).
+export function buildProgram(env: NodeJS.ProcessEnv): Command {
+  const client = () => new ApiClient(loadConfig(env));
   const program = new Command("gatehouse")
     .description(
       "Gatehouse from the terminal, CI and agents: dispatch, wait for the gate, read logs, gate an agent's stop",
@@ -70,7 +71,7 @@ export function buildProgram(): Command {
       }
       const works = await new ApiClient({ url: base, token }).works();
       out(
-        `logged in to ${base} (${works.length} Work${works.length === 1 ? "" : "s"} visible); stored in ${storeConfig({ url: base, token })}`,
+        `logged in to ${base} (${works.length} Work${works.length === 1 ? "" : "s"} visible); stored in ${storeConfig({ url: base, token }, env)}`,
       );
     });
 
@@ -209,7 +210,15 @@ export function buildProgram(): Command {
       const payload = parseHookPayload(await readStdin());
       const api = client();
       const { task, work } = await findTask(api, opts.task, opts.work);
-      const answer = await answerStop(api, { task, work, payload, cwd: process.cwd(), remote: opts.remote, log: err });
+      const answer = await answerStop(api, {
+        task,
+        work,
+        payload,
+        cwd: process.cwd(),
+        env,
+        remote: opts.remote,
+        log: err,
+      });
       err(answer.note);
       out(JSON.stringify(answer.stdout));
     });
@@ -223,14 +232,14 @@ export function buildProgram(): Command {
     .action(async (opts: { task: string; work?: string; remote?: string }) => {
       const api = client();
       const { task, work } = await findTask(api, opts.task, opts.work);
-      await serveMcp(api, { task, work, cwd: process.cwd(), remote: opts.remote });
+      await serveMcp(api, { task, work, cwd: process.cwd(), env, remote: opts.remote });
     });
   return program;
 }
 
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   try {
-    await buildProgram().parseAsync(argv);
+    await buildProgram(env).parseAsync(argv);
   } catch (error) {
     if (error instanceof CliError) {
       err(`gatehouse: ${error.message}`);

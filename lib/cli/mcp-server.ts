@@ -14,7 +14,7 @@ import { CliError } from "./cli-error";
 import { describeEnd } from "./endings";
 import { gateAtHead, settledLatestRun, type ReportEntry } from "./gate-at-head";
 
-type Target = { task: TaskJson; work: WorkJson; cwd: string; remote?: string };
+type Target = { task: TaskJson; work: WorkJson; cwd: string; env: NodeJS.ProcessEnv; remote?: string };
 
 const text = (body: string, isError = false) => ({ content: [{ type: "text" as const, text: body }], isError });
 

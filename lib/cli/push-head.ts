@@ -11,7 +11,8 @@ import { CliError } from "./cli-error";
 
 const run = promisify(execFile);
 
-async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+// `env`: the CLI's environment (git finds the user's identity, credentials and SSH agent through it).
+async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   try {
     const { stdout } = await run("git", args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
     return stdout.trim();
@@ -25,20 +26,23 @@ async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = process
 export type PushedCommit = { commit: string; isSnapshot: boolean; remote: string };
 
 // The commit that stands for the clone as it is now (HEAD, or a snapshot of uncommitted changes).
-export async function commitOfWorkingTree(cwd: string): Promise<{ commit: string; isSnapshot: boolean }> {
-  const root = await git(cwd, ["rev-parse", "--show-toplevel"]).catch(() => {
+export async function commitOfWorkingTree(
+  cwd: string,
+  cliEnv: NodeJS.ProcessEnv,
+): Promise<{ commit: string; isSnapshot: boolean }> {
+  const root = await git(cwd, ["rev-parse", "--show-toplevel"], cliEnv).catch(() => {
     throw new CliError(`${cwd} is not inside a git repository: run this in a clone of the Work's repository`);
   });
-  const head = await git(root, ["rev-parse", "HEAD"]);
-  if (!(await git(root, ["status", "--porcelain", "--untracked-files=normal"])))
+  const head = await git(root, ["rev-parse", "HEAD"], cliEnv);
+  if (!(await git(root, ["status", "--porcelain", "--untracked-files=normal"], cliEnv)))
     return { commit: head, isSnapshot: false };
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-index-"));
   try {
-    const env = { ...process.env, GIT_INDEX_FILE: path.join(scratch, "index") };
+    const env = { ...cliEnv, GIT_INDEX_FILE: path.join(scratch, "index") };
     await git(root, ["read-tree", "HEAD"], env);
     await git(root, ["add", "-A", "."], env);
     const tree = await git(root, ["write-tree"], env);
-    const hasIdentity = !!(await git(root, ["config", "user.email"]).catch(() => ""));
+    const hasIdentity = !!(await git(root, ["config", "user.email"], cliEnv).catch(() => ""));
     const identity = hasIdentity
       ? {}
       : {
@@ -49,7 +53,7 @@ export async function commitOfWorkingTree(cwd: string): Promise<{ commit: string
         };
     // Dated as HEAD is: the same changes on the same HEAD are the same commit, so an agent that changed
     // nothing since the last gate is seen to have changed nothing.
-    const date = await git(root, ["show", "-s", "--format=%cI", "HEAD"]);
+    const date = await git(root, ["show", "-s", "--format=%cI", "HEAD"], cliEnv);
     const commit = await git(
       root,
       ["commit-tree", tree, "-p", head, "-m", "gatehouse: the working tree as the agent left it"],
@@ -67,8 +71,8 @@ export async function commitOfWorkingTree(cwd: string): Promise<{ commit: string
 }
 
 // The clone's remote that points at the Work's repository (its name), else the repository's URL itself.
-async function remoteFor(cwd: string, repoUrl: string): Promise<string> {
-  const remotes = await git(cwd, ["remote", "-v"]).catch(() => "");
+async function remoteFor(cwd: string, repoUrl: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const remotes = await git(cwd, ["remote", "-v"], env).catch(() => "");
   const same = (url: string) => url === repoUrl || path.resolve(cwd, url) === path.resolve(repoUrl);
   for (const line of remotes.split("\n")) {
     const [name, url] = line.split(/\s+/);
@@ -82,9 +86,10 @@ export async function pushToTaskBranch(opts: {
   repoUrl: string;
   branch: string;
   remote?: string;
+  env: NodeJS.ProcessEnv;
 }): Promise<PushedCommit> {
-  const { commit, isSnapshot } = await commitOfWorkingTree(opts.cwd);
-  const remote = opts.remote ?? (await remoteFor(opts.cwd, opts.repoUrl));
-  await git(opts.cwd, ["push", "--quiet", "--force", remote, `${commit}:refs/heads/${opts.branch}`]);
+  const { commit, isSnapshot } = await commitOfWorkingTree(opts.cwd, opts.env);
+  const remote = opts.remote ?? (await remoteFor(opts.cwd, opts.repoUrl, opts.env));
+  await git(opts.cwd, ["push", "--quiet", "--force", remote, `${commit}:refs/heads/${opts.branch}`], opts.env);
   return { commit, isSnapshot, remote };
 }

@@ -32,6 +32,7 @@ export async function answerStop(
     work: WorkJson;
     payload: HookPayload;
     cwd: string;
+    env: NodeJS.ProcessEnv;
     remote?: string;
     log?: (line: string) => void;
   },
@@ -42,7 +43,7 @@ export async function answerStop(
     // Sent back once already: gate again only if the agent changed something since the gated commit.
     const latest = await settledLatestRun(client, task.id);
     const last = latest?.attempts.at(-1);
-    const { commit } = await commitOfWorkingTree(cwd);
+    const { commit } = await commitOfWorkingTree(cwd, opts.env);
     if (latest && last?.commit === commit)
       return allowStop(
         `gatehouse: nothing changed since attempt ${last.n} of run #${latest.number} (gate ${last.gate}); letting the agent stop`,
@@ -52,6 +53,7 @@ export async function answerStop(
     task,
     work: opts.work,
     cwd,
+    env: opts.env,
     remote: opts.remote,
     onEvent: (event) => {
       if (event.kind === "check") opts.log?.(`gatehouse: ${event.check.verdict} ${event.check.name}`);

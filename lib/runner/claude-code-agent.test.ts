@@ -3,6 +3,9 @@
 // the gate is red; attempt 2's prompt — the brief Gatehouse wrote — holds the failing test's name
 // (asserted on the API's side), the model fixes it, the run is accepted; the agent row carries the
 // session as the CLI reported it (turns, tokens, cost, its last message).
+// Unsandboxed (vitest.config.mts sets GATEHOUSE_SANDBOX=off): what is under test is Claude Code's side of
+// the agent step (the brief on stdin, its JSON result); the sandbox's own suites test what an agent reaches.
+// Sandboxed, the `claude` shim in a private temp dir and the test's repositories would be out of its reach.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

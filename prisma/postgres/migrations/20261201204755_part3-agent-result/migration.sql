@@ -1,3 +1,0 @@
--- AlterTable
-ALTER TABLE "Attempt" ADD COLUMN     "agentResult" JSONB;
-
