@@ -28,7 +28,8 @@ test("a preset fills the Work's agent command, which stays editable", async ({ p
   const { workId } = await workWithChecks("Agent preset", [
     { id: "built", name: "It builds", kind: "build", command: "echo built", required: true },
   ]);
-  await page.goto(`/works/${workId}/settings`);
+  // The agent command is in the settings' Agent section.
+  await page.goto(`/works/${workId}/settings/agent`);
   const preset = page.getByLabel("Preset");
   const command = page.getByRole("textbox", { name: "Agent command" });
   await preset.selectOption({ label: "Codex CLI" });
