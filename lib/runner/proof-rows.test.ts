@@ -130,9 +130,10 @@ describe("_protected", () => {
     expect(proofOf(detail)._protected).toEqual({
       verdict: "failed",
       required: true,
-      message: "The change edits the gate's own files: scripts/gate.sh",
+      message: '"gate" passes only with its edited gate: scripts/gate.sh',
     });
-    expect(logOf(detail, "_protected")).toContain('scripts/gate.sh (changed; run by check "gate")');
+    expect(logOf(detail, "_protected")).toContain('scripts/gate.sh (decides check "gate")');
+    expect(logOf(detail, "_protected")).toContain('"gate" failed (exit code 1)');
     expect(detail.run.gate).toBe("red");
     expect(detail.run.ending).toBe("partial");
     // The next attempt's brief hands the red row back like any red check, with what to do.

@@ -1,0 +1,186 @@
+// `_protected` judged against the originals, end to end with the real runners: real git repositories, a
+// scripted agent, real `npm test` / node --test, real make, real pytest run again in a scratch worktree
+// with the start commit's gate files laid over the change. Each cheat is red and named; its honest twin
+// stays green.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunDetail } from "../services/run-detail";
+import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+import { checkLogPathOf } from "./paths";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.cleanup());
+
+// An agent command writing files (path → content; null deletes) and committing.
+function agentWriting(files: Record<string, string | null>): string {
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const writes = Object.entries(files).map(([file, content]) =>
+    content === null
+      ? `rm -f ${q(file)}`
+      : `mkdir -p ${path.posix.dirname(file)} && printf %s ${q(content)} > ${q(file)}`,
+  );
+  return [...writes, "git add -A", "git commit -qm agent"].join(" && ");
+}
+
+function proofOf(detail: RunDetail) {
+  return Object.fromEntries(
+    detail.attempts[0].results
+      .filter((r) => r.checkId.startsWith("_") || r.checkId === "unit" || r.checkId === "lint")
+      .map((r) => [r.checkId, { verdict: r.verdict, message: r.message }]),
+  );
+}
+const logOf = (detail: RunDetail, id: string) =>
+  fs.readFileSync(checkLogPathOf(h.dataDir, detail.run.id, 1, id), "utf8");
+
+// A node project: a buggy price(), a test of it that fails until it is fixed, and one that passes.
+const PRICE_BUGGY = "module.exports = (cents) => cents / 10;\n";
+const PRICE_FIXED = "module.exports = (cents) => cents / 100;\n";
+const NODE_TESTS = {
+  "src/price.js": PRICE_BUGGY,
+  "test/price.test.js":
+    'const test = require("node:test");\nconst assert = require("node:assert");\nconst price = require("../src/price");\n' +
+    'test("converts cents", () => assert.strictEqual(price(250), 2.5));\n',
+  "test/other.test.js": 'const test = require("node:test");\ntest("is there", () => {});\n',
+};
+const pkg = (test: string, extra: Record<string, unknown> = {}) =>
+  `${JSON.stringify({ name: "shop", private: true, scripts: { test }, ...extra }, null, 2)}\n`;
+const NPM_PROJECT = { ...NODE_TESTS, "package.json": pkg("node --test test/") };
+const NPM_UNIT = check("unit", "npm test", { kind: "test" });
+
+const scenario = (files: Record<string, string>, checks: unknown[], agent: string) =>
+  makeScenario(h, { checkDefaults: checks, agentCommand: agent, maxGateAttempts: 1 }, { files });
+
+describe("npm scripts", () => {
+  it("`npm test` narrowed in package.json to the passing file: red, naming scripts.test", async () => {
+    const agent = agentWriting({ "package.json": pkg("node --test test/other.test.js") });
+    const detail = await dispatchAndSettle(h, (await scenario(NPM_PROJECT, [NPM_UNIT], agent)).task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: scripts.test in package.json',
+    });
+    const log = logOf(detail, "_protected");
+    expect(log).toContain('"unit" failed (exit code 1)');
+    expect(log).toContain("The rule: a file in the Work's protectedPaths is red whenever the change touches it");
+    expect(detail.run.gate).toBe("red");
+  });
+
+  it("honest twin: a fix that also adds a dependency to package.json stays green", async () => {
+    const agent = agentWriting({
+      "src/price.js": PRICE_FIXED,
+      "package.json": pkg("node --test test/", { dependencies: { "left-pad": "1.3.0" } }),
+    });
+    const detail = await dispatchAndSettle(h, (await scenario(NPM_PROJECT, [NPM_UNIT], agent)).task.id);
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "passed",
+      message: "The change leaves the gate's own files alone",
+    });
+    expect(detail.run.gate).toBe("green");
+  });
+
+  it("a script the test script calls (`npm run unit`) turned into `true`: red, naming it", async () => {
+    const files = {
+      ...NODE_TESTS,
+      "package.json": `${JSON.stringify({ scripts: { test: "npm run unit", unit: "node --test test/" } }, null, 2)}\n`,
+    };
+    const agent = agentWriting({
+      "package.json": `${JSON.stringify({ scripts: { test: "npm run unit", unit: "true" } }, null, 2)}\n`,
+    });
+    const detail = await dispatchAndSettle(h, (await scenario(files, [check("unit", "npm test")], agent)).task.id);
+    expect(proofOf(detail)._protected).toMatchObject({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: scripts.unit in package.json',
+    });
+  });
+});
+
+describe("make", () => {
+  const MAKEFILE = ".PHONY: test\ntest:\n\tnode --test test/\n";
+  it("a Makefile `test:` target turned into `true`: red, naming the target", async () => {
+    const files = { ...NODE_TESTS, Makefile: MAKEFILE };
+    const agent = agentWriting({ Makefile: ".PHONY: test\ntest:\n\ttrue\n" });
+    const detail = await dispatchAndSettle(
+      h,
+      (await scenario(files, [check("unit", "make test", { kind: "test" })], agent)).task.id,
+    );
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: Makefile (target test)',
+    });
+    expect(detail.run.gate).toBe("red");
+  });
+});
+
+describe("pytest", () => {
+  // The interpreter's real path: a check's scrubbed HOME breaks the pyenv shim.
+  const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+  const PYPROJECT = '[project]\nname = "shop"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n';
+  const PY_PROJECT = {
+    "price.py": "def price(cents):\n    return cents / 10\n",
+    "tests/test_price.py":
+      "from price import price\n\ndef test_converts():\n    assert price(250) == 2.5\n\ndef test_zero():\n    assert price(0) == 0\n",
+    "pyproject.toml": PYPROJECT,
+  };
+  const PY_UNIT = check("unit", `${python} -m pytest -p no:cacheprovider`, { kind: "test" });
+
+  it("a `--deselect` of the failing test in pyproject.toml: red, naming the pytest table", async () => {
+    const agent = agentWriting({
+      "pyproject.toml": PYPROJECT.replace('"-q"', '"-q --deselect tests/test_price.py::test_converts"'),
+    });
+    const detail = await dispatchAndSettle(h, (await scenario(PY_PROJECT, [PY_UNIT], agent)).task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: [tool.pytest…] in pyproject.toml',
+    });
+    expect(logOf(detail, "_protected")).toContain("1 failed");
+  });
+
+  it("honest twin: a fix with a new dependency in [project] leaves the pytest table alone: green", async () => {
+    const agent = agentWriting({
+      "price.py": "def price(cents):\n    return cents / 100\n",
+      "pyproject.toml": PYPROJECT.replace('version = "0.1.0"', 'version = "0.1.0"\ndependencies = ["attrs"]'),
+    });
+    const detail = await dispatchAndSettle(h, (await scenario(PY_PROJECT, [PY_UNIT], agent)).task.id);
+    expect(proofOf(detail)._protected).toMatchObject({ verdict: "passed" });
+    expect(detail.run.gate).toBe("green");
+  });
+});
+
+describe("the code under test is no gate", () => {
+  const LINT = check("lint", "node --check src/price.js && ! grep -n console.log src/price.js", { kind: "lint" });
+  it("a fix of src/price.js, which the lint check runs: green, with a note", async () => {
+    const agent = agentWriting({ "src/price.js": PRICE_FIXED });
+    const detail = await dispatchAndSettle(h, (await scenario(NPM_PROJECT, [NPM_UNIT, LINT], agent)).task.id);
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "passed",
+      message: 'src/price.js changed; check "lint" runs it and passes with the original too',
+    });
+    expect(detail.run.gate).toBe("green");
+  });
+
+  it("a gate script the Work lists in protectedPaths stays red whenever touched", async () => {
+    const files = { ...NPM_PROJECT, "scripts/gate.sh": "npm test\n" };
+    const s = await makeScenario(
+      h,
+      {
+        checkDefaults: [check("gate", "bash scripts/gate.sh")],
+        agentCommand: agentWriting({ "src/price.js": PRICE_FIXED, "scripts/gate.sh": "# the same\nnpm test\n" }),
+        protectedPaths: ["scripts/**"],
+        maxGateAttempts: 1,
+      },
+      { files },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: "The change edits the gate's own files: scripts/gate.sh",
+    });
+  });
+});
