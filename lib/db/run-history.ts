@@ -85,3 +85,24 @@ export async function countTasksOfWorks(opts: { workIds: string[]; db?: DbOrTx }
   });
   return new Map(rows.map((r) => [r.workId, r._count._all]));
 }
+
+// The commits earlier runs of a task went green on (committed, not dirty), newest run first: where a run that
+// starts from one of them already holds that run's fix.
+export async function listGreenCommitsOfTask(opts: {
+  taskId: string;
+  beforeNumber: number;
+  db?: DbOrTx;
+}): Promise<{ runNumber: number; commit: string }[]> {
+  const rows = await (opts.db ?? getDb()).attempt.findMany({
+    where: {
+      run: { taskId: opts.taskId, number: { lt: opts.beforeNumber } },
+      gate: "green",
+      isDirty: false,
+      commit: { not: null },
+    },
+    orderBy: [{ run: { number: "desc" } }, { n: "desc" }],
+    select: { commit: true, run: { select: { number: true } } },
+    take: 50,
+  });
+  return rows.map((r) => ({ runNumber: r.run.number, commit: r.commit! }));
+}

@@ -310,6 +310,18 @@ describe("testsKeptRow", () => {
 });
 
 describe("failsWithoutChangeRow", () => {
+  it("a start commit that holds an earlier run's fix is named as the reason, not the check", () => {
+    const row = failsWithoutChangeRow({
+      vacuousPolicy: "warn",
+      reruns: [pass("accept")],
+      laidOver: [],
+      heldFix: { runNumber: 1, commit: "0123456789abcdef" },
+    })!;
+    expect(row.message).toBe("The start commit already passes: the task's branch held run #1's fix");
+    expect(row.details).toContain("already contains 0123456789ab, on which run #1 of this task went green");
+    expect(row.details).not.toContain("proves nothing");
+  });
+
   it.each<[string, "off" | "warn" | "required", Rerun[], "passed" | "failed" | null, string | null]>([
     ["off: no row", "off", [pass("accept")], null, null],
     ["no check proves the change: no row", "required", [], null, null],

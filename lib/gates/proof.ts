@@ -359,6 +359,9 @@ export function failsWithoutChangeRow(input: {
   // The checks with provesChange, run at the start commit with the change's test files laid over it.
   reruns: readonly Rerun[];
   laidOver: readonly string[];
+  // An earlier run of the same task whose green commit the start commit already holds: the checks pass
+  // there because the fix is there, not because they test nothing.
+  heldFix?: { runNumber: number; commit: string } | null;
 }): ProofRow | null {
   if (input.vacuousPolicy === "off" || input.reruns.length === 0) return null;
   const required = input.vacuousPolicy === "required";
@@ -384,6 +387,25 @@ export function failsWithoutChangeRow(input: {
         ? `Without the change, "${input.reruns[0].checkId}" fails: it tests the work`
         : `Without the change, all ${input.reruns.length} checks that prove it fail: they test the work`,
       context,
+    );
+  const held = input.heldFix;
+  if (held)
+    return row(
+      FAILS_WITHOUT_CHANGE,
+      required,
+      "failed",
+      `The start commit already passes: the task's branch held run #${held.runNumber}'s fix`,
+      [
+        ...context,
+        "",
+        `The run started from a commit that already contains ${held.commit.slice(0, 12)}, on which run ` +
+          `#${held.runNumber} of this task went green: ${quoteIds(vacuous.map((r) => r.checkId))} ` +
+          `${vacuous.length === 1 ? "passes" : "pass"} at the start because the work was already done there, ` +
+          "not because the check tests nothing.",
+        "So this run's change cannot be shown to do the work: it was there before it.",
+        `What to do: read run #${held.runNumber}'s result for the fix; to prove a new change, dispatch it from a ` +
+          "branch without that fix.",
+      ],
     );
   return row(
     FAILS_WITHOUT_CHANGE,

@@ -325,6 +325,32 @@ describe("_fails-without-change", () => {
     expect(detail.run.gate).toBe("green");
   });
 
+  it("a second run from a branch that already holds run #1's fix says so instead of blaming the check", async () => {
+    const s = await makeScenario(
+      h,
+      {
+        checkDefaults: [UNIT],
+        // Idempotent: the second run finds the fix already committed.
+        agentCommand: `${agentWriting({ "src/title.js": TITLE_FIXED }, false)} && git add -A && (git diff --cached --quiet || git commit -qm fix)`,
+        vacuousPolicy: "warn",
+        maxGateAttempts: 1,
+      },
+      { files: PROJECT, task: { acceptanceChecks: [check("accept", "node test/title.test.js", { kind: "test" })] } },
+    );
+    const first = await dispatchAndSettle(h, s.task.id);
+    expect(first.run.ending).toBe("accepted");
+    expect(proofOf(first)["_fails-without-change"]).toMatchObject({ verdict: "passed" });
+    const second = await dispatchAndSettle(h, s.task.id);
+    expect(proofOf(second)["_fails-without-change"]).toEqual({
+      verdict: "failed",
+      required: false,
+      message: `The start commit already passes: the task's branch held run #${first.run.number}'s fix`,
+    });
+    const log = logOf(second, "_fails-without-change");
+    expect(log).toContain(`on which run #${first.run.number} of this task went green`);
+    expect(log).not.toContain("they prove nothing");
+  });
+
   it("the change's test files are laid over the start commit: a new test fails there, so the check is not vacuous", async () => {
     const s = await makeScenario(
       h,

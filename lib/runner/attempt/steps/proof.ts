@@ -20,6 +20,8 @@ import {
 } from "../../../gates/proof";
 import { globMatcher } from "../../../gates/globs";
 import { PROFILES, type ProofSettings } from "../../../gates/work-schema";
+import { listGreenCommitsOfTask } from "../../../db/run-history";
+import { gitOk } from "../../checkout/git";
 import { layOver, scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import type { AttemptContext, Change } from "../context";
 import { judgeGateEdits } from "../gate-edits";
@@ -155,9 +157,19 @@ async function failsWithoutChange(ctx: AttemptContext, settings: ProofSettings, 
         return rerunAll(ctx, provers, dir, FAILS_WITHOUT_CHANGE);
       },
     });
-    const r = failsWithoutChangeRow({ vacuousPolicy: settings.vacuousPolicy, reruns, laidOver: laid });
+    const heldFix = reruns.some((r) => r.verdict === "passed") ? await heldFixOf(ctx) : null;
+    const r = failsWithoutChangeRow({ vacuousPolicy: settings.vacuousPolicy, reruns, laidOver: laid, heldFix });
     return r ? { row: r, startedAt } : null;
   } catch (error) {
     return { row: errorRow(FAILS_WITHOUT_CHANGE, settings.vacuousPolicy === "required", error), startedAt };
   }
+}
+
+// The newest earlier run of this task that went green on a commit the start commit holds (null: none).
+async function heldFixOf(ctx: AttemptContext): Promise<{ runNumber: number; commit: string } | null> {
+  const start = ctx.run.startCommit!;
+  const green = await listGreenCommitsOfTask({ taskId: ctx.run.taskId, beforeNumber: ctx.run.number });
+  for (const fix of green)
+    if (await gitOk(["merge-base", "--is-ancestor", fix.commit, start], { cwd: ctx.checkoutPath })) return fix;
+  return null;
 }
