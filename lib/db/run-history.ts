@@ -106,3 +106,34 @@ export async function listGreenCommitsOfTask(opts: {
   });
   return rows.map((r) => ({ runNumber: r.run.number, commit: r.commit! }));
 }
+
+// What a Work's checks printed when they last ran on a commit (committed, not dirty), newest first per check
+// id: the start commit's test set, when an earlier attempt ran there.
+export async function listResultsAtCommit(opts: {
+  workId: string;
+  commit: string;
+  checkIds: string[];
+  db?: DbOrTx;
+}): Promise<Map<string, { tests: unknown; logTail: string | null; logBytes: number | null }>> {
+  if (opts.checkIds.length === 0) return new Map();
+  const rows = await (opts.db ?? getDb()).checkResult.findMany({
+    where: {
+      checkId: { in: opts.checkIds },
+      verdict: { in: ["passed", "failed"] },
+      run: { workId: opts.workId },
+      attempt: { commit: opts.commit, isDirty: false },
+    },
+    orderBy: { finishedAt: "desc" },
+    select: { checkId: true, tests: true, logTail: true, logBytes: true },
+    take: 100,
+  });
+  const found = new Map<string, { tests: unknown; logTail: string | null; logBytes: number | null }>();
+  for (const r of rows)
+    if (!found.has(r.checkId))
+      found.set(r.checkId, {
+        tests: r.tests,
+        logTail: r.logTail,
+        logBytes: r.logBytes === null ? null : Number(r.logBytes),
+      });
+  return found;
+}

@@ -92,3 +92,9 @@ describe("editedGateFiles and restoreParts", () => {
     expect(restoreParts(null, "module.exports = {}", [null])).toBeNull();
   });
 });
+
+it("a test file the check's script runs is a test, not a gate file", () => {
+  const read = files({ "package.json": pkg({ test: "node test/price.test.js" }), "test/price.test.js": "" });
+  const refs = gateFilesOf({ command: "npm test" }, read, (f) => f.startsWith("test/")).refs;
+  expect(refs.map((r) => r.label)).toEqual(["scripts.test in package.json"]);
+});

@@ -20,7 +20,13 @@ const MAX_DEPTH = 6;
 const join = (dir: string, file: string) => (dir === "." || dir === "" ? file : path.posix.join(dir, file));
 
 // The gate files of one check at one version of the checkout.
-export function gateFilesOf(check: { command?: string; cwd?: string; kind?: string }, read: Read): GateFiles {
+// A test file a check runs (`node test/a.test.js`) is a test, judged by `_tests-kept`, not a gate file
+// (`isTest`: the Work's testPatterns).
+export function gateFilesOf(
+  check: { command?: string; cwd?: string; kind?: string },
+  read: Read,
+  isTest: (file: string) => boolean = () => false,
+): GateFiles {
   const found: GateFiles = { refs: [], globs: [] };
   const runners = new Set<Runner>();
   const seen = new Set<string>();
@@ -34,7 +40,7 @@ export function gateFilesOf(check: { command?: string; cwd?: string; kind?: stri
   const walk = (command: string, cwd: string, depth: number) => {
     if (depth > MAX_DEPTH) return;
     for (const script of scriptsOfCommand(command, cwd))
-      if (read(script) !== null) addRef({ path: script, part: null, label: script });
+      if (!isTest(script) && read(script) !== null) addRef({ path: script, part: null, label: script });
     for (const { dir, words } of commandsOf(command, cwd)) {
       const runner = runnerOf(words);
       if (runner) {

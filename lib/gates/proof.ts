@@ -3,6 +3,7 @@
 // change (files and added lines) and runs the checks again where a row needs it; these decide the rows.
 import type { GateEdit } from "./gate-files";
 import { globMatcher } from "./globs";
+import type { Shrink } from "./test-set";
 import { FAILS_WITHOUT_CHANGE, PROOF_KIND, PROOF_NAMES, PROTECTED, TESTS_ADDED, TESTS_KEPT } from "./proof-ids";
 import type { ChecksPolicy } from "./work-schema";
 
@@ -352,6 +353,44 @@ export function testsKeptRow(input: {
       ...tailsOf(failing),
     ],
   );
+}
+
+// `_tests-kept` and the test set (lib/gates/test-set.ts): a test check that runs fewer tests than at the
+// start commit, or no longer runs a test that passed there, makes the row red, naming what vanished.
+export function withShrink(
+  kept: ProofRow | null,
+  shrunk: readonly Shrink[],
+  renamedOut: readonly { from: string; to: string }[],
+): ProofRow | null {
+  if (shrunk.length === 0) return kept;
+  const what = shrunk.map((s) =>
+    s.vanished.length
+      ? `"${s.checkId}" no longer runs ${plural(s.vanished.length, "test")} that passed at the start: ${list(s.vanished, 3)}`
+      : `"${s.checkId}" ran ${plural(s.after ?? 0, "test")} where it ran ${s.before} at the start`,
+  );
+  const moved = renamedOut.length
+    ? ` (${renamedOut.map((r) => `${r.from} was renamed to ${r.to}`).join(", ")}, out of the test patterns)`
+    : "";
+  const lines = [
+    "The test set shrank: the test checks ran fewer tests than they ran at the start commit (with the tests as",
+    "they were there), and the change deletes no test file outright.",
+    ...shrunk.flatMap((s) => [
+      `  "${s.checkId}": ${s.before ?? "?"} at the start, ${s.after ?? "?"} with the change`,
+      ...s.vanished.map((n) => `    no longer run: ${n}`),
+    ]),
+    ...renamedOut.map((r) => `  ${r.from} → ${r.to} (no longer matches the Work's test patterns)`),
+    "",
+    "What to do: run every test that was there (keep test files where the runner finds them, do not exclude",
+    "or deselect them), and make the code pass them.",
+  ];
+  const message = `${what.join("; ")}${moved}`;
+  if (!kept) return row(TESTS_KEPT, true, "failed", message, lines);
+  return {
+    ...kept,
+    verdict: kept.verdict === "passed" ? "failed" : kept.verdict,
+    message: kept.verdict === "passed" ? message : kept.message,
+    details: `${kept.details}\n${lines.join("\n")}\n`,
+  };
 }
 
 export function failsWithoutChangeRow(input: {

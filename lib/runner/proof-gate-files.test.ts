@@ -184,3 +184,63 @@ describe("the code under test is no gate", () => {
     });
   });
 });
+
+describe("the test set does not silently shrink", () => {
+  it("a passing test file renamed out of the runner's glob: red, naming the test that no longer runs", async () => {
+    const agent = agentWriting({
+      "src/price.js": PRICE_FIXED,
+      "test/other.test.js": null,
+      "disabled/other.txt": NODE_TESTS["test/other.test.js"],
+    });
+    const detail = await dispatchAndSettle(h, (await scenario(NPM_PROJECT, [NPM_UNIT], agent)).task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)["_tests-kept"]).toEqual({
+      verdict: "failed",
+      message:
+        '"unit" no longer runs 1 test that passed at the start: is there ' +
+        "(test/other.test.js was renamed to disabled/other.txt, out of the test patterns)",
+    });
+    expect(logOf(detail, "_tests-kept")).toContain("no longer run: is there");
+    expect(detail.run.gate).toBe("red");
+  });
+
+  it("without names (pytest -q), the count: a test file moved where pytest does not look is red", async () => {
+    const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+    const files = {
+      "price.py": "def price(cents):\n    return cents / 100\n",
+      "tests/test_price.py": "from price import price\n\ndef test_converts():\n    assert price(250) == 2.5\n",
+      "tests/test_zero.py": "from price import price\n\ndef test_zero():\n    assert price(0) == 0\n",
+    };
+    const agent = agentWriting({ "tests/test_zero.py": null, "tests/zero_check.py": files["tests/test_zero.py"] });
+    const unit = check("unit", `${python} -m pytest -q -p no:cacheprovider --rootdir=. tests`, { kind: "test" });
+    const detail = await dispatchAndSettle(h, (await scenario(files, [unit], agent)).task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)["_tests-kept"]).toMatchObject({
+      verdict: "failed",
+      message: '"unit" ran 1 test where it ran 2 at the start',
+    });
+  });
+
+  it("honest twin: a test file the npm script runs by name, rewritten with the fix, is a test, not a gate", async () => {
+    const files = { ...NODE_TESTS, "package.json": pkg("node --test test/price.test.js") };
+    const agent = agentWriting({
+      "src/price.js": PRICE_FIXED,
+      "test/price.test.js": `${NODE_TESTS["test/price.test.js"]}test("zero", () => assert.strictEqual(price(0), 0));\n`,
+    });
+    const detail = await dispatchAndSettle(h, (await scenario(files, [NPM_UNIT], agent)).task.id);
+    expect(proofOf(detail)._protected).toMatchObject({ verdict: "passed" });
+    expect(proofOf(detail)["_tests-kept"]).toMatchObject({ verdict: "passed" });
+    expect(detail.run.gate).toBe("green");
+  });
+
+  it("honest twin: a fix with a new test file keeps every test: green", async () => {
+    const agent = agentWriting({
+      "src/price.js": PRICE_FIXED,
+      "test/more.test.js": 'const test = require("node:test");\ntest("rounds", () => {});\n',
+    });
+    const detail = await dispatchAndSettle(h, (await scenario(NPM_PROJECT, [NPM_UNIT], agent)).task.id);
+    expect(proofOf(detail)["_tests-kept"]).toMatchObject({ verdict: "passed" });
+    expect(proofOf(detail)._protected).toMatchObject({ verdict: "passed" });
+    expect(detail.run.gate).toBe("green");
+  });
+});

@@ -53,11 +53,12 @@ async function gateFilesOfChecks(
   start: VersionReader,
   head: VersionReader,
 ): Promise<Map<string, GateFiles>> {
+  const isTest = globMatcher(ctx.run.proof?.testPatterns ?? []);
   for (let round = 0; ; round++) {
     const all = new Map<string, GateFiles>();
     for (const check of checks) {
-      const now = gateFilesOf(check, head.read);
-      const then = gateFilesOf(check, start.read);
+      const now = gateFilesOf(check, head.read, isTest);
+      const then = gateFilesOf(check, start.read, isTest);
       const refs = [
         ...now.refs,
         ...then.refs.filter((r) => !now.refs.some((n) => n.path === r.path && n.part === r.part)),

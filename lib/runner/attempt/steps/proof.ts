@@ -17,6 +17,8 @@ import {
   testsAddedRow,
   testsKeptRow,
   type ProofRow,
+  type Rerun,
+  withShrink,
 } from "../../../gates/proof";
 import { globMatcher } from "../../../gates/globs";
 import { PROFILES, type ProofSettings } from "../../../gates/work-schema";
@@ -25,6 +27,7 @@ import { gitOk } from "../../checkout/git";
 import { layOver, scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import type { AttemptContext, Change } from "../context";
 import { judgeGateEdits } from "../gate-edits";
+import { testSetShrinks } from "../test-set";
 import { errorRow, isRerunnable, rerunAll, showRunning } from "../reruns";
 import { NOTHING, type Step, type StepVerdict } from "../step";
 
@@ -112,8 +115,15 @@ async function testsKept(ctx: AttemptContext, settings: ProofSettings, change: C
   const markers = findSkipMarkers(change.diff);
   const testChecks = ctx.run.checks.filter((c) => c.kind === "test" && isRerunnable(c));
   const startedAt = new Date();
+  const shrinking = async (reruns: Rerun[] | null, kept: ProofRow | null) => {
+    const { shrunk, renamedOut } = await testSetShrinks(ctx, change, testChecks, reruns, settings.testPatterns);
+    return withShrink(kept, shrunk, renamedOut);
+  };
   if (restored.length === 0 || testChecks.length === 0) {
-    const r = testsKeptRow({ restored, markers, reruns: null, hasTestChecks: testChecks.length > 0 });
+    const r = await shrinking(
+      null,
+      testsKeptRow({ restored, markers, reruns: null, hasTestChecks: testChecks.length > 0 }),
+    );
     return r ? { row: r, startedAt } : null;
   }
   showRunning(ctx, TESTS_KEPT, startedAt, "running the test checks with the tests as they were…");
@@ -131,7 +141,10 @@ async function testsKept(ctx: AttemptContext, settings: ProofSettings, change: C
         return rerunAll(ctx, testChecks, dir, TESTS_KEPT);
       },
     });
-    return { row: testsKeptRow({ restored, markers, reruns, hasTestChecks: true })!, startedAt };
+    return {
+      row: (await shrinking(reruns, testsKeptRow({ restored, markers, reruns, hasTestChecks: true })))!,
+      startedAt,
+    };
   } catch (error) {
     return { row: errorRow(TESTS_KEPT, true, error), startedAt };
   }
