@@ -113,7 +113,7 @@ export function protectedRow(input: {
   // Affected checks that did not pass with the change's version: not run again (they pass nothing).
   notPassing?: readonly string[];
 }): ProofRow | null {
-  if (input.protectedPaths.length === 0 && !input.hasGateFiles) return null;
+  if (input.protectedPaths.length === 0 && !input.hasGateFiles && input.edits.length === 0) return null;
   const isProtected = globMatcher(input.protectedPaths);
   const verb = (s: FileChange["status"]) => (s === "A" ? "added" : s === "D" ? "deleted" : "changed");
   const touched = input.changes.filter((c) => isProtected(c.path));

@@ -244,3 +244,33 @@ describe("the test set does not silently shrink", () => {
     expect(detail.run.gate).toBe("green");
   });
 });
+
+describe("vitest configuration", () => {
+  // Vitest runs offline from Gatehouse's own install, linked in as the repository's node_modules (git-ignored,
+  // so the scratch worktree links it too). Jest, Mocha and AVA are not installed here: not tried end to end.
+  const modules = path.resolve(__dirname, "../../node_modules");
+  const VITEST_TESTS = {
+    ".gitignore": "node_modules\n",
+    "src/price.js": "export const price = (cents) => cents / 10;\n",
+    "test/price.test.js":
+      'import { expect, test } from "vitest";\nimport { price } from "../src/price.js";\ntest("converts cents", () => expect(price(250)).toBe(2.5));\n',
+    "test/other.test.js": 'import { test } from "vitest";\ntest("is there", () => {});\n',
+    "vitest.config.mjs": "export default { test: { include: ['test/**/*.test.js'] } };\n",
+    "package.json": '{ "type": "module" }\n',
+  };
+  const VITEST = check("unit", "node_modules/.bin/vitest run --reporter=verbose", { kind: "test", timeoutSec: 120 });
+  const linkModules = `ln -s '${modules}' node_modules`;
+
+  it("an `exclude` of the failing test file in vitest.config.mjs: red, naming the config", async () => {
+    const agent = `${linkModules} && ${agentWriting({
+      "vitest.config.mjs":
+        "export default { test: { include: ['test/**/*.test.js'], exclude: ['test/price.test.js'] } };\n",
+    })}`;
+    const detail = await dispatchAndSettle(h, (await scenario(VITEST_TESTS, [VITEST], agent)).task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: vitest.config.mjs',
+    });
+  }, 120_000);
+});

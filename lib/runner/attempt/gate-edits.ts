@@ -76,7 +76,7 @@ export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promi
   const head = new VersionReader(ctx.checkoutPath, change.tree);
   const checks = ctx.run.checks.filter((c) => isRerunnable(c) && c.use === undefined);
   const gateFiles = await gateFilesOfChecks(ctx, checks, start, head);
-  const hasGateFiles = [...gateFiles.values()].some((g) => g.refs.length > 0);
+  const hasGateFiles = [...gateFiles.values()].some((g) => g.refs.length > 0 || g.globs.length > 0);
   const edits = editedGateFiles({
     changes: change.changes,
     gateFiles,
