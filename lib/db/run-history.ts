@@ -107,10 +107,11 @@ export async function listGreenCommitsOfTask(opts: {
   return rows.map((r) => ({ runNumber: r.run.number, commit: r.commit! }));
 }
 
-// What a Work's checks printed when they last ran on a commit (committed, not dirty), newest first per check
-// id: the start commit's test set, when an earlier attempt ran there.
+// What a task's checks printed when they last ran on a commit (committed, not dirty), newest first per check
+// id: the start commit's test set, when an earlier attempt ran there. The same task only: another task may
+// override a check of the same id with another command.
 export async function listResultsAtCommit(opts: {
-  workId: string;
+  taskId: string;
   commit: string;
   checkIds: string[];
   db?: DbOrTx;
@@ -120,7 +121,7 @@ export async function listResultsAtCommit(opts: {
     where: {
       checkId: { in: opts.checkIds },
       verdict: { in: ["passed", "failed"] },
-      run: { workId: opts.workId },
+      run: { taskId: opts.taskId },
       attempt: { commit: opts.commit, isDirty: false },
     },
     orderBy: { finishedAt: "desc" },

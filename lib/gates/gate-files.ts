@@ -9,7 +9,7 @@ import type { FileChange } from "./proof";
 
 // One gate file, or the part of it that matters: `part` null is the whole file; "scripts.<name>" or a
 // top-level key of package.json; "[<section prefix>]" of an INI/TOML file.
-export type GateRef = { path: string; part: string | null; label: string };
+type GateRef = { path: string; part: string | null; label: string };
 export type GateFiles = { refs: GateRef[]; globs: { glob: string; label: string }[] };
 
 type Read = (file: string) => string | null;

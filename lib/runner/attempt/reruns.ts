@@ -47,7 +47,7 @@ export async function rerunAll(
   return reruns;
 }
 
-export async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, rowId: string): Promise<Rerun> {
+async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, rowId: string): Promise<Rerun> {
   const { run, attempt, deps } = ctx;
   const base = { checkId: check.id, exitCode: null, tail: null };
   if (ctx.signal.aborted) return { ...base, verdict: "skipped", message: "the run was stopped" };

@@ -1,6 +1,6 @@
 // The test set against the start commit's (README, "Proof rows"): for each test check, the tests its row in
-// this attempt ran against those it ran at the start commit — an earlier attempt's result on that very
-// commit when there is one, else the `_tests-kept` re-run with the start commit's test files laid back.
+// this attempt ran against those it ran at the start commit — an earlier attempt's result (of this task) on
+// that very commit when there is one, else the `_tests-kept` re-run with the start commit's test files laid back.
 import { listResultsAtCommit } from "../../db/run-history";
 import { globMatcher } from "../../gates/globs";
 import type { EffectiveCheck } from "../../gates/merge-checks";
@@ -34,7 +34,7 @@ export async function testSetShrinks(
   const renamedOut = renames.filter((r) => !isTest(r.to));
   const deletesTests = deleted.some((d) => !renames.some((r) => r.from === d));
   const history = await listResultsAtCommit({
-    workId: ctx.run.workId,
+    taskId: ctx.run.taskId,
     commit: start,
     checkIds: checks.map((c) => c.id),
   });
