@@ -7,7 +7,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunDetail } from "../services/run-detail";
-import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+import { SYSTEM_ACTOR } from "../auth/actor";
+import { startNextAttempt } from "../services/runs";
+import { commitFiles } from "../testing/git-repo";
+import { check, createHarness, dispatchAndSettle, makeScenario, settle, type Harness } from "../testing/runner-harness";
 import { checkLogPathOf } from "./paths";
 
 let h: Harness;
@@ -242,6 +245,27 @@ describe("the test set does not silently shrink", () => {
     expect(proofOf(detail)["_tests-kept"]).toMatchObject({ verdict: "passed" });
     expect(proofOf(detail)._protected).toMatchObject({ verdict: "passed" });
     expect(detail.run.gate).toBe("green");
+  });
+});
+
+describe("the start commit's recorded test set", () => {
+  it("a test that passed on the start commit in attempt 1 and no longer runs in attempt 2 is named", async () => {
+    // The test list is a file the command only reads (no gate file): only the test set shows the shrink.
+    const files = { ...NODE_TESTS, "tests.txt": "test/price.test.js test/other.test.js\n" };
+    const unit = check("unit", "node --test $(cat tests.txt)", { kind: "test" });
+    const s = await makeScenario(h, { checkDefaults: [unit], maxGateAttempts: 2 }, { files });
+    const first = await dispatchAndSettle(h, s.task.id);
+    expect(first.attempts[0].gate).toBe("red");
+    commitFiles(s.worktree, { "src/price.js": PRICE_FIXED, "tests.txt": "test/price.test.js\n" }, "fix, fewer tests");
+    await startNextAttempt(SYSTEM_ACTOR, first.run.id);
+    const second = await settle(h, first.run.id);
+    const row = second.attempts[1].results.find((r) => r.checkId === "_tests-kept")!;
+    expect(second.attempts[1].results.find((r) => r.checkId === "unit")!.verdict).toBe("passed");
+    expect([row.verdict, row.message]).toEqual([
+      "failed",
+      '"unit" no longer runs 1 test that passed at the start: is there',
+    ]);
+    expect(second.run.gate).toBe("red");
   });
 });
 
