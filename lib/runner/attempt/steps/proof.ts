@@ -67,7 +67,11 @@ export const proofStep: Step = {
       return { verdicts: [verdictOf(row)] };
     }
     const added = testsAddedRow({ changes: change.changes, ...settings });
-    if (added) rows.push(added);
+    // Shown at once: _protected may run checks again before it has its row.
+    if (added) {
+      rows.push(added);
+      ctx.record(added, startedAt);
+    }
     let guarded: ProofRow | null;
     try {
       const judged = await judgeGateEdits(ctx, change);
@@ -75,8 +79,10 @@ export const proofStep: Step = {
     } catch (error) {
       guarded = errorRow(PROTECTED, true, error);
     }
-    if (guarded) rows.push(guarded);
-    for (const row of rows) ctx.record(row, startedAt);
+    if (guarded) {
+      rows.push(guarded);
+      ctx.record(guarded, startedAt);
+    }
     return { verdicts: rows.map(verdictOf) };
   },
 };
