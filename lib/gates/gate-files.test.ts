@@ -1,7 +1,8 @@
 // Which files decide what a check runs, and how the start commit's version is laid back (package.json:
 // only the parts that matter; TOML/INI: only the pytest tables).
 import { describe, expect, it } from "vitest";
-import { editedGateFiles, gateFilesOf, partOf, restoreParts } from "./gate-files";
+import { partOf, restoreParts } from "./gate-file-parts";
+import { editedGateFiles, gateFilesOf } from "./gate-files";
 import { globMatcher } from "./globs";
 
 const files = (map: Record<string, string>) => (file: string) => map[file] ?? null;

@@ -3,7 +3,8 @@
 // in a scratch worktree of the change with the start commit's version of those files laid over it.
 import fs from "node:fs";
 import path from "node:path";
-import { editedGateFiles, gateFilesOf, restoreParts, type GateEdit, type GateFiles } from "../../gates/gate-files";
+import { restoreParts } from "../../gates/gate-file-parts";
+import { editedGateFiles, gateFilesOf, type GateEdit, type GateFiles } from "../../gates/gate-files";
 import { globMatcher } from "../../gates/globs";
 import type { EffectiveCheck } from "../../gates/merge-checks";
 import { PROTECTED, type Rerun } from "../../gates/proof";
