@@ -37,6 +37,7 @@ import {
   reportPathOf,
 } from "./paths";
 import { readAgentReport } from "./agent-report-file";
+import { writeRunFile } from "./checkout/checkout-files";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
 import { cloneCheckSources, removeReadOnlyTree } from "./check-sources";
@@ -194,7 +195,7 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
   const briefFile = briefPathOf(deps.dataDir, run.id, attempt.n);
   fs.mkdirSync(path.dirname(briefFile), { recursive: true, mode: 0o700 });
   giveTo(path.dirname(briefFile), deps.runAs);
-  fs.writeFileSync(briefFile, brief, { mode: 0o600 });
+  writeRunFile(briefFile, brief);
   giveTo(briefFile, deps.runAs);
   // Fresh for each attempt: nothing from before counts as this attempt's report.
   const reportFile = reportPathOf(deps.dataDir, run.id, attempt.n);

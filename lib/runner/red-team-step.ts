@@ -15,6 +15,7 @@ import { saveAttemptRedTeam } from "../db/runs";
 import type { AttemptResults } from "./attempt-results";
 import { buildCheckEnv } from "./check-env";
 import { checkoutFingerprint } from "./checkout/checkout";
+import { readCheckoutFile, readRunFile, writeCheckoutFile, writeRunFile } from "./checkout/checkout-files";
 import { git } from "./checkout/git";
 import { commitOfTree, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
 import { type AttemptContext, remainingBudgetMs, runWatched } from "./execute-attempt";
@@ -24,6 +25,7 @@ import { recordRow, type ProofVerdictOf } from "./proof-step";
 import { giveTo } from "./run-as";
 
 const MAX_REPORT = 64 * 1024;
+const MAX_PROBE_BYTES = 1024 * 1024;
 const MAX_PROBE_OUTPUT = 8 * 1024;
 const IDENTITY = {
   GIT_AUTHOR_NAME: "Gatehouse",
@@ -86,9 +88,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
     .filter((c) => !c.hidden)
     .map((c) => ({ id: c.id, name: c.name, command: whatCheckRuns(c) }));
   const reportFile = path.join(dir, "report.txt");
-  fs.writeFileSync(brief, ctx.masker().maskText(composeRedTeamBrief({ task, changed, checks: visibleChecks })), {
-    mode: 0o600,
-  });
+  writeRunFile(brief, ctx.masker().maskText(composeRedTeamBrief({ task, changed, checks: visibleChecks })));
   giveTo(brief, deps.runAs);
   fs.rmSync(reportFile, { force: true });
 
@@ -117,9 +117,8 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
       const files = new Map<string, Buffer>();
       for (const c of changes)
         if (c.status === "A") {
-          const full = path.join(scratch, c.path);
-          const stat = fs.lstatSync(full, { throwIfNoEntry: false });
-          if (stat?.isFile()) files.set(c.path, fs.readFileSync(full));
+          const read = readCheckoutFile(scratch, c.path, { maxBytes: MAX_PROBE_BYTES });
+          if (read.kind === "file") files.set(c.path, read.bytes);
         }
       return { outcome, changes, files };
     },
@@ -183,10 +182,10 @@ async function runProbe(
     dir: scratchDirOf(deps.dataDir, run.id, attempt.n, `${RED_TEAM}-probe`),
     commit,
     fn: async (scratch) => {
-      const target = path.join(scratch, probe);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, content);
-      giveTo(target, deps.runAs);
+      const written = writeCheckoutFile(scratch, probe, content);
+      if (written.kind === "refused")
+        return { path: probe, verdict: "error" as const, exitCode: null, output: `not run: ${written.reason}` };
+      giveTo(written.path, deps.runAs);
       const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, `${RED_TEAM}.probe`), {
         command: run.redTeamTestCommand!,
         cwd: scratch,
@@ -224,10 +223,9 @@ async function commitProbes(
   const kept = probes.filter((p) => !fs.lstatSync(path.join(ctx.checkoutPath, p), { throwIfNoEntry: false }));
   if (kept.length === 0) return null;
   for (const p of kept) {
-    const target = path.join(ctx.checkoutPath, p);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, files.get(p) ?? Buffer.alloc(0), { flag: "wx" });
-    giveTo(target, ctx.deps.runAs);
+    const written = writeCheckoutFile(ctx.checkoutPath, p, files.get(p) ?? Buffer.alloc(0), { exclusive: true });
+    if (written.kind === "refused") throw new Error(`the red team's probe ${p}: ${written.reason}`);
+    giveTo(written.path, ctx.deps.runAs);
   }
   const cwd = ctx.checkoutPath;
   await git(["add", "--", ...kept], { cwd });
@@ -239,9 +237,10 @@ async function commitProbes(
 }
 
 function readCapped(file: string, max: number): string | null {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return null;
-  const text = fs.readFileSync(file, "utf8");
+  const read = readRunFile(file, 16 * max);
+  if (read.kind === "missing") return null;
+  if (read.kind === "refused") return `[not read: ${read.reason}]`;
+  const text = read.bytes.toString("utf8");
   return text.length > max ? `${text.slice(0, max)}\n[cut at ${max} characters]` : text;
 }
 

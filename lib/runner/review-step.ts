@@ -30,6 +30,7 @@ import { saveAttemptReview } from "../db/runs";
 import type { AttemptResults } from "./attempt-results";
 import { buildCheckEnv } from "./check-env";
 import { checkoutFingerprint } from "./checkout/checkout";
+import { readRunFile, writeRunFile } from "./checkout/checkout-files";
 import { git } from "./checkout/git";
 import { commitOfTree, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
 import { type AttemptContext, remainingBudgetMs, runWatched } from "./execute-attempt";
@@ -84,7 +85,7 @@ export async function runReviewStep(ctx: AttemptContext, results: AttemptResults
     fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
     giveTo(path.dirname(files.dir), deps.runAs);
     giveTo(files.dir, deps.runAs);
-    fs.writeFileSync(files.brief, brief, { mode: 0o600 });
+    writeRunFile(files.brief, brief);
     giveTo(files.brief, deps.runAs);
     const shimBin = writeShims(files.dir, (ctx.deps.serverEnv.PATH ?? "").split(":"), deps.runAs);
 
@@ -207,7 +208,7 @@ async function reviewTry(
   const report = opts.files.report(opts.n);
   const execLog = opts.files.execLog(opts.n);
   fs.rmSync(report, { force: true });
-  fs.writeFileSync(execLog, "", { mode: 0o600 });
+  writeRunFile(execLog, "");
   giveTo(execLog, deps.runAs);
   const env = buildCheckEnv({
     runId: run.id,
@@ -245,7 +246,8 @@ async function reviewTry(
 
 // The commands in the shim's log, without the review command's own process (the first entry's pid).
 function readExecuted(file: string): string[] {
-  const lines = fs.readFileSync(file, "utf8").split("\n").filter(Boolean);
+  const read = readRunFile(file, MAX_REPORT_BYTES);
+  const lines = read.kind === "file" ? read.bytes.toString("utf8").split("\n").filter(Boolean) : [];
   const own = lines[0]?.split("\t")[0];
   return lines
     .map((l) => l.split("\t"))
@@ -255,10 +257,11 @@ function readExecuted(file: string): string[] {
 }
 
 function readReport(file: string): string | null {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return null;
-  if (stat.size > MAX_REPORT_BYTES) return "{too large}";
-  return fs.readFileSync(file, "utf8");
+  const read = readRunFile(file, MAX_REPORT_BYTES);
+  if (read.kind === "missing") return null;
+  // Not JSON, so the judge says the report is unusable; the reason is in the try's log.
+  if (read.kind === "refused") return read.reason.includes("bytes") ? "{too large}" : `{not read: ${read.reason}}`;
+  return read.bytes.toString("utf8");
 }
 
 // What is stored and shown passes the run's masker, like every log.

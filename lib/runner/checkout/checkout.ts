@@ -3,6 +3,7 @@
 // task branch. Git work on one Work's clone is serialised (worktree and fetch take repository locks).
 import fs from "node:fs";
 import path from "node:path";
+import { resolveInside } from "./checkout-files";
 import { git, GitError, gitOk } from "./git";
 import { readWorktreeHead } from "./read-head";
 import { giveTo, runAsFromEnv } from "../run-as";
@@ -169,16 +170,9 @@ export async function checkoutFingerprint(wt: string): Promise<string> {
 // Resolves a check's cwd inside the checkout, refusing anything (symlinks included) that leaves it.
 export function resolveInsideCheckout(wt: string, cwd: string | undefined): { path: string } | { error: string } {
   if (!cwd) return { path: wt };
-  const candidate = path.resolve(wt, cwd);
-  const root = fs.realpathSync(wt);
-  let real: string;
-  try {
-    real = fs.realpathSync(candidate);
-  } catch {
-    return { error: `cwd "${cwd}" does not exist in the checkout` };
-  }
-  if (real !== root && !real.startsWith(root + path.sep))
-    return { error: `cwd "${cwd}" leaves the checkout (it resolves to ${real})` };
-  if (!fs.statSync(real).isDirectory()) return { error: `cwd "${cwd}" is not a directory` };
-  return { path: real };
+  const where = resolveInside(wt, path.resolve(wt, cwd));
+  if ("missing" in where) return { error: `cwd "${cwd}" does not exist in the checkout` };
+  if ("outside" in where) return { error: `cwd "${cwd}" leaves the checkout (it resolves to ${where.outside})` };
+  if (!fs.statSync(where.real).isDirectory()) return { error: `cwd "${cwd}" is not a directory` };
+  return { path: where.real };
 }
