@@ -375,3 +375,35 @@ test("ten parallel cancels of one running run: one 200, nine 409, one cancellati
   // And once it has ended, one more cancel is a 409 too.
   expect((await send("POST", `/api/runs/${runId}/cancel`, TOKEN)).status).toBe(409);
 });
+
+// Issue 22, point 3: `next` after sign-in stays on this site after every normalisation a browser applies
+// (tabs and newlines stripped, `\` read as `/`, dot segments resolved, percent-decoding of the query).
+test.describe("after sign-in, next never leaves the site", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  for (const next of [
+    "/%09/evil.example/",
+    "/\t/evil.example/",
+    "/%5Cevil.example",
+    "/%5C/evil.example",
+    "/.//evil.example",
+    "/%0a/evil.example",
+  ])
+    test(`next=${JSON.stringify(next)} lands on this site`, async ({ browser }) => {
+      const demo = await demoWork();
+      const person = await personWithRole(demo.id, "viewer");
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const seen: string[] = [];
+      page.on("request", (r) => seen.push(new URL(r.url()).host));
+      // The raw query as an attacker writes it in a link (the tab as a real character or as %09).
+      await page.goto(`/signin?next=${next.includes("%") ? next : encodeURIComponent(next)}`);
+      await page.getByLabel("Email").fill(person.email);
+      await page.getByLabel("Password").fill(person.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByLabel(/^Account: /)).toBeVisible();
+      expect(new URL(page.url()).host).toBe(new URL(BASE_URL).host);
+      expect(seen.filter((h) => h.includes("evil.example"))).toEqual([]);
+      await context.close();
+    });
+});
