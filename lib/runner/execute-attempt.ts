@@ -384,9 +384,17 @@ async function runCheckStep(ctx: AttemptContext, reported: AppliedReport | null)
     inconclusiveReason: reviewInconclusive
       ? `review: ${reviewInconclusive}`
       : errored
-        ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}`
+        ? couldNotRun(errored, run.checks.find((c) => c.id === errored.checkId)?.hidden === true)
         : null,
   };
+}
+
+// The run's ending reason is shown to everyone who reads the run: a held-out check's says only that it erred
+// (its reason stays in its row, which leads see).
+function couldNotRun(errored: { checkId: string; message?: string | null }, isHeldOut: boolean): string {
+  return isHeldOut
+    ? `required held-out check "${errored.checkId}" could not run (its reason is shown to leads)`
+    : `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}`;
 }
 
 async function recordNoChange(

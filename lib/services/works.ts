@@ -12,10 +12,12 @@ import { listSecretNames } from "../db/secrets";
 import { unknownSecretIssues, type CheckSource } from "../gates/check-sources";
 import type { DbOrTx } from "../db/client";
 import { parseInput, refuseIssues } from "./validate";
+import { refuseOutOfReachRepositories } from "./work-repositories";
 
 export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
   requireAdmin(actor);
   const data = parseInput(ZWorkCreate, input);
+  await refuseOutOfReachRepositories(actor, data, null);
   // A new Work has no secrets yet: a check source naming one is refused (add the secret, then the source).
   refuseIssues(secretIssues(data.checkSources, []));
   return getDb().$transaction(async (tx) => {
@@ -61,6 +63,7 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
       "forbidden",
       `changing ${identity.join(", ")} of a Work needs an admin; a lead edits its checks, policy, attempts, agent command and budget`,
     );
+  await refuseOutOfReachRepositories(actor, changes, workId);
   // Nothing to change: no new version (others editing would get a needless conflict).
   if (Object.keys(changes).length === 0) {
     if (version !== current.version) throw staleError("Work", version, current);

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { resolveInside } from "./checkout-files";
+import { localRepositoryProblem } from "./local-repository";
 import { git, GitError, gitOk } from "./git";
 import { readWorktreeHead } from "./read-head";
 import { giveTo, runAsFromEnv } from "../run-as";
@@ -60,6 +61,9 @@ const checkedOrigins = new Map<string, string>();
 export async function ensureClone(dataDir: string, work: CheckoutTarget["work"]): Promise<string> {
   const repoDir = repoDirOf(dataDir, work.id);
   const url = resolveRepoUrl(work.repoUrl);
+  // Checked at every clone or fetch, with realpath now: the path may have become a link since it was saved.
+  const local = localRepositoryProblem(work.repoUrl, { dataDir, installDir: process.cwd() });
+  if (local) throw new GitError(`could not clone ${work.repoUrl}: the repository ${local}`);
   if (!fs.existsSync(path.join(repoDir, "HEAD"))) await cloneBare(url, repoDir);
   else if (
     checkedOrigins.get(repoDir) !== url &&

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { readWork } from "@/lib/services/works";
+import { probeRepository } from "@/lib/services/work-repositories";
 import { readAudit } from "@/lib/services/audit";
 import { listSecrets } from "@/lib/services/secrets";
 import { standingAllows, standingOn } from "@/lib/services/access";
@@ -16,11 +17,19 @@ import { saveWorkSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Checks and policy" };
 
-export default async function WorkSettingsPage({ params }: { params: Promise<{ workId: string }> }) {
+export default async function WorkSettingsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workId: string }>;
+  searchParams: Promise<{ repo?: string }>;
+}) {
   const { workId } = await params;
   const actor = await getPageActor();
   const work = await orNotFound(readWork(actor, workId));
   const isLead = standingAllows(await standingOn(actor, workId), "lead");
+  // Just created with a repository the server could not reach: probed again, so the warning is the server's.
+  const unreachable = (await searchParams).repo === "unreachable" ? await probeRepository(work.repoUrl) : null;
   return (
     <>
       <Breadcrumbs
@@ -39,6 +48,15 @@ export default async function WorkSettingsPage({ params }: { params: Promise<{ w
           </>
         }
       />
+      {unreachable ? (
+        <p
+          role="alert"
+          className="mb-4 rounded-lg border border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950/40 dark:text-amber-100"
+        >
+          The Work is saved, but {unreachable}. Its runs will end inconclusive until the server can reach it: check the
+          address, or ask an admin to change it.
+        </p>
+      ) : null}
       {isLead ? (
         <>
           <WorkSettingsEditor
