@@ -39,9 +39,9 @@ async function createWork(body: Record<string, unknown> = {}) {
   });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   // The Work as saved; `warnings` (the repository cannot be reached) is the answer's alone.
-  const { warnings, ...saved } = res.json;
+  const { warnings, ...saved } = res.json as Record<string, Json>;
   expect(Array.isArray(warnings)).toBe(true);
-  return saved;
+  return saved as Json;
 }
 
 const getWork = (id: string) => callRoute(work.GET, { params: { id } });
@@ -190,7 +190,7 @@ describe("POST /api/works", () => {
     expect(res.json).toMatchObject(body);
     const read = await getWork(res.json.id);
     expect(read.status).toBe(200);
-    const { warnings, ...saved } = res.json;
+    const { warnings, ...saved } = res.json as Record<string, Json>;
     expect(warnings).toEqual([
       { path: "repoUrl", message: expect.stringContaining(`the repository ${body.repoUrl} cannot be reached`) },
     ]);
@@ -479,7 +479,7 @@ describe("PATCH /api/works/:id", () => {
       keyPrefix: w.keyPrefix,
     });
     // No repoUrl in the body: nothing was probed.
-    const { warnings, ...saved } = res.json;
+    const { warnings, ...saved } = res.json as Record<string, Json>;
     expect(warnings).toEqual([]);
     expect((await getWork(w.id)).json).toEqual(saved);
   });
