@@ -50,7 +50,7 @@ beforeAll(async () => {
   h = await createHarness();
   S = await makeScenario(h, {
     maxGateAttempts: 1,
-    agentCommand: "true",
+    agentCommand: `echo '{"checks": [{"id": "agent-said", "status": "pass"}]}' > "$GATEHOUSE_REPORT_FILE"`,
     checkDefaults: [
       check("visible", "sleep 0.2; true"),
       // A held-out check whose cwd is missing: it errs, and its reason names the folder.
