@@ -407,3 +407,29 @@ test.describe("after sign-in, next never leaves the site", () => {
       await context.close();
     });
 });
+
+// Issue 22, point 7: a Work whose repository does not exist is warned about when saved, and its run, which
+// ends inconclusive (could not clone), says "Inconclusive" on every chip that shows it — never "Gate green".
+test("an inconclusive run's gate chip says Inconclusive on the run, task, Work and inbox pages", async ({ page }) => {
+  const created = await api("POST", "/api/works", {
+    name: `Missing repository ${Date.now()}`,
+    repoUrl: "/nonexistent/repository.git",
+    checkDefaults: [{ id: "unit", name: "unit", kind: "test", command: "true", required: true }],
+  });
+  expect(created.status).toBe(201);
+  expect(created.json.warnings).toEqual([
+    { path: "repoUrl", message: expect.stringContaining("/nonexistent/repository.git cannot be reached") },
+  ]);
+  const task = await api("POST", `/api/works/${created.json.id}/tasks`, { title: "Never cloned" });
+  const runId = await dispatch(task.json.id);
+  await expect.poll(async () => (await runJson(runId)).ending, { timeout: 60_000 }).toBe("inconclusive");
+  for (const url of [`/runs/${runId}`, `/tasks/${task.json.id}`, `/works/${created.json.id}`]) {
+    await page.goto(url);
+    await expect(page.getByRole("status", { name: "Inconclusive" }).first(), url).toBeVisible();
+    await expect(page.getByRole("status", { name: "Gate green" }), url).toHaveCount(0);
+  }
+  // The inbox lists other runs too: this run's own row says Inconclusive.
+  await page.goto("/");
+  const row = page.locator(`a[href="/runs/${runId}"]`).first();
+  await expect(row.getByRole("status", { name: "Inconclusive" })).toBeVisible();
+});
