@@ -188,7 +188,8 @@ describe("a report that cannot be read: every agent check is error, the attempt 
   });
 
   it("readAgentReport: no file is no report", () => {
-    expect(readAgentReport(path.join(scratchDir("none"), "report.json"))).toBeNull();
+    const dir = scratchDir("none");
+    expect(readAgentReport(dir, path.join(dir, "attempt", "report.json"))).toBeNull();
   });
 });
 

@@ -4,8 +4,8 @@ import { parseAgentReport, REPORT_MAX_BYTES, type ParsedReport } from "../gates/
 import { readRunFile } from "./checkout/checkout-files";
 
 // null: there is no report file.
-export function readAgentReport(file: string): ParsedReport | null {
-  const read = readRunFile(file, REPORT_MAX_BYTES);
+export function readAgentReport(dataDir: string, file: string): ParsedReport | null {
+  const read = readRunFile(dataDir, file, REPORT_MAX_BYTES);
   if (read.kind === "missing") return null;
   if (read.kind === "refused") return { problem: read.reason };
   return parseAgentReport(read.bytes.toString("utf8"));

@@ -37,7 +37,7 @@ import {
   reportPathOf,
 } from "./paths";
 import { readAgentReport } from "./agent-report-file";
-import { writeRunFile } from "./checkout/checkout-files";
+import { makeRunDir, writeRunFile } from "./checkout/checkout-files";
 import { runCommand, type CommandOutcome, type CommandSpec } from "./process/run-command";
 import { runProofStep } from "./proof-step";
 import { cloneCheckSources, removeReadOnlyTree } from "./check-sources";
@@ -139,7 +139,7 @@ export async function executeAttempt(ctx: AttemptContext): Promise<AttemptResult
 // Reads the agent's report once the agent and everything it started are gone; notes what was dropped.
 async function takeAgentReport(ctx: AttemptContext): Promise<AppliedReport> {
   const { run, attempt, deps } = ctx;
-  const file = readAgentReport(reportPathOf(deps.dataDir, run.id, attempt.n));
+  const file = readAgentReport(deps.dataDir, reportPathOf(deps.dataDir, run.id, attempt.n));
   const applied = applyAgentReport(run.checks, file, file ? "not reported" : "not reported: the agent wrote no report");
   if (applied.notes.length > 0) await updateAttempt({ id: attempt.id, changes: { reportNotes: applied.notes } });
   return applied;
@@ -193,9 +193,9 @@ async function runAgentStep(ctx: AttemptContext): Promise<string | null> {
     }),
   );
   const briefFile = briefPathOf(deps.dataDir, run.id, attempt.n);
-  fs.mkdirSync(path.dirname(briefFile), { recursive: true, mode: 0o700 });
+  makeRunDir(deps.dataDir, path.dirname(briefFile));
   giveTo(path.dirname(briefFile), deps.runAs);
-  writeRunFile(briefFile, brief);
+  writeRunFile(deps.dataDir, briefFile, brief);
   giveTo(briefFile, deps.runAs);
   // Fresh for each attempt: nothing from before counts as this attempt's report.
   const reportFile = reportPathOf(deps.dataDir, run.id, attempt.n);

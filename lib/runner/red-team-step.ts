@@ -15,7 +15,7 @@ import { saveAttemptRedTeam } from "../db/runs";
 import type { AttemptResults } from "./attempt-results";
 import { buildCheckEnv } from "./check-env";
 import { checkoutFingerprint } from "./checkout/checkout";
-import { readCheckoutFile, readRunFile, writeCheckoutFile, writeRunFile } from "./checkout/checkout-files";
+import { makeRunDir, readCheckoutFile, readRunFile, writeCheckoutFile, writeRunFile } from "./checkout/checkout-files";
 import { git } from "./checkout/git";
 import { commitOfTree, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
 import { type AttemptContext, remainingBudgetMs, runWatched } from "./execute-attempt";
@@ -79,7 +79,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
     await git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", start, tree], { cwd: ctx.checkoutPath }),
   ).map((c) => c.path);
   const dir = path.join(deps.dataDir, "briefs", run.id, `${attempt.n}-redteam`);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeRunDir(deps.dataDir, dir);
   giveTo(path.dirname(dir), deps.runAs);
   giveTo(dir, deps.runAs);
   const brief = path.join(dir, "brief.md");
@@ -88,7 +88,11 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
     .filter((c) => !c.hidden)
     .map((c) => ({ id: c.id, name: c.name, command: whatCheckRuns(c) }));
   const reportFile = path.join(dir, "report.txt");
-  writeRunFile(brief, ctx.masker().maskText(composeRedTeamBrief({ task, changed, checks: visibleChecks })));
+  writeRunFile(
+    deps.dataDir,
+    brief,
+    ctx.masker().maskText(composeRedTeamBrief({ task, changed, checks: visibleChecks })),
+  );
   giveTo(brief, deps.runAs);
   fs.rmSync(reportFile, { force: true });
 
@@ -123,7 +127,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
       return { outcome, changes, files };
     },
   });
-  const report = readCapped(reportFile, MAX_REPORT);
+  const report = readCapped(deps.dataDir, reportFile, MAX_REPORT);
   const { outcome } = written;
   if (outcome.isAborted) return failure("not run to the end: the run was stopped");
   if (outcome.isTimedOut)
@@ -236,8 +240,8 @@ async function commitProbes(
   return (await git(["rev-parse", "HEAD"], { cwd })).trim();
 }
 
-function readCapped(file: string, max: number): string | null {
-  const read = readRunFile(file, 16 * max);
+function readCapped(dataDir: string, file: string, max: number): string | null {
+  const read = readRunFile(dataDir, file, 16 * max);
   if (read.kind === "missing") return null;
   if (read.kind === "refused") return `[not read: ${read.reason}]`;
   const text = read.bytes.toString("utf8");

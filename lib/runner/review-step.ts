@@ -30,7 +30,7 @@ import { saveAttemptReview } from "../db/runs";
 import type { AttemptResults } from "./attempt-results";
 import { buildCheckEnv } from "./check-env";
 import { checkoutFingerprint } from "./checkout/checkout";
-import { readRunFile, writeRunFile } from "./checkout/checkout-files";
+import { makeRunDir, readRunFile, writeRunFile } from "./checkout/checkout-files";
 import { git } from "./checkout/git";
 import { commitOfTree, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
 import { type AttemptContext, remainingBudgetMs, runWatched } from "./execute-attempt";
@@ -82,10 +82,10 @@ export async function runReviewStep(ctx: AttemptContext, results: AttemptResults
       }),
     );
     const files = reviewFilesOf(deps.dataDir, run.id, attempt.n);
-    fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+    makeRunDir(deps.dataDir, files.dir);
     giveTo(path.dirname(files.dir), deps.runAs);
     giveTo(files.dir, deps.runAs);
-    writeRunFile(files.brief, brief);
+    writeRunFile(deps.dataDir, files.brief, brief);
     giveTo(files.brief, deps.runAs);
     const shimBin = writeShims(files.dir, (ctx.deps.serverEnv.PATH ?? "").split(":"), deps.runAs);
 
@@ -208,7 +208,7 @@ async function reviewTry(
   const report = opts.files.report(opts.n);
   const execLog = opts.files.execLog(opts.n);
   fs.rmSync(report, { force: true });
-  writeRunFile(execLog, "");
+  writeRunFile(deps.dataDir, execLog, "");
   giveTo(execLog, deps.runAs);
   const env = buildCheckEnv({
     runId: run.id,
@@ -235,18 +235,18 @@ async function reviewTry(
   });
   run.spentMs += outcome.durationMs;
   const base = { exitCode: outcome.exitCode, durationMs: outcome.durationMs };
-  const executed = readExecuted(execLog);
+  const executed = readExecuted(deps.dataDir, execLog);
   if (outcome.spawnError)
     return { ...base, executed, report: null, problem: `it could not start: ${outcome.spawnError}` };
   if (outcome.isAborted) return { ...base, executed, report: null, problem: "the run was stopped" };
   if (outcome.isTimedOut)
     return { ...base, executed, report: null, problem: budget === null ? "it timed out" : "the run's budget ran out" };
-  return { ...base, executed, report: readReport(report), problem: null };
+  return { ...base, executed, report: readReport(deps.dataDir, report), problem: null };
 }
 
 // The commands in the shim's log, without the review command's own process (the first entry's pid).
-function readExecuted(file: string): string[] {
-  const read = readRunFile(file, MAX_REPORT_BYTES);
+function readExecuted(dataDir: string, file: string): string[] {
+  const read = readRunFile(dataDir, file, MAX_REPORT_BYTES);
   const lines = read.kind === "file" ? read.bytes.toString("utf8").split("\n").filter(Boolean) : [];
   const own = lines[0]?.split("\t")[0];
   return lines
@@ -256,8 +256,8 @@ function readExecuted(file: string): string[] {
     .slice(0, 500);
 }
 
-function readReport(file: string): string | null {
-  const read = readRunFile(file, MAX_REPORT_BYTES);
+function readReport(dataDir: string, file: string): string | null {
+  const read = readRunFile(dataDir, file, MAX_REPORT_BYTES);
   if (read.kind === "missing") return null;
   // Not JSON, so the judge says the report is unusable; the reason is in the try's log.
   if (read.kind === "refused") return read.reason.includes("bytes") ? "{too large}" : `{not read: ${read.reason}}`;

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readCheckoutFile, writeCheckoutFile } from "./checkout-files";
+import { makeRunDir, readCheckoutFile, readRunFile, writeCheckoutFile, writeRunFile } from "./checkout-files";
 
 let base: string;
 let root: string;
@@ -110,5 +110,26 @@ describe("writeCheckoutFile", () => {
     });
     expect(writeCheckoutFile(root, "tests/new/deeper/probe.test.js", "2")).toMatchObject({ kind: "written" });
     expect(fs.readFileSync(file, "utf8")).toBe("2");
+  });
+});
+
+// A run's user owns the folder of its run's briefs: a link it plants where the platform expects a folder or a
+// file (say briefs/<run>/1-review -> /etc) is refused, not written through.
+describe("the run's own files under the data dir", () => {
+  it("makeRunDir, writeRunFile and readRunFile refuse a planted link", () => {
+    const dataDir = path.join(base, "data");
+    fs.mkdirSync(path.join(dataDir, "briefs", "run1"), { recursive: true });
+    fs.symlinkSync(outside, path.join(dataDir, "briefs", "run1", "1-review"));
+    const planted = path.join(dataDir, "briefs", "run1", "1-review");
+    expect(() => makeRunDir(dataDir, planted)).toThrow(`briefs/run1/1-review ${LINK}`);
+    expect(() => writeRunFile(dataDir, path.join(planted, "brief.md"), "brief")).toThrow(LINK);
+    expect(readRunFile(dataDir, path.join(planted, "gatehouse.db"), 1000)).toMatchObject({ kind: "refused" });
+    expect(fs.existsSync(path.join(outside, "brief.md"))).toBe(false);
+    makeRunDir(dataDir, path.join(dataDir, "briefs", "run1", "1-redteam"));
+    const brief = path.join(dataDir, "briefs", "run1", "1-redteam", "brief.md");
+    writeRunFile(dataDir, brief, "the brief");
+    expect(readRunFile(dataDir, brief, 1000)).toMatchObject({ kind: "file", size: 9 });
+    expect(fs.statSync(path.dirname(brief)).mode & 0o777).toBe(0o700);
+    expect(() => writeRunFile(dataDir, "/etc/brief.md", "x")).toThrow("not inside the data dir");
   });
 });

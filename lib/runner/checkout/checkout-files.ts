@@ -185,18 +185,6 @@ export function writeCheckoutFile(
   }
 }
 
-// Reads root/rel as UTF-8 text: null when there is none; `refused` carries the reason for the row.
-export function readCheckoutText(
-  root: string,
-  rel: string,
-  maxBytes: number,
-): { text: string } | { missing: true } | { refused: string } {
-  const read = readCheckoutFile(root, rel, { maxBytes });
-  if (read.kind === "missing") return { missing: true };
-  if (read.kind === "refused") return { refused: read.reason };
-  return { text: read.bytes.toString("utf8") };
-}
-
 const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
 
 export type ResolvedInside = { real: string } | { missing: true } | { outside: string };
@@ -219,17 +207,30 @@ export function resolveInside(root: string, candidate: string): ResolvedInside {
   }
   return isInside(realRoot, real) ? { real } : { outside: real };
 }
+// The run's own folders and files under the data dir (briefs, report files, the review's shims): a run's user
+// may own the folder a file is in, so it could have put a link where a folder or a file is expected. Walked
+// from the data dir like a checkout, a link is refused and thrown (the platform made these paths).
+function underDataDir(dataDir: string, p: string): string {
+  const rel = path.relative(dataDir, p);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(`${p} is not inside the data dir`);
+  return rel;
+}
 
-// A file of the platform's own in a folder a run's user may write (a brief, a log the review's shims fill):
-// written the same way, and a link or a hard link in its place is a fault of the run, thrown.
-export function writeRunFile(file: string, content: Uint8Array | string, mode = 0o600): string {
-  const written = writeCheckoutFile(path.dirname(file), path.basename(file), content, { mode });
+// Makes the folder (and those above it, below the data dir) without following a link.
+export function makeRunDir(dataDir: string, dir: string, mode = 0o700): void {
+  const walk = walkFolders(dataDir, path.join(underDataDir(dataDir, dir), "_"), { mode });
+  if (walk === null) throw new Error(`${dir}: a folder could not be made`);
+  if ("reason" in walk) throw new Error(`${dir}: ${walk.reason}`);
+  fs.closeSync(walk.fd);
+}
+
+export function writeRunFile(dataDir: string, file: string, content: Uint8Array | string, mode = 0o600): string {
+  const written = writeCheckoutFile(dataDir, underDataDir(dataDir, file), content, { mode });
   if (written.kind === "refused") throw new Error(`${file}: ${written.reason}`);
   return written.path;
 }
 
-// A file a run's process wrote for the platform (a report) in a folder of the run's: read the same way.
-export function readRunFile(file: string, maxBytes: number): CheckoutRead {
-  if (!fs.existsSync(path.dirname(file))) return { kind: "missing" };
-  return readCheckoutFile(path.dirname(file), path.basename(file), { maxBytes });
+// A file a run's process wrote for the platform (a report): read the same way.
+export function readRunFile(dataDir: string, file: string, maxBytes: number): CheckoutRead {
+  return readCheckoutFile(dataDir, underDataDir(dataDir, file), { maxBytes });
 }
