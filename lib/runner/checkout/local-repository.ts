@@ -23,7 +23,7 @@ export function localPathOf(url: string): string | null {
 
 // realpath of the path, or of its deepest existing folder with the rest appended (a path made later
 // cannot dodge the check by not existing yet).
-export function realPathOf(p: string): string {
+function realPathOf(p: string): string {
   const rest: string[] = [];
   let at = path.resolve(p);
   for (;;) {
