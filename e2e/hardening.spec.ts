@@ -433,3 +433,68 @@ test("an inconclusive run's gate chip says Inconclusive on the run, task, Work a
   const row = page.locator(`a[href="/runs/${runId}"]`).first();
   await expect(row.getByRole("status", { name: "Inconclusive" })).toBeVisible();
 });
+
+// Issue 22, point 7 in the browser: the new-Work form warns at once when the server cannot reach the
+// repository (the Work is saved).
+test("a new Work whose repository cannot be reached is saved with a warning on the page it opens", async ({ page }) => {
+  await page.goto("/works");
+  await page.getByRole("button", { name: "New Work" }).click();
+  const form = page.getByRole("form", { name: "New Work" });
+  await form.getByLabel("Name").fill(`Typo ${Date.now()}`);
+  await form.getByLabel("Repository").fill("/nonexistent/typo-repository.git");
+  await form.getByRole("button", { name: "Create Work" }).click();
+  await expect(page).toHaveURL(/\/works\/[^/]+\/settings\?repo=unreachable$/);
+  await expect(page.getByRole("alert")).toContainText("/nonexistent/typo-repository.git cannot be reached");
+});
+
+// Issue 22, point 5 in the browser: a viewer and an engineer see a held-out check's name and verdict only on
+// the run, task, task editor (History), checks and inbox pages — not its command, its error reason or its
+// durations.
+test("held-out checks leak nothing to a viewer or an engineer on any page", async ({ browser }) => {
+  const SECRET = "wombat-held-out-7731";
+  const { workId, taskId } = await workWithChecks("Held-out pages", [
+    { id: "visible", name: "visible", kind: "test", command: "true", required: true },
+    {
+      id: "held",
+      name: "Held",
+      kind: "test",
+      command: `true # ${SECRET}-cmd`,
+      required: true,
+      hidden: true,
+      cwd: `${SECRET}-cwd`,
+    },
+  ]);
+  const task = await api("GET", `/api/tasks/${taskId}`);
+  const patched = await api("PATCH", `/api/tasks/${taskId}`, {
+    version: task.json.version,
+    acceptanceChecks: [
+      {
+        id: "task-held",
+        name: "Task held",
+        kind: "test",
+        command: `echo ${SECRET}-task`,
+        required: false,
+        hidden: true,
+      },
+    ],
+  });
+  expect(patched.status, JSON.stringify(patched.json)).toBe(200);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status, { timeout: 60_000 }).toBe("finished");
+  for (const role of ["viewer", "engineer"] as const) {
+    const person = await personWithRole(workId, role);
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await page.goto("/signin");
+    await page.getByLabel("Email").fill(person.email);
+    await page.getByLabel("Password").fill(person.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByLabel(/^Account: /)).toBeVisible();
+    for (const url of [`/runs/${runId}`, `/tasks/${taskId}`, `/tasks/${taskId}/edit`, `/works/${workId}/checks`, "/"]) {
+      await page.goto(url);
+      await expect(page.locator("main")).toBeVisible();
+      expect(await page.content(), `${role} on ${url}`).not.toContain(SECRET);
+    }
+    await context.close();
+  }
+});

@@ -22,6 +22,7 @@ import * as taskRuns from "./tasks/[id]/runs/route";
 import * as stats from "./works/[id]/checks/stats/route";
 import * as works from "./works/route";
 import * as work from "./works/[id]/route";
+import * as task from "./tasks/[id]/route";
 import * as log from "./runs/[id]/attempts/[n]/checks/[checkId]/log/route";
 import * as logLines from "./runs/[id]/attempts/[n]/checks/[checkId]/log/lines/route";
 import * as logSearch from "./runs/[id]/attempts/[n]/checks/[checkId]/log/search/route";
@@ -113,6 +114,32 @@ describe("held-out checks are name and verdict only, for viewers and engineers",
     }
     const asLead = await readAudit(actorOf(lead), { workId: S.work.id, taskId: S.task.id, actionPrefix: "task." });
     expect(JSON.stringify(asLead.events)).toContain("quokka-7319");
+  });
+});
+
+describe("an engineer saving a task's checks", () => {
+  it("keeps the task's held-out check as the lead set it, answers without its command, and may not add one", async () => {
+    const before = await callRoute(task.GET, { params: { id: S.task.id }, token: engineer.token });
+    expect(before.text).not.toContain("quokka-7319");
+    const saved = await callRoute(task.PATCH, {
+      method: "PATCH",
+      params: { id: S.task.id },
+      token: engineer.token,
+      body: { version: before.json.version, acceptanceChecks: [check("extra", "true")] },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.text).not.toContain("quokka-7319");
+    const asLead = await callRoute(task.GET, { params: { id: S.task.id }, token: lead.token });
+    expect(asLead.json.acceptanceChecks.map((c) => c.id)).toEqual(["extra", "task-held-out"]);
+    expect(asLead.text).toContain("quokka-7319");
+    const adding = await callRoute(task.PATCH, {
+      method: "PATCH",
+      params: { id: S.task.id },
+      token: engineer.token,
+      body: { version: asLead.json.version, acceptanceChecks: [check("sneaky", "true", { hidden: true })] },
+    });
+    expect(adding.status).toBe(403);
+    expect(adding.json.error.message).toContain('adding the held-out check "sneaky" needs the lead role');
   });
 });
 
