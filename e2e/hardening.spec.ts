@@ -440,11 +440,13 @@ test("a new Work whose repository cannot be reached is saved with a warning on t
   await page.goto("/works");
   await page.getByRole("button", { name: "New Work" }).click();
   const form = page.getByRole("form", { name: "New Work" });
-  await form.getByLabel("Name").fill(`Typo ${Date.now()}`);
-  await form.getByLabel("Repository").fill("/nonexistent/typo-repository.git");
+  await form.getByRole("textbox", { name: "Name", exact: true }).fill(`Typo ${Date.now()}`);
+  await form.getByRole("textbox", { name: "Repository", exact: true }).fill("/nonexistent/typo-repository.git");
   await form.getByRole("button", { name: "Create Work" }).click();
   await expect(page).toHaveURL(/\/works\/[^/]+\/settings\?repo=unreachable$/);
-  await expect(page.getByRole("alert")).toContainText("/nonexistent/typo-repository.git cannot be reached");
+  await expect(
+    page.getByRole("alert").filter({ hasText: "/nonexistent/typo-repository.git cannot be reached" }),
+  ).toBeVisible();
 });
 
 // Issue 22, point 5 in the browser: a viewer and an engineer see a held-out check's name and verdict only on
