@@ -4,30 +4,27 @@
 // result with the reason, never a command run with a hole in it.
 import fs from "node:fs";
 import path from "node:path";
-import type { EffectiveCheck } from "../gates/merge-checks";
+import type { EffectiveCheck } from "../../gates/merge-checks";
 import {
   expandCommandPlaceholders,
   PLACEHOLDER_ENV,
   PLACEHOLDER_NAMES,
   PlaceholderError,
   type PlaceholderDirs,
-} from "../gates/placeholders";
-import { resolveInsideCheckout } from "./checkout/checkout";
-import { runBuiltin, type BuiltinOutcome } from "./builtins/run-builtin";
-import type { AttemptContext } from "./execute-attempt";
-import { runWatched } from "./execute-attempt";
-import { registerLiveLog, unregisterLiveLog } from "./live-logs";
-import { LogSink } from "./output/log-sink";
-import type { OutputMasker } from "./output/masker";
+} from "../../gates/placeholders";
+import { resolveInsideCheckout } from "../checkout/checkout";
+import { runBuiltin, type BuiltinOutcome } from "../builtins/run-builtin";
+import { registerLiveLog, unregisterLiveLog } from "../live-logs";
+import { LogSink } from "../output/log-sink";
+import type { AttemptContext } from "./context";
 
 type Where = {
   checkoutDir: string;
   cwd: string;
-  env: Record<string, string>;
   timeoutMs: number;
   logPath: string;
-  liveKey: string;
-  masker: OutputMasker;
+  // The name its log is followed under (the check's id, or the proof row's and the check's).
+  liveName: string;
 };
 
 // The run's directories for placeholders, or why {{results_dir}} cannot be one (it leaves the checkout).
@@ -84,17 +81,21 @@ export async function runCheckHere(ctx: AttemptContext, check: EffectiveCheck, a
   const { dirs, resultsMissing } = found;
   if (check.use !== undefined) {
     if (resultsMissing && check.use !== "http_ok") return cannotRun(at.logPath, deps.logCapBytes, resultsMissing);
-    return runBuiltin({
+    const liveKey = ctx.liveKey(at.liveName);
+    const outcome = await runBuiltin({
       use: check.use,
       with: check.with,
       dirs,
       timeoutMs: at.timeoutMs,
       logPath: at.logPath,
       capBytes: deps.logCapBytes,
-      masker: at.masker,
+      masker: ctx.streamMasker(),
       signal: ctx.signal,
-      onStart: (sink) => registerLiveLog(at.liveKey, sink),
-    }).finally(() => unregisterLiveLog(at.liveKey));
+      onStart: (sink) => registerLiveLog(liveKey, sink),
+    }).finally(() => unregisterLiveLog(liveKey));
+    // Gatehouse carries a built-in out itself (no command): its time counts toward the budget all the same.
+    ctx.budget.spend(outcome.durationMs);
+    return outcome;
   }
   const command = check.command ?? "";
   let expanded: string;
@@ -106,13 +107,13 @@ export async function runCheckHere(ctx: AttemptContext, check: EffectiveCheck, a
   }
   if (resultsMissing && /\{\{\s*results_dir\s*\}\}/.test(command))
     return cannotRun(at.logPath, deps.logCapBytes, resultsMissing);
-  const outcome = await runWatched(ctx, at.liveKey, {
+  const outcome = await ctx.exec({
     command: expanded,
     cwd: at.cwd,
-    env: { ...at.env, ...placeholderEnv(dirs) },
+    env: { checkId: check.id, passthrough: check.envPassthrough ?? [], extra: placeholderEnv(dirs) },
     timeoutMs: at.timeoutMs,
     logPath: at.logPath,
-    masker: at.masker,
+    liveName: at.liveName,
     expectStdout: check.expectStdout,
   });
   return { ...outcome, builtinVerdict: null };

@@ -11,10 +11,11 @@
 // (a `node -e` that reads a file runs no program). See the README.
 import fs from "node:fs";
 import path from "node:path";
-import { whatCheckRuns } from "../gates/builtins";
-import { criteriaOf } from "../gates/evidence";
-import { REVIEW } from "../gates/proof-ids";
-import { PROOF_KIND, PROOF_NAMES } from "../gates/proof";
+import { whatCheckRuns } from "../../../gates/builtins";
+import { criteriaOf } from "../../../gates/evidence";
+import { profilesWith } from "../../../gates/profiles";
+import { REVIEW } from "../../../gates/proof-ids";
+import { PROOF_KIND, PROOF_NAMES } from "../../../gates/proof";
 import {
   composeReviewBrief,
   judgeReview,
@@ -25,33 +26,35 @@ import {
   type CheckSeen,
   type ReviewRecord,
   type ReviewTry,
-} from "../gates/review";
-import { saveAttemptReview } from "../db/runs";
-import type { AttemptResults } from "./attempt-results";
-import { buildCheckEnv } from "./check-env";
-import { checkoutFingerprint } from "./checkout/checkout";
-import { makeRunDir, readRunFile, writeRunFile } from "./checkout/checkout-files";
-import { git } from "./checkout/git";
-import { commitOfTree, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
-import { type AttemptContext, remainingBudgetMs, runWatched } from "./execute-attempt";
-import { liveLogKey } from "./live-logs";
-import { attemptDirOf, checkHomeOf } from "./paths";
-import { recordRow, type ProofVerdictOf } from "./proof-step";
-import { giveTo } from "./run-as";
+} from "../../../gates/review";
+import { shellQuote } from "../../../gates/shell-quote";
+import { saveAttemptReview } from "../../../db/runs";
+import { makeRunDir, readRunFile, writeRunFile } from "../../checkout/checkout-files";
+import { git } from "../../checkout/git";
+import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
+import { attemptDirOf } from "../../paths";
+import { giveTo } from "../../run-as";
+import { type AttemptContext, maskDeep } from "../context";
+import { NOTHING, type Step, type StepResult } from "../step";
 
 const MAX_DIFF_BYTES = 256 * 1024;
 const MAX_REPORT_BYTES = 4 * 1024 * 1024;
 
-export type ReviewStepResult = { verdict: ProofVerdictOf; inconclusive: string | null };
+export const reviewStep: Step = {
+  id: "review",
+  profiles: profilesWith("review"),
+  after: "green",
+  run: runReview,
+};
 
-// Runs the review when the run asks for one and the task has criteria; null otherwise (no row).
-export async function runReviewStep(ctx: AttemptContext, results: AttemptResults): Promise<ReviewStepResult | null> {
-  const { run, attempt, deps } = ctx;
+// Runs the review when the run froze a review command and the task has criteria; no row otherwise.
+async function runReview(ctx: AttemptContext): Promise<StepResult> {
+  const { run, attempt, deps, results } = ctx;
   const ids = criteriaOf(run.checks);
   const criteria = run.checks
     .filter((c) => ids.includes(c.id))
     .map((c) => ({ id: c.id, name: c.name, command: whatCheckRuns(c), cwd: c.cwd }));
-  if (run.profile === "lite" || !run.reviewCommand || !run.startCommit || criteria.length === 0) return null;
+  if (!run.reviewCommand || !run.startCommit || criteria.length === 0) return NOTHING;
   const startedAt = new Date();
   results.add({
     checkId: REVIEW,
@@ -67,13 +70,13 @@ export async function runReviewStep(ctx: AttemptContext, results: AttemptResults
   );
   let record: ReviewRecord;
   try {
-    const tree = await checkoutFingerprint(ctx.checkoutPath);
-    const commit = await commitOfTree(ctx.checkoutPath, tree, run.startCommit);
-    const diff = await git(["diff", "--no-color", "--no-ext-diff", "--no-renames", run.startCommit, tree], {
+    const change = await ctx.change();
+    const commit = await change.commit();
+    const diff = await git(["diff", "--no-color", "--no-ext-diff", "--no-renames", run.startCommit, change.tree], {
       cwd: ctx.checkoutPath,
     });
     const isDiffCut = Buffer.byteLength(diff) > MAX_DIFF_BYTES;
-    const brief = ctx.masker().maskText(
+    const brief = ctx.masker.maskText(
       composeReviewBrief({
         task: ctx.task,
         criteria,
@@ -87,21 +90,14 @@ export async function runReviewStep(ctx: AttemptContext, results: AttemptResults
     giveTo(files.dir, deps.runAs);
     writeRunFile(deps.dataDir, files.brief, brief);
     giveTo(files.brief, deps.runAs);
-    const shimBin = writeShims(files.dir, (ctx.deps.serverEnv.PATH ?? "").split(":"), deps.runAs);
+    const shimBin = writeShims(files.dir, (deps.serverEnv.PATH ?? "").split(":"), deps.runAs);
 
     const tries: ReviewTry[] = [];
     let judged: ReviewRecord | null = null;
     for (let n = 1; n <= REVIEW_TRIES && !judged; n++) {
       if (ctx.signal.aborted) break;
-      const budget = remainingBudgetMs(run);
-      if (budget !== null && budget <= 0) {
-        tries.push({
-          n,
-          exitCode: null,
-          executed: [],
-          problem: `the run's budget of ${run.budgetSec}s is spent`,
-          durationMs: 0,
-        });
+      if (ctx.budget.isSpent()) {
+        tries.push({ n, exitCode: null, executed: [], problem: ctx.budget.spentMessage(), durationMs: 0 });
         break;
       }
       const done = await withScratchWorktree({
@@ -126,14 +122,16 @@ export async function runReviewStep(ctx: AttemptContext, results: AttemptResults
   }
   if (ctx.signal.aborted && record.outcome === "not-run") {
     results.update(REVIEW, { verdict: "skipped", message: "not run: the run was stopped", finishedAt: new Date() });
-    return { verdict: { required: true, verdict: "skipped", checkId: REVIEW, message: null }, inconclusive: null };
+    return { verdicts: [{ required: true, verdict: "skipped", checkId: REVIEW, message: null }] };
   }
-  await saveAttemptReview({ id: attempt.id, review: maskRecord(ctx, record) });
+  await saveAttemptReview({ id: attempt.id, review: maskDeep(ctx.masker, record) });
   const row = reviewRow(record);
-  recordRow(ctx, results, row, startedAt);
+  ctx.record(row, startedAt);
   const inconclusive =
-    record.outcome === "disagreement" || record.outcome === "not-run" ? ctx.masker().maskText(record.message) : null;
-  return { verdict: { required: true, verdict: row.verdict, checkId: REVIEW, message: row.message }, inconclusive };
+    record.outcome === "disagreement" || record.outcome === "not-run"
+      ? `review: ${ctx.masker.maskText(record.message)}`
+      : null;
+  return { verdicts: [{ required: true, verdict: row.verdict, checkId: REVIEW, message: row.message }], inconclusive };
 }
 
 type ReviewFiles = { dir: string; brief: string; report: (n: number) => string; execLog: (n: number) => string };
@@ -148,8 +146,6 @@ function reviewFilesOf(dataDir: string, runId: string, n: number): ReviewFiles {
     execLog: (k) => path.join(dir, `executed-${k}.log`),
   };
 }
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 // The shim directory: one symlink per program name on the PATH, all to one recording script.
 function writeShims(dir: string, pathDirs: readonly string[], runAs: AttemptContext["deps"]["runAs"]): string {
@@ -167,7 +163,7 @@ function writeShims(dir: string, pathDirs: readonly string[], runAs: AttemptCont
       `printf '%s\\t%s\\n' "$$" "\${line% }" >> "$GATEHOUSE_EXEC_LOG" 2>/dev/null || true`,
       'IFS=: read -r -a dirs <<< "$PATH"',
       'for d in "${dirs[@]}"; do',
-      `  [ "$d" = ${quote(bin)} ] || [ -z "$d" ] && continue`,
+      `  [ "$d" = ${shellQuote(bin)} ] || [ -z "$d" ] && continue`,
       '  if [ -f "$d/$n" ] && [ -x "$d/$n" ]; then exec -a "$n" "$d/$n" "$@"; fi',
       "done",
       'printf "%s: command not found\\n" "$n" >&2',
@@ -204,43 +200,42 @@ async function reviewTry(
   ctx: AttemptContext,
   opts: { dir: string; n: number; files: ReviewFiles; shimBin: string },
 ): Promise<TryOutcome> {
-  const { run, attempt, deps } = ctx;
+  const { run, deps } = ctx;
   const report = opts.files.report(opts.n);
   const execLog = opts.files.execLog(opts.n);
   fs.rmSync(report, { force: true });
   writeRunFile(deps.dataDir, execLog, "");
   giveTo(execLog, deps.runAs);
-  const env = buildCheckEnv({
-    runId: run.id,
-    attempt: attempt.n,
-    checkId: null,
-    briefFile: opts.files.brief,
-    passthrough: run.agentEnvPassthrough,
-    secrets: ctx.secrets,
-    serverEnv: deps.serverEnv,
-    home: checkHomeOf(deps.dataDir),
-  });
-  env.PATH = `${opts.shimBin}:${env.PATH}`;
-  env.GATEHOUSE_REPORT_FILE = report;
-  env.GATEHOUSE_EXEC_LOG = execLog;
-  const budget = remainingBudgetMs(run);
-  const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, REVIEW), {
+  const timeout = ctx.budget.timeoutFor(null);
+  const outcome = await ctx.exec({
+    role: "reviewer",
     command: run.reviewCommand!,
     cwd: opts.dir,
-    env,
-    timeoutMs: budget === null ? deps.agentTimeoutMs : Math.max(1, budget),
+    env: {
+      checkId: null,
+      briefFile: opts.files.brief,
+      reportFile: report,
+      passthrough: run.agentEnvPassthrough,
+      pathPrefix: opts.shimBin,
+      extra: { GATEHOUSE_EXEC_LOG: execLog },
+    },
+    timeoutMs: timeout.timeoutMs,
     stdinFile: opts.files.brief,
-    logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${REVIEW}.try${opts.n}.log`),
-    masker: ctx.masker(),
+    logPath: path.join(attemptDirOf(deps.dataDir, run.id, ctx.attempt.n), `${REVIEW}.try${opts.n}.log`),
+    liveName: REVIEW,
   });
-  run.spentMs += outcome.durationMs;
   const base = { exitCode: outcome.exitCode, durationMs: outcome.durationMs };
   const executed = readExecuted(deps.dataDir, execLog);
   if (outcome.spawnError)
     return { ...base, executed, report: null, problem: `it could not start: ${outcome.spawnError}` };
   if (outcome.isAborted) return { ...base, executed, report: null, problem: "the run was stopped" };
   if (outcome.isTimedOut)
-    return { ...base, executed, report: null, problem: budget === null ? "it timed out" : "the run's budget ran out" };
+    return {
+      ...base,
+      executed,
+      report: null,
+      problem: timeout.isBudgetBound ? "the run's budget ran out" : "it timed out",
+    };
   return { ...base, executed, report: readReport(deps.dataDir, report), problem: null };
 }
 
@@ -262,18 +257,4 @@ function readReport(dataDir: string, file: string): string | null {
   // Not JSON, so the judge says the report is unusable; the reason is in the try's log.
   if (read.kind === "refused") return read.reason.includes("bytes") ? "{too large}" : `{not read: ${read.reason}}`;
   return read.bytes.toString("utf8");
-}
-
-// What is stored and shown passes the run's masker, like every log.
-function maskRecord(ctx: AttemptContext, record: ReviewRecord): ReviewRecord {
-  const masker = ctx.masker();
-  const mask = (value: unknown): unknown =>
-    typeof value === "string"
-      ? masker.maskText(value)
-      : Array.isArray(value)
-        ? value.map(mask)
-        : value && typeof value === "object"
-          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v)]))
-          : value;
-  return mask(record) as ReviewRecord;
 }

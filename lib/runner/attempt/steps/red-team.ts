@@ -7,22 +7,20 @@
 // overwriting a file. Bounded by what is left of the run's budget.
 import fs from "node:fs";
 import path from "node:path";
-import { whatCheckRuns } from "../gates/builtins";
-import { parseNameStatus } from "../gates/proof";
-import { PROOF_KIND, PROOF_NAMES, RED_TEAM } from "../gates/proof-ids";
-import { composeRedTeamBrief, judgeRedTeam, type RedTeamRecord, redTeamRow, sortProbes } from "../gates/red-team";
-import { saveAttemptRedTeam } from "../db/runs";
-import type { AttemptResults } from "./attempt-results";
-import { buildCheckEnv } from "./check-env";
-import { checkoutFingerprint } from "./checkout/checkout";
-import { makeRunDir, readCheckoutFile, readRunFile, writeCheckoutFile, writeRunFile } from "./checkout/checkout-files";
-import { git } from "./checkout/git";
-import { commitOfTree, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
-import { type AttemptContext, remainingBudgetMs, runWatched } from "./execute-attempt";
-import { liveLogKey } from "./live-logs";
-import { attemptDirOf, checkHomeOf } from "./paths";
-import { recordRow, type ProofVerdictOf } from "./proof-step";
-import { giveTo } from "./run-as";
+import { whatCheckRuns } from "../../../gates/builtins";
+import { profilesWith } from "../../../gates/profiles";
+import { PROOF_KIND, PROOF_NAMES, RED_TEAM } from "../../../gates/proof-ids";
+import { composeRedTeamBrief, judgeRedTeam, type RedTeamRecord, redTeamRow, sortProbes } from "../../../gates/red-team";
+import { saveAttemptRedTeam } from "../../../db/runs";
+import { checkoutFingerprint } from "../../checkout/checkout";
+import { makeRunDir, readCheckoutFile, readRunFile, writeCheckoutFile, writeRunFile } from "../../checkout/checkout-files";
+import { git } from "../../checkout/git";
+import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
+import { attemptDirOf } from "../../paths";
+import { giveTo } from "../../run-as";
+import { timeoutWords } from "../budget";
+import { type AttemptContext, type ExecEnv, filesChanged, maskDeep } from "../context";
+import { NOTHING, type Step, type StepResult } from "../step";
 
 const MAX_REPORT = 64 * 1024;
 const MAX_PROBE_BYTES = 1024 * 1024;
@@ -34,12 +32,18 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: "gatehouse@gatehouse.invalid",
 };
 
-export async function runRedTeamStep(ctx: AttemptContext, results: AttemptResults): Promise<ProofVerdictOf | null> {
+export const redTeamStep: Step = {
+  id: "red-team",
+  profiles: profilesWith("red-team"),
+  after: "green",
+  run: runRedTeam,
+};
+
+async function runRedTeam(ctx: AttemptContext): Promise<StepResult> {
   const { run } = ctx;
-  if (run.profile !== "full" || !run.redTeamCommand || !run.redTeamTestCommand || !run.startCommit || !run.proof)
-    return null;
+  if (!run.redTeamCommand || !run.redTeamTestCommand || !run.startCommit || !run.proof) return NOTHING;
   const startedAt = new Date();
-  results.add({
+  ctx.results.add({
     checkId: RED_TEAM,
     name: PROOF_NAMES[RED_TEAM],
     kind: PROOF_KIND,
@@ -54,10 +58,10 @@ export async function runRedTeamStep(ctx: AttemptContext, results: AttemptResult
   } catch (error) {
     record = failure(`could not run: ${(error as Error).message}`);
   }
-  await saveAttemptRedTeam({ id: ctx.attempt.id, redTeam: maskRecord(ctx, record) });
+  await saveAttemptRedTeam({ id: ctx.attempt.id, redTeam: maskDeep(ctx.masker, record) });
   const row = redTeamRow(record);
-  recordRow(ctx, results, row, startedAt);
-  return { required: true, verdict: row.verdict, checkId: RED_TEAM, message: row.message };
+  ctx.record(row, startedAt);
+  return { verdicts: [{ required: true, verdict: row.verdict, checkId: RED_TEAM, message: row.message }] };
 }
 
 const failure = (message: string, exitCode: number | null = null): RedTeamRecord => ({
@@ -72,12 +76,9 @@ const failure = (message: string, exitCode: number | null = null): RedTeamRecord
 
 async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
   const { run, attempt, deps, task } = ctx;
-  const start = run.startCommit!;
-  const tree = await checkoutFingerprint(ctx.checkoutPath);
-  const commit = await commitOfTree(ctx.checkoutPath, tree, start);
-  const changed = parseNameStatus(
-    await git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", start, tree], { cwd: ctx.checkoutPath }),
-  ).map((c) => c.path);
+  const change = await ctx.change();
+  const commit = await change.commit();
+  const changed = change.changes.map((c) => c.path);
   const dir = path.join(deps.dataDir, "briefs", run.id, `${attempt.n}-redteam`);
   makeRunDir(deps.dataDir, dir);
   giveTo(path.dirname(dir), deps.runAs);
@@ -88,36 +89,29 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
     .filter((c) => !c.hidden)
     .map((c) => ({ id: c.id, name: c.name, command: whatCheckRuns(c) }));
   const reportFile = path.join(dir, "report.txt");
-  writeRunFile(
-    deps.dataDir,
-    brief,
-    ctx.masker().maskText(composeRedTeamBrief({ task, changed, checks: visibleChecks })),
-  );
+  writeRunFile(deps.dataDir, brief, ctx.masker.maskText(composeRedTeamBrief({ task, changed, checks: visibleChecks })));
   giveTo(brief, deps.runAs);
   fs.rmSync(reportFile, { force: true });
 
-  const budget = remainingBudgetMs(run);
-  if (budget !== null && budget <= 0) return failure(`not run: the run's budget of ${run.budgetSec}s is spent`);
+  if (ctx.budget.isSpent()) return failure(`not run: ${ctx.budget.spentMessage()}`);
+  const timeout = ctx.budget.timeoutFor(null);
   // 1. The red team writes its probes in its own scratch worktree.
   const written = await withScratchWorktree({
     checkoutPath: ctx.checkoutPath,
     dir: scratchDirOf(deps.dataDir, run.id, attempt.n, RED_TEAM),
     commit,
     fn: async (scratch) => {
-      const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, RED_TEAM), {
+      const outcome = await ctx.exec({
+        role: "reviewer",
         command: run.redTeamCommand!,
         cwd: scratch,
-        env: { ...envOf(ctx, brief), GATEHOUSE_REPORT_FILE: reportFile },
-        timeoutMs: budget === null ? deps.agentTimeoutMs : Math.max(1, budget),
+        env: { ...envOf(ctx, brief), reportFile },
+        timeoutMs: timeout.timeoutMs,
         stdinFile: brief,
         logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${RED_TEAM}.run.log`),
-        masker: ctx.masker(),
+        liveName: RED_TEAM,
       });
-      run.spentMs += outcome.durationMs;
-      const after = await checkoutFingerprint(scratch);
-      const changes = parseNameStatus(
-        await git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", commit, after], { cwd: scratch }),
-      );
+      const changes = await filesChanged(scratch, commit, await checkoutFingerprint(scratch));
       const files = new Map<string, Buffer>();
       for (const c of changes)
         if (c.status === "A") {
@@ -132,7 +126,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
   if (outcome.isAborted) return failure("not run to the end: the run was stopped");
   if (outcome.isTimedOut)
     return {
-      ...failure(budget === null ? "stopped: the red team timed out" : "stopped when the run's budget ran out"),
+      ...failure(timeout.isBudgetBound ? timeoutWords(timeout) : "stopped: the red team timed out"),
       report,
     };
   if (outcome.spawnError) return failure(`the red-team command could not start: ${outcome.spawnError}`);
@@ -145,12 +139,11 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
   // 2. Each probe alone against the change.
   const probes: RedTeamRecord["probes"] = [];
   for (const probe of sorted.probes) {
-    const left = remainingBudgetMs(run);
-    if (ctx.signal.aborted || (left !== null && left <= 0)) {
+    if (ctx.signal.aborted || ctx.budget.isSpent()) {
       probes.push({ path: probe, verdict: "skipped", exitCode: null, output: "not run: the budget ran out" });
       continue;
     }
-    probes.push(await runProbe(ctx, commit, probe, written.files.get(probe) ?? Buffer.alloc(0), brief, left));
+    probes.push(await runProbe(ctx, commit, probe, written.files.get(probe) ?? Buffer.alloc(0), brief));
   }
   const judged = judgeRedTeam({ probes, refused: sorted.refused, report, exitCode: outcome.exitCode });
   // 3. All passing: kept on the task branch.
@@ -159,17 +152,8 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
   return judged;
 }
 
-function envOf(ctx: AttemptContext, brief: string): Record<string, string> {
-  return buildCheckEnv({
-    runId: ctx.run.id,
-    attempt: ctx.attempt.n,
-    checkId: null,
-    briefFile: brief,
-    passthrough: ctx.run.agentEnvPassthrough,
-    secrets: ctx.secrets,
-    serverEnv: ctx.deps.serverEnv,
-    home: checkHomeOf(ctx.deps.dataDir),
-  });
+function envOf(ctx: AttemptContext, brief: string): ExecEnv {
+  return { checkId: null, briefFile: brief, passthrough: ctx.run.agentEnvPassthrough };
 }
 
 async function runProbe(
@@ -178,7 +162,6 @@ async function runProbe(
   probe: string,
   content: Buffer,
   brief: string,
-  budget: number | null,
 ): Promise<RedTeamRecord["probes"][number]> {
   const { run, attempt, deps } = ctx;
   return withScratchWorktree({
@@ -190,16 +173,15 @@ async function runProbe(
       if (written.kind === "refused")
         return { path: probe, verdict: "error" as const, exitCode: null, output: `not run: ${written.reason}` };
       giveTo(written.path, deps.runAs);
-      const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, `${RED_TEAM}.probe`), {
+      const outcome = await ctx.exec({
         command: run.redTeamTestCommand!,
         cwd: scratch,
-        env: { ...envOf(ctx, brief), GATEHOUSE_PROBE: probe },
-        timeoutMs: budget === null ? deps.agentTimeoutMs : Math.max(1, budget),
+        env: { ...envOf(ctx, brief), extra: { GATEHOUSE_PROBE: probe } },
+        timeoutMs: ctx.budget.timeoutFor(null).timeoutMs,
         logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${RED_TEAM}.probe.log`),
-        masker: ctx.masker(),
+        liveName: `${RED_TEAM}.probe`,
       });
-      run.spentMs += outcome.durationMs;
-      const output = ctx.masker().maskText(outcome.tail.slice(-MAX_PROBE_OUTPUT));
+      const output = ctx.masker.maskText(outcome.tail.slice(-MAX_PROBE_OUTPUT));
       if (outcome.spawnError || outcome.isTimedOut || outcome.isAborted)
         return {
           path: probe,
@@ -231,6 +213,8 @@ async function commitProbes(
     if (written.kind === "refused") throw new Error(`the red team's probe ${p}: ${written.reason}`);
     giveTo(written.path, ctx.deps.runAs);
   }
+  // The checkout now holds the probes: what comes after (the mutation floor) reads the change again.
+  ctx.forgetChange();
   const cwd = ctx.checkoutPath;
   await git(["add", "--", ...kept], { cwd });
   await git(["commit", "--quiet", "--no-verify", "-m", `test(redteam): probes for ${ctx.task.key}`, "--", ...kept], {
@@ -246,15 +230,4 @@ function readCapped(dataDir: string, file: string, max: number): string | null {
   if (read.kind === "refused") return `[not read: ${read.reason}]`;
   const text = read.bytes.toString("utf8");
   return text.length > max ? `${text.slice(0, max)}\n[cut at ${max} characters]` : text;
-}
-
-function maskRecord(ctx: AttemptContext, record: RedTeamRecord): RedTeamRecord {
-  const masker = ctx.masker();
-  const mask = (v: string | null) => (v === null ? null : masker.maskText(v));
-  return {
-    ...record,
-    message: masker.maskText(record.message),
-    report: mask(record.report),
-    probes: record.probes.map((p) => ({ ...p, output: masker.maskText(p.output) })),
-  };
 }

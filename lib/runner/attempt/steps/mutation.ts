@@ -14,46 +14,49 @@ import {
   readStrykerConfig,
   STRYKER_CONFIGS,
   type MutationRecord,
-} from "../gates/mutation";
-import { parseNameStatus } from "../gates/proof";
-import { MUTATION, PROOF_KIND, PROOF_NAMES } from "../gates/proof-ids";
-import { saveAttemptMutation } from "../db/runs";
-import type { AttemptResults } from "./attempt-results";
-import { buildCheckEnv } from "./check-env";
-import { checkoutFingerprint } from "./checkout/checkout";
-import { readCheckoutFile } from "./checkout/checkout-files";
-import { git } from "./checkout/git";
-import { commitOfTree, scratchDirOf, withScratchWorktree } from "./checkout/scratch";
-import { type AttemptContext, remainingBudgetMs, runWatched } from "./execute-attempt";
-import { liveLogKey } from "./live-logs";
-import { attemptDirOf, checkHomeOf } from "./paths";
-import { recordRow, type ProofVerdictOf } from "./proof-step";
+} from "../../../gates/mutation";
+import { profilesWith } from "../../../gates/profiles";
+import { MUTATION, PROOF_KIND, PROOF_NAMES } from "../../../gates/proof-ids";
+import { shellQuote } from "../../../gates/shell-quote";
+import { saveAttemptMutation } from "../../../db/runs";
+import { resolveInsideCheckout } from "../../checkout/checkout";
+import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
+import { attemptDirOf } from "../../paths";
+import { timeoutWords } from "../budget";
+import type { AttemptContext } from "../context";
+import { NOTHING, type Step, type StepResult } from "../step";
+import { readCheckoutFile } from "../../checkout/checkout-files";
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+const said = (message: string | null) => (message ? `: ${message}` : "");
 
-// `isGreen`: whether the gate is green so far. Null when the profile is not full (no row).
-export async function runMutationStep(
-  ctx: AttemptContext,
-  results: AttemptResults,
-  isGreen: boolean,
-): Promise<ProofVerdictOf | null> {
+// After a red gate the row is still there, skipped: a mutation floor that did not run says so.
+export const mutationStep: Step = {
+  id: "mutation",
+  profiles: profilesWith("mutation"),
+  after: "green",
+  run: (ctx) => mutationFloor(ctx, true),
+  notRun: (ctx) => mutationFloor(ctx, false),
+};
+
+const skipped = (message: string): MutationRecord => ({
+  verdict: "skipped",
+  tool: null,
+  score: null,
+  breakAt: null,
+  files: [],
+  mutated: [],
+  message,
+});
+
+async function mutationFloor(ctx: AttemptContext, isGreen: boolean): Promise<StepResult> {
   const { run } = ctx;
-  if (run.profile !== "full" || !run.startCommit || !run.proof || ctx.signal.aborted) return null;
+  if (!run.startCommit || !run.proof) return NOTHING;
   const startedAt = new Date();
-  const skipped = (message: string): MutationRecord => ({
-    verdict: "skipped",
-    tool: null,
-    score: null,
-    breakAt: null,
-    files: [],
-    mutated: [],
-    message,
-  });
   let record: MutationRecord;
   if (!isGreen) record = skipped("not run: the gate is red");
   else {
-    results.add({
+    ctx.results.add({
       checkId: MUTATION,
       name: PROOF_NAMES[MUTATION],
       kind: PROOF_KIND,
@@ -63,36 +66,32 @@ export async function runMutationStep(
       startedAt,
     });
     try {
-      record = await mutate(ctx, skipped);
+      record = await mutate(ctx);
     } catch (error) {
       record = { ...skipped(`could not run: ${(error as Error).message}`), verdict: "error" };
     }
   }
   await saveAttemptMutation({ id: ctx.attempt.id, mutation: record });
   const row = mutationRow(record);
-  recordRow(ctx, results, row, startedAt);
-  return { required: row.required, verdict: row.verdict, checkId: MUTATION, message: row.message };
+  ctx.record(row, startedAt);
+  return { verdicts: [{ required: row.required, verdict: row.verdict, checkId: MUTATION, message: row.message }] };
 }
 
-async function mutate(ctx: AttemptContext, skipped: (message: string) => MutationRecord): Promise<MutationRecord> {
+async function mutate(ctx: AttemptContext): Promise<MutationRecord> {
   const { run, attempt, deps } = ctx;
-  const start = run.startCommit!;
   const stryker = findStrykerConfig(ctx.checkoutPath);
   const isCommand = !!run.mutationCommand;
   if (!isCommand && !stryker?.settings.breakAt) return skipped(NO_THRESHOLD);
   if (isCommand && !run.mutationReport)
     return { ...skipped("the Work sets mutationCommand without mutationReport: nothing to read"), verdict: "error" };
 
-  const tree = await checkoutFingerprint(ctx.checkoutPath);
-  const changes = parseNameStatus(
-    await git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", start, tree], { cwd: ctx.checkoutPath }),
-  );
-  const targets = mutationTargets(changes, run.proof!.testPatterns);
+  const change = await ctx.change();
+  const targets = mutationTargets(change.changes, run.proof!.testPatterns);
   if (targets.length === 0) return skipped("the change touched no source file to mutate");
-  const budget = remainingBudgetMs(run);
-  if (budget !== null && budget <= 0) return skipped(`not run: the run's budget of ${run.budgetSec}s is spent`);
+  if (ctx.budget.isSpent()) return skipped(`not run: ${ctx.budget.spentMessage()}`);
+  const timeout = ctx.budget.timeoutFor(null);
 
-  const commit = await commitOfTree(ctx.checkoutPath, tree, start);
+  const commit = await change.commit();
   return withScratchWorktree({
     checkoutPath: ctx.checkoutPath,
     dir: scratchDirOf(deps.dataDir, run.id, attempt.n, MUTATION),
@@ -107,35 +106,29 @@ async function mutate(ctx: AttemptContext, skipped: (message: string) => Mutatio
         if (!fs.existsSync(path.join(dir, "node_modules", ".bin", "stryker")))
           return {
             ...skipped(
-              `${stryker!.file} sets a threshold, but Stryker is not installed in the checkout (node_modules/.bin/stryker): add @stryker-mutator/core to its devDependencies`,
+              `${stryker!.file} sets a threshold, but Stryker is not installed in the checkout ` +
+                "(node_modules/.bin/stryker): add @stryker-mutator/core to its devDependencies",
             ),
             verdict: "error" as const,
           };
-        command = `node_modules/.bin/stryker run ${quote(stryker!.file)} --mutate ${quote(targets.join(","))} --reporters json,clear-text`;
+        const [file, mutate] = [shellQuote(stryker!.file), shellQuote(targets.join(","))];
+        command = `node_modules/.bin/stryker run ${file} --mutate ${mutate} --reporters json,clear-text`;
         reportFile = stryker!.settings.reportFile;
       }
-      const env = buildCheckEnv({
-        runId: run.id,
-        attempt: attempt.n,
-        checkId: null,
-        passthrough: run.agentEnvPassthrough,
-        secrets: ctx.secrets,
-        serverEnv: deps.serverEnv,
-        home: checkHomeOf(deps.dataDir),
-      });
-      env.GATEHOUSE_MUTATE_FILES = targets.join("\n");
-      const outcome = await runWatched(ctx, liveLogKey(run.id, attempt.n, `${MUTATION}.run`), {
+      const outcome = await ctx.exec({
         command,
         cwd: dir,
-        env,
-        timeoutMs: budget === null ? deps.agentTimeoutMs : Math.max(1, budget),
+        env: {
+          checkId: null,
+          passthrough: run.agentEnvPassthrough,
+          extra: { GATEHOUSE_MUTATE_FILES: targets.join("\n") },
+        },
+        timeoutMs: timeout.timeoutMs,
         logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${MUTATION}.run.log`),
-        masker: ctx.masker(),
+        liveName: `${MUTATION}.run`,
       });
-      run.spentMs += outcome.durationMs;
       if (outcome.isAborted) return skipped("not run to the end: the run was stopped");
-      if (outcome.isTimedOut)
-        return skipped(budget === null ? "stopped: it timed out" : "stopped when the run's budget ran out");
+      if (outcome.isTimedOut) return skipped(timeout.isBudgetBound ? timeoutWords(timeout) : "stopped: it timed out");
       if (outcome.spawnError)
         return { ...skipped(`could not start: ${outcome.spawnError}`), verdict: "error" as const };
       // Read without following a link: a report linked to the database or to a file outside is not read.
@@ -144,9 +137,7 @@ async function mutate(ctx: AttemptContext, skipped: (message: string) => Mutatio
         return { ...skipped(`the report is not read: ${read.reason}`), verdict: "error" as const };
       if (read.kind === "missing")
         return {
-          ...skipped(
-            `no report at ${reportFile} (exit code ${outcome.exitCode}${outcome.message ? `: ${outcome.message}` : ""})`,
-          ),
+          ...skipped(`no report at ${reportFile} (exit code ${outcome.exitCode}${said(outcome.message)})`),
           verdict: "error" as const,
         };
       const report = parseMutationReport(read.bytes.toString("utf8"));
