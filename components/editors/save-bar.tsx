@@ -10,11 +10,13 @@ type Props = {
   isPending: boolean;
   version: number;
   message: SaveMessage | null;
+  // Something else the person should know (edits not saved in other sections).
+  note?: string;
   onSave: () => void;
   onDiscard: () => void;
 };
 
-export function SaveBar({ problems, isDirty, isPending, version, message, onSave, onDiscard }: Props) {
+export function SaveBar({ problems, isDirty, isPending, version, message, note, onSave, onDiscard }: Props) {
   return (
     <div className="sticky bottom-0 z-20 -mx-4 flex flex-wrap items-center gap-3 border-t border-zinc-200 bg-white/95 px-4 py-3 backdrop-blur sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950/95">
       <Button variant="primary" disabled={isPending || problems > 0 || !isDirty} onClick={onSave}>
@@ -36,6 +38,9 @@ export function SaveBar({ problems, isDirty, isPending, version, message, onSave
         </span>
       ) : null}
       {message?.kind === "error" ? <InlineError message={message.text} /> : null}
+      {note ? (
+        <span className="basis-full text-sm text-amber-800 sm:basis-auto dark:text-amber-300">{note}</span>
+      ) : null}
     </div>
   );
 }

@@ -29,7 +29,7 @@ export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) 
               </span>
             </span>
             <span className="hidden sm:block">
-              <GateChip gate={run.gate} size="sm" />
+              <GateChip gate={run.gate} ending={run.ending} size="sm" />
             </span>
             <span className="hidden text-right text-xs text-zinc-500 sm:block dark:text-zinc-400">
               <TimeAgo date={run.finishedAt ?? run.createdAt} />
@@ -65,7 +65,7 @@ export function DecisionCards({ runs }: { runs: InboxRun[] }) {
                 </Link>
               </div>
             </div>
-            <GateChip gate={run.gate} size="sm" />
+            <GateChip gate={run.gate} ending={run.ending} size="sm" />
           </div>
           <p className="mt-2 text-sm text-amber-900 dark:text-amber-200">{run.endingReason}</p>
           <p className="mt-2 text-xs text-amber-800 dark:text-amber-300/90">

@@ -26,7 +26,11 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
     <Card className="overflow-hidden" data-testid="run-checks">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
         <span className="flex flex-wrap items-center gap-3">
-          <GateChip gate={gate} isNothingRequired={run.nothingRequired} />
+          <GateChip
+            gate={gate}
+            ending={attempt === latest ? run.ending : null}
+            isNothingRequired={run.nothingRequired}
+          />
           {attempt.checks.length > 1 ? <GroupToggle grouped={grouped} onChange={setGrouped} /> : null}
         </span>
         <AttemptSwitcher
@@ -69,6 +73,7 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
       ) : (
         <CheckResultList
           results={attempt.checks}
+          ending={run.ending}
           grouped={grouped}
           label={`Checks of attempt ${attempt.n}`}
           rowKey={(check) => `${attempt.n}-${check.checkId}`}

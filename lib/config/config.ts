@@ -30,6 +30,8 @@ export type Config = {
   workerLostMs: number;
   // The server's PATH, for the programs Gatehouse itself starts (git, the spawner's helper).
   hostPath: string | null;
+  // GATEHOUSE_SANDBOX as given ("on", "off"; unset: on) — lib/runner/sandbox/mode.ts judges it.
+  sandbox: string | null;
 };
 
 const NAMES = [
@@ -48,6 +50,7 @@ const NAMES = [
   "GATEHOUSE_WORKERS",
   "GATEHOUSE_WORKER_NAME",
   "GATEHOUSE_WORKER_LOST_SEC",
+  "GATEHOUSE_SANDBOX",
   "PATH",
 ] as const;
 
@@ -76,6 +79,7 @@ export function configFrom(env: Env): Config {
     workerName: env.GATEHOUSE_WORKER_NAME?.trim() || os.hostname(),
     workerLostMs: positiveNumber(env.GATEHOUSE_WORKER_LOST_SEC, 30) * 1000,
     hostPath: env.PATH ?? null,
+    sandbox: orNull(env.GATEHOUSE_SANDBOX),
   };
 }
 

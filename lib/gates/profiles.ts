@@ -1,6 +1,6 @@
 // Which verification layers each profile runs (SPEC Part 2), as data: the attempt's pipeline, the dispatch
 // (which commands a run freezes) and the run page read it here instead of comparing profile names.
-import { PROFILES, type Profile } from "./work-schema";
+import { PROFILES, type Profile } from "./work-fields";
 
 const LAYERS = ["evidence", "review", "red-team", "mutation"] as const;
 export type Layer = (typeof LAYERS)[number];

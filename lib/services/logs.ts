@@ -53,10 +53,12 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
   if (run.checks.find((c) => c.id === name)?.hidden && !standingAllows(await standingOn(actor, run.workId), "lead"))
     throw new AppError("forbidden", `"${name}" is a held-out check: its log is shown to leads only`);
   const path = result.verdict === "queued" ? null : await view.logFile(run.id, result.logAttempt, name);
-  if (!path || (result.verdict === "skipped" && !fs.existsSync(path))) {
-    throw new AppError("not_found", `"${name}" has no log in attempt ${attemptN} (${result.verdict})`);
-  }
   const live = view.liveLog(run.id, result.logAttempt, name) ?? null;
+  // Skipped checks and agent-reported checks (the agent's report is their whole output) write no log file.
+  if (!path || (!live && !fs.existsSync(path))) {
+    const why = run.checks.find((c) => c.id === name)?.executor === "agent" ? "reported by the agent, " : "";
+    throw new AppError("not_found", `"${name}" has no log in attempt ${attemptN} (${why}${result.verdict})`);
+  }
   return {
     path,
     live,

@@ -89,5 +89,7 @@ function heldOutResult(row: ResultRecord): ResultRecord {
     logBytes: null,
     logNote: null,
     tests: null,
+    testCases: null,
+    warning: null,
   };
 }

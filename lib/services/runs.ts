@@ -18,7 +18,7 @@ import {
   type RunRecord,
 } from "../db/runs";
 import { findTask } from "../db/tasks";
-import { findWork, proofSettingsOf } from "../db/works";
+import { findWork, frozenSettingsOf } from "../db/works";
 import { getExecutor } from "../runner/runtime";
 import { auditBy, requireRole } from "./access";
 import { autoMergeAfterRun } from "./merge";
@@ -46,26 +46,13 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
       data: {
         taskId,
         workId: work.id,
-        policy: work.checksPolicy,
+        ...frozenSettingsOf(work),
         maxAttempts: work.checksPolicy === "required" ? resolveMaxAttempts(work, fresh) : 1,
         checks: resolved.checks,
         suppressed: resolved.suppressed,
         warnings: staleWarnings(resolved.staleSuppressions),
         agentCommand: resolveInherited(work.agentCommand, fresh.agentCommand),
-        agentEnvPassthrough: work.agentEnvPassthrough,
         budgetSec: resolveInherited(work.budgetSec, fresh.budgetSec),
-        failFast: work.failFast,
-        strictEvaluation: work.strictEvaluation,
-        proof: proofSettingsOf(work),
-        // Each ref is resolved to a commit when the run starts, before the agent (lib/runner/check-sources.ts).
-        checkSources: work.checkSources.map((source) => ({ ...source, commit: null })),
-        profile: work.profile,
-        // A run freezes the commands of the layers its profile runs, and only those.
-        reviewCommand: hasLayer(work.profile, "review") ? work.reviewCommand : null,
-        mutationCommand: hasLayer(work.profile, "mutation") ? work.mutationCommand : null,
-        mutationReport: hasLayer(work.profile, "mutation") ? work.mutationReport : null,
-        redTeamCommand: hasLayer(work.profile, "red-team") ? work.redTeamCommand : null,
-        redTeamTestCommand: hasLayer(work.profile, "red-team") ? work.redTeamTestCommand : null,
         branch: fresh.branch,
         dispatchedById: actor.userId,
       },

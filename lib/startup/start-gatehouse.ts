@@ -7,6 +7,7 @@ import { isPostgresUrl } from "../config/database-url";
 import { bootstrapAccess } from "./bootstrap-access";
 import { seedDemoIfEmpty } from "./seed-demo";
 import { config } from "../config/config";
+import { describeSandboxMode } from "../runner/sandbox/mode";
 
 const holder = globalThis as unknown as { __gatehouseStarted?: Promise<void> };
 
@@ -20,7 +21,8 @@ async function start(): Promise<void> {
   await bootstrapAccess();
   const { databaseUrl, isDemo } = config();
   if (isPostgresUrl(databaseUrl)) return startOnQueue(databaseUrl!);
-  const { executor } = configureRuntime(defaultRunnerDeps());
+  const { executor, deps } = configureRuntime(defaultRunnerDeps());
+  console.log(`gatehouse: ${describeSandboxMode(deps.sandbox, deps.runAs)}`);
   const recovery = await recoverRuns(executor);
   if (recovery.interrupted.length > 0) {
     console.log(

@@ -17,6 +17,8 @@ import { RunActions } from "@/components/runs/run-actions";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
 import { BranchIcon, CommitIcon } from "@/components/ui/icons";
+import { sandboxWords } from "@/lib/gates/sandbox-words";
+import { currentSandbox } from "@/lib/runner/runtime";
 import { cancelRunAction, decideRunAction, startNextAttemptAction } from "./actions";
 
 const getRun = cache(async (runId: string) => loadRunDetail(await getPageActor(), runId));
@@ -36,6 +38,8 @@ export default async function RunPage({ params }: Props) {
   const canDecide = standingAllows(standing, "lead");
   const json = toJson(presentRun(detail));
   const nextAttempt = run.status === "waiting" && attempts.length < run.maxAttempts ? attempts.length + 1 : null;
+  // What it ran under, or (not started yet) what it will run under here.
+  const sandbox = sandboxWords(run.sandboxMode ?? (run.status === "finished" ? null : currentSandbox().kind));
   return (
     <>
       <Breadcrumbs
@@ -73,6 +77,7 @@ export default async function RunPage({ params }: Props) {
               {run.strictEvaluation ? " · strict evaluation" : ""}
             </span>
             <span data-testid="run-profile">profile {run.profile}</span>
+            <span data-testid="run-sandbox">{sandbox.label}</span>
           </>
         }
         actions={
@@ -87,6 +92,15 @@ export default async function RunPage({ params }: Props) {
           )
         }
       />
+      {sandbox.warning ? (
+        <p
+          role="note"
+          data-testid="sandbox-warning"
+          className="mb-6 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-700/60 dark:bg-red-950/40 dark:text-red-200"
+        >
+          {sandbox.warning}
+        </p>
+      ) : null}
       {run.endingReason ? (
         <p className="-mt-2 mb-6 text-sm text-zinc-700 dark:text-zinc-300" data-testid="ending-reason">
           {describeEndingReason(run.endingReason)}

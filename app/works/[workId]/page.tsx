@@ -110,7 +110,7 @@ export default async function WorkPage({ params }: Props) {
                     <span className="hidden sm:block" />
                   )}
                   {latest ? (
-                    <GateChip gate={latest.gate} size="sm" />
+                    <GateChip gate={latest.gate} ending={latest.ending} size="sm" />
                   ) : (
                     <span className="text-xs text-zinc-500 dark:text-zinc-400">—</span>
                   )}

@@ -94,6 +94,9 @@ function toCheck(raw: Raw, ids: Ids, defaults: FileDefaults): ImportEntry {
       typeof f.expect_exit === "string" && /^\d+$/.test(f.expect_exit) ? Number(f.expect_exit) : f.expect_exit;
   if (f.expect_stdout !== undefined) candidate.expectStdout = f.expect_stdout;
   if (f.cwd !== undefined) candidate.cwd = f.cwd;
+  // A Markdown runbook writes the glob in backticks (a bare * reads as emphasis there).
+  if (f.junit !== undefined)
+    candidate.junit = typeof f.junit === "string" ? f.junit.replace(/^`([^`]*)`$/, "$1") : f.junit;
   if (f.proves_change !== undefined) {
     const proves = asBoolean(f.proves_change);
     if (proves === null) problems.push("proves_change: write yes or no");
@@ -151,6 +154,7 @@ export const YAML_KEYS = new Set([
   "expect_exit",
   "expect_stdout",
   "cwd",
+  "junit",
   "env",
   "env_passthrough",
   "proves_change",

@@ -1,5 +1,5 @@
 // The Markdown shape of a gates file, a runbook: `## Code Checks`, then `### id — name` and one fenced block
-// per check; `## Proof`, `## Check sources` and `## Merge` sections beside it. Every section is read by one
+// per check; `## Proof`, `## Check sources`, `## Merge` and `## Sandbox` sections beside it. Every section is read by one
 // fence-aware reader (readSections): a heading inside a fenced block is text, never a section.
 import YAML from "yaml";
 import { formatDurationSec } from "../duration";
@@ -15,6 +15,7 @@ import {
   type GatesFileSettings,
   type ImportResult,
 } from "./sections";
+import { readMarkdownSandbox, sandboxMarkdownSection } from "./sandbox";
 
 // One line of a section: outside any fenced block (fence null), or a fence's opening line (with its info
 // string), a line of its code, or its closing line.
@@ -142,6 +143,7 @@ export function parseMarkdown(text: string): ImportResult {
     ...readMarkdownProof(plainLines(sections.get("proof"))),
     ...readMarkdownCheckSources(plainLines(sections.get("check sources"))),
     ...readMarkdownMerge(plainLines(sections.get("merge"))),
+    ...readMarkdownSandbox(plainLines(sections.get("sandbox"))),
     ...fileNotes,
   };
 }
@@ -157,7 +159,7 @@ function safeJson(text: string): unknown {
 }
 
 export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSettings = {}): string {
-  const { proof, checkSources, merge } = settings;
+  const { proof, checkSources, merge, sandbox } = settings;
   const parts = ["## Code Checks", ""];
   for (const c of checks) {
     parts.push(`### ${c.id} — ${c.name}`, "");
@@ -170,6 +172,7 @@ export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSet
       parts.push(`- expect_stdout: ${isPlain ? out : JSON.stringify(out)}`);
     }
     if (c.cwd !== undefined) parts.push(`- cwd: ${c.cwd}`);
+    if (c.junit !== undefined) parts.push(`- junit: \`${c.junit}\``);
     if (c.envPassthrough?.length) parts.push(`- env: ${c.envPassthrough.join(", ")}`);
     if (c.provesChange !== undefined) parts.push(`- proves_change: ${c.provesChange ? "yes" : "no"}`);
     if (c.hidden !== undefined) parts.push(`- hidden: ${c.hidden ? "yes" : "no"}`);
@@ -200,5 +203,6 @@ export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSet
     parts.push("");
   }
   parts.push(...mergeMarkdownSection(merge));
+  parts.push(...sandboxMarkdownSection(sandbox));
   return parts.join("\n");
 }

@@ -3,10 +3,11 @@
 // policy (`merge:`, `## Merge`). Import keeps what the schema accepts and lists the rest; export writes what
 // the Work has. Markdown sections come as their lines outside fenced blocks (markdown.ts reads them).
 import { ZCheckSourceList, type CheckSource } from "../check-sources";
-import { ZGlobList } from "../globs";
 import { ZMergePolicy, type MergePolicy } from "../merge-policy";
-import { ZChecksPolicy, ZProfile, type Profile, type ProofSettings } from "../work-schema";
+import type { Profile, ProofSettings } from "../work-schema";
+import { fileKeys, schemaOf } from "../work-settings";
 import type { ImportEntry } from "./entries";
+import type { SandboxFileRead, SandboxFileSettings } from "./sandbox";
 
 // The Work's proof settings a file names (`proof:` in YAML, a `## Proof` section in Markdown).
 // `profile` (the verification profile) travels in the same block.
@@ -24,13 +25,15 @@ export type ImportResult = {
   checkSourceProblems?: string[];
   // Problems of the file's frontmatter (a Markdown runbook's `code_checks.timeout_sec`).
   fileNotes?: string[];
-} & Partial<MergeFileRead>;
+} & Partial<MergeFileRead> &
+  Partial<SandboxFileRead>;
 
 // The Work settings a gates file carries besides its checks (each left out of the file when absent).
 export type GatesFileSettings = {
   proof?: ProofFileSettings;
   checkSources?: readonly CheckSource[];
   merge?: MergePolicy;
+  sandbox?: SandboxFileSettings;
 };
 
 // ---- check sources
@@ -57,13 +60,9 @@ export function readCheckSources(list: unknown): CheckSourcesRead {
 
 // ---- proof
 
-const PROOF_FILE_KEYS = {
-  test_patterns: "testPatterns",
-  require_tests: "requireTests",
-  protected_paths: "protectedPaths",
-  vacuous_policy: "vacuousPolicy",
-  profile: "profile",
-} as const;
+// File key → setting (test_patterns → testPatterns, …), from the registry of Work settings.
+const PROOF_FILE_KEYS = fileKeys("proof");
+export const PROOF_KEYS_TEXT = Object.keys(PROOF_FILE_KEYS).join(", ");
 
 // Reads a proof block's fields (file names → values), keeping what the schema accepts.
 export function readProof(fields: Record<string, unknown>): {
@@ -73,18 +72,12 @@ export function readProof(fields: Record<string, unknown>): {
   const proof: ProofFileSettings = {};
   const proofProblems: string[] = [];
   for (const [key, value] of Object.entries(fields)) {
-    const field = PROOF_FILE_KEYS[key as keyof typeof PROOF_FILE_KEYS];
+    const field = PROOF_FILE_KEYS[key];
     if (!field) {
       proofProblems.push(`proof: unknown field: ${key} (known: ${Object.keys(PROOF_FILE_KEYS).join(", ")})`);
       continue;
     }
-    const schema =
-      field === "testPatterns" || field === "protectedPaths"
-        ? ZGlobList
-        : field === "profile"
-          ? ZProfile
-          : ZChecksPolicy;
-    const parsed = schema.safeParse(value);
+    const parsed = schemaOf(field).safeParse(value);
     if (parsed.success) (proof as Record<string, unknown>)[field] = parsed.data;
     else
       for (const issue of parsed.error.issues)

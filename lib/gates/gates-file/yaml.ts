@@ -1,11 +1,12 @@
 // The YAML shape of a gates file: a list (`gates: - run: …`, or the list alone), with `proof:`,
-// `check_sources:` and `merge:` beside it.
+// `check_sources:`, `merge:` and `sandbox:` beside it.
 import YAML from "yaml";
 import { formatDurationSec } from "../duration";
 import { toChecks, YAML_KEYS, type Raw } from "./entries";
 import {
   mergeYamlBlock,
   NO_CHECK_SOURCES,
+  PROOF_KEYS_TEXT,
   proofFileFields,
   readCheckSources,
   readMergeBlock,
@@ -13,6 +14,7 @@ import {
   type GatesFileSettings,
   type ImportResult,
 } from "./sections";
+import { readSandboxBlock, sandboxYamlBlock } from "./sandbox";
 import type { Check } from "../check-schema";
 
 // In YAML a leading "!" is a tag; in a gates file "! cmd" is a shell negation: keep it, quoted.
@@ -46,9 +48,7 @@ export function parseYaml(text: string): ImportResult {
         ? readProof(proofBlock as Record<string, unknown>)
         : {
             proof: null,
-            proofProblems: [
-              "proof: must be a map (test_patterns, require_tests, protected_paths, vacuous_policy, profile)",
-            ],
+            proofProblems: [`proof: must be a map (${PROOF_KEYS_TEXT})`],
           };
   const sourcesBlock =
     doc && typeof doc === "object" && !Array.isArray(doc)
@@ -80,7 +80,7 @@ export function parseYaml(text: string): ImportResult {
       if (!YAML_KEYS.has(key))
         problems.push(
           `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, ` +
-            "cwd, env, proves_change, use, with, executor, hidden)",
+            "cwd, junit, env, proves_change, use, with, executor, hidden)",
         );
       else fields[key === "env_passthrough" ? "env" : key] = value;
     }
@@ -95,7 +95,8 @@ export function parseYaml(text: string): ImportResult {
     return { label: title ? `${label}: ${title}` : label, fields, problems };
   });
   const mergeRead = readMergeBlock(doc);
-  const settingsOnly = Boolean(proofRead.proof || sourcesRead.checkSources || mergeRead.merge);
+  const sandboxRead = readSandboxBlock(doc);
+  const settingsOnly = Boolean(proofRead.proof || sourcesRead.checkSources || mergeRead.merge || sandboxRead.sandbox);
   return {
     format: "yaml",
     entries: toChecks(raws),
@@ -103,11 +104,12 @@ export function parseYaml(text: string): ImportResult {
     ...proofRead,
     ...sourcesRead,
     ...mergeRead,
+    ...sandboxRead,
   };
 }
 
 export function toGatesYaml(checks: readonly Check[], settings: GatesFileSettings = {}): string {
-  const { proof, checkSources, merge } = settings;
+  const { proof, checkSources, merge, sandbox } = settings;
   const gates = checks.map((c) => ({
     id: c.id,
     name: c.name,
@@ -118,6 +120,7 @@ export function toGatesYaml(checks: readonly Check[], settings: GatesFileSetting
     ...(c.expectExit !== undefined ? { expect_exit: c.expectExit } : {}),
     ...(c.expectStdout !== undefined ? { expect_stdout: c.expectStdout } : {}),
     ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
+    ...(c.junit !== undefined ? { junit: c.junit } : {}),
     ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
     ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
     ...(c.executor !== undefined ? { executor: c.executor } : {}),
@@ -128,5 +131,6 @@ export function toGatesYaml(checks: readonly Check[], settings: GatesFileSetting
     ...(proof && Object.keys(proof).length ? { proof: proofFileFields(proof) } : {}),
     ...(checkSources?.length ? { check_sources: checkSources } : {}),
     ...mergeYamlBlock(merge),
+    ...sandboxYamlBlock(sandbox),
   });
 }

@@ -19,6 +19,10 @@ import { liveLogKey, registerLiveLog, unregisterLiveLog } from "../live-logs";
 import type { OutputMasker } from "../output/masker";
 import { attemptDirOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "../paths";
 import { runCommand, type CommandOutcome } from "../process/run-command";
+import { sandboxFor } from "../sandbox/command-sandbox";
+import { dropEmptyReportFile, homeFor, prepareReportFile } from "../sandbox/command-files";
+import { sandboxPolicyOf, type CommandRole } from "../sandbox/policy";
+import { sandboxSettingsOf } from "../../gates/work-settings";
 import type { RunnerDeps } from "../runner-deps";
 import { Budget } from "./budget";
 
@@ -56,6 +60,8 @@ export type ExecSpec = {
   liveName: string;
   stdinFile?: string;
   expectStdout?: string;
+  // Whose command it is: it decides the HOME and the sandbox's network (default "check").
+  role?: CommandRole;
 };
 
 // The change from the run's start commit to the checkout as the checks saw it (uncommitted changes
@@ -119,9 +125,11 @@ export class AttemptContext {
   // (log cap, kill grace, output pipes, run-as, the markers the escape sweep looks for), stoppable with the
   // run, its log readable live while it runs, its time spent from the budget.
   async exec(spec: ExecSpec): Promise<CommandOutcome> {
-    const { deps } = this;
+    const { deps, run } = this;
+    const role = spec.role ?? "check";
+    const owner = { dataDir: deps.dataDir, workId: run.workId, runId: run.id, n: this.attempt.n, runAs: deps.runAs };
     const env = buildCheckEnv({
-      runId: this.run.id,
+      runId: run.id,
       attempt: this.attempt.n,
       checkId: spec.env.checkId,
       briefFile: spec.env.briefFile,
@@ -129,10 +137,23 @@ export class AttemptContext {
       passthrough: spec.env.passthrough,
       secrets: this.secrets,
       serverEnv: deps.serverEnv,
-      home: checkHomeOf(deps.dataDir),
+      // The agent's HOME is the Work's, kept between runs; the checks' is fresh per attempt.
+      home: homeFor(owner, role),
     });
     if (spec.env.pathPrefix) env.PATH = `${spec.env.pathPrefix}:${env.PATH}`;
     Object.assign(env, spec.env.extra);
+    // In the sandbox the report file is bound alone, so it must exist first (empty: no report).
+    const isSandboxed = deps.sandbox.kind === "bwrap";
+    if (isSandboxed) prepareReportFile(env, deps.runAs);
+    const sandbox = sandboxFor({
+      mode: deps.sandbox,
+      policy: sandboxPolicyOf(sandboxSettingsOf(run.sandbox), role),
+      dataDir: deps.dataDir,
+      installDir: process.cwd(),
+      taskCheckout: this.checkoutPath,
+      cwd: spec.cwd,
+      env,
+    });
     const liveKey = this.liveKey(spec.liveName);
     const outcome = await runCommand({
       command: spec.command,
@@ -149,8 +170,12 @@ export class AttemptContext {
       markers: processMarkers(env),
       pipeDir: pipeDirOf(deps.dataDir),
       runAs: deps.runAs,
+      sandbox,
       onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
-    }).finally(() => unregisterLiveLog(liveKey));
+    }).finally(() => {
+      unregisterLiveLog(liveKey);
+      if (isSandboxed) dropEmptyReportFile(env);
+    });
     this.budget.spend(outcome.durationMs);
     return outcome;
   }

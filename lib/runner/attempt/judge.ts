@@ -43,11 +43,17 @@ type Judged = Pick<EffectiveCheck, "kind" | "use" | "expectExit" | "expectStdout
 export function judgeOutcome(
   outcome: Ending & { tail: string; builtinVerdict?: Verdict | null },
   check: Judged | null,
-  opts: { skipBudgetCut?: boolean } = {},
+  // `summary`: counts already read elsewhere (the check's JUnit reports), which win over the tail's.
+  opts: { skipBudgetCut?: boolean; summary?: TestSummary | null } = {},
 ): Judgement {
   // A built-in gives its own verdict (a timeout or a stop leaves it null: judged like a command's).
   const byExit = outcome.builtinVerdict ?? verdictByExit(outcome, check ?? {}, opts.skipBudgetCut);
-  const tests = !check || outcome.spawnError || check.use !== undefined ? null : recogniseTests(outcome.tail);
+  const tests =
+    !check || outcome.spawnError || check.use !== undefined
+      ? null
+      : opts.summary !== undefined
+        ? opts.summary
+        : recogniseTests(outcome.tail);
   const judged =
     check && (byExit === "passed" || byExit === "failed")
       ? judgeTestSummary({ verdict: byExit, kind: check.kind, exitCode: outcome.exitCode, summary: tests })

@@ -33,6 +33,8 @@ export type GitOptions = {
   // An HTTP header for this command alone (a check source's credential), as command-scope config: it is
   // in git's environment only, never in a URL, a repository's config or a log.
   httpHeader?: string;
+  // More command-scope config for this command alone (e.g. fsck what a fetch receives).
+  config?: ReadonlyArray<readonly [string, string]>;
 };
 
 const FIXED_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -93,7 +95,17 @@ const NAMED_PROGRAM_KEYS: Readonly<Record<string, ReadonlyArray<readonly [string
 };
 
 // Subcommands that read no per-name driver (no filter, diff, merge or transport), so need no listing.
-const NO_DRIVER_COMMANDS = new Set(["rev-parse", "config", "symbolic-ref", "remote", "clone"]);
+const NO_DRIVER_COMMANDS = new Set([
+  "rev-parse",
+  "config",
+  "symbolic-ref",
+  "remote",
+  "clone",
+  "init",
+  "update-ref",
+  "for-each-ref",
+  "merge-base",
+]);
 // Network commands keep the operator's proxy, CA and ssh-agent settings (only git and ssh see them).
 const NETWORK_COMMANDS = new Set(["clone", "fetch", "ls-remote", "push"]);
 const NETWORK_ENV = [
@@ -283,6 +295,7 @@ export async function gitCaptured(
       );
   }
   if (options.httpHeader !== undefined) config.push(["http.extraHeader", options.httpHeader]);
+  for (const [key, value] of options.config ?? []) config.push([key, value]);
   const env = gitEnvironment(home, { network, extra: options.env, config });
   const finalArgs = withSafeFlags(args);
   return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs);

@@ -38,7 +38,7 @@ const SIGNAL_NAMES = Object.fromEntries(Object.entries(os.constants.signals).map
   NodeJS.Signals
 >;
 
-function nativeSpawnerPath(): string {
+export function nativeSpawnerPath(): string {
   return path.join(process.cwd(), "lib", "runner", "process", "native", "gatehouse-spawner");
 }
 

@@ -1,10 +1,11 @@
 // `npm run worker` (after scripts/worker.mjs has checked the configuration, waited for the database and
 // applied migrations): one worker process taking runs from the queue until SIGTERM or SIGINT.
 import { readyDb } from "../../db/client";
-import { defaultRunnerDeps } from "../runtime";
+import { defaultRunnerDeps, loadLazyModules } from "../runtime";
 import { openQueue } from "./boss";
 import { lostAfterMsFromEnv } from "./held-runs";
 import { RunWorker, workerNameFromEnv } from "./worker";
+import { describeSandboxMode } from "../sandbox/mode";
 
 export async function runWorkerProcess(databaseUrl: string): Promise<void> {
   const db = await readyDb();
@@ -18,7 +19,14 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     );
     process.exit(2);
   }
+  try {
+    await loadLazyModules();
+  } catch (error) {
+    console.error(`gatehouse worker: a module the runner needs cannot be loaded: ${(error as Error).message}`);
+    process.exit(2);
+  }
   const deps = defaultRunnerDeps();
+  console.log(`gatehouse worker: ${describeSandboxMode(deps.sandbox, deps.runAs)}`);
   const queue = await openQueue(databaseUrl);
   const worker = await RunWorker.start({
     queue,

@@ -4,14 +4,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { applyAgentReport } from "../../../gates/agent-report";
-import { composeBrief } from "../../../gates/brief";
+import { briefWarningsOf, composeBrief } from "../../../gates/brief";
 import { whatCheckRuns } from "../../../gates/builtins";
 import { criteriaOf } from "../../../gates/evidence";
 import { isBlockingVerdict } from "../../../gates/gate";
+import { failedTestsOf } from "../../../gates/junit";
 import { hasLayer } from "../../../gates/profiles";
 import { PROFILES } from "../../../gates/work-schema";
 import { listResults, updateAttempt, updateRun } from "../../../db/runs";
 import { readAgentReport } from "../../agent-report-file";
+import { makeRunDir, writeRunFile } from "../../checkout/checkout-files";
 import { AGENT_LOG_NAME, agentLogPathOf, briefPathOf, reportPathOf } from "../../paths";
 import { giveTo } from "../../run-as";
 import { timeoutWords } from "../budget";
@@ -38,7 +40,7 @@ export const agentStep: Step = {
 // Reads the agent's report once the agent and everything it started are gone; notes what was dropped.
 async function takeAgentReport(ctx: AttemptContext) {
   const { run, attempt, deps } = ctx;
-  const file = readAgentReport(reportPathOf(deps.dataDir, run.id, attempt.n));
+  const file = readAgentReport(deps.dataDir, reportPathOf(deps.dataDir, run.id, attempt.n));
   const applied = applyAgentReport(run.checks, file, file ? "not reported" : "not reported: the agent wrote no report");
   if (applied.notes.length > 0) await updateAttempt({ id: attempt.id, changes: { reportNotes: applied.notes } });
   return applied;
@@ -79,16 +81,18 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
           logNote: r.logNote,
           message: r.message,
           tests: r.tests,
+          failedTests: failedTestsOf(r.testCases),
           executor: run.checks.find((c) => c.id === r.checkId)?.executor,
         })),
+      warnings: briefWarningsOf(previousResults.filter((r) => !hiddenIds.has(r.checkId))),
       previousAttemptN: previous?.n ?? null,
       evidence: hasLayer(run.profile, "evidence") ? criteriaOf(run.checks) : [],
     }),
   );
   const briefFile = briefPathOf(deps.dataDir, run.id, attempt.n);
-  fs.mkdirSync(path.dirname(briefFile), { recursive: true, mode: 0o700 });
+  makeRunDir(deps.dataDir, path.dirname(briefFile));
   giveTo(path.dirname(briefFile), deps.runAs);
-  fs.writeFileSync(briefFile, brief, { mode: 0o600 });
+  writeRunFile(deps.dataDir, briefFile, brief);
   giveTo(briefFile, deps.runAs);
   // Fresh for each attempt: nothing from before counts as this attempt's report.
   const reportFile = reportPathOf(deps.dataDir, run.id, attempt.n);
@@ -97,6 +101,7 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
 
   const timeout = ctx.budget.timeoutFor(null);
   const outcome = await ctx.exec({
+    role: "agent",
     command: run.agentCommand!,
     cwd: ctx.checkoutPath,
     env: { checkId: null, briefFile, reportFile, passthrough: run.agentEnvPassthrough },

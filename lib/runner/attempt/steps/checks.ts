@@ -11,6 +11,7 @@ import { checkLogPathOf } from "../../paths";
 import { timeoutWords } from "../budget";
 import { type AttemptContext, maskShown } from "../context";
 import { judgeOutcome } from "../judge";
+import { NO_TESTS, readTestResults, testResultsWarning } from "../../junit-reports";
 import { runCheckHere } from "../run-check";
 import type { Step, StepVerdict } from "../step";
 
@@ -84,7 +85,12 @@ async function runOneCheck(
   });
   // A passing check whose counts were read has no message: its last line is the runner's trailer
   // ("# duration_ms 548.6").
-  const { verdict, byExit, tests, judged } = judgeOutcome(outcome, check);
+  // With `junit`, the JUnit reports the check wrote give the counts and the per-test results instead.
+  const found =
+    outcome.spawnError || check.use !== undefined
+      ? NO_TESTS
+      : readTestResults(ctx.checkoutPath, check, outcome, (t) => maskShown(masker, t));
+  const { verdict, byExit, tests, judged } = judgeOutcome(outcome, check, { summary: found.summary });
   const isOutputMissing =
     byExit === "failed" && outcome.exitCode === (check.expectExit ?? 0) && check.expectStdout !== undefined;
   const message = outcome.isAborted
@@ -104,6 +110,8 @@ async function runOneCheck(
     logBytes: outcome.totalBytes,
     logNote: outcome.note,
     tests: tests?.counts ?? null,
+    testCases: found.cases,
+    warning: maskShown(masker, testResultsWarning(found, check, verdict)),
     finishedAt: new Date(),
   });
   return { verdict, message };
