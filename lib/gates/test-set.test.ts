@@ -63,7 +63,7 @@ describe("testSetOf and shrinkOf", () => {
       output: null,
       isWhole: false,
       cases: [
-        { name: "a", classname: "suite", status: "passed" },
+        { name: "a", className: "suite", status: "passed" },
         { name: "b", status: "skipped" },
       ],
     });

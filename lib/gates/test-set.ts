@@ -2,14 +2,15 @@
 // at the start commit. With names — a verbose reporter that names each test (node:test's TAP, pytest -v,
 // the ✔/✓ lines of spec-style reporters), or per-test results from JUnit XML when a check declares them —
 // a test that passed at the start must still run; without names, the count must not drop. Pure.
+import type { TestCase as JunitCase } from "./junit";
 import { stripAnsi } from "./strip-ansi";
 import type { TestCounts } from "./test-summary";
 
 // What one run of a check shows of its tests. `names` null: the output does not name every test.
 export type TestSet = { ran: number | null; names: string[] | null };
 
-// Per-test results from a report (the JUnit seam: the `testCases` a check stores once it declares `junit`).
-export type TestCase = { name: string; classname?: string | null; status: "passed" | "failed" | "skipped" | "error" };
+// Per-test results from a check's JUnit reports (the `testCases` its result stores, lib/gates/junit.ts).
+type TestCase = Pick<JunitCase, "name" | "className" | "status">;
 
 const TAP = /^\s*(not )?ok \d+ - (.*?)(\s+#\s*(SKIP|TODO)\b.*)?$/i;
 const PYTEST_VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
@@ -55,7 +56,7 @@ export function testSetOf(input: {
     const passed = input.cases.filter((c) => c.status === "passed");
     return {
       ran: input.cases.filter((c) => c.status !== "skipped").length,
-      names: [...new Set(passed.map((c) => (c.classname ? `${c.classname}::${c.name}` : c.name)))],
+      names: [...new Set(passed.map((c) => (c.className ? `${c.className}::${c.name}` : c.name)))],
     };
   }
   const ran = input.counts ? input.counts.passed + input.counts.failed : null;

@@ -1,6 +1,7 @@
 // The test set against the start commit's (README, "Proof rows"): for each test check, the tests its row in
 // this attempt ran against those it ran at the start commit — an earlier attempt's result (of this task) on
 // that very commit when there is one, else the `_tests-kept` re-run with the start commit's test files laid back.
+import type { TestCase } from "../../gates/junit";
 import { listResultsAtCommit } from "../../db/run-history";
 import { globMatcher } from "../../gates/globs";
 import type { EffectiveCheck } from "../../gates/merge-checks";
@@ -13,8 +14,14 @@ import type { AttemptContext, Change } from "./context";
 const TAIL_BYTES = 16 * 1024;
 
 // A stored tail is whole when it is shorter than the tail cap (nothing before it was cut).
-const setOf = (counts: unknown, tail: string | null): TestSet =>
-  testSetOf({ counts: toTestCounts(counts), output: tail, isWhole: !!tail && Buffer.byteLength(tail) < TAIL_BYTES });
+// Per-test results from JUnit win over the names the tail shows (testSetOf takes them first).
+const setOf = (counts: unknown, tail: string | null, cases?: readonly TestCase[] | null): TestSet =>
+  testSetOf({
+    counts: toTestCounts(counts),
+    output: tail,
+    isWhole: !!tail && Buffer.byteLength(tail) < TAIL_BYTES,
+    cases,
+  });
 
 export async function testSetShrinks(
   ctx: AttemptContext,
@@ -51,8 +58,7 @@ export async function testSetShrinks(
         ? setOf(recogniseTests(rerun.tail ?? "")?.counts ?? null, rerun.tail)
         : null;
     if (!before) continue;
-    // The JUnit seam: once results carry per-test cases, testSetOf takes them (`cases`) before the output.
-    const after = setOf(now.tests, now.logTail);
+    const after = setOf(now.tests, now.logTail, now.testCases);
     const s = shrinkOf({ checkId: check.id, before, after, deletesTests });
     if (s) shrunk.push(s);
   }
