@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 export type CheckoutRead =
-  | { kind: "file"; bytes: Buffer; size: number }
+  | { kind: "file"; bytes: Buffer; size: number; mtimeMs: number }
   | { kind: "missing" }
   | { kind: "refused"; reason: string };
 
@@ -125,11 +125,11 @@ export function readCheckoutFile(root: string, rel: string, opts: { maxBytes: nu
       if (n === 0) break;
       length += n;
       if (length > opts.maxBytes && opts.cut)
-        return { kind: "file", bytes: buffer.subarray(0, opts.maxBytes), size: length };
+        return { kind: "file", bytes: buffer.subarray(0, opts.maxBytes), size: length, mtimeMs: stat.mtimeMs };
       if (length > opts.maxBytes)
         return { kind: "refused", reason: `${walk.shown()} grew past the ${opts.maxBytes} bytes read` };
     }
-    return { kind: "file", bytes: buffer.subarray(0, length), size: length };
+    return { kind: "file", bytes: buffer.subarray(0, length), size: length, mtimeMs: stat.mtimeMs };
   } catch (error) {
     return { kind: "refused", reason: `${walk.shown()} cannot be read (${codeOf(error)})` };
   } finally {
