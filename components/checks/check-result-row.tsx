@@ -97,6 +97,7 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
               note={result.logNote}
               fullLogHref={fullLogHref}
               isLive={result.verdict === "running"}
+              isFailed={result.verdict === "failed" || result.verdict === "hollow" || result.verdict === "timeout"}
             />
           ) : (
             <p className="text-sm text-zinc-500 dark:text-zinc-400">{result.message ?? "Not run yet."}</p>

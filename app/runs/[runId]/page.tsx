@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { cache } from "react";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
+import { pageNumberParam } from "@/lib/pages/query-params";
 import { loadRunDetail } from "@/lib/services/run-detail";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
@@ -20,15 +21,16 @@ import { cancelRunAction, decideRunAction, startNextAttemptAction } from "./acti
 
 const getRun = cache(async (runId: string) => loadRunDetail(await getPageActor(), runId));
 
-type Props = { params: Promise<{ runId: string }> };
+type Props = { params: Promise<{ runId: string }>; searchParams: Promise<{ attempt?: string | string[] }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { run, task } = await orNotFound(getRun((await params).runId));
   return { title: `${task.key} run #${run.number}` };
 }
 
-export default async function RunPage({ params }: Props) {
+export default async function RunPage({ params, searchParams }: Props) {
   const detail = await orNotFound(getRun((await params).runId));
+  const linked = pageNumberParam((await searchParams).attempt) ?? null;
   const { run, task, work, attempts } = detail;
   const standing = await standingOn(await getPageActor(), work.id);
   const canAct = standingAllows(standing, "engineer");
@@ -108,7 +110,7 @@ export default async function RunPage({ params }: Props) {
         </p>
       ) : null}
       <Section id="checks" title="Checks" description={`${attempts.length} of ${run.maxAttempts} attempts`}>
-        <RunChecksPanel initial={json} />
+        <RunChecksPanel initial={json} attempt={linked} />
       </Section>
       {run.profile !== "lite" ? (
         <>
