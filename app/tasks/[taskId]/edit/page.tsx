@@ -16,7 +16,8 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
   const { taskId } = await params;
   const actor = await getPageActor();
   const { task, work } = await orNotFound(readTask(actor, taskId));
-  const canEdit = standingAllows(await standingOn(actor, work.id), "engineer");
+  const standing = await standingOn(actor, work.id);
+  const canEdit = standingAllows(standing, "engineer");
   const history = await readAudit(actor, { workId: work.id, taskId, actionPrefix: "task." });
   return (
     <>
@@ -36,10 +37,14 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
       {canEdit ? (
         <TaskOverridesEditor
           defaults={work.checkDefaults}
+          profile={{ profile: work.profile, hasReview: !!work.reviewCommand, hasRedTeam: !!work.redTeamCommand }}
           workAttempts={work.maxGateAttempts}
+          workAgentCommand={work.agentCommand}
+          canSetAgent={standingAllows(standing, "lead")}
           initial={{
             acceptanceChecks: task.acceptanceChecks,
             maxGateAttempts: task.maxGateAttempts,
+            agentCommand: task.agentCommand,
             version: task.version,
           }}
           save={saveTaskOverridesAction.bind(null, task.id)}
