@@ -139,3 +139,46 @@ test("a Work on a repository with the base branch checked out warns before Merge
     repo.cleanup();
   }
 });
+
+test("a gates file's preview applies the save rules: 21 checks cannot replace the list, and each refusal links to its entry", async ({
+  page,
+}) => {
+  const { workId } = await workWithChecks("Import cap", [unit]);
+  await page.goto(`/works/${workId}/settings`);
+  const yaml = `gates:\n${Array.from({ length: 21 }, (_, i) => `  - run: echo ${i}\n    id: c${i}`).join("\n")}\n`;
+  const file = page.getByRole("textbox", { name: "Gates file" });
+  await expect(async () => {
+    await file.fill(yaml);
+    await expect(file).toHaveValue(yaml, { timeout: 1000 });
+  }).toPass();
+  await page.getByRole("button", { name: "Read the file" }).click();
+  const preview = page.getByRole("region", { name: "Import preview" });
+  await expect(preview).toContainText("YAML list: 21 checks read, 0 cannot be imported.");
+  const refusals = preview.getByRole("alert", { name: "Refused on save" });
+  await expect(refusals).toContainText("Replace would be refused on save:checkDefaults: at most 20 checks");
+  await expect(preview.getByRole("button", { name: "Replace the list with 21 checks" })).toBeDisabled();
+  await expect(preview.getByRole("button", { name: "Add 21 to the list" })).toBeDisabled();
+  await expectNoAxeViolations(page, "an import preview refused on save");
+
+  // An id the list already has: Add is refused with a link to that entry; Replace is fine.
+  await file.fill("gates:\n  - run: npm test\n    id: unit\n");
+  await page.getByRole("button", { name: "Read the file" }).click();
+  await expect(refusals).toContainText("Add would be refused on save:");
+  await expect(preview.getByRole("button", { name: "Replace the list with 1 check" })).toBeEnabled();
+  await expect(preview.getByRole("button", { name: "Add 1 to the list" })).toBeDisabled();
+  await refusals.getByRole("link", { name: /checkDefaults\.1\.id: duplicate id "unit"/ }).click();
+  await expect(page).toHaveURL(/#import-entry-0$/);
+});
+
+test("the editor's problem summary links to the first field with a problem", async ({ page }) => {
+  const { taskId } = await workWithChecks("Problem summary", [unit]);
+  await page.goto(`/tasks/${taskId}/edit`);
+  await page.getByRole("button", { name: "+ Add a check" }).click();
+  const id = page.getByRole("listitem", { name: /^Task check/ }).getByLabel("Id", { exact: true });
+  await id.fill("Not An Id");
+  await page.getByRole("button", { name: "Save changes" }).focus();
+  const status = page.getByTestId("editor-status");
+  await expect(status).toContainText("problem");
+  await status.getByRole("link", { name: "Go to the first" }).click();
+  await expect(page.locator('[aria-invalid="true"]').first()).toBeFocused();
+});
