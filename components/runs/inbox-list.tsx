@@ -67,7 +67,12 @@ export function DecisionCards({ runs }: { runs: InboxRun[] }) {
             </div>
             <GateChip gate={run.gate} size="sm" />
           </div>
-          <p className="mt-2 text-sm text-amber-900 dark:text-amber-200">{run.endingReason}</p>
+          <p className="mt-2 text-sm break-words text-amber-900 dark:text-amber-200">{run.endingReason}</p>
+          {run.redChecks.length > 0 ? (
+            <p className="mt-1 text-sm break-words text-amber-900 dark:text-amber-200">
+              Red: {run.redChecks.map((c) => `${c.name} (${c.verdict})`).join(", ")}
+            </p>
+          ) : null}
           <p className="mt-2 text-xs text-amber-800 dark:text-amber-300/90">
             {run.work.name} · best attempt {run.bestAttempt ?? "—"} · ended{" "}
             {run.finishedAt ? <TimeAgo date={run.finishedAt} /> : "—"}

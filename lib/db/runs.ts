@@ -146,6 +146,7 @@ export type RunChanges = Partial<
     | "decision"
     | "decidedById"
     | "decidedAt"
+    | "decisionReason"
     | "startedAt"
     | "finishedAt"
     | "checkSources"

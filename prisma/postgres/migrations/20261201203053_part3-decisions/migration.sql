@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN     "decisionReason" TEXT,
+ADD COLUMN     "supersededById" TEXT;
+
