@@ -203,12 +203,18 @@ test("at 390 px the evidence rows stay inside their card", async ({ page }) => {
   await page.goto(`/runs/${runId}#evidence`);
   const evidence = page.getByRole("region", { name: "Evidence" });
   await expect(evidence).toContainText(longId);
+  // Text spills even when its box does not: measure every line of text against the row's content box.
   const spill = await evidence.locator("li").evaluateAll((items) =>
     items.flatMap((li) => {
-      const card = li.getBoundingClientRect();
-      return [...li.querySelectorAll("*")]
-        .filter((el) => el.getBoundingClientRect().right > card.right + 1)
-        .map((el) => el.textContent?.slice(0, 40));
+      const right = li.getBoundingClientRect().right - Number.parseFloat(getComputedStyle(li).paddingRight);
+      const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+      const out: string[] = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        if ([...range.getClientRects()].some((r) => r.right > right + 1)) out.push(node.textContent ?? "");
+      }
+      return out;
     }),
   );
   expect(spill).toEqual([]);

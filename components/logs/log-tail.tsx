@@ -50,7 +50,9 @@ export function LogTail({
       isPlaced = true;
       const target = failureLine === null ? null : (el.children[failureLine - 1] as HTMLElement | undefined);
       if (target) {
-        el.scrollTop = Math.max(0, target.offsetTop - 8);
+        // One whole line of context above the failure.
+        const above = target.previousElementSibling as HTMLElement | null;
+        el.scrollTop = (above ?? target).offsetTop;
         isAtEnd.current = false;
       } else el.scrollTop = el.scrollHeight;
     });

@@ -16,7 +16,7 @@ export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) 
             className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[8.5rem_minmax(0,1fr)_8rem_6rem] dark:hover:bg-zinc-800/50"
           >
             <span className="order-2 sm:order-none">
-              <EndingBadge status={run.status} ending={run.ending} />
+              <EndingBadge status={run.status} ending={run.ending} isSuperseded={!!run.supersededById} />
             </span>
             <span className="min-w-0">
               <span className="block truncate">

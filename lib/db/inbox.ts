@@ -12,6 +12,7 @@ const inboxSelect = {
   ending: true,
   endingReason: true,
   needsDecision: true,
+  supersededById: true,
   maxAttempts: true,
   bestAttempt: true,
   createdAt: true,
