@@ -3,7 +3,7 @@
 import { type Check, ZCheckList } from "./check-schema";
 import { toFieldIssues, type FieldIssue } from "./field-issues";
 
-export type ImportVerdict = { checks: Check[]; problems: FieldIssue[] };
+type ImportVerdict = { checks: Check[]; problems: FieldIssue[] };
 
 // The list each choice would save, and what the save would refuse about it (paths as the server gives them).
 export function judgeImport(
