@@ -40,7 +40,7 @@ export function EndingBadge({
       ? ENDING[ending]
       : STATUS[(status === "finished" ? "queued" : status) as keyof typeof STATUS];
   return (
-    <span className="inline-flex items-center gap-1.5">
+    <span className="inline-flex flex-wrap items-center gap-1.5">
       <span
         data-ending={ending ?? status}
         className={`inline-flex rounded-md px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${look.className}`}
