@@ -114,23 +114,31 @@ for (const scheme of ["light", "dark"] as const) {
       await added.getByLabel("Id", { exact: true }).fill("Not An Id");
       await added.getByRole("textbox", { name: "Command" }).fill("echo proves nothing");
       await expect(added.getByText("This check proves nothing:")).toBeVisible();
-      const sources = page.getByRole("region", { name: /^Check sources/ });
-      await sources.getByRole("button", { name: "+ Add a source" }).click();
-      await sources.getByLabel("Repository").fill("-oProxyCommand=x");
-      await expect(sources.getByText("Repository: must not start with '-'")).toBeVisible();
       await page
         .getByRole("textbox", { name: "Gates file" })
         .fill("gates:\n  - run: npm run lint\n  - run: make\n    retries: 3");
       await page.getByRole("button", { name: "Read the file" }).click();
       await expect(page.getByRole("region", { name: "Import preview" })).toBeVisible();
-      await page.getByRole("list", { name: "Change history" }).locator("summary").first().click();
-      await expect(page.getByRole("list", { name: "Changes" })).toBeVisible();
       await expectNoAxeViolations(page, `checks and policy, editing (${scheme})`);
       // A built-in's parameter fields, one with its error.
       await added.getByRole("combobox", { name: "Runs" }).selectOption("file_contains");
       await added.getByLabel("path").fill("../out.md");
       await expect(added.getByText("path: must stay inside the results directory")).toBeVisible();
       await expectNoAxeViolations(page, `checks and policy, a built-in (${scheme})`);
+      // The check sources are a section of their own (the checks' edits wait in theirs).
+      await page
+        .getByRole("navigation", { name: "Settings sections" })
+        .getByRole("link", { name: /^Check sources/ })
+        .click();
+      const sources = page.getByRole("region", { name: /^Check sources/ });
+      await sources.getByRole("button", { name: "+ Add a source" }).click();
+      await sources.getByLabel("Repository").fill("-oProxyCommand=x");
+      await expect(sources.getByText("Repository: must not start with '-'")).toBeVisible();
+      await expectNoAxeViolations(page, `check sources, editing (${scheme})`);
+      await open(page, `/works/${workId}/settings/history`);
+      await page.getByRole("list", { name: "Change history" }).locator("summary").first().click();
+      await expect(page.getByRole("list", { name: "Changes" })).toBeVisible();
+      await expectNoAxeViolations(page, `settings history open (${scheme})`);
     });
 
     test("task checks editor, with an override open", async ({ page }) => {

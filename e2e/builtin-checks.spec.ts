@@ -42,7 +42,7 @@ test("a lead uploads a Work asset, sees it listed with its size, and deletes it"
   const { workId } = await workWithChecks("Assets", [
     { id: "unit", name: "Unit tests pass", kind: "test", command: "npm test", required: true },
   ]);
-  await page.goto(`/works/${workId}/settings`);
+  await page.goto(`/works/${workId}/settings/assets`);
   const assets = page.getByRole("region", { name: "Assets" });
   await expect(assets.getByText("No assets yet")).toBeVisible();
   await assets.getByLabel("Upload files…").setInputFiles({

@@ -38,7 +38,7 @@ test("a lead adds a check source inline: a url git would take as an option is re
       ],
       { requireTests: "off", vacuousPolicy: "off" },
     );
-    await page.goto(`/works/${workId}/settings`);
+    await page.goto(`/works/${workId}/settings/sources`);
     const sources = page.getByRole("region", { name: /^Check sources/ });
     // Clicked before the editor hydrates, the click can be lost: click until the row is there.
     await expect(async () => {

@@ -16,6 +16,9 @@ test("dispatching the demo from the browser shows attempt 1 red, then the gate g
   await expect(checks.getByRole("status", { name: "Gate green" })).toBeVisible({ timeout: 45_000 });
   await expect(checks.getByTestId("attempt-counter")).toHaveText("Attempt 2 of 3");
   await expect(page.getByText("Accepted", { exact: true })).toBeVisible();
+  // The server runs as installed: the demo ran in the sandbox, and the page says so.
+  await expect(page.getByTestId("run-sandbox")).toHaveText("sandboxed (bubblewrap)");
+  await expect(page.getByTestId("sandbox-warning")).toHaveCount(0);
 
   // Attempt 1 was red: its unit tests failed, and the agent's brief for attempt 2 says so.
   await checks.getByRole("button", { name: "Attempt 1 (red)" }).click();

@@ -36,13 +36,24 @@ test("a lead edits the defaults inline: validation as you type, a cannot-fail wa
   await expect(added.getByText("This check proves nothing:")).toHaveCount(0);
   await page.getByRole("button", { name: "Move smoke up" }).click();
   await expect(page.getByRole("listitem", { name: /^Check 2/ })).toHaveAccessibleName(/Smoke test passes/);
+  // The policy is a section of its own (each saves on its own); the checks' edits wait while it is open.
+  await page
+    .getByRole("navigation", { name: "Settings sections" })
+    .getByRole("link", { name: /^Policy/ })
+    .click();
   await page.getByRole("radio", { name: /warn/ }).check();
   await save(page);
+  await page
+    .getByRole("navigation", { name: "Settings sections" })
+    .getByRole("link", { name: /^Checks/ })
+    .click();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved: version 3" })).toBeVisible();
   const work = (await api("GET", `/api/works/${workId}`)).json;
   expect(work.checkDefaults.map((c) => c.id)).toEqual(["unit", "smoke", "lint"]);
   expect(work.checksPolicy).toBe("warn");
   // The change is in the history with a readable diff.
-  await page.reload();
+  await page.goto(`/works/${workId}/settings/history`);
   await page
     .getByRole("list", { name: "Change history" })
     .getByText(/changed checkDefaults/)
@@ -58,7 +69,7 @@ test("saving over someone else's save is refused with their changes shown, then 
   await page.goto(`/works/${workId}/settings`);
   const other = await browser.newContext({ storageState: "e2e/.auth/admin.json" });
   const otherPage = await other.newPage();
-  await otherPage.goto(`/works/${workId}/settings`);
+  await otherPage.goto(`/works/${workId}/settings/policy`);
   await otherPage.getByRole("combobox", { name: "Attempts per run" }).selectOption("5");
   await save(otherPage);
   await other.close();

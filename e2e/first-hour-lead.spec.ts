@@ -179,6 +179,6 @@ test("the editor's problem summary links to the first field with a problem", asy
   await page.getByRole("button", { name: "Save changes" }).focus();
   const status = page.getByTestId("editor-status");
   await expect(status).toContainText("problem");
-  await status.getByRole("link", { name: "Go to the first" }).click();
+  await status.getByRole("button", { name: "Go to the first" }).click();
   await expect(page.locator('[aria-invalid="true"]').first()).toBeFocused();
 });

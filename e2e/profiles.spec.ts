@@ -72,7 +72,7 @@ test("a review that disagrees with a passing check ends the run inconclusive, bo
 test("a lead picks the profile and the review command in the Work's settings; the API has them", async ({ page }) => {
   const { workId } = await taskOnWork("Profile settings", {});
   expect((await api("GET", `/api/works/${workId}`)).json).toMatchObject({ profile: "standard", reviewCommand: null });
-  await page.goto(`/works/${workId}/settings`);
+  await page.goto(`/works/${workId}/settings/verification`);
   const section = page.getByRole("region", { name: "Verification profile" });
   await expect(async () => {
     await section.getByLabel("Profile").selectOption("lite");

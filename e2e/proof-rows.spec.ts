@@ -64,7 +64,7 @@ test("a lead edits the proof settings inline: a glob outside the checkout is ref
   const { workId } = await workWithChecks("Proof settings", [
     { id: "unit", name: "Unit", kind: "test", command: "npm test", required: true },
   ]);
-  await page.goto(`/works/${workId}/settings`);
+  await page.goto(`/works/${workId}/settings/proof`);
   const proof = page.getByRole("region", { name: "Proof" });
   // Typed before the editor hydrates, the text can be lost: type until it holds.
   await expect(async () => {

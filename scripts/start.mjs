@@ -35,6 +35,8 @@ if (!fs.existsSync(path.join(root, "lib", "db", "generated", provider, "client.t
   run(path.join(root, "scripts", "generate-clients.mjs"), []);
 }
 (await import("./build-native.mjs")).buildNative({ quiet: true });
+// The sandbox for agents and checks (bubblewrap): installed when missing and root, otherwise the command is said.
+execFileSync("bash", [path.join(root, "scripts", "ensure-bubblewrap.sh")], { stdio: "inherit" });
 
 if (!args.has("--build-only")) {
   // The data dir and the database are the server's alone (the runner opens the data dir to a run-as user

@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-bubblewrap.sh
 npx vitest run
 bash scripts/test-e2e.sh "$@"

@@ -94,7 +94,7 @@ describe("GET /api/health", () => {
   it("answers 200 {status: ok} as JSON", async () => {
     const res = await callRoute(health.GET);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ status: "ok" });
+    expect(res.json).toMatchObject({ status: "ok" });
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
   });
 });

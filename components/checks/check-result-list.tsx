@@ -2,6 +2,8 @@
 // An attempt's check rows, in the order they ran or grouped by kind (build, test, lint, typecheck, custom).
 import { CHECK_KINDS } from "@/lib/gates/check-schema";
 import { isProofRow } from "@/lib/gates/proof-ids";
+import { isReportsOnlyWarning } from "@/lib/gates/row-warning";
+import type { Ending } from "@/lib/gates/run-ending";
 import { CheckResultRow, type CheckResultView } from "./check-result-row";
 
 type Props = {
@@ -10,6 +12,8 @@ type Props = {
   label: string;
   hrefFor: (r: CheckResultView) => string | null;
   rowKey: (r: CheckResultView) => string;
+  // The run's ending: on an accepted run a reports-only row that did not pass reads as a warning.
+  ending?: Ending | null;
 };
 
 // The order in use is the pressed half of the toggle.
@@ -17,9 +21,11 @@ const PRESSED = "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white";
 const NOT_PRESSED = "bg-white text-zinc-600 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-400";
 
 // The checks, then the proof rows (ids starting with "_") under their own heading.
-export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Props) {
+export function CheckResultList({ results, grouped, label, hrefFor, rowKey, ending = null }: Props) {
   const rows = (list: CheckResultView[]) =>
-    list.map((r) => <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} />);
+    list.map((r) => (
+      <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} isWarning={isReportsOnlyWarning(r, ending)} />
+    ));
   const proof = results.filter(isProofRow);
   const checks = results.filter((r) => !isProofRow(r));
   const flaky = checks.filter((r) => r.flaky).length;

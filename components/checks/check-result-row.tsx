@@ -3,11 +3,13 @@
 // row expands (click, Enter or Space) to the log tail.
 import { formatDuration } from "@/lib/format";
 import type { Verdict } from "@/lib/gates/gate";
+import type { TestCase } from "@/lib/gates/junit";
 import type { TestCounts } from "@/lib/gates/test-summary";
 import { LogTail } from "../logs/log-tail";
 import { ChevronRightIcon } from "../ui/icons";
 import { KindLabel, RequiredLabel } from "./kind-label";
 import { TestCountsLabel } from "./test-counts";
+import { FailedTests } from "./failed-tests";
 import { FlakyLabel } from "./flaky-label";
 import { VerdictBadge } from "./verdict-badge";
 
@@ -27,12 +29,26 @@ export type CheckResultView = {
   logAttempt: number;
   // Passed after failing on the same commit.
   flaky?: boolean;
+  // Why the row warns while its verdict stands ("no test summary seen: …"); the failed tests and the tests
+  // flagged flaky of its JUnit reports.
+  warning?: string | null;
+  failedTests?: TestCase[];
+  flakyTests?: string[];
   // Who ran it (absent: not known here), and whether it is held out from the agent.
   executor?: "platform" | "agent";
   hidden?: boolean;
 };
 
-export function CheckResultRow({ result, fullLogHref }: { result: CheckResultView; fullLogHref: string | null }) {
+// isWarning: a reports-only row that did not pass, on an accepted run (shown amber, "Warning").
+export function CheckResultRow({
+  result,
+  fullLogHref,
+  isWarning = false,
+}: {
+  result: CheckResultView;
+  fullLogHref: string | null;
+  isWarning?: boolean;
+}) {
   const hasLog = result.verdict !== "queued" && result.verdict !== "skipped" && result.executor !== "agent";
   // A held-out check's command and log are for leads: others get its name and verdict.
   const isWithheld = !!result.hidden && hasLog && fullLogHref === null;
@@ -60,7 +76,20 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
                   held out
                 </span>
               ) : null}
+              {result.flakyTests?.length ? (
+                <span className="text-xs text-amber-900 dark:text-amber-200" title={result.flakyTests.join("\n")}>
+                  {result.flakyTests.length} flaky test{result.flakyTests.length === 1 ? "" : "s"}
+                </span>
+              ) : null}
             </span>
+            {result.warning ? (
+              <span
+                data-testid="row-warning"
+                className="mt-1 block text-xs break-words text-amber-900 dark:text-amber-200"
+              >
+                Warning: {result.warning}
+              </span>
+            ) : null}
           </span>
           <span
             className="col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 sm:col-span-1 sm:col-start-auto sm:row-start-auto dark:text-zinc-400"
@@ -78,7 +107,7 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
             {formatDuration(result.durationMs)}
           </span>
           <span className="col-start-3 row-start-1 justify-self-end sm:col-start-auto sm:row-start-auto">
-            <VerdictBadge verdict={result.verdict} />
+            <VerdictBadge verdict={result.verdict} isWarning={isWarning} />
           </span>
         </summary>
         <div className="border-t border-zinc-100 px-4 py-3 dark:border-zinc-800">
@@ -86,6 +115,14 @@ export function CheckResultRow({ result, fullLogHref }: { result: CheckResultVie
             <span>{result.exitCode === null ? "no exit code" : `exit ${result.exitCode}`}</span>
             <span>{formatDuration(result.durationMs)}</span>
           </div>
+          {isWarning ? (
+            <p className="mb-2 text-xs text-amber-900 dark:text-amber-200">
+              {result.verdict}, but this check only reports: it does not decide the gate, and the run was accepted.
+            </p>
+          ) : null}
+          {result.failedTests?.length && !isWithheld ? (
+            <FailedTests tests={result.failedTests} failedCount={result.tests?.failed ?? result.failedTests.length} />
+          ) : null}
           {isWithheld ? (
             <p className="text-sm text-zinc-500 dark:text-zinc-400">
               Held out from the agent: its command and log are shown to leads.

@@ -51,11 +51,21 @@ const LOOK: Record<Verdict, { label: string; className: string; icon: React.Reac
   },
 };
 
-export function VerdictBadge({ verdict }: { verdict: Verdict }) {
-  const look = LOOK[verdict];
+// A reports-only row that did not pass on an accepted run (lib/gates/row-warning.ts): amber, "Warning".
+const WARNING = {
+  label: "Warning",
+  className:
+    "text-amber-900 bg-amber-50 ring-amber-600/30 dark:text-amber-200 dark:bg-amber-950/60 dark:ring-amber-400/30",
+  icon: <AlertIcon />,
+};
+
+export function VerdictBadge({ verdict, isWarning = false }: { verdict: Verdict; isWarning?: boolean }) {
+  const look = isWarning ? WARNING : LOOK[verdict];
   return (
     <span
       data-verdict={verdict}
+      data-warning={isWarning ? "" : undefined}
+      title={isWarning ? `${LOOK[verdict].label} — reports only: it does not decide the gate` : undefined}
       className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset whitespace-nowrap ${look.className}`}
     >
       <span className="text-[0.95em]">{look.icon}</span>

@@ -207,6 +207,12 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
             mono: true,
             hint: "names only; values come from the Work's secrets",
           })}
+          {text("junit", "JUnit reports", {
+            className: "sm:col-span-3",
+            placeholder: "reports/**/*.xml",
+            mono: true,
+            hint: "a glob in the checkout: per-test results from the XML the command writes",
+          })}
         </>
       )}
       <Field

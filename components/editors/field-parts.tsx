@@ -6,7 +6,7 @@ export const editorInputClass = `${inputBaseClass} w-full px-2.5 py-1.5`;
 
 export function FieldError({ id, label, error }: { id: string; label: string; error?: string }) {
   return error ? (
-    <p id={id} role="alert" className="mt-1 text-xs text-rose-600 dark:text-rose-400">
+    <p id={id} role="alert" className="mt-1 text-xs text-rose-700 dark:text-rose-400">
       {label}: {error}
     </p>
   ) : null;

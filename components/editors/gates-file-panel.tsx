@@ -11,9 +11,10 @@ import {
   type ProofFileSettings,
 } from "@/lib/gates/gates-file";
 import type { Check } from "@/lib/gates/check-schema";
-import { judgeImport } from "@/lib/gates/import-rules";
+import { judgeImport } from "@/lib/gates/gates-file/import-rules";
 import type { CheckSource } from "@/lib/gates/check-sources";
 import type { MergePolicy } from "@/lib/gates/merge-policy";
+import type { SandboxFileSettings } from "@/lib/gates/gates-file/sandbox";
 import { Button } from "../ui/button";
 
 type Props = {
@@ -28,6 +29,8 @@ type Props = {
   // The Work's merge policy, likewise (a `merge:` block, a `## Merge` section).
   currentMerge?: MergePolicy;
   onImportMerge?: (merge: MergePolicy) => void;
+  currentSandbox?: SandboxFileSettings;
+  onImportSandbox?: (sandbox: SandboxFileSettings) => void;
 };
 
 function download(name: string, text: string, type: string) {
@@ -46,6 +49,8 @@ export function GatesFilePanel({
   onImportCheckSources,
   currentMerge,
   onImportMerge,
+  currentSandbox,
+  onImportSandbox,
 }: Props) {
   const [text, setText] = useState("");
   const [result, setResult] = useState<ImportResult | null>(null);
@@ -56,19 +61,25 @@ export function GatesFilePanel({
   const proof = onImportProof ? (result?.proof ?? null) : null;
   const sources = onImportCheckSources ? (result?.checkSources ?? null) : null;
   const merge = onImportMerge ? (result?.merge ?? null) : null;
-  const settingNames = [proof && "proof settings", sources && "check sources", merge && "merge policy"].filter(
-    (name): name is string => Boolean(name),
-  );
+  const sandbox = onImportSandbox ? (result?.sandbox ?? null) : null;
+  const settingNames = [
+    proof && "proof settings",
+    sources && "check sources",
+    merge && "merge policy",
+    sandbox && "sandbox settings",
+  ].filter((name): name is string => Boolean(name));
   const settings = {
     proof: currentProof ?? undefined,
     checkSources: currentCheckSources ?? undefined,
     merge: currentMerge,
+    sandbox: currentSandbox,
   };
   const done = (mode: "replace" | "append" | "proof-only") => {
     if (mode !== "proof-only") onImport(good, mode);
     if (proof) onImportProof?.(proof);
     if (sources) onImportCheckSources?.(sources);
     if (merge) onImportMerge?.(merge);
+    if (sandbox) onImportSandbox?.(sandbox);
     setResult(null);
     setText("");
   };
@@ -201,6 +212,20 @@ export function GatesFilePanel({
                 </p>
               ) : null}
               {(result.mergeProblems ?? []).map((p) => (
+                <p key={p} className="text-rose-800 dark:text-rose-300">
+                  ✗ {p}
+                </p>
+              ))}
+            </section>
+          ) : null}
+          {onImportSandbox && (sandbox || result.sandboxProblems?.length) ? (
+            <section className="mt-2" aria-label="Sandbox settings in the file">
+              {sandbox ? (
+                <p className="text-emerald-800 dark:text-emerald-300">
+                  ✓ Sandbox: {Object.keys(sandbox).join(", ")} (replace the Work&apos;s on import)
+                </p>
+              ) : null}
+              {(result.sandboxProblems ?? []).map((p) => (
                 <p key={p} className="text-rose-800 dark:text-rose-300">
                   ✗ {p}
                 </p>

@@ -11,7 +11,7 @@ type Props = { form: WorkForm; onChange: (patch: Partial<WorkForm>) => void; err
 const input = `${editorInputClass} ${inputBorderClass} aria-[invalid=true]:border-rose-500`;
 
 // The first error of a list field, naming the line it is on ("testPatterns.2" is line 3 of the non-blank ones).
-function listError(errors: Map<string, string>, field: string, text: string): string | undefined {
+export function listError(errors: Map<string, string>, field: string, text: string): string | undefined {
   for (const [path, message] of errors) {
     if (path === field) return message;
     if (path.startsWith(`${field}.`)) {
@@ -23,7 +23,7 @@ function listError(errors: Map<string, string>, field: string, text: string): st
   return undefined;
 }
 
-function GlobList({
+export function GlobList({
   id,
   label,
   hint,

@@ -10,20 +10,22 @@ type Props = {
   isPending: boolean;
   version: number;
   message: SaveMessage | null;
+  // Something else the person should know (edits not saved in other sections).
+  note?: string;
   onSave: () => void;
   onDiscard: () => void;
 };
 
-// The summary leads to the field: the first one marked invalid on the page gets the focus.
-function goToFirstProblem(event: React.MouseEvent<HTMLAnchorElement>) {
+// The summary leads to the field: the first one marked invalid on the page gets the focus. A button, not a
+// link: it moves the focus and goes to no address.
+function goToFirstProblem() {
   const field = document.querySelector<HTMLElement>('[aria-invalid="true"]');
   if (!field) return;
-  event.preventDefault();
   field.scrollIntoView({ block: "center" });
   field.focus();
 }
 
-export function SaveBar({ problems, isDirty, isPending, version, message, onSave, onDiscard }: Props) {
+export function SaveBar({ problems, isDirty, isPending, version, message, note, onSave, onDiscard }: Props) {
   return (
     <div className="sticky bottom-0 z-20 -mx-4 flex flex-wrap items-center gap-3 border-t border-zinc-200 bg-white/95 px-4 py-3 backdrop-blur sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950/95">
       <Button variant="primary" disabled={isPending || problems > 0 || !isDirty} onClick={onSave}>
@@ -36,13 +38,13 @@ export function SaveBar({ problems, isDirty, isPending, version, message, onSave
         {problems > 0 ? (
           <>
             {problems} problem{problems === 1 ? "" : "s"} to fix before saving ·{" "}
-            <a
-              href="#first-problem"
+            <button
+              type="button"
               onClick={goToFirstProblem}
               className="font-medium text-rose-700 underline dark:text-rose-300"
             >
               Go to the first
-            </a>
+            </button>
           </>
         ) : isDirty ? (
           "Unsaved changes"
@@ -56,6 +58,9 @@ export function SaveBar({ problems, isDirty, isPending, version, message, onSave
         </span>
       ) : null}
       {message?.kind === "error" ? <SaveError text={message.text} /> : null}
+      {note ? (
+        <span className="basis-full text-sm text-amber-800 sm:basis-auto dark:text-amber-300">{note}</span>
+      ) : null}
     </div>
   );
 }

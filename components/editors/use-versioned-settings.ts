@@ -2,6 +2,8 @@
 // The save cycle both settings editors share: a working copy of settings read at a version, saved as a
 // Server Action carrying that version. A stale save comes back as a conflict to resolve (load theirs, or
 // keep mine on top of their version); discard goes back to what was last read or saved.
+// A save, a discard or "load theirs" may be scoped to some fields (a section of the Work's settings page):
+// the other fields keep what the person typed, on top of the version now saved.
 import { useMemo, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/actions/safe-action";
@@ -12,10 +14,14 @@ type Options<S, F> = {
   initial: S;
   save: (input: unknown) => Promise<ActionResult<S>>;
   formFrom: (settings: S) => F;
-  patchFrom: (form: F) => Record<string, unknown>;
+  // With keys: the patch of those fields only.
+  patchFrom: (form: F, keys?: readonly (keyof F & string)[]) => Record<string, unknown>;
 };
 
-export function useVersionedSettings<S extends { version: number }, F>({
+// A click handler passes its event: only a list of field names scopes an action.
+const scopeOf = <K>(keys: unknown): readonly K[] | undefined => (Array.isArray(keys) ? keys : undefined);
+
+export function useVersionedSettings<S extends { version: number }, F extends object>({
   initial,
   save,
   formFrom,
@@ -29,29 +35,37 @@ export function useVersionedSettings<S extends { version: number }, F>({
   const [conflict, setConflict] = useState<S | null>(null);
   const [message, setMessage] = useState<SaveMessage | null>(null);
   const [isPending, startTransition] = useTransition();
-  const savedPatch = useMemo(() => JSON.stringify(patchFrom(formFrom(base))), [base, formFrom, patchFrom]);
-  const isDirty = JSON.stringify(patchFrom(form)) !== savedPatch;
+  const savedPatch = useMemo(() => patchFrom(formFrom(base)), [base, formFrom, patchFrom]);
+  const currentPatch = patchFrom(form);
+  // The fields whose value differs from the saved one.
+  const dirtyKeys = Object.keys(currentPatch).filter(
+    (k) => JSON.stringify(currentPatch[k]) !== JSON.stringify(savedPatch[k]),
+  );
+  const isDirty = dirtyKeys.length > 0;
 
-  const load = (s: S) => {
+  // Takes `s` as the saved settings; the form follows it in the scoped fields (all when unscoped).
+  const load = (s: S, keys?: readonly (keyof F & string)[]) => {
     setBase(s);
-    setForm(formFrom(s));
+    const fresh = formFrom(s);
+    setForm((f) => (keys ? { ...f, ...Object.fromEntries(keys.map((k) => [k, fresh[k]])) } : fresh));
   };
-  const submit = () =>
+  const submit = (scope?: unknown) =>
     startTransition(async () => {
+      const keys = scopeOf<keyof F & string>(scope);
       setMessage(null);
-      const result = await save({ ...patchFrom(form), version });
+      const result = await save({ ...patchFrom(form, keys), version });
       if (result.error) {
         if (result.error.code === "conflict" && result.error.details?.current)
           setConflict(result.error.details.current as S);
         else setMessage({ kind: "error", text: result.error.message });
         return;
       }
-      load(result.data);
+      load(result.data, keys);
       setMessage({ kind: "saved", text: `Saved: version ${result.data.version}` });
       router.refresh();
     });
-  const loadTheirs = (theirs: S) => {
-    load(theirs);
+  const loadTheirs = (theirs: S, scope?: unknown) => {
+    load(theirs, scopeOf<keyof F & string>(scope));
     setConflict(null);
   };
   const keepMine = (theirs: S) => {
@@ -68,8 +82,9 @@ export function useVersionedSettings<S extends { version: number }, F>({
     message,
     isPending,
     isDirty,
+    dirtyKeys,
     submit,
-    discard: () => load(base),
+    discard: (scope?: unknown) => load(base, scopeOf<keyof F & string>(scope)),
     loadTheirs,
     keepMine,
   };

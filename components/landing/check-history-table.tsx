@@ -1,7 +1,9 @@
 // Per check id: how often it ran and passed, how long it takes (median, p95), how often it was flaky, and
 // its last 30 results as a strip of cells, oldest to newest, each a link to its run.
 import Link from "next/link";
-import type { CheckStats, CheckStripCell } from "@/lib/db/check-stats";
+import type { CheckStripCell } from "@/lib/db/check-stats";
+import type { TestHistory } from "@/lib/gates/junit";
+import type { CheckHistory } from "@/lib/services/check-history";
 import { formatDuration } from "@/lib/format";
 
 const CELL: Record<string, string> = {
@@ -30,7 +32,38 @@ function Strip({ cells }: { cells: CheckStripCell[] }) {
   );
 }
 
-export function CheckHistoryTable({ checks }: { checks: CheckStats[] }) {
+const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
+
+// Per-test pass rates from the check's JUnit reports: the tests that did not always pass, worst first.
+function TestRates({ tests }: { tests: TestHistory }) {
+  return (
+    <details className="mt-1 text-xs" data-testid="test-rates">
+      <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">
+        {tests.tests} tests over {tests.results} results ·{" "}
+        {tests.unsteady.length === 0 ? "all passed every time" : `${tests.unsteady.length} not always passing`}
+      </summary>
+      {tests.unsteady.length > 0 ? (
+        <ul aria-label="Tests that did not always pass" className="mt-1 space-y-0.5">
+          {tests.unsteady.map((t) => (
+            <li key={t.key} className="flex gap-2">
+              <span className="w-12 shrink-0 text-right tabular-nums">{percent(t.passRate)}</span>
+              <span className="min-w-0 break-words" title={t.key}>
+                {t.name}
+                <span className="text-zinc-500 dark:text-zinc-400">
+                  {" "}
+                  ({t.passed}/{t.runs}
+                  {t.flaky > 0 ? `, ${t.flaky} flaky` : ""})
+                </span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </details>
+  );
+}
+
+export function CheckHistoryTable({ checks }: { checks: CheckHistory[] }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
       <table className="w-full text-left text-sm">
@@ -65,9 +98,10 @@ export function CheckHistoryTable({ checks }: { checks: CheckStats[] }) {
               <th scope="row" className="px-4 py-3 font-normal">
                 <span className="block font-medium">{c.name}</span>
                 <code className="text-xs text-zinc-600 dark:text-zinc-400">{c.checkId}</code>
+                {c.tests ? <TestRates tests={c.tests} /> : null}
               </th>
               <td className="px-3 py-3 text-right tabular-nums">{c.runs}</td>
-              <td className="px-3 py-3 text-right tabular-nums">{Math.round(c.passRate * 1000) / 10}%</td>
+              <td className="px-3 py-3 text-right tabular-nums">{percent(c.passRate)}</td>
               <td className="px-3 py-3 text-right tabular-nums">{formatDuration(c.medianMs)}</td>
               <td className="px-3 py-3 text-right tabular-nums">{formatDuration(c.p95Ms)}</td>
               <td className="px-3 py-3 text-right tabular-nums">{c.flaky}</td>

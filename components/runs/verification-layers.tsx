@@ -3,6 +3,7 @@
 // each attempt) and the review (per criterion met · unverified · missing with what it pasted; where it
 // disagrees with a check, both outputs side by side). Live while the run runs. Output is shown as text.
 import { isRunLive, type AttemptJson, type RunJson } from "@/lib/api/run-json";
+import { EVIDENCE } from "@/lib/gates/proof-ids";
 import { VerdictBadge } from "../checks/verdict-badge";
 import { Card, EmptyState, Pill } from "../ui/page-parts";
 import { useRun } from "./use-run";
@@ -27,7 +28,7 @@ function Output({ label, text }: { label: string; text: string | null | undefine
 export function EvidenceLayer({ initial }: { initial: RunJson }) {
   const { data: run } = useRun(initial);
   const rows = run.attempts.flatMap((a) => {
-    const row = a.checks.find((c) => c.checkId === "_evidence");
+    const row = a.checks.find((c) => c.checkId === EVIDENCE);
     return row ? [{ n: a.n, row }] : [];
   });
   // The criteria are in the frozen checks from the start: a live run asks for them before any row exists.

@@ -1,6 +1,8 @@
 // The JSON shape of a run (SPEC: GET /api/runs/:id), plus what the dashboard needs beside it.
 import { isNothingRequired } from "../gates/gate";
 import { presentHeldOut } from "../gates/held-out";
+import { FROZEN_RUN_COLUMNS, sandboxSettingsOf } from "../gates/work-settings";
+import { failedTestsOf, testKeyOf } from "../gates/junit";
 import type { RunRecord } from "../db/runs";
 import type { RunDetail } from "../services/run-detail";
 
@@ -19,9 +21,22 @@ export function presentRunSummary(run: RunRecord) {
     needsDecision: run.needsDecision,
     // The worker that executes it, or did last (null: not taken yet, or executed inside the server on SQLite).
     worker: run.workerName,
+    // The sandbox its commands ran under: "bwrap", "off" (the agent could reach the platform), "unavailable"
+    // (its commands were refused), null before it started or for runs from before the sandbox.
+    sandboxMode: run.sandboxMode,
     createdAt: run.createdAt,
     finishedAt: run.finishedAt,
   };
+}
+
+// The Work's settings the run froze, by the registry's list; a run from before the sandbox settings shows
+// the defaults it ran with.
+function frozenSettingsOfRun(run: RunRecord) {
+  const frozen = Object.fromEntries(FROZEN_RUN_COLUMNS.map((c) => [c, run[c]])) as Pick<
+    RunRecord,
+    (typeof FROZEN_RUN_COLUMNS)[number]
+  >;
+  return { ...frozen, sandbox: sandboxSettingsOf(run.sandbox) };
 }
 
 export function presentRun(detail: RunDetail) {
@@ -30,18 +45,10 @@ export function presentRun(detail: RunDetail) {
   return {
     ...presentRunSummary(run),
     nothingRequired: isNothingRequired(run.checks),
-    failFast: run.failFast,
-    strictEvaluation: run.strictEvaluation,
+    // What the run froze of the Work's settings (lib/gates/work-settings.ts), sandbox included.
+    ...frozenSettingsOfRun(run),
     // Whether the reader sees held-out checks' commands and logs (leads and admins).
     seesHidden: detail.seesHidden,
-    proof: run.proof,
-    checkSources: run.checkSources,
-    profile: run.profile,
-    reviewCommand: run.reviewCommand,
-    mutationCommand: run.mutationCommand,
-    mutationReport: run.mutationReport,
-    redTeamCommand: run.redTeamCommand,
-    redTeamTestCommand: run.redTeamTestCommand,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
     agentCommand: run.agentCommand,
@@ -110,6 +117,12 @@ export function presentRun(detail: RunDetail) {
         logNote: r.logNote,
         // {runner, passed, failed, skipped, total} from the test runner's summary; null when none was recognised.
         tests: r.tests,
+        // Why the row warns while its verdict stands ("no test summary seen: …", a JUnit report not read); null: none.
+        warning: r.warning,
+        // From the JUnit reports: the failed and errored tests (at most 50) with message and first trace lines,
+        // and the names of tests flagged flaky. The whole list stays on the result (it can hold 20,000 tests).
+        failedTests: failedTestsOf(r.testCases),
+        flakyTests: (r.testCases ?? []).filter((t) => t.flaky).map((t) => testKeyOf(t)),
         logAttempt: r.logAttempt,
         // Passed after failing on the same commit (see lib/gates/flaky.ts).
         flaky: r.flaky,

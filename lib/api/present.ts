@@ -2,6 +2,7 @@
 import type { AssetInfo } from "../db/assets";
 import type { WorkRecord } from "../db/works";
 import { presentHeldOut } from "../gates/held-out";
+import { pickSettings } from "../gates/work-settings";
 import type { TaskView } from "../services/tasks";
 
 // seesHidden: whether the reader sees held-out checks whole (leads and admins; see lib/gates/held-out.ts).
@@ -12,27 +13,9 @@ export function presentWork(work: WorkRecord, seesHidden = true) {
     repoUrl: work.repoUrl,
     baseBranch: work.baseBranch,
     keyPrefix: work.keyPrefix,
+    // Every setting of the registry (lib/gates/work-settings.ts), held-out checks shown as the reader may see them.
+    ...pickSettings(work),
     checkDefaults: presentHeldOut(work.checkDefaults, seesHidden),
-    checksPolicy: work.checksPolicy,
-    maxGateAttempts: work.maxGateAttempts,
-    agentCommand: work.agentCommand,
-    agentEnvPassthrough: work.agentEnvPassthrough,
-    budgetSec: work.budgetSec,
-    failFast: work.failFast,
-    strictEvaluation: work.strictEvaluation,
-    testPatterns: work.testPatterns,
-    requireTests: work.requireTests,
-    protectedPaths: work.protectedPaths,
-    vacuousPolicy: work.vacuousPolicy,
-    checkSources: work.checkSources,
-    mergePolicy: work.mergePolicy,
-    resultsDir: work.resultsDir,
-    profile: work.profile,
-    reviewCommand: work.reviewCommand,
-    mutationCommand: work.mutationCommand,
-    mutationReport: work.mutationReport,
-    redTeamCommand: work.redTeamCommand,
-    redTeamTestCommand: work.redTeamTestCommand,
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,

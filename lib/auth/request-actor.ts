@@ -4,6 +4,7 @@ import { AppError } from "../errors";
 import { actorFromBearer, actorFromSession } from "../services/auth";
 import type { Actor } from "./actor";
 import { SESSION_COOKIE } from "./tokens";
+import { config, configFrom, type Env } from "../config/config";
 
 // A cookie's value; a value that is not valid percent-encoding (e.g. "%E0%A4%A") is no session at all.
 export function readCookie(header: string | null, name: string): string | null {
@@ -24,11 +25,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 // The host the client addressed. X-Forwarded-Host is anyone's to send: it counts only when
 // GATEHOUSE_TRUST_PROXY=1 says a proxy in front sets it (and its first value is the client's).
-export function requestHost(
-  headers: Headers,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): string | null {
-  const forwarded = env.GATEHOUSE_TRUST_PROXY === "1" ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : null;
+export function requestHost(headers: Headers, env?: Env): string | null {
+  const isTrusted = (env ? configFrom(env) : config()).isProxyTrusted;
+  const forwarded = isTrusted ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : null;
   return forwarded || headers.get("host");
 }
 

@@ -4,6 +4,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { dataDir } from "../config/database-url";
+import { config } from "../config/config";
 
 let cached: { source: string; key: Buffer } | null = null;
 
@@ -15,7 +16,7 @@ function parseKey(text: string): Buffer | null {
 }
 
 function loadKey(): Buffer {
-  const fromEnv = process.env.GATEHOUSE_SECRET_KEY;
+  const fromEnv = config().secretKey;
   const source = fromEnv ? "env" : path.join(dataDir(), "secret.key");
   if (cached?.source === source) return cached.key;
   let key: Buffer | null;

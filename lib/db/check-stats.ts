@@ -3,6 +3,7 @@
 // per check id and at most 30 cells each, never the results themselves.
 // A result counts when the check ran to a verdict (passed, failed, hollow, timeout, error) in its own
 // attempt — not skipped or unfinished, and not the copy an attempt with no change keeps of an earlier one.
+import { toTestCases, type TestCase } from "../gates/junit";
 import { getDb, type DbOrTx } from "./client";
 import { Prisma } from "./generated/sqlite/client";
 
@@ -130,4 +131,31 @@ export async function aggregateCheckStats(opts: { workId: string; db?: DbOrTx })
       })),
     };
   });
+}
+
+// The per-test results (JUnit) of each check's newest `perCheck` results that have them, newest first: what
+// the check history's per-test pass rates are computed over (lib/gates/junit.ts testPassRates).
+export async function listRecentTestCases(opts: {
+  workId: string;
+  perCheck: number;
+  db?: DbOrTx;
+}): Promise<Map<string, TestCase[][]>> {
+  const db = opts.db ?? getDb();
+  const rows = await db.$queryRaw<{ checkId: string; testCases: unknown }[]>`
+    SELECT newest."checkId" AS "checkId", newest."testCases" AS "testCases" FROM (
+      SELECT cr."checkId" AS "checkId", cr."testCases" AS "testCases",
+        ROW_NUMBER() OVER (PARTITION BY cr."checkId" ORDER BY r."createdAt" DESC, a."n" DESC, cr."id" DESC) AS "rn"
+      FROM "CheckResult" cr
+      JOIN "Run" r ON r."id" = cr."runId"
+      JOIN "Attempt" a ON a."id" = cr."attemptId"
+      WHERE r."workId" = ${opts.workId} AND cr."logAttempt" = a."n" AND cr."testCases" IS NOT NULL
+    ) newest
+    WHERE newest."rn" <= ${opts.perCheck} ORDER BY newest."checkId", newest."rn"`;
+  const byCheck = new Map<string, TestCase[][]>();
+  for (const row of rows) {
+    // SQLite hands the JSON back as text, PostgreSQL as a value.
+    const cases = toTestCases(typeof row.testCases === "string" ? JSON.parse(row.testCases) : row.testCases);
+    if (cases) byCheck.set(row.checkId, [...(byCheck.get(row.checkId) ?? []), cases]);
+  }
+  return byCheck;
 }

@@ -8,6 +8,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { sqliteUrl } from "../config/database-url";
+import { config } from "../config/config";
 
 export type Db = SqliteClient;
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -15,7 +16,7 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
 
 export function createDb(options: { url?: string } = {}): Db {
-  const url = options.url ?? process.env.DATABASE_URL;
+  const url = options.url ?? config().databaseUrl;
   if (url && /^postgres(ql)?:\/\//i.test(url)) {
     // The driver adapter ignores ?schema= in the URL; it takes the schema as an option.
     const parsed = new URL(url);

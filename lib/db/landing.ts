@@ -1,7 +1,9 @@
 // Landing the work: what a merge needs to know of a task's latest run, and the flaky flag on results.
-import { FLAKY_FAILURES, flakyCheckIds } from "../gates/flaky";
+import { FLAKY_FAILURES, flakyCheckIds, flakyTestKeys } from "../gates/flaky";
+import { testKeyOf, toTestCases } from "../gates/junit";
 import type { LatestRun } from "../gates/merge-policy";
 import { getDb, type DbOrTx } from "./client";
+import { Prisma } from "./generated/sqlite/client";
 
 // The task's latest run, with the commit (and cleanliness) its last attempt's checks ran on.
 export async function findLatestRunOfTask(opts: {
@@ -38,7 +40,10 @@ export async function markFlakyResults(opts: { attemptId: string; db?: DbOrTx })
       results: { where: { verdict: "passed", kind: { not: "proof" } }, select: { checkId: true } },
     },
   });
-  if (!attempt?.commit || attempt.isDirty || attempt.results.length === 0) return [];
+  if (!attempt?.commit || attempt.isDirty) return [];
+  // A check that failed as a whole can still hold tests that passed after failing: flagged each.
+  await markFlakyTests({ attemptId: opts.attemptId, now: attempt, taskId: attempt.run.taskId, db });
+  if (attempt.results.length === 0) return [];
   const passed = attempt.results.map((r) => r.checkId);
   const failures = await db.checkResult.findMany({
     where: {
@@ -65,4 +70,59 @@ export async function markFlakyResults(opts: { attemptId: string; db?: DbOrTx })
       data: { flaky: true },
     });
   return ids;
+}
+
+const FAILING_TESTS = new Set(["failed", "error"]);
+const DB_NULL = Prisma.DbNull;
+
+// The per-test flag: within each of the attempt's JUnit results, the tests that passed now and failed in an
+// earlier run of the same check on the same commit (lib/gates/flaky.ts flakyTestKeys). Only rows with
+// per-test results are read, and only those of the same task and commit.
+async function markFlakyTests(opts: {
+  attemptId: string;
+  now: { commit: string | null; isDirty: boolean };
+  taskId: string;
+  db: DbOrTx;
+}): Promise<void> {
+  const { db } = opts;
+  const rows = await db.checkResult.findMany({
+    where: { attemptId: opts.attemptId, kind: { not: "proof" }, testCases: { not: DB_NULL } },
+    select: { id: true, checkId: true, testCases: true },
+  });
+  if (rows.length === 0 || !opts.now.commit || opts.now.isDirty) return;
+  const earlier = await db.checkResult.findMany({
+    where: {
+      attemptId: { not: opts.attemptId },
+      checkId: { in: rows.map((r) => r.checkId) },
+      testCases: { not: DB_NULL },
+      run: { taskId: opts.taskId },
+      attempt: { commit: opts.now.commit, isDirty: false },
+    },
+    select: {
+      checkId: true,
+      testCases: true,
+      logAttempt: true,
+      attempt: { select: { n: true, commit: true, isDirty: true } },
+    },
+  });
+  for (const row of rows) {
+    const cases = toTestCases(row.testCases) ?? [];
+    const keys = flakyTestKeys({
+      now: opts.now,
+      passedKeys: cases.filter((c) => c.status === "passed").map(testKeyOf),
+      earlierFailures: earlier
+        .filter((e) => e.checkId === row.checkId)
+        .map((e) => ({
+          failedKeys: (toTestCases(e.testCases) ?? []).filter((c) => FAILING_TESTS.has(c.status)).map(testKeyOf),
+          ranOn: e.attempt,
+          isCopy: e.logAttempt !== e.attempt.n,
+        })),
+    });
+    if (keys.length === 0) continue;
+    const flaky = new Set(keys);
+    const marked = cases.map((c) =>
+      c.status === "passed" && flaky.has(testKeyOf(c)) ? { ...c, flaky: true as const } : c,
+    );
+    await db.checkResult.update({ where: { id: row.id }, data: { testCases: marked as Prisma.InputJsonValue } });
+  }
 }

@@ -13,7 +13,17 @@ import type { MergePolicy } from "../gates/merge-policy";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
-import type { ChecksPolicy, Profile, ProofSettings } from "../gates/work-schema";
+import type { ChecksPolicy, Profile } from "../gates/work-schema";
+import type { NetworkMode, SandboxMount } from "../gates/sandbox-settings";
+import type {
+  CopiedColumns,
+  GroupColumns,
+  ProofSettings,
+  SandboxSettings,
+  SettingKey,
+  TaskResolvedColumns,
+  WorkSettingValues,
+} from "../gates/work-settings";
 import type { WorkerState } from "../gates/workers";
 import type * as Pg from "./generated/postgres/client";
 import type * as Lite from "./generated/sqlite/client";
@@ -37,6 +47,8 @@ export type WorkJsonFields = {
   checkSources: CheckSource[];
   // null: DEFAULT_MERGE_POLICY (lib/db/works.ts fills it in)
   mergePolicy: MergePolicy | null;
+  sandboxMounts: SandboxMount[];
+  visibleRefs: string[];
 };
 export type TaskJsonFields = { acceptanceChecks: TaskCheckEntry[] | null };
 export type RunJsonFields = {
@@ -48,6 +60,9 @@ export type RunJsonFields = {
   proof: ProofSettings | null;
   // The Work's check sources frozen at dispatch; each commit is set when the run starts.
   checkSources: FrozenCheckSource[];
+  // The Work's sandbox settings frozen at dispatch (null: a run from before them; sandboxSettingsOf gives the
+  // defaults it ran with).
+  sandbox: SandboxSettings | null;
 };
 
 // The review layer and the mutation floor of an attempt (null: it did not run).
@@ -88,6 +103,67 @@ export type EnumsMatchDomain = [
   Expect<Same<Lite.CheckKind, Check["kind"] | typeof PROOF_KIND>>,
   Expect<Same<Lite.Role, Role>>,
   Expect<Same<Lite.WorkerState, WorkerState>>,
+  Expect<Same<Lite.Network, NetworkMode>>,
+];
+
+// The registry of Work settings (lib/gates/work-settings.ts) and the models agree, so a setting cannot be
+// added to one and forgotten in the other:
+// - every Work column is the Work's identity, bookkeeping, or a setting of the registry, and every setting
+//   of the registry is a column;
+// - a setting's stored value is what its schema lets in (null lists and merge policy: the defaults);
+// - every Run column is the run's own, or frozen from a setting, and every column the registry freezes into
+//   exists on Run.
+type WorkOwnColumns =
+  | "id"
+  | "name"
+  | "repoUrl"
+  | "baseBranch"
+  | "keyPrefix"
+  | "nextTaskNumber"
+  | "version"
+  | "createdAt"
+  | "updatedAt";
+type RunOwnColumns =
+  | "id"
+  | "taskId"
+  | "workId"
+  | "number"
+  | "status"
+  | "gate"
+  | "ending"
+  | "endingReason"
+  | "suppressed"
+  | "warnings"
+  | "branch"
+  | "startCommit"
+  | "spentMs"
+  | "budgetFromMs"
+  | "bestAttempt"
+  | "bestCommit"
+  | "needsDecision"
+  | "decision"
+  | "decisionReason"
+  | "decidedById"
+  | "decidedAt"
+  | "dispatchedById"
+  | "createdAt"
+  | "startedAt"
+  | "finishedAt"
+  | "updatedAt"
+  | "claimedBy"
+  | "workerName"
+  | "handBacks"
+  | "sandboxMode"
+  | "supersededById";
+type StoredWork = WithJson<Lite.Work, WorkJsonFields>;
+type StoredAsValidated<K extends SettingKey> = K extends "testPatterns" | "protectedPaths" | "mergePolicy"
+  ? Exclude<StoredWork[K], null>
+  : StoredWork[K];
+/** @public compile-time check, never imported */
+export type SettingsMatchModels = [
+  Expect<Same<Exclude<keyof Lite.Work, WorkOwnColumns>, SettingKey>>,
+  Expect<Same<{ [K in SettingKey]: StoredAsValidated<K> }, WorkSettingValues>>,
+  Expect<Same<Exclude<keyof Lite.Run, RunOwnColumns>, CopiedColumns | GroupColumns | TaskResolvedColumns>>,
 ];
 
 // The PostgreSQL client's rows are the SQLite client's (client.ts types the client as the SQLite one).

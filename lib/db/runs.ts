@@ -2,8 +2,8 @@
 import type { Verdict } from "../gates/gate";
 import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
-import type { FrozenCheckSource } from "../gates/check-sources";
-import type { ProofSettings } from "../gates/work-schema";
+import type { CopiedColumns, GroupColumns, TaskResolvedColumns } from "../gates/work-settings";
+import { toTestCases, type TestCase } from "../gates/junit";
 import { getDb, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
@@ -14,6 +14,7 @@ import {
   type Attempt,
   type AttemptJsonFields,
   type CheckResult,
+  type Prisma,
   type Run,
   type RunJsonFields,
 } from "./models";
@@ -34,45 +35,41 @@ const toAttemptRecord = (row: Attempt): AttemptRecord => ({
   agentLogBytes: bytes(row.agentLogBytes),
 });
 
-// tests: the test runner's summary, checked on the way out (null when none was recognised).
-export type ResultRecord = Omit<LogBytesAsNumber<CheckResult, "logBytes">, "tests"> & { tests: TestCounts | null };
+// tests: the test runner's summary, checked on the way out (null when none was recognised); testCases: the
+// tests of its JUnit reports.
+export type ResultRecord = Omit<LogBytesAsNumber<CheckResult, "logBytes">, "tests" | "testCases"> & {
+  tests: TestCounts | null;
+  testCases: TestCase[] | null;
+};
 const toResultRecord = (row: CheckResult): ResultRecord => ({
   ...row,
   logBytes: bytes(row.logBytes),
   tests: toTestCounts(row.tests),
+  testCases: toTestCases(row.testCases),
 });
 
+// The run's own fields at dispatch, the settings a task may override (resolved by the dispatch), and the
+// Work's settings the registry freezes (lib/gates/work-settings.ts; lib/db/works.ts frozenSettingsOf).
+// Frozen columns the Run model has no default for must be given; the others default as old runs did.
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type Frozen = CopiedColumns | GroupColumns;
 export type RunInsert = Pick<
   RunRecord,
   | "taskId"
   | "workId"
-  | "policy"
-  | "maxAttempts"
-  | "checks"
   | "suppressed"
   | "warnings"
-  | "agentCommand"
-  | "agentEnvPassthrough"
-  | "budgetSec"
-  | "failFast"
   | "branch"
   | "dispatchedById"
+  | TaskResolvedColumns
+  | Extract<RequiredKeys<Prisma.RunUncheckedCreateInput>, Frozen>
 > &
-  Partial<
-    Pick<
-      RunRecord,
-      "profile" | "reviewCommand" | "mutationCommand" | "mutationReport" | "redTeamCommand" | "redTeamTestCommand"
-    >
-  > & {
-    proof?: ProofSettings | null;
-    checkSources?: FrozenCheckSource[];
-    strictEvaluation?: boolean;
-  };
+  Partial<Pick<RunRecord, Frozen>>;
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
   const db = opts.db ?? getDb();
-  const { proof, ...data } = opts.data;
+  const { proof, sandbox, ...data } = opts.data;
   const last = await db.run.findFirst({
     where: { taskId: data.taskId },
     orderBy: { number: "desc" },
@@ -82,6 +79,7 @@ export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: Db
     data: {
       ...data,
       ...(proof ? { proof } : {}),
+      ...(sandbox ? { sandbox } : {}),
       number: (last?.number ?? 0) + 1,
       attempts: { create: { n: 1, trigger: "dispatch", startedById: data.dispatchedById } },
     },
@@ -150,6 +148,7 @@ export type RunChanges = Partial<
     | "startedAt"
     | "finishedAt"
     | "checkSources"
+    | "sandboxMode"
   >
 >;
 
@@ -275,6 +274,8 @@ export type QueuedResult = Pick<ResultRecord, "checkId" | "name" | "kind" | "req
       | "logBytes"
       | "logNote"
       | "tests"
+      | "testCases"
+      | "warning"
       | "startedAt"
       | "finishedAt"
     >
@@ -286,6 +287,7 @@ function resultRowsOf(opts: { attemptId: string; runId: string; logAttempt: numb
     ...r,
     logBytes: bigBytes(r.logBytes) ?? null,
     tests: r.tests ?? undefined,
+    testCases: r.testCases ?? undefined,
     attemptId: opts.attemptId,
     runId: opts.runId,
     position,

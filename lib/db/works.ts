@@ -1,11 +1,8 @@
 // Works: one query or command per function.
-import { DEFAULT_MERGE_POLICY, type MergePolicy } from "../gates/merge-policy";
-import {
-  DEFAULT_PROTECTED_PATHS,
-  DEFAULT_TEST_PATTERNS,
-  type ProofSettings,
-  type WorkCreate,
-} from "../gates/work-schema";
+import type { MergePolicy } from "../gates/merge-policy";
+import type { WorkCreate } from "../gates/work-schema";
+import { freezeWorkSettings, WORK_SETTINGS } from "../gates/work-settings";
+import type { RunRecord } from "./runs";
 import { getDb, type DbOrTx } from "./client";
 import { workJson, type Work, type WorkJsonFields } from "./models";
 
@@ -22,19 +19,16 @@ function toWorkRecord(row: Omit<Work, "nextTaskNumber">): WorkRecord {
   const work = workJson(row);
   return {
     ...work,
-    testPatterns: work.testPatterns ?? [...DEFAULT_TEST_PATTERNS],
-    protectedPaths: work.protectedPaths ?? [...DEFAULT_PROTECTED_PATHS],
-    mergePolicy: { ...DEFAULT_MERGE_POLICY, ...work.mergePolicy },
+    testPatterns: work.testPatterns ?? WORK_SETTINGS.testPatterns.default(),
+    protectedPaths: work.protectedPaths ?? WORK_SETTINGS.protectedPaths.default(),
+    mergePolicy: { ...WORK_SETTINGS.mergePolicy.default(), ...work.mergePolicy },
   };
 }
 
-export function proofSettingsOf(work: WorkRecord): ProofSettings {
-  return {
-    testPatterns: work.testPatterns,
-    requireTests: work.requireTests,
-    protectedPaths: work.protectedPaths,
-    vacuousPolicy: work.vacuousPolicy,
-  };
+// What a dispatch freezes of the Work alone, as the run's columns (the registry says which and how).
+export type FrozenWorkSettings = Pick<RunRecord, keyof ReturnType<typeof freezeWorkSettings>>;
+export function frozenSettingsOf(work: WorkRecord): FrozenWorkSettings {
+  return freezeWorkSettings(work) as FrozenWorkSettings;
 }
 
 export async function findWork(opts: { id: string; db?: DbOrTx }): Promise<WorkRecord | null> {

@@ -19,6 +19,8 @@ export type CheckForm = {
   expectExit: string;
   expectStdout: string;
   envPassthrough: string;
+  // The JUnit reports' glob ("" declares none).
+  junit: string;
   // "" leaves provesChange unset (the default: true for checks a task added); "yes" / "no" set it.
   provesChange: "" | "yes" | "no";
   // Who runs it (a check left unset is platform's), and whether the agent may see it.
@@ -50,6 +52,7 @@ export function formFromCheck(check: Partial<Check> & { id: string; disabled?: b
     expectExit: check.expectExit === undefined ? "" : String(check.expectExit),
     expectStdout: check.expectStdout ?? "",
     envPassthrough: (check.envPassthrough ?? []).join(", "),
+    junit: check.junit ?? "",
     provesChange: check.provesChange === undefined ? "" : check.provesChange ? "yes" : "no",
     executor: check.executor ?? "platform",
     hidden: check.hidden === true,
@@ -102,6 +105,8 @@ export function checkFromForm(form: CheckForm): Record<string, unknown> {
     if (form.expectStdout !== "") out.expectStdout = form.expectStdout;
     const names = splitNames(form.envPassthrough);
     if (names.length) out.envPassthrough = names;
+    // As typed (spaces included): the schema says what is wrong with it.
+    if (form.junit !== "") out.junit = form.junit;
   }
   if (form.provesChange) out.provesChange = form.provesChange === "yes";
   if (form.executor === "agent") out.executor = "agent";

@@ -1,136 +1,105 @@
-// The Work settings editor's working copy, and the patch (validated by ZWorkPatch) it saves.
+// The Work settings editor's working copy, and the patch (validated by ZWorkPatch) it saves. Both are
+// derived from the registry of Work settings: each setting's form kind says how it is typed.
 import { z } from "zod";
-import { ZGlobList } from "../gates/globs";
-import { ZProfile, ZProofPolicy, ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
+import { ZWorkPatch, type ChecksPolicy } from "../gates/work-schema";
+import {
+  SETTING_KEYS,
+  WORK_SETTINGS,
+  fileKeys,
+  schemaOf,
+  type FormKind,
+  type FormKindValues,
+  type SettingKey,
+  type WorkSettingValues,
+} from "../gates/work-settings";
 import { toFieldIssues } from "../gates/field-issues";
 import { unknownSecretIssues } from "../gates/check-sources";
-import type { WorkRecord } from "../db/works";
+import { platformMountIssues } from "../gates/sandbox-settings";
+
+// Where the server keeps its data and code: a mount of either is refused (lib/gates/sandbox-settings.ts).
+export type PlatformDirs = { dataDir: string; installDir: string };
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
 
-// The part of a Work its settings editor shows and saves.
-export type WorkSettings = Pick<
-  WorkRecord,
-  | "checkDefaults"
-  | "checksPolicy"
-  | "maxGateAttempts"
-  | "agentCommand"
-  | "agentEnvPassthrough"
-  | "budgetSec"
-  | "failFast"
-  | "strictEvaluation"
-  | "testPatterns"
-  | "requireTests"
-  | "protectedPaths"
-  | "vacuousPolicy"
-  | "checkSources"
-  | "mergePolicy"
-  | "resultsDir"
-  | "profile"
-  | "reviewCommand"
-  | "mutationCommand"
-  | "mutationReport"
-  | "redTeamCommand"
-  | "redTeamTestCommand"
-  | "version"
->;
+// The part of a Work its settings editor shows and saves: every setting, and the version it was read at.
+export type WorkSettings = WorkSettingValues & { version: number };
 
 // One check source as typed (secret "" for none).
 export type CheckSourceForm = { key: string; name: string; url: string; ref: string; secret: string };
+// One sandbox mount as typed.
+export type MountForm = { key: string; path: string; mode: string };
 
-export type WorkForm = {
-  checkDefaults: CheckForm[];
-  checksPolicy: string;
-  maxGateAttempts: string;
-  agentCommand: string;
-  agentEnvPassthrough: string;
-  budgetSec: string;
-  failFast: boolean;
-  strictEvaluation: boolean;
-  // One glob per line.
-  testPatterns: string;
-  requireTests: string;
-  protectedPaths: string;
-  vacuousPolicy: string;
-  checkSources: CheckSourceForm[];
-  mergePolicy: { requireGreenGate: boolean; autoMerge: boolean; method: string };
-  // {{results_dir}} relative to the checkout; empty: its root.
-  resultsDir: string;
-  profile: string;
-  reviewCommand: string;
-  mutationCommand: string;
-  mutationReport: string;
-  redTeamCommand: string;
-  redTeamTestCommand: string;
+// How each form kind is typed: numbers as text (the schema's own message refuses "abc"), lists one per line.
+type FormValues = {
+  checks: CheckForm[];
+  choice: string;
+  count: string;
+  "optional-count": string;
+  "optional-text": string;
+  "optional-path": string;
+  names: string;
+  flag: boolean;
+  lines: string;
+  sources: CheckSourceForm[];
+  "merge-policy": { requireGreenGate: boolean; autoMerge: boolean; method: string };
+  mounts: MountForm[];
 };
 
-// A list of globs as typed: one per line, blank lines left out (spaces inside a line are kept for the
+type Settings = typeof WORK_SETTINGS;
+export type WorkForm = { [K in SettingKey]: FormValues[Settings[K]["form"]] };
+
+// A list as typed: one entry per line, blank lines left out (spaces inside a line are kept for the
 // schema to judge).
 function splitLines(text: string): string[] {
   return text.split("\n").filter((line) => line.trim() !== "");
-}
-
-export function workFormFrom(s: WorkSettings): WorkForm {
-  return {
-    checkDefaults: s.checkDefaults.map((c) => formFromCheck(c)),
-    checksPolicy: s.checksPolicy,
-    maxGateAttempts: String(s.maxGateAttempts),
-    agentCommand: s.agentCommand ?? "",
-    agentEnvPassthrough: s.agentEnvPassthrough.join(", "),
-    budgetSec: s.budgetSec === null ? "" : String(s.budgetSec),
-    failFast: s.failFast,
-    strictEvaluation: s.strictEvaluation,
-    testPatterns: s.testPatterns.join("\n"),
-    requireTests: s.requireTests,
-    protectedPaths: s.protectedPaths.join("\n"),
-    vacuousPolicy: s.vacuousPolicy,
-    checkSources: s.checkSources.map((c, i) => ({ key: `source-${i}`, ...c, secret: c.secret ?? "" })),
-    mergePolicy: { ...s.mergePolicy },
-    resultsDir: s.resultsDir ?? "",
-    profile: s.profile,
-    reviewCommand: s.reviewCommand ?? "",
-    mutationCommand: s.mutationCommand ?? "",
-    mutationReport: s.mutationReport ?? "",
-    redTeamCommand: s.redTeamCommand ?? "",
-    redTeamTestCommand: s.redTeamTestCommand ?? "",
-  };
 }
 
 export function checkSourcesFrom(forms: readonly CheckSourceForm[]) {
   return forms.map(({ name, url, ref, secret }) => ({ name, url, ref, ...(secret ? { secret } : {}) }));
 }
 
-export function workPatchFrom(form: WorkForm): Record<string, unknown> {
-  return {
-    checkDefaults: form.checkDefaults.map(checkFromForm),
-    checksPolicy: form.checksPolicy,
-    maxGateAttempts: wholeNumberOrText(form.maxGateAttempts),
-    agentCommand: form.agentCommand.trim() ? form.agentCommand : null,
-    agentEnvPassthrough: splitNames(form.agentEnvPassthrough),
-    budgetSec: form.budgetSec.trim() ? wholeNumberOrText(form.budgetSec) : null,
-    failFast: form.failFast,
-    strictEvaluation: form.strictEvaluation,
-    testPatterns: splitLines(form.testPatterns),
-    requireTests: form.requireTests,
-    protectedPaths: splitLines(form.protectedPaths),
-    vacuousPolicy: form.vacuousPolicy,
-    checkSources: checkSourcesFrom(form.checkSources),
-    mergePolicy: form.mergePolicy,
-    resultsDir: form.resultsDir.trim() ? form.resultsDir.trim() : null,
-    profile: form.profile,
-    reviewCommand: form.reviewCommand.trim() ? form.reviewCommand : null,
-    mutationCommand: form.mutationCommand.trim() ? form.mutationCommand : null,
-    mutationReport: form.mutationReport.trim() ? form.mutationReport : null,
-    redTeamCommand: form.redTeamCommand.trim() ? form.redTeamCommand : null,
-    redTeamTestCommand: form.redTeamTestCommand.trim() ? form.redTeamTestCommand : null,
-  };
+type Codec<K extends FormKind> = {
+  from: (value: FormKindValues[K]) => FormValues[K];
+  to: (form: FormValues[K]) => unknown;
+};
+const CODECS: { [K in FormKind]: Codec<K> } = {
+  checks: { from: (v) => v.map((c) => formFromCheck(c)), to: (f) => f.map(checkFromForm) },
+  choice: { from: (v) => v, to: (f) => f },
+  count: { from: (v) => String(v), to: (f) => wholeNumberOrText(f) },
+  "optional-count": { from: (v) => (v === null ? "" : String(v)), to: (f) => (f.trim() ? wholeNumberOrText(f) : null) },
+  "optional-text": { from: (v) => v ?? "", to: (f) => (f.trim() ? f : null) },
+  "optional-path": { from: (v) => v ?? "", to: (f) => (f.trim() ? f.trim() : null) },
+  names: { from: (v) => v.join(", "), to: (f) => splitNames(f) },
+  flag: { from: (v) => v, to: (f) => f },
+  lines: { from: (v) => v.join("\n"), to: (f) => splitLines(f) },
+  sources: {
+    from: (v) => v.map((c, i) => ({ key: `source-${i}`, ...c, secret: c.secret ?? "" })),
+    to: (f) => checkSourcesFrom(f),
+  },
+  "merge-policy": { from: (v) => ({ ...v }), to: (f) => f },
+  mounts: {
+    from: (v) => v.map((m, i) => ({ key: `mount-${i}`, ...m })),
+    to: (f) => f.map(({ path, mode }) => ({ path, mode })),
+  },
+};
+const codecOf = (key: SettingKey) => CODECS[WORK_SETTINGS[key].form] as Codec<FormKind>;
+
+export function workFormFrom(s: WorkSettingValues): WorkForm {
+  return Object.fromEntries(SETTING_KEYS.map((k) => [k, codecOf(k).from(s[k] as never)])) as WorkForm;
+}
+
+// The patch of every setting, or (with keys) of those only: a section saves its own settings.
+export function workPatchFrom(form: WorkForm, keys: readonly SettingKey[] = SETTING_KEYS): Record<string, unknown> {
+  return Object.fromEntries(keys.map((k) => [k, codecOf(k).to(form[k] as never)]));
 }
 
 // Field errors as the server would give them (same schema), keyed by path ("checkDefaults.2.timeoutSec").
-// With the Work's secret names, a check source naming another secret is refused as the server would.
+// With the Work's secret names, a check source naming another secret is refused as the server would; with
+// the server's data dir and install folder, so is a mount of them.
 export function validateWorkForm(
   form: WorkForm,
   version: number,
   secretNames?: readonly string[],
+  platform?: PlatformDirs,
 ): Map<string, string> {
   const parsed = ZWorkPatch.safeParse({ ...workPatchFrom(form), version });
   const map = new Map<string, string>();
@@ -141,7 +110,18 @@ export function validateWorkForm(
       const path = ["checkSources", ...issue.path].join(".");
       if (!map.has(path)) map.set(path, issue.message);
     }
+  const mounts = parsed.success ? parsed.data.sandboxMounts : undefined;
+  if (platform && mounts)
+    for (const issue of platformMountIssues(mounts, platform))
+      if (!map.has(issue.path)) map.set(issue.path, issue.message);
   return map;
+}
+
+// Settings read elsewhere (a gates file) as the form holds them.
+export function formValuesFrom(values: Partial<WorkSettingValues>): Partial<WorkForm> {
+  return Object.fromEntries(
+    (Object.keys(values) as SettingKey[]).map((k) => [k, codecOf(k).from(values[k] as never)]),
+  ) as Partial<WorkForm>;
 }
 
 export const POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
@@ -169,21 +149,27 @@ export const PROFILE_EXPLAINED: Record<string, string> = {
   full: "Everything in standard, the red team (with its two commands below), and the mutation floor: the changed files are mutated (Stryker, when the repository commits a configuration with thresholds.break, or the mutation command below) and the tests must notice.",
 };
 
-// The proof settings as the form holds them, for the gates-file export (valid ones only).
-export const ZProofOfWork = z.object({
-  testPatterns: ZGlobList,
-  requireTests: ZProofPolicy,
-  protectedPaths: ZGlobList,
-  vacuousPolicy: ZProofPolicy,
-  profile: ZProfile,
-});
+// The proof settings as the form holds them (the gates file's proof block: its keys from the registry), for
+// the gates-file export (valid ones only).
+const PROOF_FILE_SETTINGS = Object.values(fileKeys("proof"));
+export const ZProofOfWork = z.object(
+  Object.fromEntries(PROOF_FILE_SETTINGS.map((k) => [k, schemaOf(k)])) as {
+    [K in (typeof PROOF_FILE_SETTINGS)[number]]: Settings[K]["schema"];
+  },
+);
 
 export function proofPatchFrom(form: WorkForm) {
-  return {
-    testPatterns: splitLines(form.testPatterns),
-    requireTests: form.requireTests,
-    protectedPaths: splitLines(form.protectedPaths),
-    vacuousPolicy: form.vacuousPolicy,
-    profile: form.profile,
-  };
+  return workPatchFrom(form, PROOF_FILE_SETTINGS);
+}
+
+// The sandbox settings as the form holds them, for the gates-file export (valid ones only).
+const SANDBOX_FILE_SETTINGS = Object.values(fileKeys("sandbox"));
+export const ZSandboxOfWork = z.object(
+  Object.fromEntries(SANDBOX_FILE_SETTINGS.map((k) => [k, schemaOf(k)])) as {
+    [K in (typeof SANDBOX_FILE_SETTINGS)[number]]: Settings[K]["schema"];
+  },
+);
+
+export function sandboxPatchFrom(form: WorkForm) {
+  return workPatchFrom(form, SANDBOX_FILE_SETTINGS);
 }

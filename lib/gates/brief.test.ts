@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseAgentReport } from "./agent-report";
-import { composeBrief, type BriefCheck, type BriefFailure, type BriefInput } from "./brief";
+import { briefWarningsOf, composeBrief, type BriefCheck, type BriefFailure, type BriefInput } from "./brief";
 import { findEvidenceProblems } from "./evidence";
 
 type Block = { info: string; content: string; opener: string; closed: boolean };
@@ -409,5 +409,52 @@ describe("the evidence the brief asks for", () => {
     expect(template?.content).toContain("## size\n\n```\nnpm run size\n```");
     const filled = template!.content.replaceAll("<what it printed>", "ok");
     expect(findEvidenceProblems(filled, ["unit", "size"])).toEqual([]);
+  });
+});
+
+describe("composeBrief: JUnit failures and warnings", () => {
+  it("lists the failed tests of a JUnit report with their messages, on one line each", () => {
+    const brief = composeBrief(
+      input({
+        attemptN: 2,
+        previousAttemptN: 1,
+        failures: [
+          failure({
+            failedTests: [
+              {
+                name: "lower-cases the title",
+                className: "test_slug",
+                message: "assert 'Hello' == 'hello'\n  - hello",
+              },
+              { name: "trims spaces" },
+            ],
+          }),
+        ],
+      }),
+    );
+    expect(brief).toContain(
+      "Failed tests (from its JUnit report):\n- test_slug › lower-cases the title: assert 'Hello' == 'hello' - hello\n- trims spaces\n",
+    );
+  });
+
+  it("says the previous attempt's warnings of rows that did not fail, and only those", () => {
+    const warnings = briefWarningsOf([
+      {
+        checkId: "smoke",
+        name: "Smoke tests",
+        verdict: "passed",
+        warning: "no test summary seen: Gatehouse cannot tell that tests ran",
+      },
+      { checkId: "unit", name: "Unit", verdict: "failed", warning: 'junit: no file matches "r/*.xml"' },
+      { checkId: "lint", name: "Lint", verdict: "passed", warning: null },
+    ]);
+    expect(warnings).toEqual([
+      { checkId: "smoke", name: "Smoke tests", warning: "no test summary seen: Gatehouse cannot tell that tests ran" },
+    ]);
+    const brief = composeBrief(input({ attemptN: 2, previousAttemptN: 1, warnings }));
+    expect(brief).toContain(
+      "## Warnings from attempt 1\n\n- smoke — Smoke tests: no test summary seen: Gatehouse cannot tell that tests ran\n",
+    );
+    expect(composeBrief(input())).not.toContain("## Warnings");
   });
 });

@@ -1,4 +1,6 @@
 // The brief the agent reads: the task, the checks that must pass, and from attempt 2 what failed.
+import { isBlockingVerdict, type Verdict } from "./gate";
+import type { TestCase } from "./junit";
 import { formatTestCounts, type TestCounts } from "./test-summary";
 
 // executor "agent": the agent runs it and reports it (hidden checks never reach the brief: the caller leaves them out).
@@ -22,8 +24,22 @@ export type BriefFailure = {
   // The result's message and the test runner's counts, when one was recognised.
   message?: string | null;
   tests?: TestCounts | null;
+  // From the check's JUnit reports: the failed and errored tests, each with its message.
+  failedTests?: readonly Pick<TestCase, "name" | "className" | "message">[];
   executor?: "platform" | "agent";
 };
+// A row of the previous attempt that did not block but warns (e.g. "no test summary seen: …").
+export type BriefWarning = { checkId: string; name: string; warning: string };
+
+// The previous attempt's warnings worth telling the agent: rows that did not block (a blocking one is
+// listed with its failure already).
+export function briefWarningsOf(
+  rows: readonly { checkId: string; name: string; verdict: Verdict; warning: string | null }[],
+): BriefWarning[] {
+  return rows
+    .filter((r) => r.warning !== null && !isBlockingVerdict(r.verdict))
+    .map((r) => ({ checkId: r.checkId, name: r.name, warning: r.warning! }));
+}
 
 const HOLLOW_ADVICE =
   "0 tests ran: the test command found no tests. Make it run the tests (the test files exist and match what the runner looks for); a test command that runs nothing proves nothing.";
@@ -37,9 +53,16 @@ export type BriefInput = {
   policy: string;
   // Failing checks of the previous attempt (empty on attempt 1).
   failures: readonly BriefFailure[];
+  // Warnings on rows of the previous attempt that did not fail (empty on attempt 1).
+  warnings?: readonly BriefWarning[];
   previousAttemptN: number | null;
   // The criteria to show working in .gatehouse/evidence.md (profiles standard and full; empty: none asked).
   evidence?: readonly string[];
+};
+
+const oneLine = (text: string) => {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 };
 
 function fenceFor(text: string): string {
@@ -117,6 +140,14 @@ export function composeBrief(input: BriefInput): string {
       lines.push("");
       if (f.verdict === "hollow") lines.push(HOLLOW_ADVICE, "");
       else if (f.tests) lines.push(`Tests: ${formatTestCounts(f.tests)}${f.message ? ` (${f.message})` : ""}`, "");
+      if (f.failedTests?.length) {
+        lines.push("Failed tests (from its JUnit report):");
+        for (const t of f.failedTests)
+          lines.push(
+            `- ${t.className ? `${t.className} › ` : ""}${t.name}${t.message ? `: ${oneLine(t.message)}` : ""}`,
+          );
+        lines.push("");
+      }
       if (f.logNote) lines.push(`Note: ${f.logNote}`, "");
       const tail = f.logTail ?? "";
       if (f.executor === "agent") lines.push(`From your report: ${f.message ?? "(no message)"}`);
@@ -128,6 +159,10 @@ export function composeBrief(input: BriefInput): string {
     }
     lines.push("");
     lines.push("Fix what these checks report, then stop: Gatehouse runs the checks again.");
+  }
+  if (input.warnings?.length) {
+    lines.push("", `## Warnings from attempt ${input.previousAttemptN ?? input.attemptN - 1}`, "");
+    for (const w of input.warnings) lines.push(`- ${w.checkId} — ${w.name}: ${w.warning}`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -5,6 +5,7 @@ import { BUILTIN_NAMES, BUILTIN_PARAMS, isBuiltinName } from "./builtins";
 import { refuseDuplicateIds } from "./duplicate-ids";
 import { ZEnvNameList } from "./env-names";
 import { DISABLED_IN_DEFAULTS } from "./field-issues";
+import { ZGlob } from "./globs";
 import { placeholderProblem } from "./placeholders";
 
 export const CHECK_KINDS = ["build", "test", "lint", "typecheck", "custom"] as const;
@@ -116,6 +117,9 @@ const checkFields = {
   executor: z.enum(CHECK_EXECUTORS, { error: "must be platform or agent" }).optional(),
   // A held-out check: kept out of the agent's brief, failures and environment. Unset: false.
   hidden: z.boolean({ error: "must be true or false" }).optional(),
+  // JUnit XML reports the command writes (a glob relative to the checkout): per-test results, which win
+  // over the summary read from the output (lib/gates/junit.ts).
+  junit: ZGlob.optional(),
 };
 
 // A check runs either a command or a built-in (`use` + `with`), never both; a built-in's parameters are
@@ -145,7 +149,7 @@ function refineRunsOne(value: unknown, ctx: z.RefinementCtx): void {
       });
     return;
   }
-  for (const field of ["cwd", "expectExit", "expectStdout", "envPassthrough"] as const)
+  for (const field of ["cwd", "expectExit", "expectStdout", "envPassthrough", "junit"] as const)
     if ((check as Record<string, unknown>)[field] !== undefined)
       ctx.addIssue({ code: "custom", path: [field], message: `not used by a built-in (${BUILT_IN_IGNORES[field]})` });
   if ((check as { executor?: unknown }).executor === "agent")
@@ -169,6 +173,7 @@ const BUILT_IN_IGNORES = {
   expectExit: "it has no exit code",
   expectStdout: "its verdict is its own",
   envPassthrough: "it runs no process",
+  junit: "it writes no test report",
 };
 const EVEN_WITH_FIELD_ERRORS = {
   when: (payload: { value: unknown }) =>
@@ -179,9 +184,18 @@ export const HIDDEN_AGENT_CHECK =
   "an agent check cannot be hidden: the agent runs it, so it sees it (make it a platform check or not hidden)";
 
 // A held-out check is a platform check: the agent cannot run what it must never see.
-function refuseHiddenAgent(check: { executor?: CheckExecutor; hidden?: boolean }, ctx: z.RefinementCtx): void {
+function refuseHiddenAgent(
+  check: { executor?: CheckExecutor; hidden?: boolean; junit?: string },
+  ctx: z.RefinementCtx,
+): void {
   if (check.hidden && check.executor === "agent")
     ctx.addIssue({ code: "custom", message: HIDDEN_AGENT_CHECK, path: ["hidden"] });
+  if (check.junit !== undefined && check.executor === "agent")
+    ctx.addIssue({
+      code: "custom",
+      message: "an agent check is run by the agent, not by Gatehouse, so no report of it is read: remove junit",
+      path: ["junit"],
+    });
 }
 
 export function executorOf(check: { executor?: CheckExecutor }): CheckExecutor {
@@ -215,6 +229,7 @@ const ZDisabledEntry = z.strictObject(
     provesChange: checkFields.provesChange,
     executor: checkFields.executor,
     hidden: checkFields.hidden,
+    junit: checkFields.junit,
   },
   { error: unknownFieldMessage },
 );

@@ -26,3 +26,18 @@ export function flakyCheckIds(opts: {
     .map((f) => f.checkId);
   return [...new Set(ids)];
 }
+
+// Per test, from JUnit reports: the keys (lib/gates/junit.ts testKeyOf) of tests passed now that failed (or
+// errored: in a report that is the test's own code throwing) in an earlier run of the same check on the same
+// commit. Same witnesses as for checks: clean, same commit, not a copied row.
+export function flakyTestKeys(opts: {
+  now: RanOn;
+  passedKeys: readonly string[];
+  earlierFailures: ReadonlyArray<{ failedKeys: readonly string[]; ranOn: RanOn; isCopy: boolean }>;
+}): string[] {
+  const passed = new Set(opts.passedKeys);
+  const keys = opts.earlierFailures
+    .filter((f) => !f.isCopy && isSameCommit(opts.now, f.ranOn))
+    .flatMap((f) => f.failedKeys.filter((k) => passed.has(k)));
+  return [...new Set(keys)];
+}

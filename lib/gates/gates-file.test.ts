@@ -251,7 +251,7 @@ describe("parseGatesFile: YAML", () => {
 
     it("an unknown field names the known ones", () => {
       expect(onlyProblems(yamlGate("run: npm test", "timeout_sec: 60"))[0]).toMatch(
-        /unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, env, proves_change, use, with, executor, hidden\)/,
+        /unknown field: timeout_sec \(known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, cwd, junit, env, proves_change, use, with, executor, hidden\)/,
       );
     });
 
@@ -1039,5 +1039,34 @@ describe("the Work's check sources in gates files", () => {
       'check_sources: "- gate: https://x" is not - NAME: `URL` at `REF` (secret `NAME`)',
     ]);
     expect(checksOf(markdown)).toHaveLength(1);
+  });
+});
+
+describe("a check's junit glob in gates files", () => {
+  const unit: Check = {
+    id: "unit",
+    name: "Unit tests pass",
+    kind: "test",
+    command: "npm test",
+    required: true,
+    junit: "reports/**/*.xml",
+  };
+  it("round-trips through YAML and Markdown (where the glob is written in backticks)", () => {
+    expect(checksOf(parseGatesFile(toGatesYaml([unit])))).toEqual([unit]);
+    const markdown = toGatesMarkdown([unit]);
+    expect(markdown).toContain("- junit: `reports/**/*.xml`");
+    expect(checksOf(parseGatesFile(markdown))).toEqual([unit]);
+  });
+  it("a glob that leaves the checkout is refused, naming the field", () => {
+    expect(onlyProblems(yamlGate("run: npm test", "junit: ../reports/*.xml"))).toContainEqual(
+      expect.stringMatching(/junit: must stay inside the checkout/),
+    );
+    expect(
+      onlyProblems(
+        parseGatesFile(
+          md("## Code Checks", "", "### unit — Unit", "", "- junit: /tmp/*.xml", "", `${F}bash`, "npm test", F),
+        ),
+      ),
+    ).toContainEqual(expect.stringMatching(/junit: must be relative to the checkout root/));
   });
 });

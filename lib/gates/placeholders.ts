@@ -2,6 +2,7 @@
 // `{{assets_dir}}`, each the absolute path of a directory of this run. A placeholder is `{{name}}` with a
 // plain identifier inside, so `{{.State}}` (a Go template) or `${{ x }}`-like text that is no identifier
 // stays as it is. An unknown name or a `{TODO: …}` blank is refused when saved and an error at run time.
+import { shellQuote } from "./shell-quote";
 
 export type PlaceholderDirs = { results_dir: string; checks_dir: string | null; assets_dir: string | null };
 
@@ -58,8 +59,4 @@ export function expandPlaceholders(text: string, dirs: PlaceholderDirs): string 
 // The same for a shell command: each directory single-quoted, so a space or `$` in it is only a path.
 export function expandCommandPlaceholders(command: string, dirs: PlaceholderDirs): string {
   return expandWith(command, dirs, shellQuote);
-}
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }

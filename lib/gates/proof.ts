@@ -3,7 +3,7 @@
 // change (files and added lines) and runs the checks again where a row needs it; these decide the rows.
 import { globMatcher } from "./globs";
 import { FAILS_WITHOUT_CHANGE, PROOF_KIND, PROOF_NAMES, PROTECTED, TESTS_ADDED, TESTS_KEPT } from "./proof-ids";
-import type { ProofPolicy } from "./work-schema";
+import type { ChecksPolicy } from "./work-schema";
 
 export { FAILS_WITHOUT_CHANGE, isProofRow, PROOF_KIND, PROOF_NAMES, TESTS_KEPT } from "./proof-ids";
 
@@ -56,7 +56,7 @@ export function parseNameStatus(output: string): FileChange[] {
 export function testsAddedRow(input: {
   changes: readonly FileChange[];
   testPatterns: readonly string[];
-  requireTests: ProofPolicy;
+  requireTests: ChecksPolicy;
 }): ProofRow | null {
   if (input.requireTests === "off") return null;
   const isTest = globMatcher(input.testPatterns);
@@ -123,7 +123,8 @@ export function protectedRow(input: {
     "",
     ...touched.map((t) => `  ${t.path} (${verb(t.status)}; ${t.why})`),
     "",
-    "What to do: undo the changes to these files and make the checks pass as they are. If the gate itself must change, a person changes it outside this task.",
+    "What to do: undo the changes to these files and make the checks pass as they are. " +
+      "If the gate itself must change, a person changes it outside this task.",
   ]);
 }
 
@@ -249,14 +250,17 @@ export function testsKeptRow(input: {
       ...(notes.length ? ["", ...notes] : []),
     ]);
   }
-  const header = `The test checks ran again with the start commit's version of ${plural(ranOn, "test file")} the change modified or deleted:`;
+  const header =
+    `The test checks ran again with the start commit's version of ${plural(ranOn, "test file")} ` +
+    "the change modified or deleted:";
   const files = [...modified.map((f) => `  ${f} (modified)`), ...deleted.map((f) => `  ${f} (deleted)`)];
   if (failing.length === 0)
     return row(
       TESTS_KEPT,
       true,
       "passed",
-      `The ${plural(ranOn, "test file")} the change modified or deleted still ${ranOn === 1 ? "passes" : "pass"} as ${ranOn === 1 ? "it was" : "they were"}${also}`,
+      `The ${plural(ranOn, "test file")} the change modified or deleted still ` +
+        `${ranOn === 1 ? "passes" : "pass"} as ${ranOn === 1 ? "it was" : "they were"}${also}`,
       [
         header,
         ...files,
@@ -269,7 +273,8 @@ export function testsKeptRow(input: {
     TESTS_KEPT,
     true,
     "failed",
-    `With the tests as they were, ${failing.map((r) => `"${r.checkId}"`).join(", ")} ${failing.length === 1 ? "fails" : "fail"}: the change weakened or removed tests${also}`,
+    `With the tests as they were, ${failing.map((r) => `"${r.checkId}"`).join(", ")} ` +
+      `${failing.length === 1 ? "fails" : "fail"}: the change weakened or removed tests${also}`,
     [
       header,
       ...files,
@@ -284,7 +289,7 @@ export function testsKeptRow(input: {
 }
 
 export function failsWithoutChangeRow(input: {
-  vacuousPolicy: ProofPolicy;
+  vacuousPolicy: ChecksPolicy;
   // The checks with provesChange, run at the start commit with the change's test files laid over it.
   reruns: readonly Rerun[];
   laidOver: readonly string[];
@@ -295,7 +300,11 @@ export function failsWithoutChangeRow(input: {
   if (notRun) return notRun;
   const vacuous = input.reruns.filter((r) => r.verdict === "passed");
   const context = [
-    `The checks that prove the change ran again at the run's start commit${input.laidOver.length ? ` with the change's ${plural(input.laidOver.length, "test file")} laid over it:` : " (the change has no test files to lay over it)."}`,
+    `The checks that prove the change ran again at the run's start commit${
+      input.laidOver.length
+        ? ` with the change's ${plural(input.laidOver.length, "test file")} laid over it:`
+        : " (the change has no test files to lay over it)."
+    }`,
     ...input.laidOver.map((f) => `  ${f}`),
     "",
     ...input.reruns.map((r) => `  ${describeRerun(r)}`),
@@ -314,12 +323,14 @@ export function failsWithoutChangeRow(input: {
     FAILS_WITHOUT_CHANGE,
     required,
     "failed",
-    `${vacuous.map((r) => `"${r.checkId}"`).join(", ")} ${vacuous.length === 1 ? "passes" : "pass"} without the change too: ${vacuous.length === 1 ? "it proves" : "they prove"} nothing`,
+    `${vacuous.map((r) => `"${r.checkId}"`).join(", ")} ${vacuous.length === 1 ? "passes" : "pass"} ` +
+      `without the change too: ${vacuous.length === 1 ? "it proves" : "they prove"} nothing`,
     [
       ...context,
       "",
       "A check that passes whether or not the work was done does not show the work was done.",
-      "What to do: add a test that fails before the change and passes after it (a file matching the Work's test patterns).",
+      "What to do: add a test that fails before the change and passes after it " +
+        "(a file matching the Work's test patterns).",
     ],
   );
 }

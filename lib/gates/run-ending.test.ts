@@ -18,7 +18,6 @@ const outcome = (over: Partial<AttemptOutcome> = {}): AttemptOutcome => ({
   attemptN: 1,
   maxAttempts: 3,
   hasAgent: true,
-  requiredError: null,
   isBudgetSpent: false,
   budgetSec: null,
   isNothingRequired: false,
@@ -38,7 +37,6 @@ describe("decideNextStep", () => {
     it.each<[string, Partial<AttemptOutcome>]>([
       ["gate off", { gate: "off" }],
       ["no agent", { gate: "off", hasAgent: false }],
-      ["a required error reported", { gate: "off", requiredError: "cwd missing" }],
       ["budget spent", { gate: "off", isBudgetSpent: true, budgetSec: 60 }],
       ["a single-attempt budget", { gate: "off", maxAttempts: 1 }],
     ])("%s", (_label, over) => {
@@ -46,19 +44,6 @@ describe("decideNextStep", () => {
         kind: "accept",
         reason: "policy off: checks are not run",
       });
-    });
-  });
-
-  describe("a required check errored: inconclusive (the work was not judged)", () => {
-    it.each<[string, Partial<AttemptOutcome>]>([
-      ["policy required, attempts left", {}],
-      ["policy required, last attempt", { attemptN: 3 }],
-      ["policy required, budget spent", { isBudgetSpent: true, budgetSec: 60 }],
-      ["policy required, no agent", { hasAgent: false }],
-      ["policy warn", { policy: "warn" }],
-    ])("%s", (_label, over) => {
-      const reason = "unit: cwd packages/api does not exist";
-      expect(decideNextStep(outcome({ requiredError: reason, ...over }))).toEqual({ kind: "inconclusive", reason });
     });
   });
 

@@ -1,4 +1,5 @@
-// What happens after an attempt: accept, try again, wait for a person, or end partial / inconclusive.
+// What happens after an attempt the runner judged: accept, try again, wait for a person, or end partial (an
+// attempt found inconclusive ends the run before this is asked).
 import type { Gate } from "./gate";
 import type { ChecksPolicy } from "./work-schema";
 
@@ -13,8 +14,7 @@ export type NextStep =
   | { kind: "accept"; reason: string }
   | { kind: "next-attempt" }
   | { kind: "wait"; reason: string }
-  | { kind: "partial"; reason: string }
-  | { kind: "inconclusive"; reason: string };
+  | { kind: "partial"; reason: string };
 
 export type AttemptOutcome = {
   policy: ChecksPolicy;
@@ -22,8 +22,6 @@ export type AttemptOutcome = {
   attemptN: number;
   maxAttempts: number;
   hasAgent: boolean;
-  // Set when a required check could not be carried out (verdict error): the work was not judged.
-  requiredError: string | null;
   isBudgetSpent: boolean;
   budgetSec: number | null;
   isNothingRequired: boolean;
@@ -31,7 +29,6 @@ export type AttemptOutcome = {
 
 export function decideNextStep(o: AttemptOutcome): NextStep {
   if (o.policy === "off") return { kind: "accept", reason: "policy off: checks are not run" };
-  if (o.requiredError) return { kind: "inconclusive", reason: o.requiredError };
   if (o.gate === "green") {
     return {
       kind: "accept",

@@ -3,7 +3,8 @@
 import { stripAnsi } from "./strip-ansi";
 import { cargo, goTest, jest, mocha, nodeTest, pytest, uvu, vitest, type Recogniser } from "./test-recognisers";
 
-const TEST_RUNNERS = ["node:test", "jest", "vitest", "mocha", "uvu", "pytest", "go", "cargo"] as const;
+// "junit": the counts came from the check's JUnit XML reports (lib/gates/junit.ts), not from its output.
+const TEST_RUNNERS = ["node:test", "jest", "vitest", "mocha", "uvu", "pytest", "go", "cargo", "junit"] as const;
 export type TestRunner = (typeof TEST_RUNNERS)[number];
 
 // Stored on each check result (null when no runner's summary was recognised).

@@ -218,6 +218,10 @@ describe("ZWorkCreate", () => {
       mutationReport: null,
       redTeamCommand: null,
       redTeamTestCommand: null,
+      agentNetwork: "on",
+      checkNetwork: "on",
+      sandboxMounts: [],
+      visibleRefs: [],
     });
   });
 
@@ -257,6 +261,10 @@ describe("ZWorkCreate", () => {
       mutationReport: "out/mutation.json",
       redTeamCommand: "./redteam.sh",
       redTeamTestCommand: 'node --test "$GATEHOUSE_PROBE"',
+      agentNetwork: "off",
+      checkNetwork: "on",
+      sandboxMounts: [{ path: "/opt/toolchain", mode: "ro" }],
+      visibleRefs: ["refs/tags/v*", "release/*"],
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });

@@ -120,6 +120,8 @@ export class AttemptResults {
       logBytes: r.logBytes ?? null,
       logNote: r.logNote ?? null,
       tests: r.tests ?? null,
+      testCases: r.testCases ?? null,
+      warning: r.warning ?? null,
       logAttempt: this.attempt.n,
       flaky: false,
       startedAt: r.startedAt ?? null,

@@ -5,7 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCheckEnv, processMarkers, type EnvInput } from "./check-env";
+import { buildCheckEnv, processMarkers, systemPathOf, type EnvInput } from "./check-env";
+import { agentHomeOf, attemptHomeOf } from "./paths";
 import { NO_MASKING } from "./output/masker";
 import { runCommand } from "./process/run-command";
 import type { Prisma } from "../db/models";
@@ -95,7 +96,7 @@ describe("buildCheckEnv", () => {
   it("is the fixed minimal set when nothing is listed", () => {
     const env = buildCheckEnv(input());
     expect(env).toEqual({
-      PATH: SERVER_ENV.PATH,
+      PATH: systemPathOf(SERVER_ENV.PATH),
       HOME: "/data/home",
       LANG: "C.UTF-8",
       TERM: "xterm-256color",
@@ -131,6 +132,25 @@ describe("buildCheckEnv", () => {
     expect(JSON.stringify(env)).not.toMatch(/hunter2|bootstrap-token-value|admin-password-value|next-secret|evil/);
   });
 
+  it("PATH is the system's: never Gatehouse's node_modules/.bin, npm's run-script helpers or its install folder", () => {
+    const serverPath = [
+      "/srv/gatehouse/node_modules/.bin",
+      "/srv/node_modules/.bin",
+      "/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin",
+      "/srv/gatehouse/bin",
+      "relative/bin",
+      "/opt/toolchain/bin",
+      "/usr/bin",
+      "/usr/bin",
+      "/bin",
+    ].join(":");
+    expect(systemPathOf(serverPath, "/srv/gatehouse")).toBe("/opt/toolchain/bin:/usr/bin:/bin");
+    expect(buildCheckEnv(input({ serverEnv: { PATH: serverPath } })).PATH).not.toContain("node_modules");
+    expect(systemPathOf("/srv/gatehouse/node_modules/.bin", "/srv/gatehouse")).toBe(
+      "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    );
+  });
+
   it("listing a fixed name never overrides it (a secret cannot forge the run id, HOME or PATH)", () => {
     const env = buildCheckEnv(
       input({
@@ -155,7 +175,7 @@ describe("buildCheckEnv", () => {
     );
     expect(env.GATEHOUSE_RUN_ID).toBe("run-1");
     expect(env.HOME).toBe("/data/home");
-    expect(env.PATH).toBe(SERVER_ENV.PATH);
+    expect(env.PATH).toBe(systemPathOf(SERVER_ENV.PATH));
     expect(env.CI).toBe("true");
     expect(env.TERM).toBe("xterm-256color");
     expect(env).not.toHaveProperty("GATEHOUSE_BRIEF_FILE");
@@ -266,7 +286,8 @@ describe("a frozen run whose checks list forbidden names (past the schema)", () 
       GATEHOUSE_RUN_ID: detail.run.id,
       GATEHOUSE_ATTEMPT: "1",
       GATEHOUSE_CHECK_ID: "env",
-      HOME: path.join(h.dataDir, "home"),
+      // The checks' HOME is the attempt's own (the agent's is its Work's: they never share one).
+      HOME: attemptHomeOf(h.dataDir, detail.run.id, 1),
       FOO_TOKEN: "foo-from-server",
     });
     // Granted secret values may be masked in stored output (SPEC: replaced by ***).
@@ -287,6 +308,7 @@ describe("a frozen run whose checks list forbidden names (past the schema)", () 
       "TERM",
     ]);
     expect(agentEnv.GATEHOUSE_RUN_ID).toBe(detail.run.id);
+    expect(agentEnv.HOME).toBe(agentHomeOf(h.dataDir, s.work.id));
 
     const everything = `${result.logTail}\n${detail.attempts[0].agentLogTail}`;
     expect(everything).not.toMatch(

@@ -19,9 +19,21 @@ export type EnvInput = {
 const FIXED = new Set<string>([...BASE_ENV_NAMES, ...RUN_ENV_NAMES]);
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
+// The system's PATH for a command: the server's, without what `npm start`/`npm test` put in front of it
+// (every node_modules/.bin up the tree, npm's run-script helpers) and without Gatehouse's install folder:
+// a check must run the Work's tools, never Gatehouse's own (nor find them first under a common name).
+export function systemPathOf(serverPath: string | undefined, installDir: string = process.cwd()): string {
+  const kept = (serverPath || DEFAULT_PATH)
+    .split(":")
+    .filter((dir) => dir !== "" && dir.startsWith("/"))
+    .filter((dir) => !/(^|\/)node_modules(\/|$)/.test(dir) && !dir.includes("/@npmcli/run-script/"))
+    .filter((dir) => dir !== installDir && !dir.startsWith(`${installDir}/`));
+  return [...new Set(kept)].join(":") || DEFAULT_PATH;
+}
+
 export function buildCheckEnv(input: EnvInput): Record<string, string> {
   const env: Record<string, string> = {
-    PATH: input.serverEnv.PATH || DEFAULT_PATH,
+    PATH: systemPathOf(input.serverEnv.PATH),
     HOME: input.home,
     LANG: input.serverEnv.LANG || "C.UTF-8",
     TERM: "xterm-256color",

@@ -6,10 +6,15 @@ import type { RunDetail } from "../services/run-detail";
 import { createHarness, settle, type Harness } from "../testing/runner-harness";
 
 let h: Harness;
+// Sandboxed, as a default install runs it (the other runner tests run without: vitest.config.mts).
 beforeAll(async () => {
+  process.env.GATEHOUSE_SANDBOX = "on";
   h = await createHarness();
 });
-afterAll(async () => h.cleanup());
+afterAll(async () => {
+  process.env.GATEHOUSE_SANDBOX = "off";
+  await h.cleanup();
+});
 
 function proofOf(detail: RunDetail, n: number) {
   const attempt = detail.attempts.find((a) => a.n === n)!;
@@ -25,6 +30,7 @@ describe("the demo", () => {
     const detail = await settle(h, seeded!.runId);
     expect(detail.attempts.map((a) => a.gate)).toEqual(["red", "green"]);
     expect(detail.run.ending).toBe("accepted");
+    expect(detail.run.sandboxMode).toBe("bwrap");
     expect(proofOf(detail, 1)).toEqual({
       "_tests-added": {
         verdict: "failed",

@@ -1,6 +1,7 @@
 // Advancing one run: prepare the checkout, run queued attempts, and after each decide (lib/gates) whether
 // to accept, try again, wait for a person, or end partial or inconclusive.
 import { supersedeOlderRuns } from "../db/decisions";
+import { sandboxSettingsOf } from "../gates/work-settings";
 import { ACTIVE_RUN_STATUSES, pickBestAttempt, decideNextStep } from "../gates/run-ending";
 import { isNothingRequired } from "../gates/gate";
 import type { Ending } from "../gates/run-ending";
@@ -20,19 +21,33 @@ import {
 import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { rowsFor } from "./attempt-results";
-import { prepareCheckout } from "./checkout/checkout";
+import { prepareCheckout, saveCheckoutBranch, type CheckoutTarget } from "./checkout/checkout";
+import { visibleRefsOf } from "./checkout/visible-refs";
 import { freezeCheckSources, removeReadOnlyTree, runChecksDirOf } from "./check-sources";
-import { executeAttempt } from "./execute-attempt";
+import { Budget } from "./attempt/budget";
+import { executeAttempt } from "./attempt/pipeline";
 import type { RunnerDeps, StopReason } from "./runner-deps";
 
 export async function advanceRun(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
-  await advance(runId, signal, deps);
+  const saved: SavedBranch = { target: null };
+  try {
+    await advance(runId, signal, deps, saved);
+  } finally {
+    // Whatever ended the run's turn (a stop, an error), the commits made in the checkout reach the task branch.
+    if (saved.target)
+      await saveCheckoutBranch(saved.target).catch((error: Error) =>
+        console.error(`gatehouse: the task branch of run ${runId} could not be saved: ${error.message}`),
+      );
+  }
   // A finished run's check sources (their cache and clones) are not needed again.
   const after = await findRun({ id: runId });
   if (!after || after.status === "finished") removeReadOnlyTree(runChecksDirOf(deps.dataDir, runId));
 }
 
-async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
+// The checkout whose task branch is carried into the Work's clone when the run's turn ends.
+type SavedBranch = { target: CheckoutTarget | null };
+
+async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, saved: SavedBranch): Promise<void> {
   const found = await findRun({ id: runId });
   if (!found) return;
   const run: RunRecord = found;
@@ -45,13 +60,27 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
   const isStarted = await updateRunIfStatus({
     id: run.id,
     statuses: ["queued", "running"],
-    changes: { status: "running", gate: "running", startedAt: run.startedAt ?? new Date() },
+    // The sandbox it runs under is recorded with it (a worker's own setting, like its name).
+    changes: {
+      status: "running",
+      gate: "running",
+      startedAt: run.startedAt ?? new Date(),
+      sandboxMode: deps.sandbox.kind,
+    },
   });
   if (!isStarted) return signal.aborted ? endStopped(run, signal) : undefined;
   run.gate = "running";
   let checkoutPath: string;
+  const target: CheckoutTarget = {
+    dataDir: deps.dataDir,
+    work,
+    task: { id: task.id, branch: run.branch },
+    // The run froze them with its sandbox settings (lib/gates/work-settings.ts).
+    visibleRefs: visibleRefsOf(sandboxSettingsOf(run.sandbox)),
+  };
   try {
-    const checkout = await prepareCheckout({ dataDir: deps.dataDir, work, task: { id: task.id, branch: run.branch } });
+    const checkout = await prepareCheckout(target);
+    saved.target = target;
     checkoutPath = checkout.path;
     if (!run.startCommit) {
       run.startCommit = checkout.head;
@@ -100,7 +129,6 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
       signal,
       deps,
       secrets,
-      masker: () => deps.makeMasker(secretValues),
     });
 
     if (signal.aborted) {
@@ -113,6 +141,12 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
     }
     run.gate = result.gate;
     if (result.inconclusiveReason) return endRun(run, "inconclusive", result.inconclusiveReason);
+    // Before the ending (an accepted run may be merged at once): the attempt's commits onto the task branch.
+    const saveError = await saveCheckoutBranch(target).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    if (saveError) return endRun(run, "inconclusive", `the task branch could not be saved: ${saveError}`);
 
     const step = decideNextStep({
       policy: run.policy,
@@ -120,8 +154,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
       attemptN: attempt.n,
       maxAttempts: run.maxAttempts,
       hasAgent: !!run.agentCommand,
-      requiredError: null,
-      isBudgetSpent: run.budgetSec !== null && run.spentMs - run.budgetFromMs >= run.budgetSec * 1000,
+      isBudgetSpent: new Budget(run, deps.agentTimeoutMs).isSpent(),
       budgetSec: run.budgetSec,
       isNothingRequired: isNothingRequired(run.checks),
     });
@@ -131,8 +164,6 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps): Pr
         // The task's older partial runs no longer need a decision: this one did the work.
         await supersedeOlderRuns({ taskId: run.taskId, number: run.number, byRunId: run.id });
         return deps.afterAccepted?.(run.id).catch((error) => console.error("gatehouse: auto-merge failed", error));
-      case "inconclusive":
-        return endRun(run, "inconclusive", step.reason);
       case "wait":
         await updateRunIfStatus({
           id: run.id,

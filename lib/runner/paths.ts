@@ -30,9 +30,26 @@ export function pipeDirOf(dataDir: string): string {
   return path.join(dataDir, "tmp", "pipes");
 }
 
-// HOME for checks and agents: Gatehouse's own, so the operator's dotfiles and credentials stay out.
+// HOME for platform commands that are not a run's (none today) and the parent of the agents' homes.
 export function checkHomeOf(dataDir: string): string {
   return path.join(dataDir, "home");
+}
+
+// The agent's HOME: one per Work, kept between runs (an agent CLI keeps its configuration there), never
+// seen by a check.
+export function agentHomeOf(dataDir: string, workId: string): string {
+  return path.join(dataDir, "home", "agents", workId);
+}
+
+// The checks' HOME: fresh for each attempt and removed with the attempt's files, so nothing a check (or the
+// code it ran) leaves there reaches the agent or a later attempt.
+export function attemptHomeOf(dataDir: string, runId: string, n: number): string {
+  return path.join(attemptFilesDirOf(dataDir, runId, n), "home");
+}
+
+// A review or red-team command's HOME: fresh for each command (the code under review runs inside it).
+export function reviewerHomeOf(dataDir: string, runId: string, n: number): string {
+  return path.join(attemptFilesDirOf(dataDir, runId, n), "reviewer-home");
 }
 
 // Files handed to an attempt's checks ({{assets_dir}}): readable by a GATEHOUSE_RUN_AS user, owned by the server.

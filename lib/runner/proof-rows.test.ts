@@ -238,7 +238,8 @@ describe("_tests-kept", () => {
     expect(detail.run.gate).toBe("green");
     // Uncommitted, untouched by the proof step; no scratch worktree is left behind.
     expect(gitIn(s.worktree, "status", "--porcelain")).toBe("M src/title.js");
-    expect(gitIn(s.worktree, "worktree", "list").split("\n")).toHaveLength(2);
+    // (The checkout is a repository of its own: its only worktree is itself.)
+    expect(gitIn(s.worktree, "worktree", "list").split("\n")).toHaveLength(1);
   });
 
   it("a test file the change modified without weakening it still passes as it was: green", async () => {

@@ -9,6 +9,7 @@ import { runnerSettingsFromEnv } from "./settings";
 import { findRun, updateRun } from "../db/runs";
 import { runningCommands } from "./process/process-group";
 import { prepareDataDirFor } from "./run-as";
+import { serverEnv } from "../config/config";
 
 // `executor` is what the services use; `local` is this process's own runner when runs execute here.
 type Runtime = { executor: RunExecutor; local: LocalExecutor | null; deps: RunnerDeps };
@@ -17,7 +18,7 @@ const holder = globalThis as unknown as { __gatehouseRuntime?: Runtime };
 export function defaultRunnerDeps(): RunnerDeps {
   return {
     ...runnerSettingsFromEnv(),
-    serverEnv: process.env,
+    serverEnv: serverEnv(),
     loadSecrets: loadWorkSecrets,
     makeMasker: makeSecretMasker,
     // Imported when first needed: the services import the runtime (for the executor).
@@ -61,6 +62,11 @@ export function setExecutor(executor: RunExecutor, deps: RunnerDeps): void {
 function getRuntime(): Runtime {
   if (!holder.__gatehouseRuntime) configureRuntime(defaultRunnerDeps());
   return holder.__gatehouseRuntime!;
+}
+
+// The sandbox this process's runs execute under (what /api/health reports).
+export function currentSandbox(): RunnerDeps["sandbox"] {
+  return getRuntime().deps.sandbox;
 }
 
 export function getExecutor(): RunExecutor {

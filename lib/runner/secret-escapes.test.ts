@@ -12,7 +12,7 @@ import { setSecret } from "../services/secrets";
 import { createUser } from "../services/users";
 import { callRoute } from "../testing/call-route";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
-import { maskShown } from "./execute-attempt";
+import { maskShown } from "./attempt/context";
 import { briefPathOf, checkLogPathOf } from "./paths";
 import * as runRoute from "../../app/api/runs/[id]/route";
 import * as logRoute from "../../app/api/runs/[id]/attempts/[n]/checks/[checkId]/log/route";

@@ -60,6 +60,7 @@ async function landTask(actor: Actor, task: TaskRecord, work: WorkRecord): Promi
         dataDir: dataDir(),
         work,
         branch: task.branch,
+        checkoutPath: worktreeDirOf(dataDir(), task.id),
         method: policy.method,
         task,
         author: { name: actor.label, email: actor.email ?? "gatehouse@gatehouse.invalid" },

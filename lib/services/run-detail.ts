@@ -94,5 +94,7 @@ function heldOutResult(row: ResultRecord): ResultRecord {
     logBytes: null,
     logNote: null,
     tests: null,
+    testCases: null,
+    warning: null,
   };
 }

@@ -6,6 +6,7 @@ import { ZDecision } from "../gates/decision-schema";
 import { supersedeOlderRuns } from "../db/decisions";
 import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
+import { hasLayer } from "../gates/profiles";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import {
@@ -18,7 +19,7 @@ import {
   type RunRecord,
 } from "../db/runs";
 import { findTask } from "../db/tasks";
-import { findWork, proofSettingsOf } from "../db/works";
+import { findWork, frozenSettingsOf } from "../db/works";
 import { getExecutor } from "../runner/runtime";
 import { auditBy, requireRole } from "./access";
 import { autoMergeAfterRun } from "./merge";
@@ -46,25 +47,13 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
       data: {
         taskId,
         workId: work.id,
-        policy: work.checksPolicy,
+        ...frozenSettingsOf(work),
         maxAttempts: work.checksPolicy === "required" ? resolveMaxAttempts(work, fresh) : 1,
         checks: resolved.checks,
         suppressed: resolved.suppressed,
         warnings: staleWarnings(resolved.staleSuppressions),
         agentCommand: resolveInherited(work.agentCommand, fresh.agentCommand),
-        agentEnvPassthrough: work.agentEnvPassthrough,
         budgetSec: resolveInherited(work.budgetSec, fresh.budgetSec),
-        failFast: work.failFast,
-        strictEvaluation: work.strictEvaluation,
-        proof: proofSettingsOf(work),
-        // Each ref is resolved to a commit when the run starts, before the agent (lib/runner/check-sources.ts).
-        checkSources: work.checkSources.map((source) => ({ ...source, commit: null })),
-        profile: work.profile,
-        reviewCommand: work.profile === "lite" ? null : work.reviewCommand,
-        mutationCommand: work.profile === "full" ? work.mutationCommand : null,
-        mutationReport: work.profile === "full" ? work.mutationReport : null,
-        redTeamCommand: work.profile === "full" ? work.redTeamCommand : null,
-        redTeamTestCommand: work.profile === "full" ? work.redTeamTestCommand : null,
         branch: fresh.branch,
         dispatchedById: actor.userId,
       },

@@ -12,12 +12,16 @@ import { listSecretNames } from "../db/secrets";
 import { unknownSecretIssues, type CheckSource } from "../gates/check-sources";
 import type { DbOrTx } from "../db/client";
 import { parseInput, refuseIssues } from "./validate";
+import { platformMountIssues, type SandboxMount } from "../gates/sandbox-settings";
+import { dataDir } from "../config/database-url";
+import { installDir } from "../config/install-dir";
 
 export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
   requireAdmin(actor);
   const data = parseInput(ZWorkCreate, input);
   // A new Work has no secrets yet: a check source naming one is refused (add the secret, then the source).
   refuseIssues(secretIssues(data.checkSources, []));
+  refuseIssues(mountIssues(data.sandboxMounts));
   return getDb().$transaction(async (tx) => {
     const work = await insertWork({ data: { ...data, keyPrefix: keyPrefixFor(data.name) }, db: tx });
     if (actor.userId) await upsertRole({ workId: work.id, userId: actor.userId, role: "lead", db: tx });
@@ -52,6 +56,7 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
   await requireRole(actor, workId, "lead");
   const { version, ...patch } = parseInput(ZWorkPatch, input);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as WorkChanges;
+  if (changes.sandboxMounts) refuseIssues(mountIssues(changes.sandboxMounts));
   // Which repository a Work is (and its name) is an admin's call; leads edit how it is checked.
   const identity = (["name", "repoUrl", "baseBranch"] as const).filter(
     (k) => k in changes && JSON.stringify(changes[k]) !== JSON.stringify(current[k]),
@@ -92,6 +97,11 @@ function secretIssues(sources: readonly CheckSource[], names: readonly string[])
     path: ["checkSources", ...i.path].join("."),
     message: i.message,
   }));
+}
+
+// A mount must not hand a sandboxed command the platform itself (the rule needs the server's configuration).
+function mountIssues(mounts: readonly SandboxMount[]) {
+  return platformMountIssues(mounts, { dataDir: dataDir(), installDir: installDir() });
 }
 
 // A check source's secret must be one of the Work's (read in the saving transaction).

@@ -13,18 +13,22 @@ import {
   restoreToken,
   revokeBootstrapTokensExcept,
 } from "../db/users";
+import { config, configFrom, type Env } from "../config/config";
 
 const AUTOMATION_EMAIL = "automation@gatehouse.invalid";
 
-export async function bootstrapAccess(env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
-  const email = env.GATEHOUSE_ADMIN_EMAIL;
-  const password = env.GATEHOUSE_ADMIN_PASSWORD;
+// `env`: another environment than the server's (tests).
+export async function bootstrapAccess(env?: Env): Promise<void> {
+  const settings = env ? configFrom(env) : config();
+  const email = settings.adminEmail;
+  const password = settings.adminPassword;
   if (email && password && (await countUsers()) === 0) {
     const parsedEmail = ZEmail.safeParse(email);
     const parsedPassword = ZNewPassword.safeParse(password);
     if (!parsedEmail.success || !parsedPassword.success) {
       console.error(
-        "gatehouse: GATEHOUSE_ADMIN_EMAIL must be an email address and GATEHOUSE_ADMIN_PASSWORD at least 10 characters; no admin was created",
+        "gatehouse: GATEHOUSE_ADMIN_EMAIL must be an email address and GATEHOUSE_ADMIN_PASSWORD " +
+          "at least 10 characters; no admin was created",
       );
     } else {
       await insertUser({
@@ -42,7 +46,7 @@ export async function bootstrapAccess(env: Readonly<Record<string, string | unde
       console.log(`gatehouse: created the first admin ${parsedEmail.data}`);
     }
   }
-  const token = env.GATEHOUSE_BOOTSTRAP_TOKEN;
+  const token = settings.bootstrapToken;
   if (!token || token.length < 20) {
     // Unset (or unusable): a bootstrap token enabled earlier stops working, so unsetting a leaked one helps.
     await revokeBootstrapTokensExcept({ tokenHash: "" });

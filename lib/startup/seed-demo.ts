@@ -14,6 +14,10 @@ import { dispatchTask } from "../services/runs";
 import { createTask } from "../services/tasks";
 import { createWork } from "../services/works";
 import { gitHomeOf, gitInvocation } from "../runner/checkout/git";
+import { runAsFromEnv } from "../runner/run-as";
+import { ensureAgentHome } from "../runner/sandbox/command-files";
+
+const DEMO_AGENT = "gatehouse-demo-agent.sh";
 
 const DEMO_CHECKS: Check[] = [
   // provesChange: the proof row "The checks fail without the change" runs it at the start commit too.
@@ -77,9 +81,6 @@ export async function seedDemoIfEmpty(): Promise<{ taskId: string; runId: string
   const demoDir = path.join(dataDir(), "demo");
   const repo = path.join(demoDir, "repo");
   buildDemoRepo(repo);
-  const agent = path.join(demoDir, "agent.sh");
-  fs.copyFileSync(path.join(demoSourceDir(), "agent.sh"), agent);
-  fs.chmodSync(agent, 0o755);
   const work = await createWork(SYSTEM_ACTOR, {
     name: "Gatehouse demo",
     repoUrl: repo,
@@ -87,8 +88,13 @@ export async function seedDemoIfEmpty(): Promise<{ taskId: string; runId: string
     checkDefaults: DEMO_CHECKS,
     checksPolicy: "required",
     maxGateAttempts: 3,
-    agentCommand: `bash ${JSON.stringify(agent)}`,
+    // Installed in the agent's HOME, as an agent CLI would be: the sandbox shows the agent nothing else of
+    // the data dir (nor Gatehouse's install folder, where demo/agent.sh ships).
+    agentCommand: `bash "$HOME/${DEMO_AGENT}"`,
   });
+  const agent = path.join(ensureAgentHome(dataDir(), work.id, runAsFromEnv()), DEMO_AGENT);
+  fs.copyFileSync(path.join(demoSourceDir(), "agent.sh"), agent);
+  fs.chmodSync(agent, 0o755);
   const task = await createTask(SYSTEM_ACTOR, work.id, {
     title: "Make slugify produce URL slugs",
     description:

@@ -6,6 +6,8 @@ import { configureRuntime, defaultRunnerDeps, killAllRunningProcesses } from "..
 import { isPostgresUrl } from "../config/database-url";
 import { bootstrapAccess } from "./bootstrap-access";
 import { seedDemoIfEmpty } from "./seed-demo";
+import { config } from "../config/config";
+import { describeSandboxMode } from "../runner/sandbox/mode";
 
 const holder = globalThis as unknown as { __gatehouseStarted?: Promise<void> };
 
@@ -17,16 +19,18 @@ export function startGatehouse(): Promise<void> {
 async function start(): Promise<void> {
   await readyDb();
   await bootstrapAccess();
-  const databaseUrl = process.env.DATABASE_URL;
+  const { databaseUrl, isDemo } = config();
   if (isPostgresUrl(databaseUrl)) return startOnQueue(databaseUrl!);
-  const { executor } = configureRuntime(defaultRunnerDeps());
+  const { executor, deps } = configureRuntime(defaultRunnerDeps());
+  console.log(`gatehouse: ${describeSandboxMode(deps.sandbox, deps.runAs)}`);
   const recovery = await recoverRuns(executor);
   if (recovery.interrupted.length > 0) {
     console.log(
-      `gatehouse: ended ${recovery.interrupted.length} interrupted run(s) as inconclusive; ended ${recovery.killedPids.length} left-over process(es)`,
+      `gatehouse: ended ${recovery.interrupted.length} interrupted run(s) as inconclusive; ` +
+        `ended ${recovery.killedPids.length} left-over process(es)`,
     );
   }
-  if (process.env.GATEHOUSE_DEMO !== "0") await seedDemoIfEmpty();
+  if (isDemo) await seedDemoIfEmpty();
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       killAllRunningProcesses();
@@ -41,7 +45,7 @@ async function startOnQueue(databaseUrl: string): Promise<void> {
   // Loaded only on PostgreSQL: the embedded default never loads the queue.
   const { startQueue } = await import("./start-queue");
   const queue = await startQueue(databaseUrl);
-  if (process.env.GATEHOUSE_DEMO !== "0") await seedDemoIfEmpty();
+  if (config().isDemo) await seedDemoIfEmpty();
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       void queue

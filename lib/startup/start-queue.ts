@@ -6,6 +6,7 @@ import { openQueue } from "../runner/queue/boss";
 import { lostAfterMsFromEnv } from "../runner/queue/held-runs";
 import { QueueExecutor } from "../runner/queue/queue-executor";
 import { RunWorker, workerNameFromEnv } from "../runner/queue/worker";
+import { config } from "../config/config";
 
 export async function startQueue(databaseUrl: string): Promise<{ shutdown: () => Promise<void> }> {
   const deps = defaultRunnerDeps();
@@ -19,7 +20,7 @@ export async function startQueue(databaseUrl: string): Promise<{ shutdown: () =>
   const recovery = await recoverRuns(executor);
   if (recovery.interrupted.length > 0)
     console.log(`gatehouse: ended ${recovery.interrupted.length} interrupted run(s) as inconclusive`);
-  const inProcess = process.env.GATEHOUSE_WORKERS !== "0";
+  const inProcess = config().hasLocalWorker;
   const worker = inProcess
     ? await RunWorker.start({
         queue,

@@ -2,9 +2,10 @@
 // Not part of `npm test`. Prints a table and writes .bench/results.json.
 import fs from "node:fs";
 import os from "node:os";
-import { benchFlood, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
+import { benchFlood, benchSandbox, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
 import { benchPages } from "./pages-bench";
 import { benchCheckHistory } from "./check-history-bench";
+import { benchJunit } from "./junit-bench";
 import { benchScale } from "./scale-bench";
 
 async function main() {
@@ -15,6 +16,12 @@ async function main() {
   if (!only || only === "runner") {
     rows.push(await benchTrivialChecks(9));
     print(rows.at(-1)!);
+  }
+  if (!only || only === "runner" || only === "sandbox") {
+    rows.push(await benchSandbox(9));
+    print(rows.at(-1)!);
+  }
+  if (!only || only === "runner") {
     for (const [label, command] of Object.entries(FLOODS)) {
       rows.push(await benchFlood(label, command, 9));
       print(rows.at(-1)!);
@@ -29,6 +36,12 @@ async function main() {
   }
   if (!only || only === "pages") {
     for (const row of await benchPages(5)) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  if (!only || only === "junit") {
+    for (const row of await benchJunit(9)) {
       rows.push(row);
       print(row);
     }

@@ -11,7 +11,7 @@ import { createTask } from "../../lib/services/tasks";
 import { createWork } from "../../lib/services/works";
 import { createTestDb } from "../../lib/testing/test-db";
 import { makeGitRepo } from "../../lib/testing/git-repo";
-import { findRun } from "../../lib/db/runs";
+import { findRun, listAttempts, listResults } from "../../lib/db/runs";
 import { runCommand } from "../../lib/runner/process/run-command";
 import { NO_MASKING } from "../../lib/runner/output/masker";
 import { launch } from "../../lib/runner/process/spawner";
@@ -83,6 +83,79 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
     const s = median(subject);
     const b = median(baseline);
     return { name: "20 × `true` through a dispatch vs a bash loop", subjectMs: s, baselineMs: b, ratio: s / b };
+  } finally {
+    for (const cleanup of cleanups) cleanup();
+    await t.cleanup();
+  }
+}
+
+// The sandbox's cost (issue 20): the same 20 trivial checks through a dispatch, with the sandbox and without
+// it, interleaved in one run, as the same user (so only the sandbox differs). The figure is per command.
+export async function benchSandbox(rounds: number): Promise<BenchRow> {
+  const t = await createTestDb();
+  const cleanups: (() => void)[] = [];
+  try {
+    const sandboxed = { ...defaultRunnerDeps(), dataDir: t.dataDir };
+    if (sandboxed.sandbox.kind !== "bwrap")
+      throw new Error(`the sandbox is not available here: ${JSON.stringify(sandboxed.sandbox)}`);
+    const plain = { ...sandboxed, sandbox: { kind: "off" as const } };
+    const repo = makeGitRepo({ "README.md": "bench\n" });
+    cleanups.push(repo.cleanup);
+    // The repository is made in a private temp dir: let the commands' user clone it.
+    for (let dir = repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
+      fs.chmodSync(dir, 0o755);
+    const checks = Array.from({ length: 20 }, (_, i) => ({
+      id: `c${i + 1}`,
+      name: `trivial ${i + 1}`,
+      kind: "custom" as const,
+      command: "true",
+      required: true,
+    }));
+    configureRuntime(sandboxed);
+    const work = await createWork(SYSTEM_ACTOR, {
+      name: "Bench",
+      repoUrl: repo.dir,
+      baseBranch: "main",
+      checkDefaults: checks,
+    });
+    const task = await createTask(SYSTEM_ACTOR, work.id, { title: "twenty trivial checks" });
+    // Each check's own duration (start to exit, as the run records it), apart from the run's fixed costs.
+    const perCheck = { sandboxed: [] as number[], plain: [] as number[] };
+    const dispatchAndWait = async (deps: typeof sandboxed) => {
+      const { executor } = configureRuntime(deps);
+      const started = performance.now();
+      const run = await dispatchTask(SYSTEM_ACTOR, task.id);
+      await executor.whenSettled(run.id);
+      const ms = performance.now() - started;
+      const done = await findRun({ id: run.id });
+      if (done?.ending !== "accepted") throw new Error(`bench run ended ${done?.ending}: ${done?.endingReason}`);
+      const [attempt] = await listAttempts({ runId: run.id });
+      const durations = (await listResults({ attemptId: attempt.id })).map((r) => r.durationMs ?? 0);
+      perCheck[deps === sandboxed ? "sandboxed" : "plain"].push(...durations);
+      return ms;
+    };
+    await dispatchAndWait(sandboxed);
+    const subject: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      // Alternating which goes first, so neither always runs on a warmer machine.
+      if (i % 2) {
+        subject.push(await dispatchAndWait(sandboxed));
+        baseline.push(await dispatchAndWait(plain));
+      } else {
+        baseline.push(await dispatchAndWait(plain));
+        subject.push(await dispatchAndWait(sandboxed));
+      }
+    }
+    const s = median(subject);
+    const b = median(baseline);
+    return {
+      name: "20 × `true` through a dispatch, sandboxed vs not",
+      subjectMs: s,
+      baselineMs: b,
+      ratio: s / b,
+      extra: `the sandbox adds ${((s - b) / 20).toFixed(1)} ms per check to the run; a check's own duration ${median(perCheck.plain)} ms → ${median(perCheck.sandboxed)} ms; load average ${os.loadavg()[0].toFixed(2)}`,
+    };
   } finally {
     for (const cleanup of cleanups) cleanup();
     await t.cleanup();

@@ -6,6 +6,7 @@ import { isPostgresUrl } from "@/lib/config/database-url";
 import { formatDateTime, plural, relativeTime } from "@/lib/format";
 import { listWorkers, type WorkerView } from "@/lib/services/workers";
 import { EmptyState, PageHeader, Pill, rowListClass, Section } from "@/components/ui/page-parts";
+import { config } from "@/lib/config/config";
 
 export const metadata: Metadata = { title: "Workers" };
 export const dynamic = "force-dynamic";
@@ -16,14 +17,15 @@ export default async function WorkersPage() {
   const actor = await getPageActor();
   if (!actor.isAdmin) notFound();
   const workers = await listWorkers(actor);
-  const onQueue = isPostgresUrl(process.env.DATABASE_URL);
+  const onQueue = isPostgresUrl(config().databaseUrl);
   return (
     <>
       <PageHeader
         title="Workers"
         meta={
           onQueue
-            ? "Processes that take runs from the PostgreSQL queue (npm run worker, or inside the server). A worker silent for the lost threshold is lost: its runs end inconclusive or go back to the queue."
+            ? "Processes that take runs from the PostgreSQL queue (npm run worker, or inside the server). " +
+              "A worker silent for the lost threshold is lost: its runs end inconclusive or go back to the queue."
             : "Runs execute inside the server on SQLite; workers join only a server on PostgreSQL."
         }
       />

@@ -8,6 +8,7 @@ import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
 import { toJson } from "@/lib/api/jsonify";
 import { formatDateTime } from "@/lib/format";
+import { hasLayer } from "@/lib/gates/profiles";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { RunChecksPanel } from "@/components/runs/run-checks-panel";
 import { FrozenCheckSources } from "@/components/runs/frozen-check-sources";
@@ -21,6 +22,8 @@ import { AttemptsUsed, RunFromCommit, RunSpent } from "@/components/runs/run-liv
 import { DecisionRecord } from "@/components/runs/decision-record";
 import { haveChecksChangedSince, redChecksOf } from "@/lib/services/decision-facts";
 import { dispatchTaskAction } from "@/app/tasks/[taskId]/actions";
+import { sandboxWords } from "@/lib/gates/sandbox-words";
+import { currentSandbox } from "@/lib/runner/runtime";
 import { cancelRunAction, decideRunAction, startNextAttemptAction } from "./actions";
 import Link from "next/link";
 
@@ -43,6 +46,8 @@ export default async function RunPage({ params, searchParams }: Props) {
   const canDecide = standingAllows(standing, "lead");
   const json = toJson(presentRun(detail));
   const nextAttempt = run.status === "waiting" && attempts.length < run.maxAttempts ? attempts.length + 1 : null;
+  // What it ran under, or (not started yet) what it will run under here.
+  const sandbox = sandboxWords(run.sandboxMode ?? (run.status === "finished" ? null : currentSandbox().kind));
   return (
     <>
       <Breadcrumbs
@@ -81,6 +86,7 @@ export default async function RunPage({ params, searchParams }: Props) {
               {run.strictEvaluation ? " · strict evaluation" : ""}
             </span>
             <span data-testid="run-profile">profile {run.profile}</span>
+            <span data-testid="run-sandbox">{sandbox.label}</span>
           </>
         }
         actions={
@@ -95,6 +101,15 @@ export default async function RunPage({ params, searchParams }: Props) {
           )
         }
       />
+      {sandbox.warning ? (
+        <p
+          role="note"
+          data-testid="sandbox-warning"
+          className="mb-6 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-700/60 dark:bg-red-950/40 dark:text-red-200"
+        >
+          {sandbox.warning}
+        </p>
+      ) : null}
       {run.endingReason ? (
         <p className="-mt-2 mb-6 text-sm text-zinc-700 dark:text-zinc-300" data-testid="ending-reason">
           {describeEndingReason(run.endingReason)}
@@ -138,25 +153,25 @@ export default async function RunPage({ params, searchParams }: Props) {
       <Section id="checks" title="Checks" description={<AttemptsUsed initial={json} />}>
         <RunChecksPanel initial={json} attempt={linked} />
       </Section>
-      {run.profile !== "lite" ? (
-        <>
-          <Section
-            id="evidence"
-            title="Evidence"
-            description="Each acceptance criterion shown working by the agent in .gatehouse/evidence.md."
-          >
-            <EvidenceLayer initial={json} />
-          </Section>
-          <Section
-            id="review"
-            title="Review"
-            description="An independent review ran the criteria itself after a green gate."
-          >
-            <ReviewLayer initial={json} />
-          </Section>
-        </>
+      {hasLayer(run.profile, "evidence") ? (
+        <Section
+          id="evidence"
+          title="Evidence"
+          description="Each acceptance criterion shown working by the agent in .gatehouse/evidence.md."
+        >
+          <EvidenceLayer initial={json} />
+        </Section>
       ) : null}
-      {run.profile === "full" ? (
+      {hasLayer(run.profile, "review") ? (
+        <Section
+          id="review"
+          title="Review"
+          description="An independent review ran the criteria itself after a green gate."
+        >
+          <ReviewLayer initial={json} />
+        </Section>
+      ) : null}
+      {hasLayer(run.profile, "red-team") ? (
         <Section
           id="red-team"
           title="Red team"
@@ -165,7 +180,7 @@ export default async function RunPage({ params, searchParams }: Props) {
           <RedTeamLayer initial={json} />
         </Section>
       ) : null}
-      {run.profile === "full" ? (
+      {hasLayer(run.profile, "mutation") ? (
         <Section
           id="mutation"
           title="Mutation floor"

@@ -1,6 +1,7 @@
-// Checkouts against real git: one bare clone per Work, one worktree per task on its own branch (from
-// the base branch when new), commits that stay on the task branch, errors that name the git problem,
-// and cwd resolution that refuses to leave the checkout.
+// Checkouts against real git: one bare clone per Work, one checkout (a repository of its own) per task on
+// its own branch (from the base branch when new), commits that stay on the task branch, errors that name
+// the git problem, and cwd resolution that refuses to leave the checkout. What a checkout does NOT carry
+// (other branches, tags, later commits) is tested in isolation.test.ts.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +12,7 @@ import {
   prepareCheckout,
   repoDirOf,
   resolveInsideCheckout,
+  saveCheckoutBranch,
   worktreeDirOf,
   type CheckoutTarget,
 } from "./checkout";
@@ -50,7 +52,11 @@ describe("prepareCheckout", () => {
     expect(fs.statSync(repoDir).ino).toBe(inode);
     expect(second.path).toBe(first.path);
     expect(third.path).not.toBe(first.path);
-    expect(fs.readdirSync(path.join(dataDir, "repos")).filter((n) => !n.startsWith("."))).toEqual(["work-1.git"]);
+    // One clone (and the packs new checkouts start from: task-repo.ts, base-packs.ts).
+    expect(fs.readdirSync(path.join(dataDir, "repos")).filter((n) => !n.startsWith("."))).toEqual([
+      "work-1.base-packs",
+      "work-1.git",
+    ]);
   });
 
   it("gives each task its own worktree on its own branch, created from the base branch", async () => {
@@ -68,7 +74,7 @@ describe("prepareCheckout", () => {
     expect(gitIn(repo.dir, "branch", "--format=%(refname:short)")).toBe("main");
   });
 
-  it("a commit made in a task's worktree stays on its branch across prepares, even if the worktree directory is lost", async () => {
+  it("a commit made in a task's checkout stays on its branch across prepares, and once saved even if the checkout directory is lost", async () => {
     const a = await prepareCheckout(target("task-a", "gate-1"));
     const fixed = commitFiles(a.path, { "src/app.txt": "v2 fixed\n" }, "fix on gate-1");
 
@@ -76,7 +82,11 @@ describe("prepareCheckout", () => {
     expect(again.head).toBe(fixed);
     expect(branchOf(again.path)).toBe("gate-1");
 
-    // The directory is wiped (disk cleanup, a crash): the worktree is re-added from the task branch.
+    // After an attempt the runner carries the branch into the clone, where landing reads it.
+    expect(await saveCheckoutBranch(target("task-a", "gate-1"))).toBe(fixed);
+    expect(gitIn(repoDirOf(dataDir, "work-1"), "rev-parse", "refs/heads/gate-1")).toBe(fixed);
+
+    // The directory is wiped (disk cleanup, a crash): the checkout is made again from the saved branch.
     fs.rmSync(a.path, { recursive: true, force: true });
     const rebuilt = await prepareCheckout(target("task-a", "gate-1"));
     expect(rebuilt.path).toBe(a.path);

@@ -1,16 +1,27 @@
-// Checkouts: the Work's repository is cloned once (bare) into the data dir; each task gets its own git
-// worktree on its own branch, created from the base branch when new. Commits made there stay on the
-// task branch. Git work on one Work's clone is serialised (worktree and fetch take repository locks).
+// Checkouts: the Work's repository is cloned once (bare) into the data dir; each task gets a checkout of
+// its own, a repository holding only its branch (created from the base branch when new) and what
+// visibleRefs opens (task-repo.ts). Commits made there are carried back to the task branch in the clone
+// after each attempt. Git work on one Work's clone is serialised (fetches and ref updates take its lock).
 import fs from "node:fs";
 import path from "node:path";
-import { git, GitError, gitOk } from "./git";
+import { git, GitError } from "./git";
 import { readWorktreeHead } from "./read-head";
+import {
+  createTaskRepository,
+  hasManagedRefs,
+  isOwnRepository,
+  saveTaskBranch,
+  switchTaskBranch,
+  syncVisibleRefs,
+} from "./task-repo";
 import { giveTo, runAsFromEnv } from "../run-as";
 
 export type CheckoutTarget = {
   dataDir: string;
   work: { id: string; repoUrl: string; baseBranch: string | null };
   task: { id: string; branch: string };
+  // Ref globs of the Work's repository the checkout may carry beyond the task branch (default none).
+  visibleRefs?: readonly string[];
 };
 
 export type Checkout = { path: string; head: string; baseBranch: string | null };
@@ -71,25 +82,68 @@ export async function ensureClone(dataDir: string, work: CheckoutTarget["work"])
   return repoDir;
 }
 
-async function prepareLocked({ dataDir, work, task }: CheckoutTarget): Promise<Checkout> {
+async function prepareLocked({ dataDir, work, task, visibleRefs = [] }: CheckoutTarget): Promise<Checkout> {
   const repoDir = await ensureClone(dataDir, work);
   const wt = worktreeDirOf(dataDir, task.id);
-  // The common case, an existing worktree on its branch, needs no git process at all.
-  const known = readWorktreeHead(wt);
-  if (known && known.branch === task.branch) return { path: wt, head: known.commit, baseBranch: work.baseBranch };
-  if (await isWorktree(wt)) {
-    // A worktree on another branch (or one whose HEAD the fast read could not follow).
-    const current = known?.branch ?? (await git(["rev-parse", "--abbrev-ref", "HEAD"], { cwd: wt })).trim();
-    if (current !== task.branch) await git(["checkout", "--quiet", task.branch], { cwd: wt });
-    return { path: wt, head: await headCommit(wt), baseBranch: work.baseBranch };
+  const syncRefs = async () => {
+    if (visibleRefs.length > 0 || hasManagedRefs(wt)) await syncVisibleRefs({ repoDir, checkoutPath: wt, visibleRefs });
+  };
+  if (isOwnRepository(wt)) {
+    // The common case, an existing checkout on its branch, needs no git process at all (without visibleRefs).
+    const known = readWorktreeHead(wt);
+    if (known && known.branch === task.branch) {
+      await syncRefs();
+      return { path: wt, head: known.commit, baseBranch: work.baseBranch };
+    }
+    // A checkout on another branch (the task's branch was renamed, or the agent switched).
+    const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
+    await switchTaskBranch({ repoDir, checkoutPath: wt, branch: task.branch, baseBranch });
+    await syncRefs();
+    return { path: wt, head: await headCommit(wt), baseBranch };
   }
   const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
-  fs.rmSync(wt, { recursive: true, force: true });
-  await git(["worktree", "prune"], { cwd: repoDir });
+  // A `.git` that is not a directory of its own: a worktree of the clone (the layout before checkouts were
+  // repositories of their own) or a pointer an agent planted. Its files are kept, the pointer is not.
+  const keepFiles = dropGitPointer(repoDir, wt);
+  if (!keepFiles) fs.rmSync(wt, { recursive: true, force: true });
+  // Worktrees of the clone are left only from the layout before (and the scratch worktrees it made).
+  if (fs.existsSync(path.join(repoDir, "worktrees"))) await git(["worktree", "prune"], { cwd: repoDir });
   await git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
   fs.mkdirSync(path.dirname(wt), { recursive: true });
-  await addWorktree(repoDir, wt, task.branch, baseBranch);
+  await createTaskRepository({ repoDir, dir: wt, branch: task.branch, baseBranch, visibleRefs, keepFiles });
   return { path: wt, head: await headCommit(wt), baseBranch };
+}
+
+// Removes a checkout's `.git` pointer (file or symlink) and, when it names a worktree of the clone, that
+// worktree's registration (else the clone would refuse to update the branch "checked out" there). True
+// when there was one, so the checkout's files are the agent's to keep.
+function dropGitPointer(repoDir: string, wt: string): boolean {
+  const dotGit = path.join(wt, ".git");
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(dotGit);
+  } catch {
+    return false;
+  }
+  if (stat.isDirectory()) return false;
+  const pointer = stat.isFile() ? fs.readFileSync(dotGit, "utf8") : "";
+  const match = /^gitdir: (.+)$/m.exec(pointer);
+  const registered = match ? path.resolve(wt, match[1].trim()) : null;
+  if (registered?.startsWith(path.join(repoDir, "worktrees") + path.sep))
+    fs.rmSync(registered, { recursive: true, force: true });
+  fs.rmSync(dotGit, { force: true });
+  return true;
+}
+
+// Carries the task branch from the task's checkout into the Work's clone (after each attempt, before a
+// merge): what landing and the next checkout read. null when there is no checkout or no such branch.
+export function saveCheckoutBranch(target: CheckoutTarget): Promise<string | null> {
+  return withLock(target.work.id, async () => {
+    const wt = worktreeDirOf(target.dataDir, target.task.id);
+    const repoDir = repoDirOf(target.dataDir, target.work.id);
+    if (!fs.existsSync(wt) || !fs.existsSync(path.join(repoDir, "HEAD"))) return null;
+    return saveTaskBranch({ repoDir, checkoutPath: wt, branch: target.task.branch });
+  });
 }
 
 async function cloneBare(url: string, repoDir: string): Promise<void> {
@@ -116,28 +170,6 @@ export async function remoteHeadBranch(repoDir: string): Promise<string> {
   const head = (await git(["symbolic-ref", "--short", "HEAD"], { cwd: repoDir }).catch(() => "")).trim();
   if (!head) throw new GitError("the repository has no HEAD branch; set the Work's base branch");
   return head;
-}
-
-async function isWorktree(dir: string): Promise<boolean> {
-  if (!fs.existsSync(path.join(dir, ".git"))) return false;
-  return gitOk(["rev-parse", "--is-inside-work-tree"], { cwd: dir });
-}
-
-async function addWorktree(repoDir: string, wt: string, branch: string, baseBranch: string): Promise<void> {
-  const hasRef = (ref: string) => gitOk(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd: repoDir });
-  if (await hasRef(`refs/heads/${branch}`)) {
-    await git(["worktree", "add", "--quiet", wt, branch], { cwd: repoDir });
-    return;
-  }
-  const from = (await hasRef(`refs/remotes/origin/${branch}`))
-    ? `refs/remotes/origin/${branch}`
-    : (await hasRef(`refs/remotes/origin/${baseBranch}`))
-      ? `refs/remotes/origin/${baseBranch}`
-      : (await hasRef(`refs/heads/${baseBranch}`))
-        ? `refs/heads/${baseBranch}`
-        : null;
-  if (!from) throw new GitError(`the base branch "${baseBranch}" does not exist in the repository`);
-  await git(["worktree", "add", "--quiet", "--no-track", "-b", branch, wt, from], { cwd: repoDir });
 }
 
 export async function headCommit(wt: string): Promise<string> {

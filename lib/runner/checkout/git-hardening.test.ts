@@ -14,8 +14,10 @@ import {
   isDirtyCheckout,
   prepareCheckout,
   repoDirOf,
+  saveCheckoutBranch,
   type CheckoutTarget,
 } from "./checkout";
+import { withScratchWorktree } from "./scratch";
 import { git, gitEnvironment, gitHomeOf, namedOverrides } from "./git";
 
 const SECRETS: Record<string, string> = {
@@ -84,11 +86,26 @@ describe("git run by the platform in an armed checkout", () => {
     agentGit("config", "core.fsmonitor", evil("fsmonitor"));
     const hooks = path.join(dataDir, "evil-hooks");
     fs.mkdirSync(hooks);
-    for (const hook of ["post-checkout", "reference-transaction", "post-index-change", "pre-auto-gc", "post-commit"]) {
-      fs.copyFileSync(evil(`hook-${hook}`), path.join(hooks, hook));
-      fs.copyFileSync(evil(`githooks-${hook}`), path.join(repoDir, "hooks", hook));
-      fs.chmodSync(path.join(hooks, hook), 0o755);
-      fs.chmodSync(path.join(repoDir, "hooks", hook), 0o755);
+    // The checkout's own .git/hooks (the agent owns its whole .git) and, as if it could reach them, the clone's.
+    fs.mkdirSync(path.join(wt, ".git", "hooks"), { recursive: true });
+    fs.mkdirSync(path.join(repoDir, "hooks"), { recursive: true });
+    for (const hook of [
+      "post-checkout",
+      "reference-transaction",
+      "post-index-change",
+      "pre-auto-gc",
+      "post-commit",
+      "pre-push",
+      "post-rewrite",
+    ]) {
+      for (const [dir, name] of [
+        [hooks, `hook-${hook}`],
+        [path.join(repoDir, "hooks"), `githooks-${hook}`],
+        [path.join(wt, ".git", "hooks"), `own-hooks-${hook}`],
+      ]) {
+        fs.copyFileSync(evil(name), path.join(dir, hook));
+        fs.chmodSync(path.join(dir, hook), 0o755);
+      }
     }
     agentGit("config", "core.hooksPath", hooks);
     agentGit("config", "filter.evil.clean", evil("filter-clean"));
@@ -105,6 +122,13 @@ describe("git run by the platform in an armed checkout", () => {
     agentGit("config", "commit.gpgSign", "true");
     agentGit("config", "core.alternateRefsCommand", evil("alternate-refs"));
     agentGit("config", "remote.origin.uploadpack", evil("uploadpack"));
+    // What upload-pack in the checkout's repository would honour, were the branch fetched from it directly:
+    // a pack-objects hook, and a promisor remote whose lazy fetch runs a transport.
+    agentGit("config", "uploadpack.packObjectsHook", evil("pack-objects-hook"));
+    agentGit("config", "extensions.partialClone", "evil");
+    agentGit("config", "remote.evil.promisor", "true");
+    agentGit("config", "remote.evil.url", `ext::sh -c ${evil("promisor-transport")}`);
+    agentGit("config", "protocol.allow", "always");
     // Attributes in the shared info/ (every worktree of the clone) and in the checkout itself.
     fs.mkdirSync(path.join(repoDir, "info"), { recursive: true });
     fs.writeFileSync(path.join(repoDir, "info", "attributes"), "* filter=evil diff=evil\n*.md filter=proc\n");
@@ -137,6 +161,19 @@ describe("git run by the platform in an armed checkout", () => {
     fs.writeFileSync(path.join(wt, "README.md"), "base\n");
     const switched = await prepareCheckout(target("task-a", "other"));
     expect(fs.readFileSync(path.join(switched.path, "src", "app.txt"), "utf8")).toBe("v1 on other\n");
+    // A commit of the agent's (made without its own hooks, which would be its own doing) carried back to the
+    // clone, and a scratch worktree of the checkout (the proof rows').
+    const quiet = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "commit.gpgSign=false"];
+    gitIn(wt, ...quiet, "commit", "-qm", "the agent's commit", "--allow-empty");
+    const committed = gitIn(wt, "rev-parse", "HEAD");
+    expect(await saveCheckoutBranch(target("task-a", "other"))).toBe(committed);
+    expect(gitIn(repoDir, "rev-parse", "refs/heads/other")).toBe(committed);
+    await withScratchWorktree({
+      checkoutPath: wt,
+      dir: path.join(dataDir, "scratch", "s1"),
+      commit: committed,
+      fn: async (dir) => expect(fs.readFileSync(path.join(dir, "src", "app.txt"), "utf8")).toBe("v1 on other\n"),
+    });
     const fresh = await prepareCheckout(target("task-b", "gate-2"));
     // The new worktree has the files as committed: no smudge filter rewrote them.
     expect(fs.readFileSync(path.join(fresh.path, "src", "app.txt"), "utf8")).toBe("v1\n");
@@ -146,15 +183,21 @@ describe("git run by the platform in an armed checkout", () => {
     expect(ran()).toEqual([]);
   });
 
-  it("refuses transports that run a program (ext::) and uses plain ssh, whatever the checkout rewrites the URL to", async () => {
+  it("refuses transports that run a program (ext::) and uses plain ssh, whatever a config rewrites the URL to", async () => {
+    // The checkout's config is its own repository's: rewriting URLs there no longer reaches the clone's fetch.
     agentGit("config", "core.sshCommand", evil("ssh-command"));
     agentGit("config", `url.ssh://127.0.0.1:1/nothing.git.insteadOf`, repo.dir);
-    await expect(prepareCheckout(target("task-c", "gate-3"))).rejects.toThrow(/fetch failed/);
-    agentGit("config", "--unset-all", `url.ssh://127.0.0.1:1/nothing.git.insteadOf`);
+    await prepareCheckout(target("task-c", "gate-3"));
+    // Written into the clone itself (a clone armed before checkouts were repositories of their own).
+    const cloneGit = (...args: string[]) => gitIn(repoDir, ...args);
+    cloneGit("config", "core.sshCommand", evil("ssh-command"));
+    cloneGit("config", `url.ssh://127.0.0.1:1/nothing.git.insteadOf`, repo.dir);
+    await expect(prepareCheckout(target("task-c2", "gate-3b"))).rejects.toThrow(/fetch failed/);
+    cloneGit("config", "--unset-all", `url.ssh://127.0.0.1:1/nothing.git.insteadOf`);
     const ext = `ext::sh -c ${evil("ext-transport")}`;
-    agentGit("config", `url.${ext}.insteadOf`, repo.dir);
+    cloneGit("config", `url.${ext}.insteadOf`, repo.dir);
     await expect(prepareCheckout(target("task-d", "gate-4"))).rejects.toThrow(/fetch failed/);
-    agentGit("config", "--unset-all", `url.${ext}.insteadOf`);
+    cloneGit("config", "--unset-all", `url.${ext}.insteadOf`);
     expect(ran()).toEqual([]);
   });
 

@@ -15,6 +15,7 @@ import { dataDir } from "../../config/database-url";
 import { execCaptured } from "../process/exec-captured";
 import { pipeDirOf } from "../paths";
 import { runAsFromEnv, type RunAsUser } from "../run-as";
+import { config, serverEnv } from "../../config/config";
 
 export class GitError extends Error {
   constructor(message: string) {
@@ -32,6 +33,8 @@ export type GitOptions = {
   // An HTTP header for this command alone (a check source's credential), as command-scope config: it is
   // in git's environment only, never in a URL, a repository's config or a log.
   httpHeader?: string;
+  // More command-scope config for this command alone (e.g. fsck what a fetch receives).
+  config?: ReadonlyArray<readonly [string, string]>;
 };
 
 const FIXED_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -92,7 +95,17 @@ const NAMED_PROGRAM_KEYS: Readonly<Record<string, ReadonlyArray<readonly [string
 };
 
 // Subcommands that read no per-name driver (no filter, diff, merge or transport), so need no listing.
-const NO_DRIVER_COMMANDS = new Set(["rev-parse", "config", "symbolic-ref", "remote", "clone"]);
+const NO_DRIVER_COMMANDS = new Set([
+  "rev-parse",
+  "config",
+  "symbolic-ref",
+  "remote",
+  "clone",
+  "init",
+  "update-ref",
+  "for-each-ref",
+  "merge-base",
+]);
 // Network commands keep the operator's proxy, CA and ssh-agent settings (only git and ssh see them).
 const NETWORK_COMMANDS = new Set(["clone", "fetch", "ls-remote", "push"]);
 const NETWORK_ENV = [
@@ -116,7 +129,7 @@ let gitBinary: { pathVar: string | undefined; file: string } | null = null;
 // git's absolute path, found once on the server's PATH; git itself then gets the fixed PATH (plus
 // git's own directory, if it lives elsewhere).
 function findGit(): string {
-  const pathVar = process.env.PATH;
+  const pathVar = config().hostPath ?? undefined;
   if (gitBinary && gitBinary.pathVar === pathVar) return gitBinary.file;
   let file = "git";
   for (const dir of (pathVar || FIXED_PATH).split(":")) {
@@ -195,7 +208,7 @@ export function gitEnvironment(
   };
   if (options.network)
     for (const name of NETWORK_ENV) {
-      const value = process.env[name];
+      const value = serverEnv()[name];
       if (value !== undefined) env[name] = value;
     }
   return { ...env, ...options.extra, ...configEnv([...NEUTRAL_CONFIG, ...(options.config ?? [])]) };
@@ -277,10 +290,12 @@ export async function gitCaptured(
     config = namedOverrides(listed.stdout);
     if (config.length > MAX_NAMED_OVERRIDES)
       throw new GitError(
-        `git ${args[0]} refused: the repository's config names too many filter, diff, merge or remote drivers (${config.length} keys to override, at most ${MAX_NAMED_OVERRIDES})`,
+        `git ${args[0]} refused: the repository's config names too many filter, diff, merge or remote drivers ` +
+          `(${config.length} keys to override, at most ${MAX_NAMED_OVERRIDES})`,
       );
   }
   if (options.httpHeader !== undefined) config.push(["http.extraHeader", options.httpHeader]);
+  for (const [key, value] of options.config ?? []) config.push([key, value]);
   const env = gitEnvironment(home, { network, extra: options.env, config });
   const finalArgs = withSafeFlags(args);
   return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs);

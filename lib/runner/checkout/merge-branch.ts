@@ -1,12 +1,14 @@
 // Landing a task: its branch merged into the Work's base branch and pushed to the repository. The merge is
 // made in the Work's bare clone with `git merge-tree --write-tree` and `commit-tree` — no working tree at
-// all, so the task's worktree (which a run may be using) is never touched and nothing is left half-merged
+// all, so the task's checkout (which a run may be using) is never touched and nothing is left half-merged
 // on disk. The push is a plain (non-force) push of the new commit to the base branch: the remote takes it
 // only if its base is still the commit the merge was made on (a fast-forward; receive-pack also checks
 // the old value under its ref lock), so a race with another server is a refusal, never a lost commit.
 // Callers serialise merges of one Work with withRepoLock (checkout.ts).
+import fs from "node:fs";
 import { ensureClone, remoteHeadBranch, type CheckoutTarget } from "./checkout";
 import { git, GitError, gitCaptured, gitOk } from "./git";
+import { saveTaskBranch } from "./task-repo";
 import { mergeMessage, type MergeMethod } from "../../gates/merge-policy";
 
 type MergeRefusal =
@@ -31,6 +33,8 @@ export type MergeRequest = {
   method: MergeMethod;
   task: { key: string; title: string };
   author: { name: string; email: string };
+  // The task's checkout, whose branch is carried into the clone first (commits since its last attempt).
+  checkoutPath?: string;
   // Asked with the branch's head once it is known: a reason to refuse (requireGreenGate), or null.
   judge: (branchHead: string) => Promise<string | null> | string | null;
 };
@@ -47,7 +51,7 @@ async function resolveCommit(repoDir: string, ref: string): Promise<string | nul
   return out.code === 0 ? out.stdout.trim() : null;
 }
 
-// The task branch's head: the clone's own branch (what the task's worktree commits to), else the remote's.
+// The task branch's head: the clone's own branch (saved from the task's checkout), else the remote's.
 async function branchHeadOf(repoDir: string, branch: string): Promise<string | null> {
   return (
     (await resolveCommit(repoDir, `refs/heads/${branch}`)) ??
@@ -58,6 +62,8 @@ async function branchHeadOf(repoDir: string, branch: string): Promise<string | n
 export async function mergeBranch(req: MergeRequest): Promise<MergeOutcome> {
   const repoDir = await ensureClone(req.dataDir, req.work);
   await git(["fetch", "--quiet", "--prune", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
+  if (req.checkoutPath && fs.existsSync(req.checkoutPath))
+    await saveTaskBranch({ repoDir, checkoutPath: req.checkoutPath, branch: req.branch });
   const head = await branchHeadOf(repoDir, req.branch);
   if (!head) return refused("branch-missing", `the branch "${req.branch}" does not exist in the repository`);
   const judged = await req.judge(head);

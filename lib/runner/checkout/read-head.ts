@@ -1,4 +1,4 @@
-// Reading a worktree's branch and commit from git's files instead of running git (each git process
+// Reading a checkout's branch and commit from git's files instead of running git (each git process
 // costs milliseconds a run repeats many times). Falls back to null when anything is unusual.
 import fs from "node:fs";
 import path from "node:path";
@@ -11,7 +11,8 @@ function read(file: string): string | null {
   }
 }
 
-function resolveRef(dirs: string[], ref: string): string | null {
+// A ref's commit from git's files in these git dirs (loose, then packed); null when not found there.
+export function resolveRef(dirs: string[], ref: string): string | null {
   for (const dir of dirs) {
     const loose = read(path.join(dir, ref))?.trim();
     if (loose && /^[0-9a-f]{40,64}$/.test(loose)) return loose;
@@ -25,11 +26,22 @@ function resolveRef(dirs: string[], ref: string): string | null {
   return null;
 }
 
+// The git directory of a checkout: its own `.git` directory (a task's checkout), or the one a `.git` file
+// points at (a scratch worktree). null when neither.
+function gitDirOf(worktree: string): string | null {
+  const dotGit = path.join(worktree, ".git");
+  try {
+    if (fs.lstatSync(dotGit).isDirectory()) return dotGit;
+  } catch {
+    return null;
+  }
+  const match = /^gitdir: (.+)$/m.exec(read(dotGit) ?? "");
+  return match ? path.resolve(worktree, match[1].trim()) : null;
+}
+
 export function readWorktreeHead(worktree: string): { branch: string | null; commit: string } | null {
-  const pointer = read(path.join(worktree, ".git"));
-  const match = pointer && /^gitdir: (.+)$/m.exec(pointer);
-  if (!match) return null;
-  const gitDir = path.resolve(worktree, match[1].trim());
+  const gitDir = gitDirOf(worktree);
+  if (!gitDir) return null;
   const head = read(path.join(gitDir, "HEAD"))?.trim();
   if (!head) return null;
   const commonRel = read(path.join(gitDir, "commondir"))?.trim();

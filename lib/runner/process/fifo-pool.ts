@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { launch } from "./spawner";
+import { config } from "../../config/config";
 
 const BATCH = 32;
 
@@ -28,7 +29,7 @@ export class FifoPool {
       file: "mkfifo",
       args: ["-m", "600", ...paths],
       cwd: this.dir,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      env: { PATH: config().hostPath ?? "/usr/bin:/bin" },
       stdinPath: null,
       outPath: "/dev/null",
     });

@@ -6,11 +6,12 @@
 import fs from "node:fs";
 import { fifoPoolFor, type ReadEnd } from "./fifo-pool";
 import { PipePoller } from "./pipe-poller";
-import { launch, type Exit, type RunAs } from "./spawner";
+import { launch, nativeSpawnerPath, type Exit, type RunAs } from "./spawner";
 import { LogSink, type LogSummary } from "../output/log-sink";
 import type { OutputMasker } from "../output/masker";
 import { StreamSearch } from "../output/stream-search";
 import { killProcessesByEnv, runningCommands } from "./process-group";
+import type { CommandSandbox } from "../sandbox/command-sandbox";
 
 export type CommandSpec = {
   command: string;
@@ -34,6 +35,9 @@ export type CommandSpec = {
   // Environment markers (NAME=value) identifying this command's processes: a last sweep for anything
   // still holding the output after the command and all its descendants have ended.
   markers?: string[];
+  // Run it inside this sandbox (lib/runner/sandbox): bwrap starts bash, under the same shim, so the shim's
+  // guards hold for everything inside; an error refuses the command with it. Unset: no sandbox.
+  sandbox?: CommandSandbox | null;
   onSpawn?: (info: { pid: number; sink: LogSink }) => void;
 };
 
@@ -74,6 +78,13 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
 
   if (!isDirectory(spec.cwd)) return fail(`working directory ${spec.cwd} does not exist`);
   if (spec.signal?.aborted) return { ...fail("cancelled before it started"), isAborted: true };
+  if (spec.sandbox && "error" in spec.sandbox) return fail(spec.sandbox.error);
+  const bash = [...BASH_ARGS, spec.command];
+  // Sandboxed, the main process is the spawner's waiter around bwrap (see spawner.c): the command inside
+  // still gets a timeout's SIGTERM and its grace before the SIGKILL.
+  const program = spec.sandbox
+    ? { file: nativeSpawnerPath(), args: ["--sandbox-wait", spec.sandbox.bwrap, ...spec.sandbox.args, "bash", ...bash] }
+    : { file: "bash", args: bash };
 
   let pipe: ReadEnd;
   try {
@@ -82,8 +93,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     return fail(`could not create the output pipe: ${(error as Error).message}`);
   }
   const launched = await launch({
-    file: "bash",
-    args: [...BASH_ARGS, spec.command],
+    ...program,
     cwd: spec.cwd,
     env: spec.env,
     stdinPath: spec.stdinFile ?? null,

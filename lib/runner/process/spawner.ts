@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { config } from "../../config/config";
 
 export type RunAs = { uid: number; gid: number };
 export type LaunchRequest = {
@@ -37,7 +38,7 @@ const SIGNAL_NAMES = Object.fromEntries(Object.entries(os.constants.signals).map
   NodeJS.Signals
 >;
 
-function nativeSpawnerPath(): string {
+export function nativeSpawnerPath(): string {
   return path.join(process.cwd(), "lib", "runner", "process", "native", "gatehouse-spawner");
 }
 
@@ -55,7 +56,7 @@ class Spawner {
       };
     const child: ChildProcess = spawn(file, [], {
       stdio: ["pipe", "pipe", "inherit"],
-      env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv,
+      env: { PATH: config().hostPath ?? "" } as unknown as NodeJS.ProcessEnv,
     });
     child.stdin!.on("error", () => undefined);
     child.on("error", () => undefined);

@@ -12,6 +12,7 @@ import {
   type WorkerRecord,
 } from "../../db/workers";
 import { settleOpenAttempts } from "../recovery";
+import { config, configFrom, type Env } from "../../config/config";
 
 export type HeldRunOutcome = { runId: string; fate: "requeue" | "end" | "release" };
 
@@ -58,7 +59,8 @@ export async function reapSilentWorkers(
   for (const worker of await findSilentWorkers({ before })) {
     if (!(await markWorkerLost({ id: worker.id, before }))) continue;
     console.log(
-      `gatehouse: worker ${worker.name} on ${worker.host} is lost: no heartbeat since ${worker.heartbeatAt.toISOString()}`,
+      `gatehouse: worker ${worker.name} on ${worker.host} is lost: ` +
+        `no heartbeat since ${worker.heartbeatAt.toISOString()}`,
     );
     await settleRunsOf(worker, WORKER_LOST, requeue);
     reaped.push(worker);
@@ -66,7 +68,6 @@ export async function reapSilentWorkers(
   return reaped;
 }
 
-export function lostAfterMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const seconds = Number(env.GATEHOUSE_WORKER_LOST_SEC);
-  return (Number.isFinite(seconds) && seconds > 0 ? seconds : 30) * 1000;
+export function lostAfterMsFromEnv(env?: Env): number {
+  return (env ? configFrom(env) : config()).workerLostMs;
 }

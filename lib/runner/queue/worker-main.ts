@@ -5,6 +5,7 @@ import { defaultRunnerDeps } from "../runtime";
 import { openQueue } from "./boss";
 import { lostAfterMsFromEnv } from "./held-runs";
 import { RunWorker, workerNameFromEnv } from "./worker";
+import { describeSandboxMode } from "../sandbox/mode";
 
 export async function runWorkerProcess(databaseUrl: string): Promise<void> {
   const db = await readyDb();
@@ -19,6 +20,7 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     process.exit(2);
   }
   const deps = defaultRunnerDeps();
+  console.log(`gatehouse worker: ${describeSandboxMode(deps.sandbox, deps.runAs)}`);
   const queue = await openQueue(databaseUrl);
   const worker = await RunWorker.start({
     queue,

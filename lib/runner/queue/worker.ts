@@ -29,6 +29,7 @@ import { advanceSafely } from "../runtime";
 import { listenForRuns, POLL_MS, RUN_QUEUE, sendRunJob, type QueueConnection } from "./boss";
 import { reapSilentWorkers, settleRunsOf } from "./held-runs";
 import { LogShipper } from "./log-shipper";
+import { config, configFrom, type Env } from "../../config/config";
 
 export type WorkerOptions = {
   queue: QueueConnection;
@@ -40,8 +41,8 @@ export type WorkerOptions = {
   publishEveryMs?: number;
 };
 
-export function workerNameFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return env.GATEHOUSE_WORKER_NAME?.trim() || os.hostname();
+export function workerNameFromEnv(env?: Env): string {
+  return (env ? configFrom(env) : config()).workerName;
 }
 
 export class RunWorker {
@@ -75,7 +76,8 @@ export class RunWorker {
     for (const t of worker.timers) t.unref();
     worker.loopDone = worker.loop();
     console.log(
-      `gatehouse: worker ${options.name} (${os.hostname()}, pid ${process.pid}) takes runs, ${options.concurrency} at once`,
+      `gatehouse: worker ${options.name} (${os.hostname()}, pid ${process.pid}) takes runs, ` +
+        `${options.concurrency} at once`,
     );
     return worker;
   }
@@ -149,7 +151,8 @@ export class RunWorker {
     const workerId = this.record.id;
     if (!(await claimRun({ runId, worker: { id: workerId, name: this.name } }))) {
       console.log(
-        `gatehouse: worker ${this.name} dropped a job for run ${runId}: it is ${run.status}${run.claimedBy ? " and held by a worker" : ""}`,
+        `gatehouse: worker ${this.name} dropped a job for run ${runId}: ` +
+          `it is ${run.status}${run.claimedBy ? " and held by a worker" : ""}`,
       );
       return void (await done());
     }
@@ -241,7 +244,8 @@ export class RunWorker {
     await stopWorker({ id: this.record.id });
     await this.unlisten?.();
     console.log(
-      `gatehouse: worker ${this.name} stopped${outcomes.length ? `; ${outcomes.map((o) => `${o.runId}: ${o.fate}`).join(", ")}` : ""}`,
+      `gatehouse: worker ${this.name} stopped` +
+        (outcomes.length ? `; ${outcomes.map((o) => `${o.runId}: ${o.fate}`).join(", ")}` : ""),
     );
   }
 }

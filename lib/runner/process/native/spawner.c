@@ -389,7 +389,56 @@ static void finish(void) {
   }
 }
 
-int main(void) {
+/* ---- the sandbox waiter: `gatehouse-spawner --sandbox-wait bwrap ARGS...` ---------------------------------
+ * A sandboxed command's main process. bwrap's outer process dies at the first SIGTERM its group gets, and
+ * the shim would then SIGKILL the group at once: the command inside would lose the grace a timeout or a
+ * cancel gives it (SIGTERM, then SIGKILL after killGraceMs). This waiter stays in the group, survives
+ * SIGTERM/SIGINT/SIGHUP (handlers, reset to the default in bwrap by exec) and is a subreaper, so bwrap's
+ * init, orphaned when bwrap dies, becomes its child: after a SIGTERM it waits for the init (which exits
+ * with the command's status once the command is done); when bwrap exits by itself it ends the init (and
+ * so everything the command left in its namespace) and exits with bwrap's status. SIGKILL still ends it,
+ * and the shim's sweep the rest. */
+static void ignore_signal(int sig) { (void)sig; }
+
+static int sandbox_wait(char **argv) {
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = ignore_signal;
+  int survived[] = {SIGTERM, SIGINT, SIGHUP};
+  for (size_t i = 0; i < sizeof survived / sizeof survived[0]; i++) sigaction(survived[i], &sa, NULL);
+  pid_t child = fork();
+  if (child < 0) return 127;
+  if (child == 0) {
+    execvp(argv[0], argv);
+    dprintf(2, "[gatehouse-spawner] could not start %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  static pid_t killed[MAX_SWEEP];
+  int last = 0, bwrap_exited = 0;
+  for (;;) {
+    int status;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0 && errno == EINTR) continue;
+    if (pid < 0) break;
+    if (bwrap_exited) continue;
+    last = status;
+    /* bwrap exited by itself: the command's main process has (bwrap reports its status the moment it
+     * does). Its init may still wait for what the command left: ending the init ends the whole namespace. */
+    if (pid == child && WIFEXITED(status)) {
+      bwrap_exited = 1;
+      kill_children(killed, MAX_SWEEP, NULL);
+    }
+  }
+  if (WIFSIGNALED(last)) {
+    signal(WTERMSIG(last), SIG_DFL);
+    kill(getpid(), WTERMSIG(last));
+  }
+  return WIFEXITED(last) ? WEXITSTATUS(last) : 128 + (WIFSIGNALED(last) ? WTERMSIG(last) : 0);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 2 && strcmp(argv[1], "--sandbox-wait") == 0) return sandbox_wait(argv + 2);
   /* Nothing the server was started with (a pipe at fd 251 was seen) reaches a command. */
   close_from(3, -1);
   spawner_pid = getpid();

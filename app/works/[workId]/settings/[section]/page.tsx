@@ -1,0 +1,49 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getPageActor } from "@/lib/auth/page-actor";
+import { readAudit } from "@/lib/services/audit";
+import { listWorkAssets } from "@/lib/services/assets";
+import { standingAllows, standingOn } from "@/lib/services/access";
+import { presentAsset } from "@/lib/api/present";
+import { ChangeHistory } from "@/components/editors/change-history";
+import { isSettingsPageSection, sectionLabel } from "@/components/editors/settings-sections";
+import { WorkAssetsPanel } from "@/components/editors/work-assets-panel";
+import { Section } from "@/components/ui/page-parts";
+
+type Params = { params: Promise<{ workId: string; section: string }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const { section } = await params;
+  return { title: `${sectionLabel(section)} · Checks and policy` };
+}
+
+// One section of the Work's settings. The editor's sections are drawn by the layout (which keeps the working
+// copy); this page draws the two the server renders, the assets and the history.
+export default async function WorkSettingsSectionPage({ params }: Params) {
+  const { workId, section } = await params;
+  if (!isSettingsPageSection(section)) notFound();
+  if (section !== "assets" && section !== "history") return null;
+  const actor = await getPageActor();
+  if (!standingAllows(await standingOn(actor, workId), "lead")) return null;
+  if (section === "assets")
+    return (
+      <Section
+        id="assets"
+        title="Assets"
+        description="Files for the checks (expected outputs, fixtures): each run's checks read them, read-only, in {{assets_dir}} and $GATEHOUSE_ASSETS_DIR. At most 1 MB each, 10 MB and 50 files per Work."
+      >
+        <WorkAssetsPanel
+          workId={workId}
+          initial={(await listWorkAssets(actor, workId)).map((a) => ({
+            ...presentAsset(a),
+            createdAt: a.createdAt.toISOString(),
+          }))}
+        />
+      </Section>
+    );
+  return (
+    <Section id="history" title="History">
+      <ChangeHistory events={(await readAudit(actor, { workId, actionPrefix: "work." })).events} />
+    </Section>
+  );
+}

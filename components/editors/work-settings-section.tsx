@@ -1,0 +1,175 @@
+"use client";
+// One section of a Work's settings: its fields, editing the shared working copy (so switching sections
+// keeps what was typed in the others).
+import { useMemo } from "react";
+import { ZCheckList, type Check } from "@/lib/gates/check-schema";
+import { ZCheckSourceList } from "@/lib/gates/check-sources";
+import { ZMergePolicy } from "@/lib/gates/merge-policy";
+import type { SettingsSection } from "@/lib/gates/work-settings";
+import { checkFromForm, errorsByField, formFromCheck, freeId } from "@/lib/editors/check-form";
+import {
+  checkSourcesFrom,
+  formValuesFrom,
+  proofPatchFrom,
+  sandboxPatchFrom,
+  ZProofOfWork,
+  ZSandboxOfWork,
+  type WorkForm,
+} from "@/lib/editors/work-form";
+import { Section } from "../ui/page-parts";
+import { AgentFields } from "./agent-fields";
+import { CheckListEditor } from "./check-list-editor";
+import { CheckSourcesFields } from "./check-sources-fields";
+import { GatesFilePanel } from "./gates-file-panel";
+import { MergeFields } from "./merge-fields";
+import { PolicyFields } from "./policy-fields";
+import { ProfileFields } from "./profile-fields";
+import { ProofFields } from "./proof-fields";
+import { ResultsDirField } from "./results-dir-field";
+import { SandboxFields } from "./sandbox-fields";
+
+type Props = {
+  section: SettingsSection;
+  form: WorkForm;
+  setForm: (update: (f: WorkForm) => WorkForm) => void;
+  errors: Map<string, string>;
+  secretNames: readonly string[];
+};
+
+const DESCRIPTIONS = {
+  proof:
+    "What makes a green gate mean something: tests added, the gate's own files left alone, " +
+    "checks that fail without the change.",
+  verification: "Which layers run after the checks: evidence, an independent review, a red team, the mutation floor.",
+  sandbox:
+    "What the agent step and the checks may reach on the machine: the network, extra paths, " +
+    "and the repository's other refs.",
+  gatesFile:
+    "A YAML list (gates: - run: … or use: + with:; proof:, check_sources:, merge: and sandbox: for those " +
+    "settings) or a Markdown runbook (## Code Checks, ### id — name, the first fence of each: ```bash " +
+    "[executor=agent], ```agent, or ```yaml with use:; ## Proof, ## Merge, ## Sandbox). Settings it imports " +
+    "show as unsaved in their sections.",
+};
+
+export function WorkSettingsSection({ section, form, setForm, errors, secretNames }: Props) {
+  const patch = (p: Partial<WorkForm>) => setForm((f) => ({ ...f, ...p }));
+  switch (section) {
+    case "checks":
+      return <ChecksSection form={form} setForm={setForm} errors={errors} />;
+    case "policy":
+      return (
+        <Section
+          id="policy"
+          title="Policy and attempts"
+          description="How runs are judged, and how often the agent may try."
+        >
+          <PolicyFields form={form} errors={errors} onChange={patch} />
+        </Section>
+      );
+    case "agent":
+      return (
+        <Section id="agent" title="Agent" description="The command that does the work and the repairs.">
+          <AgentFields form={form} errors={errors} onChange={patch} />
+        </Section>
+      );
+    case "proof":
+      return (
+        <Section id="proof" title="Proof" description={DESCRIPTIONS.proof}>
+          <ProofFields form={form} errors={errors} onChange={patch} />
+        </Section>
+      );
+    case "verification":
+      return (
+        <Section id="verification-profile" title="Verification profile" description={DESCRIPTIONS.verification}>
+          <ProfileFields form={form} errors={errors} onChange={patch} />
+        </Section>
+      );
+    case "sources":
+      return (
+        <Section
+          id="check-sources"
+          title={`Check sources (${form.checkSources.length})`}
+          description="Repositories of check code the agent never sees: cloned after its step, read-only to checks."
+        >
+          <CheckSourcesFields
+            forms={form.checkSources}
+            secretNames={secretNames}
+            errors={errors}
+            onChange={(checkSources) => patch({ checkSources })}
+          />
+        </Section>
+      );
+    case "merge":
+      return (
+        <Section id="merge" title="Merge" description="How an accepted task lands on the base branch.">
+          <MergeFields value={form.mergePolicy} errors={errors} onChange={(mergePolicy) => patch({ mergePolicy })} />
+        </Section>
+      );
+    case "sandbox":
+      return (
+        <Section id="sandbox" title="Sandbox" description={DESCRIPTIONS.sandbox}>
+          <SandboxFields form={form} errors={errors} onChange={patch} />
+        </Section>
+      );
+  }
+}
+
+// The check defaults, the results dir, and gates files (whose proof, sources, merge and sandbox settings,
+// when imported, show as unsaved in their own sections).
+function ChecksSection({ form, setForm, errors }: Omit<Props, "section" | "secretNames">) {
+  const listErrors = errorsByField(errors, "checkDefaults");
+  // For the gates-file export: only re-validated when the checks changed, not on every keystroke elsewhere.
+  const current = useMemo(() => ZCheckList.safeParse(form.checkDefaults.map(checkFromForm)), [form.checkDefaults]);
+  const proofNow = ZProofOfWork.safeParse(proofPatchFrom(form));
+  const sandboxNow = ZSandboxOfWork.safeParse(sandboxPatchFrom(form));
+  const sourcesNow = ZCheckSourceList.safeParse(checkSourcesFrom(form.checkSources));
+  const mergeNow = ZMergePolicy.safeParse(form.mergePolicy);
+  const importChecks = (checks: Check[], mode: "replace" | "append") =>
+    setForm((f) => {
+      const kept = mode === "append" ? f.checkDefaults : [];
+      const taken = kept.map((c) => c.id);
+      const added = checks.map((c) => {
+        const id = taken.includes(c.id) ? freeId(c.id, taken) : c.id;
+        taken.push(id);
+        return formFromCheck({ ...c, id });
+      });
+      return { ...f, checkDefaults: [...kept, ...added] };
+    });
+  const importValues = (values: Parameters<typeof formValuesFrom>[0]) =>
+    setForm((f) => ({ ...f, ...formValuesFrom(values) }));
+  return (
+    <>
+      <Section
+        id="defaults"
+        title={`Check defaults (${form.checkDefaults.length})`}
+        description="Every task inherits these, in this order, unless it overrides or suppresses them."
+      >
+        <ResultsDirField
+          value={form.resultsDir}
+          error={errors.get("resultsDir")}
+          onChange={(resultsDir) => setForm((f) => ({ ...f, resultsDir }))}
+        />
+        <CheckListEditor
+          forms={form.checkDefaults}
+          errors={listErrors}
+          listError={errors.get("checkDefaults")}
+          onChange={(checkDefaults) => setForm((f) => ({ ...f, checkDefaults }))}
+        />
+      </Section>
+      <Section id="gates-file" title="Import or export a gates file" description={DESCRIPTIONS.gatesFile}>
+        <GatesFilePanel
+          current={current.success ? current.data : null}
+          onImport={importChecks}
+          currentProof={proofNow.success ? proofNow.data : null}
+          onImportProof={importValues}
+          currentCheckSources={sourcesNow.success ? sourcesNow.data : null}
+          onImportCheckSources={(checkSources) => importValues({ checkSources })}
+          currentMerge={mergeNow.success ? mergeNow.data : undefined}
+          onImportMerge={(mergePolicy) => importValues({ mergePolicy })}
+          currentSandbox={sandboxNow.success ? sandboxNow.data : undefined}
+          onImportSandbox={importValues}
+        />
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,165 @@
+// A gates file's entries, whatever its format: the fields of one entry (a YAML map, a runbook's `### id —
+// name` block and its fence) become a check, or the reasons it cannot be one (nothing is dropped silently).
+import { describeBuiltin } from "../builtins";
+import { ZCheck, type Check } from "../check-schema";
+import { parseDurationSec } from "../duration";
+import { TODO_BLANK } from "../placeholders";
+
+export type ImportEntry = { label: string; check: Check | null; problems: string[] };
+
+const FIELD_NAMES: Record<string, string> = {
+  command: "run",
+  timeoutSec: "timeout",
+  expectExit: "expect_exit",
+  expectStdout: "expect_stdout",
+  envPassthrough: "env",
+  provesChange: "proves_change",
+};
+
+export type Raw = { label: string; fields: Record<string, unknown>; problems: string[] };
+// Settings of the whole file that its entries inherit (a runbook's frontmatter default timeout).
+export type FileDefaults = { timeoutSec: number | null };
+
+export function slugifyId(text: string): string {
+  const slug = text
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/-{2,}/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "")
+    .slice(0, 41)
+    .replace(/[-_]+$/, "");
+  return slug || "check";
+}
+
+function inferKind(command: string): Check["kind"] {
+  if (/\b(test|jest|vitest|pytest|mocha|rspec|go test|cargo test)\b/.test(command)) return "test";
+  if (/\b(lint|eslint|ruff|flake8|clippy|rubocop|shellcheck)\b/.test(command)) return "lint";
+  if (/\b(tsc|typecheck|mypy|pyright)\b/.test(command)) return "typecheck";
+  if (/\b(build|compile|make)\b/.test(command)) return "build";
+  return "custom";
+}
+
+function asBoolean(value: unknown): boolean | null {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string" && /^(yes|true|y|on)$/i.test(value.trim())) return true;
+  if (typeof value === "string" && /^(no|false|n|off)$/i.test(value.trim())) return false;
+  return null;
+}
+
+// Turns one entry's fields into a check, or says why it cannot be one.
+type Ids = { used: Set<string>; reserved: Set<string> };
+
+function toCheck(raw: Raw, ids: Ids, defaults: FileDefaults): ImportEntry {
+  const problems = [...raw.problems];
+  const f = raw.fields;
+  const isBuiltin = f.use !== undefined;
+  const isTodoMap = !!f.run && typeof f.run === "object" && Object.keys(f.run).some((k) => /^TODO\b/i.test(k));
+  if (isTodoMap) problems.push("a {TODO: …} blank is left in the command: fill it in first");
+  const run = typeof f.run === "string" ? f.run.replace(/\s+$/, "") : f.run === undefined ? "" : isTodoMap ? "" : null;
+  const isFenceMissing = problems.some((p) => p.includes("fenced") || p.includes("yaml block"));
+  if (isBuiltin) {
+    if (f.run !== undefined) problems.push("run and use: a check runs a command or a built-in, not both");
+  } else if (run === null) problems.push("run: must be text (the shell command)");
+  else if (run.trim() === "" && !isFenceMissing && !isTodoMap)
+    problems.push("empty command: write the shell command to run");
+  else if (TODO_BLANK.test(run)) problems.push("a {TODO: …} blank is left in the command: fill it in first");
+  const command = run ?? "";
+  const shown = isBuiltin ? describeBuiltin(String(f.use), asParams(f.with)) : command;
+  const name =
+    typeof f.name === "string" && f.name.trim()
+      ? f.name.trim()
+      : shown.split("\n")[0].trim().slice(0, 120) || raw.label;
+  if (f.id !== undefined && typeof f.id !== "string") problems.push("id: must be text");
+  const isExplicit = typeof f.id === "string" && f.id.trim() !== "";
+  let id = isExplicit ? (f.id as string).trim() : slugifyId(name);
+  // A derived id steps around every id the file names and every id already taken.
+  if (!isExplicit)
+    for (let n = 2; ids.used.has(id) || ids.reserved.has(id); n++) id = `${slugifyId(name).slice(0, 38)}-${n}`;
+  const candidate: Record<string, unknown> = isBuiltin
+    ? { id, name, kind: f.kind ?? "custom", use: f.use, with: f.with, required: true }
+    : { id, name, kind: f.kind ?? inferKind(command), command, required: true };
+  if (f.timeout === undefined && defaults.timeoutSec !== null) candidate.timeoutSec = defaults.timeoutSec;
+  if (f.required !== undefined) {
+    const required = asBoolean(f.required);
+    if (required === null) problems.push("required: write yes or no");
+    else candidate.required = required;
+  }
+  if (f.timeout !== undefined) {
+    const sec = parseDurationSec(f.timeout);
+    if (sec === null) problems.push("timeout: not a duration (write 90, 90s, 15m or 1h)");
+    else candidate.timeoutSec = sec;
+  }
+  if (f.expect_exit !== undefined)
+    candidate.expectExit =
+      typeof f.expect_exit === "string" && /^\d+$/.test(f.expect_exit) ? Number(f.expect_exit) : f.expect_exit;
+  if (f.expect_stdout !== undefined) candidate.expectStdout = f.expect_stdout;
+  if (f.cwd !== undefined) candidate.cwd = f.cwd;
+  // A Markdown runbook writes the glob in backticks (a bare * reads as emphasis there).
+  if (f.junit !== undefined)
+    candidate.junit = typeof f.junit === "string" ? f.junit.replace(/^`([^`]*)`$/, "$1") : f.junit;
+  if (f.proves_change !== undefined) {
+    const proves = asBoolean(f.proves_change);
+    if (proves === null) problems.push("proves_change: write yes or no");
+    else candidate.provesChange = proves;
+  }
+  if (f.executor !== undefined)
+    candidate.executor = typeof f.executor === "string" ? f.executor.trim().toLowerCase() : f.executor;
+  if (f.hidden !== undefined) {
+    const hidden = asBoolean(f.hidden);
+    if (hidden === null) problems.push("hidden: write yes or no");
+    else candidate.hidden = hidden;
+  }
+  if (f.env !== undefined)
+    candidate.envPassthrough = typeof f.env === "string" ? f.env.split(/[,\s]+/).filter(Boolean) : f.env;
+  if (problems.length === 0) {
+    const parsed = ZCheck.safeParse(candidate);
+    if (parsed.success) {
+      if (ids.used.has(parsed.data.id)) problems.push(`id: "${parsed.data.id}" is used by another entry of this file`);
+      else {
+        ids.used.add(parsed.data.id);
+        return { label: raw.label, check: parsed.data, problems: [] };
+      }
+    } else {
+      for (const issue of parsed.error.issues) {
+        const [field = "", ...rest] = issue.path.map(String);
+        problems.push(
+          `${[FIELD_NAMES[field] ?? field, ...(field === "with" ? rest : [])].join(".")}: ${issue.message}`,
+        );
+      }
+    }
+  }
+  return { label: raw.label, check: null, problems };
+}
+
+function asParams(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+export function toChecks(raws: Raw[], defaults: FileDefaults = { timeoutSec: null }): ImportEntry[] {
+  const ids: Ids = {
+    used: new Set(),
+    reserved: new Set(raws.flatMap((r) => (typeof r.fields.id === "string" ? [r.fields.id.trim()] : []))),
+  };
+  return raws.map((raw) => toCheck(raw, ids, defaults));
+}
+
+// The fields an entry may have (a runbook's `- key: value` lines use the same names).
+export const YAML_KEYS = new Set([
+  "run",
+  "id",
+  "name",
+  "kind",
+  "required",
+  "timeout",
+  "expect_exit",
+  "expect_stdout",
+  "cwd",
+  "junit",
+  "env",
+  "env_passthrough",
+  "proves_change",
+  "use",
+  "with",
+  "executor",
+  "hidden",
+]);

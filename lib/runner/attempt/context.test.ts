@@ -1,0 +1,112 @@
+// The AttemptContext alone: the budget's rules, the one `exec` (environment, time spent, masking), the change
+// read once, a recorded row.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attemptContextFor } from "../../testing/attempt-context";
+import { createHarness, makeScenario, type Harness } from "../../testing/runner-harness";
+import { Budget, timeoutWords } from "./budget";
+
+describe("Budget", () => {
+  const budget = (budgetSec: number | null, spentMs = 0, budgetFromMs = 0) =>
+    new Budget({ budgetSec, spentMs, budgetFromMs }, 30 * 60 * 1000);
+
+  it("without a budget: nothing is spent, a check keeps its own limit, the agent gets the default", () => {
+    const b = budget(null);
+    expect(b.remainingMs()).toBe(null);
+    expect(b.isSpent()).toBe(false);
+    expect(b.timeoutFor(600_000)).toEqual({ timeoutMs: 600_000, isBudgetBound: false });
+    expect(b.timeoutFor(null)).toEqual({ timeoutMs: 30 * 60 * 1000, isBudgetBound: false });
+  });
+
+  it("with a budget: what is left bounds a longer limit, and the agent whatever it is", () => {
+    const b = budget(60, 50_000, 0);
+    expect(b.remainingMs()).toBe(10_000);
+    expect(b.timeoutFor(600_000)).toEqual({ timeoutMs: 10_000, isBudgetBound: true });
+    expect(b.timeoutFor(5_000)).toEqual({ timeoutMs: 5_000, isBudgetBound: false });
+    expect(b.timeoutFor(null)).toEqual({ timeoutMs: 10_000, isBudgetBound: true });
+  });
+
+  it("counts from budgetFromMs (more attempts granted), and spends into the run", () => {
+    const run = { budgetSec: 10, spentMs: 25_000, budgetFromMs: 20_000 };
+    const b = new Budget(run, 1);
+    expect(b.remainingMs()).toBe(5_000);
+    b.spend(5_000);
+    expect(run.spentMs).toBe(30_000);
+    expect(b.isSpent()).toBe(true);
+    // A spent budget still gives a command 1 ms, never 0 or less (the callers skip it first).
+    expect(b.timeoutFor(null).timeoutMs).toBe(1);
+    expect(b.spentMessage()).toBe("the run's budget of 10s is spent");
+  });
+
+  it("says how a command was cut off", () => {
+    expect(timeoutWords({ timeoutMs: 600_000, isBudgetBound: false })).toBe("timed out after 600s");
+    expect(timeoutWords({ timeoutMs: 3, isBudgetBound: true })).toBe("stopped when the run's budget ran out");
+  });
+});
+
+describe("AttemptContext", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(async () => {
+    await h.cleanup();
+  });
+
+  it("exec runs a command with the scrubbed environment plus what the step adds, and spends its time", async () => {
+    const s = await makeScenario(h, { budgetSec: 600, agentEnvPassthrough: ["API_KEY"] });
+    const { ctx } = await attemptContextFor(h, s, { secrets: { API_KEY: "sk-context-secret-1234" } });
+    const logPath = path.join(h.scratch, "exec.log");
+    const outcome = await ctx.exec({
+      command: 'echo "$GATEHOUSE_CHECK_ID|$EXTRA|${PATH%%:*}|$API_KEY|${DATABASE_URL:-none}"',
+      cwd: ctx.checkoutPath,
+      env: { checkId: "unit", passthrough: ["API_KEY"], extra: { EXTRA: "x" }, pathPrefix: "/opt/shims" },
+      timeoutMs: 10_000,
+      logPath,
+      liveName: "unit",
+    });
+    expect(outcome.exitCode).toBe(0);
+    // The secret's value is masked in the log, as everywhere output is stored.
+    expect(fs.readFileSync(logPath, "utf8").trim()).toBe("unit|x|/opt/shims|***|none");
+    expect(ctx.run.spentMs).toBe(outcome.durationMs);
+    expect(ctx.budget.remainingMs()).toBe(600_000 - outcome.durationMs);
+  });
+
+  it("reads the change since the start commit once, and again after Gatehouse changed the checkout", async () => {
+    const s = await makeScenario(h, {}, { files: { "a.txt": "a\n" } });
+    const { ctx } = await attemptContextFor(h, s);
+    fs.writeFileSync(path.join(ctx.checkoutPath, "b.txt"), "b\n");
+    const first = await ctx.change();
+    expect(first.changes).toEqual([{ status: "A", path: "b.txt" }]);
+    fs.writeFileSync(path.join(ctx.checkoutPath, "c.txt"), "c\n");
+    expect(await ctx.change()).toBe(first);
+    expect(await first.commit()).toBe(await first.commit());
+    ctx.forgetChange();
+    expect((await ctx.change()).changes.map((c) => c.path)).toEqual(["b.txt", "c.txt"]);
+  });
+
+  it("records a row with its details as its log, masked", async () => {
+    const s = await makeScenario(h, {});
+    const { ctx } = await attemptContextFor(h, s, { secrets: { TOKEN: "tok-recorded-secret-5678" } });
+    ctx.results.open();
+    ctx.record(
+      {
+        checkId: "_tests-added",
+        name: "Tests were added",
+        kind: "proof",
+        required: false,
+        verdict: "failed",
+        message: "no test file changed (tok-recorded-secret-5678)",
+        details: "looked at tok-recorded-secret-5678\n",
+      },
+      new Date(),
+    );
+    await ctx.results.close();
+    const row = ctx.results.view().find((r) => r.checkId === "_tests-added")!;
+    expect(row.message).toBe("no test file changed (***)");
+    expect(row.logTail).toBe("looked at ***\n");
+    const log = path.join(h.dataDir, "logs", ctx.run.id, "1", "_tests-added.log");
+    expect(fs.readFileSync(log, "utf8")).toBe("looked at ***\n");
+  });
+});

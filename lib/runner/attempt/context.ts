@@ -1,0 +1,275 @@
+// What every step of an attempt shares: the run, the checkout, the budget, one masker, the results, and
+// the few things steps did each their own way before (run a command, read the change since the start
+// commit, record a row that no command produced). A leaf: it imports no step and no pipeline, so steps
+// import it and never each other (biome.json forbids steps to import the pipeline).
+import fs from "node:fs";
+import path from "node:path";
+import type { AttemptRecord, RunRecord } from "../../db/runs";
+import type { TaskRecord } from "../../db/tasks";
+import type { WorkRecord } from "../../db/works";
+import type { AppliedReport } from "../../gates/agent-report";
+import { parseNameStatus, type FileChange, type ProofRow } from "../../gates/proof";
+import { stripAnsi } from "../../gates/strip-ansi";
+import { AttemptResults } from "../attempt-results";
+import { buildCheckEnv, processMarkers } from "../check-env";
+import { checkoutFingerprint } from "../checkout/checkout";
+import { git } from "../checkout/git";
+import { commitOfTree } from "../checkout/scratch";
+import { liveLogKey, registerLiveLog, unregisterLiveLog } from "../live-logs";
+import type { OutputMasker } from "../output/masker";
+import { attemptDirOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "../paths";
+import { runCommand, type CommandOutcome } from "../process/run-command";
+import { sandboxFor } from "../sandbox/command-sandbox";
+import { dropEmptyReportFile, homeFor, prepareReportFile } from "../sandbox/command-files";
+import { sandboxPolicyOf, type CommandRole } from "../sandbox/policy";
+import { sandboxSettingsOf } from "../../gates/work-settings";
+import type { RunnerDeps } from "../runner-deps";
+import { Budget } from "./budget";
+
+export type AttemptInput = {
+  run: RunRecord;
+  task: TaskRecord;
+  work: WorkRecord;
+  attempt: AttemptRecord;
+  previous: AttemptRecord | null;
+  checkoutPath: string;
+  signal: AbortSignal;
+  deps: RunnerDeps;
+  secrets: Record<string, string>;
+};
+
+// The environment of a command beyond the scrubbed base every command gets (lib/runner/check-env.ts).
+export type ExecEnv = {
+  // GATEHOUSE_CHECK_ID (null: the agent and the layers' commands, which are no check).
+  checkId: string | null;
+  passthrough: readonly string[];
+  briefFile?: string;
+  reportFile?: string;
+  // Put before the PATH (the review's recording shims).
+  pathPrefix?: string;
+  extra?: Record<string, string>;
+};
+
+export type ExecSpec = {
+  command: string;
+  cwd: string;
+  env: ExecEnv;
+  timeoutMs: number;
+  logPath: string;
+  // The name its log is followed under while it runs (a check id, `_agent`, `_review`…).
+  liveName: string;
+  stdinFile?: string;
+  expectStdout?: string;
+  // Whose command it is: it decides the HOME and the sandbox's network (default "check").
+  role?: CommandRole;
+};
+
+// The change from the run's start commit to the checkout as the checks saw it (uncommitted changes
+// included): the tree, its files by status, the diff without context, and (made when first asked) a
+// commit of that tree for scratch worktrees.
+export type Change = { tree: string; changes: FileChange[]; diff: string; commit: () => Promise<string> };
+
+const TAIL_BYTES = 16 * 1024;
+
+export class AttemptContext {
+  readonly run: RunRecord;
+  readonly task: TaskRecord;
+  readonly work: WorkRecord;
+  readonly attempt: AttemptRecord;
+  readonly previous: AttemptRecord | null;
+  readonly checkoutPath: string;
+  readonly signal: AbortSignal;
+  readonly deps: RunnerDeps;
+  readonly secrets: Record<string, string>;
+  readonly budget: Budget;
+  // One per attempt, for the text Gatehouse stores and shows (briefs, messages, rows, records). A command's
+  // output stream gets its own (streamMasker): what it holds back between chunks belongs to that output.
+  readonly masker: OutputMasker;
+  // The attempt's rows while it runs (opened by the pipeline before the checks).
+  readonly results: AttemptResults;
+  // {{assets_dir}} and {{checks_dir}} of this attempt (the Work's assets, fresh clones of the check sources).
+  assetsDir: string | null = null;
+  checksDir: string | null = null;
+  // The agent checks' verdicts from the agent's report (null: no agent step in this attempt).
+  agentReport: AppliedReport | null = null;
+  private readonly secretValues: string[];
+  private changeRead: Promise<Change> | null = null;
+
+  constructor(input: AttemptInput) {
+    this.run = input.run;
+    this.task = input.task;
+    this.work = input.work;
+    this.attempt = input.attempt;
+    this.previous = input.previous;
+    this.checkoutPath = input.checkoutPath;
+    this.signal = input.signal;
+    this.deps = input.deps;
+    this.secrets = input.secrets;
+    this.budget = new Budget(input.run, input.deps.agentTimeoutMs);
+    this.secretValues = Object.values(input.secrets);
+    this.masker = input.deps.makeMasker(this.secretValues);
+    this.results = new AttemptResults(input.run.id, input.attempt, input.run.checks);
+  }
+
+  streamMasker(): OutputMasker {
+    return this.deps.makeMasker(this.secretValues);
+  }
+
+  // Where the attempt's logs go, and the HOME its commands share.
+  makeDirs(): void {
+    fs.mkdirSync(attemptDirOf(this.deps.dataDir, this.run.id, this.attempt.n), { recursive: true });
+    fs.mkdirSync(checkHomeOf(this.deps.dataDir), { recursive: true });
+  }
+
+  // The one place a command of an attempt is started: the scrubbed environment, the platform's settings
+  // (log cap, kill grace, output pipes, run-as, the markers the escape sweep looks for), stoppable with the
+  // run, its log readable live while it runs, its time spent from the budget.
+  async exec(spec: ExecSpec): Promise<CommandOutcome> {
+    const { deps, run } = this;
+    const role = spec.role ?? "check";
+    const owner = { dataDir: deps.dataDir, workId: run.workId, runId: run.id, n: this.attempt.n, runAs: deps.runAs };
+    const env = buildCheckEnv({
+      runId: run.id,
+      attempt: this.attempt.n,
+      checkId: spec.env.checkId,
+      briefFile: spec.env.briefFile,
+      reportFile: spec.env.reportFile,
+      passthrough: spec.env.passthrough,
+      secrets: this.secrets,
+      serverEnv: deps.serverEnv,
+      // The agent's HOME is the Work's, kept between runs; the checks' is fresh per attempt.
+      home: homeFor(owner, role),
+    });
+    if (spec.env.pathPrefix) env.PATH = `${spec.env.pathPrefix}:${env.PATH}`;
+    Object.assign(env, spec.env.extra);
+    // In the sandbox the report file is bound alone, so it must exist first (empty: no report).
+    const isSandboxed = deps.sandbox.kind === "bwrap";
+    if (isSandboxed) prepareReportFile(env, deps.runAs);
+    const sandbox = sandboxFor({
+      mode: deps.sandbox,
+      policy: sandboxPolicyOf(sandboxSettingsOf(run.sandbox), role),
+      dataDir: deps.dataDir,
+      installDir: process.cwd(),
+      taskCheckout: this.checkoutPath,
+      cwd: spec.cwd,
+      env,
+    });
+    const liveKey = this.liveKey(spec.liveName);
+    const outcome = await runCommand({
+      command: spec.command,
+      cwd: spec.cwd,
+      env,
+      timeoutMs: spec.timeoutMs,
+      logPath: spec.logPath,
+      stdinFile: spec.stdinFile,
+      expectStdout: spec.expectStdout,
+      masker: this.streamMasker(),
+      capBytes: deps.logCapBytes,
+      signal: this.signal,
+      killGraceMs: deps.killGraceMs,
+      markers: processMarkers(env),
+      pipeDir: pipeDirOf(deps.dataDir),
+      runAs: deps.runAs,
+      sandbox,
+      onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
+    }).finally(() => {
+      unregisterLiveLog(liveKey);
+      if (isSandboxed) dropEmptyReportFile(env);
+    });
+    this.budget.spend(outcome.durationMs);
+    return outcome;
+  }
+
+  liveKey(name: string): string {
+    return liveLogKey(this.run.id, this.attempt.n, name);
+  }
+
+  // Read once per attempt (proof, review, red team and mutation ask for it); rejects when git cannot.
+  change(): Promise<Change> {
+    this.changeRead ??= readChange(this.checkoutPath, this.run.startCommit!);
+    return this.changeRead;
+  }
+
+  // Gatehouse itself committed to the checkout (the red team's probes): the change is read again.
+  forgetChange(): void {
+    this.changeRead = null;
+  }
+
+  // A row no command produced (proof rows, the layers' rows): its log is what it found (masked like every
+  // log); its tail is the same text, cut to 16 KB.
+  record(r: ProofRow, startedAt: Date): void {
+    const details = this.masker.maskText(r.details);
+    const logPath = checkLogPathOf(this.deps.dataDir, this.run.id, this.attempt.n, r.checkId);
+    fs.mkdirSync(path.dirname(logPath), { recursive: true });
+    fs.writeFileSync(logPath, details, { mode: 0o600 });
+    const bytes = Buffer.byteLength(details);
+    const finishedAt = new Date();
+    this.results.add({
+      checkId: r.checkId,
+      name: r.name,
+      kind: r.kind,
+      required: r.required,
+      verdict: r.verdict,
+      message: this.masker.maskText(r.message),
+      logTail:
+        bytes <= TAIL_BYTES
+          ? details
+          : Buffer.from(details)
+              .subarray(bytes - TAIL_BYTES)
+              .toString("utf8"),
+      logBytes: bytes,
+      logNote: null,
+      exitCode: null,
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+      startedAt,
+      finishedAt,
+    });
+  }
+}
+
+async function readChange(checkoutPath: string, start: string): Promise<Change> {
+  const tree = await checkoutFingerprint(checkoutPath);
+  const [changes, diff] = await Promise.all([
+    filesChanged(checkoutPath, start, tree),
+    git(["diff", "-U0", "--no-renames", "--no-color", "--no-ext-diff", start, tree], { cwd: checkoutPath }),
+  ]);
+  let commit: Promise<string> | null = null;
+  return {
+    tree,
+    changes,
+    diff,
+    commit: () => {
+      commit ??= commitOfTree(checkoutPath, tree, start);
+      return commit;
+    },
+  };
+}
+
+// The files that differ between two commits or trees, by status (renames as a delete and an add).
+export async function filesChanged(cwd: string, from: string, to: string): Promise<FileChange[]> {
+  return parseNameStatus(await git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to], { cwd }));
+}
+
+// Text masked as it is SHOWN: the masker matches through escape sequences, and if the text with its
+// escapes stripped (as a message is made, or a viewer shows it) still holds a secret, the stripped text
+// is kept instead, masked. A second lock behind the stream masker.
+export function maskShown<T extends string | null>(masker: OutputMasker, text: T): T {
+  if (text === null) return text;
+  const masked = masker.maskText(text);
+  const visible = stripAnsi(masked);
+  const remasked = masker.maskText(visible);
+  return (remasked === visible ? masked : remasked) as T;
+}
+
+// A record stored and shown (a review's, a red team's) passes the run's masker, every string in it.
+export function maskDeep<T>(masker: OutputMasker, record: T): T {
+  const mask = (value: unknown): unknown =>
+    typeof value === "string"
+      ? masker.maskText(value)
+      : Array.isArray(value)
+        ? value.map(mask)
+        : value && typeof value === "object"
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v)]))
+          : value;
+  return mask(record) as T;
+}

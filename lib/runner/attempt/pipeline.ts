@@ -1,0 +1,205 @@
+// One attempt as a pipeline: the agent step (when there is an agent command), then, on what the agent
+// left, the steps that judge it, in order — the checks, the proof rows, the profile's layers — with the
+// gate computed between steps (a step that waits for green runs only while it is green), then the gate.
+// The steps share one AttemptContext (context.ts) and never import this file.
+import { computeGate, countRequiredPassed } from "../../gates/gate";
+import type { Gate } from "../../gates/gate";
+import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord } from "../../db/runs";
+import { markFlakyResults } from "../../db/landing";
+import { checkoutFingerprint, headCommit, isDirtyCheckout } from "../checkout/checkout";
+import { rowsFor } from "../attempt-results";
+import { cloneCheckSources, removeReadOnlyTree } from "../check-sources";
+import { copyAssetsForAttempt, removeAttemptFiles } from "../run-assets";
+import { AttemptContext, type AttemptInput } from "./context";
+import type { Step, StepResult, StepVerdict } from "./step";
+import { agentStep } from "./steps/agent";
+import { checksStep } from "./steps/checks";
+import { evidenceStep } from "./steps/evidence";
+import { proofStep, rerunStep } from "./steps/proof";
+import { reviewStep } from "./steps/review";
+import { redTeamStep } from "./steps/red-team";
+import { mutationStep } from "./steps/mutation";
+
+// After the agent: the order the rows appear in and the gate grows through.
+export const JUDGING_STEPS: readonly Step[] = [
+  checksStep,
+  proofStep,
+  evidenceStep,
+  rerunStep,
+  reviewStep,
+  redTeamStep,
+  mutationStep,
+];
+
+export type AttemptResult = {
+  gate: Gate;
+  requiredPassed: number;
+  commit: string | null;
+  // Set when something around the work failed (a required check errored, the agent could not start).
+  inconclusiveReason: string | null;
+};
+
+export async function executeAttempt(input: AttemptInput): Promise<AttemptResult> {
+  const ctx = new AttemptContext(input);
+  const { run, attempt, deps } = ctx;
+  ctx.makeDirs();
+  await updateAttempt({
+    id: attempt.id,
+    changes: { status: run.agentCommand ? "agent" : "checks", startedAt: new Date(), gate: "running" },
+  });
+
+  const agent = await agentStep.run(ctx);
+  if (agent.inconclusive || ctx.signal.aborted) return endPending(ctx, agent.inconclusive ?? null);
+  // After the agent step, so nothing the agent did reaches them: the Work's assets, read-only, and fresh
+  // clones of the check sources at their frozen commits.
+  ctx.assetsDir = await copyAssetsForAttempt({
+    dataDir: deps.dataDir,
+    workId: run.workId,
+    runId: run.id,
+    n: attempt.n,
+  });
+  try {
+    if (run.checkSources.length === 0 || run.policy === "off") return await judgeAttempt(ctx);
+    const cloned = await cloneCheckSources({
+      dataDir: deps.dataDir,
+      runId: run.id,
+      n: attempt.n,
+      sources: run.checkSources,
+      runAs: deps.runAs,
+    });
+    if ("error" in cloned) {
+      // Every check is still accounted for: not run, with the reason.
+      await insertResults({
+        attemptId: attempt.id,
+        runId: run.id,
+        logAttempt: attempt.n,
+        results: rowsFor(run.checks, { verdict: "error", message: `not run: ${cloned.error}`, finishedAt: new Date() }),
+      });
+      return endPending(ctx, cloned.error);
+    }
+    ctx.checksDir = cloned.dir;
+    try {
+      return await judgeAttempt(ctx);
+    } finally {
+      removeReadOnlyTree(cloned.dir);
+    }
+  } finally {
+    removeAttemptFiles(deps.dataDir, run.id, attempt.n);
+  }
+}
+
+// Nothing was judged (the agent could not start, the run was stopped, a check source is unreachable).
+async function endPending(ctx: AttemptContext, inconclusiveReason: string | null): Promise<AttemptResult> {
+  await updateAttempt({ id: ctx.attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
+  return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason };
+}
+
+async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
+  const { run, attempt, previous } = ctx;
+  if (run.policy === "off") {
+    await insertResults({
+      attemptId: attempt.id,
+      runId: run.id,
+      logAttempt: attempt.n,
+      results: rowsFor(run.checks, { verdict: "skipped", message: "policy off: checks are not run" }),
+    });
+    await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "off", finishedAt: new Date() } });
+    await updateRun({ id: run.id, changes: { gate: "off", spentMs: run.spentMs } });
+    return { gate: "off", requiredPassed: 0, commit: null, inconclusiveReason: null };
+  }
+
+  const commit = await headCommit(ctx.checkoutPath).catch(() => null);
+  // `git status` takes a while: it runs beside the checks (which see the same checkout).
+  const dirty = isDirtyCheckout(ctx.checkoutPath).catch(() => false);
+
+  // The agent changed nothing since the previous attempt's checks: do not run them again.
+  if (attempt.trigger === "agent-loop" && previous?.treeAfter) {
+    const tree = await checkoutFingerprint(ctx.checkoutPath).catch(() => null);
+    if (tree && tree === previous.treeAfter) return recordNoChange(ctx, previous, commit, await dirty, tree);
+  }
+
+  ctx.results.open();
+  let judged: { verdicts: StepVerdict[]; inconclusive: string | null };
+  try {
+    judged = await runSteps(ctx, JUDGING_STEPS);
+  } finally {
+    await ctx.results.close();
+  }
+  const { verdicts } = judged;
+  const gate = computeGate(run.policy, verdicts);
+  // An agent check in error (its report unreadable) is the agent's to fix, not a reason to give up on the run.
+  const errored = verdicts.find(
+    (v) => v.required && v.verdict === "error" && run.checks.find((c) => c.id === v.checkId)?.executor !== "agent",
+  );
+  const isMoreComing = !!run.agentCommand && gate === "red" && run.policy === "required" && attempt.n < run.maxAttempts;
+  const treeAfter = isMoreComing ? await checkoutFingerprint(ctx.checkoutPath).catch(() => null) : null;
+  await updateAttempt({
+    id: attempt.id,
+    changes: { status: "finished", gate, finishedAt: new Date(), treeAfter, commit, isDirty: await dirty },
+  });
+  await markFlakyResults({ attemptId: attempt.id });
+  await updateRun({ id: run.id, changes: { gate, spentMs: run.spentMs } });
+  return {
+    gate,
+    requiredPassed: countRequiredPassed(verdicts),
+    commit,
+    inconclusiveReason:
+      judged.inconclusive ??
+      (errored ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}` : null),
+  };
+}
+
+// Runs the steps in order. A stopped run runs no further step; a step outside the run's profile is left
+// out; a step that waits for green runs only while the gate of the verdicts so far is green and no step
+// has found the run inconclusive (otherwise its `notRun`, if it has one, says so).
+export async function runSteps(
+  ctx: AttemptContext,
+  steps: readonly Step[],
+): Promise<{ verdicts: StepVerdict[]; inconclusive: string | null }> {
+  const verdicts: StepVerdict[] = [];
+  let inconclusive: string | null = null;
+  for (const step of steps) {
+    if (ctx.signal.aborted) break;
+    if (!step.profiles.includes(ctx.run.profile)) continue;
+    const isGreen: boolean = !inconclusive && computeGate(ctx.run.policy, verdicts) === "green";
+    const result: StepResult | undefined =
+      step.after === "always" || isGreen ? await step.run(ctx) : await step.notRun?.(ctx);
+    if (!result) continue;
+    verdicts.push(...result.verdicts);
+    inconclusive ??= result.inconclusive ?? null;
+  }
+  return { verdicts, inconclusive };
+}
+
+async function recordNoChange(
+  ctx: AttemptContext,
+  previous: AttemptRecord,
+  commit: string | null,
+  isDirty: boolean,
+  tree: string,
+): Promise<AttemptResult> {
+  const { run, attempt } = ctx;
+  const since = previous.noChangeSince ?? previous.n;
+  const earlier = await listResults({ attemptId: previous.id });
+  await insertResults({
+    attemptId: attempt.id,
+    runId: run.id,
+    logAttempt: earlier[0]?.logAttempt ?? previous.n,
+    // The same rows again, as this attempt's (the stored logs stay those of logAttempt).
+    results: earlier.map(({ id, attemptId, runId, position, logAttempt, ...copy }) => copy),
+  });
+  await updateAttempt({
+    id: attempt.id,
+    changes: {
+      status: "finished",
+      gate: previous.gate,
+      finishedAt: new Date(),
+      commit,
+      isDirty,
+      noChangeSince: since,
+      treeAfter: tree,
+    },
+  });
+  await updateRun({ id: run.id, changes: { gate: previous.gate, spentMs: run.spentMs } });
+  return { gate: previous.gate, requiredPassed: countRequiredPassed(earlier), commit, inconclusiveReason: null };
+}

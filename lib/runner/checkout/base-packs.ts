@@ -1,0 +1,108 @@
+// Making a task's checkout fast without sharing an object store: the data dir keeps, per Work, the packs of
+// a few commits (each exactly the objects that commit reaches, nothing else of the clone's), written from
+// the clone without hashing the history again. A new checkout whose branch starts at or after such a commit
+// starts from a copy of its pack, with its branch ref at that commit, so the fetch that follows brings only
+// what came since — instead of the whole history, which git would otherwise hash and index again for every
+// task. A copy, never a hard link: the agent owns its checkout's files, and must not reach the kept pack
+// or another task's. The commit must be an ancestor of the branch's start, so nothing outside the task's
+// own history is ever in its checkout.
+import fs from "node:fs";
+import path from "node:path";
+import { giveTo, runAsFromEnv } from "../run-as";
+import { git, gitOk } from "./git";
+
+const KEEP = 2;
+
+function basePacksDirOf(repoDir: string): string {
+  return `${repoDir.replace(/\.git$/, "")}.base-packs`;
+}
+
+const isSha = (name: string) => /^[0-9a-f]{40,64}$/.test(name);
+
+function packFiles(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).filter((name) => /^pack-[0-9a-f]+\.(pack|idx|rev)$/.test(name));
+  } catch {
+    return [];
+  }
+}
+
+// Copies a kept pack whose commit the branch's start `tip` contains into the new repository's objects;
+// returns that commit (the caller points the branch at it before fetching), or null when none fits.
+export async function seedFromBasePack(opts: { repoDir: string; gitDir: string; tip: string }): Promise<string | null> {
+  const root = basePacksDirOf(opts.repoDir);
+  let kept: string[];
+  try {
+    kept = fs.readdirSync(root).filter(isSha);
+  } catch {
+    return null;
+  }
+  const byAge = kept
+    .map((sha) => ({ sha, mtime: fs.statSync(path.join(root, sha)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { sha } of byAge) {
+    const fits =
+      sha === opts.tip || (await gitOk(["merge-base", "--is-ancestor", sha, opts.tip], { cwd: opts.repoDir }));
+    if (!fits) continue;
+    const from = path.join(root, sha);
+    const files = packFiles(from);
+    if (!files.some((f) => f.endsWith(".pack")) || !files.some((f) => f.endsWith(".idx"))) continue;
+    const to = path.join(opts.gitDir, "objects", "pack");
+    fs.mkdirSync(to, { recursive: true });
+    // The checkout is the run-as user's (GATEHOUSE_RUN_AS): so are the copies.
+    const runAs = runAsFromEnv();
+    for (const file of files) {
+      fs.copyFileSync(path.join(from, file), path.join(to, file), fs.constants.COPYFILE_FICLONE);
+      giveTo(path.join(to, file), runAs);
+    }
+    const now = new Date();
+    fs.utimesSync(from, now, now);
+    return sha;
+  }
+  return null;
+}
+
+// Writes the pack of `tip` (exactly the objects it reaches) from the clone's objects, without hashing the
+// history again: a bare repository of the platform's with one ref at `tip` and the clone's objects as an
+// alternate is repacked whole (`repack -a` packs what its refs reach, borrowed objects included, reusing the
+// clone's deltas). Only the most recently used few are kept.
+export async function buildBasePack(opts: { repoDir: string; tip: string }): Promise<void> {
+  const root = basePacksDirOf(opts.repoDir);
+  const dest = path.join(root, opts.tip);
+  if (fs.existsSync(dest)) return;
+  const runAs = runAsFromEnv();
+  fs.mkdirSync(root, { recursive: true });
+  giveTo(root, runAs);
+  const relay = `${dest}.build-${process.pid}`;
+  fs.rmSync(relay, { recursive: true, force: true });
+  try {
+    await git(["init", "--bare", "--quiet", "--template=", relay]);
+    fs.writeFileSync(
+      path.join(relay, "objects", "info", "alternates"),
+      `${fs.realpathSync(path.join(opts.repoDir, "objects"))}\n`,
+    );
+    const ref = path.join(relay, "refs", "heads", "base");
+    fs.mkdirSync(path.dirname(ref), { recursive: true });
+    fs.writeFileSync(ref, `${opts.tip}\n`);
+    await git(["repack", "-a", "-d", "-q"], {
+      cwd: relay,
+      timeoutMs: 1_800_000,
+      config: [["repack.writeBitmaps", "false"]],
+    });
+    const from = path.join(relay, "objects", "pack");
+    const tmp = `${dest}.tmp-${process.pid}`;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.mkdirSync(tmp);
+    for (const file of packFiles(from)) fs.renameSync(path.join(from, file), path.join(tmp, file));
+    fs.renameSync(tmp, dest);
+  } finally {
+    fs.rmSync(relay, { recursive: true, force: true });
+  }
+  const old = fs
+    .readdirSync(root)
+    .filter(isSha)
+    .map((sha) => ({ sha, mtime: fs.statSync(path.join(root, sha)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime)
+    .slice(KEEP);
+  for (const { sha } of old) fs.rmSync(path.join(root, sha), { recursive: true, force: true });
+}

@@ -1,0 +1,277 @@
+// A task's checkout is a repository of its own: its own objects, no alternates, no remote, holding only
+// what the task should see of the Work's repository — its own branch (with the base commit's history) and
+// the refs the Work's `visibleRefs` opens. It is filled from the Work's clone by fetching explicit refs, so
+// no other branch, tag or later commit of the repository (nor another task's branch) is in it, by name or
+// by object id. The task branch is carried back into the clone after each attempt (saveTaskBranch), where
+// landing, the next checkout and everything else that reads the branch find it.
+//
+// The checkout's .git belongs to the agent (config, hooks, objects). The platform's git there is hardened
+// (git.ts); carrying the branch back never runs git's transport inside it: upload-pack runs in a throwaway
+// repository of the platform's whose only link to the checkout is an alternate to its object directory,
+// and the clone checks every object it receives (fetch.fsckObjects).
+// Call everything here under the Work's repository lock (checkout.ts).
+import fs from "node:fs";
+import path from "node:path";
+import { buildBasePack, seedFromBasePack } from "./base-packs";
+import { git, GitError, gitCaptured } from "./git";
+import { resolveRef } from "./read-head";
+import { giveTo, runAsFromEnv } from "../run-as";
+import { isManagedCheckoutRef, selectVisibleRefs } from "./visible-refs";
+
+const IDENTITY = "[user]\n\tname = Gatehouse agent\n\temail = agent@gatehouse.invalid\n";
+const FETCH = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head"];
+const REFSPECS_PER_FETCH = 200;
+
+// True when the checkout's .git is a directory of its own (not a pointer file, not a symlink).
+export function isOwnRepository(checkoutPath: string): boolean {
+  try {
+    const dotGit = fs.lstatSync(path.join(checkoutPath, ".git"));
+    return dotGit.isDirectory() && fs.existsSync(path.join(checkoutPath, ".git", "HEAD"));
+  } catch {
+    return false;
+  }
+}
+
+// The paths outside a checkout that git needs to commit in it (for a sandbox to bind): none for a task's
+// own repository. A scratch worktree (proof rows, review, red team) keeps its git data in the task
+// checkout's .git; that directory is returned only when git's own back-link confirms the pair, so a `.git`
+// file rewritten to point elsewhere never names another directory.
+export function gitPathsOf(checkoutPath: string): string[] {
+  const dotGit = path.join(checkoutPath, ".git");
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(dotGit);
+  } catch {
+    return [];
+  }
+  if (stat.isDirectory() || !stat.isFile()) return [];
+  const match = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, "utf8"));
+  if (!match) return [];
+  const gitDir = path.resolve(checkoutPath, match[1].trim());
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(path.join(gitDir, file), "utf8").trim();
+    } catch {
+      return null;
+    }
+  };
+  const common = read("commondir");
+  const backLink = read("gitdir");
+  if (!common || !backLink || path.resolve(gitDir, backLink) !== dotGit) return [];
+  const commonDir = path.resolve(gitDir, common);
+  if (path.dirname(gitDir) !== path.join(commonDir, "worktrees")) return [];
+  return [commonDir];
+}
+
+// Where a task branch starts in the clone, and its commit: the clone's own branch (the task committed
+// before), the repository's branch of that name, else the base branch. One git process for all four.
+async function sourceOf(repoDir: string, branch: string, baseBranch: string): Promise<{ ref: string; commit: string }> {
+  const candidates = [
+    `refs/heads/${branch}`,
+    `refs/remotes/origin/${branch}`,
+    `refs/remotes/origin/${baseBranch}`,
+    `refs/heads/${baseBranch}`,
+  ];
+  const listed = await git(["for-each-ref", "--format=%(refname) %(objectname) %(objecttype)", ...candidates], {
+    cwd: repoDir,
+  });
+  const found = new Map<string, string>();
+  for (const line of listed.split("\n")) {
+    const [ref, commit, type] = line.split(" ");
+    if (type === "commit") found.set(ref, commit);
+  }
+  for (const ref of candidates) {
+    const commit = found.get(ref);
+    if (commit) return { ref, commit };
+  }
+  throw new GitError(`the base branch "${baseBranch}" does not exist in the repository`);
+}
+
+// The clone holds the task branch from the start (as a worktree's branch did): landing and the next
+// checkout find it even before the first commit.
+// Returns the branch's commit.
+async function ensureCloneBranch(repoDir: string, branch: string, baseBranch: string): Promise<string> {
+  const { ref, commit } = await sourceOf(repoDir, branch, baseBranch);
+  if (ref !== `refs/heads/${branch}`) await git(["update-ref", `refs/heads/${branch}`, commit, ""], { cwd: repoDir });
+  return commit;
+}
+
+// A new checkout at `dir` for `branch`: a fresh repository with the branch fetched from the clone and its
+// files written. With `keepFiles` (a checkout whose .git was not its own: a worktree of the clone from
+// before, or a pointer an agent planted) the files in `dir` are kept as the agent's changes.
+export async function createTaskRepository(opts: {
+  repoDir: string;
+  dir: string;
+  branch: string;
+  baseBranch: string;
+  visibleRefs: readonly string[];
+  keepFiles: boolean;
+}): Promise<void> {
+  const { repoDir, dir, branch } = opts;
+  const tip = await ensureCloneBranch(repoDir, branch, opts.baseBranch);
+  const target = opts.keepFiles ? dir : `${dir}.tmp-${process.pid}-${Date.now()}`;
+  if (opts.keepFiles) fs.rmSync(path.join(dir, ".git"), { recursive: true, force: true });
+  else fs.rmSync(target, { recursive: true, force: true });
+  try {
+    // No template: no sample hooks, nothing the platform did not choose.
+    await git(["init", "--quiet", "--template=", `--initial-branch=${branch}`, target]);
+    const gitDir = path.join(target, ".git");
+    fs.appendFileSync(path.join(gitDir, "config"), IDENTITY);
+    // From a kept pack of an earlier commit of this history, the branch first points there, so the fetch
+    // negotiates from it and brings only the rest.
+    let seeded = await seedFromBasePack({ repoDir, gitDir, tip });
+    if (!seeded) {
+      await buildBasePack({ repoDir, tip });
+      seeded = await seedFromBasePack({ repoDir, gitDir, tip });
+    }
+    if (seeded) {
+      const ref = path.join(gitDir, "refs", "heads", branch);
+      const made = fs.mkdirSync(path.dirname(ref), { recursive: true });
+      fs.writeFileSync(ref, `${seeded}\n`);
+      // The checkout is the run-as user's (GATEHOUSE_RUN_AS): what the server wrote in it is too.
+      const runAs = runAsFromEnv();
+      for (let p = ref; p !== path.dirname(made ?? ref) && p.startsWith(gitDir); p = path.dirname(p)) giveTo(p, runAs);
+    }
+    await git([...FETCH, "--update-head-ok", repoDir, `+refs/heads/${branch}:refs/heads/${branch}`], {
+      cwd: target,
+      timeoutMs: 600_000,
+    });
+    // Fresh: write the files. Kept: the files stay, the index becomes the branch's (changes show as changes).
+    await git(opts.keepFiles ? ["reset", "--quiet"] : ["reset", "--hard", "--quiet"], { cwd: target });
+    await syncVisibleRefs({ repoDir, checkoutPath: target, visibleRefs: opts.visibleRefs });
+    if (!opts.keepFiles) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.renameSync(target, dir);
+    }
+  } catch (error) {
+    if (!opts.keepFiles) fs.rmSync(target, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+// Puts the checkout on `branch`, fetching it from the clone when the checkout does not have it yet.
+export async function switchTaskBranch(opts: {
+  repoDir: string;
+  checkoutPath: string;
+  branch: string;
+  baseBranch: string;
+}): Promise<void> {
+  const { repoDir, checkoutPath, branch } = opts;
+  const has = await gitCaptured(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`], {
+    cwd: checkoutPath,
+  });
+  if (has.code !== 0) {
+    await ensureCloneBranch(repoDir, branch, opts.baseBranch);
+    await git([...FETCH, repoDir, `+refs/heads/${branch}:refs/heads/${branch}`], {
+      cwd: checkoutPath,
+      timeoutMs: 600_000,
+    });
+  }
+  await git(["checkout", "--quiet", branch], { cwd: checkoutPath });
+}
+
+// True when the checkout holds refs the platform manages (tags, remote branches): the fast path of a
+// prepare with no visibleRefs checks this from git's files alone.
+export function hasManagedRefs(checkoutPath: string): boolean {
+  const gitDir = path.join(checkoutPath, ".git");
+  const nonEmpty = (dir: string): boolean => {
+    try {
+      return fs
+        .readdirSync(dir, { withFileTypes: true })
+        .some((e) => !e.isDirectory() || nonEmpty(path.join(dir, e.name)));
+    } catch {
+      return false;
+    }
+  };
+  if (nonEmpty(path.join(gitDir, "refs", "tags")) || nonEmpty(path.join(gitDir, "refs", "remotes"))) return true;
+  try {
+    return / refs\/(tags|remotes)\//.test(fs.readFileSync(path.join(gitDir, "packed-refs"), "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+// Makes the checkout's tags and remote branches exactly the ones visibleRefs opens, as the clone has them.
+export async function syncVisibleRefs(opts: {
+  repoDir: string;
+  checkoutPath: string;
+  visibleRefs: readonly string[];
+}): Promise<void> {
+  const { repoDir, checkoutPath } = opts;
+  const listRefs = async (cwd: string) =>
+    (await git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/tags/", "refs/remotes/"], { cwd }))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => {
+        const [sha, ref] = line.split(" ");
+        return { sha, ref };
+      });
+  const cloneRefs = opts.visibleRefs.length > 0 ? await listRefs(repoDir) : [];
+  const cloneSha = new Map(cloneRefs.map((r) => [r.ref, r.sha]));
+  const wanted = selectVisibleRefs(
+    opts.visibleRefs,
+    cloneRefs.map((r) => r.ref),
+  );
+  const had = new Map(
+    (await listRefs(checkoutPath)).filter((r) => isManagedCheckoutRef(r.ref)).map((r) => [r.ref, r.sha]),
+  );
+  const wantedNames = new Set(wanted.map((r) => r.checkout));
+  const stale = [...had.keys()].filter((ref) => !wantedNames.has(ref));
+  const staleTags = stale.filter((r) => r.startsWith("refs/tags/")).map((r) => r.slice("refs/tags/".length));
+  const staleRemotes = stale.filter((r) => r.startsWith("refs/remotes/")).map((r) => r.slice("refs/remotes/".length));
+  if (staleTags.length > 0) await git(["tag", "--delete", ...staleTags], { cwd: checkoutPath });
+  if (staleRemotes.length > 0) await git(["branch", "--quiet", "-r", "-D", ...staleRemotes], { cwd: checkoutPath });
+  const fetches = wanted.filter((r) => had.get(r.checkout) !== cloneSha.get(r.clone));
+  for (let i = 0; i < fetches.length; i += REFSPECS_PER_FETCH) {
+    const refspecs = fetches.slice(i, i + REFSPECS_PER_FETCH).map((r) => `+${r.clone}:${r.checkout}`);
+    await git([...FETCH, repoDir, ...refspecs], { cwd: checkoutPath, timeoutMs: 600_000 });
+  }
+}
+
+let syncCounter = 0;
+
+// Carries the checkout's task branch into the clone (forced: an agent may rewrite its branch). Returns the
+// branch's commit, or null when the checkout has no such branch (nothing to carry).
+export async function saveTaskBranch(opts: {
+  repoDir: string;
+  checkoutPath: string;
+  branch: string;
+}): Promise<string | null> {
+  const { repoDir, checkoutPath, branch } = opts;
+  if (!isOwnRepository(checkoutPath))
+    throw new GitError(`the checkout's .git is not a repository of its own; the branch "${branch}" was not saved`);
+  const objects = path.join(checkoutPath, ".git", "objects");
+  if (fs.existsSync(path.join(objects, "info", "alternates")))
+    throw new GitError(
+      `the checkout's repository borrows objects from elsewhere (.git/objects/info/alternates); the branch "${branch}" was not saved`,
+    );
+  const ref = `refs/heads/${branch}`;
+  // Read from the files when they are plain (the usual case costs no git process), else ask git.
+  let commit = resolveRef([path.join(checkoutPath, ".git")], ref);
+  if (!commit) {
+    const tip = await gitCaptured(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd: checkoutPath });
+    if (tip.code !== 0) return null;
+    commit = tip.stdout.trim();
+  }
+  if (resolveRef([repoDir], ref) === commit) return commit;
+  // A bare repository made by hand (no git process, no template): the platform's config, one ref, and the
+  // checkout's objects as an alternate. upload-pack runs here, never in the checkout's repository.
+  const relay = `${repoDir}.save-${process.pid}-${++syncCounter}`;
+  fs.rmSync(relay, { recursive: true, force: true });
+  try {
+    fs.mkdirSync(path.join(relay, "objects", "info"), { recursive: true });
+    fs.mkdirSync(path.join(relay, "refs", "heads"), { recursive: true });
+    fs.writeFileSync(path.join(relay, "HEAD"), "ref: refs/heads/task\n");
+    fs.writeFileSync(path.join(relay, "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = true\n");
+    fs.writeFileSync(path.join(relay, "refs", "heads", "task"), `${commit}\n`);
+    fs.writeFileSync(path.join(relay, "objects", "info", "alternates"), `${fs.realpathSync(objects)}\n`);
+    await git([...FETCH, relay, `+refs/heads/task:refs/heads/${branch}`], {
+      cwd: repoDir,
+      timeoutMs: 600_000,
+      config: [["fetch.fsckObjects", "true"]],
+    });
+  } finally {
+    fs.rmSync(relay, { recursive: true, force: true });
+  }
+  return commit;
+}

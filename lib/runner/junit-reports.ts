@@ -1,0 +1,211 @@
+// Reading a check's JUnit reports out of the checkout after the check ran. The checkout is the agent's, so
+// every path in it may be a trap: the walk never enters or reads a symlink, each file is opened with
+// O_NOFOLLOW and then confirmed (through /proc/self/fd) to be a regular file inside the checkout, and the
+// files, bytes and entries visited are capped. A report older than the check's run is a leftover (of an
+// earlier attempt, or committed), not this run's word, and is not read.
+import fs from "node:fs";
+import path from "node:path";
+import picomatch from "picomatch";
+import { JUNIT_LIMITS, judgeMissingTestSummary, parseJunitXml, summaryFromJunit, type TestCase } from "../gates/junit";
+import { recogniseTests, type TestSummary } from "../gates/test-summary";
+
+const MAX_ENTRIES_VISITED = 100_000;
+const SKIPPED_DIRS = new Set([".git", "node_modules"]);
+
+const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
+
+// One file of the checkout, read without following a symlink anywhere on its path (the contract of the
+// shared "read a file of the checkout" helper to come in lib/runner/checkout). `rel` uses "/".
+export function readCheckoutFile(
+  checkoutDir: string,
+  rel: string,
+  maxBytes: number,
+): { text: string; mtimeMs: number } | { problem: string } {
+  const root = fs.realpathSync(checkoutDir);
+  if (rel.startsWith("/") || rel.split("/").includes("..")) return { problem: `${rel} is not inside the checkout` };
+  let fd: number;
+  try {
+    fd = fs.openSync(path.join(root, rel), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problem: code === "ELOOP" ? `${rel} is a symlink: not read` : `${rel} could not be read (${code})` };
+  }
+  try {
+    // O_NOFOLLOW guards the last component; the descriptor's real path guards every folder above it.
+    const real = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    if (!isInside(root, real)) return { problem: `${rel} resolves to ${real}, outside the checkout: not read` };
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { problem: `${rel} is not a regular file: not read` };
+    if (stat.size > maxBytes)
+      return { problem: `${rel} is larger than ${Math.round(maxBytes / 1048576)} MB: not read` };
+    const buffer = Buffer.alloc(stat.size);
+    let at = 0;
+    while (at < stat.size) {
+      const n = fs.readSync(fd, buffer, at, stat.size - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return { text: buffer.subarray(0, at).toString("utf8"), mtimeMs: stat.mtimeMs };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// The checkout-relative files matching the glob, walking only real folders (a symlinked folder is not
+// entered, a symlinked file that matches is named so the row can say why it was not read).
+export function findReportFiles(
+  checkoutDir: string,
+  glob: string,
+): { files: string[]; symlinks: string[]; problem: string | null } {
+  const root = fs.realpathSync(checkoutDir);
+  const isMatch = picomatch(glob, { dot: true });
+  const scan = picomatch.scan(glob);
+  const base = scan.isGlob ? scan.base : path.posix.dirname(scan.base);
+  const files: string[] = [];
+  const symlinks: string[] = [];
+  // The static folder the glob starts in, each of its parts a real folder (not a link).
+  let start = "";
+  for (const part of base.split("/").filter((p) => p && p !== ".")) {
+    const next = start ? `${start}/${part}` : part;
+    const stat = fs.lstatSync(path.join(root, next), { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) return { files, symlinks, problem: null };
+    start = next;
+  }
+  const stack = [start];
+  let visited = 0;
+  while (stack.length > 0) {
+    const rel = stack.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? 1 : -1));
+    for (const entry of entries) {
+      if (++visited > MAX_ENTRIES_VISITED)
+        return {
+          files,
+          symlinks,
+          problem: `more than ${MAX_ENTRIES_VISITED} entries under ${start || "the checkout"}`,
+        };
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) stack.push(child);
+      } else if (isMatch(child)) {
+        if (entry.isSymbolicLink()) symlinks.push(child);
+        else if (entry.isFile()) files.push(child);
+      }
+    }
+  }
+  files.sort();
+  return { files, symlinks, problem: null };
+}
+
+export type JunitRead = { cases: TestCase[]; filesRead: number; problems: string[] };
+
+// Every report the glob matches, written since `since` (ms), parsed and bounded together.
+export function readJunitReports(opts: { checkoutDir: string; glob: string; sinceMs: number }): JunitRead {
+  const found = findReportFiles(opts.checkoutDir, opts.glob);
+  const problems = found.symlinks.map((f) => `${f} is a symlink: not read`);
+  if (found.problem) problems.push(found.problem);
+  const cases: TestCase[] = [];
+  let filesRead = 0;
+  let bytes = 0;
+  let stale = 0;
+  for (const [i, file] of found.files.entries()) {
+    if (i >= JUNIT_LIMITS.files) {
+      problems.push(`more than ${JUNIT_LIMITS.files} reports match: the rest were not read`);
+      break;
+    }
+    const read = readCheckoutFile(opts.checkoutDir, file, JUNIT_LIMITS.fileBytes);
+    if ("problem" in read) {
+      problems.push(read.problem);
+      continue;
+    }
+    if (read.mtimeMs < opts.sinceMs) {
+      stale++;
+      continue;
+    }
+    bytes += read.text.length;
+    if (bytes > JUNIT_LIMITS.totalBytes) {
+      problems.push(`the reports hold more than ${JUNIT_LIMITS.totalBytes / 1048576} MB: ${file} and later not read`);
+      break;
+    }
+    const parsed = parseJunitXml(read.text);
+    if ("problem" in parsed) {
+      problems.push(`${file}: ${parsed.problem}`);
+      continue;
+    }
+    if (cases.length + parsed.cases.length > JUNIT_LIMITS.testCases) {
+      problems.push(`the reports hold more than ${JUNIT_LIMITS.testCases} test cases: ${file} and later not read`);
+      break;
+    }
+    cases.push(...parsed.cases);
+    filesRead++;
+  }
+  if (stale > 0)
+    problems.push(
+      `${stale} report${stale === 1 ? "" : "s"} matching "${opts.glob}" ${stale === 1 ? "was" : "were"} not written by this run of the check (older than it): not read`,
+    );
+  if (found.files.length === 0 && found.symlinks.length === 0) problems.push(`no file matches "${opts.glob}"`);
+  return { cases, filesRead, problems };
+}
+
+function maskCase(c: TestCase, mask: (text: string) => string): TestCase {
+  const masked = { ...c, name: mask(c.name) };
+  for (const key of ["suite", "className", "file", "message", "trace"] as const)
+    if (masked[key] !== undefined) masked[key] = mask(masked[key]);
+  return masked;
+}
+const maskSummary = (s: TestSummary, mask: (text: string) => string): TestSummary => ({
+  ...s,
+  failing: s.failing.map(mask),
+});
+
+export type TestResults = {
+  summary: TestSummary | null;
+  // The per-test results of the JUnit reports (null: the check declares none, or none was read).
+  cases: TestCase[] | null;
+  junitProblem: string | null;
+};
+
+export const NO_TESTS: TestResults = { summary: null, cases: null, junitProblem: null };
+
+// What a check's tests said: the JUnit reports it declares when any was read (they win over the output), or
+// the summary recognised in its output's tail. One call from the check step.
+// `mask` hides the Work's secrets in what the reports say (names, messages, traces), as in the log.
+export function readTestResults(
+  checkoutDir: string,
+  check: { junit?: string },
+  outcome: { tail: string; durationMs: number },
+  mask: (text: string) => string,
+): TestResults {
+  const fromTail = () => recogniseTests(outcome.tail);
+  if (!check.junit) return { summary: fromTail(), cases: null, junitProblem: null };
+  // The kernel stamps files with a coarse clock (a tick behind): 50 ms of slack keeps every file the check
+  // wrote and still leaves out what was there before it (an earlier attempt's report, a checked-out one).
+  const sinceMs = Date.now() - outcome.durationMs - 50;
+  const read = readJunitReports({ checkoutDir, glob: check.junit, sinceMs });
+  const junitProblem = read.problems.length > 0 ? `junit: ${read.problems.join("; ")}` : null;
+  const summary = summaryFromJunit({ cases: read.cases, problems: read.problems }, read.filesRead);
+  if (summary)
+    return { summary: maskSummary(summary, mask), cases: read.cases.map((c) => maskCase(c, mask)), junitProblem };
+  return { summary: fromTail(), cases: null, junitProblem };
+}
+
+// The row's warning once its verdict is known: no sign that any test ran (issue 21, item 6), or a declared
+// JUnit report that could not be used. `requireTestSummary` is the Work setting to come (false until then).
+export function testResultsWarning(
+  found: TestResults,
+  check: { kind: string },
+  verdict: string,
+  requireTestSummary = false,
+): string | null {
+  const missing = judgeMissingTestSummary(
+    { kind: check.kind, verdict, hasSummary: found.summary !== null, junitProblem: found.junitProblem },
+    requireTestSummary,
+  );
+  if (missing && "warning" in missing) return missing.warning;
+  return found.junitProblem;
+}

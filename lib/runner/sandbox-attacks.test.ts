@@ -1,0 +1,207 @@
+// The sandbox attacked as a hostile agent would, with real processes, from inside the agent step and from
+// inside a check (SPEC Part 3; issue 20, item 5): every attack prints "LEAK …" when it works, and the run
+// shows whether any did. Runs as root (as CI does): the sandbox's commands then run as its own user.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "../auth/actor";
+import { setSecret } from "../services/secrets";
+import { describeAsRoot } from "../testing/needs-root";
+import { processesCarrying } from "../testing/processes";
+import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+import { worktreeDirOf } from "./checkout/checkout";
+
+// Each line an attack; it prints LEAK when it worked. Arguments: the data dir, the install folder, the
+// server's pid, another Work's task worktree.
+const ATTACK = `#!/bin/bash
+data=$1 install=$2 spid=$3 other=$4
+db=$data/gatehouse.db key=$data/secret.key
+leak() { echo "LEAK: $1"; }
+cat "$db" >/dev/null 2>&1 && leak "read the database"
+( echo x >> "$db" ) 2>/dev/null && leak "write the database"
+cat "$key" >/dev/null 2>&1 && leak "read the secret key"
+ls -A "$data/logs" 2>/dev/null | grep -q . && leak "list the logs"
+ls -A "$data" 2>/dev/null | grep -qxE 'gatehouse.db|secret.key|logs|tmp|scratch' && leak "list the data dir's own files"
+ls -A "$data/repos" 2>/dev/null | grep -q . && leak "see the Works' repositories"
+ls -A "$data/briefs" 2>/dev/null | grep -vx "$GATEHOUSE_RUN_ID" | grep -q . && leak "see other runs' briefs"
+ls -A "$other" 2>/dev/null | grep -q . && leak "see another run's worktree"
+( mkdir -p "$other" && echo x > "$other/planted" ) 2>/dev/null && [ -e "$other/planted" ] && leak "write another run's worktree"
+[ -e "$install/package.json" ] && leak "see the install folder"
+( echo x > "$install/planted" ) 2>/dev/null && leak "write the install folder"
+( echo x > /usr/local/bin/gatehouse-planted ) 2>/dev/null && leak "write /usr/local/bin"
+( echo x > /etc/gatehouse-planted ) 2>/dev/null && leak "write /etc"
+cat /etc/shadow >/dev/null 2>&1 && leak "read /etc/shadow"
+ls -A /root >/dev/null 2>&1 && leak "list /root"
+kill -0 "$spid" 2>/dev/null && leak "signal the server"
+[ -e "/proc/$spid" ] && leak "see the server in /proc"
+grep -lsa 'vites[t]' /proc/[0-9]*/cmdline | grep -q . && leak "see the server's processes"
+cat "/proc/1/root$db" >/dev/null 2>&1 && leak "read the database through /proc/1/root"
+ln -sfn "$db" link-to-db && cat link-to-db >/dev/null 2>&1 && leak "read the database through a symlink in the worktree"
+ln -sfn "$data" link-to-data && ls -A link-to-data/logs 2>/dev/null | grep -q . && leak "list the logs through a symlink in the worktree"
+rm -f link-to-db link-to-data
+# The checkout is a repository of its own (its hooks and config are the agent's, and the platform's git
+# ignores both): git finds no directory outside it.
+common=$(cd "$(git rev-parse --git-common-dir)" && pwd -P)
+case "$common" in "$(pwd -P)"/*) ;; *) leak "reach a git dir outside the checkout: $common" ;; esac
+ls -A "$(dirname "$PWD")" | grep -vx "$(basename "$PWD")" | grep -q . && leak "see beside the worktree (a bind mount's parent)"
+if [ -n "$GATEHOUSE_BRIEF_FILE" ]; then
+  ( echo x >> "$GATEHOUSE_BRIEF_FILE" ) 2>/dev/null && leak "rewrite the brief"
+  ls -A "$(dirname "$GATEHOUSE_BRIEF_FILE")" | grep -vxE "$(basename "$GATEHOUSE_BRIEF_FILE")|$(basename "$GATEHOUSE_REPORT_FILE")" | grep -q . && leak "see beside the brief"
+fi
+echo "attacks done as $(id -u)"
+`;
+
+// The first folder on the way to `file` that `user` may not enter (null: it can reach it).
+function unreachableFolderOf(file: string, user: { uid: number; gid: number }): string | null {
+  for (let dir = path.dirname(file); dir !== "/"; dir = path.dirname(dir)) {
+    const stat = fs.statSync(dir);
+    const bits = stat.uid === user.uid ? 0o100 : stat.gid === user.gid ? 0o010 : 0o001;
+    if (!(stat.mode & bits)) return dir;
+  }
+  return null;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+let h: Harness;
+
+async function scenario(work: Record<string, unknown>, files: Record<string, string> = {}) {
+  const s = await makeScenario(h, work, { files: { "attack.sh": ATTACK, ...files } });
+  // The test repositories are made in private temp dirs: let the sandbox's user clone them.
+  for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
+    fs.chmodSync(dir, 0o755);
+  return s;
+}
+
+describeAsRoot("the sandbox, attacked from the agent step and from a check", () => {
+  beforeAll(async () => {
+    process.env.GATEHOUSE_SANDBOX = "on";
+    h = await createHarness();
+  });
+  afterAll(async () => {
+    process.env.GATEHOUSE_SANDBOX = "off";
+    await h?.cleanup();
+  });
+
+  it("runs as an unprivileged user, and every attack on the platform and the machine fails", async () => {
+    expect(h.deps.sandbox.kind).toBe("bwrap");
+    expect(h.deps.runAs?.uid).toBeGreaterThan(0);
+    // Another Work, whose run left a worktree and briefs behind.
+    const other = await scenario({ checkDefaults: [check("ok", "echo other > other.txt")] });
+    expect((await dispatchAndSettle(h, other.task.id)).run.ending).toBe("accepted");
+    const args = [h.dataDir, process.cwd(), String(process.pid), worktreeDirOf(h.dataDir, other.task.id)]
+      .map(quote)
+      .join(" ");
+    const s = await scenario({
+      agentCommand: `bash attack.sh ${args}`,
+      checkDefaults: [check("attack", `bash attack.sh ${args}`)],
+    });
+    await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: "s3cr3t-value-42" });
+    expect(fs.existsSync(path.join(h.dataDir, "secret.key"))).toBe(true);
+
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const agentTail = detail.attempts[0].agentLogTail ?? "";
+    const checkTail = detail.attempts[0].results[0].logTail ?? "";
+    expect(agentTail).toContain(`attacks done as ${h.deps.runAs!.uid}`);
+    expect(checkTail).toContain(`attacks done as ${h.deps.runAs!.uid}`);
+    expect(agentTail).not.toContain("LEAK");
+    expect(checkTail).not.toContain("LEAK");
+    expect(detail.run.ending).toBe("accepted");
+    for (const planted of ["/usr/local/bin/gatehouse-planted", "/etc/gatehouse-planted", "planted"])
+      expect(fs.existsSync(planted)).toBe(false);
+    expect(fs.existsSync(path.join(worktreeDirOf(h.dataDir, other.task.id), "planted"))).toBe(false);
+    expect(fs.readFileSync(path.join(h.dataDir, "gatehouse.db")).subarray(0, 15).toString()).toBe("SQLite format 3");
+  });
+
+  it("the agent and the checks never share a HOME: nothing reaches a held-out check, nor the next agent", async () => {
+    const s = await scenario({
+      maxGateAttempts: 2,
+      // Attempt 1: the agent leaves a note in its HOME and in /tmp. Attempt 2: it looks for what the checks left.
+      agentCommand: [
+        'if [ "$GATEHOUSE_ATTEMPT" = 1 ]; then echo planted > "$HOME/agent-note"; echo planted > /tmp/agent-note; exit 0; fi',
+        'if ls -A "$HOME" | grep -q check-note || [ -e /tmp/check-note ]; then echo "LEAK: the checks\' HOME reached the agent"; exit 1; fi',
+        "echo fixed > fixed.txt",
+      ].join("\n"),
+      checkDefaults: [
+        check(
+          "held-out",
+          'echo planted > "$HOME/check-note"; echo planted > /tmp/check-note; if [ -e "$HOME/agent-note" ] || [ -e /tmp/agent-note ]; then echo "LEAK: the agent reached a held-out check"; exit 1; fi; echo clean',
+          { hidden: true },
+        ),
+        check("fixed", "test -e fixed.txt"),
+      ],
+    });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts.map((a) => a.agentVerdict)).toEqual(["passed", "passed"]);
+    expect(detail.attempts[1].agentLogTail ?? "").not.toContain("LEAK");
+    for (const a of detail.attempts) expect(a.results.find((r) => r.checkId === "held-out")?.message).toBe("clean");
+    expect(detail.run.ending).toBe("accepted");
+    // The agent's HOME is kept for its Work; the checks' went with their attempt.
+    expect(fs.readFileSync(path.join(h.dataDir, "home", "agents", s.work.id, "agent-note"), "utf8")).toBe("planted\n");
+    for (const n of ["1", "2"]) expect(fs.existsSync(path.join(h.dataDir, "run-files", detail.run.id, n))).toBe(false);
+  });
+
+  it("the honest twin: an agent edits, commits and uses mktemp; a real node --test suite passes", async () => {
+    const s = await scenario(
+      {
+        agentCommand: [
+          'scratch=$(mktemp) && echo "draft" > "$scratch" && test -s "$scratch"',
+          "sed -i 's/return a - b/return a + b/' src/add.js",
+          "git add src/add.js && git -c user.name=Agent -c user.email=agent@example.invalid commit -qm 'fix add'",
+          "git log -1 --format=%s",
+        ].join("\n"),
+        checkDefaults: [check("unit", "node --test", { kind: "test" })],
+      },
+      {
+        "src/add.js": "exports.add = (a, b) => { return a - b; };\n",
+        "test/add.test.js":
+          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/add.js");\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
+      },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect([detail.attempts[0].agentVerdict, detail.attempts[0].agentMessage]).toEqual(["passed", "fix add"]);
+    expect(detail.attempts[0].results[0]).toMatchObject({ verdict: "passed", tests: { passed: 1, total: 1 } });
+    expect(detail.run.ending).toBe("accepted");
+  });
+
+  it("the honest twin: a pytest suite passes, when its interpreter is reachable by the sandbox's user", async (t) => {
+    let python: string;
+    try {
+      python = execFileSync("python3", ["-c", "import sys, pytest; print(sys.executable)"], {
+        encoding: "utf8",
+      }).trim();
+    } catch {
+      t.skip("skipped: no python3 with pytest on this machine");
+      return;
+    }
+    const blocked = unreachableFolderOf(python, h.deps.runAs!);
+    if (blocked) {
+      // pyenv under /root (mode 0700) is the usual case: no unprivileged user can run it, sandbox or not.
+      t.skip(`skipped: pytest's interpreter ${python} is under ${blocked}, which the sandbox's user cannot enter`);
+      return;
+    }
+    const s = await scenario(
+      { checkDefaults: [check("pytest", `${python} -m pytest -q -p no:cacheprovider`, { kind: "test" })] },
+      { "test_add.py": "def test_add():\n    assert 2 + 3 == 5\n" },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts[0].results[0]).toMatchObject({ verdict: "passed", tests: { passed: 1 } });
+  });
+
+  it("no process outlives its command inside the sandbox: a detached child is gone, a timeout ends it all", async () => {
+    const token = `sandbox-orphan-${process.pid}-${Date.now()}`;
+    const s = await scenario({
+      agentCommand: `setsid bash -c 'exec -a ${token} sleep 300' </dev/null >/dev/null 2>&1 & echo started`,
+      checkDefaults: [
+        check("hangs", `(setsid bash -c 'exec -a ${token}-check sleep 300' &) ; sleep 300`, {
+          timeoutSec: 1,
+          required: false,
+        }),
+      ],
+    });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts[0].agentVerdict).toBe("passed");
+    expect(detail.attempts[0].results[0].verdict).toBe("timeout");
+    expect(processesCarrying(token)).toEqual([]);
+  });
+});

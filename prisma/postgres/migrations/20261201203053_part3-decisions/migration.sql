@@ -1,4 +1,0 @@
--- AlterTable
-ALTER TABLE "Run" ADD COLUMN     "decisionReason" TEXT,
-ADD COLUMN     "supersededById" TEXT;
-
