@@ -170,7 +170,7 @@ test("a gates file's preview applies the save rules: 21 checks cannot replace th
   await expect(page).toHaveURL(/#import-entry-0$/);
 });
 
-test("the editor's problem summary links to the first field with a problem", async ({ page }) => {
+test("the editor's problem summary leads to the first field with a problem", async ({ page }) => {
   const { taskId } = await workWithChecks("Problem summary", [unit]);
   await page.goto(`/tasks/${taskId}/edit`);
   await page.getByRole("button", { name: "+ Add a check" }).click();
