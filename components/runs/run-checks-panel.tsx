@@ -14,9 +14,18 @@ function logPageHref(runId: string, n: number, name: string): string {
   return `/runs/${runId}/attempts/${n}/checks/${name}/log`;
 }
 
-export function RunChecksPanel({ initial }: { initial: RunJson }) {
+// On the run page the attempt shown is in the address (?attempt=2, given as `attempt`), so it can be
+// linked to; elsewhere (`attempt` left out) the address stays as it is.
+export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson; attempt?: number | null }) {
   const { data: run } = useRun(initial);
-  const [picked, setPicked] = useState<number | null>(null);
+  const [picked, setPicked] = useState<number | null>(linked ?? null);
+  const pick = (n: number) => {
+    setPicked(n);
+    if (linked === undefined) return;
+    const url = new URL(window.location.href);
+    url.searchParams.set("attempt", String(n));
+    window.history.replaceState(null, "", `${url.pathname}${url.search}${url.hash}`);
+  };
   const [grouped, setGrouped] = useState(false);
   const latest = run.attempts.at(-1);
   const attempt = run.attempts.find((a) => a.n === picked) ?? latest;
@@ -37,7 +46,7 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
           attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate }))}
           selected={attempt.n}
           max={run.maxAttempts}
-          onSelect={setPicked}
+          onSelect={pick}
         />
       </div>
       {attempt.noChangeSince ? (

@@ -142,6 +142,7 @@ type RunOwnColumns =
   | "bestCommit"
   | "needsDecision"
   | "decision"
+  | "decisionReason"
   | "decidedById"
   | "decidedAt"
   | "dispatchedById"
@@ -152,7 +153,8 @@ type RunOwnColumns =
   | "claimedBy"
   | "workerName"
   | "handBacks"
-  | "sandboxMode";
+  | "sandboxMode"
+  | "supersededById";
 type StoredWork = WithJson<Lite.Work, WorkJsonFields>;
 type StoredAsValidated<K extends SettingKey> = K extends "testPatterns" | "protectedPaths" | "mergePolicy"
   ? Exclude<StoredWork[K], null>

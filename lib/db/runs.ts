@@ -144,6 +144,7 @@ export type RunChanges = Partial<
     | "decision"
     | "decidedById"
     | "decidedAt"
+    | "decisionReason"
     | "startedAt"
     | "finishedAt"
     | "checkSources"

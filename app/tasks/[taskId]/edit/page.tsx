@@ -41,13 +41,17 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
       {canEdit ? (
         <TaskOverridesEditor
           defaults={withholdHidden(work.checkDefaults, seesHidden)}
+          profile={{ profile: work.profile, hasReview: !!work.reviewCommand, hasRedTeam: !!work.redTeamCommand }}
           workAttempts={work.maxGateAttempts}
+          workAgentCommand={work.agentCommand}
+          canSetAgent={standingAllows(standing, "lead")}
           initial={{
             acceptanceChecks:
               seesHidden || !task.acceptanceChecks
                 ? task.acceptanceChecks
                 : task.acceptanceChecks.filter((e) => !("hidden" in e && e.hidden)),
             maxGateAttempts: task.maxGateAttempts,
+            agentCommand: task.agentCommand,
             version: task.version,
           }}
           save={saveTaskOverridesAction.bind(null, task.id)}

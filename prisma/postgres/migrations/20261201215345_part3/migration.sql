@@ -2,8 +2,10 @@
 CREATE TYPE "Network" AS ENUM ('on', 'off');
 
 -- AlterTable
-ALTER TABLE "Run" ADD COLUMN     "sandbox" JSONB,
-ADD COLUMN     "sandboxMode" TEXT;
+ALTER TABLE "Run" ADD COLUMN     "decisionReason" TEXT,
+ADD COLUMN     "sandbox" JSONB,
+ADD COLUMN     "sandboxMode" TEXT,
+ADD COLUMN     "supersededById" TEXT;
 
 -- AlterTable
 ALTER TABLE "CheckResult" ADD COLUMN     "testCases" JSONB,

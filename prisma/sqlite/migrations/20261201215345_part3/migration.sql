@@ -2,8 +2,10 @@
 -- Hand-edited: Prisma writes a Json default as DEFAULT [] (SQLite reads it as an empty identifier), so the
 -- defaults are quoted: DEFAULT '[]'.
 -- AlterTable
+ALTER TABLE "Run" ADD COLUMN "decisionReason" TEXT;
 ALTER TABLE "Run" ADD COLUMN "sandbox" JSONB;
 ALTER TABLE "Run" ADD COLUMN "sandboxMode" TEXT;
+ALTER TABLE "Run" ADD COLUMN "supersededById" TEXT;
 
 -- AlterTable
 ALTER TABLE "CheckResult" ADD COLUMN "testCases" JSONB;
