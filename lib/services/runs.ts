@@ -6,7 +6,6 @@ import { ZDecision } from "../gates/decision-schema";
 import { supersedeOlderRuns } from "../db/decisions";
 import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
-import { hasLayer } from "../gates/profiles";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import {

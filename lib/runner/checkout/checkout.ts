@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { resolveInside } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
-import { git, GitError, gitOk } from "./git";
+import { git, GitError } from "./git";
 import { readWorktreeHead } from "./read-head";
 import {
   createTaskRepository,

@@ -19,7 +19,6 @@ import { profilesWith } from "../../../gates/profiles";
 import { MUTATION, PROOF_KIND, PROOF_NAMES } from "../../../gates/proof-ids";
 import { shellQuote } from "../../../gates/shell-quote";
 import { saveAttemptMutation } from "../../../db/runs";
-import { resolveInsideCheckout } from "../../checkout/checkout";
 import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import { attemptDirOf } from "../../paths";
 import { timeoutWords } from "../budget";

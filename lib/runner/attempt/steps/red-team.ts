@@ -13,7 +13,13 @@ import { PROOF_KIND, PROOF_NAMES, RED_TEAM } from "../../../gates/proof-ids";
 import { composeRedTeamBrief, judgeRedTeam, type RedTeamRecord, redTeamRow, sortProbes } from "../../../gates/red-team";
 import { saveAttemptRedTeam } from "../../../db/runs";
 import { checkoutFingerprint } from "../../checkout/checkout";
-import { makeRunDir, readCheckoutFile, readRunFile, writeCheckoutFile, writeRunFile } from "../../checkout/checkout-files";
+import {
+  makeRunDir,
+  readCheckoutFile,
+  readRunFile,
+  writeCheckoutFile,
+  writeRunFile,
+} from "../../checkout/checkout-files";
 import { git } from "../../checkout/git";
 import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import { attemptDirOf } from "../../paths";
