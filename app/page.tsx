@@ -74,7 +74,12 @@ export default async function InboxPage({ searchParams }: Props) {
         </Section>
       ) : null}
       <Section id="endings" title="Recent endings">
-        {inbox.endings.length === 0 ? (
+        {inbox.endings.length === 0 && inbox.decisions.length > 0 && inbox.filters.ending === "partial" ? (
+          <EmptyState title="Every partial run here waits for a decision">
+            The {inbox.decisions.length} partial run{inbox.decisions.length === 1 ? "" : "s"} matching these filters{" "}
+            {inbox.decisions.length === 1 ? "waits" : "wait"} for a decision, above.
+          </EmptyState>
+        ) : inbox.endings.length === 0 ? (
           <EmptyState title={q.work || q.ending ? "No runs match these filters" : "No run has ended yet"}>
             {q.work || q.ending ? "Clear the filters to see every ending." : "Dispatch a task to see its run here."}
           </EmptyState>

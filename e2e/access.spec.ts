@@ -105,7 +105,8 @@ test("an engineer may dispatch but not answer a decision; a lead may", async ({ 
   const asLead = await signedInContext(browser, lead);
   await asLead.page.goto(`/runs/${runId}`);
   await asLead.page.getByRole("button", { name: "Reject" }).click();
-  await expect(asLead.page.getByText("Rejected", { exact: true })).toBeVisible();
+  await asLead.page.getByRole("button", { name: "Confirm: reject" }).click();
+  await expect(asLead.page.locator('h1 [data-ending="rejected"]')).toBeVisible();
   expect((await api("GET", `/api/runs/${runId}`)).json.ending).toBe("rejected");
   await asEngineer.context.close();
   await asLead.context.close();

@@ -62,6 +62,12 @@ test("a few thousand random and malformed API requests never get a 5xx, and the 
       .toBe("finished");
     const person = await api("POST", "/api/users", { email: "person@fuzz.example", password: "long-enough-password" });
     await api("PUT", `/api/works/${work.json.id}/secrets/FUZZ_SECRET`, { value: "fuzz-secret-value" });
+    // An asset, so the asset routes reach past their lookup too.
+    await fetch(`${server.url}/api/works/${work.json.id}/assets?name=fixture.json`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/octet-stream" },
+      body: '{"a":1}',
+    });
     const real: Record<string, string> = {
       id: work.json.id,
       userId: person.json.id,
@@ -71,6 +77,7 @@ test("a few thousand random and malformed API requests never get a 5xx, and the 
       path: "no/such/route",
     };
     const realIdFor = (template: string, segment: string) => {
+      if (segment === "name" && template.includes("/assets/")) return "fixture.json";
       if (segment !== "id") return real[segment];
       if (template.startsWith("/api/tasks/")) return task.json.id;
       if (template.startsWith("/api/runs/")) return dispatched.json.runId;

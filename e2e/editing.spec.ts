@@ -113,7 +113,7 @@ test("a gates file with a bad entry lists it with its reason; the rest is import
     );
   await page.getByRole("button", { name: "Read the file" }).click();
   const preview = page.getByRole("region", { name: "Import preview" });
-  await expect(preview).toContainText("1 check ready, 2 cannot be imported");
+  await expect(preview).toContainText("1 check read, 2 cannot be imported");
   await expect(preview).toContainText("a {TODO: …} blank is left in the command");
   await expect(preview).toContainText("unknown field: retries");
   // Nothing is imported until confirmed.

@@ -375,3 +375,128 @@ test("ten parallel cancels of one running run: one 200, nine 409, one cancellati
   // And once it has ended, one more cancel is a 409 too.
   expect((await send("POST", `/api/runs/${runId}/cancel`, TOKEN)).status).toBe(409);
 });
+
+// Issue 22, point 3: `next` after sign-in stays on this site after every normalisation a browser applies
+// (tabs and newlines stripped, `\` read as `/`, dot segments resolved, percent-decoding of the query).
+test.describe("after sign-in, next never leaves the site", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  for (const next of [
+    "/%09/evil.example/",
+    "/\t/evil.example/",
+    "/%5Cevil.example",
+    "/%5C/evil.example",
+    "/.//evil.example",
+    "/%0a/evil.example",
+  ])
+    test(`next=${JSON.stringify(next)} lands on this site`, async ({ browser }) => {
+      const demo = await demoWork();
+      const person = await personWithRole(demo.id, "viewer");
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const seen: string[] = [];
+      page.on("request", (r) => seen.push(new URL(r.url()).host));
+      // The raw query as an attacker writes it in a link (the tab as a real character or as %09).
+      await page.goto(`/signin?next=${next.includes("%") ? next : encodeURIComponent(next)}`);
+      await page.getByLabel("Email").fill(person.email);
+      await page.getByLabel("Password").fill(person.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByLabel(/^Account: /)).toBeVisible();
+      expect(new URL(page.url()).host).toBe(new URL(BASE_URL).host);
+      expect(seen.filter((h) => h.includes("evil.example"))).toEqual([]);
+      await context.close();
+    });
+});
+
+// Issue 22, point 7: a Work whose repository does not exist is warned about when saved, and its run, which
+// ends inconclusive (could not clone), says "Inconclusive" on every chip that shows it — never "Gate green".
+test("an inconclusive run's gate chip says Inconclusive on the run, task, Work and inbox pages", async ({ page }) => {
+  const created = await api("POST", "/api/works", {
+    name: `Missing repository ${Date.now()}`,
+    repoUrl: "/nonexistent/repository.git",
+    checkDefaults: [{ id: "unit", name: "unit", kind: "test", command: "true", required: true }],
+  });
+  expect(created.status).toBe(201);
+  expect(created.json.warnings).toEqual([
+    { path: "repoUrl", message: expect.stringContaining("/nonexistent/repository.git cannot be reached") },
+  ]);
+  const task = await api("POST", `/api/works/${created.json.id}/tasks`, { title: "Never cloned" });
+  const runId = await dispatch(task.json.id);
+  await expect.poll(async () => (await runJson(runId)).ending, { timeout: 60_000 }).toBe("inconclusive");
+  for (const url of [`/runs/${runId}`, `/tasks/${task.json.id}`, `/works/${created.json.id}`]) {
+    await page.goto(url);
+    await expect(page.getByRole("status", { name: "Inconclusive" }).first(), url).toBeVisible();
+    await expect(page.getByRole("status", { name: "Gate green" }), url).toHaveCount(0);
+  }
+  // The inbox lists other runs too: this run's own row says Inconclusive.
+  await page.goto("/");
+  const row = page.locator(`a[href="/runs/${runId}"]`).first();
+  await expect(row.getByRole("status", { name: "Inconclusive" })).toBeVisible();
+});
+
+// Issue 22, point 7 in the browser: the new-Work form warns at once when the server cannot reach the
+// repository (the Work is saved).
+test("a new Work whose repository cannot be reached is saved with a warning on the page it opens", async ({ page }) => {
+  await page.goto("/works");
+  await page.getByRole("button", { name: "New Work" }).click();
+  const form = page.getByRole("form", { name: "New Work" });
+  await form.getByRole("textbox", { name: "Name", exact: true }).fill(`Typo ${Date.now()}`);
+  await form.getByRole("textbox", { name: "Repository", exact: true }).fill("/nonexistent/typo-repository.git");
+  await form.getByRole("button", { name: "Create Work" }).click();
+  await expect(page).toHaveURL(/\/works\/[^/]+\/settings\?repo=unreachable$/);
+  await expect(
+    page.getByRole("alert").filter({ hasText: "/nonexistent/typo-repository.git cannot be reached" }),
+  ).toBeVisible();
+});
+
+// Issue 22, point 5 in the browser: a viewer and an engineer see a held-out check's name and verdict only on
+// the run, task, task editor (History), checks and inbox pages — not its command, its error reason or its
+// durations.
+test("held-out checks leak nothing to a viewer or an engineer on any page", async ({ browser }) => {
+  const SECRET = "wombat-held-out-7731";
+  const { workId, taskId } = await workWithChecks("Held-out pages", [
+    { id: "visible", name: "visible", kind: "test", command: "true", required: true },
+    {
+      id: "held",
+      name: "Held",
+      kind: "test",
+      command: `true # ${SECRET}-cmd`,
+      required: true,
+      hidden: true,
+      cwd: `${SECRET}-cwd`,
+    },
+  ]);
+  const task = await api("GET", `/api/tasks/${taskId}`);
+  const patched = await api("PATCH", `/api/tasks/${taskId}`, {
+    version: task.json.version,
+    acceptanceChecks: [
+      {
+        id: "task-held",
+        name: "Task held",
+        kind: "test",
+        command: `echo ${SECRET}-task`,
+        required: false,
+        hidden: true,
+      },
+    ],
+  });
+  expect(patched.status, JSON.stringify(patched.json)).toBe(200);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status, { timeout: 60_000 }).toBe("finished");
+  for (const role of ["viewer", "engineer"] as const) {
+    const person = await personWithRole(workId, role);
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await page.goto("/signin");
+    await page.getByLabel("Email").fill(person.email);
+    await page.getByLabel("Password").fill(person.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByLabel(/^Account: /)).toBeVisible();
+    for (const url of [`/runs/${runId}`, `/tasks/${taskId}`, `/tasks/${taskId}/edit`, `/works/${workId}/checks`, "/"]) {
+      await page.goto(url);
+      await expect(page.locator("main")).toBeVisible();
+      expect(await page.content(), `${role} on ${url}`).not.toContain(SECRET);
+    }
+    await context.close();
+  }
+});

@@ -55,7 +55,8 @@ test("an agent that edits the script its gate runs gets a red gate, though the s
   await expect(checks.locator('[data-check-id="gate"] summary [data-verdict="passed"]')).toBeVisible();
   const proof = checks.getByRole("region", { name: "Proof" });
   await expect(proof.locator('[data-check-id="_protected"] summary [data-verdict="failed"]')).toBeVisible();
-  await expect(proof).toContainText("The change edits the gate's own files: scripts/gate.sh");
+  // The script did not exist at the start: without it the check fails, so it passes only with its edit.
+  await expect(proof).toContainText('"gate" passes only with its edited gate: scripts/gate.sh');
 });
 
 test("a lead edits the proof settings inline: a glob outside the checkout is refused as typed; saved, the API has them", async ({

@@ -89,7 +89,8 @@ test("a partial run's decision is answered from the run page: more attempts, the
   await expect(page.getByRole("heading", { name: "Decision needed", exact: true })).toBeVisible();
   await expect(page.getByTestId("attempt-counter")).toHaveText("Attempt 2 of 2");
   await page.getByRole("button", { name: "Accept as it stands" }).click();
-  await expect(page.getByText("Accepted", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Confirm: accept as it stands" }).click();
+  await expect(page.locator('h1 [data-ending="accepted"]')).toBeVisible();
   await expect(page.getByTestId("ending-reason")).toContainText("accepted as it stands by");
   const run = await runJson(runId);
   expect(run.ending).toBe("accepted");

@@ -56,8 +56,11 @@ if (!fs.existsSync(path.join(root, "lib", "db", "generated", "postgres", "client
 (await import("./build-native.mjs")).buildNative({ quiet: true });
 
 // The runner is TypeScript (the server's is compiled by Next): loaded through tsx, in this process, so that
-// signals reach the worker itself.
+// signals reach the worker itself. Both of tsx's loaders: require() goes through the CommonJS one, and a
+// dynamic import() (runtime.ts imports the merge service when a run is accepted) through Node's ESM loader,
+// which without tsx's hooks cannot resolve an extension-less TypeScript path.
 const { register } = await import("tsx/cjs/api");
 register();
+(await import("tsx/esm/api")).register();
 const main = createRequire(import.meta.url)(path.join(root, "lib", "runner", "queue", "worker-main.ts"));
 await main.runWorkerProcess(url);

@@ -1,6 +1,9 @@
 // The sandbox settings of a Work (issue 20) through the JSON API: defaults, stored and answered back, every
 // bad value refused with its field path and nothing half-saved, and frozen into a run at dispatch (a later
 // edit of the Work does not change what the run shows). Real SQLite, a real run.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
@@ -21,8 +24,15 @@ beforeAll(async () => {
 afterAll(async () => h?.cleanup());
 
 let seq = 0;
+// A real repository, so creating a Work carries no "cannot be reached" warning.
+let repoUrl = "";
+beforeAll(() => {
+  repoUrl = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-sandbox-settings-repo-"));
+  execFileSync("git", ["init", "-q", "--bare", repoUrl]);
+});
+afterAll(() => fs.rmSync(repoUrl, { recursive: true, force: true }));
 const postWork = (body: Record<string, unknown>) =>
-  callRoute(works.POST, { method: "POST", body: { name: `Sandboxed ${++seq}`, repoUrl: "/tmp/repo", ...body } });
+  callRoute(works.POST, { method: "POST", body: { name: `Sandboxed ${++seq}`, repoUrl, ...body } });
 const getWork = (id: string) => callRoute(work.GET, { params: { id } });
 const patchWork = (id: string, body: unknown) => callRoute(work.PATCH, { method: "PATCH", params: { id }, body });
 
@@ -92,7 +102,8 @@ describe("the sandbox settings of a Work", () => {
     [{ visibleRefs: ["-delete"] }, "visibleRefs.0", "not a ref glob: must not start with '-' or '/'"],
     [{ visibleRefs: Array.from({ length: 21 }, (_, i) => `release/${i}`) }, "visibleRefs", "at most 20 ref globs"],
   ])("refuses %j at %s, saving nothing (not even the valid fields)", async (bad, at, message) => {
-    const w = (await postWork({})).json;
+    // The Work as the API reads it back (a create answers with its warnings besides).
+    const { warnings: _, ...w } = (await postWork({})).json as Record<string, Json>;
     const res = await patchWork(w.id, { version: 1, failFast: true, ...bad });
     const issue = issuesOf(res).find((i) => i.path === at);
     expect(issue?.message, JSON.stringify(res.json)).toContain(message);
@@ -102,7 +113,8 @@ describe("the sandbox settings of a Work", () => {
   });
 
   it("refuses a mount inside the data dir or the install folder, or one that contains them, by its path", async () => {
-    const w = (await postWork({})).json;
+    // The Work as the API reads it back (a create answers with its warnings besides).
+    const { warnings: _, ...w } = (await postWork({})).json as Record<string, Json>;
     const cases = [
       [path.join(h.dataDir, "worktrees"), "must not be inside Gatehouse's data dir"],
       [path.join(process.cwd(), "node_modules"), "must not be inside Gatehouse's install folder"],

@@ -2,9 +2,13 @@
 import { redirect } from "next/navigation";
 import { runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createWork } from "@/lib/services/works";
+import { probeRepository } from "@/lib/services/work-repositories";
 
 // Creates a Work (admins) and opens its checks and policy.
-export async function createWorkAction(_state: unknown, form: FormData): Promise<ActionResult<{ id: string }>> {
+export async function createWorkAction(
+  _state: unknown,
+  form: FormData,
+): Promise<ActionResult<{ id: string; isUnreachable: boolean }>> {
   const result = await runAction(async (actor) => {
     const baseBranch = String(form.get("baseBranch") ?? "").trim();
     const work = await createWork(actor, {
@@ -12,8 +16,8 @@ export async function createWorkAction(_state: unknown, form: FormData): Promise
       repoUrl: String(form.get("repoUrl") ?? ""),
       ...(baseBranch ? { baseBranch } : {}),
     });
-    return { id: work.id };
+    return { id: work.id, isUnreachable: (await probeRepository(work.repoUrl)) !== null };
   });
-  if (result.data) redirect(`/works/${result.data.id}/settings`);
+  if (result.data) redirect(`/works/${result.data.id}/settings${result.data.isUnreachable ? "?repo=unreachable" : ""}`);
   return result;
 }

@@ -134,6 +134,7 @@ export function CheckResultRow({
               note={result.logNote}
               fullLogHref={fullLogHref}
               isLive={result.verdict === "running"}
+              isFailed={result.verdict === "failed" || result.verdict === "hollow" || result.verdict === "timeout"}
             />
           ) : (
             <p className="text-sm text-zinc-500 dark:text-zinc-400">{result.message ?? "Not run yet."}</p>

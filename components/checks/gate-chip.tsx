@@ -1,9 +1,10 @@
-// The gate: green, red, running, pending or off. "Nothing required" is said next to a green gate that
-// verified nothing, so an empty gate never passes for a verified one.
-import type { Gate } from "@/lib/gates/gate";
+// The gate: green, red, running, pending or off, and "inconclusive" for a run that ended so (whatever gate
+// its last attempt left). "Nothing required" is said next to a green gate that verified nothing, so an empty
+// gate never passes for a verified one.
+import { type Gate, gateShown, type ShownGate } from "@/lib/gates/gate";
 import { CheckIcon, CrossIcon, DotIcon, SkipIcon, Spinner } from "../ui/icons";
 
-const LOOK: Record<Gate, { label: string; className: string; icon: React.ReactNode }> = {
+const LOOK: Record<ShownGate, { label: string; className: string; icon: React.ReactNode }> = {
   green: {
     label: "Gate green",
     className: "bg-emerald-700 text-white dark:bg-emerald-500 dark:text-emerald-950",
@@ -24,6 +25,11 @@ const LOOK: Record<Gate, { label: string; className: string; icon: React.ReactNo
     className: "bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
     icon: <DotIcon />,
   },
+  inconclusive: {
+    label: "Inconclusive",
+    className: "bg-amber-200 text-amber-950 dark:bg-amber-400 dark:text-amber-950",
+    icon: <DotIcon />,
+  },
   off: {
     label: "Checks off",
     className: "bg-zinc-200 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400",
@@ -32,14 +38,18 @@ const LOOK: Record<Gate, { label: string; className: string; icon: React.ReactNo
 };
 
 export function GateChip({
-  gate,
+  gate: attemptGate,
+  ending = null,
   isNothingRequired = false,
   size = "md",
 }: {
   gate: Gate;
+  // The run's ending, so an inconclusive run's chip says inconclusive.
+  ending: string | null;
   isNothingRequired?: boolean;
   size?: "sm" | "md";
 }) {
+  const gate = gateShown(attemptGate, ending);
   const look = LOOK[gate];
   const pad = size === "sm" ? "px-2 py-0.5 text-xs" : "px-3 py-1 text-sm";
   return (

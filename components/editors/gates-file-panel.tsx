@@ -11,6 +11,7 @@ import {
   type ProofFileSettings,
 } from "@/lib/gates/gates-file";
 import type { Check } from "@/lib/gates/check-schema";
+import { judgeImport } from "@/lib/gates/gates-file/import-rules";
 import type { CheckSource } from "@/lib/gates/check-sources";
 import type { MergePolicy } from "@/lib/gates/merge-policy";
 import type { SandboxFileSettings } from "@/lib/gates/gates-file/sandbox";
@@ -55,6 +56,8 @@ export function GatesFilePanel({
   const [result, setResult] = useState<ImportResult | null>(null);
   const good = result?.entries.filter((e) => e.check).map((e) => e.check!) ?? [];
   const bad = result?.entries.filter((e) => !e.check) ?? [];
+  // What saving each choice would refuse (the 20-check cap, duplicate ids…), said before the choice.
+  const verdict = judgeImport(current ?? [], good);
   const proof = onImportProof ? (result?.proof ?? null) : null;
   const sources = onImportCheckSources ? (result?.checkSources ?? null) : null;
   const merge = onImportMerge ? (result?.merge ?? null) : null;
@@ -147,12 +150,13 @@ export function GatesFilePanel({
           ))}
           <p className="mb-2 font-medium">
             {result.format === "markdown" ? "Markdown runbook" : "YAML list"}: {good.length} check
-            {good.length === 1 ? "" : "s"} ready, {bad.length} cannot be imported.
+            {good.length === 1 ? "" : "s"} read, {bad.length} cannot be imported.
           </p>
           <ul className="space-y-1">
             {result.entries.map((e, i) => (
               <li
                 key={i}
+                id={`import-entry-${i}`}
                 className={e.check ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"}
               >
                 {e.check ? "✓" : "✗"} <span className="font-medium">{e.label}</span>
@@ -238,12 +242,15 @@ export function GatesFilePanel({
               </Button>
             </div>
           ) : null}
+          {good.length > 0 ? <ImportRefusals verdict={verdict} entryOf={entryIndexOf(result, good)} /> : null}
           {good.length > 0 ? (
             <div className="mt-3 flex flex-wrap gap-2">
-              <Button variant="primary" onClick={() => done("replace")}>
+              <Button variant="primary" disabled={verdict.replace.problems.length > 0} onClick={() => done("replace")}>
                 Replace the list with {good.length} check{good.length === 1 ? "" : "s"}
               </Button>
-              <Button onClick={() => done("append")}>Add {good.length} to the list</Button>
+              <Button disabled={verdict.append.problems.length > 0} onClick={() => done("append")}>
+                Add {good.length} to the list
+              </Button>
               <Button variant="ghost" onClick={() => setResult(null)}>
                 Cancel
               </Button>
@@ -251,6 +258,63 @@ export function GatesFilePanel({
           ) : null}
         </section>
       ) : null}
+    </div>
+  );
+}
+
+// The preview entry (its element id) that a save problem's path points at, for the imported checks.
+function entryIndexOf(result: ImportResult, good: Check[]): (listIndex: number) => number | null {
+  const indexes = result.entries.flatMap((e, i) => (e.check ? [i] : []));
+  return (listIndex) => (listIndex < good.length ? (indexes[listIndex] ?? null) : null);
+}
+
+// Why a choice would be refused on save, each problem linked to the entry it is about when there is one.
+function ImportRefusals({
+  verdict,
+  entryOf,
+}: {
+  verdict: ReturnType<typeof judgeImport>;
+  entryOf: (listIndex: number) => number | null;
+}) {
+  const choices = [
+    { name: "Replace", problems: verdict.replace.problems, offset: 0 },
+    {
+      name: "Add",
+      problems: verdict.append.problems,
+      offset: verdict.append.checks.length - verdict.replace.checks.length,
+    },
+  ].filter((c) => c.problems.length > 0);
+  if (choices.length === 0) return null;
+  return (
+    <div
+      role="alert"
+      aria-label="Refused on save"
+      className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-rose-900 dark:bg-rose-950 dark:text-rose-100"
+    >
+      {choices.map((choice) => (
+        <div key={choice.name}>
+          <p className="font-medium">{choice.name} would be refused on save:</p>
+          <ul className="ml-5 list-disc">
+            {choice.problems.map((p) => {
+              const at = /^checkDefaults\.(\d+)/.exec(p.path);
+              const entry = at ? entryOf(Number(at[1]) - choice.offset) : null;
+              return (
+                <li key={p.path + p.message} className="break-words">
+                  {entry === null ? (
+                    <span>
+                      {p.path}: {p.message}
+                    </span>
+                  ) : (
+                    <a className="underline" href={`#import-entry-${entry}`}>
+                      {p.path}: {p.message}
+                    </a>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
     </div>
   );
 }

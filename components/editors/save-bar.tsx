@@ -16,6 +16,15 @@ type Props = {
   onDiscard: () => void;
 };
 
+// The summary leads to the field: the first one marked invalid on the page gets the focus. A button, not a
+// link: it moves the focus and goes to no address.
+function goToFirstProblem() {
+  const field = document.querySelector<HTMLElement>('[aria-invalid="true"]');
+  if (!field) return;
+  field.scrollIntoView({ block: "center" });
+  field.focus();
+}
+
 export function SaveBar({ problems, isDirty, isPending, version, message, note, onSave, onDiscard }: Props) {
   return (
     <div className="sticky bottom-0 z-20 -mx-4 flex flex-wrap items-center gap-3 border-t border-zinc-200 bg-white/95 px-4 py-3 backdrop-blur sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950/95">
@@ -26,21 +35,58 @@ export function SaveBar({ problems, isDirty, isPending, version, message, note, 
         Discard
       </Button>
       <span className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite" data-testid="editor-status">
-        {problems > 0
-          ? `${problems} problem${problems === 1 ? "" : "s"} to fix before saving`
-          : isDirty
-            ? "Unsaved changes"
-            : `Version ${version}, saved`}
+        {problems > 0 ? (
+          <>
+            {problems} problem{problems === 1 ? "" : "s"} to fix before saving ·{" "}
+            <button
+              type="button"
+              onClick={goToFirstProblem}
+              className="font-medium text-rose-700 underline dark:text-rose-300"
+            >
+              Go to the first
+            </button>
+          </>
+        ) : isDirty ? (
+          "Unsaved changes"
+        ) : (
+          `Version ${version}, saved`
+        )}
       </span>
       {message?.kind === "saved" ? (
         <span role="status" className="text-sm font-medium text-emerald-700 dark:text-emerald-400">
           {message.text}
         </span>
       ) : null}
-      {message?.kind === "error" ? <InlineError message={message.text} /> : null}
+      {message?.kind === "error" ? <SaveError text={message.text} /> : null}
       {note ? (
         <span className="basis-full text-sm text-amber-800 sm:basis-auto dark:text-amber-300">{note}</span>
       ) : null}
     </div>
+  );
+}
+
+// A refused save names the field first ("checkDefaults.2.timeoutSec: …"): a link to it when the page has it.
+function SaveError({ text }: { text: string }) {
+  const path = /^([A-Za-z]+(?:\.[\w-]+)*): /.exec(text)?.[1];
+  if (!path) return <InlineError message={text} />;
+  return (
+    <p
+      role="alert"
+      className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800 dark:bg-rose-950 dark:text-rose-200"
+    >
+      <a
+        href={`#${path}`}
+        onClick={(event) => {
+          const field = document.getElementById(path) ?? document.querySelector<HTMLElement>('[aria-invalid="true"]');
+          if (!field) return;
+          event.preventDefault();
+          field.scrollIntoView({ block: "center" });
+          field.focus();
+        }}
+        className="underline"
+      >
+        {text}
+      </a>
+    </p>
   );
 }

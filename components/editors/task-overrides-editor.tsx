@@ -7,7 +7,7 @@ import type { ActionResult } from "@/lib/actions/safe-action";
 import type { Check } from "@/lib/gates/check-schema";
 import { resolveChecks } from "@/lib/gates/merge-checks";
 import {
-  emptyForm,
+  addedForm,
   errorsByField,
   errorsOfEntry,
   formFromCheck,
@@ -15,25 +15,45 @@ import {
   type CheckForm,
 } from "@/lib/editors/check-form";
 import { taskFormFrom, taskPatchFrom, validateTaskForm, type TaskSettings } from "@/lib/editors/task-form";
+import { criteriaOf } from "@/lib/gates/evidence";
+import type { ProfileRequirementsInput } from "@/lib/gates/profile-requirements";
 import { DeclaredChecks } from "../checks/declared-checks";
+import { ProfileNote } from "../checks/profile-note";
 import { Button } from "../ui/button";
 import { Section } from "../ui/page-parts";
 import { CheckFields } from "./check-fields";
 import { ConflictPanel } from "./conflict-panel";
 import { InheritedCheckRow } from "./inherited-check-row";
 import { SaveBar } from "./save-bar";
+import { TaskAgentField } from "./task-agent-field";
 import { useVersionedSettings } from "./use-versioned-settings";
 
 type Props = {
   defaults: Check[];
+  // The Work's profile and layers: the preview says what they will ask of this task's runs.
+  profile: Omit<ProfileRequirementsInput, "criteria">;
   workAttempts: number;
+  workAgentCommand: string | null;
+  canSetAgent: boolean;
   initial: TaskSettings;
   save: (input: unknown) => Promise<ActionResult<TaskSettings>>;
 };
 
-const settingsOf = (s: TaskSettings) => ({ acceptanceChecks: s.acceptanceChecks, maxGateAttempts: s.maxGateAttempts });
+const settingsOf = (s: TaskSettings) => ({
+  acceptanceChecks: s.acceptanceChecks,
+  maxGateAttempts: s.maxGateAttempts,
+  agentCommand: s.agentCommand,
+});
 
-export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: Props) {
+export function TaskOverridesEditor({
+  defaults,
+  profile,
+  workAttempts,
+  workAgentCommand,
+  canSetAgent,
+  initial,
+  save,
+}: Props) {
   const editor = useVersionedSettings({ initial, save, formFrom: taskFormFrom, patchFrom: taskPatchFrom });
   const { form, setForm, version, conflict } = editor;
   const { errors, entries } = useMemo(() => validateTaskForm(form, version, defaults), [form, version, defaults]);
@@ -69,6 +89,15 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
           ))}
         </select>
       </Section>
+      <Section id="agent" title="Agent">
+        <TaskAgentField
+          value={form.agentCommand}
+          workCommand={workAgentCommand}
+          error={errors.get("agentCommand")}
+          canEdit={canSetAgent}
+          onChange={(agentCommand) => setForm({ ...form, agentCommand })}
+        />
+      </Section>
       <Section
         id="inherited"
         title="The Work's checks"
@@ -85,18 +114,21 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
       >
         <ol className="space-y-3" aria-label="The Work's checks">
           {defaults.map((d) => {
-            const at = list.findIndex((e) => e.id === d.id);
+            const at = list.findIndex((e) => e.id === d.id && !e.isAdded);
             const entry = at === -1 ? null : list[at];
             return (
               <InheritedCheckRow
                 key={d.id}
                 check={d}
                 state={!entry ? "inherited" : entry.disabled ? "suppressed" : "overridden"}
-                onOverride={() => setEntries([...list.filter((e) => e.id !== d.id), formFromCheck(d)])}
+                onOverride={() => setEntries([...list.filter((e) => e.id !== d.id || e.isAdded), formFromCheck(d)])}
                 onSuppress={() =>
-                  setEntries([...list.filter((e) => e.id !== d.id), { ...formFromCheck(d), disabled: true }])
+                  setEntries([
+                    ...list.filter((e) => e.id !== d.id || e.isAdded),
+                    { ...formFromCheck(d), disabled: true },
+                  ])
                 }
-                onInherit={() => setEntries(list.filter((e) => e.id !== d.id))}
+                onInherit={() => setEntries(list.filter((e) => e.id !== d.id || e.isAdded))}
               >
                 {entry && !entry.disabled ? (
                   <CheckFields
@@ -115,7 +147,7 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
       <Section id="added" title="Task-only checks" description="Run after the Work's checks, in this order.">
         <ol className="space-y-3" aria-label="Task-only checks">
           {list.map((entry, i) =>
-            defaultIds.has(entry.id) && !entry.disabled ? null : entry.disabled && !defaultIds.has(entry.id) ? (
+            defaultIds.has(entry.id) && !entry.isAdded ? null : entry.disabled ? (
               <li
                 key={entry.key}
                 role="note"
@@ -126,7 +158,7 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
                   Remove
                 </Button>
               </li>
-            ) : defaultIds.has(entry.id) ? null : (
+            ) : (
               <li
                 key={entry.key}
                 aria-label={`Task check ${entry.name || entry.id}`}
@@ -155,7 +187,7 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
         <Button
           className="mt-3"
           onClick={() =>
-            setEntries([...list, emptyForm(freeId("task-check", [...defaultIds, ...list.map((e) => e.id)]))])
+            setEntries([...list, addedForm(freeId("task-check", [...defaultIds, ...list.map((e) => e.id)]))])
           }
         >
           + Add a check
@@ -168,7 +200,10 @@ export function TaskOverridesEditor({ defaults, workAttempts, initial, save }: P
       </Section>
       <Section id="preview" title="Preview: what a dispatch would freeze" description="Updates as you edit.">
         {preview ? (
-          <DeclaredChecks checks={preview.checks} suppressed={preview.suppressed} warnings={[]} />
+          <div className="space-y-3">
+            <ProfileNote {...profile} criteria={criteriaOf(preview.checks)} />
+            <DeclaredChecks checks={preview.checks} suppressed={preview.suppressed} warnings={[]} />
+          </div>
         ) : (
           <p className="text-sm text-zinc-500 dark:text-zinc-400">Fix the problems above to see the preview.</p>
         )}

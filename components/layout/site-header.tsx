@@ -16,6 +16,7 @@ export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut
           <span className="grid size-7 place-items-center rounded-md bg-zinc-900 text-white dark:bg-white dark:text-zinc-900">
             <GateIcon />
           </span>
+          {/* Named on a phone too, where only the icon shows. */}
           <span className="sr-only sm:not-sr-only">Gatehouse</span>
         </Link>
         {user ? (

@@ -22,19 +22,55 @@ function inlineFor(style: AnsiStyle): CSSProperties | undefined {
   return Object.keys(css).length ? css : undefined;
 }
 
-export function AnsiLine({ segments }: { segments: AnsiSegment[] }) {
-  if (segments.length === 0) return <>{"\u200b"}</>;
-  return (
-    <>
-      {segments.map((seg, i) =>
-        Object.keys(seg.style).length === 0 ? (
-          <span key={i}>{seg.text}</span>
-        ) : (
-          <span key={i} className={classFor(seg.style)} style={inlineFor(seg.style)}>
-            {seg.text}
-          </span>
-        ),
-      )}
-    </>
+function styledSpan(text: string, style: AnsiStyle, key: string | number) {
+  return Object.keys(style).length === 0 ? (
+    <span key={key}>{text}</span>
+  ) : (
+    <span key={key} className={classFor(style)} style={inlineFor(style)}>
+      {text}
+    </span>
   );
+}
+
+// Where a search term occurs in the line's text (case-insensitive, as the server's search), as [start, end).
+function matchRanges(text: string, needle: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  const hay = text.toLowerCase();
+  for (let at = hay.indexOf(needle); needle && at !== -1; at = hay.indexOf(needle, at + needle.length))
+    ranges.push([at, at + needle.length]);
+  return ranges;
+}
+
+// `mark` (lower case) wraps each occurrence of a search term in <mark>, across colour changes.
+export function AnsiLine({ segments, mark = "" }: { segments: AnsiSegment[]; mark?: string }) {
+  if (segments.length === 0) return <>{"\u200b"}</>;
+  const ranges = mark ? matchRanges(segments.map((s) => s.text).join(""), mark) : [];
+  if (ranges.length === 0) return <>{segments.map((seg, i) => styledSpan(seg.text, seg.style, i))}</>;
+  const out: React.ReactNode[] = [];
+  let offset = 0;
+  segments.forEach((seg, i) => {
+    const end = offset + seg.text.length;
+    // Cut the segment at every range boundary inside it; the pieces inside a range are marked.
+    const cuts = new Set([offset, end]);
+    for (const [a, b] of ranges) {
+      if (a > offset && a < end) cuts.add(a);
+      if (b > offset && b < end) cuts.add(b);
+    }
+    const points = [...cuts].sort((x, y) => x - y);
+    for (let k = 0; k + 1 < points.length; k++) {
+      const piece = seg.text.slice(points[k] - offset, points[k + 1] - offset);
+      const isMarked = ranges.some(([a, b]) => points[k] >= a && points[k + 1] <= b);
+      out.push(
+        isMarked ? (
+          <mark key={`${i}-${k}`} className="rounded-sm bg-amber-300 text-zinc-950">
+            {piece}
+          </mark>
+        ) : (
+          styledSpan(piece, seg.style, `${i}-${k}`)
+        ),
+      );
+    }
+    offset = end;
+  });
+  return <>{out}</>;
 }

@@ -126,19 +126,11 @@ export function LogViewer({
   }, []);
 
   const rows: React.ReactNode[] = [];
-  const needle = query.toLowerCase();
+  // Marks follow the search whose results are shown, so they never disagree with the counter.
+  const needle = search.data ? query.toLowerCase() : "";
   for (let n = first; n <= last; n++) {
     const line: LogLine | undefined = fetched.get(n) ?? initialLines.current.get(n);
-    rows.push(
-      <LogRow
-        key={n}
-        n={n}
-        line={line}
-        isSelected={n === selected}
-        isMatch={!!needle && !!line && line.text.toLowerCase().includes(needle)}
-        onSelect={selectLine}
-      />,
-    );
+    rows.push(<LogRow key={n} n={n} line={line} isSelected={n === selected} mark={needle} onSelect={selectLine} />);
   }
 
   return (
@@ -169,7 +161,7 @@ export function LogViewer({
         >
           <div>
             {initialStyled.map((line) => (
-              <LogRow key={line.n} n={line.n} line={line} isSelected={false} isMatch={false} onSelect={ignoreSelect} />
+              <LogRow key={line.n} n={line.n} line={line} isSelected={false} mark="" onSelect={ignoreSelect} />
             ))}
           </div>
         </div>
@@ -204,13 +196,14 @@ const LogRow = memo(function LogRow({
   n,
   line,
   isSelected,
-  isMatch,
+  mark,
   onSelect,
 }: {
   n: number;
   line: LogLine | undefined;
   isSelected: boolean;
-  isMatch: boolean;
+  // The search term (lower case): its occurrences are marked, not the whole line.
+  mark: string;
   onSelect: (n: number) => void;
 }) {
   return (
@@ -218,7 +211,7 @@ const LogRow = memo(function LogRow({
       id={`L${n}`}
       data-line={n}
       data-selected={isSelected || undefined}
-      className={`flex h-5 whitespace-pre ${isSelected ? "bg-amber-400/20" : isMatch ? "bg-sky-400/10" : "hover:bg-white/5"}`}
+      className={`flex h-5 whitespace-pre ${isSelected ? "bg-amber-400/20" : "hover:bg-white/5"}`}
     >
       <a
         href={`#L${n}`}
@@ -232,7 +225,7 @@ const LogRow = memo(function LogRow({
       </a>
       <span className="pr-4">
         {line ? (
-          <AnsiLine segments={parseAnsi(line.text, line.style).segments} />
+          <AnsiLine segments={parseAnsi(line.text, line.style).segments} mark={mark} />
         ) : (
           <span className="text-zinc-700">…</span>
         )}

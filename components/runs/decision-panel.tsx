@@ -1,5 +1,6 @@
 "use client";
-// The decision a partial run raises: accept it as it stands, grant more attempts, or reject it.
+// The decision a partial run raises: accept it as it stands, grant more attempts, or reject it. Accept and
+// reject end the run, so each asks for a confirmation with an optional reason (kept with the decision).
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -8,25 +9,39 @@ import { shortCommit } from "@/lib/format";
 import { queryKeys } from "@/lib/query-keys";
 import { Button } from "../ui/button";
 import { InlineError } from "../ui/inline-error";
+import { DispatchButton } from "./dispatch-button";
+
+type Decision = { choice: string; attempts?: number; reason?: string };
 
 type Props = {
   runId: string;
+  runNumber: number;
   reason: string | null;
   bestAttempt: number | null;
   bestCommit: string | null;
-  decide: (decision: {
-    choice: string;
-    attempts?: number;
-  }) => Promise<ActionResult<{ ending: string | null; status: string }>>;
+  // The required checks that were not green in the last attempt: what the decision is about.
+  redChecks: { name: string; verdict: string }[];
+  frozenCount: number;
+  // Set when the task's checks changed since this run was dispatched: a new run would run those.
+  dispatchCurrent: (() => Promise<ActionResult<{ runId: string; number: number }>>) | null;
+  decide: (decision: Decision) => Promise<ActionResult<{ ending: string | null; status: string }>>;
 };
 
-export function DecisionPanel({ runId, reason, bestAttempt, bestCommit, decide }: Props) {
+const ENDING_CHOICES = {
+  accept: { title: "as it stands", confirm: "Confirm: accept as it stands" },
+  reject: { title: "", confirm: "Confirm: reject" },
+} as const;
+
+export function DecisionPanel(props: Props) {
+  const { runId, runNumber, reason, bestAttempt, bestCommit, redChecks, frozenCount, dispatchCurrent, decide } = props;
   const router = useRouter();
   const queryClient = useQueryClient();
   const [attempts, setAttempts] = useState(1);
+  const [confirming, setConfirming] = useState<"accept" | "reject" | null>(null);
+  const [why, setWhy] = useState("");
   const [isPending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
-  const answer = (decision: { choice: string; attempts?: number }) =>
+  const answer = (decision: Decision) =>
     startTransition(async () => {
       setError(null);
       const result = await decide(decision);
@@ -34,6 +49,7 @@ export function DecisionPanel({ runId, reason, bestAttempt, bestCommit, decide }
       await queryClient.invalidateQueries({ queryKey: queryKeys.run(runId), exact: true });
       router.refresh();
     });
+  const confirmLabel = confirming === "accept" ? `Accept run #${runNumber} as it stands` : `Reject run #${runNumber}`;
   return (
     <section
       aria-labelledby="decision-title"
@@ -42,7 +58,7 @@ export function DecisionPanel({ runId, reason, bestAttempt, bestCommit, decide }
       <h2 id="decision-title" className="font-semibold text-amber-950 dark:text-amber-100">
         Decision needed
       </h2>
-      <p className="mt-1 text-sm text-amber-900 dark:text-amber-200">
+      <p className="mt-1 text-sm break-words text-amber-900 dark:text-amber-200">
         {(reason ?? "The gate is still red").replace(/\.?$/, ".")} Best attempt: {bestAttempt ?? "—"}
         {bestCommit ? (
           <>
@@ -52,38 +68,83 @@ export function DecisionPanel({ runId, reason, bestAttempt, bestCommit, decide }
         ) : null}
         .
       </p>
-      <div className="mt-3 flex flex-wrap items-center gap-2">
-        <Button variant="success" disabled={isPending} onClick={() => answer({ choice: "accept" })}>
-          Accept as it stands
-        </Button>
-        <span className="inline-flex items-center gap-1.5">
-          <Button
-            variant="secondary"
-            disabled={isPending}
-            onClick={() => answer({ choice: "more-attempts", attempts })}
-          >
-            Grant more attempts
-          </Button>
-          <label className="sr-only" htmlFor="more-attempts">
-            Attempts to grant
+      {redChecks.length > 0 ? (
+        <p className="mt-1 text-sm break-words text-amber-900 dark:text-amber-200" data-testid="decision-red">
+          Red: {redChecks.map((c) => `${c.name} (${c.verdict})`).join(", ")}
+        </p>
+      ) : null}
+      <p className="mt-1 text-sm text-amber-900 dark:text-amber-200">
+        More attempts re-run this run&apos;s frozen checks ({frozenCount}), not the task&apos;s current ones.
+        {dispatchCurrent ? " The task's checks changed since this run was dispatched." : ""}
+      </p>
+      {confirming ? (
+        <fieldset
+          aria-label={confirmLabel}
+          className="mt-3 space-y-2 rounded-md border border-amber-300 bg-white p-3 dark:border-amber-700/60 dark:bg-zinc-900"
+        >
+          <legend className="sr-only">{confirmLabel}</legend>
+          <p className="text-sm font-medium">{confirmLabel}?</p>
+          <label htmlFor="decision-reason" className="block text-sm font-medium">
+            Reason (optional)
           </label>
-          <select
-            id="more-attempts"
-            value={attempts}
-            onChange={(e) => setAttempts(Number(e.target.value))}
-            className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            {[1, 2, 3, 4, 5].map((n) => (
-              <option key={n} value={n}>
-                +{n}
-              </option>
-            ))}
-          </select>
-        </span>
-        <Button variant="danger" disabled={isPending} onClick={() => answer({ choice: "reject" })}>
-          Reject
-        </Button>
-      </div>
+          <textarea
+            id="decision-reason"
+            value={why}
+            maxLength={1000}
+            rows={2}
+            onChange={(e) => setWhy(e.target.value)}
+            className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-950"
+          />
+          <div className="flex flex-wrap gap-2">
+            <Button
+              variant={confirming === "accept" ? "success" : "danger"}
+              disabled={isPending}
+              onClick={() => answer({ choice: confirming, ...(why.trim() ? { reason: why.trim() } : {}) })}
+            >
+              {ENDING_CHOICES[confirming].confirm}
+            </Button>
+            <Button variant="ghost" disabled={isPending} onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+          </div>
+        </fieldset>
+      ) : (
+        <div className="mt-3 flex flex-wrap items-center gap-2">
+          <Button variant="success" disabled={isPending} onClick={() => setConfirming("accept")}>
+            Accept as it stands
+          </Button>
+          <span className="inline-flex items-center gap-1.5">
+            <Button
+              variant="secondary"
+              disabled={isPending}
+              onClick={() => answer({ choice: "more-attempts", attempts })}
+            >
+              Grant more attempts
+            </Button>
+            <label className="sr-only" htmlFor="more-attempts">
+              Attempts to grant
+            </label>
+            <select
+              id="more-attempts"
+              value={attempts}
+              onChange={(e) => setAttempts(Number(e.target.value))}
+              className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            >
+              {[1, 2, 3, 4, 5].map((n) => (
+                <option key={n} value={n}>
+                  +{n}
+                </option>
+              ))}
+            </select>
+          </span>
+          <Button variant="danger" disabled={isPending} onClick={() => setConfirming("reject")}>
+            Reject
+          </Button>
+          {dispatchCurrent ? (
+            <DispatchButton dispatch={dispatchCurrent} label="Dispatch a new run on the current checks" />
+          ) : null}
+        </div>
+      )}
       <div className="mt-2">
         <InlineError message={error} />
       </div>

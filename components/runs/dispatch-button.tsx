@@ -9,8 +9,10 @@ import { InlineError } from "../ui/inline-error";
 
 export function DispatchButton({
   dispatch,
+  label = "Dispatch",
 }: {
   dispatch: () => Promise<ActionResult<{ runId: string; number: number }>>;
+  label?: string;
 }) {
   const router = useRouter();
   const [isPending, startTransition] = useTransition();
@@ -30,7 +32,7 @@ export function DispatchButton({
         }
       >
         {isPending ? <Spinner /> : <PlayIcon />}
-        Dispatch
+        {label}
       </Button>
       <InlineError message={error} />
     </div>

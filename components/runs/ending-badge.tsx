@@ -27,23 +27,31 @@ export function EndingBadge({
   status,
   ending,
   needsDecision = false,
+  isSuperseded = false,
 }: {
   status: RunStatus;
   ending: Ending | null;
   needsDecision?: boolean;
+  // A newer accepted run of the task made this one's decision moot.
+  isSuperseded?: boolean;
 }) {
   const look =
     status === "finished" && ending
       ? ENDING[ending]
       : STATUS[(status === "finished" ? "queued" : status) as keyof typeof STATUS];
   return (
-    <span className="inline-flex items-center gap-1.5">
+    <span className="inline-flex flex-wrap items-center gap-1.5">
       <span
         data-ending={ending ?? status}
         className={`inline-flex rounded-md px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${look.className}`}
       >
         {look.label}
       </span>
+      {isSuperseded ? (
+        <span className="rounded-md bg-zinc-200 px-2 py-0.5 text-xs font-semibold text-zinc-800 dark:bg-zinc-700 dark:text-zinc-100">
+          Superseded
+        </span>
+      ) : null}
       {needsDecision ? (
         <span className="rounded-md bg-amber-500 px-2 py-0.5 text-xs font-semibold text-amber-950">
           Decision needed

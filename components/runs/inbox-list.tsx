@@ -16,7 +16,7 @@ export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) 
             className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[8.5rem_minmax(0,1fr)_8rem_6rem] dark:hover:bg-zinc-800/50"
           >
             <span className="order-2 sm:order-none">
-              <EndingBadge status={run.status} ending={run.ending} />
+              <EndingBadge status={run.status} ending={run.ending} isSuperseded={!!run.supersededById} />
             </span>
             <span className="min-w-0">
               <span className="block truncate">
@@ -29,7 +29,7 @@ export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) 
               </span>
             </span>
             <span className="hidden sm:block">
-              <GateChip gate={run.gate} size="sm" />
+              <GateChip gate={run.gate} ending={run.ending} size="sm" />
             </span>
             <span className="hidden text-right text-xs text-zinc-500 sm:block dark:text-zinc-400">
               <TimeAgo date={run.finishedAt ?? run.createdAt} />
@@ -65,9 +65,14 @@ export function DecisionCards({ runs }: { runs: InboxRun[] }) {
                 </Link>
               </div>
             </div>
-            <GateChip gate={run.gate} size="sm" />
+            <GateChip gate={run.gate} ending={run.ending} size="sm" />
           </div>
-          <p className="mt-2 text-sm text-amber-900 dark:text-amber-200">{run.endingReason}</p>
+          <p className="mt-2 text-sm break-words text-amber-900 dark:text-amber-200">{run.endingReason}</p>
+          {run.redChecks.length > 0 ? (
+            <p className="mt-1 text-sm break-words text-amber-900 dark:text-amber-200">
+              Red: {run.redChecks.map((c) => `${c.name} (${c.verdict})`).join(", ")}
+            </p>
+          ) : null}
           <p className="mt-2 text-xs text-amber-800 dark:text-amber-300/90">
             {run.work.name} · best attempt {run.bestAttempt ?? "—"} · ended{" "}
             {run.finishedAt ? <TimeAgo date={run.finishedAt} /> : "—"}

@@ -14,9 +14,18 @@ function logPageHref(runId: string, n: number, name: string): string {
   return `/runs/${runId}/attempts/${n}/checks/${name}/log`;
 }
 
-export function RunChecksPanel({ initial }: { initial: RunJson }) {
+// On the run page the attempt shown is in the address (?attempt=2, given as `attempt`), so it can be
+// linked to; elsewhere (`attempt` left out) the address stays as it is.
+export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson; attempt?: number | null }) {
   const { data: run } = useRun(initial);
-  const [picked, setPicked] = useState<number | null>(null);
+  const [picked, setPicked] = useState<number | null>(linked ?? null);
+  const pick = (n: number) => {
+    setPicked(n);
+    if (linked === undefined) return;
+    const url = new URL(window.location.href);
+    url.searchParams.set("attempt", String(n));
+    window.history.replaceState(null, "", `${url.pathname}${url.search}${url.hash}`);
+  };
   const [grouped, setGrouped] = useState(false);
   const latest = run.attempts.at(-1);
   const attempt = run.attempts.find((a) => a.n === picked) ?? latest;
@@ -26,14 +35,18 @@ export function RunChecksPanel({ initial }: { initial: RunJson }) {
     <Card className="overflow-hidden" data-testid="run-checks">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
         <span className="flex flex-wrap items-center gap-3">
-          <GateChip gate={gate} isNothingRequired={run.nothingRequired} />
+          <GateChip
+            gate={gate}
+            ending={attempt === latest ? run.ending : null}
+            isNothingRequired={run.nothingRequired}
+          />
           {attempt.checks.length > 1 ? <GroupToggle grouped={grouped} onChange={setGrouped} /> : null}
         </span>
         <AttemptSwitcher
           attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate }))}
           selected={attempt.n}
           max={run.maxAttempts}
-          onSelect={setPicked}
+          onSelect={pick}
         />
       </div>
       {attempt.noChangeSince ? (

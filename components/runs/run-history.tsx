@@ -18,7 +18,7 @@ export function RunHistory({ runs, olderHref }: { runs: RunSummary[]; olderHref:
             >
               <span className="font-medium tabular-nums">#{run.number}</span>
               <span className="hidden sm:block">
-                <GateChip gate={run.gate} size="sm" />
+                <GateChip gate={run.gate} ending={run.ending} size="sm" />
               </span>
               <span className="min-w-0 truncate">
                 <EndingBadge status={run.status} ending={run.ending} needsDecision={run.needsDecision} />

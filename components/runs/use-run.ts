@@ -7,6 +7,9 @@ import { useEffect, useRef } from "react";
 import { fetchJson, queryKeys } from "@/lib/query-keys";
 import { isRunLive, type RunJson } from "@/lib/api/run-json";
 
+// Several parts of a run page follow the same run: the first to see a new status refreshes the page, once.
+const refreshedAt = new Map<string, string>();
+
 export function useRun(initial: RunJson) {
   const router = useRouter();
   const query = useQuery({
@@ -20,7 +23,9 @@ export function useRun(initial: RunJson) {
   useEffect(() => {
     if (seen.current === status) return;
     seen.current = status;
+    if (refreshedAt.get(initial.id) === status) return;
+    refreshedAt.set(initial.id, status);
     router.refresh();
-  }, [status, router]);
+  }, [status, router, initial.id]);
   return query;
 }

@@ -2,7 +2,7 @@
 // The verification profile's layers of a run, each its own section body: evidence (the `_evidence` row of
 // each attempt) and the review (per criterion met · unverified · missing with what it pasted; where it
 // disagrees with a check, both outputs side by side). Live while the run runs. Output is shown as text.
-import type { AttemptJson, RunJson } from "@/lib/api/run-json";
+import { isRunLive, type AttemptJson, type RunJson } from "@/lib/api/run-json";
 import { EVIDENCE } from "@/lib/gates/proof-ids";
 import { VerdictBadge } from "../checks/verdict-badge";
 import { Card, EmptyState, Pill } from "../ui/page-parts";
@@ -31,7 +31,9 @@ export function EvidenceLayer({ initial }: { initial: RunJson }) {
     const row = a.checks.find((c) => c.checkId === EVIDENCE);
     return row ? [{ n: a.n, row }] : [];
   });
-  if (rows.length === 0)
+  // The criteria are in the frozen checks from the start: a live run asks for them before any row exists.
+  const criteria = run.checks.filter((c) => c.source === "added" && !c.hidden).map((c) => c.id);
+  if (criteria.length === 0)
     return (
       <EmptyState title="No evidence asked">
         The task adds no acceptance check, so there is no criterion to show working.
@@ -39,15 +41,27 @@ export function EvidenceLayer({ initial }: { initial: RunJson }) {
     );
   return (
     <Card>
-      <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
-        {rows.map(({ n, row }) => (
-          <li key={n} className="flex flex-wrap items-center gap-3 px-4 py-3 text-sm">
-            <span className="font-medium">Attempt {n}</span>
-            <VerdictBadge verdict={row.verdict} />
-            <span className="min-w-0 flex-1 text-zinc-700 dark:text-zinc-300">{row.message}</span>
-          </li>
-        ))}
-      </ul>
+      <p className="border-b border-zinc-200 px-4 py-2 text-sm break-words text-zinc-700 dark:border-zinc-800 dark:text-zinc-300">
+        Criteria: {criteria.join(", ")}
+      </p>
+      {rows.length === 0 ? (
+        <p className="px-4 py-3 text-sm text-zinc-600 dark:text-zinc-400">
+          {isRunLive(run) ? "Checked after each attempt's checks." : "No attempt reached the evidence check."}
+        </p>
+      ) : (
+        <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+          {rows.map(({ n, row }) => (
+            <li key={n} className="flex flex-wrap items-center gap-3 px-4 py-3 text-sm">
+              <span className="font-medium">Attempt {n}</span>
+              <VerdictBadge verdict={row.verdict} />
+              {/* Ids and paths have no spaces: let them wrap anywhere rather than spill out of the card. */}
+              <span className="min-w-0 basis-full text-zinc-700 [overflow-wrap:anywhere] sm:basis-0 sm:flex-1 dark:text-zinc-300">
+                {row.message}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
     </Card>
   );
 }

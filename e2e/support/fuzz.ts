@@ -92,12 +92,21 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   "/api/auth/token": { email: "admin@fuzz.example", password: "not-the-password", name: "fuzz" },
   "/api/users": { email: "someone@fuzz.example", password: "long-enough-password", name: "Someone" },
   "/api/works": { name: "Fuzzed", repoUrl: "/nonexistent", baseBranch: "main", checkDefaults: [] },
-  "/api/works/[id]": { version: 1, name: "Renamed", checkDefaults: [{ id: "a", name: "a", command: "true" }] },
+  "/api/works/[id]": {
+    version: 1,
+    name: "Renamed",
+    checkDefaults: [{ id: "a", name: "a", command: "true" }],
+    checkSources: [{ name: "gate", url: "file:///proc/self/root/tmp/../", ref: "main" }],
+  },
   "/api/works/[id]/tasks": { title: "A task", description: "d", acceptanceChecks: [] },
   "/api/tasks/[id]": { version: 1, acceptanceChecks: [{ id: "a", disabled: true }], maxGateAttempts: 2 },
   "/api/works/[id]/members/[userId]": { role: "viewer" },
   "/api/works/[id]/secrets/[name]": { value: "a-secret-value" },
   "/api/runs/[id]/decision": { choice: "more-attempts", attempts: 1 },
+  // The newer routes (issue 22): a merge, a check source whose url is a local path (into the data dir, the
+  // install, a link), a Work whose repository is out of reach.
+  "/api/tasks/[id]/merge": { force: true },
+  "/api/works/[id]/assets": { name: "fixture.json" },
 };
 
 function mutate(rng: Rng, body: Record<string, unknown>): unknown {

@@ -62,6 +62,10 @@ export function presentRun(detail: RunDetail) {
     bestCommit: run.bestCommit,
     decision: run.decision,
     decidedAt: run.decidedAt,
+    decidedBy: detail.decision.decidedBy,
+    decisionReason: run.decisionReason,
+    // The newer accepted run of the task that made this one's decision moot (it needs none any more).
+    supersededBy: detail.decision.supersededBy,
     startedAt: run.startedAt,
     // A held-out check shows only its name to those below lead (the service blanked the rest).
     checks: presentHeldOut(run.checks, detail.seesHidden),

@@ -12,6 +12,7 @@ const inboxSelect = {
   ending: true,
   endingReason: true,
   needsDecision: true,
+  supersededById: true,
   maxAttempts: true,
   bestAttempt: true,
   createdAt: true,
@@ -19,11 +20,30 @@ const inboxSelect = {
   _count: { select: { attempts: true } },
   task: { select: { id: true, key: true, title: true } },
   work: { select: { id: true, name: true } },
+  // The last attempt's required checks that were not green: what a decision card names.
+  attempts: {
+    orderBy: { n: "desc" },
+    take: 1,
+    select: {
+      results: {
+        where: { required: true, verdict: { in: ["failed", "timeout", "error", "hollow"] } },
+        orderBy: { position: "asc" },
+        select: { name: true, verdict: true },
+      },
+    },
+  },
 } satisfies Prisma.RunSelect;
 
 type Row = Prisma.RunGetPayload<{ select: typeof inboxSelect }>;
-export type InboxRun = Omit<Row, "_count"> & { attemptCount: number };
-const toInboxRun = ({ _count, ...row }: Row): InboxRun => ({ ...row, attemptCount: _count.attempts });
+export type InboxRun = Omit<Row, "_count" | "attempts"> & {
+  attemptCount: number;
+  redChecks: { name: string; verdict: string }[];
+};
+const toInboxRun = ({ _count, attempts, ...row }: Row): InboxRun => ({
+  ...row,
+  attemptCount: _count.attempts,
+  redChecks: attempts[0]?.results ?? [],
+});
 
 // workIds null: every Work (admins).
 function scope(workIds: string[] | null) {

@@ -148,6 +148,7 @@ type RunOwnColumns =
   | "bestCommit"
   | "needsDecision"
   | "decision"
+  | "decisionReason"
   | "decidedById"
   | "decidedAt"
   | "dispatchedById"
@@ -158,7 +159,8 @@ type RunOwnColumns =
   | "claimedBy"
   | "workerName"
   | "handBacks"
-  | "sandboxMode";
+  | "sandboxMode"
+  | "supersededById";
 type StoredWork = WithJson<Lite.Work, WorkJsonFields>;
 type StoredAsValidated<K extends SettingKey> = K extends "testPatterns" | "protectedPaths" | "mergePolicy"
   ? Exclude<StoredWork[K], null>

@@ -85,3 +85,56 @@ export async function countTasksOfWorks(opts: { workIds: string[]; db?: DbOrTx }
   });
   return new Map(rows.map((r) => [r.workId, r._count._all]));
 }
+
+// The commits earlier runs of a task went green on (committed, not dirty), newest run first: where a run that
+// starts from one of them already holds that run's fix.
+export async function listGreenCommitsOfTask(opts: {
+  taskId: string;
+  beforeNumber: number;
+  db?: DbOrTx;
+}): Promise<{ runNumber: number; commit: string }[]> {
+  const rows = await (opts.db ?? getDb()).attempt.findMany({
+    where: {
+      run: { taskId: opts.taskId, number: { lt: opts.beforeNumber } },
+      gate: "green",
+      isDirty: false,
+      commit: { not: null },
+    },
+    orderBy: [{ run: { number: "desc" } }, { n: "desc" }],
+    select: { commit: true, run: { select: { number: true } } },
+    take: 50,
+  });
+  return rows.map((r) => ({ runNumber: r.run.number, commit: r.commit! }));
+}
+
+// What a task's checks printed when they last ran on a commit (committed, not dirty), newest first per check
+// id: the start commit's test set, when an earlier attempt ran there. The same task only: another task may
+// override a check of the same id with another command.
+export async function listResultsAtCommit(opts: {
+  taskId: string;
+  commit: string;
+  checkIds: string[];
+  db?: DbOrTx;
+}): Promise<Map<string, { tests: unknown; logTail: string | null; logBytes: number | null }>> {
+  if (opts.checkIds.length === 0) return new Map();
+  const rows = await (opts.db ?? getDb()).checkResult.findMany({
+    where: {
+      checkId: { in: opts.checkIds },
+      verdict: { in: ["passed", "failed"] },
+      run: { taskId: opts.taskId },
+      attempt: { commit: opts.commit, isDirty: false },
+    },
+    orderBy: { finishedAt: "desc" },
+    select: { checkId: true, tests: true, logTail: true, logBytes: true },
+    take: 100,
+  });
+  const found = new Map<string, { tests: unknown; logTail: string | null; logBytes: number | null }>();
+  for (const r of rows)
+    if (!found.has(r.checkId))
+      found.set(r.checkId, {
+        tests: r.tests,
+        logTail: r.logTail,
+        logBytes: r.logBytes === null ? null : Number(r.logBytes),
+      });
+  return found;
+}

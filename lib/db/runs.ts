@@ -155,6 +155,7 @@ export type RunChanges = Partial<
     | "decision"
     | "decidedById"
     | "decidedAt"
+    | "decisionReason"
     | "startedAt"
     | "finishedAt"
     | "checkSources"

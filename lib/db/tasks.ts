@@ -85,3 +85,17 @@ export async function updateTaskAtVersion(opts: {
   if (result.count === 0) return null;
   return findTask({ id: opts.id, db });
 }
+
+// The ids of the held-out checks the Work's tasks add or override (for pages that must not show more of them
+// than their name and verdict).
+export async function listHeldOutTaskCheckIds(opts: { workId: string; db?: DbOrTx }): Promise<Set<string>> {
+  const rows = await (opts.db ?? getDb()).task.findMany({
+    where: { workId: opts.workId },
+    select: { acceptanceChecks: true },
+  });
+  const ids = new Set<string>();
+  for (const row of rows)
+    for (const entry of (row.acceptanceChecks as TaskCheckEntry[] | null) ?? [])
+      if ((entry as { hidden?: boolean }).hidden) ids.add(entry.id);
+  return ids;
+}

@@ -27,6 +27,9 @@ export type CheckForm = {
   executor: CheckExecutor;
   hidden: boolean;
   disabled: boolean;
+  // Typed as a new check in a task's editor: it stays a new check whatever its id reads, never turning
+  // into an override of a default whose id it passes through ("unit" on the way to "unit-discount").
+  isAdded?: boolean;
 };
 
 let counter = 0;
@@ -59,6 +62,11 @@ export function formFromCheck(check: Partial<Check> & { id: string; disabled?: b
 
 export function emptyForm(id: string): CheckForm {
   return formFromCheck({ id, name: "", kind: "test", command: "", required: true });
+}
+
+// A task's new check: see `isAdded`.
+export function addedForm(id: string): CheckForm {
+  return { ...emptyForm(id), isAdded: true };
 }
 
 // A number field as typed: a whole number becomes a number, anything else stays text (trimmed) for the

@@ -8,21 +8,30 @@ import { checkFromForm, formFromCheck, type CheckForm } from "./check-form";
 export type TaskSettings = {
   acceptanceChecks: TaskCheckEntry[] | null;
   maxGateAttempts: number | null;
+  // null: the Work's agent runs this task.
+  agentCommand: string | null;
   version: number;
 };
-export type TaskForm = { entries: CheckForm[] | null; maxGateAttempts: string };
+// agentCommand "" inherits the Work's.
+export type TaskForm = { entries: CheckForm[] | null; maxGateAttempts: string; agentCommand: string };
 
 export function taskFormFrom(s: TaskSettings): TaskForm {
   return {
     entries: s.acceptanceChecks === null ? null : s.acceptanceChecks.map((e) => formFromCheck(e)),
     maxGateAttempts: s.maxGateAttempts === null ? "inherit" : String(s.maxGateAttempts),
+    agentCommand: s.agentCommand ?? "",
   };
 }
 
-export function taskPatchFrom(form: TaskForm): { acceptanceChecks: unknown[] | null; maxGateAttempts: number | null } {
+export function taskPatchFrom(form: TaskForm): {
+  acceptanceChecks: unknown[] | null;
+  maxGateAttempts: number | null;
+  agentCommand: string | null;
+} {
   return {
     acceptanceChecks: form.entries === null ? null : form.entries.map(checkFromForm),
     maxGateAttempts: form.maxGateAttempts === "inherit" ? null : Number(form.maxGateAttempts),
+    agentCommand: form.agentCommand.trim() === "" ? null : form.agentCommand,
   };
 }
 
@@ -36,7 +45,15 @@ export function validateTaskForm(
   const errors = new Map<string, string>();
   if (!parsed.success)
     for (const issue of toFieldIssues(parsed.error)) if (!errors.has(issue.path)) errors.set(issue.path, issue.message);
-  const entries = parsed.success ? (parsed.data.acceptanceChecks ?? null) : null;
+  // Replacing a default is a choice made on its row ("Override"), never the side effect of an id typed.
+  const defaultIds = new Set(defaults.map((d) => d.id));
+  for (const [i, entry] of (form.entries ?? []).entries())
+    if (entry.isAdded && defaultIds.has(entry.id.trim()))
+      errors.set(
+        `acceptanceChecks.${i}.id`,
+        `"${entry.id.trim()}" is already one of the Work's checks: to replace it, use "Override" on its row`,
+      );
+  const entries = parsed.success && errors.size === 0 ? (parsed.data.acceptanceChecks ?? null) : null;
   if (parsed.success)
     for (const i of findUnmatchedSuppressions(defaults, entries))
       errors.set(["acceptanceChecks", ...i.path].join("."), i.message);

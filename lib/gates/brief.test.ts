@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseAgentReport } from "./agent-report";
 import { briefWarningsOf, composeBrief, type BriefCheck, type BriefFailure, type BriefInput } from "./brief";
+import { findEvidenceProblems } from "./evidence";
 
 type Block = { info: string; content: string; opener: string; closed: boolean };
 
@@ -394,6 +395,20 @@ describe("agent checks in the brief", () => {
     });
     expect(brief).toContain("From your report: it said 502");
     expect(brief).not.toContain("(no output)");
+  });
+});
+
+describe("the evidence the brief asks for", () => {
+  it("gives the file to write with each criterion's command, which the evidence rule accepts once filled in", () => {
+    const brief = composeBrief(input({ evidence: ["unit", "size"] }));
+    expect(brief).toContain("`.gatehouse/evidence.md` (that path, from the root of the checkout)");
+    expect(brief).toContain("Without it the gate is red even when every check passes.");
+    const template = fencedBlocks(brief).find((b) => b.info === "markdown");
+    expect(template?.closed).toBe(true);
+    expect(template?.content).toContain("## unit\n\n```\nnpm test -- --ci\n```");
+    expect(template?.content).toContain("## size\n\n```\nnpm run size\n```");
+    const filled = template!.content.replaceAll("<what it printed>", "ok");
+    expect(findEvidenceProblems(filled, ["unit", "size"])).toEqual([]);
   });
 });
 

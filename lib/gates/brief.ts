@@ -113,10 +113,21 @@ export function composeBrief(input: BriefInput): string {
   if (input.evidence?.length) {
     lines.push("", "## Evidence", "");
     lines.push(
-      "Show each acceptance criterion working in `.gatehouse/evidence.md`: for each, a `## <check id>` heading,",
-      "the command you ran in a ``` fence, and what it printed in the next ``` fence.",
+      "Show each acceptance criterion working in `.gatehouse/evidence.md` (that path, from the root of the checkout):",
+      "for each, a `## <check id>` heading, the command you ran in a ``` fence, and what it printed in the next ``` fence.",
+      "Without it the gate is red even when every check passes.",
       `Criteria: ${input.evidence.join(", ")}`,
+      "",
+      "Write it like this, with the output each command really printed:",
+      "",
     );
+    // The exact file to write: one section per criterion, its command filled in.
+    const sections = input.evidence.flatMap((id) => {
+      const command = input.checks.find((c) => c.id === id && !c.isBuiltin)?.command ?? "<the command you ran>";
+      return [`## ${id}`, "", "```", command, "```", "", "```", "<what it printed>", "```", ""];
+    });
+    const fence = fenceFor(sections.join("\n"));
+    lines.push(`${fence}markdown`, ...sections.slice(0, -1), fence);
   }
   if (input.failures.length > 0) {
     lines.push("");

@@ -170,6 +170,26 @@ export function scriptsOfCommand(command: string, cwd = ""): string[] {
   return found;
 }
 
+// The simple commands of a command with the directory each runs in (plain `cd DIR` followed, as above);
+// stops at a `cd` it cannot follow. For reading what a command runs beyond files: npm scripts, make targets.
+export function commandsOf(command: string, cwd = ""): { dir: string; words: string[] }[] {
+  const found: { dir: string; words: string[] }[] = [];
+  let dir = normalizeInside(cwd);
+  for (const words of splitCommands(command)) {
+    if (dir === null) break;
+    if (words[0]?.text === "cd") {
+      const target = words[1];
+      dir = target?.isPlain && words.length === 2 ? normalizeInside(path.posix.join(dir, target.text)) : null;
+      continue;
+    }
+    let i = 0;
+    while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i].text)) i++;
+    if (words[i]?.text === "exec" || words[i]?.text === "time" || words[i]?.text === "command") i++;
+    if (i < words.length) found.push({ dir, words: words.slice(i).map((w) => w.text) });
+  }
+  return found;
+}
+
 function normalizeInside(p: string): string | null {
   if (p.startsWith("/")) return null;
   const n = path.posix.normalize(p || ".");

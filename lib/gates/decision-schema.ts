@@ -11,6 +11,8 @@ export const ZDecision = z.strictObject(
       .min(1, "grant at least 1 attempt")
       .max(5, "grant at most 5 attempts at a time")
       .optional(),
+    // Why, in the decider's words: kept with the decision and shown with the run.
+    reason: z.string({ error: "must be text" }).max(1000, "at most 1000 characters").optional(),
   },
   {
     error: (issue) =>

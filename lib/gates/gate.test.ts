@@ -3,6 +3,7 @@ import {
   GATES,
   VERDICTS,
   computeGate,
+  gateShown,
   countRequiredPassed,
   decideVerdict,
   isBlockingVerdict,
@@ -203,4 +204,15 @@ describe("decideVerdict", () => {
   ])("%s → %s", (_label, over, expected) => {
     expect(decideVerdict(run(over))).toBe(expected);
   });
+});
+
+describe("gateShown: an inconclusive run's chip says inconclusive", () => {
+  it.each([
+    ["green", "inconclusive", "inconclusive"],
+    ["pending", "inconclusive", "inconclusive"],
+    ["red", "inconclusive", "inconclusive"],
+    ["green", "accepted", "green"],
+    ["red", "partial", "red"],
+    ["running", null, "running"],
+  ] as const)("gate %s, ending %s → %s", (gate, ending, shown) => expect(gateShown(gate, ending)).toBe(shown));
 });

@@ -27,6 +27,14 @@ export function computeGate(policy: ChecksPolicy, results: readonly VerdictOfChe
   return results.every((r) => !r.required || r.verdict === "passed") ? "green" : "red";
 }
 
+// What a gate chip says: a run that ended inconclusive (it could not clone, a required check could not run)
+// proved nothing either way, so its chip says so rather than the gate its last attempt left (often a green
+// "nothing required" for an attempt that never ran a check).
+export type ShownGate = Gate | "inconclusive";
+export function gateShown(gate: Gate, ending: string | null | undefined): ShownGate {
+  return ending === "inconclusive" ? "inconclusive" : gate;
+}
+
 // A green gate with nothing required is green by default only; the UI must say so.
 export function isNothingRequired(checks: readonly { required: boolean }[]): boolean {
   return !checks.some((c) => c.required);

@@ -17,3 +17,21 @@ export function withholdHidden<C extends Listed & { command?: string }>(checks: 
 export function presentHeldOut<C extends Listed>(checks: C[], seesHidden: boolean): C[] {
   return seesHidden ? checks : checks.map((c) => (c.hidden ? (summary(c) as unknown as C) : c));
 }
+
+type Entry = { id: string; hidden?: boolean };
+
+// An engineer's save of a task's checks keeps the task's held-out checks exactly as the lead set them (an
+// engineer never saw their commands, so could neither edit nor knowingly drop one); a held-out check the
+// engineer adds is refused (null: the id of the first one).
+export function keepHeldOutEntries<E extends Entry>(
+  current: readonly E[] | null,
+  next: readonly E[] | null,
+): { entries: E[] | null } | { added: string } {
+  const kept = (current ?? []).filter((e) => e.hidden === true);
+  const keptIds = new Set(kept.map((e) => e.id));
+  const added = (next ?? []).find((e) => e.hidden === true && !keptIds.has(e.id));
+  if (added) return { added: added.id };
+  const others = (next ?? []).filter((e) => !keptIds.has(e.id));
+  if (next === null && kept.length === 0) return { entries: null };
+  return { entries: [...others, ...kept] };
+}

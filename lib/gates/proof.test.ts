@@ -92,7 +92,7 @@ describe("testsAddedRow", () => {
 
 describe("protectedRow", () => {
   const protectedPaths = [...DEFAULT_PROTECTED_PATHS];
-  const scripts = new Map([["scripts/gate.sh", ["gate", "lint"]]]);
+  const none = { hasGateFiles: true, edits: [], reruns: null };
   it.each<[string, FileChange[], "passed" | "failed", string]>([
     [
       "nothing of the gate's",
@@ -100,13 +100,6 @@ describe("protectedRow", () => {
       "passed",
       "The change leaves the gate's own files alone",
     ],
-    [
-      "the script a check runs",
-      [m("scripts/gate.sh")],
-      "failed",
-      "The change edits the gate's own files: scripts/gate.sh",
-    ],
-    ["a deleted script", [d("scripts/gate.sh")], "failed", "The change edits the gate's own files: scripts/gate.sh"],
     [
       "a new conftest.py",
       [a("tests/conftest.py")],
@@ -119,8 +112,8 @@ describe("protectedRow", () => {
       "failed",
       "The change edits the gate's own files: jest.config.js, vitest.config.ts, .mocharc.yml, pytest.ini",
     ],
-  ])("%s", (_what, changes, verdict, message) => {
-    expect(protectedRow({ changes, protectedPaths, scripts })).toMatchObject({
+  ])("protectedPaths are a hard rule: %s", (_what, changes, verdict, message) => {
+    expect(protectedRow({ changes, protectedPaths, ...none })).toMatchObject({
       checkId: "_protected",
       required: true,
       verdict,
@@ -128,14 +121,80 @@ describe("protectedRow", () => {
     });
   });
 
-  it("says why each file counts", () => {
-    const row = protectedRow({ changes: [m("scripts/gate.sh"), a("conftest.py")], protectedPaths, scripts })!;
-    expect(row.details).toContain('scripts/gate.sh (changed; run by check "gate", "lint")');
-    expect(row.details).toContain("conftest.py (added; protected)");
+  const edit = (labels: string[], checks: string[]) => ({ path: labels[0], parts: [null], labels, checks });
+  const rerun = (checkId: string, verdict: string) => ({
+    checkId,
+    verdict,
+    exitCode: verdict === "passed" ? 0 : 1,
+    message: null,
+    tail: null,
   });
 
-  it("no row when nothing is protected and no check runs a script", () => {
-    expect(protectedRow({ changes: [m("scripts/gate.sh")], protectedPaths: [], scripts: new Map() })).toBeNull();
+  it("an edited gate file a check passes only with is red, naming the part", () => {
+    const row = protectedRow({
+      changes: [m("package.json")],
+      protectedPaths: [],
+      hasGateFiles: true,
+      edits: [edit(["scripts.test in package.json"], ["unit"])],
+      reruns: [rerun("unit", "failed")],
+    })!;
+    expect(row).toMatchObject({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: scripts.test in package.json',
+    });
+    expect(row.details).toContain(
+      "The rule: a file in the Work's protectedPaths is red whenever the change touches it",
+    );
+    expect(row.details).toContain('"unit" failed (exit code 1)');
+  });
+
+  it("an edited file the check passes with as it was too is the code under test: green with a note", () => {
+    const row = protectedRow({
+      changes: [m("src/price.js")],
+      protectedPaths: [],
+      hasGateFiles: true,
+      edits: [edit(["src/price.js"], ["lint"])],
+      reruns: [rerun("lint", "passed")],
+    })!;
+    expect(row).toMatchObject({
+      verdict: "passed",
+      message: 'src/price.js changed; check "lint" runs it and passes with the original too',
+    });
+  });
+
+  it("a re-run the budget cut is skipped, not green", () => {
+    const row = protectedRow({
+      changes: [m("Makefile")],
+      protectedPaths: [],
+      hasGateFiles: true,
+      edits: [edit(["Makefile (target test)"], ["unit"])],
+      reruns: [{ ...rerun("unit", "skipped"), message: "the run's budget of 5s is spent" }],
+    })!;
+    expect(row).toMatchObject({ verdict: "skipped", required: true });
+  });
+
+  it("a protected path stays red even when every check passes with the originals", () => {
+    const row = protectedRow({
+      changes: [m("scripts/gate.sh")],
+      protectedPaths: ["scripts/**"],
+      hasGateFiles: true,
+      edits: [edit(["scripts/gate.sh"], ["gate"])],
+      reruns: [rerun("gate", "passed")],
+    })!;
+    expect(row.verdict).toBe("failed");
+    expect(row.details).toContain("scripts/gate.sh (changed; protected)");
+  });
+
+  it("no row when nothing is protected and no check has a gate file", () => {
+    expect(
+      protectedRow({
+        changes: [m("scripts/gate.sh")],
+        protectedPaths: [],
+        hasGateFiles: false,
+        edits: [],
+        reruns: null,
+      }),
+    ).toBeNull();
   });
 });
 
@@ -251,6 +310,18 @@ describe("testsKeptRow", () => {
 });
 
 describe("failsWithoutChangeRow", () => {
+  it("a start commit that holds an earlier run's fix is named as the reason, not the check", () => {
+    const row = failsWithoutChangeRow({
+      vacuousPolicy: "warn",
+      reruns: [pass("accept")],
+      laidOver: [],
+      heldFix: { runNumber: 1, commit: "0123456789abcdef" },
+    })!;
+    expect(row.message).toBe("The start commit already passes: the task's branch held run #1's fix");
+    expect(row.details).toContain("already contains 0123456789ab, on which run #1 of this task went green");
+    expect(row.details).not.toContain("proves nothing");
+  });
+
   it.each<[string, "off" | "warn" | "required", Rerun[], "passed" | "failed" | null, string | null]>([
     ["off: no row", "off", [pass("accept")], null, null],
     ["no check proves the change: no row", "required", [], null, null],

@@ -1,11 +1,13 @@
 // Proof rows (SPEC Part 2, "Proof rows"): rows no command of the Work defines, made after the check step
 // of every attempt, that say whether a green gate means something. Pure rules: the runner gathers the
 // change (files and added lines) and runs the checks again where a row needs it; these decide the rows.
+import type { GateEdit } from "./gate-files";
 import { globMatcher } from "./globs";
+import type { Shrink } from "./test-set";
 import { FAILS_WITHOUT_CHANGE, PROOF_KIND, PROOF_NAMES, PROTECTED, TESTS_ADDED, TESTS_KEPT } from "./proof-ids";
 import type { ChecksPolicy } from "./work-schema";
 
-export { FAILS_WITHOUT_CHANGE, isProofRow, PROOF_KIND, PROOF_NAMES, TESTS_KEPT } from "./proof-ids";
+export { FAILS_WITHOUT_CHANGE, isProofRow, PROOF_KIND, PROOF_NAMES, PROTECTED, TESTS_KEPT } from "./proof-ids";
 
 export type FileChange = { status: "A" | "M" | "D"; path: string };
 
@@ -95,38 +97,103 @@ export function testsAddedRow(input: {
 
 // ---- _protected --------------------------------------------------------------------------------
 
+// The rule (README, "Proof rows"): a path in `protectedPaths` is red whenever the change touches it. A gate
+// file of a check (a script it runs, the package.json script, make target or test-runner configuration
+// that decides what it runs) that the change edited is judged by running the checks it affects again with
+// the start commit's version of those files: red when a check passes only with its edited gate, green
+// with a note when it passes with the original too (the file was the code under test, not the gate).
 export function protectedRow(input: {
   changes: readonly FileChange[];
   protectedPaths: readonly string[];
-  // Checkout-relative scripts the checks' commands run, with the checks that run each.
-  scripts: ReadonlyMap<string, readonly string[]>;
+  // Whether any check has a gate file at all (no row when nothing is protected and none has).
+  hasGateFiles: boolean;
+  edits: readonly GateEdit[];
+  // The affected checks that passed with the change's version, run again with the originals (null: none).
+  reruns: readonly Rerun[] | null;
+  // Affected checks that did not pass with the change's version: not run again (they pass nothing).
+  notPassing?: readonly string[];
 }): ProofRow | null {
-  if (input.protectedPaths.length === 0 && input.scripts.size === 0) return null;
+  if (input.protectedPaths.length === 0 && !input.hasGateFiles && input.edits.length === 0) return null;
   const isProtected = globMatcher(input.protectedPaths);
-  const touched = input.changes.flatMap((c) => {
-    const byChecks = input.scripts.get(c.path);
-    const why = [
-      ...(isProtected(c.path) ? ["protected"] : []),
-      ...(byChecks ? [`run by check ${byChecks.map((id) => `"${id}"`).join(", ")}`] : []),
-    ];
-    return why.length ? [{ ...c, why: why.join("; ") }] : [];
-  });
-  if (touched.length === 0)
-    return row(PROTECTED, true, "passed", "The change leaves the gate's own files alone", [
-      "No file the change touched is protected or run by a check.",
-      ...(input.protectedPaths.length ? ["Protected:", ...input.protectedPaths.map((p) => `  ${p}`)] : []),
-      ...(input.scripts.size ? ["Scripts the checks run:", ...[...input.scripts.keys()].map((s) => `  ${s}`)] : []),
-    ]);
   const verb = (s: FileChange["status"]) => (s === "A" ? "added" : s === "D" ? "deleted" : "changed");
-  return row(PROTECTED, true, "failed", `The change edits the gate's own files: ${list(touched.map((t) => t.path))}`, [
-    "A change that edits its own gate is never judged by it: the gate is red whatever the checks say.",
+  const touched = input.changes.filter((c) => isProtected(c.path));
+  const rule = [
+    "The rule: a file in the Work's protectedPaths is red whenever the change touches it. A gate file of a",
+    "check (a script it runs, the package.json script, make target or test-runner configuration deciding",
+    "what it runs) that the change edited is judged by running the check again with the start commit's",
+    "version of it: red when the check passes only with its edited gate.",
+  ];
+  const editLines = input.edits.map((e) => `  ${e.labels.join(", ")} (decides check ${quoteIds(e.checks)})`);
+  const rerunLines = (input.reruns ?? []).map((r) => `  ${describeRerun(r)}`);
+  if (touched.length > 0)
+    return row(
+      PROTECTED,
+      true,
+      "failed",
+      `The change edits the gate's own files: ${list(touched.map((t) => t.path))}`,
+      [
+        "A change that edits its own gate is never judged by it: the gate is red whatever the checks say.",
+        "",
+        ...touched.map((t) => `  ${t.path} (${verb(t.status)}; protected)`),
+        ...(editLines.length ? ["", "Gate files of the checks the change also edited:", ...editLines] : []),
+        "",
+        "What to do: undo the changes to these files and make the checks pass as they are. " +
+          "If the gate itself must change, a person changes it outside this task.",
+        "",
+        ...rule,
+      ],
+    );
+  const notRun = notRunRow(PROTECTED, true, input.reruns);
+  if (notRun) return notRun;
+  const broken = (input.reruns ?? []).filter((r) => r.verdict !== "passed");
+  const labelsOf = (checkId: string) =>
+    [...new Set(input.edits.filter((e) => e.checks.includes(checkId)).flatMap((e) => e.labels))].join(", ");
+  const header = [
+    "The change edited gate files of the checks:",
+    ...editLines,
     "",
-    ...touched.map((t) => `  ${t.path} (${verb(t.status)}; ${t.why})`),
+    "The checks that passed with the change's version ran again with the start commit's version of these files:",
+    ...rerunLines,
+    ...(input.notPassing?.length
+      ? [`  not run again (they did not pass as changed): ${quoteIds(input.notPassing)}`]
+      : []),
+  ];
+  if (broken.length > 0)
+    return row(
+      PROTECTED,
+      true,
+      "failed",
+      broken.map((r) => `"${r.checkId}" passes only with its edited gate: ${labelsOf(r.checkId)}`).join("; "),
+      [
+        ...header,
+        "",
+        "A check that passes only with its own gate edited is not judged by that gate: the gate is red.",
+        "What to do: undo the changes to these files and make the checks pass as they were. " +
+          "If the gate itself must change, a person changes it outside this task.",
+        "",
+        ...rule,
+        ...tailsOf(broken),
+      ],
+    );
+  if (input.edits.length > 0) {
+    const passed = new Set((input.reruns ?? []).map((r) => r.checkId));
+    const notes = input.edits.map((e) => {
+      const ids = e.checks.filter((c) => passed.has(c));
+      return ids.length
+        ? `${e.labels.join(", ")} changed; check ${quoteIds(ids)} ${ids.length === 1 ? "runs it and passes" : "run it and pass"} with the original too`
+        : `${e.labels.join(", ")} changed; check ${quoteIds(e.checks)} did not pass with it`;
+    });
+    return row(PROTECTED, true, "passed", notes.join("; "), [...header, "", ...rule]);
+  }
+  return row(PROTECTED, true, "passed", "The change leaves the gate's own files alone", [
+    "No file the change touched is protected or a gate file of a check.",
+    ...(input.protectedPaths.length ? ["Protected:", ...input.protectedPaths.map((p) => `  ${p}`)] : []),
     "",
-    "What to do: undo the changes to these files and make the checks pass as they are. " +
-      "If the gate itself must change, a person changes it outside this task.",
+    ...rule,
   ]);
 }
+
+const quoteIds = (ids: readonly string[]) => ids.map((id) => `"${id}"`).join(", ");
 
 // ---- skip markers ------------------------------------------------------------------------------
 
@@ -288,11 +355,52 @@ export function testsKeptRow(input: {
   );
 }
 
+// `_tests-kept` and the test set (lib/gates/test-set.ts): a test check that runs fewer tests than at the
+// start commit, or no longer runs a test that passed there, makes the row red, naming what vanished.
+export function withShrink(
+  kept: ProofRow | null,
+  shrunk: readonly Shrink[],
+  renamedOut: readonly { from: string; to: string }[],
+): ProofRow | null {
+  if (shrunk.length === 0) return kept;
+  const what = shrunk.map((s) =>
+    s.vanished.length
+      ? `"${s.checkId}" no longer runs ${plural(s.vanished.length, "test")} that passed at the start: ${list(s.vanished, 3)}`
+      : `"${s.checkId}" ran ${plural(s.after ?? 0, "test")} where it ran ${s.before} at the start`,
+  );
+  const moved = renamedOut.length
+    ? ` (${renamedOut.map((r) => `${r.from} was renamed to ${r.to}`).join(", ")}, out of the test patterns)`
+    : "";
+  const lines = [
+    "The test set shrank: the test checks ran fewer tests than they ran at the start commit (with the tests as",
+    "they were there), and the change deletes no test file outright.",
+    ...shrunk.flatMap((s) => [
+      `  "${s.checkId}": ${s.before ?? "?"} at the start, ${s.after ?? "?"} with the change`,
+      ...s.vanished.map((n) => `    no longer run: ${n}`),
+    ]),
+    ...renamedOut.map((r) => `  ${r.from} → ${r.to} (no longer matches the Work's test patterns)`),
+    "",
+    "What to do: run every test that was there (keep test files where the runner finds them, do not exclude",
+    "or deselect them), and make the code pass them.",
+  ];
+  const message = `${what.join("; ")}${moved}`;
+  if (!kept) return row(TESTS_KEPT, true, "failed", message, lines);
+  return {
+    ...kept,
+    verdict: kept.verdict === "passed" ? "failed" : kept.verdict,
+    message: kept.verdict === "passed" ? message : kept.message,
+    details: `${kept.details}\n${lines.join("\n")}\n`,
+  };
+}
+
 export function failsWithoutChangeRow(input: {
   vacuousPolicy: ChecksPolicy;
   // The checks with provesChange, run at the start commit with the change's test files laid over it.
   reruns: readonly Rerun[];
   laidOver: readonly string[];
+  // An earlier run of the same task whose green commit the start commit already holds: the checks pass
+  // there because the fix is there, not because they test nothing.
+  heldFix?: { runNumber: number; commit: string } | null;
 }): ProofRow | null {
   if (input.vacuousPolicy === "off" || input.reruns.length === 0) return null;
   const required = input.vacuousPolicy === "required";
@@ -318,6 +426,25 @@ export function failsWithoutChangeRow(input: {
         ? `Without the change, "${input.reruns[0].checkId}" fails: it tests the work`
         : `Without the change, all ${input.reruns.length} checks that prove it fail: they test the work`,
       context,
+    );
+  const held = input.heldFix;
+  if (held)
+    return row(
+      FAILS_WITHOUT_CHANGE,
+      required,
+      "failed",
+      `The start commit already passes: the task's branch held run #${held.runNumber}'s fix`,
+      [
+        ...context,
+        "",
+        `The run started from a commit that already contains ${held.commit.slice(0, 12)}, on which run ` +
+          `#${held.runNumber} of this task went green: ${quoteIds(vacuous.map((r) => r.checkId))} ` +
+          `${vacuous.length === 1 ? "passes" : "pass"} at the start because the work was already done there, ` +
+          "not because the check tests nothing.",
+        "So this run's change cannot be shown to do the work: it was there before it.",
+        `What to do: read run #${held.runNumber}'s result for the fix; to prove a new change, dispatch it from a ` +
+          "branch without that fix.",
+      ],
     );
   return row(
     FAILS_WITHOUT_CHANGE,

@@ -11,6 +11,7 @@ import { type CheckSource, type FrozenCheckSource, isCommitId } from "../gates/c
 import { resolveRepoUrl } from "./checkout/checkout";
 import { git, gitOk } from "./checkout/git";
 import type { RunAsUser } from "./run-as";
+import { localRepositoryProblem } from "./checkout/local-repository";
 
 const FROZEN_REF = "refs/heads/gatehouse-frozen";
 
@@ -61,6 +62,9 @@ export async function freezeCheckSources(opts: {
     }
     if (source.secret !== undefined && !Object.hasOwn(opts.secrets, source.secret))
       return fail(index, `${nameOf(source)} names the secret ${source.secret}, which the Work no longer has`);
+    // Checked again here, with realpath now: a path that became a link into the data dir since it was saved.
+    const local = localRepositoryProblem(source.url, { dataDir: opts.dataDir, installDir: process.cwd() });
+    if (local) return fail(index, `${nameOf(source)} is not cloned: its url ${local}`);
     try {
       const commit = await fetchIntoCache(cache, source, opts.secrets);
       if (source.commit && commit !== source.commit)

@@ -1,5 +1,6 @@
 // Advancing one run: prepare the checkout, run queued attempts, and after each decide (lib/gates) whether
 // to accept, try again, wait for a person, or end partial or inconclusive.
+import { supersedeOlderRuns } from "../db/decisions";
 import { sandboxSettingsOf } from "../gates/work-settings";
 import { ACTIVE_RUN_STATUSES, pickBestAttempt, decideNextStep } from "../gates/run-ending";
 import { isNothingRequired } from "../gates/gate";
@@ -173,6 +174,8 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     switch (step.kind) {
       case "accept":
         await endRun(run, "accepted", step.reason);
+        // The task's older partial runs no longer need a decision: this one did the work.
+        await supersedeOlderRuns({ taskId: run.taskId, number: run.number, byRunId: run.id });
         return deps.afterAccepted?.(run.id).catch((error) => console.error("gatehouse: auto-merge failed", error));
       case "wait":
         await updateRunIfStatus({

@@ -1,6 +1,6 @@
 // Reading a check's JUnit reports out of the checkout after the check ran. The checkout is the agent's, so
-// every path in it may be a trap: the walk never enters or reads a symlink, each file is opened with
-// O_NOFOLLOW and then confirmed (through /proc/self/fd) to be a regular file inside the checkout, and the
+// every path in it may be a trap: the walk never enters or reads a symlink, each file is read through
+// lib/runner/checkout/checkout-files.ts (no link anywhere on its path, a regular file, size-capped), and the
 // files, bytes and entries visited are capped. A report older than the check's run is a leftover (of an
 // earlier attempt, or committed), not this run's word, and is not read.
 import fs from "node:fs";
@@ -8,47 +8,21 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { JUNIT_LIMITS, judgeMissingTestSummary, parseJunitXml, summaryFromJunit, type TestCase } from "../gates/junit";
 import { recogniseTests, type TestSummary } from "../gates/test-summary";
+import { readCheckoutFile } from "./checkout/checkout-files";
 
 const MAX_ENTRIES_VISITED = 100_000;
 const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 
-const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
-
-// One file of the checkout, read without following a symlink anywhere on its path (the contract of the
-// shared "read a file of the checkout" helper to come in lib/runner/checkout). `rel` uses "/".
-export function readCheckoutFile(
+// One report of the checkout, read through the platform's one reader of a checkout's files (never through a
+// link, anywhere on its path). `rel` uses "/".
+export function readReportFile(
   checkoutDir: string,
   rel: string,
   maxBytes: number,
 ): { text: string; mtimeMs: number } | { problem: string } {
-  const root = fs.realpathSync(checkoutDir);
-  if (rel.startsWith("/") || rel.split("/").includes("..")) return { problem: `${rel} is not inside the checkout` };
-  let fd: number;
-  try {
-    fd = fs.openSync(path.join(root, rel), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { problem: code === "ELOOP" ? `${rel} is a symlink: not read` : `${rel} could not be read (${code})` };
-  }
-  try {
-    // O_NOFOLLOW guards the last component; the descriptor's real path guards every folder above it.
-    const real = fs.readlinkSync(`/proc/self/fd/${fd}`);
-    if (!isInside(root, real)) return { problem: `${rel} resolves to ${real}, outside the checkout: not read` };
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) return { problem: `${rel} is not a regular file: not read` };
-    if (stat.size > maxBytes)
-      return { problem: `${rel} is larger than ${Math.round(maxBytes / 1048576)} MB: not read` };
-    const buffer = Buffer.alloc(stat.size);
-    let at = 0;
-    while (at < stat.size) {
-      const n = fs.readSync(fd, buffer, at, stat.size - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return { text: buffer.subarray(0, at).toString("utf8"), mtimeMs: stat.mtimeMs };
-  } finally {
-    fs.closeSync(fd);
-  }
+  const read = readCheckoutFile(checkoutDir, rel, { maxBytes });
+  if (read.kind === "file") return { text: read.bytes.toString("utf8"), mtimeMs: read.mtimeMs };
+  return { problem: read.kind === "missing" ? `${rel} went away: not read` : `${read.reason}: not read` };
 }
 
 // The checkout-relative files matching the glob, walking only real folders (a symlinked folder is not
@@ -118,7 +92,7 @@ export function readJunitReports(opts: { checkoutDir: string; glob: string; sinc
       problems.push(`more than ${JUNIT_LIMITS.files} reports match: the rest were not read`);
       break;
     }
-    const read = readCheckoutFile(opts.checkoutDir, file, JUNIT_LIMITS.fileBytes);
+    const read = readReportFile(opts.checkoutDir, file, JUNIT_LIMITS.fileBytes);
     if ("problem" in read) {
       problems.push(read.problem);
       continue;

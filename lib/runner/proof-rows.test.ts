@@ -130,9 +130,10 @@ describe("_protected", () => {
     expect(proofOf(detail)._protected).toEqual({
       verdict: "failed",
       required: true,
-      message: "The change edits the gate's own files: scripts/gate.sh",
+      message: '"gate" passes only with its edited gate: scripts/gate.sh',
     });
-    expect(logOf(detail, "_protected")).toContain('scripts/gate.sh (changed; run by check "gate")');
+    expect(logOf(detail, "_protected")).toContain('scripts/gate.sh (decides check "gate")');
+    expect(logOf(detail, "_protected")).toContain('"gate" failed (exit code 1)');
     expect(detail.run.gate).toBe("red");
     expect(detail.run.ending).toBe("partial");
     // The next attempt's brief hands the red row back like any red check, with what to do.
@@ -323,6 +324,32 @@ describe("_fails-without-change", () => {
     });
     expect(logOf(detail, "_fails-without-change")).toContain('"accept" failed (exit code 1)');
     expect(detail.run.gate).toBe("green");
+  });
+
+  it("a second run from a branch that already holds run #1's fix says so instead of blaming the check", async () => {
+    const s = await makeScenario(
+      h,
+      {
+        checkDefaults: [UNIT],
+        // Idempotent: the second run finds the fix already committed.
+        agentCommand: `${agentWriting({ "src/title.js": TITLE_FIXED }, false)} && git add -A && (git diff --cached --quiet || git commit -qm fix)`,
+        vacuousPolicy: "warn",
+        maxGateAttempts: 1,
+      },
+      { files: PROJECT, task: { acceptanceChecks: [check("accept", "node test/title.test.js", { kind: "test" })] } },
+    );
+    const first = await dispatchAndSettle(h, s.task.id);
+    expect(first.run.ending).toBe("accepted");
+    expect(proofOf(first)["_fails-without-change"]).toMatchObject({ verdict: "passed" });
+    const second = await dispatchAndSettle(h, s.task.id);
+    expect(proofOf(second)["_fails-without-change"]).toEqual({
+      verdict: "failed",
+      required: false,
+      message: `The start commit already passes: the task's branch held run #${first.run.number}'s fix`,
+    });
+    const log = logOf(second, "_fails-without-change");
+    expect(log).toContain(`on which run #${first.run.number} of this task went green`);
+    expect(log).not.toContain("they prove nothing");
   });
 
   it("the change's test files are laid over the start commit: a new test fails there, so the check is not vacuous", async () => {

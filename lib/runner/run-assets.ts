@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { listAssetContents } from "../db/assets";
 import { sanitiseAssetName } from "../gates/assets";
+import { writeCheckoutFile } from "./checkout/checkout-files";
 import { attemptFilesDirOf } from "./paths";
 
 // The attempt's assets directory, or null when the Work has no assets.
@@ -28,7 +29,9 @@ export async function copyAssetsForAttempt(opts: {
   for (const asset of assets) {
     // Stored names were sanitised on upload; sanitised again, a name can never be a path.
     const name = sanitiseAssetName(asset.name);
-    if (name) fs.writeFileSync(path.join(dir, name), asset.content, { mode: 0o444, flag: "wx" });
+    if (!name) continue;
+    const written = writeCheckoutFile(dir, name, asset.content, { mode: 0o444, exclusive: true });
+    if (written.kind === "refused") throw new Error(`asset ${name}: ${written.reason}`);
   }
   fs.chmodSync(dir, 0o555);
   return dir;

@@ -22,8 +22,16 @@ export function defaultRunnerDeps(): RunnerDeps {
     loadSecrets: loadWorkSecrets,
     makeMasker: makeSecretMasker,
     // Imported when first needed: the services import the runtime (for the executor).
-    afterAccepted: async (runId) => (await import("../services/merge")).autoMergeAfterRun(runId),
+    afterAccepted: async (runId) => (await loadMergeService()).autoMergeAfterRun(runId),
   };
+}
+
+const loadMergeService = () => import("../services/merge");
+
+// The modules a runner loads lazily, loaded now: a worker calls this at start, so a module its loader cannot
+// resolve stops it at once instead of failing the first accepted run's auto-merge.
+export async function loadLazyModules(): Promise<void> {
+  await loadMergeService();
 }
 
 // A run that fails for an unexpected reason (a bug, the database gone) ends inconclusive, not "running" forever.

@@ -3,7 +3,8 @@ import type { Actor } from "../auth/actor";
 import { listAuditEvents, type AuditRecord } from "../db/audit";
 import { findWork, type WorkRecord } from "../db/works";
 import { notFound } from "../errors";
-import { requireAdmin, requireRole } from "./access";
+import { withholdHidden } from "../gates/held-out";
+import { requireAdmin, requireRole, standingAllows, standingOn } from "./access";
 
 const AUDIT_PAGE = 50;
 
@@ -31,5 +32,21 @@ export async function readAuditOfWork(
     actionPrefix: opts.actionPrefix,
     take: AUDIT_PAGE + 1,
   });
-  return { events: events.slice(0, AUDIT_PAGE), hasMore: events.length > AUDIT_PAGE, work };
+  // A task's history is read by its viewers: a held-out check in a before/after is its name only.
+  const seesHidden = !opts.workId || standingAllows(await standingOn(actor, opts.workId), "lead");
+  const page = events.slice(0, AUDIT_PAGE).map((e) => (seesHidden ? e : withholdHiddenIn(e)));
+  return { events: page, hasMore: events.length > AUDIT_PAGE, work };
+}
+
+const CHECK_LISTS = ["checkDefaults", "acceptanceChecks"] as const;
+
+function withholdHiddenIn(event: AuditRecord): AuditRecord {
+  const strip = (value: unknown): unknown => {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+    const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    for (const key of CHECK_LISTS)
+      if (Array.isArray(copy[key])) copy[key] = withholdHidden(copy[key] as { id: string }[], false);
+    return copy;
+  };
+  return { ...event, before: strip(event.before), after: strip(event.after) };
 }

@@ -20,9 +20,11 @@ export async function loadInbox(actor: Actor, filters: InboxFilters) {
       : []
     : visible;
   const ending = filters.ending && isEnding(filters.ending) ? filters.ending : undefined;
+  // The ending filter applies to every list, so what the page says agrees: runs waiting for a decision
+  // are partial, and runs in progress have no ending yet.
   const [decisions, inProgress, endings] = await Promise.all([
-    listRunsNeedingDecision({ workIds: scoped, take: 50 }),
-    listRunsInProgress({ workIds: scoped, take: 20 }),
+    ending && ending !== "partial" ? [] : listRunsNeedingDecision({ workIds: scoped, take: 50 }),
+    ending ? [] : listRunsInProgress({ workIds: scoped, take: 20 }),
     listRecentEndings({ workIds: scoped, ending, before: filters.before, take: INBOX_PAGE + 1 }),
   ]);
   return {

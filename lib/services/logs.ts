@@ -4,6 +4,7 @@ import fs from "node:fs";
 import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
 import { CHECK_ID_PATTERN } from "../gates/check-schema";
+import { PROOF_NAMES } from "../gates/proof-ids";
 import { findAttempt, findResult } from "../db/runs";
 import { AGENT_LOG_NAME } from "../runner/paths";
 import { getExecutor } from "../runner/runtime";
@@ -28,7 +29,8 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
       { path: "n", message: "must be an attempt number" },
     ]);
   const isAgent = name === AGENT_LOG_NAME;
-  if (!isAgent && !CHECK_ID_PATTERN.test(name))
+  // A proof row's id starts with "_", which no check's may: only the known ones are let through.
+  if (!isAgent && !CHECK_ID_PATTERN.test(name) && !Object.hasOwn(PROOF_NAMES, name))
     throw new AppError("validation", "checkId: not a check id", [{ path: "checkId", message: "not a check id" }]);
   const run = await readRun(actor, runId);
   // The log as the executor's view finds it: this process's runner, or what a worker shipped to the database.
@@ -53,10 +55,12 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
   if (run.checks.find((c) => c.id === name)?.hidden && !standingAllows(await standingOn(actor, run.workId), "lead"))
     throw new AppError("forbidden", `"${name}" is a held-out check: its log is shown to leads only`);
   const path = result.verdict === "queued" ? null : await view.logFile(run.id, result.logAttempt, name);
-  if (!path || (result.verdict === "skipped" && !fs.existsSync(path))) {
-    throw new AppError("not_found", `"${name}" has no log in attempt ${attemptN} (${result.verdict})`);
-  }
   const live = view.liveLog(run.id, result.logAttempt, name) ?? null;
+  // Skipped checks and agent-reported checks (the agent's report is their whole output) write no log file.
+  if (!path || (!live && !fs.existsSync(path))) {
+    const why = run.checks.find((c) => c.id === name)?.executor === "agent" ? "reported by the agent, " : "";
+    throw new AppError("not_found", `"${name}" has no log in attempt ${attemptN} (${why}${result.verdict})`);
+  }
   return {
     path,
     live,

@@ -17,6 +17,7 @@ import { withRepoLock, worktreeDirOf } from "../runner/checkout/checkout";
 import { readWorktreeHead } from "../runner/checkout/read-head";
 import { mergeBranch, type MergeOutcome } from "../runner/checkout/merge-branch";
 import { GitError } from "../runner/checkout/git";
+import { checkedOutBaseWarning } from "../runner/checkout/checked-out-base";
 import { auditBy, requireRole } from "./access";
 
 export type MergeResult = { commit: string; base: string; mergedAt: Date; mergedBy: string };
@@ -121,4 +122,16 @@ export async function mergeRefusedInAdvance(task: TaskRecord, work: WorkRecord):
   const known = latest ? readWorktreeHead(worktreeDirOf(dataDir(), task.id)) : null;
   const branchHead = known?.branch === task.branch ? known.commit : undefined;
   return refuseMerge({ policy: work.mergePolicy, latest, branch: task.branch, branchHead });
+}
+
+// Why Merge will fail whatever the gate says (the base branch checked out in a non-bare repository), for
+// the Work's and the task's pages; null when a merge can push.
+export async function landingWarning(work: Pick<WorkRecord, "repoUrl" | "baseBranch">): Promise<string | null> {
+  try {
+    return await checkedOutBaseWarning(work);
+  } catch (error) {
+    // Only a hint: a repository git cannot read here says nothing rather than breaking the page.
+    console.error("gatehouse: could not inspect the Work's repository", error);
+    return null;
+  }
 }

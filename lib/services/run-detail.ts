@@ -1,6 +1,7 @@
 // A run with its attempts and every check result, as the run page and GET /api/runs/:id show it.
 // Rows of a check still running carry its live tail: from the executor's view (this process's runner
 // with the local executor; with workers, the rows and tails they publish to the database).
+import { findDecisionFacts } from "../db/decisions";
 import type { Actor } from "../auth/actor";
 import {
   findRunLabels,
@@ -25,15 +26,18 @@ export type RunDetail = {
   work: { id: string; name: string };
   // Whether the actor may see held-out checks' commands and logs (leads and admins); others get name and verdict.
   seesHidden: boolean;
+  // Who answered its decision, and the newer accepted run that made the decision moot.
+  decision: { decidedBy: string | null; supersededBy: { id: string; number: number } | null };
 };
 
 export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDetail> {
   const run = await readRun(actor, runId);
-  const [attempts, results, labels, standing] = await Promise.all([
+  const [attempts, results, labels, standing, decision] = await Promise.all([
     listAttempts({ runId }),
     listResultsOfRun({ runId }),
     findRunLabels({ id: runId }),
     standingOn(actor, run.workId),
+    findDecisionFacts({ supersededById: run.supersededById, decidedById: run.decidedById }),
   ]);
   const seesHidden = standingAllows(standing, "lead");
   // Gone since readRun: deleted with its task or Work.
@@ -64,6 +68,7 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
   };
   const hiddenIds = new Set(seesHidden ? [] : run.checks.filter((c) => c.hidden).map((c) => c.id));
   return {
+    decision,
     run: { ...shown, checks: withholdHidden(shown.checks, seesHidden) },
     attempts: attempts.map((a) => {
       const live = a.status === "agent" ? view.liveLog(run.id, a.n, AGENT_LOG_NAME) : undefined;

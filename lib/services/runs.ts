@@ -3,6 +3,7 @@
 import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
 import { ZDecision } from "../gates/decision-schema";
+import { supersedeOlderRuns } from "../db/decisions";
 import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
 import { getDb } from "../db/client";
@@ -153,7 +154,13 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
     );
   }
   const who = actor.email ?? actor.label;
-  const decided = { decidedById: actor.userId, decidedAt: new Date(), needsDecision: false };
+  const reason = decision.reason?.trim() || null;
+  const decided = {
+    decidedById: actor.userId,
+    decidedAt: new Date(),
+    needsDecision: false,
+    decisionReason: reason,
+  };
   let resubmit = false;
   await getDb().$transaction(async (tx) => {
     let ok: boolean;
@@ -198,11 +205,13 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
           ending: endingForDecision(decision.choice),
           endingReason:
             decision.choice === "accept"
-              ? `accepted as it stands by ${who}${run.bestAttempt ? ` (best attempt ${run.bestAttempt}${run.bestCommit ? `, commit ${run.bestCommit.slice(0, 12)}` : ""})` : ""}`
-              : `rejected by ${who}`,
+              ? `accepted as it stands by ${who}${run.bestAttempt ? ` (best attempt ${run.bestAttempt}${run.bestCommit ? `, commit ${run.bestCommit.slice(0, 12)}` : ""})` : ""}${reason ? `: ${reason}` : ""}`
+              : `rejected by ${who}${reason ? `: ${reason}` : ""}`,
         },
         db: tx,
       });
+      if (ok && decision.choice === "accept")
+        await supersedeOlderRuns({ taskId: run.taskId, number: run.number, byRunId: run.id, db: tx });
     }
     if (!ok) throw new AppError("conflict", `run #${run.number} was decided by someone else a moment ago`);
     await insertAuditEvent({
@@ -211,7 +220,7 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
         workId: run.workId,
         taskId: run.taskId,
         runId,
-        summary: `answered run #${run.number}: ${decision.choice}${decision.choice === "more-attempts" ? ` (+${decision.attempts ?? 1})` : ""}`,
+        summary: `answered run #${run.number}: ${decision.choice}${decision.choice === "more-attempts" ? ` (+${decision.attempts ?? 1})` : ""}${reason ? ` — ${reason}` : ""}`,
         after: decision,
       }),
       db: tx,

@@ -25,6 +25,7 @@ import { findWork, takeNextTaskNumber, type WorkRecord } from "../db/works";
 import { countRunsOfTask } from "../db/run-history";
 import { auditBy, requireRole, standingAllows, standingOn } from "./access";
 import { grantingEntriesNeedingLead } from "../gates/grants";
+import { keepHeldOutEntries } from "../gates/held-out";
 import { parseInput, refuseIssues } from "./validate";
 import { expandAgentPreset } from "./agent-presets";
 import { changedFields, pick, staleError } from "./works";
@@ -169,6 +170,12 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as TaskChanges;
   refuseIssues(suppressionIssues(work, changes.acceptanceChecks));
   await requireLeadForGrants(actor, work, current, changes);
+  if (changes.acceptanceChecks !== undefined && !standingAllows(await standingOn(actor, work.id), "lead")) {
+    const kept = keepHeldOutEntries(current.acceptanceChecks, changes.acceptanceChecks);
+    if ("added" in kept)
+      throw new AppError("forbidden", `adding the held-out check "${kept.added}" needs the lead role on this Work`);
+    changes.acceptanceChecks = kept.entries;
+  }
   // Nothing to change: no new version (others editing would get a needless conflict).
   if (Object.keys(changes).length === 0) {
     if (version !== current.version) throw staleError("task", version, current);

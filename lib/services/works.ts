@@ -13,6 +13,7 @@ import { unknownSecretIssues, type CheckSource } from "../gates/check-sources";
 import type { DbOrTx } from "../db/client";
 import { parseInput, refuseIssues } from "./validate";
 import { expandAgentPreset } from "./agent-presets";
+import { refuseOutOfReachRepositories } from "./work-repositories";
 import { platformMountIssues, type SandboxMount } from "../gates/sandbox-settings";
 import { dataDir } from "../config/database-url";
 import { installDir } from "../config/install-dir";
@@ -20,6 +21,7 @@ import { installDir } from "../config/install-dir";
 export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
   requireAdmin(actor);
   const data = parseInput(ZWorkCreate, expandAgentPreset(input));
+  await refuseOutOfReachRepositories(actor, data, null);
   // A new Work has no secrets yet: a check source naming one is refused (add the secret, then the source).
   refuseIssues(secretIssues(data.checkSources, []));
   refuseIssues(mountIssues(data.sandboxMounts));
@@ -67,6 +69,7 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
       "forbidden",
       `changing ${identity.join(", ")} of a Work needs an admin; a lead edits its checks, policy, attempts, agent command and budget`,
     );
+  await refuseOutOfReachRepositories(actor, changes, workId);
   // Nothing to change: no new version (others editing would get a needless conflict).
   if (Object.keys(changes).length === 0) {
     if (version !== current.version) throw staleError("Work", version, current);

@@ -69,6 +69,9 @@ function buildDemoRepo(target: string): void {
     execFileSync(call.file, call.args, { cwd: target, env: call.env as NodeJS.ProcessEnv, stdio: "ignore" });
   };
   git("init", "--quiet", "--initial-branch=main");
+  // The demo repository has main checked out: let a merged task's push update it (git refuses by default,
+  // and the newcomer's first Merge would fail).
+  git("config", "receive.denyCurrentBranch", "updateInstead");
   git("add", "-A");
   git("commit", "--quiet", "-m", "slugify: a first stub and its tests");
 }

@@ -2,6 +2,7 @@ import { seesHiddenChecks } from "@/lib/services/access";
 import { apiRoute } from "@/lib/api/handler";
 import { presentWork } from "@/lib/api/present";
 import { createWork, listVisibleWorks } from "@/lib/services/works";
+import { repositoryWarnings } from "@/lib/services/work-repositories";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,8 @@ export const GET = apiRoute(async ({ actor }) => ({
   },
 }));
 
-export const POST = apiRoute(async ({ actor, body }) => ({
-  status: 201,
-  json: presentWork(await createWork(actor, await body())),
-}));
+// `warnings`: the repository cannot be reached now (the Work is saved; its runs would end inconclusive).
+export const POST = apiRoute(async ({ actor, body }) => {
+  const work = await createWork(actor, await body());
+  return { status: 201, json: { ...presentWork(work), warnings: await repositoryWarnings(work.repoUrl) } };
+});

@@ -2,12 +2,12 @@ import type { Metadata } from "next";
 import { cache } from "react";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
+import { pageNumberParam } from "@/lib/pages/query-params";
 import { loadRunDetail } from "@/lib/services/run-detail";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
 import { toJson } from "@/lib/api/jsonify";
-import { formatDateTime, formatDuration, shortCommit } from "@/lib/format";
-import { formatUsd, usdSpent } from "@/lib/gates/usd-budget";
+import { formatDateTime } from "@/lib/format";
 import { hasLayer } from "@/lib/gates/profiles";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { RunChecksPanel } from "@/components/runs/run-checks-panel";
@@ -17,24 +17,31 @@ import { DecisionPanel } from "@/components/runs/decision-panel";
 import { RunActions } from "@/components/runs/run-actions";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
-import { BranchIcon, CommitIcon } from "@/components/ui/icons";
+import { BranchIcon } from "@/components/ui/icons";
+import { AttemptsUsed, RunAgentCost, RunFromCommit, RunSpent } from "@/components/runs/run-live-facts";
+import { DecisionRecord } from "@/components/runs/decision-record";
+import { haveChecksChangedSince, redChecksOf } from "@/lib/services/decision-facts";
+import { dispatchTaskAction } from "@/app/tasks/[taskId]/actions";
 import { sandboxWords } from "@/lib/gates/sandbox-words";
 import { currentSandbox } from "@/lib/runner/runtime";
 import { cancelRunAction, decideRunAction, startNextAttemptAction } from "./actions";
+import Link from "next/link";
 
 const getRun = cache(async (runId: string) => loadRunDetail(await getPageActor(), runId));
 
-type Props = { params: Promise<{ runId: string }> };
+type Props = { params: Promise<{ runId: string }>; searchParams: Promise<{ attempt?: string | string[] }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { run, task } = await orNotFound(getRun((await params).runId));
   return { title: `${task.key} run #${run.number}` };
 }
 
-export default async function RunPage({ params }: Props) {
+export default async function RunPage({ params, searchParams }: Props) {
   const detail = await orNotFound(getRun((await params).runId));
+  const linked = pageNumberParam((await searchParams).attempt) ?? null;
   const { run, task, work, attempts } = detail;
-  const standing = await standingOn(await getPageActor(), work.id);
+  const actor = await getPageActor();
+  const standing = await standingOn(actor, work.id);
   const canAct = standingAllows(standing, "engineer");
   const canDecide = standingAllows(standing, "lead");
   const json = toJson(presentRun(detail));
@@ -55,7 +62,13 @@ export default async function RunPage({ params }: Props) {
         eyebrow={`${task.key} · ${task.title}`}
         title={
           <span className="flex flex-wrap items-center gap-3">
-            Run #{run.number} <EndingBadge status={run.status} ending={run.ending} needsDecision={run.needsDecision} />
+            Run #{run.number}{" "}
+            <EndingBadge
+              status={run.status}
+              ending={run.ending}
+              needsDecision={run.needsDecision}
+              isSuperseded={!!detail.decision.supersededBy}
+            />
           </span>
         }
         meta={
@@ -63,20 +76,11 @@ export default async function RunPage({ params }: Props) {
             <span className="inline-flex items-center gap-1">
               <BranchIcon /> <code className="font-mono">{run.branch}</code>
             </span>
-            <span className="inline-flex items-center gap-1">
-              <CommitIcon /> from <code className="font-mono">{shortCommit(run.startCommit)}</code>
-            </span>
+            <RunFromCommit initial={json} />
             <span>dispatched {formatDateTime(run.createdAt)}</span>
             {run.workerName ? <span>on worker {run.workerName}</span> : null}
-            <span>
-              spent {formatDuration(run.spentMs)}
-              {run.budgetSec ? ` of ${run.budgetSec}s budget` : ""}
-            </span>
-            {run.budgetUsd !== null ? (
-              <span>
-                agent cost {formatUsd(usdSpent(attempts))} of {formatUsd(run.budgetUsd)} budget
-              </span>
-            ) : null}
+            <RunSpent initial={json} />
+            <RunAgentCost initial={json} />
             <span>
               policy {run.policy}
               {run.failFast ? " · fail fast" : ""}
@@ -112,12 +116,31 @@ export default async function RunPage({ params }: Props) {
           {describeEndingReason(run.endingReason)}
         </p>
       ) : null}
+      {detail.decision.supersededBy ? (
+        <p
+          role="note"
+          className="mb-8 rounded-lg border border-zinc-300 bg-zinc-50 p-4 text-sm text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
+        >
+          Superseded by{" "}
+          <Link className="font-medium underline" href={`/runs/${detail.decision.supersededBy.id}`}>
+            run #{detail.decision.supersededBy.number}
+          </Link>
+          , a newer run of {task.key} that was accepted: no decision is needed any more.
+        </p>
+      ) : null}
+      <DecisionRecord run={json} />
       {run.needsDecision && canDecide ? (
         <DecisionPanel
           runId={run.id}
+          runNumber={run.number}
           reason={run.endingReason}
           bestAttempt={run.bestAttempt}
           bestCommit={run.bestCommit}
+          redChecks={redChecksOf(detail)}
+          frozenCount={run.checks.length}
+          dispatchCurrent={
+            (await haveChecksChangedSince(actor, detail)) ? dispatchTaskAction.bind(null, task.id) : null
+          }
           decide={decideRunAction.bind(null, run.id)}
         />
       ) : run.needsDecision ? (
@@ -128,8 +151,8 @@ export default async function RunPage({ params }: Props) {
           This partial run waits for a decision by a lead of {work.name}.
         </p>
       ) : null}
-      <Section id="checks" title="Checks" description={`${attempts.length} of ${run.maxAttempts} attempts`}>
-        <RunChecksPanel initial={json} />
+      <Section id="checks" title="Checks" description={<AttemptsUsed initial={json} />}>
+        <RunChecksPanel initial={json} attempt={linked} />
       </Section>
       {hasLayer(run.profile, "evidence") ? (
         <Section

@@ -14,12 +14,17 @@ export async function dispatchTaskAction(taskId: string) {
   });
 }
 
-// Saves a task's overrides and attempt budget with the version the editing started from.
+// Saves a task's overrides, attempt budget and agent command with the version the editing started from.
 export async function saveTaskOverridesAction(taskId: string, input: unknown) {
   return runAction(async (actor) => {
     const task = await updateTask(actor, idArg(taskId, "taskId"), input);
     revalidatePath(`/tasks/${task.id}`);
-    return { acceptanceChecks: task.acceptanceChecks, maxGateAttempts: task.maxGateAttempts, version: task.version };
+    return {
+      acceptanceChecks: task.acceptanceChecks,
+      maxGateAttempts: task.maxGateAttempts,
+      agentCommand: task.agentCommand,
+      version: task.version,
+    };
   });
 }
 

@@ -6,6 +6,8 @@ import { orNotFound } from "@/lib/pages/or-not-found";
 import { loadTaskPage } from "@/lib/services/page-data";
 import { loadRunDetail } from "@/lib/services/run-detail";
 import { withholdHidden } from "@/lib/gates/held-out";
+import { criteriaOf } from "@/lib/gates/evidence";
+import { ProfileNote } from "@/components/checks/profile-note";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
 import { toJson } from "@/lib/api/jsonify";
@@ -17,7 +19,8 @@ import { Breadcrumbs, EmptyState, PageHeader, Pill, Section } from "@/components
 import { BranchIcon } from "@/components/ui/icons";
 import { buttonClass } from "@/components/ui/button";
 import { MergePanel } from "@/components/landing/merge-panel";
-import { mergeRefusedInAdvance } from "@/lib/services/merge";
+import { landingWarning, mergeRefusedInAdvance } from "@/lib/services/merge";
+import { LandingWarning } from "@/components/works/landing-warning";
 import { dispatchTaskAction, mergeTaskAction } from "./actions";
 import Link from "next/link";
 import { cache } from "react";
@@ -66,6 +69,19 @@ export default async function TaskPage({ params, searchParams }: Props) {
               {task.effectiveMaxGateAttempts} attempts{task.maxGateAttempts === null ? " (from the Work)" : ""}
             </span>
             <span>policy {work.checksPolicy}</span>
+            <span data-testid="task-agent-command" className="inline-flex min-w-0 items-center gap-1">
+              agent{" "}
+              {(task.agentCommand ?? work.agentCommand) ? (
+                <>
+                  <code className="max-w-72 truncate font-mono" title={task.agentCommand ?? work.agentCommand ?? ""}>
+                    {task.agentCommand ?? work.agentCommand}
+                  </code>
+                  {task.agentCommand ? " (this task's)" : " (from the Work)"}
+                </>
+              ) : (
+                "none: a red attempt waits for a person"
+              )}
+            </span>
           </>
         }
         actions={
@@ -79,6 +95,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
           ) : null
         }
       />
+      {canDispatch ? <LandingWarning message={await landingWarning(work)} /> : null}
       <MergePanel
         merged={
           task.mergedCommit && task.mergedAt
@@ -112,6 +129,14 @@ export default async function TaskPage({ params, searchParams }: Props) {
           )
         }
       >
+        <div className="mb-3">
+          <ProfileNote
+            profile={work.profile}
+            criteria={criteriaOf(task.effective.checks)}
+            hasReview={!!work.reviewCommand}
+            hasRedTeam={!!work.redTeamCommand}
+          />
+        </div>
         {latest ? (
           <>
             {isChangedSinceRun ? (

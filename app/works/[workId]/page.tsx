@@ -15,6 +15,9 @@ import { NewTaskForm } from "@/components/works/new-task-form";
 import { createTaskAction } from "./actions";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { withholdHidden } from "@/lib/gates/held-out";
+import { ProfileNote } from "@/components/checks/profile-note";
+import { LandingWarning } from "@/components/works/landing-warning";
+import { landingWarning } from "@/lib/services/merge";
 
 const getWork = cache(async (workId: string) => readWork(await getPageActor(), workId));
 
@@ -69,6 +72,7 @@ export default async function WorkPage({ params }: Props) {
           </>
         }
       />
+      <LandingWarning message={await landingWarning(work)} />
       <Section
         id="tasks"
         title="Tasks"
@@ -110,7 +114,7 @@ export default async function WorkPage({ params }: Props) {
                     <span className="hidden sm:block" />
                   )}
                   {latest ? (
-                    <GateChip gate={latest.gate} size="sm" />
+                    <GateChip gate={latest.gate} ending={latest.ending} size="sm" />
                   ) : (
                     <span className="text-xs text-zinc-500 dark:text-zinc-400">—</span>
                   )}
@@ -131,6 +135,14 @@ export default async function WorkPage({ params }: Props) {
           warnings={[]}
           showSource={false}
         />
+        <div className="mt-3">
+          <ProfileNote
+            profile={work.profile}
+            criteria={null}
+            hasReview={!!work.reviewCommand}
+            hasRedTeam={!!work.redTeamCommand}
+          />
+        </div>
         {work.agentCommand ? (
           <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
             Agent command:{" "}

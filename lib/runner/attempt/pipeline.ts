@@ -147,7 +147,7 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
     commit,
     inconclusiveReason:
       judged.inconclusive ??
-      (errored ? `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}` : null),
+      (errored ? couldNotRun(errored, ctx.run.checks.find((c) => c.id === errored.checkId)?.hidden === true) : null),
   };
 }
 
@@ -204,4 +204,12 @@ async function recordNoChange(
   });
   await updateRun({ id: run.id, changes: { gate: previous.gate, spentMs: run.spentMs } });
   return { gate: previous.gate, requiredPassed: countRequiredPassed(earlier), commit, inconclusiveReason: null };
+}
+
+// The run's ending reason is shown to everyone who reads the run: a held-out check's says only that it erred
+// (its reason stays in its row, which leads see).
+function couldNotRun(errored: { checkId: string; message?: string | null }, isHeldOut: boolean): string {
+  return isHeldOut
+    ? `required held-out check "${errored.checkId}" could not run (its reason is shown to leads)`
+    : `required check "${errored.checkId}" could not run: ${errored.message ?? "error"}`;
 }

@@ -33,11 +33,20 @@ outer: while (stack.length) {
     if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "node_modules") stack.push(child); continue; }
     if (!e.isFile() || !glob.test(child)) continue;
     if (++files > maxFiles) { problem = "more than " + maxFiles + " files match the glob"; break outer; }
-    const size = fs.statSync(path.join(root, child)).size;
-    if (size > maxFileBytes) { problem = child + " is larger than " + maxFileBytes + " bytes"; break outer; }
-    bytes += size;
-    if (bytes > maxBytes) { problem = "the matching files hold more than " + maxBytes + " bytes"; break outer; }
-    const lines = fs.readFileSync(path.join(root, child), "utf8").split(/\\r?\\n/);
+    // Opened without following a link (one swapped in since the listing) and read through that descriptor.
+    let fd;
+    try { fd = fs.openSync(path.join(root, child), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK); }
+    catch (e) { if (e.code === "ELOOP") { problem = child + " became a symbolic link (links are not followed)"; break outer; } continue; }
+    let text;
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) continue;
+      if (stat.size > maxFileBytes) { problem = child + " is larger than " + maxFileBytes + " bytes"; break outer; }
+      bytes += stat.size;
+      if (bytes > maxBytes) { problem = "the matching files hold more than " + maxBytes + " bytes"; break outer; }
+      text = fs.readFileSync(fd, "utf8");
+    } finally { fs.closeSync(fd); }
+    const lines = text.split(/\\r?\\n/);
     for (let i = 0; i < lines.length; i++) {
       if (!re.test(lines[i])) continue;
       matchCount++;

@@ -3,6 +3,7 @@
 // path elsewhere, or a symlink whose target (realpath, at run time) is outside → the check errors.
 import fs from "node:fs";
 import path from "node:path";
+import { resolveInside } from "../checkout/checkout-files";
 import { expandPlaceholders, PlaceholderError, type PlaceholderDirs } from "../../gates/placeholders";
 
 export type ResolvedPath =
@@ -11,14 +12,6 @@ export type ResolvedPath =
   | { kind: "refused"; shown: string; reason: string };
 
 const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
-
-function realOrNull(p: string): string | null {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return null;
-  }
-}
 
 export function resolveResultPath(raw: string, dirs: PlaceholderDirs): ResolvedPath {
   const shown = raw;
@@ -34,20 +27,18 @@ export function resolveResultPath(raw: string, dirs: PlaceholderDirs): ResolvedP
   const candidate = path.resolve(dirs.results_dir, expanded);
   const root = roots.find((r) => isInside(path.resolve(r), candidate));
   if (!root) return { kind: "refused", shown, reason: "leaves the results directory (paths are relative to it)" };
-  const realRoot = realOrNull(root);
-  if (realRoot === null) return { kind: "missing", shown };
-  const real = realOrNull(candidate);
-  if (real === null) {
-    // Missing, or a dangling link: a link (even dangling) that points out is refused, not "not found".
-    const link = fs.lstatSync(candidate, { throwIfNoEntry: false });
-    if (link?.isSymbolicLink()) {
-      const target = path.resolve(path.dirname(candidate), fs.readlinkSync(candidate));
-      if (!isInside(realRoot, target))
-        return { kind: "refused", shown, reason: `is a symlink to ${target}, outside the results directory` };
-    }
-    return { kind: "missing", shown };
+  if (!fs.existsSync(root)) return { kind: "missing", shown };
+  const where = resolveInside(root, candidate);
+  if ("missing" in where) return { kind: "missing", shown };
+  if ("outside" in where) {
+    const isLink = fs.lstatSync(candidate, { throwIfNoEntry: false })?.isSymbolicLink();
+    return isLink && !fs.existsSync(candidate)
+      ? { kind: "refused", shown, reason: `is a symlink to ${where.outside}, outside the results directory` }
+      : {
+          kind: "refused",
+          shown,
+          reason: `resolves to ${where.outside}, outside the results directory (a symlink out)`,
+        };
   }
-  if (!isInside(realRoot, real))
-    return { kind: "refused", shown, reason: `resolves to ${real}, outside the results directory (a symlink out)` };
-  return { kind: "found", shown, real, stat: fs.statSync(real) };
+  return { kind: "found", shown, real: where.real, stat: fs.statSync(where.real) };
 }

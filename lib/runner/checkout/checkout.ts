@@ -4,6 +4,8 @@
 // after each attempt. Git work on one Work's clone is serialised (fetches and ref updates take its lock).
 import fs from "node:fs";
 import path from "node:path";
+import { resolveInside } from "./checkout-files";
+import { localRepositoryProblem } from "./local-repository";
 import { git, GitError } from "./git";
 import { readWorktreeHead } from "./read-head";
 import {
@@ -70,6 +72,9 @@ const checkedOrigins = new Map<string, string>();
 export async function ensureClone(dataDir: string, work: CheckoutTarget["work"]): Promise<string> {
   const repoDir = repoDirOf(dataDir, work.id);
   const url = resolveRepoUrl(work.repoUrl);
+  // Checked at every clone or fetch, with realpath now: the path may have become a link since it was saved.
+  const local = localRepositoryProblem(work.repoUrl, { dataDir, installDir: process.cwd() });
+  if (local) throw new GitError(`could not clone ${work.repoUrl}: the repository ${local}`);
   if (!fs.existsSync(path.join(repoDir, "HEAD"))) await cloneBare(url, repoDir);
   else if (
     checkedOrigins.get(repoDir) !== url &&
@@ -201,16 +206,9 @@ export async function checkoutFingerprint(wt: string): Promise<string> {
 // Resolves a check's cwd inside the checkout, refusing anything (symlinks included) that leaves it.
 export function resolveInsideCheckout(wt: string, cwd: string | undefined): { path: string } | { error: string } {
   if (!cwd) return { path: wt };
-  const candidate = path.resolve(wt, cwd);
-  const root = fs.realpathSync(wt);
-  let real: string;
-  try {
-    real = fs.realpathSync(candidate);
-  } catch {
-    return { error: `cwd "${cwd}" does not exist in the checkout` };
-  }
-  if (real !== root && !real.startsWith(root + path.sep))
-    return { error: `cwd "${cwd}" leaves the checkout (it resolves to ${real})` };
-  if (!fs.statSync(real).isDirectory()) return { error: `cwd "${cwd}" is not a directory` };
-  return { path: real };
+  const where = resolveInside(wt, path.resolve(wt, cwd));
+  if ("missing" in where) return { error: `cwd "${cwd}" does not exist in the checkout` };
+  if ("outside" in where) return { error: `cwd "${cwd}" leaves the checkout (it resolves to ${where.outside})` };
+  if (!fs.statSync(where.real).isDirectory()) return { error: `cwd "${cwd}" is not a directory` };
+  return { path: where.real };
 }

@@ -134,6 +134,13 @@ async function push(repoDir: string, p: { commit: string; base: string; baseBefo
   // Refused as not a fast-forward, or lost the race at the remote's ref lock ("is at X but expected Y").
   if (/\[rejected\]|non-fast-forward|fetch first|stale info|cannot lock ref .* but expected/.test(text))
     return refused("base-moved", `the base branch "${p.base}" moved while merging; retry (nothing was pushed)`);
+  // A non-bare repository refuses a push to the branch it has checked out; git's own hint about it
+  // starts mid-sentence once cut to a line, so the reason and the way out are said first, in full.
+  if (/refusing to update checked out branch|branch is currently checked out/.test(text))
+    return refused(
+      "push-refused",
+      `the repository refused the push to "${p.base}" because "${p.base}" is checked out there (git refuses to update a checked-out branch of a non-bare repository). Point the Work's repository at a bare clone (git clone --bare), or check out another branch in that repository; nothing was merged`,
+    );
   const said = text
     .split("\n")
     .map((l) => l.trim())

@@ -1,7 +1,7 @@
 // `npm run worker` (after scripts/worker.mjs has checked the configuration, waited for the database and
 // applied migrations): one worker process taking runs from the queue until SIGTERM or SIGINT.
 import { readyDb } from "../../db/client";
-import { defaultRunnerDeps } from "../runtime";
+import { defaultRunnerDeps, loadLazyModules } from "../runtime";
 import { openQueue } from "./boss";
 import { lostAfterMsFromEnv } from "./held-runs";
 import { RunWorker, workerNameFromEnv } from "./worker";
@@ -17,6 +17,12 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     console.error(
       `gatehouse worker: the database has no Gatehouse tables of this version (${(error as Error).message.split("\n").at(-1)}): start the server (npm start) once with this DATABASE_URL to apply the migrations, and run the same version of Gatehouse on every machine`,
     );
+    process.exit(2);
+  }
+  try {
+    await loadLazyModules();
+  } catch (error) {
+    console.error(`gatehouse worker: a module the runner needs cannot be loaded: ${(error as Error).message}`);
     process.exit(2);
   }
   const deps = defaultRunnerDeps();

@@ -11,6 +11,8 @@ export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({
   ),
 }));
 
-export const PATCH = apiRoute<{ id: string }>(async ({ actor, params, body }) => ({
-  json: presentTask(await updateTask(actor, params.id, await body())),
-}));
+// Answered as GET answers it: an engineer's save shows held-out checks as their name only.
+export const PATCH = apiRoute<{ id: string }>(async ({ actor, params, body }) => {
+  const task = await updateTask(actor, params.id, await body());
+  return { json: presentTask(task, await seesHiddenChecks(actor, task.workId)) };
+});

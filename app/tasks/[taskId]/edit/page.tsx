@@ -4,6 +4,7 @@ import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { readTask } from "@/lib/services/tasks";
 import { readAudit } from "@/lib/services/audit";
+import { withholdHidden } from "@/lib/gates/held-out";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { TaskOverridesEditor } from "@/components/editors/task-overrides-editor";
 import { ChangeHistory } from "@/components/editors/change-history";
@@ -16,7 +17,11 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
   const { taskId } = await params;
   const actor = await getPageActor();
   const { task, work } = await orNotFound(readTask(actor, taskId));
-  const canEdit = standingAllows(await standingOn(actor, work.id), "engineer");
+  const standing = await standingOn(actor, work.id);
+  const canEdit = standingAllows(standing, "engineer");
+  // Below lead, held-out checks are their name only: the Work's are blanked, the task's own are left out of
+  // the editor (the service keeps them as the lead set them when an engineer saves).
+  const seesHidden = standingAllows(standing, "lead");
   const history = await readAudit(actor, { workId: work.id, taskId, actionPrefix: "task." });
   return (
     <>
@@ -35,11 +40,18 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
       />
       {canEdit ? (
         <TaskOverridesEditor
-          defaults={work.checkDefaults}
+          defaults={withholdHidden(work.checkDefaults, seesHidden)}
+          profile={{ profile: work.profile, hasReview: !!work.reviewCommand, hasRedTeam: !!work.redTeamCommand }}
           workAttempts={work.maxGateAttempts}
+          workAgentCommand={work.agentCommand}
+          canSetAgent={standingAllows(standing, "lead")}
           initial={{
-            acceptanceChecks: task.acceptanceChecks,
+            acceptanceChecks:
+              seesHidden || !task.acceptanceChecks
+                ? task.acceptanceChecks
+                : task.acceptanceChecks.filter((e) => !("hidden" in e && e.hidden)),
             maxGateAttempts: task.maxGateAttempts,
+            agentCommand: task.agentCommand,
             version: task.version,
           }}
           save={saveTaskOverridesAction.bind(null, task.id)}

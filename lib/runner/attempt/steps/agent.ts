@@ -17,6 +17,7 @@ import type { PushedAttempt } from "../../../gates/pushed-attempt";
 import { listResults, saveAgentResult, updateAttempt, updateRun } from "../../../db/runs";
 import { readAgentReport } from "../../agent-report-file";
 import { readAgentResult } from "../../agent-result-file";
+import { makeRunDir, writeRunFile } from "../../checkout/checkout-files";
 import { AGENT_LOG_NAME, agentLogPathOf, briefPathOf, reportPathOf } from "../../paths";
 import { giveTo } from "../../run-as";
 import { timeoutWords } from "../budget";
@@ -58,7 +59,7 @@ async function takePushedReport(ctx: AttemptContext, pushed: PushedAttempt) {
 // Reads the agent's report once the agent and everything it started are gone; notes what was dropped.
 async function takeAgentReport(ctx: AttemptContext) {
   const { run, attempt, deps } = ctx;
-  const file = readAgentReport(reportPathOf(deps.dataDir, run.id, attempt.n));
+  const file = readAgentReport(deps.dataDir, reportPathOf(deps.dataDir, run.id, attempt.n));
   const applied = applyAgentReport(run.checks, file, file ? "not reported" : "not reported: the agent wrote no report");
   if (applied.notes.length > 0) await updateAttempt({ id: attempt.id, changes: { reportNotes: applied.notes } });
   return applied;
@@ -108,9 +109,9 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
     }),
   );
   const briefFile = briefPathOf(deps.dataDir, run.id, attempt.n);
-  fs.mkdirSync(path.dirname(briefFile), { recursive: true, mode: 0o700 });
+  makeRunDir(deps.dataDir, path.dirname(briefFile));
   giveTo(path.dirname(briefFile), deps.runAs);
-  fs.writeFileSync(briefFile, brief, { mode: 0o600 });
+  writeRunFile(deps.dataDir, briefFile, brief);
   giveTo(briefFile, deps.runAs);
   // Fresh for each attempt: nothing from before counts as this attempt's report.
   const reportFile = reportPathOf(deps.dataDir, run.id, attempt.n);

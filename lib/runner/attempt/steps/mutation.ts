@@ -19,12 +19,12 @@ import { profilesWith } from "../../../gates/profiles";
 import { MUTATION, PROOF_KIND, PROOF_NAMES } from "../../../gates/proof-ids";
 import { shellQuote } from "../../../gates/shell-quote";
 import { saveAttemptMutation } from "../../../db/runs";
-import { resolveInsideCheckout } from "../../checkout/checkout";
 import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import { attemptDirOf } from "../../paths";
 import { timeoutWords } from "../budget";
 import type { AttemptContext } from "../context";
 import { NOTHING, type Step, type StepResult } from "../step";
+import { readCheckoutFile } from "../../checkout/checkout-files";
 
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 const said = (message: string | null) => (message ? `: ${message}` : "");
@@ -130,15 +130,16 @@ async function mutate(ctx: AttemptContext): Promise<MutationRecord> {
       if (outcome.isTimedOut) return skipped(timeout.isBudgetBound ? timeoutWords(timeout) : "stopped: it timed out");
       if (outcome.spawnError)
         return { ...skipped(`could not start: ${outcome.spawnError}`), verdict: "error" as const };
-      const where = resolveInsideCheckout(dir, path.dirname(reportFile));
-      const file = "path" in where ? path.join(where.path, path.basename(reportFile)) : null;
-      const stat = file ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
-      if (!file || !stat?.isFile() || stat.size > MAX_REPORT_BYTES)
+      // Read without following a link: a report linked to the database or to a file outside is not read.
+      const read = readCheckoutFile(dir, reportFile, { maxBytes: MAX_REPORT_BYTES });
+      if (read.kind === "refused")
+        return { ...skipped(`the report is not read: ${read.reason}`), verdict: "error" as const };
+      if (read.kind === "missing")
         return {
           ...skipped(`no report at ${reportFile} (exit code ${outcome.exitCode}${said(outcome.message)})`),
           verdict: "error" as const,
         };
-      const report = parseMutationReport(fs.readFileSync(file, "utf8"));
+      const report = parseMutationReport(read.bytes.toString("utf8"));
       if ("problem" in report) return { ...skipped(`${reportFile}: ${report.problem}`), verdict: "error" as const };
       return judgeMutation({
         tool: isCommand ? "command" : "stryker",
@@ -153,10 +154,8 @@ async function mutate(ctx: AttemptContext): Promise<MutationRecord> {
 
 function findStrykerConfig(checkoutPath: string) {
   for (const file of STRYKER_CONFIGS) {
-    const full = path.join(checkoutPath, file);
-    const stat = fs.lstatSync(full, { throwIfNoEntry: false });
-    if (stat?.isFile() && stat.size < 1024 * 1024)
-      return { file, settings: readStrykerConfig(file, fs.readFileSync(full, "utf8")) };
+    const read = readCheckoutFile(checkoutPath, file, { maxBytes: 1024 * 1024 });
+    if (read.kind === "file") return { file, settings: readStrykerConfig(file, read.bytes.toString("utf8")) };
   }
   return null;
 }

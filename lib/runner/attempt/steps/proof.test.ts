@@ -5,6 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attemptContextFor, runStep } from "../../../testing/attempt-context";
 import { check, createHarness, makeScenario, type Harness } from "../../../testing/runner-harness";
+import { runSteps } from "../pipeline";
+import { checksStep } from "./checks";
 import { evidenceStep } from "./evidence";
 import { proofStep, rerunStep } from "./proof";
 
@@ -31,12 +33,16 @@ describe("proofStep", () => {
     const s = await makeScenario(h, { checkDefaults: [UNIT], requireTests: "warn" }, { files: PROJECT });
     const { ctx } = await attemptContextFor(h, s);
     write(ctx.checkoutPath, "scripts/gate.sh", "exit 0\n");
-    const { verdicts } = await runStep(ctx, proofStep);
+    // The check passes with the edited script, so _protected runs it again with the original.
+    const { verdicts } = await runStep(ctx, { run: (c) => runSteps(c, [checksStep, proofStep]) });
     expect(verdicts.map((v) => [v.checkId, v.verdict, v.required])).toEqual([
+      ["unit", "passed", true],
       ["_tests-added", "failed", false],
       ["_protected", "failed", true],
     ]);
-    expect(ctx.results.view().find((r) => r.checkId === "_protected")!.message).toContain("scripts/gate.sh");
+    expect(ctx.results.view().find((r) => r.checkId === "_protected")!.message).toBe(
+      '"unit" passes only with its edited gate: scripts/gate.sh',
+    );
   });
 
   it("without a start commit there is no change to judge: no row", async () => {

@@ -13,6 +13,13 @@ import { PROOF_KIND, PROOF_NAMES, RED_TEAM } from "../../../gates/proof-ids";
 import { composeRedTeamBrief, judgeRedTeam, type RedTeamRecord, redTeamRow, sortProbes } from "../../../gates/red-team";
 import { saveAttemptRedTeam } from "../../../db/runs";
 import { checkoutFingerprint } from "../../checkout/checkout";
+import {
+  makeRunDir,
+  readCheckoutFile,
+  readRunFile,
+  writeCheckoutFile,
+  writeRunFile,
+} from "../../checkout/checkout-files";
 import { git } from "../../checkout/git";
 import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import { attemptDirOf } from "../../paths";
@@ -22,6 +29,7 @@ import { type AttemptContext, type ExecEnv, filesChanged, maskDeep } from "../co
 import { NOTHING, type Step, type StepResult } from "../step";
 
 const MAX_REPORT = 64 * 1024;
+const MAX_PROBE_BYTES = 1024 * 1024;
 const MAX_PROBE_OUTPUT = 8 * 1024;
 const IDENTITY = {
   GIT_AUTHOR_NAME: "Gatehouse",
@@ -78,7 +86,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
   const commit = await change.commit();
   const changed = change.changes.map((c) => c.path);
   const dir = path.join(deps.dataDir, "briefs", run.id, `${attempt.n}-redteam`);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeRunDir(deps.dataDir, dir);
   giveTo(path.dirname(dir), deps.runAs);
   giveTo(dir, deps.runAs);
   const brief = path.join(dir, "brief.md");
@@ -87,9 +95,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
     .filter((c) => !c.hidden)
     .map((c) => ({ id: c.id, name: c.name, command: whatCheckRuns(c) }));
   const reportFile = path.join(dir, "report.txt");
-  fs.writeFileSync(brief, ctx.masker.maskText(composeRedTeamBrief({ task, changed, checks: visibleChecks })), {
-    mode: 0o600,
-  });
+  writeRunFile(deps.dataDir, brief, ctx.masker.maskText(composeRedTeamBrief({ task, changed, checks: visibleChecks })));
   giveTo(brief, deps.runAs);
   fs.rmSync(reportFile, { force: true });
 
@@ -115,14 +121,13 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
       const files = new Map<string, Buffer>();
       for (const c of changes)
         if (c.status === "A") {
-          const full = path.join(scratch, c.path);
-          const stat = fs.lstatSync(full, { throwIfNoEntry: false });
-          if (stat?.isFile()) files.set(c.path, fs.readFileSync(full));
+          const read = readCheckoutFile(scratch, c.path, { maxBytes: MAX_PROBE_BYTES });
+          if (read.kind === "file") files.set(c.path, read.bytes);
         }
       return { outcome, changes, files };
     },
   });
-  const report = readCapped(reportFile, MAX_REPORT);
+  const report = readCapped(deps.dataDir, reportFile, MAX_REPORT);
   const { outcome } = written;
   if (outcome.isAborted) return failure("not run to the end: the run was stopped");
   if (outcome.isTimedOut)
@@ -170,10 +175,10 @@ async function runProbe(
     dir: scratchDirOf(deps.dataDir, run.id, attempt.n, `${RED_TEAM}-probe`),
     commit,
     fn: async (scratch) => {
-      const target = path.join(scratch, probe);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, content);
-      giveTo(target, deps.runAs);
+      const written = writeCheckoutFile(scratch, probe, content);
+      if (written.kind === "refused")
+        return { path: probe, verdict: "error" as const, exitCode: null, output: `not run: ${written.reason}` };
+      giveTo(written.path, deps.runAs);
       const outcome = await ctx.exec({
         command: run.redTeamTestCommand!,
         cwd: scratch,
@@ -210,10 +215,9 @@ async function commitProbes(
   const kept = probes.filter((p) => !fs.lstatSync(path.join(ctx.checkoutPath, p), { throwIfNoEntry: false }));
   if (kept.length === 0) return null;
   for (const p of kept) {
-    const target = path.join(ctx.checkoutPath, p);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, files.get(p) ?? Buffer.alloc(0), { flag: "wx" });
-    giveTo(target, ctx.deps.runAs);
+    const written = writeCheckoutFile(ctx.checkoutPath, p, files.get(p) ?? Buffer.alloc(0), { exclusive: true });
+    if (written.kind === "refused") throw new Error(`the red team's probe ${p}: ${written.reason}`);
+    giveTo(written.path, ctx.deps.runAs);
   }
   // The checkout now holds the probes: what comes after (the mutation floor) reads the change again.
   ctx.forgetChange();
@@ -226,9 +230,10 @@ async function commitProbes(
   return (await git(["rev-parse", "HEAD"], { cwd })).trim();
 }
 
-function readCapped(file: string, max: number): string | null {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return null;
-  const text = fs.readFileSync(file, "utf8");
+function readCapped(dataDir: string, file: string, max: number): string | null {
+  const read = readRunFile(dataDir, file, 16 * max);
+  if (read.kind === "missing") return null;
+  if (read.kind === "refused") return `[not read: ${read.reason}]`;
+  const text = read.bytes.toString("utf8");
   return text.length > max ? `${text.slice(0, max)}\n[cut at ${max} characters]` : text;
 }

@@ -29,6 +29,7 @@ import {
 } from "../../../gates/review";
 import { shellQuote } from "../../../gates/shell-quote";
 import { saveAttemptReview } from "../../../db/runs";
+import { makeRunDir, readRunFile, writeRunFile } from "../../checkout/checkout-files";
 import { git } from "../../checkout/git";
 import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import { attemptDirOf } from "../../paths";
@@ -84,10 +85,10 @@ async function runReview(ctx: AttemptContext): Promise<StepResult> {
       }),
     );
     const files = reviewFilesOf(deps.dataDir, run.id, attempt.n);
-    fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+    makeRunDir(deps.dataDir, files.dir);
     giveTo(path.dirname(files.dir), deps.runAs);
     giveTo(files.dir, deps.runAs);
-    fs.writeFileSync(files.brief, brief, { mode: 0o600 });
+    writeRunFile(deps.dataDir, files.brief, brief);
     giveTo(files.brief, deps.runAs);
     const shimBin = writeShims(files.dir, (deps.serverEnv.PATH ?? "").split(":"), deps.runAs);
 
@@ -203,7 +204,7 @@ async function reviewTry(
   const report = opts.files.report(opts.n);
   const execLog = opts.files.execLog(opts.n);
   fs.rmSync(report, { force: true });
-  fs.writeFileSync(execLog, "", { mode: 0o600 });
+  writeRunFile(deps.dataDir, execLog, "");
   giveTo(execLog, deps.runAs);
   const timeout = ctx.budget.timeoutFor(null);
   const outcome = await ctx.exec({
@@ -224,7 +225,7 @@ async function reviewTry(
     liveName: REVIEW,
   });
   const base = { exitCode: outcome.exitCode, durationMs: outcome.durationMs };
-  const executed = readExecuted(execLog);
+  const executed = readExecuted(deps.dataDir, execLog);
   if (outcome.spawnError)
     return { ...base, executed, report: null, problem: `it could not start: ${outcome.spawnError}` };
   if (outcome.isAborted) return { ...base, executed, report: null, problem: "the run was stopped" };
@@ -235,12 +236,13 @@ async function reviewTry(
       report: null,
       problem: timeout.isBudgetBound ? "the run's budget ran out" : "it timed out",
     };
-  return { ...base, executed, report: readReport(report), problem: null };
+  return { ...base, executed, report: readReport(deps.dataDir, report), problem: null };
 }
 
 // The commands in the shim's log, without the review command's own process (the first entry's pid).
-function readExecuted(file: string): string[] {
-  const lines = fs.readFileSync(file, "utf8").split("\n").filter(Boolean);
+function readExecuted(dataDir: string, file: string): string[] {
+  const read = readRunFile(dataDir, file, MAX_REPORT_BYTES);
+  const lines = read.kind === "file" ? read.bytes.toString("utf8").split("\n").filter(Boolean) : [];
   const own = lines[0]?.split("\t")[0];
   return lines
     .map((l) => l.split("\t"))
@@ -249,9 +251,10 @@ function readExecuted(file: string): string[] {
     .slice(0, 500);
 }
 
-function readReport(file: string): string | null {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return null;
-  if (stat.size > MAX_REPORT_BYTES) return "{too large}";
-  return fs.readFileSync(file, "utf8");
+function readReport(dataDir: string, file: string): string | null {
+  const read = readRunFile(dataDir, file, MAX_REPORT_BYTES);
+  if (read.kind === "missing") return null;
+  // Not JSON, so the judge says the report is unusable; the reason is in the try's log.
+  if (read.kind === "refused") return read.reason.includes("bytes") ? "{too large}" : `{not read: ${read.reason}}`;
+  return read.bytes.toString("utf8");
 }

@@ -3,8 +3,10 @@
 -- defaults are quoted: DEFAULT '[]'.
 -- AlterTable
 ALTER TABLE "Run" ADD COLUMN "budgetUsd" REAL;
+ALTER TABLE "Run" ADD COLUMN "decisionReason" TEXT;
 ALTER TABLE "Run" ADD COLUMN "sandbox" JSONB;
 ALTER TABLE "Run" ADD COLUMN "sandboxMode" TEXT;
+ALTER TABLE "Run" ADD COLUMN "supersededById" TEXT;
 
 -- AlterTable
 ALTER TABLE "Attempt" ADD COLUMN "agentResult" JSONB;

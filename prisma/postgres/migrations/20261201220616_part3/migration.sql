@@ -3,8 +3,10 @@ CREATE TYPE "Network" AS ENUM ('on', 'off');
 
 -- AlterTable
 ALTER TABLE "Run" ADD COLUMN     "budgetUsd" DOUBLE PRECISION,
+ADD COLUMN     "decisionReason" TEXT,
 ADD COLUMN     "sandbox" JSONB,
-ADD COLUMN     "sandboxMode" TEXT;
+ADD COLUMN     "sandboxMode" TEXT,
+ADD COLUMN     "supersededById" TEXT;
 
 -- AlterTable
 ALTER TABLE "Attempt" ADD COLUMN     "agentResult" JSONB,

@@ -1,0 +1,35 @@
+// Decisions made moot: once a run of a task is accepted, the task's older runs still waiting for a
+// decision are superseded by it (they leave "Needs a decision" and point at the newer run).
+import { getDb, type DbOrTx } from "./client";
+
+// Returns how many runs were superseded.
+export async function supersedeOlderRuns(opts: {
+  taskId: string;
+  number: number;
+  byRunId: string;
+  db?: DbOrTx;
+}): Promise<number> {
+  const result = await (opts.db ?? getDb()).run.updateMany({
+    where: { taskId: opts.taskId, number: { lt: opts.number }, status: "finished", needsDecision: true },
+    data: { needsDecision: false, supersededById: opts.byRunId },
+  });
+  return result.count;
+}
+
+// The run that superseded one, and whoever decided it: what a run page says about its decision.
+export async function findDecisionFacts(opts: {
+  supersededById: string | null;
+  decidedById: string | null;
+  db?: DbOrTx;
+}): Promise<{ supersededBy: { id: string; number: number } | null; decidedBy: string | null }> {
+  const db = opts.db ?? getDb();
+  const [run, user] = await Promise.all([
+    opts.supersededById
+      ? db.run.findUnique({ where: { id: opts.supersededById }, select: { id: true, number: true } })
+      : null,
+    opts.decidedById
+      ? db.user.findUnique({ where: { id: opts.decidedById }, select: { email: true, name: true } })
+      : null,
+  ]);
+  return { supersededBy: run, decidedBy: user ? user.name || user.email : null };
+}

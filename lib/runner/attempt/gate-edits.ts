@@ -1,0 +1,125 @@
+// `_protected` judged by re-running (README, "Proof rows"): which gate files of which checks the change
+// edited (lib/gates/gate-files.ts decides), and the checks that passed with the change's version run again
+// in a scratch worktree of the change with the start commit's version of those files laid over it.
+import fs from "node:fs";
+import path from "node:path";
+import { restoreParts } from "../../gates/gate-file-parts";
+import { editedGateFiles, gateFilesOf, type GateEdit, type GateFiles } from "../../gates/gate-files";
+import { globMatcher } from "../../gates/globs";
+import type { EffectiveCheck } from "../../gates/merge-checks";
+import { PROTECTED, type Rerun } from "../../gates/proof";
+import { git } from "../checkout/git";
+import { scratchDirOf, withScratchWorktree } from "../checkout/scratch";
+import type { AttemptContext, Change } from "./context";
+import { isRerunnable, rerunAll, showRunning } from "./reruns";
+
+export type GateJudgement = {
+  hasGateFiles: boolean;
+  edits: GateEdit[];
+  reruns: Rerun[] | null;
+  notPassing: string[];
+};
+
+// A file's text at a commit or tree, read through git (null: not there). The gate-file rules are pure
+// and synchronous, so they run over what was read so far and say what else they need; read it, repeat.
+class VersionReader {
+  private readonly cache = new Map<string, string | null>();
+  private readonly wanted = new Set<string>();
+  constructor(
+    private readonly cwd: string,
+    private readonly rev: string,
+  ) {}
+  read = (file: string): string | null => {
+    if (this.cache.has(file)) return this.cache.get(file)!;
+    this.wanted.add(file);
+    return null;
+  };
+  async fetchWanted(): Promise<boolean> {
+    const files = [...this.wanted].filter((f) => !this.cache.has(f));
+    this.wanted.clear();
+    await Promise.all(
+      files.map(async (file) => {
+        const text = await git(["cat-file", "blob", `${this.rev}:${file}`], { cwd: this.cwd }).catch(() => null);
+        this.cache.set(file, text);
+      }),
+    );
+    return files.length > 0;
+  }
+}
+
+// Gate files of every check at both versions (what decides a check now, and what decided it at the start).
+async function gateFilesOfChecks(
+  ctx: AttemptContext,
+  checks: readonly EffectiveCheck[],
+  start: VersionReader,
+  head: VersionReader,
+): Promise<Map<string, GateFiles>> {
+  const isTest = globMatcher(ctx.run.proof?.testPatterns ?? []);
+  for (let round = 0; ; round++) {
+    const all = new Map<string, GateFiles>();
+    for (const check of checks) {
+      const now = gateFilesOf(check, head.read, isTest);
+      const then = gateFilesOf(check, start.read, isTest);
+      const refs = [
+        ...now.refs,
+        ...then.refs.filter((r) => !now.refs.some((n) => n.path === r.path && n.part === r.part)),
+      ];
+      const globs = [...now.globs, ...then.globs.filter((g) => !now.globs.some((n) => n.glob === g.glob))];
+      all.set(check.id, { refs, globs });
+    }
+    const [a, b] = await Promise.all([start.fetchWanted(), head.fetchWanted()]);
+    if ((!a && !b) || round >= 8 || ctx.signal.aborted) return all;
+  }
+}
+
+export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promise<GateJudgement> {
+  const start = new VersionReader(ctx.checkoutPath, ctx.run.startCommit!);
+  const head = new VersionReader(ctx.checkoutPath, change.tree);
+  const checks = ctx.run.checks.filter((c) => isRerunnable(c) && c.use === undefined);
+  const gateFiles = await gateFilesOfChecks(ctx, checks, start, head);
+  const hasGateFiles = [...gateFiles.values()].some((g) => g.refs.length > 0 || g.globs.length > 0);
+  const edits = editedGateFiles({
+    changes: change.changes,
+    gateFiles,
+    readStart: start.read,
+    readHead: head.read,
+    matches: (glob, file) => globMatcher([glob])(file),
+  });
+  // Runner configuration the change added or deleted was never fetched: read both versions for the restore.
+  for (const e of edits) {
+    start.read(e.path);
+    head.read(e.path);
+  }
+  await Promise.all([start.fetchWanted(), head.fetchWanted()]);
+  if (edits.length === 0) return { hasGateFiles, edits, reruns: null, notPassing: [] };
+  const affected = new Set(edits.flatMap((e) => e.checks));
+  const rows = ctx.results.view();
+  const passedNow = (id: string) => rows.find((r) => r.checkId === id)?.verdict === "passed";
+  const toRerun = checks.filter((c) => affected.has(c.id) && passedNow(c.id));
+  const notPassing = checks.filter((c) => affected.has(c.id) && !passedNow(c.id)).map((c) => c.id);
+  if (toRerun.length === 0) return { hasGateFiles, edits, reruns: null, notPassing };
+  showRunning(ctx, PROTECTED, new Date(), "running the checks with their gate files as they were…");
+  const reruns = await withScratchWorktree({
+    checkoutPath: ctx.checkoutPath,
+    dir: scratchDirOf(ctx.deps.dataDir, ctx.run.id, ctx.attempt.n, PROTECTED),
+    commit: await change.commit(),
+    fn: async (dir) => {
+      for (const e of edits) {
+        const text = restoreParts(start.read(e.path), head.read(e.path), e.parts);
+        const target = path.resolve(dir, e.path);
+        if (!target.startsWith(dir + path.sep)) continue;
+        if (text === null) fs.rmSync(target, { force: true });
+        else {
+          fs.mkdirSync(path.dirname(target), { recursive: true });
+          // Never written through a symlink the change left: the folder must resolve inside the worktree.
+          const real = fs.realpathSync(path.dirname(target));
+          if (real !== fs.realpathSync(dir) && !real.startsWith(fs.realpathSync(dir) + path.sep)) continue;
+          fs.rmSync(target, { force: true });
+          fs.writeFileSync(target, text);
+        }
+      }
+      return rerunAll(ctx, toRerun, dir, PROTECTED);
+    },
+  });
+  return { hasGateFiles, edits, reruns, notPassing };
+}

@@ -1,0 +1,125 @@
+// The one way Gatehouse reads and writes a file of a checkout, against real links: each way out (a link as the
+// file, as a parent folder, dangling, relative, a hard link, `..`, absolute) is refused with a reason, and the
+// file outside is neither read nor changed. (A FIFO in a report's place: lib/runner/agent-checks.test.ts.)
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeRunDir, readCheckoutFile, readRunFile, writeCheckoutFile, writeRunFile } from "./checkout-files";
+
+let base: string;
+let root: string;
+let outside: string;
+
+beforeAll(() => {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), "gh-checkout-files-"));
+  root = path.join(base, "checkout");
+  outside = path.join(base, "outside");
+  fs.mkdirSync(path.join(root, "reports", "deep"), { recursive: true });
+  fs.mkdirSync(outside);
+  fs.writeFileSync(path.join(outside, "gatehouse.db"), "SQLite format 3\0secret rows");
+  fs.writeFileSync(path.join(root, "reports", "ok.json"), '{"fine":true}');
+  fs.writeFileSync(path.join(root, "reports", "deep", "ok.txt"), "deep");
+  fs.symlinkSync(path.join(outside, "gatehouse.db"), path.join(root, "reports", "m.json"));
+  fs.symlinkSync("../../outside/gatehouse.db", path.join(root, "reports", "relative.json"));
+  fs.symlinkSync(path.join(outside, "nothing-yet"), path.join(root, "reports", "dangling.json"));
+  fs.symlinkSync("ok.json", path.join(root, "reports", "inside-link.json"));
+  fs.mkdirSync(path.join(root, "tests"));
+  fs.symlinkSync(outside, path.join(root, "tests", "redteam"));
+  fs.symlinkSync(outside, path.join(root, "linked"));
+  fs.linkSync(path.join(outside, "gatehouse.db"), path.join(root, "reports", "hard.json"));
+  fs.writeFileSync(path.join(root, "reports", "big.txt"), "x".repeat(2000));
+  fs.writeFileSync(path.join(root, "a-file"), "not a folder");
+});
+
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+const LINK = "is a symbolic link: Gatehouse does not follow links in the checkout";
+
+describe("readCheckoutFile", () => {
+  it.each([
+    ["reports/ok.json", { kind: "file", text: '{"fine":true}' }],
+    ["./reports//deep/ok.txt", { kind: "file", text: "deep" }],
+    ["reports/none.json", { kind: "missing" }],
+    ["no-folder/none.json", { kind: "missing" }],
+    ["reports/m.json", { kind: "refused", reason: `reports/m.json ${LINK}` }],
+    ["reports/relative.json", { kind: "refused", reason: `reports/relative.json ${LINK}` }],
+    ["reports/dangling.json", { kind: "refused", reason: `reports/dangling.json ${LINK}` }],
+    // A link that stays inside is refused too: the rule is "no links", not "no links that leave".
+    ["reports/inside-link.json", { kind: "refused", reason: `reports/inside-link.json ${LINK}` }],
+    ["linked/gatehouse.db", { kind: "refused", reason: `linked ${LINK}` }],
+    ["tests/redteam/gatehouse.db", { kind: "refused", reason: `tests/redteam ${LINK}` }],
+    ["reports/hard.json", { kind: "refused", reason: "reports/hard.json is a hard link" }],
+    ["reports", { kind: "refused", reason: "reports is not a regular file" }],
+    ["a-file/x", { kind: "refused", reason: "a-file is not a folder" }],
+    ["reports/big.txt", { kind: "refused", reason: "reports/big.txt is 2000 bytes, at most 1000 are read" }],
+    ["../outside/gatehouse.db", { kind: "refused", reason: "contains `..`" }],
+    ["/etc/passwd", { kind: "refused", reason: "is an absolute path" }],
+    ["reports/\0x", { kind: "refused", reason: "contains a NUL character" }],
+  ] as [string, { kind: string; text?: string; reason?: string }][])("%s → %o", (rel, want) => {
+    const got = readCheckoutFile(root, rel, { maxBytes: 1000 });
+    expect(got.kind).toBe(want.kind);
+    if (got.kind === "file") expect(got.bytes.toString()).toBe(want.text);
+    if (got.kind === "refused") {
+      expect(got.reason).toContain(want.reason ?? "");
+      expect(got.reason).not.toContain("secret rows");
+    }
+  });
+});
+
+describe("writeCheckoutFile", () => {
+  const outsideNames = () => fs.readdirSync(outside).sort();
+
+  it.each([
+    ["tests/redteam/probe.test.js", `tests/redteam ${LINK}`],
+    ["linked/new/probe.test.js", `linked ${LINK}`],
+    ["reports/m.json", `reports/m.json ${LINK}`],
+    ["reports/dangling.json", `reports/dangling.json ${LINK}`],
+    ["reports/hard.json", "reports/hard.json is a hard link"],
+    ["a-file/probe.js", "a-file is not a folder"],
+    ["../outside/probe.js", "contains `..`"],
+  ])("%s is refused: %s", (rel, reason) => {
+    const before = outsideNames();
+    const got = writeCheckoutFile(root, rel, "probe");
+    expect(got).toEqual({ kind: "refused", reason: expect.stringContaining(reason) });
+    expect(outsideNames()).toEqual(before);
+    expect(fs.readFileSync(path.join(outside, "gatehouse.db"), "utf8")).toBe("SQLite format 3\0secret rows");
+  });
+
+  it("writes a file in new folders inside the checkout, and refuses to overwrite when exclusive", () => {
+    expect(writeCheckoutFile(root, "tests/new/deeper/probe.test.js", "one", { mode: 0o600 })).toEqual({
+      kind: "written",
+      path: path.join(fs.realpathSync(root), "tests", "new", "deeper", "probe.test.js"),
+    });
+    const file = path.join(root, "tests", "new", "deeper", "probe.test.js");
+    expect(fs.readFileSync(file, "utf8")).toBe("one");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(writeCheckoutFile(root, "tests/new/deeper/probe.test.js", "two", { exclusive: true })).toEqual({
+      kind: "refused",
+      reason: "tests/new/deeper/probe.test.js already exists",
+    });
+    expect(writeCheckoutFile(root, "tests/new/deeper/probe.test.js", "2")).toMatchObject({ kind: "written" });
+    expect(fs.readFileSync(file, "utf8")).toBe("2");
+  });
+});
+
+// A run's user owns the folder of its run's briefs: a link it plants where the platform expects a folder or a
+// file (say briefs/<run>/1-review -> /etc) is refused, not written through.
+describe("the run's own files under the data dir", () => {
+  it("makeRunDir, writeRunFile and readRunFile refuse a planted link", () => {
+    const dataDir = path.join(base, "data");
+    fs.mkdirSync(path.join(dataDir, "briefs", "run1"), { recursive: true });
+    fs.symlinkSync(outside, path.join(dataDir, "briefs", "run1", "1-review"));
+    const planted = path.join(dataDir, "briefs", "run1", "1-review");
+    expect(() => makeRunDir(dataDir, planted)).toThrow(`briefs/run1/1-review ${LINK}`);
+    expect(() => writeRunFile(dataDir, path.join(planted, "brief.md"), "brief")).toThrow(LINK);
+    expect(readRunFile(dataDir, path.join(planted, "gatehouse.db"), 1000)).toMatchObject({ kind: "refused" });
+    expect(fs.existsSync(path.join(outside, "brief.md"))).toBe(false);
+    makeRunDir(dataDir, path.join(dataDir, "briefs", "run1", "1-redteam"));
+    const brief = path.join(dataDir, "briefs", "run1", "1-redteam", "brief.md");
+    writeRunFile(dataDir, brief, "the brief");
+    expect(readRunFile(dataDir, brief, 1000)).toMatchObject({ kind: "file", size: 9 });
+    expect(fs.statSync(path.dirname(brief)).mode & 0o777).toBe(0o700);
+    expect(() => writeRunFile(dataDir, "/etc/brief.md", "x")).toThrow("not inside the data dir");
+  });
+});

@@ -1,0 +1,236 @@
+// Gatehouse's own reads and writes of a file that an agent or a check could have shaped (a checkout, a scratch
+// worktree, a run's report folder): never through a symbolic link or a hard link, so a committed
+// `tests/redteam -> /elsewhere` or `reports/m.json -> <data dir>/gatehouse.db` cannot carry them out of the
+// root. Every step that touches such a file goes through here; none checks links on its own.
+//
+// How: the path is walked one name at a time from an open descriptor of the root (Linux's /proc/self/fd/<fd>/<name>
+// stands in for openat), each folder opened with O_NOFOLLOW|O_DIRECTORY and the file with O_NOFOLLOW. So a link
+// swapped in between a check and the open is refused too: there is no second lookup of the whole path.
+import fs from "node:fs";
+import path from "node:path";
+
+export type CheckoutRead =
+  | { kind: "file"; bytes: Buffer; size: number; mtimeMs: number }
+  | { kind: "missing" }
+  | { kind: "refused"; reason: string };
+
+export type CheckoutWrite = { kind: "written"; path: string } | { kind: "refused"; reason: string };
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = fs.constants;
+const HAS_PROC_FD = fs.existsSync("/proc/self/fd");
+
+const LINK_REASON = "is a symbolic link: Gatehouse does not follow links in the checkout (one could lead out of it)";
+
+// A relative path of plain names, or why it is not one.
+function namesOf(rel: string): string[] | { reason: string } {
+  if (rel.includes("\0")) return { reason: "contains a NUL character" };
+  if (path.isAbsolute(rel)) return { reason: "is an absolute path, not a path inside the checkout" };
+  const names = rel.split(/[/\\]+/).filter((n) => n !== "" && n !== ".");
+  if (names.length === 0) return { reason: "names no file" };
+  if (names.includes("..")) return { reason: "contains `..` (it would leave the checkout)" };
+  return names;
+}
+
+const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? "unknown error";
+
+// Opens one name under an open folder without following a link in its place.
+function openAt(dirFd: number, dirPath: string, name: string, flags: number, mode?: number): number {
+  const where = HAS_PROC_FD ? `/proc/self/fd/${dirFd}/${name}` : path.join(dirPath, name);
+  if (!HAS_PROC_FD && fs.lstatSync(where, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw Object.assign(new Error("symbolic link"), { code: "ELOOP" });
+  return fs.openSync(where, flags | O_NOFOLLOW, mode);
+}
+
+type Walk = { fd: number; dirPath: string; last: string; shown: (i?: number) => string } | { reason: string } | null;
+
+// Opens the folders of `rel` under root one by one (creating them when `create` is set); null: one is missing.
+function walkFolders(root: string, rel: string, create: { mode: number } | null): Walk {
+  const names = namesOf(rel);
+  if (!Array.isArray(names)) return { reason: `"${rel}" ${names.reason}` };
+  const shown = (i = names.length) => names.slice(0, i).join("/");
+  let dirPath = fs.realpathSync(root);
+  let fd = fs.openSync(dirPath, O_RDONLY | O_DIRECTORY);
+  try {
+    for (let i = 0; i < names.length - 1; i++) {
+      const name = names[i];
+      let next: number;
+      try {
+        next = openAt(fd, dirPath, name, O_RDONLY | O_DIRECTORY);
+      } catch (error) {
+        const code = codeOf(error);
+        if (code === "ENOENT" && create) {
+          try {
+            fs.mkdirSync(HAS_PROC_FD ? `/proc/self/fd/${fd}/${name}` : path.join(dirPath, name), create.mode);
+            next = openAt(fd, dirPath, name, O_RDONLY | O_DIRECTORY);
+          } catch (again) {
+            return { reason: reasonAt(dirPath, name, shown(i + 1), codeOf(again)) };
+          }
+        } else if (code === "ENOENT") return null;
+        else return { reason: reasonAt(dirPath, name, shown(i + 1), code) };
+      }
+      fs.closeSync(fd);
+      fd = next;
+      dirPath = path.join(dirPath, name);
+    }
+    const walk = { fd, dirPath, last: names[names.length - 1], shown };
+    fd = -1;
+    return walk;
+  } finally {
+    if (fd !== -1) fs.closeSync(fd);
+  }
+}
+
+// Why a name could not be opened: a link in its place (ELOOP for a file, ENOTDIR or EEXIST for a folder),
+// something else in a folder's place, or another error.
+function reasonAt(dirPath: string, name: string, shown: string, code: string): string {
+  const stat = fs.lstatSync(path.join(dirPath, name), { throwIfNoEntry: false });
+  if (stat?.isSymbolicLink() || code === "ELOOP") return `${shown} ${LINK_REASON}`;
+  if (code === "ENOTDIR" || code === "EEXIST") return `${shown} is not a folder`;
+  return `${shown} cannot be opened (${code})`;
+}
+
+// Reads root/rel: a regular file with one name, at most maxBytes, reached without a link; never throws for
+// what the checkout holds.
+// `cut`: a larger file gives its first maxBytes instead of a refusal.
+export function readCheckoutFile(root: string, rel: string, opts: { maxBytes: number; cut?: boolean }): CheckoutRead {
+  const walk = walkFolders(root, rel, null);
+  if (walk === null) return { kind: "missing" };
+  if ("reason" in walk) return { kind: "refused", reason: walk.reason };
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO in the file's place must not hang the run.
+    fd = openAt(walk.fd, walk.dirPath, walk.last, O_RDONLY | O_NONBLOCK);
+  } catch (error) {
+    const code = codeOf(error);
+    return code === "ENOENT"
+      ? { kind: "missing" }
+      : { kind: "refused", reason: reasonAt(walk.dirPath, walk.last, walk.shown(), code) };
+  } finally {
+    fs.closeSync(walk.fd);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { kind: "refused", reason: `${walk.shown()} is not a regular file` };
+    if (stat.nlink > 1)
+      return {
+        kind: "refused",
+        reason: `${walk.shown()} is a hard link (another name of a file that may be elsewhere)`,
+      };
+    if (stat.size > opts.maxBytes && !opts.cut)
+      return { kind: "refused", reason: `${walk.shown()} is ${stat.size} bytes, at most ${opts.maxBytes} are read` };
+    const buffer = Buffer.alloc(opts.maxBytes + 1);
+    let length = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > opts.maxBytes && opts.cut)
+        return { kind: "file", bytes: buffer.subarray(0, opts.maxBytes), size: length, mtimeMs: stat.mtimeMs };
+      if (length > opts.maxBytes)
+        return { kind: "refused", reason: `${walk.shown()} grew past the ${opts.maxBytes} bytes read` };
+    }
+    return { kind: "file", bytes: buffer.subarray(0, length), size: length, mtimeMs: stat.mtimeMs };
+  } catch (error) {
+    return { kind: "refused", reason: `${walk.shown()} cannot be read (${codeOf(error)})` };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// Writes root/rel, creating its folders, never through a link (a link in a folder's or the file's place is
+// refused, not replaced). `exclusive`: an existing file is refused rather than overwritten.
+export function writeCheckoutFile(
+  root: string,
+  rel: string,
+  content: Uint8Array | string,
+  opts: { mode?: number; exclusive?: boolean } = {},
+): CheckoutWrite {
+  const walk = walkFolders(root, rel, { mode: 0o755 });
+  if (walk === null) return { kind: "refused", reason: `"${rel}": a folder could not be made` };
+  if ("reason" in walk) return { kind: "refused", reason: walk.reason };
+  let fd: number;
+  try {
+    fd = openAt(
+      walk.fd,
+      walk.dirPath,
+      walk.last,
+      O_WRONLY | O_CREAT | (opts.exclusive ? O_EXCL : 0),
+      opts.mode ?? 0o644,
+    );
+  } catch (error) {
+    const code = codeOf(error);
+    const reason =
+      code === "EEXIST" && !fs.lstatSync(path.join(walk.dirPath, walk.last)).isSymbolicLink()
+        ? `${walk.shown()} already exists`
+        : reasonAt(walk.dirPath, walk.last, walk.shown(), code);
+    return { kind: "refused", reason };
+  } finally {
+    fs.closeSync(walk.fd);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { kind: "refused", reason: `${walk.shown()} is not a regular file` };
+    // Truncating a second name of a file would change the file wherever its other name is.
+    if (stat.nlink > 1)
+      return {
+        kind: "refused",
+        reason: `${walk.shown()} is a hard link (another name of a file that may be elsewhere)`,
+      };
+    fs.ftruncateSync(fd, 0);
+    const bytes = typeof content === "string" ? Buffer.from(content) : content;
+    for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+    return { kind: "written", path: path.join(walk.dirPath, walk.last) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
+
+export type ResolvedInside = { real: string } | { missing: true } | { outside: string };
+
+// Where a path under root really is, for the places that follow a link that stays inside (a check's cwd, a
+// built-in's file under the results directory): outside names the real path a link leads to.
+export function resolveInside(root: string, candidate: string): ResolvedInside {
+  const realRoot = fs.realpathSync(root);
+  let real: string;
+  try {
+    real = fs.realpathSync(candidate);
+  } catch {
+    // Missing, or a dangling link: a link (even dangling) that points out is refused, not "not found".
+    const link = fs.lstatSync(candidate, { throwIfNoEntry: false });
+    if (link?.isSymbolicLink()) {
+      const target = path.resolve(path.dirname(candidate), fs.readlinkSync(candidate));
+      if (!isInside(realRoot, target)) return { outside: target };
+    }
+    return { missing: true };
+  }
+  return isInside(realRoot, real) ? { real } : { outside: real };
+}
+// The run's own folders and files under the data dir (briefs, report files, the review's shims): a run's user
+// may own the folder a file is in, so it could have put a link where a folder or a file is expected. Walked
+// from the data dir like a checkout, a link is refused and thrown (the platform made these paths).
+function underDataDir(dataDir: string, p: string): string {
+  const rel = path.relative(dataDir, p);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(`${p} is not inside the data dir`);
+  return rel;
+}
+
+// Makes the folder (and those above it, below the data dir) without following a link.
+export function makeRunDir(dataDir: string, dir: string, mode = 0o700): void {
+  const walk = walkFolders(dataDir, path.join(underDataDir(dataDir, dir), "_"), { mode });
+  if (walk === null) throw new Error(`${dir}: a folder could not be made`);
+  if ("reason" in walk) throw new Error(`${dir}: ${walk.reason}`);
+  fs.closeSync(walk.fd);
+}
+
+export function writeRunFile(dataDir: string, file: string, content: Uint8Array | string, mode = 0o600): string {
+  const written = writeCheckoutFile(dataDir, underDataDir(dataDir, file), content, { mode });
+  if (written.kind === "refused") throw new Error(`${file}: ${written.reason}`);
+  return written.path;
+}
+
+// A file a run's process wrote for the platform (a report): read the same way.
+export function readRunFile(dataDir: string, file: string, maxBytes: number): CheckoutRead {
+  return readCheckoutFile(dataDir, underDataDir(dataDir, file), { maxBytes });
+}

@@ -1,0 +1,61 @@
+// What a Work's repository and check sources may point at, checked when the Work is saved (the runner checks
+// the local paths again when it clones): a local path or file:// URL must not lead into Gatehouse's data dir
+// or install, and a check source must not be the local repository of a Work the person has no role on (the
+// server would clone it for them and a check print it).
+import type { Actor } from "../auth/actor";
+import { dataDir } from "../config/database-url";
+import { listWorks } from "../db/works";
+import type { FieldIssue } from "../gates/field-issues";
+import { isSameLocalRepository, localPathOf, localRepositoryProblem } from "../runner/checkout/local-repository";
+import { git } from "../runner/checkout/git";
+import { refuseIssues } from "./validate";
+
+type Saved = { repoUrl?: string; checkSources?: readonly { url: string }[] };
+
+export async function refuseOutOfReachRepositories(actor: Actor, saved: Saved, workId: string | null): Promise<void> {
+  const roots = { dataDir: dataDir(), installDir: process.cwd() };
+  const issues: FieldIssue[] = [];
+  if (saved.repoUrl !== undefined) {
+    const problem = localRepositoryProblem(saved.repoUrl, roots);
+    if (problem) issues.push({ path: "repoUrl", message: problem });
+  }
+  const sources = saved.checkSources ?? [];
+  const locals = sources.map((s, i) => ({ url: s.url, i })).filter((s) => localPathOf(s.url) !== null);
+  if (locals.length > 0) {
+    const [all, mine] = await Promise.all([
+      listWorks({ memberUserId: null }),
+      actor.isAdmin ? null : listWorks({ memberUserId: actor.userId }),
+    ]);
+    const readable = new Set(mine === null ? all.map((w) => w.id) : mine.map((w) => w.id));
+    if (workId) readable.add(workId);
+    const closed = all.filter((w) => !readable.has(w.id));
+    for (const { url, i } of locals) {
+      const problem =
+        localRepositoryProblem(url, roots) ??
+        (closed.some((w) => isSameLocalRepository(w.repoUrl, url))
+          ? "is the repository of a Work you have no role on: a check source must be a repository you may read"
+          : null);
+      if (problem) issues.push({ path: `checkSources.${i}.url`, message: problem });
+    }
+  }
+  refuseIssues(issues);
+}
+
+// Whether the server can reach the repository now (`git ls-remote`, 15 s at most): the reason when it
+// cannot, shown at once when a Work is saved rather than discovered at its first run.
+export async function probeRepository(repoUrl: string): Promise<string | null> {
+  const local = localPathOf(repoUrl);
+  try {
+    await git(["ls-remote", "--heads", "--", local ?? repoUrl], { timeoutMs: 15_000 });
+    return null;
+  } catch (error) {
+    const message = (error as Error).message.replace(/^git \S+ failed: /, "").split("\n")[0];
+    return `the repository ${repoUrl} cannot be reached: ${message}`;
+  }
+}
+
+// The warnings a save answers with (the Work is saved either way: a repository may be down for a while).
+export async function repositoryWarnings(repoUrl: string): Promise<FieldIssue[]> {
+  const unreachable = await probeRepository(repoUrl);
+  return unreachable ? [{ path: "repoUrl", message: unreachable }] : [];
+}
