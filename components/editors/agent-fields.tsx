@@ -2,6 +2,7 @@
 // The agent step: the command that does the work and the repairs, and the environment it may see.
 import type { WorkForm } from "@/lib/editors/work-form";
 import { inputBorderClass } from "../ui/action-form";
+import { AgentPresetPicker } from "./agent-preset-picker";
 import { CodeEditor } from "./code-editor";
 import { editorInputClass, FieldError } from "./field-parts";
 
@@ -16,6 +17,7 @@ export function AgentFields({ form, onChange, errors }: Props) {
         <label htmlFor="agentCommand" className="mb-1 block text-sm font-semibold">
           Agent command
         </label>
+        <AgentPresetPicker command={form.agentCommand} onPick={(agentCommand) => onChange({ agentCommand })} />
         <CodeEditor
           id="agentCommand"
           label="Agent command"

@@ -73,6 +73,24 @@ export function PolicyFields({ form, onChange, errors }: Props) {
           />
           <FieldError id="budgetSec-error" label="Budget" error={errors.get("budgetSec")} />
         </div>
+        <div>
+          <label htmlFor="budgetUsd" className="mb-1 block text-sm font-semibold">
+            Budget (USD)
+          </label>
+          <input
+            id="budgetUsd"
+            value={form.budgetUsd}
+            placeholder="no limit"
+            inputMode="decimal"
+            aria-invalid={errors.has("budgetUsd")}
+            onChange={(e) => onChange({ budgetUsd: e.target.value })}
+            className={`${input} font-mono`}
+          />
+          <FieldError id="budgetUsd-error" label="USD budget" error={errors.get("budgetUsd")} />
+          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+            What the agent CLI reports it cost, added up over the run.
+          </p>
+        </div>
         <label className="flex items-center gap-2 text-sm sm:col-span-2">
           <input
             type="checkbox"

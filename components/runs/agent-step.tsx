@@ -1,6 +1,7 @@
 "use client";
 // The agent step of an attempt: its verdict, the brief it was given, and its log tail.
 import { formatDuration } from "@/lib/format";
+import { formatUsd } from "@/lib/gates/usd-budget";
 import type { AttemptJson } from "@/lib/api/run-json";
 import { VerdictBadge } from "../checks/verdict-badge";
 import { LogTail } from "../logs/log-tail";
@@ -21,6 +22,7 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
               {agent.exitCode === null ? "" : `exit ${agent.exitCode} · `}
               {formatDuration(agent.durationMs)}
             </span>
+            {agent.result ? <AgentSession result={agent.result} /> : null}
             {agent.message ? (
               <span className="mt-0.5 block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400">
                 {agent.message}
@@ -53,4 +55,27 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
       </details>
     </div>
   );
+}
+
+type AgentSessionResult = NonNullable<NonNullable<AttemptJson["agent"]>["result"]>;
+
+// Turns, tokens and cost as the agent CLI reported them (only what it reported).
+function AgentSession({ result }: { result: AgentSessionResult }) {
+  const parts = [
+    result.turns === null ? null : `${result.turns} turn${result.turns === 1 ? "" : "s"}`,
+    result.inputTokens === null && result.outputTokens === null
+      ? null
+      : `${formatCount(result.inputTokens ?? 0)} in / ${formatCount(result.outputTokens ?? 0)} out tokens`,
+    result.costUsd === null ? null : formatUsd(result.costUsd),
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return (
+    <span data-testid="agent-session" className="ml-2 text-xs text-zinc-500 dark:text-zinc-400">
+      · {parts.join(" · ")}
+    </span>
+  );
+}
+
+function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
 }

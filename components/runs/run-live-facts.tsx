@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import type { RunJson } from "@/lib/api/run-json";
 import { isRunLive } from "@/lib/api/run-json";
 import { formatDuration, shortCommit } from "@/lib/format";
+import { formatUsd } from "@/lib/gates/usd-budget";
 import { CommitIcon } from "../ui/icons";
 import { useRun } from "./use-run";
 
@@ -50,6 +51,17 @@ export function RunSpent({ initial }: { initial: RunJson }) {
     <span data-testid="run-spent">
       spent {formatDuration(run.spentMs)}
       {budget}
+    </span>
+  );
+}
+
+// The agent CLI's reported cost against the run's USD budget (shown only when the run has one).
+export function RunAgentCost({ initial }: { initial: RunJson }) {
+  const { data: run } = useRun(initial);
+  if (run.budgetUsd === null) return null;
+  return (
+    <span data-testid="run-agent-cost">
+      agent cost {formatUsd(run.spentUsd)} of {formatUsd(run.budgetUsd)} budget
     </span>
   );
 }

@@ -1,6 +1,7 @@
 // The JSON shape of a run (SPEC: GET /api/runs/:id), plus what the dashboard needs beside it.
 import { isNothingRequired } from "../gates/gate";
 import { presentHeldOut } from "../gates/held-out";
+import { usdSpent } from "../gates/usd-budget";
 import { FROZEN_RUN_COLUMNS, sandboxSettingsOf } from "../gates/work-settings";
 import { failedTestsOf, testKeyOf } from "../gates/junit";
 import type { RunRecord } from "../db/runs";
@@ -51,6 +52,9 @@ export function presentRun(detail: RunDetail) {
     seesHidden: detail.seesHidden,
     budgetSec: run.budgetSec,
     spentMs: run.spentMs,
+    budgetUsd: run.budgetUsd,
+    // What the agent CLI reported the run's attempts cost (since the last granted attempts), in USD.
+    spentUsd: usdSpent(detail.attempts),
     agentCommand: run.agentCommand,
     branch: run.branch,
     startCommit: run.startCommit,
@@ -98,6 +102,8 @@ export function presentRun(detail: RunDetail) {
               logTail: a.agentLogTail,
               logBytes: a.agentLogBytes,
               logNote: a.agentLogNote,
+              // What the agent CLI reported: {cli, lastMessage, turns, inputTokens, outputTokens, costUsd}, or null.
+              result: a.agentResult,
             }
           : null,
       checks: a.results.map((r) => ({

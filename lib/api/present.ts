@@ -34,6 +34,7 @@ export function presentTask(task: TaskView, seesHidden = true) {
     maxGateAttempts: task.maxGateAttempts,
     agentCommand: task.agentCommand,
     budgetSec: task.budgetSec,
+    budgetUsd: task.budgetUsd,
     version: task.version,
     effectiveChecks: presentHeldOut(task.effective.checks, seesHidden),
     suppressed: task.effective.suppressed,

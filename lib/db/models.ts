@@ -10,6 +10,8 @@ import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
 import type { MergePolicy } from "../gates/merge-policy";
+import type { PushedAttempt } from "../gates/pushed-attempt";
+import type { AgentResult } from "../gates/agent-result";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
@@ -72,6 +74,10 @@ export type AttemptJsonFields = {
   mutation: MutationRecord | null;
   redTeam: RedTeamRecord | null;
   reportNotes: string[];
+  // An attempt at a pushed commit (null: the runner's own attempt).
+  pushed: PushedAttempt | null;
+  // What the agent CLI reported about its session (null: none recognised, or no agent step).
+  agentResult: AgentResult | null;
 };
 
 type WithJson<Row, Json> = Omit<Row, keyof Json> & Json;

@@ -8,6 +8,8 @@ import { getDb, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
+import type { PushedAttempt } from "../gates/pushed-attempt";
+import type { AgentResult } from "../gates/agent-result";
 import {
   attemptJson,
   runJson,
@@ -67,7 +69,12 @@ export type RunInsert = Pick<
   Partial<Pick<RunRecord, Frozen>>;
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
-export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: DbOrTx }): Promise<RunRecord> {
+// `pushed`: the first attempt runs at a commit the agent pushed (a stop hook, run_gate).
+export async function insertRunWithFirstAttempt(opts: {
+  data: RunInsert;
+  pushed?: PushedAttempt;
+  db?: DbOrTx;
+}): Promise<RunRecord> {
   const db = opts.db ?? getDb();
   const { proof, sandbox, ...data } = opts.data;
   const last = await db.run.findFirst({
@@ -81,7 +88,11 @@ export async function insertRunWithFirstAttempt(opts: { data: RunInsert; db?: Db
       ...(proof ? { proof } : {}),
       ...(sandbox ? { sandbox } : {}),
       number: (last?.number ?? 0) + 1,
-      attempts: { create: { n: 1, trigger: "dispatch", startedById: data.dispatchedById } },
+      attempts: {
+        create: opts.pushed
+          ? { n: 1, trigger: "push", startedById: data.dispatchedById, pushed: opts.pushed }
+          : { n: 1, trigger: "dispatch", startedById: data.dispatchedById },
+      },
     },
     omit: runOmit,
   });
@@ -205,10 +216,17 @@ export async function insertAttempt(opts: {
   n: number;
   trigger: string;
   startedById: string | null;
+  pushed?: PushedAttempt;
   db?: DbOrTx;
 }): Promise<AttemptRecord> {
   const row = await (opts.db ?? getDb()).attempt.create({
-    data: { runId: opts.runId, n: opts.n, trigger: opts.trigger, startedById: opts.startedById },
+    data: {
+      runId: opts.runId,
+      n: opts.n,
+      trigger: opts.trigger,
+      startedById: opts.startedById,
+      ...(opts.pushed ? { pushed: opts.pushed } : {}),
+    },
   });
   return toAttemptRecord(row);
 }
@@ -216,7 +234,17 @@ export async function insertAttempt(opts: {
 export type AttemptChanges = Partial<
   Omit<
     AttemptRecord,
-    "id" | "runId" | "n" | "trigger" | "startedById" | "agentLogBytes" | "review" | "mutation" | "redTeam"
+    | "id"
+    | "runId"
+    | "n"
+    | "trigger"
+    | "startedById"
+    | "agentLogBytes"
+    | "review"
+    | "mutation"
+    | "redTeam"
+    | "pushed"
+    | "agentResult"
   > & {
     agentLogBytes: number | null;
   }
@@ -230,6 +258,15 @@ export async function updateAttempt(opts: { id: string; changes: AttemptChanges;
       ...rest,
       agentLogBytes: bigBytes(agentLogBytes),
     },
+    select: { id: true },
+  });
+}
+
+// What the agent CLI reported about its session (written once, after the agent step).
+export async function saveAgentResult(opts: { id: string; agentResult: AgentResult; db?: DbOrTx }): Promise<void> {
+  await (opts.db ?? getDb()).attempt.update({
+    where: { id: opts.id },
+    data: { agentResult: opts.agentResult },
     select: { id: true },
   });
 }

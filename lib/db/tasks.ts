@@ -54,7 +54,14 @@ export async function insertTask(opts: { data: TaskInsert; db?: DbOrTx }): Promi
 export type TaskChanges = Partial<
   Pick<
     TaskRecord,
-    "title" | "description" | "branch" | "acceptanceChecks" | "maxGateAttempts" | "agentCommand" | "budgetSec"
+    | "title"
+    | "description"
+    | "branch"
+    | "acceptanceChecks"
+    | "maxGateAttempts"
+    | "agentCommand"
+    | "budgetSec"
+    | "budgetUsd"
   >
 >;
 

@@ -34,6 +34,7 @@ type FormValues = {
   choice: string;
   count: string;
   "optional-count": string;
+  "optional-amount": string;
   "optional-text": string;
   "optional-path": string;
   names: string;
@@ -66,6 +67,7 @@ const CODECS: { [K in FormKind]: Codec<K> } = {
   choice: { from: (v) => v, to: (f) => f },
   count: { from: (v) => String(v), to: (f) => wholeNumberOrText(f) },
   "optional-count": { from: (v) => (v === null ? "" : String(v)), to: (f) => (f.trim() ? wholeNumberOrText(f) : null) },
+  "optional-amount": { from: (v) => (v === null ? "" : String(v)), to: (f) => (f.trim() ? decimalOrText(f) : null) },
   "optional-text": { from: (v) => v ?? "", to: (f) => (f.trim() ? f : null) },
   "optional-path": { from: (v) => v ?? "", to: (f) => (f.trim() ? f.trim() : null) },
   names: { from: (v) => v.join(", "), to: (f) => splitNames(f) },
@@ -81,6 +83,12 @@ const CODECS: { [K in FormKind]: Codec<K> } = {
     to: (f) => f.map(({ path, mode }) => ({ path, mode })),
   },
 };
+// "1.50" as 1.5; anything else as typed, for the schema's own message ("must be a number of US dollars").
+function decimalOrText(text: string): number | string {
+  const t = text.trim();
+  return /^-?(\d+(\.\d*)?|\.\d+)$/.test(t) ? Number(t) : t;
+}
+
 const codecOf = (key: SettingKey) => CODECS[WORK_SETTINGS[key].form] as Codec<FormKind>;
 
 export function workFormFrom(s: WorkSettingValues): WorkForm {

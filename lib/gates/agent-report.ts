@@ -9,7 +9,7 @@ export const REPORT_MAX_BYTES = 1024 * 1024;
 export const REPORT_MAX_ENTRIES = 100;
 const MESSAGE_MAX = 2000;
 
-type ReportEntry = { id: string; status: "pass" | "fail"; message?: string };
+export type ReportEntry = { id: string; status: "pass" | "fail"; message?: string };
 export type ParsedReport = { entries: ReportEntry[] } | { problem: string };
 
 const ZEntry = z.strictObject(
@@ -23,7 +23,8 @@ const ZEntry = z.strictObject(
       issue.code === "unrecognized_keys" ? `unknown field: ${issue.keys.join(", ")}` : "must be an object",
   },
 );
-const ZReport = z.strictObject(
+// Also what an attempt at a pushed commit carries as the agent's report (lib/gates/pushed-attempt.ts).
+export const ZReport = z.strictObject(
   {
     checks: z
       .array(ZEntry, { error: "must be a list" })

@@ -24,6 +24,8 @@ export type AttemptOutcome = {
   hasAgent: boolean;
   isBudgetSpent: boolean;
   budgetSec: number | null;
+  // The USD budget ran out (the agent CLI's reported cost): how much of how much, e.g. "$1.20 of $1.00".
+  usdSpent?: string | null;
   isNothingRequired: boolean;
 };
 
@@ -40,6 +42,7 @@ export function decideNextStep(o: AttemptOutcome): NextStep {
   if (o.policy === "warn")
     return { kind: "accept", reason: "policy warn: accepted with the red gate shown as a warning" };
   if (o.isBudgetSpent) return { kind: "partial", reason: `budget of ${o.budgetSec}s spent with the gate still red` };
+  if (o.usdSpent) return { kind: "partial", reason: `budget in USD spent (${o.usdSpent}) with the gate still red` };
   if (o.attemptN >= o.maxAttempts) {
     return {
       kind: "partial",

@@ -69,6 +69,12 @@ export const ZBudgetSec = z
   .min(1, "at least 1 second")
   .max(MAX_BUDGET_SEC, "at most 86400 seconds (24 hours)");
 
+// A run's spend guardrail in USD (the agent CLI's reported cost): more than 0, at most 10,000.
+export const ZBudgetUsd = z
+  .number({ error: "must be a number of US dollars" })
+  .gt(0, "more than 0")
+  .max(10_000, "at most 10000");
+
 export const ZAgentCommand = z
   .string({ error: "must be text" })
   .max(2000, "at most 2000 characters")

@@ -203,6 +203,7 @@ describe("ZWorkCreate", () => {
       agentCommand: null,
       agentEnvPassthrough: [],
       budgetSec: null,
+      budgetUsd: null,
       failFast: false,
       strictEvaluation: false,
       testPatterns: [...DEFAULT_TEST_PATTERNS],
@@ -246,6 +247,7 @@ describe("ZWorkCreate", () => {
       agentCommand: "./agent.sh",
       agentEnvPassthrough: ["OPENAI_API_KEY"],
       budgetSec: 1800,
+      budgetUsd: 2.5,
       failFast: true,
       strictEvaluation: true,
       testPatterns: ["spec/**/*_spec.rb"],
@@ -307,6 +309,8 @@ describe("ZWorkCreate", () => {
     ["agentCommand", "  ", "must not be blank (use null for no agent)"],
     ["budgetSec", 0, "at least 1 second"],
     ["budgetSec", 86_401, "at most 86400 seconds (24 hours)"],
+    ["budgetUsd", 0, "more than 0"],
+    ["budgetUsd", "5", "must be a number of US dollars"],
     ["failFast", "yes", "must be true or false"],
     ["strictEvaluation", "yes", "must be true or false"],
     ["checkDefaults", null, "must be a list of checks"],
@@ -435,6 +439,7 @@ describe("ZTaskCreate", () => {
       maxGateAttempts: null,
       agentCommand: null,
       budgetSec: null,
+      budgetUsd: null,
     });
   });
 

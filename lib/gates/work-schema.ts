@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ZTaskCheckList } from "./check-schema";
 import { settingsCreateShape, settingsPatchShape } from "./work-settings";
-import { ZAgentCommand, ZBranchName, ZBudgetSec, ZMaxGateAttempts, ZRepoUrl } from "./work-fields";
+import { ZAgentCommand, ZBranchName, ZBudgetSec, ZBudgetUsd, ZMaxGateAttempts, ZRepoUrl } from "./work-fields";
 
 export * from "./work-fields";
 export type { ProofSettings } from "./work-settings";
@@ -53,6 +53,7 @@ const taskFields = {
   maxGateAttempts: ZMaxGateAttempts.nullable(),
   agentCommand: ZAgentCommand.nullable(),
   budgetSec: ZBudgetSec.nullable(),
+  budgetUsd: ZBudgetUsd.nullable(),
 };
 
 export const ZTaskCreate = z.strictObject(
@@ -64,6 +65,7 @@ export const ZTaskCreate = z.strictObject(
     maxGateAttempts: taskFields.maxGateAttempts.optional().default(null),
     agentCommand: taskFields.agentCommand.optional().default(null),
     budgetSec: taskFields.budgetSec.optional().default(null),
+    budgetUsd: taskFields.budgetUsd.optional().default(null),
   },
   { error: strictError },
 );
@@ -77,6 +79,7 @@ export const ZTaskPatch = z.strictObject(
     maxGateAttempts: taskFields.maxGateAttempts.optional(),
     agentCommand: taskFields.agentCommand.optional(),
     budgetSec: taskFields.budgetSec.optional(),
+    budgetUsd: taskFields.budgetUsd.optional(),
     version: ZVersion,
   },
   { error: strictError },

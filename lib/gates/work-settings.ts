@@ -21,6 +21,7 @@ import {
   DEFAULT_VACUOUS_POLICY,
   ZAgentCommand,
   ZBudgetSec,
+  ZBudgetUsd,
   ZChecksPolicy,
   ZMaxGateAttempts,
   ZMutationReport,
@@ -36,6 +37,8 @@ export type FormKindValues = {
   choice: string;
   count: number;
   "optional-count": number | null;
+  // A decimal number (US dollars), empty for none.
+  "optional-amount": number | null;
   // Empty text is null; "optional-path" also trims what is kept.
   "optional-text": string | null;
   "optional-path": string | null;
@@ -153,6 +156,15 @@ export const WORK_SETTINGS = {
     section: "policy",
     file: null,
     freeze: { run: "task", column: "budgetSec" },
+  }),
+  // The spend guardrail in USD: what the agent CLI reports it cost (lib/gates/usd-budget.ts), per run.
+  budgetUsd: setting({
+    schema: ZBudgetUsd.nullable(),
+    default: () => null,
+    form: "optional-amount",
+    section: "policy",
+    file: null,
+    freeze: { run: "task", column: "budgetUsd" },
   }),
   failFast: setting({
     schema: ZBool,

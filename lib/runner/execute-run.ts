@@ -4,6 +4,7 @@ import { supersedeOlderRuns } from "../db/decisions";
 import { sandboxSettingsOf } from "../gates/work-settings";
 import { ACTIVE_RUN_STATUSES, pickBestAttempt, decideNextStep } from "../gates/run-ending";
 import { isNothingRequired } from "../gates/gate";
+import { formatUsd, isUsdBudgetSpent, usdSpent } from "../gates/usd-budget";
 import type { Ending } from "../gates/run-ending";
 import { countRequiredPassedByAttempt } from "../db/run-history";
 import {
@@ -22,6 +23,7 @@ import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { rowsFor } from "./attempt-results";
 import { prepareCheckout, saveCheckoutBranch, type CheckoutTarget } from "./checkout/checkout";
+import { moveCheckoutToCommit } from "./checkout/move-to-commit";
 import { visibleRefsOf } from "./checkout/visible-refs";
 import { freezeCheckSources, removeReadOnlyTree, runChecksDirOf } from "./check-sources";
 import { Budget } from "./attempt/budget";
@@ -119,6 +121,15 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     const attempt = attempts.at(-1);
     if (!attempt || attempt.status === "finished") return;
     const previous = attempts.length > 1 ? attempts[attempts.length - 2] : null;
+    if (attempt.pushed) {
+      try {
+        await moveCheckoutToCommit(target, attempt.pushed.commit);
+      } catch (error) {
+        const reason = `the pushed commit could not be checked out: ${(error as Error).message}`;
+        await failQueuedAttempts(run, reason);
+        return endRun(run, "inconclusive", reason);
+      }
+    }
     const result = await executeAttempt({
       run,
       task,
@@ -153,9 +164,11 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
       gate: result.gate,
       attemptN: attempt.n,
       maxAttempts: run.maxAttempts,
-      hasAgent: !!run.agentCommand,
+      // A red pushed attempt waits for the next push: the agent that pushed it is the one at work.
+      hasAgent: !!run.agentCommand && !attempt.pushed,
       isBudgetSpent: new Budget(run, deps.agentTimeoutMs).isSpent(),
       budgetSec: run.budgetSec,
+      usdSpent: await usdSpentOf(run),
       isNothingRequired: isNothingRequired(run.checks),
     });
     switch (step.kind) {
@@ -184,6 +197,15 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
         continue;
     }
   }
+}
+
+// "$1.20 of $1.00" once the agent's reported cost has reached the run's USD budget; null before (or without one).
+async function usdSpentOf(run: RunRecord): Promise<string | null> {
+  if (run.budgetUsd === null) return null;
+  const attempts = await listAttempts({ runId: run.id });
+  return isUsdBudgetSpent(run.budgetUsd, attempts)
+    ? `${formatUsd(usdSpent(attempts))} of ${formatUsd(run.budgetUsd)}`
+    : null;
 }
 
 // Conditional on an active status: a run a person cancelled meanwhile keeps that ending.

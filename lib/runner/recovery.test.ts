@@ -158,6 +158,7 @@ describe("recoverRuns", () => {
         agentCommand: null,
         agentEnvPassthrough: [],
         budgetSec: null,
+        budgetUsd: null,
         failFast: false,
         branch: s.task.branch,
         dispatchedById: null,

@@ -24,6 +24,7 @@ import { auditBy, requireRole } from "./access";
 import { autoMergeAfterRun } from "./merge";
 import { staleWarnings } from "./tasks";
 import { parseInput } from "./validate";
+import type { PushedAttempt } from "../gates/pushed-attempt";
 
 function describeActive(run: RunRecord, key: string): string {
   const state =
@@ -31,7 +32,12 @@ function describeActive(run: RunRecord, key: string): string {
   return `${key} already has run #${run.number} that ${state}; a task runs one run at a time`;
 }
 
-export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRecord> {
+// `pushed`: the first attempt runs at a commit the agent pushed (see lib/services/pushed-attempts.ts).
+export async function dispatchTask(
+  actor: Actor,
+  taskId: string,
+  opts: { pushed?: PushedAttempt } = {},
+): Promise<RunRecord> {
   // The task is read once, inside the transaction, so the run freezes it as it is at dispatch.
   const run = await getDb().$transaction(async (tx) => {
     const fresh = await findTask({ id: taskId, db: tx });
@@ -53,9 +59,11 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         warnings: staleWarnings(resolved.staleSuppressions),
         agentCommand: resolveInherited(work.agentCommand, fresh.agentCommand),
         budgetSec: resolveInherited(work.budgetSec, fresh.budgetSec),
+        budgetUsd: resolveInherited(work.budgetUsd, fresh.budgetUsd),
         branch: fresh.branch,
         dispatchedById: actor.userId,
       },
+      pushed: opts.pushed,
       db: tx,
     });
     await insertAuditEvent({
@@ -64,7 +72,7 @@ export async function dispatchTask(actor: Actor, taskId: string): Promise<RunRec
         workId: work.id,
         taskId,
         runId: created.id,
-        summary: `dispatched ${fresh.key} (run #${created.number})`,
+        summary: `dispatched ${fresh.key} (run #${created.number})${opts.pushed ? ` at ${opts.pushed.commit.slice(0, 12)}` : ""}`,
       }),
       db: tx,
     });
@@ -81,7 +89,12 @@ async function loadRunFor(actor: Actor, runId: string, role: "viewer" | "enginee
   return run;
 }
 
-export async function startNextAttempt(actor: Actor, runId: string): Promise<{ run: RunRecord; n: number }> {
+// `pushed`: the attempt runs at a commit the agent pushed instead of the branch as the checkout has it.
+export async function startNextAttempt(
+  actor: Actor,
+  runId: string,
+  opts: { pushed?: PushedAttempt } = {},
+): Promise<{ run: RunRecord; n: number }> {
   const run = await loadRunFor(actor, runId, "engineer");
   if (run.status !== "waiting") {
     throw new AppError(
@@ -105,14 +118,21 @@ export async function startNextAttempt(actor: Actor, runId: string): Promise<{ r
     ) {
       throw new AppError("conflict", `run #${run.number} is no longer waiting for a fix`);
     }
-    await insertAttempt({ runId, n: next, trigger: "manual", startedById: actor.userId, db: tx });
+    await insertAttempt({
+      runId,
+      n: next,
+      trigger: opts.pushed ? "push" : "manual",
+      startedById: actor.userId,
+      pushed: opts.pushed,
+      db: tx,
+    });
     await insertAuditEvent({
       event: auditBy(actor, {
         action: "run.attempt",
         workId: run.workId,
         taskId: run.taskId,
         runId,
-        summary: `started attempt ${next} of run #${run.number}`,
+        summary: `started attempt ${next} of run #${run.number}${opts.pushed ? ` at ${opts.pushed.commit.slice(0, 12)}` : ""}`,
       }),
       db: tx,
     });

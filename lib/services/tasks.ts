@@ -27,6 +27,7 @@ import { auditBy, requireRole, standingAllows, standingOn } from "./access";
 import { grantingEntriesNeedingLead } from "../gates/grants";
 import { keepHeldOutEntries } from "../gates/held-out";
 import { parseInput, refuseIssues } from "./validate";
+import { expandAgentPreset } from "./agent-presets";
 import { changedFields, pick, staleError } from "./works";
 
 export type TaskView = TaskRecord & {
@@ -85,7 +86,7 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
   const work = await findWork({ id: workId });
   if (!work) throw notFound("Work");
   await requireRole(actor, workId, "engineer");
-  const data = parseInput(ZTaskCreate, input);
+  const data = parseInput(ZTaskCreate, expandAgentPreset(input));
   refuseIssues(suppressionIssues(work, data.acceptanceChecks));
   await requireLeadForGrants(actor, work, null, data);
   const task = await getDb().$transaction(async (tx) => {
@@ -154,6 +155,7 @@ const AUDITED_TASK_FIELDS = [
   "maxGateAttempts",
   "agentCommand",
   "budgetSec",
+  "budgetUsd",
   "title",
   "description",
   "branch",
@@ -164,7 +166,7 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
   if (!current) throw notFound("Task");
   await requireRole(actor, current.workId, "engineer");
   const work = (await findWork({ id: current.workId }))!;
-  const { version, ...patch } = parseInput(ZTaskPatch, input);
+  const { version, ...patch } = parseInput(ZTaskPatch, expandAgentPreset(input));
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as TaskChanges;
   refuseIssues(suppressionIssues(work, changes.acceptanceChecks));
   await requireLeadForGrants(actor, work, current, changes);

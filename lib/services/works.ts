@@ -12,6 +12,7 @@ import { listSecretNames } from "../db/secrets";
 import { unknownSecretIssues, type CheckSource } from "../gates/check-sources";
 import type { DbOrTx } from "../db/client";
 import { parseInput, refuseIssues } from "./validate";
+import { expandAgentPreset } from "./agent-presets";
 import { refuseOutOfReachRepositories } from "./work-repositories";
 import { platformMountIssues, type SandboxMount } from "../gates/sandbox-settings";
 import { dataDir } from "../config/database-url";
@@ -19,7 +20,7 @@ import { installDir } from "../config/install-dir";
 
 export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
   requireAdmin(actor);
-  const data = parseInput(ZWorkCreate, input);
+  const data = parseInput(ZWorkCreate, expandAgentPreset(input));
   await refuseOutOfReachRepositories(actor, data, null);
   // A new Work has no secrets yet: a check source naming one is refused (add the secret, then the source).
   refuseIssues(secretIssues(data.checkSources, []));
@@ -56,7 +57,7 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
   const current = await findWork({ id: workId });
   if (!current) throw notFound("Work");
   await requireRole(actor, workId, "lead");
-  const { version, ...patch } = parseInput(ZWorkPatch, input);
+  const { version, ...patch } = parseInput(ZWorkPatch, expandAgentPreset(input));
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as WorkChanges;
   if (changes.sandboxMounts) refuseIssues(mountIssues(changes.sandboxMounts));
   // Which repository a Work is (and its name) is an admin's call; leads edit how it is checked.

@@ -18,7 +18,7 @@ import { RunActions } from "@/components/runs/run-actions";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
 import { BranchIcon } from "@/components/ui/icons";
-import { AttemptsUsed, RunFromCommit, RunSpent } from "@/components/runs/run-live-facts";
+import { AttemptsUsed, RunAgentCost, RunFromCommit, RunSpent } from "@/components/runs/run-live-facts";
 import { DecisionRecord } from "@/components/runs/decision-record";
 import { haveChecksChangedSince, redChecksOf } from "@/lib/services/decision-facts";
 import { dispatchTaskAction } from "@/app/tasks/[taskId]/actions";
@@ -80,6 +80,7 @@ export default async function RunPage({ params, searchParams }: Props) {
             <span>dispatched {formatDateTime(run.createdAt)}</span>
             {run.workerName ? <span>on worker {run.workerName}</span> : null}
             <RunSpent initial={json} />
+            <RunAgentCost initial={json} />
             <span>
               policy {run.policy}
               {run.failFast ? " · fail fast" : ""}

@@ -43,9 +43,11 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptResult
   const ctx = new AttemptContext(input);
   const { run, attempt, deps } = ctx;
   ctx.makeDirs();
+  // An attempt at a pushed commit has no agent step (steps/agent.ts): it starts with the checks.
+  const hasAgentStep = !!run.agentCommand && !attempt.pushed;
   await updateAttempt({
     id: attempt.id,
-    changes: { status: run.agentCommand ? "agent" : "checks", startedAt: new Date(), gate: "running" },
+    changes: { status: hasAgentStep ? "agent" : "checks", startedAt: new Date(), gate: "running" },
   });
 
   const agent = await agentStep.run(ctx);

@@ -170,6 +170,25 @@ export async function switchTaskBranch(opts: {
   await git(["checkout", "--quiet", branch], { cwd: checkoutPath });
 }
 
+// Moves the checkout's task branch to `commit`, which the clone's task branch already points at: the
+// branch is fetched from the clone (only what it holds, as every fill of a checkout is), then the files are
+// made the commit's (files it does not have removed; ignored ones such as node_modules stay).
+export async function moveTaskBranch(opts: {
+  repoDir: string;
+  checkoutPath: string;
+  branch: string;
+  commit: string;
+}): Promise<void> {
+  const { repoDir, checkoutPath, branch, commit } = opts;
+  await git([...FETCH, "--update-head-ok", repoDir, `+refs/heads/${branch}:refs/heads/${branch}`], {
+    cwd: checkoutPath,
+    timeoutMs: 600_000,
+  });
+  await git(["checkout", "--quiet", "--force", branch], { cwd: checkoutPath });
+  await git(["reset", "--hard", "--quiet", commit], { cwd: checkoutPath });
+  await git(["clean", "-d", "--force", "--quiet"], { cwd: checkoutPath });
+}
+
 // True when the checkout holds refs the platform manages (tags, remote branches): the fast path of a
 // prepare with no visibleRefs checks this from git's files alone.
 export function hasManagedRefs(checkoutPath: string): boolean {

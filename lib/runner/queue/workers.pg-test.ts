@@ -198,6 +198,7 @@ describe("workers on the PostgreSQL queue", () => {
         agentCommand: null,
         agentEnvPassthrough: [],
         budgetSec: null,
+        budgetUsd: null,
         failFast: false,
         proof: null,
         branch: s.task.branch,

@@ -1,6 +1,8 @@
 // The agent step (SPEC, Agent step): the agent command runs in the checkout with the brief on stdin and in
 // $GATEHOUSE_BRIEF_FILE, bounded by what is left of the budget (30 minutes without one); then its report of
 // the agent checks is read, once it and everything it started are gone. Under policy off it runs once.
+// An attempt at a pushed commit runs no agent: the agent worked where it runs, and its report came with
+// the push. What the agent CLI said of its session (its JSON result) is kept as the attempt's agentResult.
 import fs from "node:fs";
 import path from "node:path";
 import { applyAgentReport } from "../../../gates/agent-report";
@@ -11,8 +13,10 @@ import { isBlockingVerdict } from "../../../gates/gate";
 import { failedTestsOf } from "../../../gates/junit";
 import { hasLayer } from "../../../gates/profiles";
 import { PROFILES } from "../../../gates/work-schema";
-import { listResults, updateAttempt, updateRun } from "../../../db/runs";
+import type { PushedAttempt } from "../../../gates/pushed-attempt";
+import { listResults, saveAgentResult, updateAttempt, updateRun } from "../../../db/runs";
 import { readAgentReport } from "../../agent-report-file";
+import { readAgentResult } from "../../agent-result-file";
 import { makeRunDir, writeRunFile } from "../../checkout/checkout-files";
 import { AGENT_LOG_NAME, agentLogPathOf, briefPathOf, reportPathOf } from "../../paths";
 import { giveTo } from "../../run-as";
@@ -29,6 +33,10 @@ export const agentStep: Step = {
   after: "always",
   async run(ctx) {
     const { run, attempt } = ctx;
+    if (attempt.pushed) {
+      ctx.agentReport = await takePushedReport(ctx, attempt.pushed);
+      return NOTHING;
+    }
     if (!run.agentCommand || (run.policy === "off" && attempt.n !== 1)) return NOTHING;
     const problem = await runAgent(ctx);
     if (problem) return { verdicts: [], inconclusive: problem };
@@ -36,6 +44,17 @@ export const agentStep: Step = {
     return NOTHING;
   },
 };
+
+// The report that came with a push (none: every agent check is "not reported"); notes what was dropped.
+async function takePushedReport(ctx: AttemptContext, pushed: PushedAttempt) {
+  const applied = applyAgentReport(
+    ctx.run.checks,
+    pushed.report ? { entries: pushed.report } : null,
+    pushed.report ? "not reported" : "not reported: the push carried no report",
+  );
+  if (applied.notes.length > 0) await updateAttempt({ id: ctx.attempt.id, changes: { reportNotes: applied.notes } });
+  return applied;
+}
 
 // Reads the agent's report once the agent and everything it started are gone; notes what was dropped.
 async function takeAgentReport(ctx: AttemptContext) {
@@ -111,6 +130,10 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
     liveName: AGENT_LOG_NAME,
   });
   const stopped = timeoutWords(timeout);
+  // The CLI's own account of its session (Claude Code's JSON result, Codex's events), when it printed one.
+  const agentResult = readAgentResult(agentLogPathOf(deps.dataDir, run.id, attempt.n), masker);
+  if (agentResult) await saveAgentResult({ id: attempt.id, agentResult });
+  const said = agentResult?.lastMessage?.split("\n").find((line) => line.trim()) ?? outcome.message;
   await updateAttempt({
     id: attempt.id,
     changes: {
@@ -122,7 +145,7 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
       // join what they split): a second lock behind the stream masker.
       agentMessage: maskShown(
         masker,
-        outcome.isTimedOut ? (outcome.message ? `${stopped} · ${outcome.message}` : stopped) : outcome.message,
+        outcome.isTimedOut ? (outcome.message ? `${stopped} · ${outcome.message}` : stopped) : said,
       ),
       agentLogTail: maskShown(masker, outcome.tail),
       agentLogBytes: outcome.totalBytes,

@@ -2,14 +2,22 @@
 -- Hand-edited: Prisma writes a Json default as DEFAULT [] (SQLite reads it as an empty identifier), so the
 -- defaults are quoted: DEFAULT '[]'.
 -- AlterTable
+ALTER TABLE "Run" ADD COLUMN "budgetUsd" REAL;
 ALTER TABLE "Run" ADD COLUMN "decisionReason" TEXT;
 ALTER TABLE "Run" ADD COLUMN "sandbox" JSONB;
 ALTER TABLE "Run" ADD COLUMN "sandboxMode" TEXT;
 ALTER TABLE "Run" ADD COLUMN "supersededById" TEXT;
 
 -- AlterTable
+ALTER TABLE "Attempt" ADD COLUMN "agentResult" JSONB;
+ALTER TABLE "Attempt" ADD COLUMN "pushed" JSONB;
+
+-- AlterTable
 ALTER TABLE "CheckResult" ADD COLUMN "testCases" JSONB;
 ALTER TABLE "CheckResult" ADD COLUMN "warning" TEXT;
+
+-- AlterTable
+ALTER TABLE "Task" ADD COLUMN "budgetUsd" REAL;
 
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
@@ -27,6 +35,7 @@ CREATE TABLE "new_Work" (
     "agentCommand" TEXT,
     "agentEnvPassthrough" JSONB NOT NULL DEFAULT '[]',
     "budgetSec" INTEGER,
+    "budgetUsd" REAL,
     "failFast" BOOLEAN NOT NULL DEFAULT false,
     "strictEvaluation" BOOLEAN NOT NULL DEFAULT false,
     "testPatterns" JSONB,

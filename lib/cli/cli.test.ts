@@ -1,0 +1,215 @@
+// The real `gatehouse` command as a child process against the real route handlers behind an HTTP server
+// (lib/testing/api-server.ts), real SQLite, real git and real runs: listing, dispatch --wait with its
+// progress and exit status by ending, logs, gates files, and one-line failures for a bad token, an unknown
+// task and a server that is down. Held-out checks stay name-and-verdict-only for an engineer.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "@/lib/auth/actor";
+import { cancelRun } from "@/lib/services/runs";
+import { grant, makePerson, type Person } from "@/lib/testing/access-fixture";
+import { startApiServer, type ApiServer } from "@/lib/testing/api-server";
+import { cliEnv, runCli } from "@/lib/testing/cli-process";
+import { check, createHarness, makeScenario, type Harness, type Scenario } from "@/lib/testing/runner-harness";
+
+let h: Harness;
+let api: ApiServer;
+let engineer: Person;
+let lead: Person;
+// Fixed by its agent on attempt 2; a held-out check prints a marker that must never reach an engineer.
+let fixes: Scenario;
+let env: Record<string, string>;
+const HELD_OUT_MARKER = "held-out-output-7c1f";
+
+beforeAll(async () => {
+  h = await createHarness();
+  api = await startApiServer();
+  engineer = await makePerson("engineer");
+  lead = await makePerson("lead");
+  fixes = await makeScenario(
+    h,
+    {
+      name: "Billing",
+      maxGateAttempts: 3,
+      // Attempt 1: the agent only looks around; attempt 2 (it has a brief with the failure): it fixes app.txt.
+      agentCommand: "if [ -f .looked ]; then echo fixed > app.txt; else touch .looked; fi",
+      checkDefaults: [
+        check(
+          "unit",
+          "echo running the unit tests; grep -q fixed app.txt || { echo 'not ok 1 - app.txt is fixed'; exit 1; }",
+        ),
+        check("acceptance", `echo ${HELD_OUT_MARKER}; true`, { hidden: true, name: "Acceptance (held out)" }),
+      ],
+    },
+    { files: { "app.txt": "broken\n" } },
+  );
+  for (const p of [engineer]) await grant(fixes.work.id, p, "engineer");
+  await grant(fixes.work.id, lead, "lead");
+  env = cliEnv(api.url, engineer.token);
+});
+afterAll(async () => {
+  await api?.close();
+  await h?.cleanup();
+});
+
+const cli = (args: string[], extra: Partial<Parameters<typeof runCli>[1]> = {}) => runCli(args, { env, ...extra });
+
+describe("gatehouse works / tasks", () => {
+  it("lists the Works the token's user has a role on, and a Work's tasks by name", async () => {
+    const works = await cli(["works", "--json"]);
+    expect(works.code, works.stderr).toBe(0);
+    expect(JSON.parse(works.stdout).map((w: { name: string }) => w.name)).toEqual(["Billing"]);
+    const tasks = await cli(["tasks", "Billing"]);
+    expect(tasks.code, tasks.stderr).toBe(0);
+    expect(tasks.stdout).toContain(fixes.task.key);
+    expect(tasks.stdout).toContain("Make it pass");
+  });
+});
+
+describe("gatehouse dispatch --wait", () => {
+  it("shows each attempt and each check as it finishes, and exits 0 when the run is accepted", async () => {
+    const res = await cli(["dispatch", fixes.task.key, "--wait"]);
+    expect(res.code, res.stderr).toBe(0);
+    const lines = res.stdout.split("\n");
+    const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));
+    expect(at(/^dispatched .*run #1/)).toBe(0);
+    expect(at(/^attempt 1 of 3$/)).toBeGreaterThan(0);
+    expect(at(/failed\s+unit passes \(exit 1\) · not ok 1 - app.txt is fixed/)).toBeGreaterThan(at(/^attempt 1 of 3$/));
+    expect(at(/^attempt 2 of 3$/)).toBeGreaterThan(at(/failed\s+unit passes/));
+    expect(at(/passed\s+unit passes/)).toBeGreaterThan(at(/^attempt 2 of 3$/));
+    expect(lines.at(-2)).toMatch(/^run #1 accepted/);
+    // The held-out check: its name and verdict, never what it printed.
+    expect(res.stdout).toMatch(/passed\s+Acceptance \(held out\)/);
+    expect(res.stdout).not.toContain(HELD_OUT_MARKER);
+  });
+
+  it("exits 1 on a partial run, 2 on an inconclusive one, 3 on a cancelled one", async () => {
+    const partial = await makeScenario(h, { maxGateAttempts: 1, checkDefaults: [check("unit", "exit 1")] });
+    const inconclusive = await makeScenario(h, { checkDefaults: [check("unit", "true", { cwd: "no-such-dir" })] });
+    const slow = await makeScenario(h, { checkDefaults: [check("slow", "sleep 30")] });
+    for (const s of [partial, inconclusive, slow]) await grant(s.work.id, engineer, "engineer");
+
+    const p = await cli(["dispatch", partial.task.id, "--wait"]);
+    expect([p.code, p.stdout.trim().split("\n").at(-1)]).toEqual([1, expect.stringMatching(/^run #1 partial/)]);
+    const i = await cli(["dispatch", inconclusive.task.id, "--wait"]);
+    expect([i.code, i.stdout.trim().split("\n").at(-1)]).toEqual([2, expect.stringMatching(/^run #1 inconclusive/)]);
+
+    let cancelled = false;
+    const c = await cli(["dispatch", slow.task.id, "--wait"], {
+      onStdout: (text) => {
+        const id = /run #1 (\S+)/.exec(text)?.[1];
+        if (id && !cancelled && /attempt 1 of/.test(text)) {
+          cancelled = true;
+          void cancelRun(SYSTEM_ACTOR, id);
+        }
+      },
+    });
+    expect([c.code, c.stdout.trim().split("\n").at(-1)]).toEqual([3, expect.stringMatching(/^run #1 cancelled/)]);
+  });
+
+  it("--json prints the run as it ended, held-out checks without their output", async () => {
+    const res = await cli(["dispatch", fixes.task.key, "--wait", "--json"]);
+    expect(res.code, res.stderr).toBe(0);
+    const run = JSON.parse(res.stdout);
+    expect(run.ending).toBe("accepted");
+    const heldOut = run.attempts[0].checks.find((c: { checkId: string }) => c.checkId === "acceptance");
+    expect(heldOut).toMatchObject({ verdict: "passed", hidden: true, logTail: null });
+    expect(res.stdout).not.toContain(HELD_OUT_MARKER);
+  });
+});
+
+describe("gatehouse runs / run / logs", () => {
+  it("lists a task's runs, shows a run, and prints a check's full log", async () => {
+    const runs = await cli(["runs", fixes.task.key, "--json"]);
+    expect(runs.code, runs.stderr).toBe(0);
+    const listed: { id: string; number: number }[] = JSON.parse(runs.stdout);
+    expect(listed.map((r) => r.number)).toEqual([2, 1]);
+    // Run #1: red on attempt 1, fixed on attempt 2.
+    const latest = listed[1];
+    const shown = await cli(["run", latest.id]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^run #\d+ .* accepted/);
+    const log = await cli(["logs", latest.id, "--attempt", "1", "--check", "unit"]);
+    expect(log.code, log.stderr).toBe(0);
+    expect(log.stdout).toContain("running the unit tests");
+    const all = await cli(["logs", latest.id, "--attempt", "1"]);
+    expect(all.stdout).toContain("==> unit (failed) <==");
+    expect(all.stdout).not.toContain(HELD_OUT_MARKER);
+    const followed = await cli(["logs", latest.id, "--check", "unit", "--follow"]);
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(followed.stdout).toContain("running the unit tests");
+  });
+});
+
+describe("gatehouse gates", () => {
+  it("lints a file naming each problem, and imports then exports a Work's checks as a lead", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-gates-"));
+    const good = path.join(dir, "gates.yml");
+    fs.writeFileSync(good, "gates:\n  - run: npm test\n    id: unit\n  - npm run lint\n");
+    const bad = path.join(dir, "bad.yml");
+    fs.writeFileSync(bad, "gates:\n  - run: npm test\n    timeout: forever\n");
+    expect((await cli(["gates", "lint", good])).stdout).toContain("2 checks, no problem");
+    const linted = await cli(["gates", "lint", bad]);
+    expect(linted.code).toBe(1);
+    expect(linted.stderr).toMatch(/bad\.yml: .*timeout/);
+
+    const asLead = cliEnv(api.url, lead.token);
+    const refused = await runCli(["gates", "import", good, "--work", "Billing"], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toMatch(/lead role.*HTTP 403/);
+    const imported = await runCli(["gates", "import", good, "--work", "Billing"], { env: asLead });
+    expect(imported.code, imported.stderr).toBe(0);
+    const out = path.join(dir, "out.yml");
+    const exported = await runCli(["gates", "export", out, "--work", "Billing"], { env: asLead });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(fs.readFileSync(out, "utf8")).toMatch(/run: npm test[\s\S]*run: npm run lint/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("gatehouse login", () => {
+  it("checks the token, stores the server and token for later commands (mode 600), and refuses a wrong password", async () => {
+    const bare = cliEnv(api.url, "");
+    delete bare.GATEHOUSE_URL;
+    delete bare.GATEHOUSE_TOKEN;
+    const viaPassword = await runCli(["login", api.url, "--email", engineer.email], {
+      env: bare,
+      input: `${engineer.password}\n`,
+    });
+    expect(viaPassword.code, viaPassword.stderr).toBe(0);
+    expect(viaPassword.stdout).toMatch(/^logged in to http:\/\/127\.0\.0\.1:\d+ \(\d+ Works? visible\)/);
+    const stored = path.join(bare.XDG_CONFIG_HOME, "gatehouse", "config.json");
+    expect(fs.statSync(stored).mode & 0o777).toBe(0o600);
+    const works = await runCli(["works"], { env: bare });
+    expect(works.code, works.stderr).toBe(0);
+    expect(works.stdout).toContain("Billing");
+
+    const wrong = await runCli(["login", api.url, "--email", engineer.email], { env: bare, input: "not-it\n" });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim().split("\n")).toHaveLength(1);
+    expect(wrong.stderr).toMatch(/^gatehouse: sign-in refused: /);
+  });
+});
+
+describe("one line and a non-zero exit", () => {
+  it("for a bad token, an unknown task and a server that is down", async () => {
+    const badToken = await runCli(["works"], { env: cliEnv(api.url, "gh_not-a-real-token-at-all") });
+    expect(badToken.code).toBe(1);
+    expect(badToken.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^gatehouse: the token was refused/)]);
+
+    const unknown = await cli(["dispatch", "NOPE-999"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim().split("\n")).toEqual([
+      `gatehouse: no task "NOPE-999" that you can see (give its id or key)`,
+    ]);
+
+    // A port nothing listens on: one a server had a moment ago.
+    const gone = await startApiServer();
+    await gone.close();
+    const down = await runCli(["works"], { env: cliEnv(gone.url, engineer.token) });
+    expect(down.code).toBe(1);
+    expect(down.stderr.trim().split("\n")).toEqual([`gatehouse: cannot reach ${gone.url}: ECONNREFUSED`]);
+  });
+});

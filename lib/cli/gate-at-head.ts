@@ -1,0 +1,49 @@
+// "Push, run the gate, wait for the verdict" — what the stop hook and the MCP server's run_gate do: the
+// clone's work goes to the task's branch, Gatehouse runs the next attempt at that commit (dispatching the
+// task when it has no run in progress), and the answer is that attempt as it ended.
+import type { ApiClient, RunJson, TaskJson, WorkJson } from "./api-client";
+import { pushToTaskBranch } from "./push-head";
+import { watchRun, type RunEvent } from "./watch-run";
+
+type AttemptJson = RunJson["attempts"][number];
+export type GateOutcome = { run: RunJson; attempt: AttemptJson; commit: string; isSnapshot: boolean };
+export type ReportEntry = { id: string; status: "pass" | "fail"; message?: string };
+
+// The task's latest run, once it is not executing (a run in progress is waited for, never raced).
+export async function settledLatestRun(client: ApiClient, taskId: string): Promise<RunJson | null> {
+  const [latest] = await client.runsOf(taskId);
+  if (!latest) return null;
+  return latest.status === "queued" || latest.status === "running"
+    ? watchRun(client, latest.id)
+    : client.run(latest.id);
+}
+
+export async function gateAtHead(
+  client: ApiClient,
+  opts: {
+    task: TaskJson;
+    work: WorkJson;
+    cwd: string;
+    // The CLI's environment, for git (push-head.ts).
+    env: NodeJS.ProcessEnv;
+    remote?: string;
+    report?: ReportEntry[];
+    onEvent?: (event: RunEvent) => void;
+  },
+): Promise<GateOutcome> {
+  await settledLatestRun(client, opts.task.id);
+  const pushed = await pushToTaskBranch({
+    cwd: opts.cwd,
+    repoUrl: opts.work.repoUrl,
+    branch: opts.task.branch,
+    remote: opts.remote,
+    env: opts.env,
+  });
+  const started = await client.attemptAt(opts.task.id, {
+    commit: pushed.commit,
+    ...(opts.report?.length ? { report: { checks: opts.report } } : {}),
+  });
+  const run = await watchRun(client, started.runId, { untilAttempt: started.attempt, onEvent: opts.onEvent });
+  const attempt = run.attempts.find((a) => a.n === started.attempt) ?? run.attempts[run.attempts.length - 1];
+  return { run, attempt, commit: pushed.commit, isSnapshot: pushed.isSnapshot };
+}

@@ -1,0 +1,140 @@
+// `gatehouse mcp --task …`: an MCP server on stdio for an agent working on one task, with the tools
+//   get_brief     the task, the checks that must pass, and what failed on the latest attempt;
+//   run_gate      push the clone's work to the task's branch, run the gate there, wait: verdict + failing tails;
+//   report_check  the agent's verdict on a check it runs itself (executor agent), sent with the next run_gate;
+//   read_log      the end of a check's log on the latest (or a given) attempt.
+// Held-out checks are their name and verdict only here, whoever's token the server uses.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { stripAnsi } from "../gates/strip-ansi";
+import type { ApiClient, TaskJson, WorkJson } from "./api-client";
+import { describeFailures } from "./agent-feedback";
+import { CliError } from "./cli-error";
+import { describeEnd } from "./endings";
+import { gateAtHead, settledLatestRun, type ReportEntry } from "./gate-at-head";
+
+type Target = { task: TaskJson; work: WorkJson; cwd: string; env: NodeJS.ProcessEnv; remote?: string };
+
+const text = (body: string, isError = false) => ({ content: [{ type: "text" as const, text: body }], isError });
+
+async function guarded(fn: () => Promise<ReturnType<typeof text>>) {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof CliError) return text(`gatehouse: ${error.message}`, true);
+    throw error;
+  }
+}
+
+function createMcpServer(client: ApiClient, target: Target): McpServer {
+  const server = new McpServer({ name: "gatehouse", version: "0.1.0" });
+  const reports = new Map<string, ReportEntry>();
+  const { task } = target;
+  const agentChecks = () => task.effectiveChecks.filter((c) => c.executor === "agent" && !c.hidden);
+
+  server.registerTool(
+    "get_brief",
+    {
+      title: "The task's brief",
+      description: `What task ${task.key} asks, the checks its gate runs, and what failed on its latest attempt.`,
+    },
+    () =>
+      guarded(async () => {
+        const lines = [
+          `Task ${task.key}: ${task.title}`,
+          ...(task.description ? ["", task.description] : []),
+          "",
+          "Checks:",
+        ];
+        for (const c of task.effectiveChecks) {
+          if (c.hidden) lines.push(`- held-out check "${c.name}" (what it runs is not shown)`);
+          else
+            lines.push(
+              `- ${c.id} "${c.name}"${c.required ? "" : " (not required)"}${c.executor === "agent" ? " — you run it and report it with report_check" : ""}: ${c.command ?? ""}`,
+            );
+        }
+        const latest = await settledLatestRun(client, task.id);
+        const last = latest?.attempts.at(-1);
+        if (latest && last) lines.push("", describeFailures(latest, last), describeEnd(latest));
+        else lines.push("", "No run yet: call run_gate when you are done.");
+        return text(lines.join("\n"));
+      }),
+  );
+
+  server.registerTool(
+    "run_gate",
+    {
+      title: "Run the gate",
+      description:
+        "Push the clone's work (HEAD, or the working tree with its uncommitted changes) to the task's branch, run Gatehouse's checks on it and wait for the verdict. Answers the gate and, when red, the failing checks with the end of their logs.",
+    },
+    () =>
+      guarded(async () => {
+        const outcome = await gateAtHead(client, { ...target, report: [...reports.values()] });
+        reports.clear();
+        const { run, attempt } = outcome;
+        const body = [describeFailures(run, attempt), describeEnd(run)];
+        if (outcome.isSnapshot) body.push("(gated your working tree with its uncommitted changes)");
+        return text(body.join("\n"), false);
+      }),
+  );
+
+  server.registerTool(
+    "report_check",
+    {
+      title: "Report a check you ran",
+      description: "Your verdict on a check the gate leaves to you (executor agent). It goes with the next run_gate.",
+      inputSchema: {
+        id: z.string().describe("the check's id"),
+        status: z.enum(["pass", "fail"]),
+        message: z.string().max(2000).describe("one line: what you saw").optional(),
+      },
+    },
+    ({ id, status, message }) =>
+      guarded(async () => {
+        const declared = agentChecks();
+        if (!declared.some((c) => c.id === id))
+          return text(
+            `"${id}" is not a check you report; yours: ${declared.map((c) => c.id).join(", ") || "none"}`,
+            true,
+          );
+        const line = message?.split("\n")[0]?.trim();
+        reports.set(id, { id, status, ...(line ? { message: line } : {}) });
+        return text(`recorded ${id}: ${status}; it goes with the next run_gate`);
+      }),
+  );
+
+  server.registerTool(
+    "read_log",
+    {
+      title: "Read a check's log",
+      description: "The last lines of a check's log on the task's latest run (its last attempt unless you name one).",
+      inputSchema: {
+        check_id: z.string().describe("the check's id (_agent: the agent step's log)"),
+        attempt: z.number().int().min(1).optional(),
+        lines: z.number().int().min(1).max(2000).optional(),
+      },
+    },
+    ({ check_id, attempt, lines }) =>
+      guarded(async () => {
+        const latest = await settledLatestRun(client, task.id);
+        if (!latest) return text("no run yet: call run_gate first", true);
+        if (latest.checks.find((c) => c.id === check_id)?.hidden)
+          return text(`"${check_id}" is a held-out check: its log is not shown`, true);
+        const n = attempt ?? latest.attempts.at(-1)?.n ?? 1;
+        const log = await client.log(latest.id, n, check_id);
+        const tail = stripAnsi(log)
+          .replace(/\s+$/, "")
+          .split("\n")
+          .slice(-(lines ?? 200));
+        return text(tail.join("\n"));
+      }),
+  );
+  return server;
+}
+
+export async function serveMcp(client: ApiClient, target: Target): Promise<void> {
+  const server = createMcpServer(client, target);
+  await server.connect(new StdioServerTransport());
+}
