@@ -67,6 +67,9 @@ export function WorkSettingsEditor({ workId, initial, secretNames, platformDirs,
       <div className="min-w-0">
         {!isUnknown && isEditorSection(active) ? (
           <div className="space-y-6">
+            {/* What the page itself has to say above an editor section (the settings page's notice about a
+                repository the server could not reach); the sections' own pages draw nothing here. */}
+            {children}
             <WorkSettingsSection
               section={active}
               form={form}

@@ -68,6 +68,10 @@ export function processesWithEnv(entry: string): number[] {
 }
 
 // A throwaway repository (one commit on main) for a Work's repoUrl.
+// Readable by every user, as a Work's repository must be: started as root, the server's git for the Work's
+// repository runs as the sandbox's unprivileged user (a folder from mkdtemp is its creator's alone).
 export function makeGitRepo(): string {
-  return makeTestRepo({ "README.md": "e2e\n" }).dir;
+  const dir = makeTestRepo({ "README.md": "e2e\n" }).dir;
+  fs.chmodSync(dir, 0o755);
+  return dir;
 }
