@@ -26,6 +26,6 @@ export function runnerSettingsFromEnv(): RunnerSettings {
     killGraceMs: 2000,
     agentTimeoutMs: 30 * 60 * 1000,
     runAs,
-    sandbox: resolveSandboxMode({ GATEHOUSE_SANDBOX: sandbox ?? undefined }, runAs),
+    sandbox: resolveSandboxMode({ GATEHOUSE_SANDBOX: sandbox ?? undefined }, runAs, process.platform, dataDir),
   };
 }

@@ -4,6 +4,7 @@
 // "unavailable" and every command is refused with the reason: nothing runs unsandboxed silently.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import type { RunAs } from "../process/spawner";
 
 export type SandboxMode = { kind: "bwrap"; bwrap: string } | { kind: "off" } | { kind: "unavailable"; reason: string };
@@ -19,17 +20,49 @@ export function isSandboxRequested(env: Readonly<Record<string, string | undefin
   throw new Error(`GATEHOUSE_SANDBOX must be "on" or "off" (got "${env.GATEHOUSE_SANDBOX}")`);
 }
 
+// `dataDir`: the sandbox binds each command's checkout, HOME and files from there, as the run user (bwrap
+// runs unprivileged), so that user must be able to pass through every folder above it.
 export function resolveSandboxMode(
   env: Readonly<Record<string, string | undefined>>,
   runAs: RunAs | null,
   platform: NodeJS.Platform = process.platform,
+  dataDir: string | null = null,
 ): SandboxMode {
   if (!isSandboxRequested(env)) return { kind: "off" };
   if (platform !== "linux") return unavailable(`the sandbox (bubblewrap) needs Linux; this is ${platform}`);
   const bwrap = BWRAP_PATHS.find((p) => fs.existsSync(p));
   if (!bwrap) return unavailable("bubblewrap is not installed (apt-get install -y bubblewrap)");
+  const blocked = runAs && dataDir ? closedFolderAbove(dataDir, runAs) : null;
+  if (blocked)
+    return unavailable(
+      `the user commands run as (uid ${runAs!.uid}) cannot pass through ${blocked} to the data dir ${dataDir} ` +
+        "(put GATEHOUSE_DATA_DIR in a folder it can reach, such as /var/lib/gatehouse, or chmod o+x that folder)",
+    );
   const problem = probe(bwrap, runAs);
   return problem ? unavailable(problem) : { kind: "bwrap", bwrap };
+}
+
+// The first folder above `dir` (the data dir itself is arranged by run-as.ts) that `user` may not enter:
+// search permission for others, or for its own uid or gid. null: every one can be passed.
+export function closedFolderAbove(dir: string, user: RunAs): string | null {
+  const folders: string[] = [];
+  for (let p = path.dirname(path.resolve(dir)); ; p = path.dirname(p)) {
+    folders.unshift(p);
+    if (p === path.dirname(p)) break;
+  }
+  for (const folder of folders) {
+    const stat = fs.statSync(folder, { throwIfNoEntry: false });
+    if (!stat) return null;
+    const mode = stat.mode;
+    const canPass =
+      stat.uid === user.uid
+        ? (mode & 0o100) !== 0
+        : stat.gid === user.gid
+          ? (mode & 0o010) !== 0
+          : (mode & 0o001) !== 0;
+    if (!canPass) return folder;
+  }
+  return null;
 }
 
 function unavailable(why: string): SandboxMode {
