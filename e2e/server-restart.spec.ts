@@ -1,5 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { BOOTSTRAP_TOKEN, makeGitRepo, processesWithEnv, startOwnServer } from "./support/own-server";
+import {
+  BOOTSTRAP_TOKEN,
+  describeProcessesWithEnv,
+  makeGitRepo,
+  processesWithEnv,
+  startOwnServer,
+} from "./support/own-server";
 
 // Kill the server with SIGKILL while a check runs, start it again: the check's process does not outlive
 // the server (its spawner sees the server gone and ends every command), and the run is ended
@@ -49,8 +55,9 @@ test("a run interrupted by a killed server ends inconclusive and leaves no proce
   // Node signals its child only while it has not reaped it, so this pid is surely the server's.
   first.process.kill("SIGKILL");
   await new Promise((resolve) => first.process.once("exit", resolve));
-  // The dead server could not end its check itself; its spawner did, seeing it gone.
-  await expect.poll(() => processesWithEnv(`GATEHOUSE_RUN_ID=${runId}`)).toEqual([]);
+  // The dead server could not end its check itself; its spawner did, seeing it gone (the sandboxed check's
+  // grace and the shims' sweep take a few seconds on a loaded machine: waited for, up to a minute).
+  await expect.poll(() => describeProcessesWithEnv(`GATEHOUSE_RUN_ID=${runId}`), { timeout: 60_000 }).toEqual([]);
 
   const second = await startOwnServer({ port, dataDir: first.dataDir });
   try {

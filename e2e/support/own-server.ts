@@ -67,6 +67,19 @@ export function processesWithEnv(entry: string): number[] {
   return pids;
 }
 
+// The same processes as "pid state command line", so a failure says what was left behind.
+export function describeProcessesWithEnv(entry: string): string[] {
+  return processesWithEnv(entry).map((pid) => {
+    try {
+      const state = /^State:\s*(\S+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "?";
+      const command = fs.readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim();
+      return `${pid} ${state} ${command}`;
+    } catch {
+      return `${pid} (gone)`;
+    }
+  });
+}
+
 // A throwaway repository (one commit on main) for a Work's repoUrl.
 // Readable by every user, as a Work's repository must be: started as root, the server's git for the Work's
 // repository runs as the sandbox's unprivileged user (a folder from mkdtemp is its creator's alone).
