@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import {
   BOOTSTRAP_TOKEN,
@@ -10,18 +11,12 @@ import {
 // Kill the server with SIGKILL while a check runs, start it again: the check's process does not outlive
 // the server (its spawner sees the server gone and ends every command), and the run is ended
 // inconclusive with reason "interrupted".
-// FIXME (open bug, issue 20; README "The sandbox"): in full CI runs the killed server's check (the
-// --sandbox-wait waiter, bwrap and `sleep 600`) survives even with GATEHOUSE_SANDBOX=off given to this
-// server — passed alone every time. Shown as "fixme" in every run until it is found.
-test.fixme("a run interrupted by a killed server ends inconclusive and leaves no process behind", async () => {
+test("a run interrupted by a killed server ends inconclusive and leaves no process behind", async () => {
   test.setTimeout(240_000);
   // Beside the port this worker's own server uses, so parallel runs with different E2E_PORTs do not meet.
   const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) + 81 : 3291;
   const auth = { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/json" };
-  // Unsandboxed: a server killed with SIGKILL can leave a sandboxed check (its --sandbox-wait waiter, bwrap
-  // and the command) running until the next start's sweep — seen in CI, an open bug of issue 20 (README,
-  // "The sandbox"). What this test holds is the spawner's own guarantee, without bubblewrap.
-  const first = await startOwnServer({ port, env: { GATEHOUSE_SANDBOX: "off" } });
+  const first = await startOwnServer({ port });
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${first.url}${path}`, {
       method,
@@ -63,9 +58,14 @@ test.fixme("a run interrupted by a killed server ends inconclusive and leaves no
   await new Promise((resolve) => first.process.once("exit", resolve));
   // The dead server could not end its check itself; its spawner did, seeing it gone (a failure names what
   // was left behind).
-  await expect.poll(() => describeProcessesWithEnv(`GATEHOUSE_RUN_ID=${runId}`), { timeout: 60_000 }).toEqual([]);
+  try {
+    await expect.poll(() => describeProcessesWithEnv(`GATEHOUSE_RUN_ID=${runId}`), { timeout: 60_000 }).toEqual([]);
+  } catch (error) {
+    // What holds the check alive is usually not the check itself: the whole tree says who its parents are.
+    throw new Error(`${(error as Error).message}\n\nprocesses:\n${processTree()}`);
+  }
 
-  const second = await startOwnServer({ port, dataDir: first.dataDir, env: { GATEHOUSE_SANDBOX: "off" } });
+  const second = await startOwnServer({ port, dataDir: first.dataDir });
   try {
     const res = await fetch(`${second.url}/api/runs/${runId}`, { headers: auth });
     const run = await res.json();
@@ -78,3 +78,10 @@ test.fixme("a run interrupted by a killed server ends inconclusive and leaves no
     second.stop();
   }
 });
+
+function processTree(): string {
+  return execFileSync("ps", ["-eo", "pid,ppid,pgid,user,stat,args", "--forest"], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => line.slice(0, 200))
+    .join("\n");
+}
