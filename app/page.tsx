@@ -63,7 +63,10 @@ export default async function InboxPage({ searchParams }: Props) {
         <Section
           id="decisions"
           title={`Needs a decision (${inbox.decisions.length})`}
-          description="Partial runs: attempts or budget ran out with the gate red. Accept as it stands, grant more attempts, or reject."
+          description={
+            "Partial runs: attempts or budget ran out with the gate red. Accept as it stands, " +
+            "grant more attempts, or reject."
+          }
         >
           <DecisionCards runs={inbox.decisions} />
         </Section>

@@ -36,7 +36,10 @@ export default async function AuditPage({
       ) : null}
       <PageHeader
         title={work ? `Audit of ${work.name}` : "Audit"}
-        meta="Sign-ins, token use, dispatches, decisions, and every change to checks, policy, roles and secrets (never their values)."
+        meta={
+          "Sign-ins, token use, dispatches, decisions, and every change to checks, policy, roles " +
+          "and secrets (never their values)."
+        }
       />
       <AuditList events={events} />
       {older ? (

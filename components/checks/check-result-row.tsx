@@ -92,7 +92,10 @@ export function CheckResultRow({
             ) : null}
           </span>
           <span
-            className="col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 sm:col-span-1 sm:col-start-auto sm:row-start-auto dark:text-zinc-400"
+            className={
+              "col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 " +
+              "sm:col-span-1 sm:col-start-auto sm:row-start-auto dark:text-zinc-400"
+            }
             title={result.message ?? undefined}
           >
             {result.message ?? ""}

@@ -38,7 +38,10 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
               <pre
                 // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, so the keyboard must reach it (WCAG 2.1.1)
                 tabIndex={0}
-                className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs whitespace-pre-wrap dark:border-zinc-800"
+                className={
+                  "max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs " +
+                  "whitespace-pre-wrap dark:border-zinc-800"
+                }
               >
                 {attempt.brief}
               </pre>
