@@ -120,14 +120,18 @@ describeAsRoot("the sandbox, attacked from the agent step and from a check", () 
       maxGateAttempts: 2,
       // Attempt 1: the agent leaves a note in its HOME and in /tmp. Attempt 2: it looks for what the checks left.
       agentCommand: [
-        'if [ "$GATEHOUSE_ATTEMPT" = 1 ]; then echo planted > "$HOME/agent-note"; echo planted > /tmp/agent-note; exit 0; fi',
-        'if ls -A "$HOME" | grep -q check-note || [ -e /tmp/check-note ]; then echo "LEAK: the checks\' HOME reached the agent"; exit 1; fi',
+        'if [ "$GATEHOUSE_ATTEMPT" = 1 ]; then echo planted > "$HOME/agent-note"; echo planted > ' +
+          "/tmp/agent-note; exit 0; fi",
+        'if ls -A "$HOME" | grep -q check-note || [ -e /tmp/check-note ]; then echo "LEAK: the ' +
+          "checks' HOME reached the agent\"; exit 1; fi",
         "echo fixed > fixed.txt",
       ].join("\n"),
       checkDefaults: [
         check(
           "held-out",
-          'echo planted > "$HOME/check-note"; echo planted > /tmp/check-note; if [ -e "$HOME/agent-note" ] || [ -e /tmp/agent-note ]; then echo "LEAK: the agent reached a held-out check"; exit 1; fi; echo clean',
+          'echo planted > "$HOME/check-note"; echo planted > /tmp/check-note; if [ -e ' +
+            '"$HOME/agent-note" ] || [ -e /tmp/agent-note ]; then echo "LEAK: the agent reached a ' +
+            'held-out check"; exit 1; fi; echo clean',
           { hidden: true },
         ),
         check("fixed", "test -e fixed.txt"),
@@ -157,7 +161,8 @@ describeAsRoot("the sandbox, attacked from the agent step and from a check", () 
       {
         "src/add.js": "exports.add = (a, b) => { return a - b; };\n",
         "test/add.test.js":
-          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/add.js");\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
+          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add ' +
+          '} = require("../src/add.js");\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
       },
     );
     const detail = await dispatchAndSettle(h, s.task.id);
@@ -190,7 +195,8 @@ describeAsRoot("the sandbox, attacked from the agent step and from a check", () 
     expect(detail.attempts[0].results[0]).toMatchObject({ verdict: "passed", tests: { passed: 1 } });
   });
 
-  it("no process outlives its command inside the sandbox: a detached child is gone, a timeout ends it all", async () => {
+  it("no process outlives its command inside the sandbox: a detached child is gone, a timeout ends \
+it all", async () => {
     const token = `sandbox-orphan-${process.pid}-${Date.now()}`;
     const s = await scenario({
       agentCommand: `setsid bash -c 'exec -a ${token} sleep 300' </dev/null >/dev/null 2>&1 & echo started`,

@@ -99,7 +99,8 @@ describeAsRoot("every step of an attempt, sandboxed", () => {
         check("gate", 'bash "$GATEHOUSE_CHECKS_DIR/gates/check.sh"'),
         check(
           "tamper",
-          '(echo "exit 0" > "$GATEHOUSE_CHECKS_DIR/gates/check.sh") 2>/dev/null && echo "LEAK: wrote the clone" || echo read-only',
+          '(echo "exit 0" > "$GATEHOUSE_CHECKS_DIR/gates/check.sh") 2>/dev/null && echo "LEAK: ' +
+            'wrote the clone" || echo read-only',
         ),
       ],
     });

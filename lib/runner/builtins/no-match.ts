@@ -122,6 +122,8 @@ export async function noMatch(p: BuiltinParams["no_match"], io: BuiltinIo): Prom
   const first = found.matches[0];
   return {
     verdict: "failed",
-    message: `${found.matchCount} line${found.matchCount === 1 ? "" : "s"} match /${p.pattern}/, first ${first.file}:${first.line}`,
+    message:
+      `${found.matchCount} line${found.matchCount === 1 ? "" : "s"} match /${p.pattern}/, first ` +
+      `${first.file}:${first.line}`,
   };
 }
