@@ -22,7 +22,11 @@ export default async function InboxPage({ searchParams }: Props) {
     before: pageTimeParam(q.before),
   });
   const olderHref = inbox.nextBefore
-    ? `/?${new URLSearchParams({ ...(q.work ? { work: q.work } : {}), ...(q.ending ? { ending: q.ending } : {}), before: inbox.nextBefore.toISOString() })}#endings`
+    ? `/?${new URLSearchParams({
+        ...(q.work ? { work: q.work } : {}),
+        ...(q.ending ? { ending: q.ending } : {}),
+        before: inbox.nextBefore.toISOString(),
+      })}#endings`
     : null;
   return (
     <>

@@ -290,7 +290,8 @@ describe("bad credentials", () => {
 describe("cross-site requests with a session cookie", () => {
   let cookie: string;
   beforeAll(async () => {
-    cookie = `gatehouse_session=${(await signIn({ email: engineer.email, password: engineer.password }, "test")).token}`;
+    const session = await signIn({ email: engineer.email, password: engineer.password }, "test");
+    cookie = `gatehouse_session=${session.token}`;
   });
 
   const currentTask = () => h.t.db.task.findUniqueOrThrow({ where: { id: A.task.id } });

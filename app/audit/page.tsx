@@ -21,7 +21,10 @@ export default async function AuditPage({
   const actor = await getPageActor();
   const { events, hasMore, work } = await orNotFound(readAuditOfWork(actor, { workId, before }));
   const older = hasMore
-    ? `/audit?${new URLSearchParams({ ...(workId ? { workId } : {}), before: events[events.length - 1].at.toISOString() })}`
+    ? `/audit?${new URLSearchParams({
+        ...(workId ? { workId } : {}),
+        before: events[events.length - 1].at.toISOString(),
+      })}`
     : null;
   return (
     <>

@@ -13,7 +13,10 @@ export function UserMenu({ user, signOut }: { user: HeaderUser; signOut: () => P
     <details className="relative">
       <summary
         aria-label={`Account: ${user.name}`}
-        className="flex cursor-pointer list-none items-center gap-2 rounded-full p-0.5 pr-2 hover:bg-zinc-100 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden"
+        className={
+          "flex cursor-pointer list-none items-center gap-2 rounded-full p-0.5 pr-2 " +
+          "hover:bg-zinc-100 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden"
+        }
       >
         {/* The initials are the avatar's picture (drawn by CSS), so the menu's name is the person's name. */}
         <span
