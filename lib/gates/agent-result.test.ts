@@ -48,7 +48,14 @@ describe("parseAgentResult", () => {
     [
       "Gemini CLI --output-format json (pretty-printed)",
       `Loaded cached credentials.\n` +
-        `${JSON.stringify({ response: "All green.", stats: { models: { "gemini-2.5-pro": { tokens: { prompt: 900, candidates: 40 } } } } }, null, 2)}\n`,
+        `${JSON.stringify(
+          {
+            response: "All green.",
+            stats: { models: { "gemini-2.5-pro": { tokens: { prompt: 900, candidates: 40 } } } },
+          },
+          null,
+          2,
+        )}\n`,
       { cli: "gemini", lastMessage: "All green.", turns: null, inputTokens: 900, outputTokens: 40, costUsd: null },
     ],
   ])("%s", (_name, log, expected) => {

@@ -242,7 +242,13 @@ export const BUILTIN_PARAM_FIELDS: Record<
 export function describeBuiltin(use: string, params: Record<string, unknown> | undefined): string {
   const args = Object.entries(params ?? {}).map(
     ([k, v]) =>
-      `${k}=${Array.isArray(v) ? v.map((s) => JSON.stringify(s)).join(",") : typeof v === "string" ? JSON.stringify(v) : String(v)}`,
+      `${k}=${
+        Array.isArray(v)
+          ? v.map((s) => JSON.stringify(s)).join(",")
+          : typeof v === "string"
+            ? JSON.stringify(v)
+            : String(v)
+      }`,
   );
   return [use, ...args].join(" ");
 }

@@ -51,7 +51,9 @@ an error saying why", async () => {
         `${shellQuote(probeDir)} tests/redteam`,
       redTeamTestCommand: 'node "$GATEHOUSE_PROBE"',
       // The red team replaces the link with a real folder in its scratch worktree and writes its probe there.
-      redTeamCommand: `rm tests/redteam && mkdir -p tests/redteam && printf %s ${shellQuote(probe)} > tests/redteam/b.test.js`,
+      redTeamCommand: `rm tests/redteam && mkdir -p tests/redteam && printf %s ${shellQuote(
+        probe,
+      )} > tests/redteam/b.test.js`,
     });
     expect(fs.readdirSync(probeDir)).toEqual([]);
     const record = detail.attempts[0].redTeam!;

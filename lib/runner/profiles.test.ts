@@ -104,7 +104,9 @@ describe("review", () => {
     const good = reviewer(
       "good",
       `out=$(node test/title.test.js)\n` +
-        `${report(`[{id: "title-lower", status: "met", command: "node test/title.test.js", output: process.argv[1]}]`)}`,
+        `${report(
+          `[{id: "title-lower", status: "met", command: "node test/title.test.js", output: process.argv[1]}]`,
+        )}`,
     );
     const s = await scenario({ agentCommand: agent(1), reviewCommand: good });
     const detail = await dispatchAndSettle(h, s.task.id);
@@ -141,7 +143,10 @@ describe("review", () => {
     const claims = reviewer(
       "claims",
       `out=$(ls)\n` +
-        `${report(`[{id: "title-lower", status: "met", command: "node test/title.test.js", output: ""}]`, `["nothing was pasted for title-lower"]`)}`,
+        `${report(
+          `[{id: "title-lower", status: "met", command: "node test/title.test.js", output: ""}]`,
+          `["nothing was pasted for title-lower"]`,
+        )}`,
     );
     const s = await scenario({ agentCommand: agent(1), reviewCommand: claims, maxGateAttempts: 2 });
     const detail = await dispatchAndSettle(h, s.task.id);
@@ -158,7 +163,9 @@ describe("review", () => {
     const contrary = reviewer(
       "contrary",
       `out=$(echo 'title("Hello") gave "Hello"')\n` +
-        `${report(`[{id: "title-lower", status: "missing", command: "node test/title.test.js", output: process.argv[1]}]`)}`,
+        `${report(
+          `[{id: "title-lower", status: "missing", command: "node test/title.test.js", output: process.argv[1]}]`,
+        )}`,
     );
     const s = await scenario({ agentCommand: agent(1), reviewCommand: contrary });
     const detail = await dispatchAndSettle(h, s.task.id);

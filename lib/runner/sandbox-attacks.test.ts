@@ -26,7 +26,8 @@ ls -A "$data" 2>/dev/null | grep -qxE 'gatehouse.db|secret.key|logs|tmp|scratch'
 ls -A "$data/repos" 2>/dev/null | grep -q . && leak "see the Works' repositories"
 ls -A "$data/briefs" 2>/dev/null | grep -vx "$GATEHOUSE_RUN_ID" | grep -q . && leak "see other runs' briefs"
 ls -A "$other" 2>/dev/null | grep -q . && leak "see another run's worktree"
-( mkdir -p "$other" && echo x > "$other/planted" ) 2>/dev/null && [ -e "$other/planted" ] && leak "write another run's worktree"
+( mkdir -p "$other" && echo x > "$other/planted" ) 2>/dev/null && [ -e "$other/planted" ] && leak \
+"write another run's worktree"
 [ -e "$install/package.json" ] && leak "see the install folder"
 ( echo x > "$install/planted" ) 2>/dev/null && leak "write the install folder"
 ( echo x > /usr/local/bin/gatehouse-planted ) 2>/dev/null && leak "write /usr/local/bin"
@@ -38,16 +39,19 @@ kill -0 "$spid" 2>/dev/null && leak "signal the server"
 grep -lsa 'vites[t]' /proc/[0-9]*/cmdline | grep -q . && leak "see the server's processes"
 cat "/proc/1/root$db" >/dev/null 2>&1 && leak "read the database through /proc/1/root"
 ln -sfn "$db" link-to-db && cat link-to-db >/dev/null 2>&1 && leak "read the database through a symlink in the worktree"
-ln -sfn "$data" link-to-data && ls -A link-to-data/logs 2>/dev/null | grep -q . && leak "list the logs through a symlink in the worktree"
+ln -sfn "$data" link-to-data && ls -A link-to-data/logs 2>/dev/null | grep -q . && leak "list the \
+logs through a symlink in the worktree"
 rm -f link-to-db link-to-data
 # The checkout is a repository of its own (its hooks and config are the agent's, and the platform's git
 # ignores both): git finds no directory outside it.
 common=$(cd "$(git rev-parse --git-common-dir)" && pwd -P)
 case "$common" in "$(pwd -P)"/*) ;; *) leak "reach a git dir outside the checkout: $common" ;; esac
-ls -A "$(dirname "$PWD")" | grep -vx "$(basename "$PWD")" | grep -q . && leak "see beside the worktree (a bind mount's parent)"
+ls -A "$(dirname "$PWD")" | grep -vx "$(basename "$PWD")" | grep -q . && leak "see beside the \
+worktree (a bind mount's parent)"
 if [ -n "$GATEHOUSE_BRIEF_FILE" ]; then
   ( echo x >> "$GATEHOUSE_BRIEF_FILE" ) 2>/dev/null && leak "rewrite the brief"
-  ls -A "$(dirname "$GATEHOUSE_BRIEF_FILE")" | grep -vxE "$(basename "$GATEHOUSE_BRIEF_FILE")|$(basename "$GATEHOUSE_REPORT_FILE")" | grep -q . && leak "see beside the brief"
+  ls -A "$(dirname "$GATEHOUSE_BRIEF_FILE")" | grep -vxE "$(basename \
+"$GATEHOUSE_BRIEF_FILE")|$(basename "$GATEHOUSE_REPORT_FILE")" | grep -q . && leak "see beside the brief"
 fi
 echo "attacks done as $(id -u)"
 `;

@@ -210,7 +210,11 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
           endingReason:
             decision.choice === "accept"
               ? `accepted as it stands by ${who}` +
-                `${run.bestAttempt ? ` (best attempt ${run.bestAttempt}${run.bestCommit ? `, commit ${run.bestCommit.slice(0, 12)}` : ""})` : ""}` +
+                `${
+                  run.bestAttempt
+                    ? ` (best attempt ${run.bestAttempt}${run.bestCommit ? `, commit ${run.bestCommit.slice(0, 12)}` : ""})`
+                    : ""
+                }` +
                 `${reason ? `: ${reason}` : ""}`
               : `rejected by ${who}${reason ? `: ${reason}` : ""}`,
         },

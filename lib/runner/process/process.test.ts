@@ -642,7 +642,12 @@ const running = runCommand({
   logPath: dir + "/child.log", capBytes: 1 << 20, masker: NO_MASKING, pipeDir: dir + "/pipes",
   onSpawn: () => process.stdout.write("SPAWNED\\n"),
 });
-${after === "exit" ? 'running.then(() => { process.stdout.write("LOG " + JSON.stringify(fs.readFileSync(dir + "/child.log", "utf8")) + "\\n"); process.exit(0); });' : "setInterval(() => undefined, 1000);"}
+${
+  after === "exit"
+    ? 'running.then(() => { process.stdout.write("LOG " + ' +
+      'JSON.stringify(fs.readFileSync(dir + "/child.log", "utf8")) + "\\n"); process.exit(0); });'
+    : "setInterval(() => undefined, 1000);"
+}
 `;
 }
 
