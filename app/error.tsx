@@ -6,7 +6,10 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
   return (
     <div
       role="alert"
-      className="mx-auto max-w-lg rounded-lg border border-rose-200 bg-white p-6 text-center shadow-sm dark:border-rose-900 dark:bg-zinc-900"
+      className={
+        "mx-auto max-w-lg rounded-lg border border-rose-200 bg-white p-6 text-center shadow-sm " +
+        "dark:border-rose-900 dark:bg-zinc-900"
+      }
     >
       <h1 className="text-lg font-semibold">This page could not be shown</h1>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">

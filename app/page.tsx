@@ -22,7 +22,11 @@ export default async function InboxPage({ searchParams }: Props) {
     before: pageTimeParam(q.before),
   });
   const olderHref = inbox.nextBefore
-    ? `/?${new URLSearchParams({ ...(q.work ? { work: q.work } : {}), ...(q.ending ? { ending: q.ending } : {}), before: inbox.nextBefore.toISOString() })}#endings`
+    ? `/?${new URLSearchParams({
+        ...(q.work ? { work: q.work } : {}),
+        ...(q.ending ? { ending: q.ending } : {}),
+        before: inbox.nextBefore.toISOString(),
+      })}#endings`
     : null;
   return (
     <>
@@ -63,7 +67,10 @@ export default async function InboxPage({ searchParams }: Props) {
         <Section
           id="decisions"
           title={`Needs a decision (${inbox.decisions.length})`}
-          description="Partial runs: attempts or budget ran out with the gate red. Accept as it stands, grant more attempts, or reject."
+          description={
+            "Partial runs: attempts or budget ran out with the gate red. Accept as it stands, " +
+            "grant more attempts, or reject."
+          }
         >
           <DecisionCards runs={inbox.decisions} />
         </Section>

@@ -33,7 +33,8 @@ async function seed(): Promise<Seed> {
       check("unit", "echo all good"),
       check(
         "broken",
-        "for i in $(seq 1 40); do echo \"step $i\"; done; printf '\\033[31mFAIL\\033[0m src/app.test.js expected 2 got 3\\n'; exit 3",
+        'for i in $(seq 1 40); do echo "step $i"; done; printf \'\\033[31mFAIL\\033[0m ' +
+          "src/app.test.js expected 2 got 3\\n'; exit 3",
         { kind: "build" },
       ),
       check("lint", "echo lint ok", { kind: "lint", required: false }),
@@ -100,9 +101,8 @@ for (const scheme of ["light", "dark"] as const) {
       await expectNoAxeViolations(page, `a Work, New task open (${scheme})`);
     });
 
-    test("checks and policy editor: as loaded, and with a new check, a warning, an import preview, history open", async ({
-      page,
-    }) => {
+    test("checks and policy editor: as loaded, and with a new check, a warning, an import preview, \
+history open", async ({ page }) => {
       const { workId } = await seedOnce();
       await open(page, `/works/${workId}/settings`);
       await expect(

@@ -14,10 +14,8 @@ async function signedInPage(browser: Browser, person: { email: string; password:
   return { context, page };
 }
 
-test("a run with an agent check says who ran each check; a viewer sees a held-out check's name and verdict, not its command", async ({
-  page,
-  browser,
-}) => {
+test("a run with an agent check says who ran each check; a viewer sees a held-out check's name and \
+verdict, not its command", async ({ page, browser }) => {
   const { workId, taskId } = await workWithChecks(
     "Agent checks",
     [
@@ -40,7 +38,9 @@ test("a run with an agent check says who ran each check; a viewer sees a held-ou
       },
     ],
     {
-      agentCommand: `echo '{"checks": [{"id": "smoke", "status": "pass", "message": "health said OK"}, {"id": "nope", "status": "pass"}]}' > "$GATEHOUSE_REPORT_FILE"`,
+      agentCommand:
+        `echo '{"checks": [{"id": "smoke", "status": "pass", "message": "health said OK"}, {"id": ` +
+        `"nope", "status": "pass"}]}' > "$GATEHOUSE_REPORT_FILE"`,
       maxGateAttempts: 1,
       requireTests: "off",
       vacuousPolicy: "off",

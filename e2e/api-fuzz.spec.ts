@@ -156,7 +156,8 @@ test("a few thousand random and malformed API requests never get a 5xx, and the 
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
     console.log(
-      `api fuzz: seed ${SEED}: ${sent} requests in ${Date.now() - started} ms over ${routes.length} routes; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+      `api fuzz: seed ${SEED}: ${sent} requests in ${Date.now() - started} ms over ${routes.length} ` +
+        `routes; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
     );
     expect(failures, `seed ${SEED}: requests answered 5xx or without a message`).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(Math.min(COUNT, 1000));

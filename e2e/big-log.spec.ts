@@ -56,7 +56,8 @@ test("a colour that spans many lines keeps its colour in the full log, across ch
       kind: "test",
       required: true,
       command:
-        "printf 'start\\n\\033[31mFAIL block opens\\n'; for i in $(seq 3 600); do echo \"still red $i\"; done; printf '\\033[0mplain again\\n'",
+        "printf 'start\\n\\033[31mFAIL block opens\\n'; for i in $(seq 3 600); do echo \"still red " +
+        "$i\"; done; printf '\\033[0mplain again\\n'",
     },
   ]);
   const runId = await dispatch(taskId);

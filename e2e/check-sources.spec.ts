@@ -20,9 +20,8 @@ function gateRepo(): { dir: string; head: string } {
   return { dir, head: git("rev-parse", "HEAD") };
 }
 
-test("a lead adds a check source inline: a url git would take as an option is refused as typed; saved, a run clones it", async ({
-  page,
-}) => {
+test("a lead adds a check source inline: a url git would take as an option is refused as typed; \
+saved, a run clones it", async ({ page }) => {
   const source = gateRepo();
   try {
     const { workId, taskId } = await workWithChecks(

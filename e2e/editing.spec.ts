@@ -128,9 +128,8 @@ test("a gates file with a bad entry lists it with its reason; the rest is import
   ]);
 });
 
-test("a task overrides one check and suppresses another, the preview follows, and a dispatch freezes exactly that", async ({
-  page,
-}) => {
+test("a task overrides one check and suppresses another, the preview follows, and a dispatch \
+freezes exactly that", async ({ page }) => {
   const { taskId } = await workWithChecks("Overrides", [
     check("unit", "echo unit"),
     check("lint", "echo lint", { kind: "lint" }),

@@ -71,7 +71,8 @@ test("the full-log search runs as you type: the counter follows the query and th
 
 test("a failed tail opens at the first failure line, and an attempt has its own address", async ({ page }) => {
   const tap =
-    "printf 'TAP version 13\\n# Subtest: adds numbers\\nnot ok 1 - adds numbers\\n  ---\\n  error: expected 3 got 4\\n  ...\\n'; " +
+    "printf 'TAP version 13\\n# Subtest: adds numbers\\nnot ok 1 - adds numbers\\n  ---\\n  error: " +
+    "expected 3 got 4\\n  ...\\n'; " +
     'for i in $(seq 1 60); do echo "# trailer $i"; done; exit 1';
   const { taskId } = await workWithChecks("Tail at failure", [check("unit", tap)], { maxGateAttempts: 2 });
   const runId = await dispatch(taskId);

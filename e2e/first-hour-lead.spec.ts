@@ -10,9 +10,8 @@ import { expectNoAxeViolations } from "./support/axe";
 
 const unit = { id: "unit", name: "Unit tests pass", kind: "test", command: "npm test", required: true };
 
-test("a new check's id typed through a default's id stays a new check; replacing a default is its row's button", async ({
-  page,
-}) => {
+test("a new check's id typed through a default's id stays a new check; replacing a default is its \
+row's button", async ({ page }) => {
   const { taskId } = await workWithChecks("Typing ids", [unit]);
   await page.goto(`/tasks/${taskId}/edit`);
   await page.getByRole("button", { name: "+ Add a check" }).click();
@@ -48,7 +47,8 @@ test("the profile says what it asks before a dispatch: the task editor, the task
   const { workId, taskId } = await workWithChecks("Profile said", [unit]);
   await page.goto(`/works/${workId}`);
   await expect(page.getByRole("note", { name: "What the profile requires" })).toContainText(
-    "Profile standard: for every check a task adds (its acceptance criteria), the agent must show it working in .gatehouse/evidence.md",
+    "Profile standard: for every check a task adds (its acceptance criteria), the agent must show " +
+      "it working in .gatehouse/evidence.md",
   );
   await page.goto(`/tasks/${taskId}/edit`);
   const note = page.getByRole("note", { name: "What the profile requires" });
@@ -140,9 +140,8 @@ test("a Work on a repository with the base branch checked out warns before Merge
   }
 });
 
-test("a gates file's preview applies the save rules: 21 checks cannot replace the list, and each refusal links to its entry", async ({
-  page,
-}) => {
+test("a gates file's preview applies the save rules: 21 checks cannot replace the list, and each \
+refusal links to its entry", async ({ page }) => {
   const { workId } = await workWithChecks("Import cap", [unit]);
   await page.goto(`/works/${workId}/settings`);
   const yaml = `gates:\n${Array.from({ length: 21 }, (_, i) => `  - run: echo ${i}\n    id: c${i}`).join("\n")}\n`;

@@ -158,7 +158,8 @@ test("a live run's header, counter and evidence say what the finished run says",
     // Attempt 2 also shows the criterion working, so the run is accepted.
     agentCommand:
       "if [ -f tried.txt ]; then sleep 8; touch fixed.txt; mkdir -p .gatehouse; " +
-      "printf '## smoke\\n```\\necho smoke\\n```\\n```\\nsmoke\\n```\\n' > .gatehouse/evidence.md; fi; date > tried.txt",
+      ("printf '## smoke\\n```\\necho smoke\\n```\\n```\\nsmoke\\n```\\n' > " +
+        ".gatehouse/evidence.md; fi; date > tried.txt"),
   });
   const { version } = (await api("GET", `/api/tasks/${taskId}`)).json;
   const patched = await api("PATCH", `/api/tasks/${taskId}`, {

@@ -223,7 +223,8 @@ test.describe("bad input is a 4xx naming the field, never a 500", () => {
     expect(answer.text).toContain("acceptanceChecks.0.name");
   });
 
-  test("numeric and time query params: NaN, 1e309, negative, fractional and huge are 400 naming the param", async () => {
+  test("numeric and time query params: NaN, 1e309, negative, fractional and huge are 400 naming the \
+param", async () => {
     const work = await demoWork();
     const run = (await api("GET", `/api/tasks/${work.taskId}/runs`)).json.runs[0];
     for (const value of ["1e309", "NaN", "-1", "1.5", "99999999999999999999", "0x10", "Infinity", "%00"]) {

@@ -14,9 +14,8 @@ const UNIT = [
   "node --test --test-reporter=junit --test-reporter-destination=out/junit.xml e2e-suite/slug.js",
 ].join("\n");
 
-test("an accepted run: the reports-only JUnit check is an amber Warning listing its failed test; a test check with no summary warns", async ({
-  page,
-}) => {
+test("an accepted run: the reports-only JUnit check is an amber Warning listing its failed test; a \
+test check with no summary warns", async ({ page }) => {
   test.setTimeout(120_000);
   const { taskId } = await workWithChecks(
     "JUnit",

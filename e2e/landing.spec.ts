@@ -18,9 +18,8 @@ async function acceptedTask(workId: string, title: string, agentCommand: string)
   return task.json.id;
 }
 
-test("merging an accepted task from its page lands it on the remote; a conflict is refused with its file; the history has a strip", async ({
-  page,
-}) => {
+test("merging an accepted task from its page lands it on the remote; a conflict is refused with its \
+file; the history has a strip", async ({ page }) => {
   // Two runs, two merges and two axe scans on a shared machine: more than the default minute.
   test.setTimeout(180_000);
   const remote = makeBareRepo({ "README.md": "one\n" });

@@ -11,9 +11,14 @@ const CRITERION = {
   timeoutSec: 60,
 };
 // The agent shows the criterion working in .gatehouse/evidence.md.
-const AGENT = `mkdir -p .gatehouse && printf '## prints-ok\\n\`\`\`bash\\nnode -e "console.log(1)"\\n\`\`\`\\n\`\`\`\\ncriterion-ok\\n\`\`\`\\n' > .gatehouse/evidence.md`;
+const AGENT =
+  `mkdir -p .gatehouse && printf '## prints-ok\\n\`\`\`bash\\nnode -e ` +
+  `"console.log(1)"\\n\`\`\`\\n\`\`\`\\ncriterion-ok\\n\`\`\`\\n' > .gatehouse/evidence.md`;
 const reviewer = (status: string) =>
-  `out=$(node -e "console.log('criterion-ok')") && node -e 'require("fs").writeFileSync(process.env.GATEHOUSE_REPORT_FILE, JSON.stringify({criteria: [{id: "prints-ok", status: "${status}", command: "node -e ...", output: process.argv[1] + " (as the review saw it)"}], gaps: []}))' "$out"`;
+  `out=$(node -e "console.log('criterion-ok')") && node -e ` +
+  `'require("fs").writeFileSync(process.env.GATEHOUSE_REPORT_FILE, JSON.stringify({criteria: [{id: ` +
+  `"prints-ok", status: "${status}", command: "node -e ...", output: process.argv[1] + " (as the ` +
+  `review saw it)"}], gaps: []}))' "$out"`;
 
 async function taskOnWork(name: string, work: Record<string, unknown>): Promise<{ workId: string; taskId: string }> {
   const demo = await demoWorkJson();
@@ -87,9 +92,8 @@ test("a lead picks the profile and the review command in the Work's settings; th
   });
 });
 
-test("a full run shows the red team's kept probe and the mutation floor: the score per file and the mutants no test caught", async ({
-  page,
-}) => {
+test("a full run shows the red team's kept probe and the mutation floor: the score per file and the \
+mutants no test caught", async ({ page }) => {
   const report = JSON.stringify({
     thresholds: { break: 60 },
     files: {

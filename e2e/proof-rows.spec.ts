@@ -59,9 +59,8 @@ test("an agent that edits the script its gate runs gets a red gate, though the s
   await expect(proof).toContainText('"gate" passes only with its edited gate: scripts/gate.sh');
 });
 
-test("a lead edits the proof settings inline: a glob outside the checkout is refused as typed; saved, the API has them", async ({
-  page,
-}) => {
+test("a lead edits the proof settings inline: a glob outside the checkout is refused as typed; \
+saved, the API has them", async ({ page }) => {
   const { workId } = await workWithChecks("Proof settings", [
     { id: "unit", name: "Unit", kind: "test", command: "npm test", required: true },
   ]);

@@ -26,7 +26,8 @@ export function buildNative({ quiet = false } = {}) {
     }
   }
   throw new Error(
-    `gatehouse: could not build the native spawner (${path.relative(root, source)}), which Gatehouse needs to run any check.\n` +
+    `gatehouse: could not build the native spawner (${path.relative(root, source)}), which ` +
+      `Gatehouse needs to run any check.\n` +
       "Install a C compiler (Debian: apt-get install build-essential) and run `node scripts/build-native.mjs`.\n" +
       failures.join("\n"),
   );

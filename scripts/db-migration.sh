@@ -16,15 +16,26 @@ for provider in sqlite postgres; do
   cp "prisma/$provider/schema.prisma" "$prev/$provider/schema.prisma"
   if git cat-file -e "$base:prisma/models" 2>/dev/null; then
     git archive "$base" prisma/models | tar -x -C "$prev/$provider" --strip-components=2 -f - -C models 2>/dev/null \
-      || { for f in $(git ls-tree --name-only "$base" prisma/models/); do git show "$base:$f" > "$prev/$provider/models/$(basename "$f")"; done; }
+      || {
+        for f in $(git ls-tree --name-only "$base" prisma/models/); do
+          git show "$base:$f" > "$prev/$provider/models/$(basename "$f")"
+        done
+      }
   fi
   out="prisma/$provider/migrations/${stamp}_${name}"
   mkdir -p "$out"
-  if [ -z "$(ls "$prev/$provider/models")" ]; then from=(--from-empty); else from=(--from-schema-datamodel "$prev/$provider"); fi
+  if [ -z "$(ls "$prev/$provider/models")" ]; then
+    from=(--from-empty)
+  else
+    from=(--from-schema-datamodel "$prev/$provider")
+  fi
   # The SQLite adapter opens a database file even for a diff: give it a scratch data dir, not ./data.
-  GATEHOUSE_DATA_DIR="$prev" env -u DATABASE_URL npx prisma migrate diff --config "prisma/$provider.config.ts" "${from[@]}" --to-schema-datamodel "prisma/$provider" --script > "$out/migration.sql"
+  GATEHOUSE_DATA_DIR="$prev" env -u DATABASE_URL npx prisma migrate diff --config "prisma/$provider.config.ts" \
+    "${from[@]}" --to-schema-datamodel "prisma/$provider" --script > "$out/migration.sql"
   echo "wrote $out/migration.sql"
 done
 for provider in sqlite postgres; do
-  [ -f "prisma/$provider/migrations/migration_lock.toml" ] || printf 'provider = "%s"\n' "$([ $provider = postgres ] && echo postgresql || echo sqlite)" > "prisma/$provider/migrations/migration_lock.toml"
+  [ -f "prisma/$provider/migrations/migration_lock.toml" ] \
+    || printf 'provider = "%s"\n' "$([ $provider = postgres ] && echo postgresql || echo sqlite)" \
+      > "prisma/$provider/migrations/migration_lock.toml"
 done

@@ -8,7 +8,8 @@ if command -v bwrap >/dev/null 2>&1 || [ -x /usr/bin/bwrap ]; then exit 0; fi
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "gatehouse: bubblewrap (the sandbox for agents and checks) is missing; installing Debian's bubblewrap"
   if DEBIAN_FRONTEND=noninteractive apt-get install -y -q bubblewrap >/dev/null 2>&1 ||
-    { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q bubblewrap >/dev/null; }; then
+    { apt-get update -q >/dev/null \
+      && DEBIAN_FRONTEND=noninteractive apt-get install -y -q bubblewrap >/dev/null; }; then
     exit 0
   fi
   echo "gatehouse: could not install bubblewrap with apt-get" >&2

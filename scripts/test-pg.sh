@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
-if ! node -e "const {Client}=require('pg');const c=new Client({connectionString:process.env.TEST_DATABASE_URL});c.connect().then(()=>c.end()).catch(e=>{console.error(e.message);process.exit(1)})"; then
+probe="const {Client}=require('pg');const c=new Client({connectionString:process.env.TEST_DATABASE_URL});"
+probe+="c.connect().then(()=>c.end()).catch(e=>{console.error(e.message);process.exit(1)})"
+if ! node -e "$probe"; then
   echo "gatehouse: PostgreSQL is not reachable at $TEST_DATABASE_URL (start it, or set TEST_DATABASE_URL)" >&2
   exit 1
 fi

@@ -11,4 +11,5 @@ npx vitest run
 t1=$(date +%s)
 bash scripts/test-e2e.sh "$@"
 t2=$(date +%s)
-echo "npm test: vitest $((t1 - t0))s, e2e (build + Playwright) $((t2 - t1))s, in all $((t2 - t0))s (load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "npm test: vitest $((t1 - t0))s, e2e (build + Playwright) $((t2 - t1))s," \
+  "in all $((t2 - t0))s (load $(cut -d' ' -f1-3 /proc/loadavg))"

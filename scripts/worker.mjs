@@ -20,11 +20,14 @@ const fail = (message) => {
 const url = process.env.DATABASE_URL ?? "";
 if (!url)
   fail(
-    "DATABASE_URL is not set. A worker takes runs from the server's PostgreSQL queue: start it with DATABASE_URL=postgres://… (the server's database). With SQLite (the default) runs execute inside the server; no worker is needed.",
+    "DATABASE_URL is not set. A worker takes runs from the server's PostgreSQL queue: start it with " +
+      "DATABASE_URL=postgres://… (the server's database). With SQLite (the default) runs execute " +
+      "inside the server; no worker is needed.",
   );
 if (!/^postgres(ql)?:\/\//i.test(url))
   fail(
-    `DATABASE_URL is not PostgreSQL (${url.split(":")[0]}:…). Workers need the server on PostgreSQL; with SQLite runs execute inside the server (npm start), and no worker can join it.`,
+    `DATABASE_URL is not PostgreSQL (${url.split(":")[0]}:…). Workers need the server on ` +
+      `PostgreSQL; with SQLite runs execute inside the server (npm start), and no worker can join it.`,
   );
 process.env.GATEHOUSE_DATA_DIR = path.resolve(process.env.GATEHOUSE_DATA_DIR || "./data");
 fs.mkdirSync(process.env.GATEHOUSE_DATA_DIR, { recursive: true, mode: 0o700 });

@@ -458,7 +458,8 @@ describe("which Works a user sees", () => {
     }
   });
 
-  it("a non-member gets 404 for Work A's task and run by id, the same answer as for ids that do not exist", async () => {
+  it("a non-member gets 404 for Work A's task and run by id, the same answer as for ids that do not \
+exist", async () => {
     const token = people.outsider.token;
     expectWorkNotFound(await callRoute(task.GET, { token, params: { id: A.task.id } }));
     expectWorkNotFound(await callRoute(run.GET, { token, params: { id: readRunId } }));
@@ -607,7 +608,8 @@ describe("the Work's settings are lead-only, field by field", () => {
     },
   );
 
-  it("a refusal comes before validation: a viewer's invalid body is 403, not a 400 that reveals the rules were checked", async () => {
+  it("a refusal comes before validation: a viewer's invalid body is 403, not a 400 that reveals the \
+rules were checked", async () => {
     const res = await expectNoChange(h.t.db, () =>
       callRoute(work.PATCH, {
         token: people.viewer.token,
@@ -623,7 +625,8 @@ describe("the Work's settings are lead-only, field by field", () => {
 // ---- a refused decision leaves the run exactly as it was; the lead's choices all work -------------
 
 describe("decisions on a partial run", () => {
-  it("engineer's 'accept' and 'more-attempts' are refused and the run still needs a decision; the lead's 'more-attempts' continues the run", async () => {
+  it("engineer's 'accept' and 'more-attempts' are refused and the run still needs a decision; the \
+lead's 'more-attempts' continues the run", async () => {
     const runId = await partialRun();
     for (const body of [{ choice: "accept" }, { choice: "more-attempts", attempts: 2 }]) {
       const res = await expectNoChange(h.t.db, () =>

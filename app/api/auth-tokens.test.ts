@@ -113,7 +113,8 @@ describe("POST /api/auth/token", () => {
     ).toBe(200);
   });
 
-  it("the database stores only a hash: the plaintext is in no apiToken row, nor anywhere in the stored data", async () => {
+  it("the database stores only a hash: the plaintext is in no apiToken row, nor anywhere in the \
+stored data", async () => {
     const u = await newUser();
     const res = await requestToken({ email: u.email, password: u.password, name: "ci" });
     expect(res.status).toBe(201);
@@ -228,7 +229,8 @@ describe("slowing repeated wrong passwords", () => {
     for (const fn of cleanups.splice(0)) fn();
   });
 
-  it("after 5 wrong passwords for one account: 429 with a wait, even with the right password and from another address", async () => {
+  it("after 5 wrong passwords for one account: 429 with a wait, even with the right password and \
+from another address", async () => {
     const u = await newUser();
     freezeClock();
     for (let i = 1; i <= 5; i++) {
@@ -251,7 +253,8 @@ describe("slowing repeated wrong passwords", () => {
     expect((await requestToken({ email: other.email, password: other.password, name: "x" })).status).toBe(201);
   });
 
-  it("the wait doubles with each further failure, and once it has passed the right password works and clears the count", async () => {
+  it("the wait doubles with each further failure, and once it has passed the right password works \
+and clears the count", async () => {
     const u = await newUser();
     freezeClock();
     for (let i = 1; i <= 5; i++)
@@ -289,7 +292,8 @@ describe("slowing repeated wrong passwords", () => {
     }
   });
 
-  it("after 20 failures from one client address, that address is slowed (any account); other addresses are not", async () => {
+  it("after 20 failures from one client address, that address is slowed (any account); other \
+addresses are not", async () => {
     // Addresses come from proxy headers, which count only behind a trusted proxy.
     process.env.GATEHOUSE_TRUST_PROXY = "1";
     afterThisTest(() => delete process.env.GATEHOUSE_TRUST_PROXY);
@@ -306,7 +310,8 @@ describe("slowing repeated wrong passwords", () => {
     expect((await requestToken({ email: u.email, password: u.password, name: "x" }, newAddress())).status).toBe(201);
   });
 
-  it("without a trusted proxy, a forged X-Forwarded-For neither slows others nor escapes the per-account limit", async () => {
+  it("without a trusted proxy, a forged X-Forwarded-For neither slows others nor escapes the \
+per-account limit", async () => {
     const u = await newUser();
     freezeClock();
     for (let i = 0; i < 25; i++)
@@ -446,7 +451,8 @@ describe("with no users at all, the bootstrap token alone still gives admin acce
     expect(await db.t().db.user.count()).toBe(0);
   });
 
-  it("a bootstrap-only start-up (no admin email) gives an admin token and creates no person who can sign in", async () => {
+  it("a bootstrap-only start-up (no admin email) gives an admin token and creates no person who can \
+sign in", async () => {
     const value = "only-bootstrap-value-0123456789abcdef";
     await bootstrapAccess({ GATEHOUSE_BOOTSTRAP_TOKEN: value });
     expect((await callRoute(users.GET, { token: value })).status).toBe(200);

@@ -86,7 +86,8 @@ describe("task overrides that grant names", () => {
     expect(res.status).toBe(403);
   });
 
-  it("an engineer may copy a granting default unchanged, keep a lead's approved entry, and edit checks that grant nothing", async () => {
+  it("an engineer may copy a granting default unchanged, keep a lead's approved entry, and edit \
+checks that grant nothing", async () => {
     const approved = {
       id: "smoke",
       name: "Smoke",

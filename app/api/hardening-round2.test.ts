@@ -106,7 +106,8 @@ describe("held-out checks are name and verdict only, for viewers and engineers",
     expect(visible?.medianMs).toBeGreaterThan(0);
   });
 
-  it("the task's history (the task editor's History) shows a task-level held-out check without its command", async () => {
+  it("the task's history (the task editor's History) shows a task-level held-out check without its \
+command", async () => {
     for (const p of [viewer, engineer]) {
       const history = await readAudit(actorOf(p), { workId: S.work.id, taskId: S.task.id, actionPrefix: "task." });
       expect(history.events.length).toBeGreaterThan(0);
@@ -118,7 +119,8 @@ describe("held-out checks are name and verdict only, for viewers and engineers",
 });
 
 describe("an engineer saving a task's checks", () => {
-  it("keeps the task's held-out check as the lead set it, answers without its command, and may not add one", async () => {
+  it("keeps the task's held-out check as the lead set it, answers without its command, and may not \
+add one", async () => {
     const before = await callRoute(task.GET, { params: { id: S.task.id }, token: engineer.token });
     expect(before.text).not.toContain("quokka-7319");
     const saved = await callRoute(task.PATCH, {
@@ -159,7 +161,8 @@ describe("the log routes of an agent-reported check", () => {
 });
 
 describe("local repositories out of a lead's reach", () => {
-  it("a check source into the data dir (another Work's clone) or the install is refused, naming the field", async () => {
+  it("a check source into the data dir (another Work's clone) or the install is refused, naming the \
+field", async () => {
     const other = await makeScenario(h, { checkDefaults: [check("a", "true")] });
     await settle(h, (await dispatchTask(SYSTEM_ACTOR, other.task.id)).id);
     const otherClone = repoDirOf(h.dataDir, other.work.id);
@@ -222,7 +225,8 @@ describe("local repositories out of a lead's reach", () => {
     expect(asAdmin.status, asAdmin.text).toBe(200);
   });
 
-  it("at clone time too: a Work whose repoUrl became a link into the data dir ends inconclusive, not cloned", async () => {
+  it("at clone time too: a Work whose repoUrl became a link into the data dir ends inconclusive, \
+not cloned", async () => {
     const repo = makeGitRepo({ "a.txt": "a\n" });
     const s = await makeScenario(h, { checkDefaults: [check("a", "true")] }, { repo });
     // After saving, the path is swapped for a link to another Work's clone.

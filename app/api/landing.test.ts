@@ -69,7 +69,8 @@ describe("POST /api/tasks/:id/merge", () => {
 });
 
 describe("mergePolicy", () => {
-  it("defaults on create, is changed with a version, and a method not one of the three is refused with its path", async () => {
+  it("defaults on create, is changed with a version, and a method not one of the three is refused \
+with its path", async () => {
     const created = await callRoute(works.POST, {
       method: "POST",
       body: { name: "Landing", repoUrl: "/tmp/landing-repo" },

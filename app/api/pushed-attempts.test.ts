@@ -64,7 +64,8 @@ function pushed(files: Record<string, string>, message: string): string {
 }
 
 describe("POST /api/tasks/:id/attempts", () => {
-  it("dispatches a task without a run at the pushed commit, then gives the waiting run its next attempt there", async () => {
+  it("dispatches a task without a run at the pushed commit, then gives the waiting run its next \
+attempt there", async () => {
     const wrong = pushed({ "app.txt": "still broken\n" }, "a wrong fix");
     const first = await post({
       commit: wrong,
@@ -135,7 +136,8 @@ describe("POST /api/tasks/:id/attempts", () => {
     expect(run.run.endingReason).toMatch(/not in the Work's repository: push it to the task's branch/);
   });
 
-  it("a commit pushed to another branch is refused: the task's checkout never receives another branch's work", async () => {
+  it("a commit pushed to another branch is refused: the task's checkout never receives another \
+branch's work", async () => {
     gitIn(clone, "checkout", "--quiet", "-b", "someone-else");
     const elsewhere = commitFiles(clone, { "app.txt": "fixed on another branch\n" }, "another branch");
     gitIn(clone, "push", "--quiet", "origin", "HEAD:refs/heads/someone-else");

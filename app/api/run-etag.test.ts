@@ -66,7 +66,9 @@ describe("ETag on a run and a log page", () => {
       await Promise.all(Array.from({ length: 100 }, () => ask(etag)));
       const used = process.cpuUsage(cpu);
       console.log(
-        `100 polls of an unchanged run (${label}): ${Number(process.hrtime.bigint() - started) / 1e6} ms wall, ${(used.user + used.system) / 1000} ms CPU`,
+        `100 polls of an unchanged run (${label}): ` +
+          `${Number(process.hrtime.bigint() - started) / 1e6} ms wall, ` +
+          `${(used.user + used.system) / 1000} ms CPU`,
       );
     }
   });

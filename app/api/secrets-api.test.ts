@@ -213,7 +213,8 @@ describe("who may touch secrets", () => {
     }
   });
 
-  it("an engineer's invalid name or short value is still 403 (the role is checked first, nothing about the rules leaks)", async () => {
+  it("an engineer's invalid name or short value is still 403 (the role is checked first, nothing \
+about the rules leaks)", async () => {
     expectForbiddenRole(await put("DATABASE_URL", { value: "x" }, engineer.token), "lead");
   });
 });

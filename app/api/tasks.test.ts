@@ -342,14 +342,16 @@ describe("effective checks", () => {
     expect(x.suppressed).toEqual(["build"]);
   });
 
-  it("an explicit `disabled: false` entry is an ordinary override (the flag is not part of the effective check)", async () => {
+  it("an explicit `disabled: false` entry is an ordinary override (the flag is not part of the \
+effective check)", async () => {
     const w = await createWork();
     const x = await createTask(w.id, { acceptanceChecks: [{ ...UNIT, command: "vitest run", disabled: false }] });
     expect(x.effectiveChecks[1]).toEqual(withSource({ ...UNIT, command: "vitest run" }, "overridden"));
     expect(x.suppressed).toEqual([]);
   });
 
-  it("refuses a disabled entry whose id matches no default, naming acceptanceChecks.<i>.id, saving nothing", async () => {
+  it("refuses a disabled entry whose id matches no default, naming acceptanceChecks.<i>.id, saving \
+nothing", async () => {
     const w = await createWork();
     const res = await postTask(w.id, {
       title: "Suppress a ghost",
@@ -360,7 +362,8 @@ describe("effective checks", () => {
     expect(await taskIdsOf(w.id)).toEqual([]);
   });
 
-  it("the empty list [] is kept as a list (not inherit) yet merges to the defaults; null goes back to inherit", async () => {
+  it("the empty list [] is kept as a list (not inherit) yet merges to the defaults; null goes back \
+to inherit", async () => {
     const w = await createWork();
     const empty = await createTask(w.id, { acceptanceChecks: [] });
     expect(empty.acceptanceChecks).toEqual([]);
@@ -400,7 +403,8 @@ describe("effective checks", () => {
     ]);
   });
 
-  it("re-saving a list that still holds a stale suppression is refused, naming the entry; dropping it saves", async () => {
+  it("re-saving a list that still holds a stale suppression is refused, naming the entry; dropping \
+it saves", async () => {
     const w = await createWork();
     const x = await createTask(w.id, { acceptanceChecks: [check("e2e"), { id: "lint", disabled: true }] });
     expect((await patchWork(w.id, { version: 1, checkDefaults: [BUILD, UNIT] })).status).toBe(200);
@@ -418,7 +422,8 @@ describe("effective checks", () => {
     expect(cleaned.json.warnings).toEqual([]);
   });
 
-  it("a suppression left stale by a later edit of the defaults is reported in warnings instead of failing", async () => {
+  it("a suppression left stale by a later edit of the defaults is reported in warnings instead of \
+failing", async () => {
     const w = await createWork();
     const x = await createTask(w.id, { acceptanceChecks: [{ id: "lint", disabled: true }, check("e2e")] });
     expect(x.suppressed).toEqual(["lint"]);

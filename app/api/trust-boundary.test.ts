@@ -192,7 +192,8 @@ describe("no credentials", () => {
     expect((await callRoute(health.GET, { token: "not-a-token" })).status).toBe(200);
   });
 
-  it("POST /api/auth/token is reachable without credentials: bad input is 400 naming the fields, wrong credentials 401 — never 'sign in'", async () => {
+  it("POST /api/auth/token is reachable without credentials: bad input is 400 naming the fields, \
+wrong credentials 401 — never 'sign in'", async () => {
     const empty = await callRoute(authToken.POST, {
       method: "POST",
       body: {},
@@ -289,7 +290,8 @@ describe("bad credentials", () => {
 describe("cross-site requests with a session cookie", () => {
   let cookie: string;
   beforeAll(async () => {
-    cookie = `gatehouse_session=${(await signIn({ email: engineer.email, password: engineer.password }, "test")).token}`;
+    const session = await signIn({ email: engineer.email, password: engineer.password }, "test");
+    cookie = `gatehouse_session=${session.token}`;
   });
 
   const currentTask = () => h.t.db.task.findUniqueOrThrow({ where: { id: A.task.id } });
@@ -458,7 +460,8 @@ describe("log route attacks", () => {
     }
   });
 
-  it("a check that did not run in that attempt → 404 (skipped by failFast, unknown id, the agent of a run without one)", async () => {
+  it("a check that did not run in that attempt → 404 (skipped by failFast, unknown id, the agent of \
+a run without one)", async () => {
     const detail = await settle(h, runA);
     expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict])).toEqual([
       ["red", "failed"],

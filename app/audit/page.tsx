@@ -21,7 +21,10 @@ export default async function AuditPage({
   const actor = await getPageActor();
   const { events, hasMore, work } = await orNotFound(readAuditOfWork(actor, { workId, before }));
   const older = hasMore
-    ? `/audit?${new URLSearchParams({ ...(workId ? { workId } : {}), before: events[events.length - 1].at.toISOString() })}`
+    ? `/audit?${new URLSearchParams({
+        ...(workId ? { workId } : {}),
+        before: events[events.length - 1].at.toISOString(),
+      })}`
     : null;
   return (
     <>
@@ -36,7 +39,10 @@ export default async function AuditPage({
       ) : null}
       <PageHeader
         title={work ? `Audit of ${work.name}` : "Audit"}
-        meta="Sign-ins, token use, dispatches, decisions, and every change to checks, policy, roles and secrets (never their values)."
+        meta={
+          "Sign-ins, token use, dispatches, decisions, and every change to checks, policy, roles " +
+          "and secrets (never their values)."
+        }
       />
       <AuditList events={events} />
       {older ? (

@@ -31,11 +31,20 @@ export default async function WorksPage() {
             <li key={work.id}>
               <Link
                 href={`/works/${work.id}`}
-                className="block h-full rounded-lg border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-zinc-300 hover:shadow dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-zinc-700"
+                className={
+                  "block h-full rounded-lg border border-zinc-200 bg-white p-4 shadow-sm " +
+                  "transition hover:border-zinc-300 hover:shadow dark:border-zinc-800 " +
+                  "dark:bg-zinc-900 dark:hover:border-zinc-700"
+                }
               >
                 <div className="flex items-start justify-between gap-3">
                   <h2 className="font-semibold">{work.name}</h2>
-                  <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400">
+                  <span
+                    className={
+                      "rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-600 " +
+                      "dark:bg-zinc-800 dark:text-zinc-400"
+                    }
+                  >
                     {work.keyPrefix}
                   </span>
                 </div>

@@ -29,7 +29,10 @@ function NewTokenNotice({ token, name }: { token: string; name: string }) {
   return (
     <div
       role="status"
-      className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-800 dark:bg-emerald-950/50"
+      className={
+        "rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm " +
+        "dark:border-emerald-800 dark:bg-emerald-950/50"
+      }
     >
       <p className="font-medium text-emerald-900 dark:text-emerald-200">
         Token “{name}” created. Copy it now: it is not shown again.

@@ -39,7 +39,12 @@ export function CheckResultList({ results, grouped, label, hrefFor, rowKey, endi
       <Checks checks={checks} grouped={grouped} label={label} rows={rows} />
       {proof.length > 0 ? (
         <section aria-label="Proof" data-testid="proof-rows" className="border-t border-zinc-200 dark:border-zinc-800">
-          <h3 className="bg-zinc-50 px-4 py-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:bg-zinc-900/80 dark:text-zinc-400">
+          <h3
+            className={
+              "bg-zinc-50 px-4 py-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase " +
+              "dark:bg-zinc-900/80 dark:text-zinc-400"
+            }
+          >
             Proof
             <span className="ml-2 font-normal tracking-normal normal-case">
               whether the green means the work was done
@@ -78,7 +83,12 @@ function Checks({
           aria-label={`${kind} checks`}
           className="border-t border-zinc-200 first:border-t-0 dark:border-zinc-800"
         >
-          <h3 className="bg-zinc-50 px-4 py-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:bg-zinc-900/80 dark:text-zinc-400">
+          <h3
+            className={
+              "bg-zinc-50 px-4 py-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase " +
+              "dark:bg-zinc-900/80 dark:text-zinc-400"
+            }
+          >
             {kind}
           </h3>
           <ol className="divide-y divide-zinc-200 dark:divide-zinc-800">

@@ -56,7 +56,14 @@ export function CheckResultRow({
     <li data-check-id={result.checkId} className="group">
       <details className="[&[open]>summary_.chevron]:rotate-90">
         {/* Named by its content (name, id, kind, message, exit, duration, verdict): all it shows, in order. */}
-        <summary className="grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[auto_minmax(0,1.4fr)_minmax(0,2fr)_auto_auto_auto] dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden">
+        <summary
+          className={
+            "grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center " +
+            "gap-x-3 gap-y-1 px-4 py-3 hover:bg-zinc-50 " +
+            "sm:grid-cols-[auto_minmax(0,1.4fr)_minmax(0,2fr)_auto_auto_auto] " +
+            "dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden"
+          }
+        >
           <ChevronRightIcon className="chevron text-zinc-400 transition-transform" />
           <span className="min-w-0">
             <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -92,7 +99,10 @@ export function CheckResultRow({
             ) : null}
           </span>
           <span
-            className="col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 sm:col-span-1 sm:col-start-auto sm:row-start-auto dark:text-zinc-400"
+            className={
+              "col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 " +
+              "sm:col-span-1 sm:col-start-auto sm:row-start-auto dark:text-zinc-400"
+            }
             title={result.message ?? undefined}
           >
             {result.message ?? ""}

@@ -41,7 +41,12 @@ export function DeclaredChecks({
                 {check.hidden && whatCheckRuns(check) === "" ? (
                   <p className="mt-1.5 text-xs text-zinc-500 dark:text-zinc-400">Its command is shown to leads.</p>
                 ) : (
-                  <pre className="mt-1.5 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
+                  <pre
+                    className={
+                      "mt-1.5 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs " +
+                      "text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300"
+                    }
+                  >
                     <span className="select-none text-zinc-500 dark:text-zinc-400">
                       {check.executor === "agent" ? "" : check.use ? "built-in " : "$ "}
                     </span>

@@ -17,7 +17,12 @@ export function FailedTests({ tests, failedCount }: { tests: readonly TestCase[]
         {tests.map((t, i) => (
           <li key={i}>
             <details>
-              <summary className="flex cursor-pointer flex-wrap items-baseline gap-x-2 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50">
+              <summary
+                className={
+                  "flex cursor-pointer flex-wrap items-baseline gap-x-2 px-3 py-1.5 text-sm " +
+                  "hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
+                }
+              >
                 <span className="font-medium break-all">{t.name}</span>
                 {t.className && t.className !== t.name ? (
                   <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{t.className}</span>
@@ -35,12 +40,19 @@ export function FailedTests({ tests, failedCount }: { tests: readonly TestCase[]
               <div className="space-y-2 border-t border-zinc-100 px-3 py-2 dark:border-zinc-800">
                 {t.file ? <p className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{t.file}</p> : null}
                 {t.message ? (
-                  <pre className="overflow-x-auto font-mono text-xs whitespace-pre-wrap text-zinc-800 dark:text-zinc-200">
+                  <pre
+                    className={"overflow-x-auto font-mono text-xs whitespace-pre-wrap text-zinc-800 dark:text-zinc-200"}
+                  >
                     {t.message}
                   </pre>
                 ) : null}
                 {t.trace ? (
-                  <pre className="overflow-x-auto rounded bg-zinc-50 p-2 font-mono text-xs whitespace-pre text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
+                  <pre
+                    className={
+                      "overflow-x-auto rounded bg-zinc-50 p-2 font-mono text-xs whitespace-pre " +
+                      "text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300"
+                    }
+                  >
                     {t.trace}
                   </pre>
                 ) : null}

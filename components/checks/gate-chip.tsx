@@ -58,13 +58,21 @@ export function GateChip({
         role="status"
         aria-label={look.label}
         data-gate={gate}
-        className={`inline-flex items-center gap-1.5 rounded-full font-semibold whitespace-nowrap shadow-sm ${pad} ${look.className}`}
+        className={
+          `inline-flex items-center gap-1.5 rounded-full font-semibold whitespace-nowrap shadow-sm ` +
+          `${pad} ${look.className}`
+        }
       >
         {look.icon}
         {look.label}
       </span>
       {gate === "green" && isNothingRequired ? (
-        <span className="rounded-full border border-amber-400/60 px-2 py-0.5 text-xs font-medium text-amber-700 dark:text-amber-300">
+        <span
+          className={
+            "rounded-full border border-amber-400/60 px-2 py-0.5 text-xs font-medium " +
+            "text-amber-700 dark:text-amber-300"
+          }
+        >
           nothing required
         </span>
       ) : null}

@@ -8,7 +8,9 @@ export function TestCountsLabel({ tests }: { tests: TestCounts }) {
     <span
       data-testid="test-counts"
       title={tests.runner === "junit" ? "tests, from the JUnit reports" : `tests, as ${tests.runner} reported them`}
-      className={`text-xs whitespace-nowrap tabular-nums ${tests.failed > 0 || tests.total === 0 ? "text-rose-700 dark:text-rose-300" : "text-zinc-600 dark:text-zinc-400"}`}
+      className={`text-xs whitespace-nowrap tabular-nums ${
+        tests.failed > 0 || tests.total === 0 ? "text-rose-700 dark:text-rose-300" : "text-zinc-600 dark:text-zinc-400"
+      }`}
     >
       {text}
     </span>

@@ -6,7 +6,8 @@ const LOOK: Record<Verdict, { label: string; className: string; icon: React.Reac
   passed: {
     label: "Passed",
     className:
-      "text-emerald-700 bg-emerald-50 ring-emerald-600/20 dark:text-emerald-300 dark:bg-emerald-950/60 dark:ring-emerald-400/25",
+      "text-emerald-700 bg-emerald-50 ring-emerald-600/20 dark:text-emerald-300 " +
+      "dark:bg-emerald-950/60 dark:ring-emerald-400/25",
     icon: <CheckIcon />,
   },
   failed: {
@@ -18,7 +19,8 @@ const LOOK: Record<Verdict, { label: string; className: string; icon: React.Reac
   hollow: {
     label: "Hollow",
     className:
-      "text-violet-800 bg-violet-50 ring-violet-600/25 dark:text-violet-300 dark:bg-violet-950/60 dark:ring-violet-400/25",
+      "text-violet-800 bg-violet-50 ring-violet-600/25 dark:text-violet-300 " +
+      "dark:bg-violet-950/60 dark:ring-violet-400/25",
     icon: <HollowIcon />,
   },
   timeout: {
@@ -30,7 +32,8 @@ const LOOK: Record<Verdict, { label: string; className: string; icon: React.Reac
   error: {
     label: "Error",
     className:
-      "text-fuchsia-800 bg-fuchsia-50 ring-fuchsia-600/20 dark:text-fuchsia-300 dark:bg-fuchsia-950/60 dark:ring-fuchsia-400/25",
+      "text-fuchsia-800 bg-fuchsia-50 ring-fuchsia-600/20 dark:text-fuchsia-300 " +
+      "dark:bg-fuchsia-950/60 dark:ring-fuchsia-400/25",
     icon: <AlertIcon />,
   },
   skipped: {
@@ -66,7 +69,10 @@ export function VerdictBadge({ verdict, isWarning = false }: { verdict: Verdict;
       data-verdict={verdict}
       data-warning={isWarning ? "" : undefined}
       title={isWarning ? `${LOOK[verdict].label} — reports only: it does not decide the gate` : undefined}
-      className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset whitespace-nowrap ${look.className}`}
+      className={
+        `inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ` +
+        `ring-inset whitespace-nowrap ${look.className}`
+      }
     >
       <span className="text-[0.95em]">{look.icon}</span>
       {look.label}

@@ -66,7 +66,11 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
           aria-describedby={error ? `${id}-error` : undefined}
           readOnly={field === "id" && isIdLocked}
           onChange={(e) => onChange({ [field]: e.target.value } as Partial<CheckForm>)}
-          className={`${input} ${opts.mono ? "font-mono" : ""} ${error ? "border-rose-500" : inputBorderClass} read-only:bg-zinc-50 read-only:text-zinc-500 dark:read-only:bg-zinc-900 dark:read-only:text-zinc-400`}
+          className={
+            `${input} ${opts.mono ? "font-mono" : ""} ${error ? "border-rose-500" : inputBorderClass} ` +
+            `read-only:bg-zinc-50 read-only:text-zinc-500 dark:read-only:bg-zinc-900 ` +
+            `dark:read-only:text-zinc-400`
+          }
         />
       </Field>
     );
@@ -175,7 +179,10 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
           <p
             key={w.reason}
             role="note"
-            className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/50 dark:text-amber-200"
+            className={
+              "mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs " +
+              "text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/50 dark:text-amber-200"
+            }
           >
             <strong>This check proves nothing:</strong> {w.reason}. Instead:{" "}
             <code className="font-mono">{w.instead}</code>

@@ -65,7 +65,12 @@ function SourceRow({
           Remove
         </Button>
       </div>
-      <div className="grid gap-3 md:grid-cols-[minmax(0,1fr)_minmax(0,2fr)] lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
+      <div
+        className={
+          "grid gap-3 md:grid-cols-[minmax(0,1fr)_minmax(0,2fr)] " +
+          "lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]"
+        }
+      >
         {FIELDS.map(({ field, label, placeholder }) => {
           const error = errorOf(field);
           return (

@@ -65,7 +65,9 @@ export function CodeEditor({ id, value, onChange, invalid, describedBy, label }:
         value={value}
         rows={lines}
         onChange={(e) => onChange(e.target.value)}
-        className={`relative block resize-y bg-transparent outline-none ${BOX} ${html ? TEXT_OVER_COLOURS : TEXT_PLAIN}`}
+        className={`relative block resize-y bg-transparent outline-none ${BOX} ${
+          html ? TEXT_OVER_COLOURS : TEXT_PLAIN
+        }`}
       />
     </div>
   );

@@ -86,7 +86,12 @@ export function GatesFilePanel({
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-2">
-        <label className="cursor-pointer rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900">
+        <label
+          className={
+            "cursor-pointer rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm " +
+            "font-medium shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900"
+          }
+        >
           Upload a file…
           <input
             type="file"
@@ -128,7 +133,10 @@ export function GatesFilePanel({
         onChange={(e) => setText(e.target.value)}
         rows={6}
         placeholder={"gates:\n  - run: npm test\n    timeout: 15m\n  - npm run lint"}
-        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-xs shadow-sm dark:border-zinc-700 dark:bg-zinc-950"
+        className={
+          "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-xs " +
+          "shadow-sm dark:border-zinc-700 dark:bg-zinc-950"
+        }
       />
       <Button onClick={() => setResult(parseGatesFile(text))} disabled={!text.trim()}>
         Read the file

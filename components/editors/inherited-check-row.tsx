@@ -56,7 +56,12 @@ export function InheritedCheckRow({ check, state, onOverride, onSuppress, onInhe
         </span>
       </div>
       {state === "inherited" ? (
-        <pre className="mt-2 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-950 dark:text-zinc-300">
+        <pre
+          className={
+            "mt-2 overflow-x-auto rounded bg-zinc-50 px-2 py-1 font-mono text-xs text-zinc-700 " +
+            "dark:bg-zinc-950 dark:text-zinc-300"
+          }
+        >
           {check.use ? "built-in " : "$ "}
           {showControls(whatCheckRuns(check))}
         </pre>

@@ -22,7 +22,10 @@ export function PolicyFields({ form, onChange, errors }: Props) {
           {CHECKS_POLICIES.map((p) => (
             <label
               key={p}
-              className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm ${form.checksPolicy === p ? CHOSEN : NOT_CHOSEN}`}
+              className={
+                `flex cursor-pointer gap-3 rounded-md border p-3 text-sm ` +
+                `${form.checksPolicy === p ? CHOSEN : NOT_CHOSEN}`
+              }
             >
               <input
                 type="radio"

@@ -82,7 +82,10 @@ export function ProfileFields({ form, onChange, errors }: Props) {
       <CommandField
         id="redTeamCommand"
         label="Red-team command"
-        hint="Full: after the review, gets a brief (what changed, what the checks cover) and writes probes under tests/redteam/."
+        hint={
+          "Full: after the review, gets a brief (what changed, what the checks cover) and writes " +
+          "probes under tests/redteam/."
+        }
         form={form}
         onChange={onChange}
         errors={errors}

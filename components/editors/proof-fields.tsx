@@ -132,7 +132,10 @@ export function ProofFields({ form, onChange, errors }: Props) {
         <GlobList
           id="protectedPaths"
           label="Protected files"
-          hint="Globs, one per line: a change that edits one of these (or a script a check runs) is never judged by its own gate."
+          hint={
+            "Globs, one per line: a change that edits one of these (or a script a check runs) is " +
+            "never judged by its own gate."
+          }
           value={form.protectedPaths}
           error={listError(errors, "protectedPaths", form.protectedPaths)}
           onChange={(protectedPaths) => onChange({ protectedPaths })}

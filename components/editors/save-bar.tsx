@@ -27,7 +27,13 @@ function goToFirstProblem() {
 
 export function SaveBar({ problems, isDirty, isPending, version, message, note, onSave, onDiscard }: Props) {
   return (
-    <div className="sticky bottom-0 z-20 -mx-4 flex flex-wrap items-center gap-3 border-t border-zinc-200 bg-white/95 px-4 py-3 backdrop-blur sm:-mx-6 sm:px-6 dark:border-zinc-800 dark:bg-zinc-950/95">
+    <div
+      className={
+        "sticky bottom-0 z-20 -mx-4 flex flex-wrap items-center gap-3 border-t border-zinc-200 " +
+        "bg-white/95 px-4 py-3 backdrop-blur sm:-mx-6 sm:px-6 " +
+        "dark:border-zinc-800 dark:bg-zinc-950/95"
+      }
+    >
       <Button variant="primary" disabled={isPending || problems > 0 || !isDirty} onClick={onSave}>
         {isPending ? "Saving…" : "Save changes"}
       </Button>

@@ -39,7 +39,10 @@ export function TaskAgentField({ value, workCommand, error, canEdit, onChange, p
           value={value}
           rows={2}
           aria-describedby="task-agent-command-hint"
-          className="block w-full rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono text-xs text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300"
+          className={
+            "block w-full rounded-md border border-zinc-300 bg-zinc-50 px-3 py-2 font-mono " +
+            "text-xs text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300"
+          }
         />
       )}
       <FieldError id="task-agent-command-error" label="Agent command" error={error} />

@@ -79,7 +79,10 @@ export function TaskOverridesEditor({
           id="task-attempts"
           value={form.maxGateAttempts}
           onChange={(e) => setForm({ ...form, maxGateAttempts: e.target.value })}
-          className="rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-950"
+          className={
+            "rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm " +
+            "dark:border-zinc-700 dark:bg-zinc-950"
+          }
         >
           <option value="inherit">Inherit from the Work ({workAttempts})</option>
           {[1, 2, 3, 4, 5].map((n) => (
@@ -151,7 +154,10 @@ export function TaskOverridesEditor({
               <li
                 key={entry.key}
                 role="note"
-                className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+                className={
+                  "flex flex-wrap items-center justify-between gap-2 rounded-md bg-amber-50 px-3 " +
+                  "py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+                }
               >
                 “{entry.id}” is suppressed here, but the Work has no such check any more.{" "}
                 <Button size="sm" onClick={() => setEntries(list.filter((e) => e.key !== entry.key))}>
@@ -162,7 +168,10 @@ export function TaskOverridesEditor({
               <li
                 key={entry.key}
                 aria-label={`Task check ${entry.name || entry.id}`}
-                className="rounded-lg border border-violet-200 bg-white p-4 shadow-sm dark:border-violet-900 dark:bg-zinc-900"
+                className={
+                  "rounded-lg border border-violet-200 bg-white p-4 shadow-sm " +
+                  "dark:border-violet-900 dark:bg-zinc-900"
+                }
               >
                 <div className="mb-3 flex items-center justify-between">
                   <span className="text-sm font-semibold">{entry.name || "New check"}</span>

@@ -48,7 +48,12 @@ export function WorkAssetsPanel({ workId, initial }: { workId: string; initial: 
 
   return (
     <div className="space-y-3">
-      <label className="inline-block cursor-pointer rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900">
+      <label
+        className={
+          "inline-block cursor-pointer rounded-md border border-zinc-300 bg-white px-3 py-1.5 " +
+          "text-sm font-medium shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900"
+        }
+      >
         {isBusy ? "Uploading…" : "Upload files…"}
         <input
           type="file"

@@ -24,7 +24,11 @@ function Strip({ cells }: { cells: CheckStripCell[] }) {
             aria-label={`${c.taskKey} run #${c.runNumber} attempt ${c.n}: ${c.verdict}${c.flaky ? ", flaky" : ""}`}
             title={`${c.taskKey} run #${c.runNumber} attempt ${c.n}: ${c.verdict}${c.flaky ? " (flaky)" : ""}`}
             data-verdict={c.verdict}
-            className={`block h-5 w-2.5 rounded-sm ${CELL[c.verdict] ?? "bg-zinc-400"} ${c.flaky ? "ring-2 ring-amber-400 ring-offset-1 dark:ring-offset-zinc-900" : ""} hover:opacity-75 focus-visible:outline-2 focus-visible:outline-sky-500`}
+            className={
+              `block h-5 w-2.5 rounded-sm ${CELL[c.verdict] ?? "bg-zinc-400"} ` +
+              `${c.flaky ? "ring-2 ring-amber-400 ring-offset-1 dark:ring-offset-zinc-900" : ""} ` +
+              `hover:opacity-75 focus-visible:outline-2 focus-visible:outline-sky-500`
+            }
           />
         </li>
       ))}

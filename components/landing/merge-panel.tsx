@@ -34,7 +34,10 @@ export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ba
             <div role="status">
               Merged as{" "}
               <code
-                className="rounded bg-emerald-50 px-1.5 py-0.5 font-mono text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300"
+                className={
+                  "rounded bg-emerald-50 px-1.5 py-0.5 font-mono text-emerald-800 " +
+                  "dark:bg-emerald-950 dark:text-emerald-300"
+                }
                 title={merged.commit}
               >
                 {merged.commit.slice(0, 12)}

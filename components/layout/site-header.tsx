@@ -6,14 +6,24 @@ import { UserMenu } from "./user-menu";
 export type HeaderUser = { name: string; email: string; isAdmin: boolean };
 
 const navLink =
-  "rounded-md px-2.5 py-1.5 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-white";
+  "rounded-md px-2.5 py-1.5 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 " +
+  "dark:hover:bg-zinc-800 dark:hover:text-white";
 
 export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut: () => Promise<void> }) {
   return (
-    <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/85 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/85">
+    <header
+      className={
+        "sticky top-0 z-30 border-b border-zinc-200 bg-white/85 backdrop-blur " +
+        "dark:border-zinc-800 dark:bg-zinc-950/85"
+      }
+    >
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:gap-6 sm:px-6">
         <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
-          <span className="grid size-7 place-items-center rounded-md bg-zinc-900 text-white dark:bg-white dark:text-zinc-900">
+          <span
+            className={
+              "grid size-7 place-items-center rounded-md bg-zinc-900 text-white dark:bg-white dark:text-zinc-900"
+            }
+          >
             <GateIcon />
           </span>
           {/* Named on a phone too, where only the icon shows. */}

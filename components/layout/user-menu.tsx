@@ -13,17 +13,28 @@ export function UserMenu({ user, signOut }: { user: HeaderUser; signOut: () => P
     <details className="relative">
       <summary
         aria-label={`Account: ${user.name}`}
-        className="flex cursor-pointer list-none items-center gap-2 rounded-full p-0.5 pr-2 hover:bg-zinc-100 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden"
+        className={
+          "flex cursor-pointer list-none items-center gap-2 rounded-full p-0.5 pr-2 " +
+          "hover:bg-zinc-100 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden"
+        }
       >
         {/* The initials are the avatar's picture (drawn by CSS), so the menu's name is the person's name. */}
         <span
           aria-hidden
           data-initials={initials}
-          className="grid size-7 place-items-center rounded-full bg-sky-700 text-xs font-semibold text-white before:content-[attr(data-initials)]"
+          className={
+            "grid size-7 place-items-center rounded-full bg-sky-700 text-xs font-semibold " +
+            "text-white before:content-[attr(data-initials)]"
+          }
         />
         <span className="hidden max-w-40 truncate sm:inline">{user.name}</span>
       </summary>
-      <div className="absolute right-0 mt-2 w-60 overflow-hidden rounded-lg border border-zinc-200 bg-white text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
+      <div
+        className={
+          "absolute right-0 mt-2 w-60 overflow-hidden rounded-lg border border-zinc-200 bg-white " +
+          "text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+        }
+      >
         <div className="border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
           <div className="font-medium">{user.name}</div>
           <div className="truncate text-xs text-zinc-500 dark:text-zinc-400">

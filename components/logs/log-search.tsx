@@ -16,7 +16,8 @@ type Props = {
 const TYPING_PAUSE_MS = 250;
 
 const stepButton =
-  "inline-flex size-7 items-center justify-center rounded-md border border-zinc-600 text-zinc-100 hover:bg-zinc-800 disabled:cursor-not-allowed disabled:border-zinc-800 disabled:text-zinc-500";
+  "inline-flex size-7 items-center justify-center rounded-md border border-zinc-600 text-zinc-100 " +
+  "hover:bg-zinc-800 disabled:cursor-not-allowed disabled:border-zinc-800 disabled:text-zinc-500";
 
 export function LogSearch({ total, current, isSearching, onSearch, onStep }: Props) {
   const [text, setText] = useState("");
@@ -56,7 +57,11 @@ export function LogSearch({ total, current, isSearching, onSearch, onStep }: Pro
             searchNow("");
           }
         }}
-        className="w-44 rounded-md border border-zinc-600 bg-zinc-900 px-2.5 py-1.5 text-sm text-zinc-100 placeholder:text-zinc-400 focus:border-sky-500 focus:outline-none sm:w-64"
+        className={
+          "w-44 rounded-md border border-zinc-600 bg-zinc-900 px-2.5 py-1.5 text-sm " +
+          "text-zinc-100 placeholder:text-zinc-400 focus:border-sky-500 " +
+          "focus:outline-none sm:w-64"
+        }
       />
       <span className="min-w-20 text-xs text-zinc-300 tabular-nums" aria-live="polite" data-testid="search-status">
         {isSearching ? <Spinner /> : total === null ? "" : total === 0 ? "no matches" : `${current + 1} of ${total}`}

@@ -61,7 +61,12 @@ export function LogTail({
   }, [failureLine]);
   return (
     <div className="overflow-hidden rounded-md border border-zinc-800 bg-zinc-950 text-zinc-200" data-testid="log-tail">
-      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-800 px-3 py-1.5 text-xs text-zinc-400">
+      <div
+        className={
+          "flex flex-wrap items-center justify-between gap-2 border-b border-zinc-800 px-3 " +
+          "py-1.5 text-xs text-zinc-400"
+        }
+      >
         <span>
           {lines.length === 0
             ? "No output"

@@ -219,7 +219,9 @@ const LogRow = memo(function LogRow({
           e.preventDefault();
           onSelect(n);
         }}
-        className="sticky left-0 w-16 shrink-0 bg-zinc-950 pr-3 text-right text-zinc-400 select-none hover:text-zinc-200"
+        className={
+          "sticky left-0 w-16 shrink-0 bg-zinc-950 pr-3 text-right text-zinc-400 select-none hover:text-zinc-200"
+        }
       >
         {n}
       </a>

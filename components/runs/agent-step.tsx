@@ -14,7 +14,13 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
     <div data-testid="agent-step" className="border-b border-zinc-200 dark:border-zinc-800">
       <details className="[&[open]>summary_.chevron]:rotate-90">
         {/* Named by its content (Agent, exit, duration, message, verdict): all it shows, in order. */}
-        <summary className="grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-3 bg-zinc-50/70 px-4 py-3 hover:bg-zinc-100/70 dark:bg-zinc-900/60 dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden">
+        <summary
+          className={
+            "grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-3 " +
+            "bg-zinc-50/70 px-4 py-3 hover:bg-zinc-100/70 dark:bg-zinc-900/60 " +
+            "dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden"
+          }
+        >
           <ChevronRightIcon className="chevron text-zinc-400 transition-transform" />
           <span className="min-w-0">
             <span className="font-medium">Agent</span>
@@ -36,9 +42,13 @@ export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref:
             <details className="rounded-md border border-zinc-200 dark:border-zinc-800">
               <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Brief the agent was given</summary>
               <pre
-                // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, so the keyboard must reach it (WCAG 2.1.1)
+                // It scrolls, so the keyboard must reach it (WCAG 2.1.1).
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls (see above)
                 tabIndex={0}
-                className="max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs whitespace-pre-wrap dark:border-zinc-800"
+                className={
+                  "max-h-96 overflow-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs " +
+                  "whitespace-pre-wrap dark:border-zinc-800"
+                }
               >
                 {attempt.brief}
               </pre>

@@ -42,7 +42,10 @@ export function AttemptSwitcher({
               aria-pressed={a.n === selected}
               aria-label={`Attempt ${a.n} (${a.gate})`}
               onClick={() => onSelect(a.n)}
-              className={`flex items-center gap-1.5 px-2.5 py-1 text-xs font-medium tabular-nums ${a.n === selected ? SHOWN : NOT_SHOWN}`}
+              className={
+                `flex items-center gap-1.5 px-2.5 py-1 text-xs font-medium tabular-nums ` +
+                `${a.n === selected ? SHOWN : NOT_SHOWN}`
+              }
             >
               <span className={`size-1.5 rounded-full ${DOT[a.gate]}`} />
               {a.n}

@@ -53,7 +53,10 @@ export function DecisionPanel(props: Props) {
   return (
     <section
       aria-labelledby="decision-title"
-      className="mb-8 rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-sm dark:border-amber-700/60 dark:bg-amber-950/40"
+      className={
+        "mb-8 rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-sm " +
+        "dark:border-amber-700/60 dark:bg-amber-950/40"
+      }
     >
       <h2 id="decision-title" className="font-semibold text-amber-950 dark:text-amber-100">
         Decision needed
@@ -80,7 +83,10 @@ export function DecisionPanel(props: Props) {
       {confirming ? (
         <fieldset
           aria-label={confirmLabel}
-          className="mt-3 space-y-2 rounded-md border border-amber-300 bg-white p-3 dark:border-amber-700/60 dark:bg-zinc-900"
+          className={
+            "mt-3 space-y-2 rounded-md border border-amber-300 bg-white p-3 " +
+            "dark:border-amber-700/60 dark:bg-zinc-900"
+          }
         >
           <legend className="sr-only">{confirmLabel}</legend>
           <p className="text-sm font-medium">{confirmLabel}?</p>
@@ -93,7 +99,10 @@ export function DecisionPanel(props: Props) {
             maxLength={1000}
             rows={2}
             onChange={(e) => setWhy(e.target.value)}
-            className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-950"
+            className={
+              "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm " +
+              "dark:border-zinc-700 dark:bg-zinc-950"
+            }
           />
           <div className="flex flex-wrap gap-2">
             <Button
@@ -128,7 +137,10 @@ export function DecisionPanel(props: Props) {
               id="more-attempts"
               value={attempts}
               onChange={(e) => setAttempts(Number(e.target.value))}
-              className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              className={
+                "rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm " +
+                "dark:border-zinc-700 dark:bg-zinc-900"
+              }
             >
               {[1, 2, 3, 4, 5].map((n) => (
                 <option key={n} value={n}>

@@ -23,7 +23,12 @@ export function DecisionRecord({ run }: { run: RunJson }) {
         <time dateTime={run.decidedAt}>{formatDateTime(run.decidedAt)}</time>
       </p>
       {run.decisionReason ? (
-        <blockquote className="mt-2 border-l-2 border-zinc-300 pl-3 break-words whitespace-pre-wrap text-zinc-700 dark:border-zinc-600 dark:text-zinc-300">
+        <blockquote
+          className={
+            "mt-2 border-l-2 border-zinc-300 pl-3 break-words whitespace-pre-wrap text-zinc-700 " +
+            "dark:border-zinc-600 dark:text-zinc-300"
+          }
+        >
           {run.decisionReason}
         </blockquote>
       ) : (

@@ -48,7 +48,12 @@ export function EndingBadge({
         {look.label}
       </span>
       {isSuperseded ? (
-        <span className="rounded-md bg-zinc-200 px-2 py-0.5 text-xs font-semibold text-zinc-800 dark:bg-zinc-700 dark:text-zinc-100">
+        <span
+          className={
+            "rounded-md bg-zinc-200 px-2 py-0.5 text-xs font-semibold text-zinc-800 " +
+            "dark:bg-zinc-700 dark:text-zinc-100"
+          }
+        >
           Superseded
         </span>
       ) : null}

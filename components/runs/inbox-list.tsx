@@ -13,7 +13,11 @@ export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) 
         <li key={run.id}>
           <Link
             href={`/runs/${run.id}`}
-            className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[8.5rem_minmax(0,1fr)_8rem_6rem] dark:hover:bg-zinc-800/50"
+            className={
+              "grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3 " +
+              "hover:bg-zinc-50 sm:grid-cols-[8.5rem_minmax(0,1fr)_8rem_6rem] " +
+              "dark:hover:bg-zinc-800/50"
+            }
           >
             <span className="order-2 sm:order-none">
               <EndingBadge status={run.status} ending={run.ending} isSuperseded={!!run.supersededById} />
@@ -47,7 +51,12 @@ export function DecisionCards({ runs }: { runs: InboxRun[] }) {
       {runs.map((run) => (
         <li
           key={run.id}
-          className="relative h-full rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-sm transition hover:border-amber-400 hover:shadow has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-sky-500 dark:border-amber-700/60 dark:bg-amber-950/40"
+          className={
+            "relative h-full rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-sm " +
+            "transition hover:border-amber-400 hover:shadow has-[a:focus-visible]:outline-2 " +
+            "has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-sky-500 " +
+            "dark:border-amber-700/60 dark:bg-amber-950/40"
+          }
         >
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0">

@@ -33,7 +33,12 @@ export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson;
   const gate = attempt.gate;
   return (
     <Card className="overflow-hidden" data-testid="run-checks">
-      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+      <div
+        className={
+          "flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 " +
+          "py-3 dark:border-zinc-800"
+        }
+      >
         <span className="flex flex-wrap items-center gap-3">
           <GateChip
             gate={gate}
@@ -52,7 +57,10 @@ export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson;
       {attempt.noChangeSince ? (
         <p
           role="note"
-          className="border-b border-zinc-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-zinc-800 dark:bg-amber-950/60 dark:text-amber-200"
+          className={
+            "border-b border-zinc-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 " +
+            "dark:border-zinc-800 dark:bg-amber-950/60 dark:text-amber-200"
+          }
         >
           No change since attempt {attempt.noChangeSince}: the agent changed nothing, so the checks were not run again.
           The results below are attempt {attempt.noChangeSince}&apos;s; this attempt still counts toward the budget.
@@ -63,7 +71,10 @@ export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson;
         <div
           role="note"
           data-testid="report-notes"
-          className="border-b border-zinc-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-zinc-800 dark:bg-amber-950/60 dark:text-amber-200"
+          className={
+            "border-b border-zinc-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 " +
+            "dark:border-zinc-800 dark:bg-amber-950/60 dark:text-amber-200"
+          }
         >
           <p className="font-medium">Dropped from the agent&apos;s report:</p>
           <ul className="list-disc pl-5">

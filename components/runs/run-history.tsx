@@ -14,7 +14,11 @@ export function RunHistory({ runs, olderHref }: { runs: RunSummary[]; olderHref:
           <li key={run.id}>
             <Link
               href={`/runs/${run.id}`}
-              className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-3 px-4 py-2.5 text-sm hover:bg-zinc-50 sm:grid-cols-[4rem_8rem_minmax(0,1fr)_7rem_6rem] dark:hover:bg-zinc-800/50"
+              className={
+                "grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-3 px-4 py-2.5 text-sm " +
+                "hover:bg-zinc-50 sm:grid-cols-[4rem_8rem_minmax(0,1fr)_7rem_6rem] " +
+                "dark:hover:bg-zinc-800/50"
+              }
             >
               <span className="font-medium tabular-nums">#{run.number}</span>
               <span className="hidden sm:block">

@@ -17,7 +17,10 @@ function Output({ label, text }: { label: string; text: string | null | undefine
       <pre
         // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, so the keyboard must reach it (WCAG 2.1.1)
         tabIndex={0}
-        className="max-h-64 overflow-auto rounded-md bg-zinc-50 px-3 py-2 font-mono text-xs whitespace-pre-wrap dark:bg-zinc-950"
+        className={
+          "max-h-64 overflow-auto rounded-md bg-zinc-50 px-3 py-2 font-mono text-xs " +
+          "whitespace-pre-wrap dark:bg-zinc-950"
+        }
       >
         {text?.trim() ? text : "(nothing)"}
       </pre>
@@ -41,7 +44,12 @@ export function EvidenceLayer({ initial }: { initial: RunJson }) {
     );
   return (
     <Card>
-      <p className="border-b border-zinc-200 px-4 py-2 text-sm break-words text-zinc-700 dark:border-zinc-800 dark:text-zinc-300">
+      <p
+        className={
+          "border-b border-zinc-200 px-4 py-2 text-sm break-words text-zinc-700 " +
+          "dark:border-zinc-800 dark:text-zinc-300"
+        }
+      >
         Criteria: {criteria.join(", ")}
       </p>
       {rows.length === 0 ? (
@@ -55,7 +63,12 @@ export function EvidenceLayer({ initial }: { initial: RunJson }) {
               <span className="font-medium">Attempt {n}</span>
               <VerdictBadge verdict={row.verdict} />
               {/* Ids and paths have no spaces: let them wrap anywhere rather than spill out of the card. */}
-              <span className="min-w-0 basis-full text-zinc-700 [overflow-wrap:anywhere] sm:basis-0 sm:flex-1 dark:text-zinc-300">
+              <span
+                className={
+                  "min-w-0 basis-full text-zinc-700 [overflow-wrap:anywhere] sm:basis-0 " +
+                  "sm:flex-1 dark:text-zinc-300"
+                }
+              >
                 {row.message}
               </span>
             </li>

@@ -31,7 +31,12 @@ export function PageSkeleton({ kind }: { kind: "list" | "task" | "run" | "log" }
       {kind === "task" || kind === "run" ? (
         <>
           <Bar className="mb-3 h-4 w-24" />
-          <div className="mb-3 flex items-center justify-between rounded-t-lg border border-zinc-200 bg-white px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900">
+          <div
+            className={
+              "mb-3 flex items-center justify-between rounded-t-lg border border-zinc-200 bg-white " +
+              "px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900"
+            }
+          >
             <Bar className="h-7 w-28 rounded-full" />
             <Bar className="h-4 w-32" />
           </div>

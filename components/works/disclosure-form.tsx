@@ -30,7 +30,10 @@ export function DisclosureForm({ label, submitLabel, create, children }: Props) 
       </Button>
       {isOpen ? (
         <Card
-          className="fixed inset-x-4 top-16 z-30 p-4 text-left shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:z-20 sm:mt-2 sm:w-[32rem]"
+          className={
+            "fixed inset-x-4 top-16 z-30 p-4 text-left shadow-lg sm:absolute sm:inset-x-auto " +
+            "sm:right-0 sm:top-full sm:z-20 sm:mt-2 sm:w-[32rem]"
+          }
           onKeyDown={(e) => {
             if (e.key === "Escape") setOpen(false);
           }}

@@ -194,7 +194,8 @@ function encodeLoosely(text: string): string {
     const c = ch.charCodeAt(0);
     out +=
       ch.length === 1 && c >= 0xd800 && c <= 0xdfff
-        ? `%ED%${(0xa0 | ((c >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 | (c & 0x3f)).toString(16).toUpperCase()}`
+        ? `%ED%${(0xa0 | ((c >> 6) & 0x1f)).toString(16).toUpperCase()}%` +
+          `${(0x80 | (c & 0x3f)).toString(16).toUpperCase()}`
         : encodeURIComponent(ch);
   }
   return out;

@@ -67,7 +67,8 @@ describe("sealing and opening", () => {
     }
   });
 
-  it("the sealed form is v1:iv:tag:ciphertext (12-byte iv, 16-byte tag), different every time, without the plaintext", async () => {
+  it("the sealed form is v1:iv:tag:ciphertext (12-byte iv, 16-byte tag), different every time, \
+without the plaintext", async () => {
     const box = await freshBox({ key: KEY.toString("base64") });
     const value = "s3cr3t-value-42";
     const sealed = Array.from({ length: 20 }, () => box.sealSecret(value));
@@ -134,7 +135,8 @@ describe("the key from GATEHOUSE_SECRET_KEY", () => {
     expect(fs.existsSync(path.join(dataDir, "secret.key"))).toBe(false);
   });
 
-  it("as 64 hex digits (either case, surrounding whitespace ignored): values are sealed with exactly that key", async () => {
+  it("as 64 hex digits (either case, surrounding whitespace ignored): values are sealed with \
+exactly that key", async () => {
     const key = randomBytes(32);
     for (const text of [key.toString("hex"), key.toString("hex").toUpperCase(), `  ${key.toString("hex")}\n`]) {
       const box = await freshBox({ key: text });
@@ -180,7 +182,8 @@ describe("the key from GATEHOUSE_SECRET_KEY", () => {
 });
 
 describe("the key file in the data dir (GATEHOUSE_SECRET_KEY unset)", () => {
-  it("is created on first use as <data dir>/secret.key with mode 0600 (whatever the umask), holding 32 random bytes", async () => {
+  it("is created on first use as <data dir>/secret.key with mode 0600 (whatever the umask), holding \
+32 random bytes", async () => {
     const dataDir = path.join(tempDir(), "not", "yet", "made");
     const oldUmask = process.umask(0);
     try {

@@ -24,7 +24,8 @@ export function describeFailures(run: RunJson, attempt: AttemptJson): string {
   const failing = blockingChecks(attempt);
   const commit = attempt.commit ? ` at commit ${attempt.commit.slice(0, 12)}` : "";
   out.push(
-    `Gatehouse: the gate is ${attempt.gate} on attempt ${attempt.n} of ${run.maxAttempts}${commit} (run #${run.number}).`,
+    `Gatehouse: the gate is ${attempt.gate} on attempt ${attempt.n} of ${run.maxAttempts}` +
+      `${commit} (run #${run.number}).`,
   );
   if (failing.length > 0) out.push("", "Failing checks:");
   for (const c of failing) {

@@ -30,7 +30,8 @@ const CLAUDE = path.resolve(__dirname, "..", "..", "node_modules", "@anthropic-a
 const FILES = {
   "sum.js": "exports.sum = (a, b) => a - b;\n",
   "test/sum.test.js":
-    "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } = require('../sum.js');\n" +
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } " +
+    "= require('../sum.js');\n" +
     "test('adds two numbers', () => assert.strictEqual(sum(2, 3), 5));\n",
 };
 

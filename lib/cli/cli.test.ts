@@ -170,7 +170,8 @@ describe("gatehouse gates", () => {
 });
 
 describe("gatehouse login", () => {
-  it("checks the token, stores the server and token for later commands (mode 600), and refuses a wrong password", async () => {
+  it("checks the token, stores the server and token for later commands (mode 600), and refuses a \
+wrong password", async () => {
     const bare = cliEnv(api.url, "");
     delete bare.GATEHOUSE_URL;
     delete bare.GATEHOUSE_TOKEN;

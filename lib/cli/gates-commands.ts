@@ -38,7 +38,8 @@ export async function importGatesFile(client: ApiClient, file: string, workRef: 
   const { checks, problems, result } = lintGatesFile(file);
   if (problems.length > 0)
     throw new CliError(
-      `${file} has ${problems.length} problem${problems.length === 1 ? "" : "s"}, nothing imported:\n  ${problems.join("\n  ")}`,
+      `${file} has ${problems.length} problem${problems.length === 1 ? "" : "s"}, nothing ` +
+        `imported:\n  ${problems.join("\n  ")}`,
     );
   const work = await findWork(client, workRef);
   return client.patchWork(work.id, {

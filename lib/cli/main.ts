@@ -71,7 +71,8 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
       }
       const works = await new ApiClient({ url: base, token }).works();
       out(
-        `logged in to ${base} (${works.length} Work${works.length === 1 ? "" : "s"} visible); stored in ${storeConfig({ url: base, token }, env)}`,
+        `logged in to ${base} (${works.length} Work${works.length === 1 ? "" : "s"} visible); ` +
+          `stored in ${storeConfig({ url: base, token }, env)}`,
       );
     });
 

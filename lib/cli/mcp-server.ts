@@ -51,7 +51,8 @@ function createMcpServer(client: ApiClient, target: Target): McpServer {
           if (c.hidden) lines.push(`- held-out check "${c.name}" (what it runs is not shown)`);
           else
             lines.push(
-              `- ${c.id} "${c.name}"${c.required ? "" : " (not required)"}${c.executor === "agent" ? " — you run it and report it with report_check" : ""}: ${c.command ?? ""}`,
+              `- ${c.id} "${c.name}"${c.required ? "" : " (not required)"}` +
+                `${c.executor === "agent" ? " — you run it and report it with report_check" : ""}: ${c.command ?? ""}`,
             );
         }
         const latest = await settledLatestRun(client, task.id);
@@ -67,7 +68,9 @@ function createMcpServer(client: ApiClient, target: Target): McpServer {
     {
       title: "Run the gate",
       description:
-        "Push the clone's work (HEAD, or the working tree with its uncommitted changes) to the task's branch, run Gatehouse's checks on it and wait for the verdict. Answers the gate and, when red, the failing checks with the end of their logs.",
+        "Push the clone's work (HEAD, or the working tree with its uncommitted changes) to the " +
+        "task's branch, run Gatehouse's checks on it and wait for the verdict. Answers the gate and, " +
+        "when red, the failing checks with the end of their logs.",
     },
     () =>
       guarded(async () => {

@@ -50,7 +50,8 @@ async function stop(payload: Record<string, unknown>, url = api.url) {
 }
 
 describe("the stop hook", () => {
-  it("blocks on red, lets the agent stop when nothing changed after a block, and gives up when the attempts are spent", async () => {
+  it("blocks on red, lets the agent stop when nothing changed after a block, and gives up when the \
+attempts are spent", async () => {
     fs.writeFileSync(path.join(clone, "app.txt"), "almost\n");
     const first = await stop({ stop_hook_active: false });
     expect(first.code, first.stderr).toBe(0);

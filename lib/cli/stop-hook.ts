@@ -46,7 +46,8 @@ export async function answerStop(
     const { commit } = await commitOfWorkingTree(cwd, opts.env);
     if (latest && last?.commit === commit)
       return allowStop(
-        `gatehouse: nothing changed since attempt ${last.n} of run #${latest.number} (gate ${last.gate}); letting the agent stop`,
+        `gatehouse: nothing changed since attempt ${last.n} of run #${latest.number} (gate ` +
+          `${last.gate}); letting the agent stop`,
       );
   }
   const outcome = await gateAtHead(client, {
@@ -65,7 +66,10 @@ export async function answerStop(
       `gatehouse: gate ${attempt.gate} on attempt ${attempt.n} of ${run.maxAttempts} — ${describeEnd(run)}`,
     );
   if (run.status === "waiting") {
-    const reason = `${describeFailures(run, attempt)}\n\nFix what fails, then stop again: Gatehouse runs the gate on your next stop (${run.maxAttempts - attempt.n} attempt${run.maxAttempts - attempt.n === 1 ? "" : "s"} left).`;
+    const reason =
+      `${describeFailures(run, attempt)}\n\nFix what fails, then stop again: Gatehouse runs the gate ` +
+      `on your next stop (${run.maxAttempts - attempt.n} attempt` +
+      `${run.maxAttempts - attempt.n === 1 ? "" : "s"} left).`;
     return {
       stdout: { decision: "block", reason },
       note: `gatehouse: gate ${attempt.gate} on attempt ${attempt.n} of ${run.maxAttempts}; sent back to the agent`,

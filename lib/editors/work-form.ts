@@ -153,8 +153,12 @@ export const VACUOUS_POLICY_EXPLAINED: Record<ChecksPolicy, string> = {
 export const PROFILE_EXPLAINED: Record<string, string> = {
   lite: "The checks and the proof rows only.",
   standard:
-    "Also evidence (each criterion shown working in .gatehouse/evidence.md) and, with a review command, an independent review after a green gate.",
-  full: "Everything in standard, the red team (with its two commands below), and the mutation floor: the changed files are mutated (Stryker, when the repository commits a configuration with thresholds.break, or the mutation command below) and the tests must notice.",
+    "Also evidence (each criterion shown working in .gatehouse/evidence.md) and, with a review " +
+    "command, an independent review after a green gate.",
+  full:
+    "Everything in standard, the red team (with its two commands below), and the mutation floor: the " +
+    "changed files are mutated (Stryker, when the repository commits a configuration with " +
+    "thresholds.break, or the mutation command below) and the tests must notice.",
 };
 
 // The proof settings as the form holds them (the gates file's proof block: its keys from the registry), for

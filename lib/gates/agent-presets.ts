@@ -9,7 +9,9 @@ export const AGENT_PRESETS = [
     // --allowedTools rather than --dangerously-skip-permissions: the latter is refused when run as root.
     command: 'claude -p --output-format json --allowedTools "Bash Edit Write Read Glob Grep"',
     env: ["ANTHROPIC_API_KEY"],
-    note: "npm i -g @anthropic-ai/claude-code; the brief is the prompt (stdin); its JSON result gives turns, tokens and cost.",
+    note:
+      "npm i -g @anthropic-ai/claude-code; the brief is the prompt (stdin); its JSON result " +
+      "gives turns, tokens and cost.",
   },
   {
     id: "codex",

@@ -82,7 +82,8 @@ describe("applyAgentReport", () => {
     });
   });
 
-  it("entries for undeclared ids and platform checks are dropped with a note; a hidden check's id reads as undeclared", () => {
+  it("entries for undeclared ids and platform checks are dropped with a note; a hidden check's id \
+reads as undeclared", () => {
     const r = apply({
       entries: [
         { id: "smoke", status: "pass" },

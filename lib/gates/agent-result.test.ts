@@ -28,7 +28,8 @@ describe("parseAgentResult", () => {
     ],
     [
       "Claude Code stream-json: the final result line wins",
-      `${JSON.stringify({ type: "system", subtype: "init" })}\n${JSON.stringify({ type: "assistant", message: {} })}\n${claudeJson}`,
+      `${JSON.stringify({ type: "system", subtype: "init" })}\n` +
+        `${JSON.stringify({ type: "assistant", message: {} })}\n${claudeJson}`,
       { cli: "claude-code", turns: 4 },
     ],
     [
@@ -46,7 +47,15 @@ describe("parseAgentResult", () => {
     ],
     [
       "Gemini CLI --output-format json (pretty-printed)",
-      `Loaded cached credentials.\n${JSON.stringify({ response: "All green.", stats: { models: { "gemini-2.5-pro": { tokens: { prompt: 900, candidates: 40 } } } } }, null, 2)}\n`,
+      `Loaded cached credentials.\n` +
+        `${JSON.stringify(
+          {
+            response: "All green.",
+            stats: { models: { "gemini-2.5-pro": { tokens: { prompt: 900, candidates: 40 } } } },
+          },
+          null,
+          2,
+        )}\n`,
       { cli: "gemini", lastMessage: "All green.", turns: null, inputTokens: 900, outputTokens: 40, costUsd: null },
     ],
   ])("%s", (_name, log, expected) => {

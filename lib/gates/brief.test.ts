@@ -433,7 +433,8 @@ describe("composeBrief: JUnit failures and warnings", () => {
       }),
     );
     expect(brief).toContain(
-      "Failed tests (from its JUnit report):\n- test_slug › lower-cases the title: assert 'Hello' == 'hello' - hello\n- trims spaces\n",
+      "Failed tests (from its JUnit report):\n- test_slug › lower-cases the title: assert 'Hello' " +
+        "== 'hello' - hello\n- trims spaces\n",
     );
   });
 
@@ -453,7 +454,8 @@ describe("composeBrief: JUnit failures and warnings", () => {
     ]);
     const brief = composeBrief(input({ attemptN: 2, previousAttemptN: 1, warnings }));
     expect(brief).toContain(
-      "## Warnings from attempt 1\n\n- smoke — Smoke tests: no test summary seen: Gatehouse cannot tell that tests ran\n",
+      "## Warnings from attempt 1\n\n- smoke — Smoke tests: no test summary seen: Gatehouse " +
+        "cannot tell that tests ran\n",
     );
     expect(composeBrief(input())).not.toContain("## Warnings");
   });

@@ -42,7 +42,8 @@ export function briefWarningsOf(
 }
 
 const HOLLOW_ADVICE =
-  "0 tests ran: the test command found no tests. Make it run the tests (the test files exist and match what the runner looks for); a test command that runs nothing proves nothing.";
+  "0 tests ran: the test command found no tests. Make it run the tests (the test files exist and " +
+  "match what the runner looks for); a test command that runs nothing proves nothing.";
 
 export type BriefInput = {
   task: { key: string; title: string; description: string; branch: string };
@@ -107,14 +108,16 @@ export function composeBrief(input: BriefInput): string {
     const example = agentChecks.map((c) => `{"id": "${c.id}", "status": "pass", "message": "what you saw"}`);
     lines.push("```json", `{"checks": [${example.join(", ")}]}`, "```", "");
     lines.push(
-      'status is "pass" or "fail"; each id once. A check you leave out is "skipped: not reported"; an unreadable file makes every one of them an error.',
+      'status is "pass" or "fail"; each id once. A check you leave out is "skipped: not reported"; ' +
+        "an unreadable file makes every one of them an error.",
     );
   }
   if (input.evidence?.length) {
     lines.push("", "## Evidence", "");
     lines.push(
       "Show each acceptance criterion working in `.gatehouse/evidence.md` (that path, from the root of the checkout):",
-      "for each, a `## <check id>` heading, the command you ran in a ``` fence, and what it printed in the next ``` fence.",
+      "for each, a `## <check id>` heading, the command you ran in a ``` fence, and what it " +
+        "printed in the next ``` fence.",
       "Without it the gate is red even when every check passes.",
       `Criteria: ${input.evidence.join(", ")}`,
       "",

@@ -75,7 +75,10 @@ export function catastrophicRegexProblem(pattern: string): string | null {
       quantifier[0] === "*" || quantifier[0] === "+" || (quantifier[2] !== undefined && quantifier[3] === "");
     const repeats = isUnbounded || Number(quantifier[3] ?? quantifier[1]) > 1;
     if (lastGroup?.hasUnbounded && repeats)
-      return "a repeated group holds a repeated part (like (a+)+): it can take exponential time; write it without the nesting";
+      return (
+        "a repeated group holds a repeated part (like (a+)+): it can take exponential time; " +
+        "write it without the nesting"
+      );
     if (isUnbounded) groups.at(-1)!.hasUnbounded = true;
     if (lastGroup?.hasUnbounded) groups.at(-1)!.hasUnbounded = true;
     i += quantifier[0].length - 1;
@@ -239,7 +242,13 @@ export const BUILTIN_PARAM_FIELDS: Record<
 export function describeBuiltin(use: string, params: Record<string, unknown> | undefined): string {
   const args = Object.entries(params ?? {}).map(
     ([k, v]) =>
-      `${k}=${Array.isArray(v) ? v.map((s) => JSON.stringify(s)).join(",") : typeof v === "string" ? JSON.stringify(v) : String(v)}`,
+      `${k}=${
+        Array.isArray(v)
+          ? v.map((s) => JSON.stringify(s)).join(",")
+          : typeof v === "string"
+            ? JSON.stringify(v)
+            : String(v)
+      }`,
   );
   return [use, ...args].join(" ");
 }

@@ -61,7 +61,8 @@ export function findCannotFailWarnings(
     warnings.push({
       reason: "git status exits 0 whatever the checkout holds: it reports, it never fails",
       instead:
-        'test -n "$(git status --porcelain)" (fails when nothing changed) or test -z "$(git status --porcelain)" (fails on uncommitted changes)',
+        'test -n "$(git status --porcelain)" (fails when nothing changed) or test -z "$(git status ' +
+        '--porcelain)" (fails on uncommitted changes)',
     });
   } else if (
     expectsZero &&

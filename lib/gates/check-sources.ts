@@ -22,7 +22,10 @@ const ZCheckSourceName = z
 function urlProblem(url: string): string | null {
   if (url.startsWith("-")) return "must not start with '-' (git would read it as an option)";
   if (/^[A-Za-z0-9][A-Za-z0-9+.-]*::/.test(url))
-    return "remote helpers (<transport>::<address>, such as ext::) are not allowed: use https://, ssh://, file:// or a path";
+    return (
+      "remote helpers (<transport>::<address>, such as ext::) are not allowed: use https://, " +
+      "ssh://, file:// or a path"
+    );
   if (/[\s\0-\x1f\x7f]/.test(url)) return "must not contain spaces or control characters";
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url);
   if (scheme) {
@@ -113,7 +116,9 @@ export const ZCheckSourceList = z
         ctx.addIssue({
           code: "custom",
           path: [index, "name"],
-          message: `duplicate name "${source.name}": each check source needs its own folder (already used by source ${first + 1})`,
+          message:
+            `duplicate name "${source.name}": each check source needs its own folder (already ` +
+            `used by source ${first + 1})`,
         });
     });
   });

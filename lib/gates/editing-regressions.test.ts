@@ -1,4 +1,5 @@
-// Cases found while testing the import formats and cannot-fail warnings (checks that cannot fail), kept so they stay fixed.
+// Cases found while testing the import formats and cannot-fail warnings (checks that cannot fail),
+// kept so they stay fixed.
 import { describe, expect, it } from "vitest";
 import { findCannotFailWarnings } from "./cannot-fail-checks";
 import { parseGatesFile, toGatesMarkdown } from "./gates-file";

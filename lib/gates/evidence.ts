@@ -58,7 +58,8 @@ export function findEvidenceProblems(text: string, criteria: readonly string[]):
 }
 
 const HOW =
-  "For each criterion write a `## <check id>` heading, then the command you ran in a ``` fence, then what it printed in the next ``` fence.";
+  "For each criterion write a `## <check id>` heading, then the command you ran in a ``` fence, " +
+  "then what it printed in the next ``` fence.";
 
 // Row `_evidence`: null when the task adds no criterion (there is nothing to show working).
 export function evidenceRow(input: { criteria: readonly string[]; text: string | null }): ProofRow | null {
@@ -69,7 +70,9 @@ export function evidenceRow(input: { criteria: readonly string[]; text: string |
       ...base,
       verdict: "failed",
       message: `${EVIDENCE_FILE} is missing: no evidence for ${input.criteria.join(", ")}`,
-      details: `${EVIDENCE_FILE} was not found in the checkout.\nCriteria without evidence: ${input.criteria.join(", ")}\n${HOW}\n`,
+      details:
+        `${EVIDENCE_FILE} was not found in the checkout.\nCriteria without evidence: ` +
+        `${input.criteria.join(", ")}\n${HOW}\n`,
     };
   const problems = findEvidenceProblems(input.text, input.criteria);
   if (problems.length === 0)

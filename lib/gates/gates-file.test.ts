@@ -941,14 +941,16 @@ describe("the Work's proof settings in gates files", () => {
 
   it("Markdown globs without backticks are split at spaces or ', '", () => {
     const r = parseGatesFile(
-      "## Code Checks\n\n### unit — Unit\n\n```bash\nnpm test\n```\n\n## Proof\n\n- test_patterns: **/*.{test,spec}.*, spec/**\n",
+      "## Code Checks\n\n### unit — Unit\n\n```bash\nnpm test\n```\n\n## Proof\n\n- test_patterns: " +
+        "**/*.{test,spec}.*, spec/**\n",
     );
     expect(r.proof).toEqual({ testPatterns: ["**/*.{test,spec}.*", "spec/**"] });
   });
 
   it("bad settings are listed with their field, and only the good ones are kept", () => {
     const r = parseGatesFile(
-      'gates:\n  - npm test\nproof:\n  protected_paths: ["../x", "ok/**"]\n  require_tests: always\n  vacuous_policy: off\n  colour: red\n',
+      'gates:\n  - npm test\nproof:\n  protected_paths: ["../x", "ok/**"]\n  require_tests: ' +
+        "always\n  vacuous_policy: off\n  colour: red\n",
     );
     expect(r.proof).toEqual({ vacuousPolicy: "off" });
     expect(r.proofProblems).toEqual([

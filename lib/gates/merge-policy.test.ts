@@ -44,7 +44,8 @@ describe("refuseMerge", () => {
     expect(refuseMerge({ policy, branch: "task/x", ...input })).toMatch(reason);
   });
 
-  it("lets a green run at the branch's head through, and anything but a missing branch without requireGreenGate", () => {
+  it("lets a green run at the branch's head through, and anything but a missing branch without \
+requireGreenGate", () => {
     expect(refuseMerge({ policy, branch: "x", latest: accepted, branchHead: H })).toBeNull();
     expect(refuseMerge({ policy, branch: "x", latest: accepted })).toBeNull();
     const loose = { ...policy, requireGreenGate: false };

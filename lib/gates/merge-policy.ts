@@ -49,12 +49,18 @@ export function refuseMerge(opts: {
   if (latest.ending !== "accepted")
     return `no accepted run: the latest run #${latest.number} ended ${latest.ending} (requireGreenGate)`;
   if (latest.gate !== "green")
-    return `the gate of run #${latest.number} is ${latest.gate}, not green: it was accepted without a green gate (requireGreenGate)`;
+    return (
+      `the gate of run #${latest.number} is ${latest.gate}, not green: it was accepted without a ` +
+      `green gate (requireGreenGate)`
+    );
   if (!latest.head) return `run #${latest.number} recorded no commit to merge`;
   if (latest.isDirty)
     return `run #${latest.number} was accepted on uncommitted changes; commit them and run the task again`;
   if (branchHead !== undefined && branchHead !== latest.head)
-    return `the branch moved since run #${latest.number}: it is at ${branchHead.slice(0, 12)}, the run was accepted at ${latest.head.slice(0, 12)}; run the task again`;
+    return (
+      `the branch moved since run #${latest.number}: it is at ${branchHead.slice(0, 12)}, the run was ` +
+      `accepted at ${latest.head.slice(0, 12)}; run the task again`
+    );
   return null;
 }
 

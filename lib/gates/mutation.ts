@@ -135,7 +135,8 @@ export function mutationRow(record: MutationRecord): ProofRow {
   for (const f of record.files) {
     lines.push(
       "",
-      `${f.path}: score ${f.score ?? "n/a"} (killed ${f.killed}, timeout ${f.timeout}, survived ${f.survived}, no coverage ${f.noCoverage})`,
+      `${f.path}: score ${f.score ?? "n/a"} (killed ${f.killed}, timeout ${f.timeout}, survived ` +
+        `${f.survived}, no coverage ${f.noCoverage})`,
     );
     for (const m of f.survivors)
       lines.push(`  line ${m.line}: ${m.mutator}${m.replacement ? ` → ${m.replacement}` : ""}`);

@@ -17,10 +17,19 @@ const list = (ids: readonly string[]) => ids.map((id) => `“${id}”`).join(", 
 // What the evidence layer asks of this task (or, on the Work's page, of any task).
 function evidenceAsked(profile: Profile, criteria: readonly string[] | null): string {
   if (criteria === null)
-    return `Profile ${profile}: for every check a task adds (its acceptance criteria), the agent must show it working in ${EVIDENCE_FILE} — a “## <check id>” heading, the command in a fenced block, its output in the next. A run without it is red, even with every check green.`;
+    return (
+      `Profile ${profile}: for every check a task adds (its acceptance criteria), the agent must show ` +
+      `it working in ${EVIDENCE_FILE} — a “## <check id>” heading, the command in a fenced block, its ` +
+      `output in the next. A run without it is red, even with every check green.`
+    );
   if (criteria.length === 0)
     return `Profile ${profile}: this task adds no acceptance check, so no evidence file is asked for.`;
-  return `Profile ${profile}: this task adds ${criteria.length} acceptance check${criteria.length === 1 ? "" : "s"} (${list(criteria)}), so the agent must write ${EVIDENCE_FILE} with a “## <check id>” section for each — the command in a fenced block, its output in the next. Without it the run is red, even with every check green. The brief tells the agent exactly this.`;
+  return (
+    `Profile ${profile}: this task adds ${criteria.length} acceptance check` +
+    `${criteria.length === 1 ? "" : "s"} (${list(criteria)}), so the agent must write ${EVIDENCE_FILE} ` +
+    `with a “## <check id>” section for each — the command in a fenced block, its output in the next. ` +
+    `Without it the run is red, even with every check green. The brief tells the agent exactly this.`
+  );
 }
 
 // The profile's layers (lib/gates/profiles.ts), in the order a run meets them.

@@ -200,7 +200,8 @@ describe("protectedRow", () => {
 
 describe("findSkipMarkers", () => {
   const diff = (file: string, ...added: string[]) =>
-    `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-old\n${added.map((l) => `+${l}`).join("\n")}\n`;
+    `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-old\n` +
+    `${added.map((l) => `+${l}`).join("\n")}\n`;
   it.each([
     ['it.skip("x", () => {})', "it.skip"],
     ['  test.skip("x")', "test.skip"],
@@ -221,7 +222,9 @@ describe("findSkipMarkers", () => {
   });
 
   it("only added lines count, not removed ones, context or words that merely contain a marker", () => {
-    const text = `${diff("a.test.js", 'it("runs", () => {})', "const exit = 1;", "skipit(1)")}--- a/b.js\n+++ b/b.js\n-it.skip("old")\n`;
+    const text =
+      `${diff("a.test.js", 'it("runs", () => {})', "const exit = 1;", "skipit(1)")}--- a/b.js\n+++ ` +
+      `b/b.js\n-it.skip("old")\n`;
     expect(findSkipMarkers(text)).toEqual([]);
   });
 
@@ -265,7 +268,8 @@ describe("testsKeptRow", () => {
       "deleted and failing",
       { restored: [d("t/a.test.js")], markers: [], reruns: [fail("unit"), fail("e2e")], hasTestChecks: true },
       "failed",
-      'With the tests as they were, "unit", "e2e" fail: the change weakened or removed tests (the change deleted t/a.test.js)',
+      'With the tests as they were, "unit", "e2e" fail: the change weakened or removed tests (the ' +
+        "change deleted t/a.test.js)",
     ],
     [
       "modified and still passing",

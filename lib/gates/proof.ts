@@ -180,7 +180,8 @@ export function protectedRow(input: {
     const notes = input.edits.map((e) => {
       const ids = e.checks.filter((c) => passed.has(c));
       return ids.length
-        ? `${e.labels.join(", ")} changed; check ${quoteIds(ids)} ${ids.length === 1 ? "runs it and passes" : "run it and pass"} with the original too`
+        ? `${e.labels.join(", ")} changed; check ${quoteIds(ids)} ` +
+            `${ids.length === 1 ? "runs it and passes" : "run it and pass"} with the original too`
         : `${e.labels.join(", ")} changed; check ${quoteIds(e.checks)} did not pass with it`;
     });
     return row(PROTECTED, true, "passed", notes.join("; "), [...header, "", ...rule]);
@@ -365,7 +366,8 @@ export function withShrink(
   if (shrunk.length === 0) return kept;
   const what = shrunk.map((s) =>
     s.vanished.length
-      ? `"${s.checkId}" no longer runs ${plural(s.vanished.length, "test")} that passed at the start: ${list(s.vanished, 3)}`
+      ? `"${s.checkId}" no longer runs ${plural(s.vanished.length, "test")} that passed at the ` +
+        `start: ${list(s.vanished, 3)}`
       : `"${s.checkId}" ran ${plural(s.after ?? 0, "test")} where it ran ${s.before} at the start`,
   );
   const moved = renamedOut.length

@@ -85,7 +85,10 @@ export function judgeRedTeam(input: Omit<RedTeamRecord, "verdict" | "message" | 
     return {
       ...base,
       verdict: "failed",
-      message: `${failing.length} of ${input.probes.length} red-team ${input.probes.length === 1 ? "probe" : "probes"} failed: ${failing.map((p) => p.path).join(", ")}`,
+      message:
+        `${failing.length} of ${input.probes.length} red-team ` +
+        `${input.probes.length === 1 ? "probe" : "probes"} failed: ` +
+        `${failing.map((p) => p.path).join(", ")}`,
     };
   return {
     ...base,

@@ -116,7 +116,9 @@ export function judgeReview(input: {
     return {
       ...base,
       outcome: "disagreement",
-      message: `the review disagrees with the checks on ${disagreeing.map((c) => `${c.id} (review: ${c.status}, check: ${c.check?.verdict})`).join(", ")}`,
+      message:
+        `the review disagrees with the checks on ` +
+        `${disagreeing.map((c) => `${c.id} (review: ${c.status}, check: ${c.check?.verdict})`).join(", ")}`,
     };
   if (met === criteria.length)
     return { ...base, outcome: "met", message: `${met} of ${criteria.length} criteria met (score 1)` };
@@ -202,7 +204,8 @@ export function composeReviewBrief(input: ReviewBriefInput): string {
     "Write JSON to the file named by $GATEHOUSE_REPORT_FILE:",
     "",
     "```json",
-    `{"criteria": [{"id": "<criterion id>", "status": "met" | "unverified" | "missing", "command": "<what you ran>", "output": "<what it printed>"}], "gaps": ["<what the change misses>"]}`,
+    `{"criteria": [{"id": "<criterion id>", "status": "met" | "unverified" | "missing", "command": ` +
+      `"<what you ran>", "output": "<what it printed>"}], "gaps": ["<what the change misses>"]}`,
     "```",
     "",
     "met: you ran it and it shows the criterion holds; missing: it does not hold; unverified: you could not tell.",

@@ -68,11 +68,13 @@ export function readFence(info: string, code: readonly string[]): FenceReading {
   if (lang === "yaml" || lang === "yml") return { fields: { ...fields, ...readBuiltin(text, problems) }, problems };
   if (!lang && executor)
     problems.push(
-      `a fence with executor=${executor} and no language: mark it bash (a command) or agent (an instruction), e.g. \`\`\`bash executor=${executor}`,
+      `a fence with executor=${executor} and no language: mark it bash (a command) or agent (an ` +
+        `instruction), e.g. \`\`\`bash executor=${executor}`,
     );
   else
     problems.push(
-      `the fenced block is marked “${lang || "nothing"}”: mark it bash or sh for a command, agent for an instruction the agent carries out, or yaml with use: for a built-in`,
+      `the fenced block is marked “${lang || "nothing"}”: mark it bash or sh for a command, agent ` +
+        `for an instruction the agent carries out, or yaml with use: for a built-in`,
     );
   fields.run = text;
   return { fields, problems };
@@ -126,7 +128,8 @@ export function readFrontmatter(lines: readonly string[]): {
     return {
       defaultTimeoutSec: null,
       problems: [
-        `frontmatter code_checks.timeout_sec: must be a whole number of seconds from 1 to 3600 (got ${JSON.stringify(value)})`,
+        `frontmatter code_checks.timeout_sec: must be a whole number of seconds from 1 to 3600 (got ` +
+          `${JSON.stringify(value)})`,
       ],
       rest,
     };

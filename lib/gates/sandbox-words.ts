@@ -9,13 +9,16 @@ export function sandboxWords(kind: string | null): { label: string; warning: str
     return {
       label: "not sandboxed",
       warning:
-        "GATEHOUSE_SANDBOX=off: the agent and the checks ran without the sandbox and could reach the platform — its database, secret key, logs and other runs — and write anywhere the server's user can.",
+        "GATEHOUSE_SANDBOX=off: the agent and the checks ran without the sandbox and could reach " +
+        "the platform — its database, secret key, logs and other runs — and write " +
+        "anywhere the server's user can.",
     };
   if (kind === "unavailable")
     return {
       label: "sandbox unavailable",
       warning:
-        "The sandbox could not start on the machine that ran this, so its commands were refused (see /api/health; GATEHOUSE_SANDBOX names the setting).",
+        "The sandbox could not start on the machine that ran this, so its commands were refused " +
+        "(see /api/health; GATEHOUSE_SANDBOX names the setting).",
     };
   return { label: "sandbox not recorded", warning: null };
 }

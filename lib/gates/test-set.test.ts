@@ -18,7 +18,8 @@ describe("passedNamesOf", () => {
 
   it("pytest -v names each test with its file; failed and skipped ones are not passed", () => {
     const out =
-      "tests/test_a.py::test_one PASSED  [ 33%]\ntests/test_a.py::test_two FAILED  [ 66%]\ntests/test_a.py::test_three SKIPPED (x) [100%]\n";
+      "tests/test_a.py::test_one PASSED  [ 33%]\ntests/test_a.py::test_two FAILED  [ " +
+      "66%]\ntests/test_a.py::test_three SKIPPED (x) [100%]\n";
     expect(passedNamesOf(out)).toEqual(["tests/test_a.py::test_one"]);
   });
 
@@ -52,7 +53,8 @@ describe("testSetOf and shrinkOf", () => {
     });
   });
 
-  it("the same tests, or more: no shrink; a change that deletes a test file outright is _tests-kept's to report", () => {
+  it("the same tests, or more: no shrink; a change that deletes a test file outright is \
+_tests-kept's to report", () => {
     expect(shrinkOf({ checkId: "unit", before: whole, after: whole, deletesTests: false })).toBeNull();
     expect(shrinkOf({ checkId: "unit", before: whole, after: fewer, deletesTests: true })).toBeNull();
   });

@@ -350,7 +350,8 @@ describe("ZWorkCreate", () => {
       {
         path: "checkDefaults.0.disabled",
         message:
-          "a Work's default cannot be disabled: only a task's entries suppress a default; delete the check here instead",
+          "a Work's default cannot be disabled: only a task's entries suppress a default; " +
+          "delete the check here instead",
       },
     ]);
   });

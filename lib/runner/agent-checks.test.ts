@@ -48,7 +48,8 @@ const rowsOf = (detail: Awaited<ReturnType<typeof dispatchAndSettle>>, n: number
     .checks.map((c) => [c.checkId, c.executor, c.verdict, c.message]);
 
 describe("agent checks", () => {
-  it("are judged from the report: pass, fail with its message, skipped when left out; dropped entries are noted", async () => {
+  it("are judged from the report: pass, fail with its message, skipped when left out; dropped \
+entries are noted", async () => {
     const s = await makeScenario(h, {
       maxGateAttempts: 1,
       agentCommand: reporting(
@@ -111,7 +112,8 @@ describe("agent checks", () => {
         `cp "$GATEHOUSE_BRIEF_FILE" ${out}/brief-$GATEHOUSE_ATTEMPT.md`,
         `test ! -e "$GATEHOUSE_REPORT_FILE" && echo fresh > ${out}/fresh-$GATEHOUSE_ATTEMPT`,
         'if [ "$GATEHOUSE_ATTEMPT" = 1 ]; then s=fail; else s=pass; fi',
-        'printf \'{"checks": [{"id": "smoke", "status": "%s", "message": "health said %s"}]}\' $s $s > "$GATEHOUSE_REPORT_FILE"',
+        'printf \'{"checks": [{"id": "smoke", "status": "%s", "message": "health said %s"}]}\' $s ' +
+          '$s > "$GATEHOUSE_REPORT_FILE"',
         "date +%s%N > touched.txt",
       ].join("\n"),
       checkDefaults: [check("smoke", "Open /health.", { executor: "agent" })],
@@ -150,7 +152,8 @@ describe("a report that cannot be read: every agent check is error, the attempt 
     [
       "10,000 entries",
       () =>
-        `node -e 'process.stdout.write(JSON.stringify({checks: Array.from({length: 10000}, (_, i) => ({id: "c" + i, status: "pass"}))}))' > "$GATEHOUSE_REPORT_FILE"`,
+        `node -e 'process.stdout.write(JSON.stringify({checks: Array.from({length: 10000}, (_, i) ` +
+        `=> ({id: "c" + i, status: "pass"}))}))' > "$GATEHOUSE_REPORT_FILE"`,
       "report unreadable: 10000 entries, at most 100",
     ],
     [
@@ -313,7 +316,9 @@ describe("what the agent leaves running is stopped before the checks", () => {
     const token = `writer-token-${++counter}-${process.pid}`;
     const out = scratchDir("writer");
     // The writer says it runs, waits until the checks have started, then overwrites out.txt again and again.
-    const writer = `touch ${out}/started; while [ ! -e ${out}/checking ]; do sleep 0.01; done; while :; do echo changed > out.txt; sleep 0.05; done`;
+    const writer =
+      `touch ${out}/started; while [ ! -e ${out}/checking ]; do sleep 0.01; done; while :; do echo ` +
+      `changed > out.txt; sleep 0.05; done`;
     const s = await makeScenario(h, {
       maxGateAttempts: 1,
       agentCommand: [

@@ -102,7 +102,9 @@ describe("Work assets in a real run", () => {
       checkDefaults: [
         check(
           "expected",
-          'diff {{assets_dir}}/expected.txt "$GATEHOUSE_ASSETS_DIR/expected.txt" && grep -qx "forty two" {{assets_dir}}/expected.txt && stat -c "%a %n" {{assets_dir}} {{assets_dir}}/expected.txt',
+          'diff {{assets_dir}}/expected.txt "$GATEHOUSE_ASSETS_DIR/expected.txt" && grep -qx "forty ' +
+            'two" {{assets_dir}}/expected.txt && stat -c "%a %n" {{assets_dir}} ' +
+            "{{assets_dir}}/expected.txt",
         ),
         builtin("contains", "file_contains", { path: "{{assets_dir}}/expected.txt", strings: ["forty two"] }),
       ],

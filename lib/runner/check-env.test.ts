@@ -121,7 +121,8 @@ describe("buildCheckEnv", () => {
     expect(env).not.toHaveProperty("AWS_SECRET_ACCESS_KEY");
   });
 
-  it("never grants platform-owned names, even when listed (schema bypassed) and present as server env or secrets", () => {
+  it("never grants platform-owned names, even when listed (schema bypassed) and present as server \
+env or secrets", () => {
     const secrets = Object.fromEntries(FORBIDDEN_LISTED.map((n) => [n, `secret-${n}`]));
     const env = buildCheckEnv(input({ passthrough: [...FORBIDDEN_LISTED, "FOO_TOKEN"], secrets }));
     expect(Object.keys(env).sort()).toEqual([...FIXED_NAMES, "FOO_TOKEN"].sort());
@@ -132,7 +133,8 @@ describe("buildCheckEnv", () => {
     expect(JSON.stringify(env)).not.toMatch(/hunter2|bootstrap-token-value|admin-password-value|next-secret|evil/);
   });
 
-  it("PATH is the system's: never Gatehouse's node_modules/.bin, npm's run-script helpers or its install folder", () => {
+  it("PATH is the system's: never Gatehouse's node_modules/.bin, npm's run-script helpers or its \
+install folder", () => {
     const serverPath = [
       "/srv/gatehouse/node_modules/.bin",
       "/srv/node_modules/.bin",

@@ -31,7 +31,8 @@ describeAsRoot("check sources with a run-as user", () => {
     const source = makeCheckSourceRepo("v1");
     h.repos.push(source);
     const tries = path.join(h.scratch, "tries");
-    const agent = `for t in "${h.dataDir}/checks/$GATEHOUSE_RUN_ID/cache" "${h.dataDir}/checks/$GATEHOUSE_RUN_ID/cache/gate.git/HEAD"; do
+    const agent = `for t in "${h.dataDir}/checks/$GATEHOUSE_RUN_ID/cache" \
+"${h.dataDir}/checks/$GATEHOUSE_RUN_ID/cache/gate.git/HEAD"; do
   if ls "$t" >/dev/null 2>&1 || echo x >> "$t" 2>/dev/null; then echo "reached $t" >> ${tries}; fi
 done; echo done > done.txt`;
     const write = (what: string, command: string) =>

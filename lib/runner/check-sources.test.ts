@@ -68,7 +68,9 @@ else echo done > done.txt; fi`;
   it("the commit is frozen before the agent starts: one pushed to the source afterwards is not used", async () => {
     const source = makeCheckSourceRepo("v1");
     h.repos.push(source);
-    const agent = `printf 'v2\\n' > ${source.dir}/VERSION && git -C ${source.dir} -c user.name=a -c user.email=a@b.invalid commit -qam v2 && echo done > done.txt`;
+    const agent =
+      `printf 'v2\\n' > ${source.dir}/VERSION && git -C ${source.dir} -c user.name=a -c ` +
+      `user.email=a@b.invalid commit -qam v2 && echo done > done.txt`;
     const s = await makeScenario(h, {
       checkDefaults: [GATE],
       checkSources: [{ name: "gate", url: source.dir, ref: "refs/heads/main" }],
@@ -128,7 +130,8 @@ else echo done > done.txt; fi`;
     expect(detail.attempts[0].results[0].message).toContain('not run: check source "gate"');
   });
 
-  it("an agent (same user, no run-as) that destroys the run's cache ends the run inconclusive, naming the source", async () => {
+  it("an agent (same user, no run-as) that destroys the run's cache ends the run inconclusive, \
+naming the source", async () => {
     const source = makeCheckSourceRepo();
     h.repos.push(source);
     const s = await makeScenario(h, {
@@ -149,7 +152,9 @@ else echo done > done.txt; fi`;
       checkDefaults: [
         check(
           "modes",
-          'stat -c %a "$GATEHOUSE_CHECKS_DIR/gate/check.sh" "$GATEHOUSE_CHECKS_DIR/gate" "$GATEHOUSE_CHECKS_DIR/gate/.git/config" | tr "\\n" " "; case "$GATEHOUSE_CHECKS_DIR" in "$PWD"*) echo inside; exit 1;; esac',
+          'stat -c %a "$GATEHOUSE_CHECKS_DIR/gate/check.sh" "$GATEHOUSE_CHECKS_DIR/gate" ' +
+            '"$GATEHOUSE_CHECKS_DIR/gate/.git/config" | tr "\\n" " "; case "$GATEHOUSE_CHECKS_DIR" in ' +
+            '"$PWD"*) echo inside; exit 1;; esac',
         ),
       ],
       checkSources: [{ name: "gate", url: source.dir, ref: "main" }],
@@ -158,7 +163,8 @@ else echo done > done.txt; fi`;
     expect(detail.attempts[0].results[0]).toMatchObject({ verdict: "passed", message: "444 555 444" });
   });
 
-  it("a private source's secret goes to git alone: never into the check's environment, output or the clone", async () => {
+  it("a private source's secret goes to git alone: never into the check's environment, output or \
+the clone", async () => {
     const source = makeCheckSourceRepo("private");
     h.repos.push(source);
     const token = "tok-9f8e7d6c5b4a";
@@ -169,7 +175,10 @@ else echo done > done.txt; fi`;
         checkDefaults: [
           check(
             "snoop",
-            'env; git -C "$GATEHOUSE_CHECKS_DIR/gate" config --list; cat "$GATEHOUSE_CHECKS_DIR/gate/.git/config"; grep -r --exclude-dir=hooks . "$GATEHOUSE_CHECKS_DIR/gate/.git" 2>/dev/null | head -c 200000; bash "$GATEHOUSE_CHECKS_DIR/gate/check.sh"',
+            'env; git -C "$GATEHOUSE_CHECKS_DIR/gate" config --list; cat ' +
+              '"$GATEHOUSE_CHECKS_DIR/gate/.git/config"; grep -r --exclude-dir=hooks . ' +
+              '"$GATEHOUSE_CHECKS_DIR/gate/.git" 2>/dev/null | head -c 200000; bash ' +
+              '"$GATEHOUSE_CHECKS_DIR/gate/check.sh"',
           ),
         ],
         agentCommand: "echo done > done.txt",

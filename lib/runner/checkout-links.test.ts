@@ -1,6 +1,7 @@
 // Attacks on the platform's own reads and writes in a checkout, as an agent would make them: a committed
 // `tests/redteam` link to a folder outside (the red team's probes must not land there), a mutation report
-// that is a link to the database or to a JSON file outside (neither is read nor shown). Real git, real processes, real links.
+// that is a link to the database or to a JSON file outside (neither is read nor shown). Real git,
+// real processes, real links.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,15 +40,20 @@ async function run(work: Record<string, unknown>) {
 }
 
 describe("the platform never follows a link out of the checkout", () => {
-  it("red team: a committed tests/redteam link to a folder outside gets no probe file; the probe is an error saying why", async () => {
+  it("red team: a committed tests/redteam link to a folder outside gets no probe file; the probe is \
+an error saying why", async () => {
     const probeDir = path.join(outside, "redteam");
     fs.mkdirSync(probeDir);
     const probe = 'require("node:assert").strictEqual(require("../../src/title")("B"), "b");\n';
     const { detail } = await run({
-      agentCommand: `printf %s ${shellQuote(LOWER)} > src/title.js && mkdir -p tests && ln -s ${shellQuote(probeDir)} tests/redteam`,
+      agentCommand:
+        `printf %s ${shellQuote(LOWER)} > src/title.js && mkdir -p tests && ln -s ` +
+        `${shellQuote(probeDir)} tests/redteam`,
       redTeamTestCommand: 'node "$GATEHOUSE_PROBE"',
       // The red team replaces the link with a real folder in its scratch worktree and writes its probe there.
-      redTeamCommand: `rm tests/redteam && mkdir -p tests/redteam && printf %s ${shellQuote(probe)} > tests/redteam/b.test.js`,
+      redTeamCommand: `rm tests/redteam && mkdir -p tests/redteam && printf %s ${shellQuote(
+        probe,
+      )} > tests/redteam/b.test.js`,
     });
     expect(fs.readdirSync(probeDir)).toEqual([]);
     const record = detail.attempts[0].redTeam!;

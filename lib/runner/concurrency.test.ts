@@ -23,7 +23,8 @@ describe("bounded concurrency", () => {
     const holdingCheck = (name: string) =>
       check(
         "hold",
-        `echo "start ${name}" >> '${journal}'; while [ ! -e '${releaseOf(name)}' ]; do sleep 0.05; done; echo "end ${name}" >> '${journal}'`,
+        `echo "start ${name}" >> '${journal}'; while [ ! -e '${releaseOf(name)}' ]; do sleep 0.05; ` +
+          `done; echo "end ${name}" >> '${journal}'`,
       );
     const read = () => (fs.existsSync(journal) ? fs.readFileSync(journal, "utf8").split("\n").filter(Boolean) : []);
 

@@ -25,7 +25,8 @@ function proofOf(detail: RunDetail, n: number) {
   );
 }
 describe("the demo", () => {
-  it("attempt 1 is red and adds no test (reported); attempt 2 adds a test and is green, proven by every row", async () => {
+  it("attempt 1 is red and adds no test (reported); attempt 2 adds a test and is green, proven by \
+every row", async () => {
     const seeded = await seedDemoIfEmpty();
     const detail = await settle(h, seeded!.runId);
     expect(detail.attempts.map((a) => a.gate)).toEqual(["red", "green"]);

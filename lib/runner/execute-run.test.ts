@@ -96,7 +96,8 @@ describe("dispatch", () => {
 });
 
 describe("policy required without an agent", () => {
-  it("a red attempt waits for a fix; the next attempt runs on the branch as it then stands and is accepted", async () => {
+  it("a red attempt waits for a fix; the next attempt runs on the branch as it then stands and is \
+accepted", async () => {
     const s = await makeScenario(h, {
       checkDefaults: [check("fixed", 'echo "fixed.txt is missing"; test -f fixed.txt')],
     });
@@ -147,7 +148,8 @@ describe("policy required without an agent", () => {
     expect(second.attempts[1].results[0].logAttempt).toBe(2);
   });
 
-  it("when the attempts run out red the run ends partial with the best attempt (most required passed, the later on a tie) and its commit", async () => {
+  it("when the attempts run out red the run ends partial with the best attempt (most required \
+passed, the later on a tie) and its commit", async () => {
     const s = await makeScenario(
       h,
       {
@@ -237,10 +239,12 @@ describe("decisions on a partial run", () => {
     expect(after.attempts.map((a) => a.gate)).toEqual(["red", "green"]);
   });
 
-  it("more attempts with an agent: the run continues by itself (the agent gets the failures) and is accepted", async () => {
+  it("more attempts with an agent: the run continues by itself (the agent gets the failures) and is \
+accepted", async () => {
     const { run } = await partialRun({
       agentCommand:
-        'if [ "$GATEHOUSE_ATTEMPT" -ge 2 ]; then grep -q "What failed in attempt 1" "$GATEHOUSE_BRIEF_FILE" && echo ok > fixed.txt; fi; echo agent done',
+        'if [ "$GATEHOUSE_ATTEMPT" -ge 2 ]; then grep -q "What failed in attempt 1" ' +
+        '"$GATEHOUSE_BRIEF_FILE" && echo ok > fixed.txt; fi; echo agent done',
     });
     const decided = await decideRun(SYSTEM_ACTOR, run.id, { choice: "more-attempts" });
     expect(decided.maxAttempts).toBe(2);
@@ -256,7 +260,8 @@ describe("decisions on a partial run", () => {
 });
 
 describe("the agent loop", () => {
-  it("the agent fixes it on attempt 2: brief on stdin and in GATEHOUSE_BRIEF_FILE, with the failing check from attempt 2 on", async () => {
+  it("the agent fixes it on attempt 2: brief on stdin and in GATEHOUSE_BRIEF_FILE, with the failing \
+check from attempt 2 on", async () => {
     const out = path.join(h.scratch, `agent-loop-${Date.now()}`);
     fs.mkdirSync(out);
     const agent = path.join(out, "agent.sh");
@@ -266,7 +271,8 @@ describe("the agent loop", () => {
         "set -euo pipefail",
         `cat > ${out}/stdin-$GATEHOUSE_ATTEMPT.md`,
         `cp "$GATEHOUSE_BRIEF_FILE" ${out}/file-$GATEHOUSE_ATTEMPT.md`,
-        'if grep -q "^## What failed" "$GATEHOUSE_BRIEF_FILE"; then echo fixed > answer.txt; msg="the real fix"; else echo "first try" > notes.txt; msg="a first try"; fi',
+        'if grep -q "^## What failed" "$GATEHOUSE_BRIEF_FILE"; then echo fixed > answer.txt; ' +
+          'msg="the real fix"; else echo "first try" > notes.txt; msg="a first try"; fi',
         "git add -A",
         'git commit --quiet -m "$msg"',
         'echo "agent attempt $GATEHOUSE_ATTEMPT: $msg"',
@@ -329,7 +335,8 @@ describe("the agent loop", () => {
     expect(stdin2).toContain("answer.txt does not say fixed");
   });
 
-  it("an agent that changes nothing: the next attempt is recorded as no change since attempt 1 and its checks are not re-run", async () => {
+  it("an agent that changes nothing: the next attempt is recorded as no change since attempt 1 and \
+its checks are not re-run", async () => {
     const counter = scratchFile("nochange-count");
     const s = await makeScenario(h, {
       maxGateAttempts: 3,
@@ -368,7 +375,8 @@ describe("the agent loop", () => {
     expect(detail.run.status).toBe("finished");
   });
 
-  it("budgetSec: a slow agent is stopped when the budget runs out, and the run ends partial naming the budget", async () => {
+  it("budgetSec: a slow agent is stopped when the budget runs out, and the run ends partial naming \
+the budget", async () => {
     const pidFile = scratchFile("budget-agent.pid");
     const s = await makeScenario(h, {
       maxGateAttempts: 5,
@@ -456,7 +464,8 @@ describe("checks in an attempt", () => {
     expect(fs.existsSync(marker)).toBe(true);
   });
 
-  it("timeout, expectExit and expectStdout decide verdicts; a non-required red check does not change the gate", async () => {
+  it("timeout, expectExit and expectStdout decide verdicts; a non-required red check does not \
+change the gate", async () => {
     const s = await makeScenario(h, {
       checkDefaults: [
         check("slow", "echo waiting; sleep 30", { timeoutSec: 1, required: false }),

@@ -120,7 +120,9 @@ export function readJunitReports(opts: { checkoutDir: string; glob: string; sinc
   }
   if (stale > 0)
     problems.push(
-      `${stale} report${stale === 1 ? "" : "s"} matching "${opts.glob}" ${stale === 1 ? "was" : "were"} not written by this run of the check (older than it): not read`,
+      `${stale} report${stale === 1 ? "" : "s"} matching "${opts.glob}" ` +
+        `${stale === 1 ? "was" : "were"} not written by this run of the check ` +
+        `(older than it): not read`,
     );
   if (found.files.length === 0 && found.symlinks.length === 0) problems.push(`no file matches "${opts.glob}"`);
   return { cases, filesRead, problems };

@@ -287,7 +287,8 @@ describe("reading reports out of the checkout", () => {
   it("never reads a symlink, at the end of the path or on the way", () => {
     expect(readReportFile(root, "reports/link.xml", 1 << 20)).toEqual({
       problem:
-        "reports/link.xml is a symbolic link: Gatehouse does not follow links in the checkout (one could lead out of it): not read",
+        "reports/link.xml is a symbolic link: Gatehouse does not follow links in the checkout (one " +
+        "could lead out of it): not read",
     });
     expect(readReportFile(root, "linked-dir/secret.xml", 1 << 20)).toMatchObject({
       problem: expect.stringMatching(/^linked-dir is a symbolic link: .*: not read$/),

@@ -156,7 +156,9 @@ describe("_mutation without a threshold or after a red gate", () => {
       {},
       {
         agentCommand: agent(STRONG),
-        mutationCommand: `test "$GATEHOUSE_MUTATE_FILES" = src/price.js && mkdir -p out && printf %s ${shellQuote(report)} > out/m.json`,
+        mutationCommand:
+          `test "$GATEHOUSE_MUTATE_FILES" = src/price.js && mkdir -p out && printf %s ` +
+          `${shellQuote(report)} > out/m.json`,
         mutationReport: "out/m.json",
       },
     );

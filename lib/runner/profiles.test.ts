@@ -40,7 +40,8 @@ const write = (file: string, content: string) =>
 function agent(evidenceFrom: number, evidence = EVIDENCE): string {
   return [
     write("src/title.js", TITLE_FIXED),
-    `if [ "$GATEHOUSE_ATTEMPT" -ge ${evidenceFrom} ] && [ ${evidenceFrom} -gt 0 ]; then ${write(".gatehouse/evidence.md", evidence)}; fi`,
+    `if [ "$GATEHOUSE_ATTEMPT" -ge ${evidenceFrom} ] && [ ${evidenceFrom} -gt 0 ]; then ` +
+      `${write(".gatehouse/evidence.md", evidence)}; fi`,
   ].join(" && ");
 }
 // A review command: a shell script in the harness's scratch directory.
@@ -51,7 +52,8 @@ function reviewer(name: string, body: string): string {
 }
 // Writes the report with node (which the shims see as one executed command).
 const report = (criteria: string, gaps = "[]") =>
-  `node -e 'require("fs").writeFileSync(process.env.GATEHOUSE_REPORT_FILE, JSON.stringify({criteria: ${criteria}, gaps: ${gaps}}))' "$out"`;
+  `node -e 'require("fs").writeFileSync(process.env.GATEHOUSE_REPORT_FILE, ` +
+  `JSON.stringify({criteria: ${criteria}, gaps: ${gaps}}))' "$out"`;
 
 function rowOf(detail: RunDetail, checkId: string, n = 1) {
   return detail.attempts.find((a) => a.n === n)?.results.find((r) => r.checkId === checkId);
@@ -101,7 +103,10 @@ describe("review", () => {
   it("a reviewer that runs the criterion and pastes its output: met, score 1, the run accepted", async () => {
     const good = reviewer(
       "good",
-      `out=$(node test/title.test.js)\n${report(`[{id: "title-lower", status: "met", command: "node test/title.test.js", output: process.argv[1]}]`)}`,
+      `out=$(node test/title.test.js)\n` +
+        `${report(
+          `[{id: "title-lower", status: "met", command: "node test/title.test.js", output: process.argv[1]}]`,
+        )}`,
     );
     const s = await scenario({ agentCommand: agent(1), reviewCommand: good });
     const detail = await dispatchAndSettle(h, s.task.id);
@@ -120,7 +125,8 @@ describe("review", () => {
   it("a reviewer that executes nothing is discarded and retried, then the run is inconclusive", async () => {
     const idle = reviewer(
       "idle",
-      `printf '%s' '{"criteria":[{"id":"title-lower","status":"met","command":"node test/title.test.js","output":"ok"}],"gaps":[]}' > "$GATEHOUSE_REPORT_FILE"`,
+      `printf '%s' '{"criteria":[{"id":"title-lower","status":"met","command":"node ` +
+        `test/title.test.js","output":"ok"}],"gaps":[]}' > "$GATEHOUSE_REPORT_FILE"`,
     );
     const s = await scenario({ agentCommand: agent(1), reviewCommand: idle });
     const detail = await dispatchAndSettle(h, s.task.id);
@@ -136,7 +142,11 @@ describe("review", () => {
   it("met claimed with no output counts as unverified: red, and the gaps go into the next brief", async () => {
     const claims = reviewer(
       "claims",
-      `out=$(ls)\n${report(`[{id: "title-lower", status: "met", command: "node test/title.test.js", output: ""}]`, `["nothing was pasted for title-lower"]`)}`,
+      `out=$(ls)\n` +
+        `${report(
+          `[{id: "title-lower", status: "met", command: "node test/title.test.js", output: ""}]`,
+          `["nothing was pasted for title-lower"]`,
+        )}`,
     );
     const s = await scenario({ agentCommand: agent(1), reviewCommand: claims, maxGateAttempts: 2 });
     const detail = await dispatchAndSettle(h, s.task.id);
@@ -152,7 +162,10 @@ describe("review", () => {
   it("a reviewer that disagrees with a passing check: inconclusive, both outputs kept side by side", async () => {
     const contrary = reviewer(
       "contrary",
-      `out=$(echo 'title("Hello") gave "Hello"')\n${report(`[{id: "title-lower", status: "missing", command: "node test/title.test.js", output: process.argv[1]}]`)}`,
+      `out=$(echo 'title("Hello") gave "Hello"')\n` +
+        `${report(
+          `[{id: "title-lower", status: "missing", command: "node test/title.test.js", output: process.argv[1]}]`,
+        )}`,
     );
     const s = await scenario({ agentCommand: agent(1), reviewCommand: contrary });
     const detail = await dispatchAndSettle(h, s.task.id);

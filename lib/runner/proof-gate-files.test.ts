@@ -46,7 +46,8 @@ const PRICE_FIXED = "module.exports = (cents) => cents / 100;\n";
 const NODE_TESTS = {
   "src/price.js": PRICE_BUGGY,
   "test/price.test.js":
-    'const test = require("node:test");\nconst assert = require("node:assert");\nconst price = require("../src/price");\n' +
+    'const test = require("node:test");\nconst assert = require("node:assert");\nconst price = ' +
+    'require("../src/price");\n' +
     'test("converts cents", () => assert.strictEqual(price(250), 2.5));\n',
   "test/other.test.js": 'const test = require("node:test");\ntest("is there", () => {});\n',
 };
@@ -127,7 +128,8 @@ describe("pytest", () => {
   const PY_PROJECT = {
     "price.py": "def price(cents):\n    return cents / 10\n",
     "tests/test_price.py":
-      "from price import price\n\ndef test_converts():\n    assert price(250) == 2.5\n\ndef test_zero():\n    assert price(0) == 0\n",
+      "from price import price\n\ndef test_converts():\n    assert price(250) == 2.5\n\ndef " +
+      "test_zero():\n    assert price(0) == 0\n",
     "pyproject.toml": PYPROJECT,
   };
   const PY_UNIT = check("unit", `${python} -m pytest -p no:cacheprovider`, { kind: "test" });
@@ -224,7 +226,8 @@ describe("the test set does not silently shrink", () => {
     });
   });
 
-  it("honest twin: a test file the npm script runs by name, rewritten with the fix, is a test, not a gate", async () => {
+  it("honest twin: a test file the npm script runs by name, rewritten with the fix, is a test, not \
+a gate", async () => {
     const files = { ...NODE_TESTS, "package.json": pkg("node --test test/price.test.js") };
     const agent = agentWriting({
       "src/price.js": PRICE_FIXED,
@@ -277,7 +280,8 @@ describe("vitest configuration", () => {
     ".gitignore": "node_modules\n",
     "src/price.js": "export const price = (cents) => cents / 10;\n",
     "test/price.test.js":
-      'import { expect, test } from "vitest";\nimport { price } from "../src/price.js";\ntest("converts cents", () => expect(price(250)).toBe(2.5));\n',
+      'import { expect, test } from "vitest";\nimport { price } from ' +
+      '"../src/price.js";\ntest("converts cents", () => expect(price(250)).toBe(2.5));\n',
     "test/other.test.js": 'import { test } from "vitest";\ntest("is there", () => {});\n',
     "vitest.config.mjs": "export default { test: { include: ['test/**/*.test.js'] } };\n",
     "package.json": '{ "type": "module" }\n',

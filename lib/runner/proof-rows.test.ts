@@ -142,7 +142,8 @@ describe("_protected", () => {
     expect(brief).toContain("What to do: undo the changes to these files");
   });
 
-  it("a protected file (the default conftest.py) is named, even uncommitted; an honest change leaves the row green", async () => {
+  it("a protected file (the default conftest.py) is named, even uncommitted; an honest change \
+leaves the row green", async () => {
     const s = await makeScenario(
       h,
       {
@@ -185,7 +186,8 @@ describe("_tests-kept", () => {
   const scenario = (agent: string) =>
     makeScenario(h, { checkDefaults: [UNIT], agentCommand: agent, maxGateAttempts: 1 }, { files: PROJECT });
 
-  it("an agent that weakens an assertion: the test as it was still fails, so the row and the gate are red", async () => {
+  it("an agent that weakens an assertion: the test as it was still fails, so the row and the gate \
+are red", async () => {
     const weakened = TITLE_TEST.replace('assert.strictEqual(title("Hello"), "hello")', 'assert.ok(title("Hello"))');
     const detail = await dispatchAndSettle(
       h,
@@ -210,7 +212,8 @@ describe("_tests-kept", () => {
     expect(proofOf(detail)["_tests-kept"]).toMatchObject({
       verdict: "failed",
       message:
-        'With the tests as they were, "unit" fails: the change weakened or removed tests (the change deleted test/title.test.js)',
+        'With the tests as they were, "unit" fails: the change weakened or removed tests (the ' +
+        "change deleted test/title.test.js)",
     });
     expect(detail.run.gate).toBe("red");
   });
@@ -332,7 +335,9 @@ describe("_fails-without-change", () => {
       {
         checkDefaults: [UNIT],
         // Idempotent: the second run finds the fix already committed.
-        agentCommand: `${agentWriting({ "src/title.js": TITLE_FIXED }, false)} && git add -A && (git diff --cached --quiet || git commit -qm fix)`,
+        agentCommand:
+          `${agentWriting({ "src/title.js": TITLE_FIXED }, false)} && git add -A && (git diff ` +
+          `--cached --quiet || git commit -qm fix)`,
         vacuousPolicy: "warn",
         maxGateAttempts: 1,
       },
@@ -352,14 +357,17 @@ describe("_fails-without-change", () => {
     expect(log).not.toContain("they prove nothing");
   });
 
-  it("the change's test files are laid over the start commit: a new test fails there, so the check is not vacuous", async () => {
+  it("the change's test files are laid over the start commit: a new test fails there, so the check \
+is not vacuous", async () => {
     const s = await makeScenario(
       h,
       {
         checkDefaults: [{ ...UNIT, provesChange: true }],
         agentCommand: agentWriting({
           "src/title.js": TITLE_FIXED,
-          "test/more.test.js": `${HARNESS}const title = require("../src/title");\nit("lower-cases ABC", () => assert.strictEqual(title("ABC"), "abc"));\n`,
+          "test/more.test.js":
+            `${HARNESS}const title = require("../src/title");\nit("lower-cases ABC", () => ` +
+            `assert.strictEqual(title("ABC"), "abc"));\n`,
           "test/title.test.js": null,
         }),
         vacuousPolicy: "required",

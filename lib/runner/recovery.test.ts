@@ -74,7 +74,8 @@ function startServer(taskId: string): {
 }
 
 describe("recoverRuns", () => {
-  it("after a crash, a run left running ends inconclusive (interrupted) and the processes it left are killed", async () => {
+  it("after a crash, a run left running ends inconclusive (interrupted) and the processes it left \
+are killed", async () => {
     const pidFile = path.join(h.scratch, "crash.pids");
     const s = await makeScenario(h, {
       checkDefaults: [

@@ -51,13 +51,16 @@ async function run(work: Record<string, unknown>) {
 
 describe("red team", () => {
   it("a failing probe is the next attempt's feedback; once it passes it is committed on the task branch", async () => {
-    const agent = `if [ "$GATEHOUSE_ATTEMPT" = 1 ]; then ${write("src/title.js", LOWER)}; else ${write("src/title.js", LOWER_TRIM)}; fi`;
+    const agent =
+      `if [ "$GATEHOUSE_ATTEMPT" = 1 ]; then ${write("src/title.js", LOWER)}; else ` +
+      `${write("src/title.js", LOWER_TRIM)}; fi`;
     const { s, detail } = await run({
       agentCommand: agent,
       maxGateAttempts: 2,
       redTeamCommand: script(
         "trim",
-        `${write("tests/redteam/trim.test.js", TRIM_PROBE)}\necho "tried surrounding spaces" > "$GATEHOUSE_REPORT_FILE"`,
+        `${write("tests/redteam/trim.test.js", TRIM_PROBE)}\necho "tried surrounding spaces" > ` +
+          `"$GATEHOUSE_REPORT_FILE"`,
       ),
     });
     expect(rowOf(detail, 1)).toMatchObject({ verdict: "failed", required: true, kind: "proof" });
@@ -76,7 +79,8 @@ describe("red team", () => {
     expect(gitIn(s.worktree, "show", "--name-only", "--format=", kept.committed!)).toBe("tests/redteam/trim.test.js");
   });
 
-  it("files outside tests/redteam/, over an existing file or not matching testPatterns are refused; the probe is kept", async () => {
+  it("files outside tests/redteam/, over an existing file or not matching testPatterns are refused; \
+the probe is kept", async () => {
     const { s, detail } = await run({
       agentCommand: write("src/title.js", LOWER),
       testPatterns: ["**/*.test.js"],

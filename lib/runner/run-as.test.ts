@@ -63,7 +63,9 @@ describeAsRoot("running checks as another user", () => {
       checkDefaults: [
         check(
           "snoop",
-          'for f in "$HOME/../gatehouse.db" "$HOME/../secret.key"; do if cat "$f" >/dev/null 2>&1; then echo "readable: $f"; exit 1; fi; done; if ls "$HOME/../logs" >/dev/null 2>&1 || ls "$HOME/.." >/dev/null 2>&1; then echo "listable"; exit 1; fi; echo unreadable',
+          'for f in "$HOME/../gatehouse.db" "$HOME/../secret.key"; do if cat "$f" >/dev/null 2>&1; ' +
+            'then echo "readable: $f"; exit 1; fi; done; if ls "$HOME/../logs" >/dev/null 2>&1 || ls ' +
+            '"$HOME/.." >/dev/null 2>&1; then echo "listable"; exit 1; fi; echo unreadable',
         ),
       ],
     });

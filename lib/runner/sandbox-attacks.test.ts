@@ -26,7 +26,8 @@ ls -A "$data" 2>/dev/null | grep -qxE 'gatehouse.db|secret.key|logs|tmp|scratch'
 ls -A "$data/repos" 2>/dev/null | grep -q . && leak "see the Works' repositories"
 ls -A "$data/briefs" 2>/dev/null | grep -vx "$GATEHOUSE_RUN_ID" | grep -q . && leak "see other runs' briefs"
 ls -A "$other" 2>/dev/null | grep -q . && leak "see another run's worktree"
-( mkdir -p "$other" && echo x > "$other/planted" ) 2>/dev/null && [ -e "$other/planted" ] && leak "write another run's worktree"
+( mkdir -p "$other" && echo x > "$other/planted" ) 2>/dev/null && [ -e "$other/planted" ] && leak \
+"write another run's worktree"
 [ -e "$install/package.json" ] && leak "see the install folder"
 ( echo x > "$install/planted" ) 2>/dev/null && leak "write the install folder"
 ( echo x > /usr/local/bin/gatehouse-planted ) 2>/dev/null && leak "write /usr/local/bin"
@@ -38,16 +39,19 @@ kill -0 "$spid" 2>/dev/null && leak "signal the server"
 grep -lsa 'vites[t]' /proc/[0-9]*/cmdline | grep -q . && leak "see the server's processes"
 cat "/proc/1/root$db" >/dev/null 2>&1 && leak "read the database through /proc/1/root"
 ln -sfn "$db" link-to-db && cat link-to-db >/dev/null 2>&1 && leak "read the database through a symlink in the worktree"
-ln -sfn "$data" link-to-data && ls -A link-to-data/logs 2>/dev/null | grep -q . && leak "list the logs through a symlink in the worktree"
+ln -sfn "$data" link-to-data && ls -A link-to-data/logs 2>/dev/null | grep -q . && leak "list the \
+logs through a symlink in the worktree"
 rm -f link-to-db link-to-data
 # The checkout is a repository of its own (its hooks and config are the agent's, and the platform's git
 # ignores both): git finds no directory outside it.
 common=$(cd "$(git rev-parse --git-common-dir)" && pwd -P)
 case "$common" in "$(pwd -P)"/*) ;; *) leak "reach a git dir outside the checkout: $common" ;; esac
-ls -A "$(dirname "$PWD")" | grep -vx "$(basename "$PWD")" | grep -q . && leak "see beside the worktree (a bind mount's parent)"
+ls -A "$(dirname "$PWD")" | grep -vx "$(basename "$PWD")" | grep -q . && leak "see beside the \
+worktree (a bind mount's parent)"
 if [ -n "$GATEHOUSE_BRIEF_FILE" ]; then
   ( echo x >> "$GATEHOUSE_BRIEF_FILE" ) 2>/dev/null && leak "rewrite the brief"
-  ls -A "$(dirname "$GATEHOUSE_BRIEF_FILE")" | grep -vxE "$(basename "$GATEHOUSE_BRIEF_FILE")|$(basename "$GATEHOUSE_REPORT_FILE")" | grep -q . && leak "see beside the brief"
+  ls -A "$(dirname "$GATEHOUSE_BRIEF_FILE")" | grep -vxE "$(basename \
+"$GATEHOUSE_BRIEF_FILE")|$(basename "$GATEHOUSE_REPORT_FILE")" | grep -q . && leak "see beside the brief"
 fi
 echo "attacks done as $(id -u)"
 `;
@@ -120,14 +124,18 @@ describeAsRoot("the sandbox, attacked from the agent step and from a check", () 
       maxGateAttempts: 2,
       // Attempt 1: the agent leaves a note in its HOME and in /tmp. Attempt 2: it looks for what the checks left.
       agentCommand: [
-        'if [ "$GATEHOUSE_ATTEMPT" = 1 ]; then echo planted > "$HOME/agent-note"; echo planted > /tmp/agent-note; exit 0; fi',
-        'if ls -A "$HOME" | grep -q check-note || [ -e /tmp/check-note ]; then echo "LEAK: the checks\' HOME reached the agent"; exit 1; fi',
+        'if [ "$GATEHOUSE_ATTEMPT" = 1 ]; then echo planted > "$HOME/agent-note"; echo planted > ' +
+          "/tmp/agent-note; exit 0; fi",
+        'if ls -A "$HOME" | grep -q check-note || [ -e /tmp/check-note ]; then echo "LEAK: the ' +
+          "checks' HOME reached the agent\"; exit 1; fi",
         "echo fixed > fixed.txt",
       ].join("\n"),
       checkDefaults: [
         check(
           "held-out",
-          'echo planted > "$HOME/check-note"; echo planted > /tmp/check-note; if [ -e "$HOME/agent-note" ] || [ -e /tmp/agent-note ]; then echo "LEAK: the agent reached a held-out check"; exit 1; fi; echo clean',
+          'echo planted > "$HOME/check-note"; echo planted > /tmp/check-note; if [ -e ' +
+            '"$HOME/agent-note" ] || [ -e /tmp/agent-note ]; then echo "LEAK: the agent reached a ' +
+            'held-out check"; exit 1; fi; echo clean',
           { hidden: true },
         ),
         check("fixed", "test -e fixed.txt"),
@@ -157,7 +165,8 @@ describeAsRoot("the sandbox, attacked from the agent step and from a check", () 
       {
         "src/add.js": "exports.add = (a, b) => { return a - b; };\n",
         "test/add.test.js":
-          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add } = require("../src/add.js");\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
+          'const test = require("node:test");\nconst assert = require("node:assert");\nconst { add ' +
+          '} = require("../src/add.js");\ntest("adds", () => assert.strictEqual(add(2, 3), 5));\n',
       },
     );
     const detail = await dispatchAndSettle(h, s.task.id);
@@ -190,7 +199,8 @@ describeAsRoot("the sandbox, attacked from the agent step and from a check", () 
     expect(detail.attempts[0].results[0]).toMatchObject({ verdict: "passed", tests: { passed: 1 } });
   });
 
-  it("no process outlives its command inside the sandbox: a detached child is gone, a timeout ends it all", async () => {
+  it("no process outlives its command inside the sandbox: a detached child is gone, a timeout ends \
+it all", async () => {
     const token = `sandbox-orphan-${process.pid}-${Date.now()}`;
     const s = await scenario({
       agentCommand: `setsid bash -c 'exec -a ${token} sleep 300' </dev/null >/dev/null 2>&1 & echo started`,

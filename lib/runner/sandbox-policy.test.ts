@@ -117,7 +117,8 @@ describeAsRoot("the sandbox's policy: network and sandboxMounts", () => {
           { path: cache, mode: "rw" },
         ],
       },
-      `cat ${tools}/README; (echo x > ${tools}/planted) 2>/dev/null && echo wrote-ro; echo kept > ${cache}/entry; echo done`,
+      `cat ${tools}/README; (echo x > ${tools}/planted) 2>/dev/null && echo wrote-ro; echo kept > ` +
+        `${cache}/entry; echo done`,
     );
     expect(outcome.tail).toContain("tools\n");
     expect(outcome.tail).not.toContain("wrote-ro");
@@ -126,7 +127,8 @@ describeAsRoot("the sandbox's policy: network and sandboxMounts", () => {
     expect(fs.readFileSync(path.join(cache, "entry"), "utf8")).toBe("kept\n");
   });
 
-  it("a timeout still gives the command inside its SIGTERM and grace; one that ignores it is killed after", async () => {
+  it("a timeout still gives the command inside its SIGTERM and grace; one that ignores it is killed \
+after", async () => {
     const graceful = await runWith(
       { network: "on", mounts: [] },
       "trap 'echo got TERM; sleep 0.2; echo cleaned up; exit 3' TERM; echo started; sleep 100 & wait",

@@ -19,7 +19,9 @@ const REVIEW = `set -e
 out=$(node test/title.test.js)
 gaps='[]'
 if [ -e "$HOME/agent-note" ]; then gaps='["LEAK: the review shares the agent HOME"]'; fi
-node -e 'require("fs").writeFileSync(process.env.GATEHOUSE_REPORT_FILE, JSON.stringify({criteria: [{id: "title-lower", status: "met", command: "node test/title.test.js", output: process.argv[1]}], gaps: JSON.parse(process.argv[2])}))' "$out" "$gaps"
+node -e 'require("fs").writeFileSync(process.env.GATEHOUSE_REPORT_FILE, JSON.stringify({criteria: \
+[{id: "title-lower", status: "met", command: "node test/title.test.js", output: process.argv[1]}], \
+gaps: JSON.parse(process.argv[2])}))' "$out" "$gaps"
 `;
 const PROBE = `const assert = require("node:assert");
 assert.strictEqual(require("../../src/title")("MiXeD"), "mixed");
@@ -99,7 +101,8 @@ describeAsRoot("every step of an attempt, sandboxed", () => {
         check("gate", 'bash "$GATEHOUSE_CHECKS_DIR/gates/check.sh"'),
         check(
           "tamper",
-          '(echo "exit 0" > "$GATEHOUSE_CHECKS_DIR/gates/check.sh") 2>/dev/null && echo "LEAK: wrote the clone" || echo read-only',
+          '(echo "exit 0" > "$GATEHOUSE_CHECKS_DIR/gates/check.sh") 2>/dev/null && echo "LEAK: ' +
+            'wrote the clone" || echo read-only',
         ),
       ],
     });

@@ -144,7 +144,8 @@ describe("a secret split by escape sequences", () => {
 });
 
 describe("the second lock: results are masked again as shown", () => {
-  it("with a masker blind to escapes, a message or tail whose escapes split the value is kept stripped and masked", () => {
+  it("with a masker blind to escapes, a message or tail whose escapes split the value is kept \
+stripped and masked", () => {
     // Matches plain text only, as the masker did before it read through escapes.
     const blind = {
       push: (c: Buffer) => c,

@@ -333,7 +333,8 @@ describe("a value a check prints is *** everywhere it is stored or shown", () =>
 });
 
 describe("the brief", () => {
-  it("a failing check's tail and the task description carry the value: the brief (stored and on disk) and the agent's output show ***", async () => {
+  it("a failing check's tail and the task description carry the value: the brief (stored and on \
+disk) and the agent's output show ***", async () => {
     const s = await makeScenario(
       h,
       {
@@ -427,7 +428,8 @@ describe("a secret that cannot be opened", () => {
 });
 
 describe("platform-owned configuration", () => {
-  it("listed in a check's and the agent's envPassthrough (past the schema), it never reaches them; the listed secret does", async () => {
+  it("listed in a check's and the agent's envPassthrough (past the schema), it never reaches them; \
+the listed secret does", async () => {
     const s = await makeScenario(h, { checkDefaults: [check("env", "env")], agentCommand: "env", maxGateAttempts: 1 });
     await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: VALUE });
     const listed = [

@@ -12,7 +12,8 @@ export async function loadWorkSecrets(workId: string): Promise<Record<string, st
         return [s.name, openSecret(s.ciphertext)];
       } catch {
         throw new SecretUnreadableError(
-          `the secret ${s.name} cannot be decrypted (did GATEHOUSE_SECRET_KEY or the data dir's secret.key change?); set it again`,
+          `the secret ${s.name} cannot be decrypted (did GATEHOUSE_SECRET_KEY or the data dir's ` +
+            `secret.key change?); set it again`,
         );
       }
     }),

@@ -15,7 +15,8 @@ export async function requireRole(actor: Actor, workId: string, needed: Role, db
   if (!roleAllows(held, needed)) {
     throw new AppError(
       "forbidden",
-      `this needs the ${needed} role on this Work (a ${needed} may ${ROLE_CAN[needed]}); you are ${held === "engineer" ? "an" : "a"} ${held}`,
+      `this needs the ${needed} role on this Work (a ${needed} may ${ROLE_CAN[needed]}); you are ` +
+        `${held === "engineer" ? "an" : "a"} ${held}`,
     );
   }
   return held;

@@ -48,7 +48,9 @@ export async function uploadAsset(
         event: auditBy(actor, {
           action: existed ? "asset.replace" : "asset.upload",
           workId,
-          summary: `${existed ? "replaced" : "uploaded"} asset ${name} (${content.byteLength} bytes, sha256 ${sha256.slice(0, 12)})`,
+          summary:
+            `${existed ? "replaced" : "uploaded"} asset ${name} (${content.byteLength} bytes, ` +
+            `sha256 ${sha256.slice(0, 12)})`,
         }),
         db: tx,
       });

@@ -202,7 +202,8 @@ describe("concurrent merges into one base branch", () => {
     for (const r of runs) expect(remoteFile(remote, `run-${r.run.id}.txt`)).toBe(r.run.id);
   });
 
-  it("two servers (two Works on one repository, no shared lock) racing: every merge reported lands, the rest are refused cleanly", async () => {
+  it("two servers (two Works on one repository, no shared lock) racing: every merge reported lands, \
+the rest are refused cleanly", async () => {
     const remote = makeBareRepo();
     const tasks = [];
     for (const file of ["r1.txt", "r2.txt", "r3.txt", "r4.txt"]) tasks.push(await acceptedTask(remote, file));

@@ -72,7 +72,9 @@ export async function dispatchTask(
         workId: work.id,
         taskId,
         runId: created.id,
-        summary: `dispatched ${fresh.key} (run #${created.number})${opts.pushed ? ` at ${opts.pushed.commit.slice(0, 12)}` : ""}`,
+        summary:
+          `dispatched ${fresh.key} (run #${created.number})` +
+          `${opts.pushed ? ` at ${opts.pushed.commit.slice(0, 12)}` : ""}`,
       }),
       db: tx,
     });
@@ -132,7 +134,9 @@ export async function startNextAttempt(
         workId: run.workId,
         taskId: run.taskId,
         runId,
-        summary: `started attempt ${next} of run #${run.number}${opts.pushed ? ` at ${opts.pushed.commit.slice(0, 12)}` : ""}`,
+        summary:
+          `started attempt ${next} of run #${run.number}` +
+          `${opts.pushed ? ` at ${opts.pushed.commit.slice(0, 12)}` : ""}`,
       }),
       db: tx,
     });
@@ -205,7 +209,13 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
           ending: endingForDecision(decision.choice),
           endingReason:
             decision.choice === "accept"
-              ? `accepted as it stands by ${who}${run.bestAttempt ? ` (best attempt ${run.bestAttempt}${run.bestCommit ? `, commit ${run.bestCommit.slice(0, 12)}` : ""})` : ""}${reason ? `: ${reason}` : ""}`
+              ? `accepted as it stands by ${who}` +
+                `${
+                  run.bestAttempt
+                    ? ` (best attempt ${run.bestAttempt}${run.bestCommit ? `, commit ${run.bestCommit.slice(0, 12)}` : ""})`
+                    : ""
+                }` +
+                `${reason ? `: ${reason}` : ""}`
               : `rejected by ${who}${reason ? `: ${reason}` : ""}`,
         },
         db: tx,
@@ -220,7 +230,10 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
         workId: run.workId,
         taskId: run.taskId,
         runId,
-        summary: `answered run #${run.number}: ${decision.choice}${decision.choice === "more-attempts" ? ` (+${decision.attempts ?? 1})` : ""}${reason ? ` — ${reason}` : ""}`,
+        summary:
+          `answered run #${run.number}: ${decision.choice}` +
+          `${decision.choice === "more-attempts" ? ` (+${decision.attempts ?? 1})` : ""}` +
+          `${reason ? ` — ${reason}` : ""}`,
         after: decision,
       }),
       db: tx,

@@ -67,7 +67,8 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
   if (identity.length > 0 && !actor.isAdmin)
     throw new AppError(
       "forbidden",
-      `changing ${identity.join(", ")} of a Work needs an admin; a lead edits its checks, policy, attempts, agent command and budget`,
+      `changing ${identity.join(", ")} of a Work needs an admin; a lead edits its checks, policy, ` +
+        `attempts, agent command and budget`,
     );
   await refuseOutOfReachRepositories(actor, changes, workId);
   // Nothing to change: no new version (others editing would get a needless conflict).
@@ -120,7 +121,9 @@ export function staleError(what: string, yours: number, current: { version: numb
   if (current === null) return notFound(what);
   return new AppError(
     "conflict",
-    `This ${what} was changed by someone else since you opened it (you edited version ${yours}; it is now at version ${current.version}). Nothing was saved: look at their version, then apply your change to it.`,
+    `This ${what} was changed by someone else since you opened it (you edited version ${yours}; it ` +
+      `is now at version ${current.version}). Nothing was saved: look at their version, then ` +
+      `apply your change to it.`,
     [],
     { current },
   );

@@ -98,7 +98,9 @@ export async function seedDemoIfEmpty(): Promise<{ taskId: string; runId: string
   const task = await createTask(SYSTEM_ACTOR, work.id, {
     title: "Make slugify produce URL slugs",
     description:
-      'slugify() returns titles unchanged. Make it lower-case the title, join words with "-", drop punctuation and trim dashes at both ends, so that `node --test test/` passes and no TODO is left in src/.',
+      'slugify() returns titles unchanged. Make it lower-case the title, join words with "-", drop ' +
+      "punctuation and trim dashes at both ends, so that `node --test test/` passes and " +
+      "no TODO is left in src/.",
   });
   const run = await dispatchTask(SYSTEM_ACTOR, task.id);
   console.log(`gatehouse: created the demo Work with ${task.key} and dispatched its first run`);

@@ -57,8 +57,8 @@ export async function createHarness(overrides: Partial<RunnerDeps> = {}): Promis
 
 export type Scenario = { repo: TestRepo; work: WorkRecord; task: TaskView; worktree: string };
 
-// The proof rows (and the profile's layers: lite) are off unless a test asks for them: tests of other behaviour see only their checks
-// (lib/runner/proof-rows.test.ts covers the rows).
+// The proof rows (and the profile's layers: lite) are off unless a test asks for them: tests of
+// other behaviour see only their checks (lib/runner/proof-rows.test.ts covers the rows).
 const PROOF_OFF = { requireTests: "off", vacuousPolicy: "off", protectedPaths: [], profile: "lite" };
 
 // A repository with the given files, a Work on it (settings as the API takes them) and one task.

@@ -131,7 +131,8 @@ export async function benchCheckHistory(rounds: number): Promise<BenchRow[]> {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByLabel(/^Account: /).waitFor();
     const painted = (rows: number, cells: number) =>
-      `document.querySelectorAll('tr[data-check-id]').length === ${rows} && document.querySelectorAll('tr[data-check-id] li a').length === ${cells}`;
+      `document.querySelectorAll('tr[data-check-id]').length === ${rows} && ` +
+      `document.querySelectorAll('tr[data-check-id] li a').length === ${cells}`;
     const pageBig = await timeToReady(page, `${base}/works/${big.id}/checks`, painted(20, 600), rounds);
     const pageSmall = await timeToReady(page, `${base}/works/${small.id}/checks`, painted(10, 10), rounds);
     return [

@@ -11,7 +11,9 @@ import { benchScale } from "./scale-bench";
 async function main() {
   const only = process.argv[2];
   const rows: BenchRow[] = [];
-  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}`;
+  const machine =
+    `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} ` +
+    `GB, Node ${process.version}`;
   console.log(`Gatehouse benchmarks on ${machine}\n`);
   if (!only || only === "runner") {
     rows.push(await benchTrivialChecks(9));
@@ -58,7 +60,8 @@ async function main() {
 
 function print(row: BenchRow) {
   console.log(
-    `${row.name}\n  subject ${row.subjectMs.toFixed(0)} ms · baseline ${row.baselineMs.toFixed(0)} ms · ratio ${row.ratio.toFixed(2)}${row.extra ? ` · ${row.extra}` : ""}\n`,
+    `${row.name}\n  subject ${row.subjectMs.toFixed(0)} ms · baseline ${row.baselineMs.toFixed(0)} ` +
+      `ms · ratio ${row.ratio.toFixed(2)}${row.extra ? ` · ${row.extra}` : ""}\n`,
   );
 }
 

@@ -21,7 +21,9 @@ function makeReport(): string {
     parts.push(`  <testsuite name="suite ${s}" file="tests/module_${s}/test_things.py" tests="100">`);
     for (let t = 0; t < 100; t++) {
       const name = `test_behaviour_${s}_${t}_keeps_the_contract_when_the_input_is_large_and_the_cache_is_cold`;
-      const head = `    <testcase classname="tests.module_${s}.test_things.TestThings${s}" name="${name}" time="0.00${t % 10}">`;
+      const head =
+        `    <testcase classname="tests.module_${s}.test_things.TestThings${s}" name="` +
+        `${name}" time="0.00${t % 10}">`;
       if ((s * 100 + t) % 20 !== 0) {
         // Padding comparable to real reports' captured output, so 10,000 tests weigh about 5 MB.
         parts.push(`${head}<system-out>${"collected output line ".repeat(3)}</system-out></testcase>`);
@@ -32,7 +34,9 @@ function makeReport(): string {
         (_, i) => `  File "tests/module_${s}/test_things.py", line ${i + 10}, in ${name}\n    assert value == expected`,
       ).join("\n");
       parts.push(
-        `${head}<failure message="${escapeXml(`AssertionError: assert <Value ${t}> == 'expected & more'`)}">${escapeXml(trace)}</failure></testcase>`,
+        `${head}<failure message="` +
+          `${escapeXml(`AssertionError: assert <Value ${t}> == 'expected & more'`)}">` +
+          `${escapeXml(trace)}</failure></testcase>`,
       );
     }
     parts.push("  </testsuite>");
@@ -66,7 +70,10 @@ export async function benchJunit(rounds: number): Promise<BenchRow[]> {
     const b = median(baseline);
     return [
       {
-        name: `a JUnit report of ${(xml.length / 1048576).toFixed(1)} MB with ${cases.toLocaleString("en")} tests: read and parsed as a check's report vs fast-xml-parser's bare parse`,
+        name:
+          `a JUnit report of ${(xml.length / 1048576).toFixed(1)} MB with ` +
+          `${cases.toLocaleString("en")} tests: read and parsed as a check's report vs ` +
+          `fast-xml-parser's bare parse`,
         subjectMs: s,
         baselineMs: b,
         ratio: s / b,

@@ -89,7 +89,11 @@ export async function benchPages(rounds: number): Promise<BenchRow[]> {
 
     // The line is in the page and in view inside the log's box.
     const lastLine = (n: number) =>
-      `(() => { const el = document.querySelector('[data-line="${n}"]'); if (!el || !el.textContent.includes('line ${n}:')) return false; const box = el.closest('[aria-label="Log lines"]').getBoundingClientRect(); const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1; })()`;
+      `(() => { const el = document.querySelector('[data-line="${n}"]'); if (!el || ` +
+      `!el.textContent.includes('line ${n}:')) return false; const box = ` +
+      `el.closest('[aria-label="Log lines"]').getBoundingClientRect(); const r = ` +
+      `el.getBoundingClientRect(); return r.height > 0 && r.top >= box.top - 1 && ` +
+      `r.bottom <= box.bottom + 1; })()`;
     const logBig = await timeToReady(
       page,
       `${base}/runs/${big.runId}/attempts/1/checks/print/log`,

@@ -154,7 +154,10 @@ export async function benchSandbox(rounds: number): Promise<BenchRow> {
       subjectMs: s,
       baselineMs: b,
       ratio: s / b,
-      extra: `the sandbox adds ${((s - b) / 20).toFixed(1)} ms per check to the run; a check's own duration ${median(perCheck.plain)} ms → ${median(perCheck.sandboxed)} ms; load average ${os.loadavg()[0].toFixed(2)}`,
+      extra:
+        `the sandbox adds ${((s - b) / 20).toFixed(1)} ms per check to the run; a check's own ` +
+        `duration ${median(perCheck.plain)} ms → ${median(perCheck.sandboxed)} ms; load average ` +
+        `${os.loadavg()[0].toFixed(2)}`,
     };
   } finally {
     for (const cleanup of cleanups) cleanup();
@@ -222,7 +225,9 @@ export async function benchFlood(label: string, command: string, rounds: number)
       subjectMs: s,
       baselineMs: b,
       ratio: s / b,
-      extra: `peak memory growth ${growthMb.toFixed(1)} MB; a bare pipe (| cat > /dev/null) takes ${p.toFixed(0)} ms, ratio ${(p / b).toFixed(2)}`,
+      extra:
+        `peak memory growth ${growthMb.toFixed(1)} MB; a bare pipe (| cat > /dev/null) takes ` +
+        `${p.toFixed(0)} ms, ratio ${(p / b).toFixed(2)}`,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -174,7 +174,8 @@ export async function benchScale(runs: number): Promise<BenchRow[]> {
       extra: `p95 ${pct(queued, 0.95).toFixed(0)} ms vs ${pct(local, 0.95).toFixed(0)} ms`,
     });
     console.log(
-      `${rows.at(-1)!.name}: ${rows.at(-1)!.subjectMs.toFixed(0)} vs ${rows.at(-1)!.baselineMs.toFixed(0)} ms, ${rows.at(-1)!.extra}`,
+      `${rows.at(-1)!.name}: ${rows.at(-1)!.subjectMs.toFixed(0)} vs ` +
+        `${rows.at(-1)!.baselineMs.toFixed(0)} ms, ${rows.at(-1)!.extra}`,
     );
     return rows;
   } finally {

@@ -106,7 +106,10 @@ export default async function RunPage({ params, searchParams }: Props) {
         <p
           role="note"
           data-testid="sandbox-warning"
-          className="mb-6 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-700/60 dark:bg-red-950/40 dark:text-red-200"
+          className={
+            "mb-6 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900 " +
+            "dark:border-red-700/60 dark:bg-red-950/40 dark:text-red-200"
+          }
         >
           {sandbox.warning}
         </p>
@@ -119,7 +122,10 @@ export default async function RunPage({ params, searchParams }: Props) {
       {detail.decision.supersededBy ? (
         <p
           role="note"
-          className="mb-8 rounded-lg border border-zinc-300 bg-zinc-50 p-4 text-sm text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
+          className={
+            "mb-8 rounded-lg border border-zinc-300 bg-zinc-50 p-4 text-sm text-zinc-800 " +
+            "dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
+          }
         >
           Superseded by{" "}
           <Link className="font-medium underline" href={`/runs/${detail.decision.supersededBy.id}`}>
@@ -146,7 +152,10 @@ export default async function RunPage({ params, searchParams }: Props) {
       ) : run.needsDecision ? (
         <p
           role="note"
-          className="mb-8 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/40 dark:text-amber-200"
+          className={
+            "mb-8 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 " +
+            "dark:border-amber-700/60 dark:bg-amber-950/40 dark:text-amber-200"
+          }
         >
           This partial run waits for a decision by a lead of {work.name}.
         </p>

@@ -88,7 +88,11 @@ export default async function WorkPage({ params }: Props) {
               <li key={task.id}>
                 <Link
                   href={`/tasks/${task.id}`}
-                  className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-3 px-4 py-3 hover:bg-zinc-50 sm:grid-cols-[5.5rem_minmax(0,1fr)_auto_auto] dark:hover:bg-zinc-800/50"
+                  className={
+                    "grid grid-cols-[minmax(0,1fr)_auto] items-center gap-3 px-4 py-3 " +
+                    "hover:bg-zinc-50 sm:grid-cols-[5.5rem_minmax(0,1fr)_auto_auto] " +
+                    "dark:hover:bg-zinc-800/50"
+                  }
                 >
                   <span className="hidden font-mono text-sm text-zinc-500 sm:block dark:text-zinc-400">{task.key}</span>
                   <span className="min-w-0">

@@ -1,6 +1,7 @@
 // The Markdown shape of a gates file, a runbook: `## Code Checks`, then `### id — name` and one fenced block
-// per check; `## Proof`, `## Check sources`, `## Merge` and `## Sandbox` sections beside it. Every section is read by one
-// fence-aware reader (readSections): a heading inside a fenced block is text, never a section.
+// per check; `## Proof`, `## Check sources`, `## Merge` and `## Sandbox` sections beside it. Every
+// section is read by one fence-aware reader (readSections): a heading inside a fenced block is text,
+// never a section.
 import YAML from "yaml";
 import { formatDurationSec } from "../duration";
 import { readFence, readFrontmatter } from "../runbook-fences";

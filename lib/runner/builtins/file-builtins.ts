@@ -21,7 +21,9 @@ async function readResult(raw: string, io: BuiltinIo, opts: { allowEmpty?: boole
   if (at.stat.size > MAX_FILE_BYTES)
     return {
       verdict: "error",
-      message: `${at.shown}: ${formatBytes(at.stat.size)}, more than the ${formatBytes(MAX_FILE_BYTES)} a built-in reads`,
+      message: `${at.shown}: ${formatBytes(at.stat.size)}, more than the ${formatBytes(
+        MAX_FILE_BYTES,
+      )} a built-in reads`,
     };
   if (at.stat.size === 0 && !opts.allowEmpty) return { verdict: "failed", message: `${at.shown}: exists but is empty` };
   const text = await fs.readFile(at.real, { encoding: "utf8", signal: io.signal });

@@ -40,7 +40,9 @@ export async function httpOk(p: BuiltinParams["http_ok"], io: BuiltinIo): Promis
   if (addresses.length === 0 || outside)
     return {
       verdict: "error",
-      message: `url: ${host} resolves to ${outside?.address ?? "nothing"}, not a loopback address: only this machine may be checked`,
+      message:
+        `url: ${host} resolves to ${outside?.address ?? "nothing"}, not a loopback address: only ` +
+        `this machine may be checked`,
     };
   const target = addresses[0];
   io.log(`GET ${url.href} (${host} → ${target.address})`);

@@ -35,8 +35,10 @@ outer: while (stack.length) {
     if (++files > maxFiles) { problem = "more than " + maxFiles + " files match the glob"; break outer; }
     // Opened without following a link (one swapped in since the listing) and read through that descriptor.
     let fd;
-    try { fd = fs.openSync(path.join(root, child), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK); }
-    catch (e) { if (e.code === "ELOOP") { problem = child + " became a symbolic link (links are not followed)"; break outer; } continue; }
+    try { fd = fs.openSync(path.join(root, child), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW \
+| fs.constants.O_NONBLOCK); }
+    catch (e) { if (e.code === "ELOOP") { problem = child + " became a symbolic link (links are not \
+followed)"; break outer; } continue; }
     let text;
     try {
       const stat = fs.fstatSync(fd);
@@ -122,6 +124,8 @@ export async function noMatch(p: BuiltinParams["no_match"], io: BuiltinIo): Prom
   const first = found.matches[0];
   return {
     verdict: "failed",
-    message: `${found.matchCount} line${found.matchCount === 1 ? "" : "s"} match /${p.pattern}/, first ${first.file}:${first.line}`,
+    message:
+      `${found.matchCount} line${found.matchCount === 1 ? "" : "s"} match /${p.pattern}/, first ` +
+      `${first.file}:${first.line}`,
   };
 }

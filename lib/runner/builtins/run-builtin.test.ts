@@ -105,7 +105,8 @@ describe("paths that leave the results directory are errors", () => {
     const out = await run("json_valid", { path: "link-out.json" });
     expect(out.builtinVerdict).toBe("error");
     expect(out.message).toBe(
-      `link-out.json: resolves to ${fs.realpathSync(path.join(outside, "secret.json"))}, outside the results directory (a symlink out)`,
+      `link-out.json: resolves to ${fs.realpathSync(path.join(outside, "secret.json"))}, outside ` +
+        `the results directory (a symlink out)`,
     );
     expect(out.log).not.toContain('"secret"');
     expect((await run("json_valid", { path: "link-in.json" })).builtinVerdict).toBe("passed");

@@ -34,5 +34,9 @@ export async function checkedOutBaseWarning(work: {
   if (!checkedOut || (work.baseBranch && work.baseBranch !== checkedOut)) return null;
   const deny = await gitCaptured(["config", "--get", "receive.denyCurrentBranch"], options);
   if (/^(ignore|warn|updateInstead)$/.test(deny.stdout.trim())) return null;
-  return `The repository at ${dir} has "${checkedOut}" checked out, and git refuses to push to a checked-out branch: Merge will fail. Point the Work at a bare clone (git clone --bare ${dir} ${dir}.git), or check out another branch in that repository.`;
+  return (
+    `The repository at ${dir} has "${checkedOut}" checked out, and git refuses to push to a ` +
+    `checked-out branch: Merge will fail. Point the Work at a bare clone (git clone --bare ${dir} ` +
+    `${dir}.git), or check out another branch in that repository.`
+  );
 }

@@ -74,7 +74,8 @@ describe("prepareCheckout", () => {
     expect(gitIn(repo.dir, "branch", "--format=%(refname:short)")).toBe("main");
   });
 
-  it("a commit made in a task's checkout stays on its branch across prepares, and once saved even if the checkout directory is lost", async () => {
+  it("a commit made in a task's checkout stays on its branch across prepares, and once saved even \
+if the checkout directory is lost", async () => {
     const a = await prepareCheckout(target("task-a", "gate-1"));
     const fixed = commitFiles(a.path, { "src/app.txt": "v2 fixed\n" }, "fix on gate-1");
 

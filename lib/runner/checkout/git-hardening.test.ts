@@ -137,7 +137,8 @@ describe("git run by the platform in an armed checkout", () => {
     const inc = path.join(dataDir, "evil", "included.config");
     fs.writeFileSync(
       inc,
-      `[core]\n\tfsmonitor = ${evil("included-fsmonitor")}\n[filter "inc"]\n\tclean = ${evil("included-clean")}\n\tsmudge = ${evil("included-smudge")}\n`,
+      `[core]\n\tfsmonitor = ${evil("included-fsmonitor")}\n[filter "inc"]\n\tclean = ` +
+        `${evil("included-clean")}\n\tsmudge = ${evil("included-smudge")}\n`,
     );
     const inc2 = path.join(dataDir, "evil", "included2.config");
     fs.writeFileSync(inc2, `[filter "inc2"]\n\tclean = ${evil("includeif-clean")}\n`);
@@ -183,7 +184,8 @@ describe("git run by the platform in an armed checkout", () => {
     expect(ran()).toEqual([]);
   });
 
-  it("refuses transports that run a program (ext::) and uses plain ssh, whatever a config rewrites the URL to", async () => {
+  it("refuses transports that run a program (ext::) and uses plain ssh, whatever a config rewrites \
+the URL to", async () => {
     // The checkout's config is its own repository's: rewriting URLs there no longer reaches the clone's fetch.
     agentGit("config", "core.sshCommand", evil("ssh-command"));
     agentGit("config", `url.ssh://127.0.0.1:1/nothing.git.insteadOf`, repo.dir);

@@ -52,7 +52,8 @@ describe("a task's checkout", () => {
     repo.cleanup();
   });
 
-  it("holds its own branch and nothing else, by name or by object id, also when made again after the base moved", async () => {
+  it("holds its own branch and nothing else, by name or by object id, also when made again after \
+the base moved", async () => {
     const a = await prepareCheckout(target("task-a", "gate-a"));
     // The Work's clone does hold all of it (the checkout is filled from there).
     const clone = repoDirOf(dataDir, "work-iso");
@@ -142,7 +143,8 @@ describe("a task's checkout", () => {
     expect(() => gitIn(again.path, "cat-file", "-e", secret.solution)).toThrow();
   });
 
-  it("a worktree of the clone left from before becomes a repository of its own, its commits and edits kept", async () => {
+  it("a worktree of the clone left from before becomes a repository of its own, its commits and \
+edits kept", async () => {
     // The layout before: the task's directory is a `git worktree` of the clone, sharing all of its refs.
     const clone = repoDirOf(dataDir, "work-iso");
     const wt = path.join(dataDir, "worktrees", "task-old");
@@ -163,7 +165,8 @@ describe("a task's checkout", () => {
     expect(await saveCheckoutBranch(target("task-old", "gate-old"))).toBe(gitIn(wt, "rev-parse", "HEAD"));
   });
 
-  it("gitPathsOf names the task checkout's .git for a scratch worktree of it, and nothing for a forged pointer", async () => {
+  it("gitPathsOf names the task checkout's .git for a scratch worktree of it, and nothing for a \
+forged pointer", async () => {
     const g = await prepareCheckout(target("task-g", "gate-g"));
     const dir = path.join(dataDir, "scratch", "iso-g");
     await withScratchWorktree({
@@ -204,7 +207,8 @@ describe("a checkout started from a kept pack (the fast path for a repository wi
     repo.cleanup();
   });
 
-  it("holds the same objects as a full fetch would: the kept pack's commit is in the branch's history, and a pack off it is never used", async () => {
+  it("holds the same objects as a full fetch would: the kept pack's commit is in the branch's \
+history, and a pack off it is never used", async () => {
     const first = await prepareCheckout(target("task-1", "p-1"));
     const kept = path.join(`${repoDirOf(dataDir, "work-packs").replace(/\.git$/, "")}.base-packs`, first.head);
     expect(fs.readdirSync(kept).some((f) => f.endsWith(".pack"))).toBe(true);
@@ -240,7 +244,8 @@ describe("through a run (an agent step and a check in the checkout)", () => {
   });
   afterAll(async () => h.cleanup());
 
-  it("the agent and the checks see only the task's branch; its commit is on the task branch and the next run starts from it", async () => {
+  it("the agent and the checks see only the task's branch; its commit is on the task branch and the \
+next run starts from it", async () => {
     const repo = makeGitRepo({ "src/a.js": "broken\n" });
     gitIn(repo.dir, "checkout", "--quiet", "-b", "solution");
     const solution = commitFiles(repo.dir, { "src/a.js": "fixed\n" }, "the fix");

@@ -50,7 +50,10 @@ export function localRepositoryProblem(url: string, roots: LocalRepositoryRoots)
   const dataDir = realPathOf(roots.dataDir);
   if (isInside(path.join(dataDir, "demo"), real)) return null;
   if (isInside(dataDir, real))
-    return "is inside Gatehouse's data dir (its database, key, logs and other Works' repositories): a local repository must be outside it";
+    return (
+      "is inside Gatehouse's data dir (its database, key, logs and other Works' repositories): a " +
+      "local repository must be outside it"
+    );
   if (isInside(realPathOf(roots.installDir), real))
     return "is inside Gatehouse's install folder: a local repository must be outside it";
   return null;

@@ -80,7 +80,8 @@ export async function mergeBranch(req: MergeRequest): Promise<MergeOutcome> {
     if (!(await isAncestor(baseBefore, head)))
       return refused(
         "not-fast-forward",
-        `cannot fast-forward: "${base}" has commits that ${req.branch} does not; rebase the branch, or use merge or squash`,
+        `cannot fast-forward: "${base}" has commits that ${req.branch} does not; rebase the ` +
+          `branch, or use merge or squash`,
       );
     commit = head;
   } else {
@@ -92,7 +93,8 @@ export async function mergeBranch(req: MergeRequest): Promise<MergeOutcome> {
       const files = [...new Set(lines.slice(1))];
       return refused(
         "conflict",
-        `merging ${req.branch} into "${base}" conflicts in ${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}; nothing was pushed`,
+        `merging ${req.branch} into "${base}" conflicts in ${files.length} file` +
+          `${files.length === 1 ? "" : "s"}: ${files.join(", ")}; nothing was pushed`,
         files,
       );
     }
@@ -139,7 +141,10 @@ async function push(repoDir: string, p: { commit: string; base: string; baseBefo
   if (/refusing to update checked out branch|branch is currently checked out/.test(text))
     return refused(
       "push-refused",
-      `the repository refused the push to "${p.base}" because "${p.base}" is checked out there (git refuses to update a checked-out branch of a non-bare repository). Point the Work's repository at a bare clone (git clone --bare), or check out another branch in that repository; nothing was merged`,
+      `the repository refused the push to "${p.base}" because "${p.base}" is checked out there (git ` +
+        `refuses to update a checked-out branch of a non-bare repository). Point the Work's repository ` +
+        `at a bare clone (git clone --bare), or check out another branch in that ` +
+        `repository; nothing was merged`,
     );
   const said = text
     .split("\n")
@@ -151,6 +156,7 @@ async function push(repoDir: string, p: { commit: string; base: string; baseBefo
     .join(" · ");
   return refused(
     "push-refused",
-    `the repository refused the push to "${p.base}": ${said || `git push exited ${out.code ?? "without a code"}`}; nothing was merged`,
+    `the repository refused the push to "${p.base}": ` +
+      `${said || `git push exited ${out.code ?? "without a code"}`}; nothing was merged`,
   );
 }

@@ -27,7 +27,8 @@ export async function moveCheckoutToCommit(target: CheckoutTarget, commit: strin
         );
       if (!(await isOnBranch()))
         throw new GitError(
-          `commit ${commit.slice(0, 12)} is not on the task's branch "${task.branch}" in the Work's repository: push it to that branch`,
+          `commit ${commit.slice(0, 12)} is not on the task's branch "${task.branch}" in the Work's ` +
+            `repository: push it to that branch`,
         );
     }
     // Forced: with a push, the agent's clone is where the task's work is (its branch may be rewritten).

@@ -262,7 +262,8 @@ export async function saveTaskBranch(opts: {
   const objects = path.join(checkoutPath, ".git", "objects");
   if (fs.existsSync(path.join(objects, "info", "alternates")))
     throw new GitError(
-      `the checkout's repository borrows objects from elsewhere (.git/objects/info/alternates); the branch "${branch}" was not saved`,
+      `the checkout's repository borrows objects from elsewhere (.git/objects/info/alternates); the ` +
+        `branch "${branch}" was not saved`,
     );
   const ref = `refs/heads/${branch}`;
   // Read from the files when they are plain (the usual case costs no git process), else ask git.

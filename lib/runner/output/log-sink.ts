@@ -100,7 +100,10 @@ export class LogSink {
     const dropped = this.total - this.headTaken - ringLen;
     let note: string | null = null;
     if (dropped > 0) {
-      note = `log cut: ${formatBytes(this.total)} printed (${this.total} bytes); the stored log keeps the first ${formatBytes(this.headTaken)} and the last ${formatBytes(ringLen)}, ${dropped} bytes in between were dropped`;
+      note =
+        `log cut: ${formatBytes(this.total)} printed (${this.total} bytes); the stored log keeps the ` +
+        `first ${formatBytes(this.headTaken)} and the last ${formatBytes(ringLen)}, ${dropped} ` +
+        `bytes in between were dropped`;
       writeAll(this.fd, Buffer.from(`\n\n[gatehouse] ${note}\n\n`));
     }
     for (const view of this.ring?.views() ?? []) writeAll(this.fd, view);

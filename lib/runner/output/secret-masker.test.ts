@@ -97,7 +97,8 @@ describe("several secrets", () => {
     }
   });
 
-  it("two values sharing a few bytes, the second not yet complete when the first is: nothing of either shows, at any split", () => {
+  it("two values sharing a few bytes, the second not yet complete when the first is: nothing of \
+either shows, at any split", () => {
     // Once released, the start of the first match would be gone and the second could not be recognised.
     for (const [a, b] of [
       ["ceacbadc", "cffcefbab"],
@@ -119,7 +120,8 @@ describe("several secrets", () => {
     }
   });
 
-  it("a value that is a prefix of another: the longer one is masked whole (split anywhere), the shorter on its own", () => {
+  it("a value that is a prefix of another: the longer one is masked whole (split anywhere), the \
+shorter on its own", () => {
     const short = "abcdef12";
     const long = "abcdef1234567";
     for (const values of [
@@ -178,7 +180,8 @@ describe("the base64 form of a value", () => {
     const values = ["s3cr3t-value-42", "another-Secret_value!", "pässwörd-🔑-9"];
     for (const value of values) {
       for (const prefixLength of [0, 1, 2, 3, 4, 5]) {
-        it(`${JSON.stringify(value)} after ${prefixLength} byte(s): the characters that encode only the value are masked`, () => {
+        it(`${JSON.stringify(value)} after ${prefixLength} byte(s): the characters that encode only \
+the value are masked`, () => {
           const valueBytes = Buffer.from(value);
           for (const suffixLength of [0, 1, 2, 3]) {
             const prefix = Buffer.from("PREFIX".slice(0, prefixLength));

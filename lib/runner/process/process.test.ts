@@ -169,7 +169,8 @@ describe("runCommand: timeouts and process groups", () => {
     }
   });
 
-  it("a process that left the group (setsid) and holds the output is cut off and killed by its env markers", async () => {
+  it("a process that left the group (setsid) and holds the output is cut off and killed by its env \
+markers", async () => {
     const env = {
       ...ENV,
       GATEHOUSE_RUN_ID: `escape-${process.pid}-${Date.now()}`,
@@ -179,7 +180,8 @@ describe("runCommand: timeouts and process groups", () => {
     const flag = path.join(dir, `escaped-${counter}`);
     // The main process waits until the child has left the group (the flag is written after setsid).
     const s = spec(
-      `setsid sh -c 'echo "escaped=$$"; touch ${flag}; exec sleep 60' & while [ ! -e ${flag} ]; do sleep 0.05; done; echo main done`,
+      `setsid sh -c 'echo "escaped=$$"; touch ${flag}; exec sleep 60' & while [ ! -e ${flag} ]; do ` +
+        `sleep 0.05; done; echo main done`,
       {
         env,
         closeGraceMs: 500,
@@ -241,7 +243,8 @@ describe("runCommand: an abort while the command is being started", () => {
 });
 
 describe("runCommand: the stored log", () => {
-  it("a flood over the cap keeps the head and the tail, with a marker saying what was dropped of how much", async () => {
+  it("a flood over the cap keeps the head and the tail, with a marker saying what was dropped of \
+how much", async () => {
     const cap = 64 * 1024;
     const s = spec("echo HEAD-START; head -c 5000000 < <(yes 'flood line'); echo; echo TAIL-END", { capBytes: cap });
     const out = await runCommand(s);
@@ -325,7 +328,8 @@ describe("runCommand: the stored log", () => {
     expect(Buffer.from(out.tail, "utf8").toString("utf8")).toBe(out.tail);
   });
 
-  it("a tail that starts in the middle of a multi-byte character drops the cut bytes instead of showing garbage", async () => {
+  it("a tail that starts in the middle of a multi-byte character drops the cut bytes instead of \
+showing garbage", async () => {
     // 20,000 × "é" (2 bytes each) and a newline: the last 16 KB start on a continuation byte.
     const s = spec("printf 'é%.0s' {1..20000}; echo");
     const out = await runCommand(s);
@@ -542,7 +546,8 @@ describe("no process outlives its check, however it detaches", () => {
     });
   }
 
-  it("a check that kills its own shim (it runs as root) still leaves nothing: the spawner ends the orphans", async (ctx) => {
+  it("a check that kills its own shim (it runs as root) still leaves nothing: the spawner ends the \
+orphans", async (ctx) => {
     if (process.getuid?.() !== 0)
       return ctx.skip("only a check running as the server's user, root here, can kill its shim");
     const t = uniqueSleep();
@@ -637,7 +642,12 @@ const running = runCommand({
   logPath: dir + "/child.log", capBytes: 1 << 20, masker: NO_MASKING, pipeDir: dir + "/pipes",
   onSpawn: () => process.stdout.write("SPAWNED\\n"),
 });
-${after === "exit" ? 'running.then(() => { process.stdout.write("LOG " + JSON.stringify(fs.readFileSync(dir + "/child.log", "utf8")) + "\\n"); process.exit(0); });' : "setInterval(() => undefined, 1000);"}
+${
+  after === "exit"
+    ? 'running.then(() => { process.stdout.write("LOG " + ' +
+      'JSON.stringify(fs.readFileSync(dir + "/child.log", "utf8")) + "\\n"); process.exit(0); });'
+    : "setInterval(() => undefined, 1000);"
+}
 `;
 }
 

@@ -15,7 +15,9 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     await db.worker.count();
   } catch (error) {
     console.error(
-      `gatehouse worker: the database has no Gatehouse tables of this version (${(error as Error).message.split("\n").at(-1)}): start the server (npm start) once with this DATABASE_URL to apply the migrations, and run the same version of Gatehouse on every machine`,
+      `gatehouse worker: the database has no Gatehouse tables of this version (` +
+        `${(error as Error).message.split("\n").at(-1)}): start the server (npm start) once with this ` +
+        `DATABASE_URL to apply the migrations, and run the same version of Gatehouse on every machine`,
     );
     process.exit(2);
   }

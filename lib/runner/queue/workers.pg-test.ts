@@ -91,7 +91,8 @@ describe("workers on the PostgreSQL queue", () => {
     await waitForOutput(w1, "takes runs");
   }, 120_000);
 
-  it("a dispatch is executed by a worker process; the run names it; logs are read from the server, masked on the worker", async () => {
+  it("a dispatch is executed by a worker process; the run names it; logs are read from the server, \
+masked on the worker", async () => {
     const s = await makeScenario(h, {
       checkDefaults: [
         check("hello", 'for i in $(seq 1 300); do echo "line $i"; done; echo "token=$API_TOKEN"', {
@@ -115,7 +116,8 @@ describe("workers on the PostgreSQL queue", () => {
     expect(await h.t.holds("sekrit-value-42")).toBe(false);
   });
 
-  it("GET /api/workers lists the workers (admins) with the runs they hold; the run's JSON names its worker", async () => {
+  it("GET /api/workers lists the workers (admins) with the runs they hold; the run's JSON names its \
+worker", async () => {
     const admin = await makePerson("workers-admin", { admin: true });
     const viewer = await makePerson("workers-viewer");
     const s = await makeScenario(h, { checkDefaults: [check("held", "sleep 300")] });
@@ -237,7 +239,8 @@ describe("workers on the PostgreSQL queue", () => {
     await waitForOutput(w1, "takes runs");
   }
 
-  it("a worker killed with SIGKILL mid-check: its run ends inconclusive, reason worker lost; its check processes are gone", async () => {
+  it("a worker killed with SIGKILL mid-check: its run ends inconclusive, reason worker lost; its \
+check processes are gone", async () => {
     const other = worker("other", { GATEHOUSE_CONCURRENCY: "1" });
     await waitForOutput(other, "takes runs");
     const s = await makeScenario(h, { checkDefaults: [check("forever", "sleep 300")] });
@@ -279,7 +282,8 @@ describe("workers on the PostgreSQL queue", () => {
     await replaceIfW1(victim);
   }, 180_000);
 
-  it("SIGTERM: the worker stops its runs cleanly (a started check: inconclusive, worker stopped) and deregisters", async () => {
+  it("SIGTERM: the worker stops its runs cleanly (a started check: inconclusive, worker stopped) \
+and deregisters", async () => {
     const spare = worker("spare", { GATEHOUSE_CONCURRENCY: "1" });
     await waitForOutput(spare, "takes runs");
     const s = await makeScenario(h, { checkDefaults: [check("long", "sleep 300")] });

@@ -33,7 +33,8 @@ describe("gitPathsOf", () => {
     ]);
   });
 
-  it("a scratch worktree of another task's checkout, or a .git file rewritten to point elsewhere, opens nothing", () => {
+  it("a scratch worktree of another task's checkout, or a .git file rewritten to point elsewhere, \
+opens nothing", () => {
     const other = path.join(root, "data", "worktrees", "t2");
     fs.mkdirSync(other, { recursive: true });
     git(other, "init", "-q", "-b", "main");

@@ -68,7 +68,9 @@ export function closedFolderAbove(dir: string, user: RunAs): string | null {
 function unavailable(why: string): SandboxMode {
   return {
     kind: "unavailable",
-    reason: `the sandbox cannot start: ${why}. Fix that, or set GATEHOUSE_SANDBOX=off to run commands without it (the agent can then reach the platform)`,
+    reason:
+      `the sandbox cannot start: ${why}. Fix that, or set GATEHOUSE_SANDBOX=off to run commands ` +
+      `without it (the agent can then reach the platform)`,
   };
 }
 

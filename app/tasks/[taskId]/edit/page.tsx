@@ -36,7 +36,10 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
       <PageHeader
         eyebrow={task.key}
         title={`Checks of “${task.title}”`}
-        meta="Overrides apply to this task only; the Work's defaults stay as they are. Runs already dispatched keep what they froze."
+        meta={
+          "Overrides apply to this task only; the Work's defaults stay as they are. Runs already " +
+          "dispatched keep what they froze."
+        }
       />
       {canEdit ? (
         <TaskOverridesEditor

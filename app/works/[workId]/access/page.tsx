@@ -77,7 +77,11 @@ export default async function AccessPage({ params }: { params: Promise<{ workId:
       <Section
         id="secrets"
         title="Secrets"
-        description="Values are encrypted at rest and never shown again. A check sees a secret only when it lists the name in envPassthrough; values are replaced by *** in every log, tail, message and brief."
+        description={
+          "Values are encrypted at rest and never shown again. A check sees a secret only when " +
+          "it lists the name in envPassthrough; values are replaced by *** in every " +
+          "log, tail, message and brief."
+        }
       >
         <ActionForm
           action={setSecretAction.bind(null, work.id)}

@@ -24,7 +24,10 @@ export default async function WorkSettingsPage({
   return (
     <p
       role="alert"
-      className="mb-4 rounded-lg border border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950/40 dark:text-amber-100"
+      className={
+        "mb-4 rounded-lg border border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950 " +
+        "dark:border-amber-600 dark:bg-amber-950/40 dark:text-amber-100"
+      }
     >
       The Work is saved, but {unreachable}. Its runs will end inconclusive until the server can reach it: check the
       address, or ask an admin to change it.

@@ -30,7 +30,11 @@ export default async function WorkSettingsSectionPage({ params }: Params) {
       <Section
         id="assets"
         title="Assets"
-        description="Files for the checks (expected outputs, fixtures): each run's checks read them, read-only, in {{assets_dir}} and $GATEHOUSE_ASSETS_DIR. At most 1 MB each, 10 MB and 50 files per Work."
+        description={
+          "Files for the checks (expected outputs, fixtures): each run's checks read them, " +
+          "read-only, in {{assets_dir}} and $GATEHOUSE_ASSETS_DIR. " +
+          "At most 1 MB each, 10 MB and 50 files per Work."
+        }
       >
         <WorkAssetsPanel
           workId={workId}

@@ -13,7 +13,8 @@ type Props = { params: Promise<{ runId: string; n: string; checkId: string }> };
 
 // The log's toolbar is dark in both themes, so its links are light in both.
 const toolbarLink =
-  "inline-flex items-center rounded-md px-2.5 py-1 text-xs font-medium text-zinc-300 transition-colors hover:bg-zinc-800 hover:text-white";
+  "inline-flex items-center rounded-md px-2.5 py-1 text-xs font-medium text-zinc-300 " +
+  "transition-colors hover:bg-zinc-800 hover:text-white";
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { checkId, n } = await params;
