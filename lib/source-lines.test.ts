@@ -1,7 +1,8 @@
 // Issue #23 item 6: tracked source lines over 120 characters stay few. The formatter wraps code at 120;
 // what it cannot wrap (strings, comments, regexes, shell) is broken by hand. The lines still over are
 // ones that cannot be broken without changing what they mean (a Next.js matcher, regexes, SQL in a
-// template, JSX text as the formatter lays it out). The ceiling is that count with a little room.
+// template, JSX text as the formatter lays it out). The ceiling (10 were left) leaves room for the
+// branches merged after; the issue asks at most 100.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE = /\.(ts|tsx|mjs|js|css|prisma|sh)$/;
 const WIDTH = 120;
-const CEILING = 15;
+const CEILING = 40;
 
 function longLines(): { file: string; line: number; length: number }[] {
   const files = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" })
