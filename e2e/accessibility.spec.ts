@@ -67,7 +67,8 @@ async function open(page: Page, path: string) {
 }
 
 for (const scheme of ["light", "dark"] as const) {
-  test.describe(`${scheme} theme`, () => {
+  // The light pass is `npm test`'s; the dark one repeats every page (tag @full, `npm run test:full`).
+  test.describe(`${scheme} theme`, scheme === "dark" ? { tag: "@full" } : {}, () => {
     test.use({ colorScheme: scheme });
 
     test("signed out: the sign-in page, also with its error", async ({ browser }) => {

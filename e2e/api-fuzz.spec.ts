@@ -26,9 +26,10 @@ const ADMIN = { email: "admin@fuzz.example", password: "fuzz-admin-password-1" }
 
 type Failure = { i: number; method: string; url: string; auth: string; body: string; status: number; answer: string };
 
-test("a few thousand random and malformed API requests never get a 5xx, and the server stays healthy", async ({
-  browser,
-}) => {
+// `npm test` sends 500 (FUZZ_COUNT); `npm run test:full` runs it again at full size (tag @fuzz).
+test("a few thousand random and malformed API requests never get a 5xx, and the server stays healthy", {
+  tag: "@fuzz",
+}, async ({ browser }) => {
   test.setTimeout(TIME_BUDGET_MS + 150_000);
   console.log(`api fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${COUNT} requests`);
   const server = await startOwnServer({
