@@ -20,6 +20,7 @@ const SECTIONS = [
   ["sources", "Check sources", /^Check sources/],
   ["merge", "Merge", "Merge"],
   ["sandbox", "Sandbox", "Sandbox"],
+  ["webhooks", "Webhooks", /^Webhooks/],
 ] as const;
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Settings sections" });
