@@ -66,7 +66,7 @@ export function WebhookDeliveryLog({ workId, webhookId, label }: { workId: strin
   return (
     <section aria-label={`${label} deliveries`} className="border-t border-zinc-200 pt-3 dark:border-zinc-800">
       <div className="mb-2 flex items-center justify-between gap-2">
-        <h4 className="text-sm font-semibold">Recent deliveries</h4>
+        <h3 className="text-sm font-semibold">Recent deliveries</h3>
         <Button size="sm" variant="ghost" onClick={() => void log.refetch()}>
           Refresh
         </Button>
@@ -114,7 +114,7 @@ export function WebhookDeliveryLog({ workId, webhookId, label }: { workId: strin
                   <td className="py-1.5 pr-3 whitespace-nowrap">{at(d.sentAt ?? d.createdAt)}</td>
                   <td className="py-1.5 pr-3">
                     <code className="font-mono">{d.event}</code>
-                    {d.maxAttempts > 1 ? ` (try ${d.attempt} of ${d.maxAttempts})` : ""}
+                    {d.attempt > 1 ? ` (try ${d.attempt} of ${d.maxAttempts})` : ""}
                     {d.runId ? (
                       <>
                         {" "}

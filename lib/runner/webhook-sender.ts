@@ -254,3 +254,14 @@ export function stopWebhookSender(): void {
   state.timers.clear();
   if (state.busy.size === 0) for (const resolve of state.idle.splice(0)) resolve();
 }
+
+// The server looks for owed deliveries at start and then every minute: a worker that stopped, or a process
+// that died, leaves its pending rows for whoever looks next (the claim keeps each request to one sender).
+export function startWebhookSweeper(everyMs = 60_000): void {
+  const sweep = () =>
+    void resumeWebhookDeliveries().catch((error: Error) =>
+      console.error(`gatehouse: pending webhook deliveries could not be resumed: ${error.message}`),
+    );
+  sweep();
+  setInterval(sweep, everyMs).unref();
+}
