@@ -99,10 +99,16 @@ describe("a Work's webhooks", () => {
     // A new secret replaces it.
     const rotated = await patchWork(created.json.id, {
       version: edited.json.version,
-      webhooks: [{ id: shown.id, url: receiver.url, events: ["run.ended"], secret: "second-secret-value-42" }],
+      webhooks: [
+        { id: shown.id, url: receiver.url, events: ["run.started", "run.ended"], secret: "second-secret-value-42" },
+      ],
     });
     expect(rotated.status, rotated.text).toBe(200);
     expect(openSecret((await storedWebhooks(created.json.id))[0].secret)).toBe("second-secret-value-42");
+    // Audited without the value: the trail says a secret was set, and no table holds it in clear.
+    const audit = await h.t.db.auditEvent.findMany({ where: { workId: created.json.id, action: "work.update" } });
+    expect(audit.map((a) => a.summary)).toContain("changed webhooks.0.secret");
+    expect(await h.t.holds("second-secret-value-42")).toBe(false);
   });
 
   it("refuses bad webhooks naming the field path, and saves nothing of that request", async () => {

@@ -98,12 +98,15 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
     const updated = await updateWorkAtVersion({ id: workId, version, changes, db: tx });
     if (!updated) throw staleError("Work", version, await findWork({ id: workId, db: tx }));
     const changed = changedFields(current, updated, Object.keys(changes) as (keyof WorkRecord)[]);
-    if (changed.length > 0) {
+    // A new webhook secret changes nothing the record shows (it is never shown): said in the summary alone.
+    const secretsSet = (patch.webhooks ?? []).flatMap((h, i) => (h.secret ? [`webhooks.${i}.secret`] : []));
+    const said = [...changed, ...secretsSet.filter(() => !changed.includes("webhooks"))];
+    if (said.length > 0) {
       await insertAuditEvent({
         event: auditBy(actor, {
           action: "work.update",
           workId,
-          summary: `changed ${changed.join(", ")}`,
+          summary: `changed ${said.join(", ")}`,
           before: pick(current, changed),
           after: pick(updated, changed),
         }),
