@@ -20,6 +20,7 @@ const SECTIONS = [
   ["sources", "Check sources", /^Check sources/],
   ["merge", "Merge", "Merge"],
   ["sandbox", "Sandbox", "Sandbox"],
+  ["webhooks", "Webhooks", /^Webhooks/],
 ] as const;
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Settings sections" });
@@ -153,6 +154,7 @@ for (const [width, height, device] of [
         const { workId } = await workWithChecks(`Axe ${device} ${scheme}`, [unit], {
           sandboxMounts: [{ path: "/opt/toolchain", mode: "ro" }],
           visibleRefs: ["refs/tags/v*"],
+          webhooks: [{ url: "https://ci.example.test/gatehouse", events: ["run.ended"], secret: "axe-webhook-secret" }],
         });
         const context = await browser.newContext({
           colorScheme: scheme,
@@ -168,6 +170,7 @@ for (const [width, height, device] of [
           await page.screenshot({ path: path.join(SHOTS, `${slug}-${width}-${scheme}.png`), fullPage: true });
         }
         // With an edit waiting in one section and a problem in another, as the navigation flags them.
+        await page.goto(`/works/${workId}/settings/sandbox`);
         await expect(async () => {
           await page.getByLabel("Visible refs").fill("a b");
           await expect(page.getByText(/Visible refs: line 1 \(a b\): not a ref glob/)).toBeVisible({ timeout: 1000 });

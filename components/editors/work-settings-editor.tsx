@@ -71,6 +71,7 @@ export function WorkSettingsEditor({ workId, initial, secretNames, platformDirs,
                 repository the server could not reach); the sections' own pages draw nothing here. */}
             {children}
             <WorkSettingsSection
+              workId={workId}
               section={active}
               form={form}
               setForm={setForm}

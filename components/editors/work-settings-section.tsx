@@ -27,8 +27,10 @@ import { ProfileFields } from "./profile-fields";
 import { ProofFields } from "./proof-fields";
 import { ResultsDirField } from "./results-dir-field";
 import { SandboxFields } from "./sandbox-fields";
+import { WebhooksFields } from "./webhooks-fields";
 
 type Props = {
+  workId: string;
   section: SettingsSection;
   form: WorkForm;
   setForm: (update: (f: WorkForm) => WorkForm) => void;
@@ -44,6 +46,9 @@ const DESCRIPTIONS = {
   sandbox:
     "What the agent step and the checks may reach on the machine: the network, extra paths, " +
     "and the repository's other refs.",
+  webhooks:
+    "Where Gatehouse tells other systems about this Work's runs: a signed JSON POST when a run starts, ends, " +
+    "or needs a decision.",
   gatesFile:
     "A YAML list (gates: - run: … or use: + with:; proof:, check_sources:, merge: and sandbox: for those " +
     "settings) or a Markdown runbook (## Code Checks, ### id — name, the first fence of each: ```bash " +
@@ -51,7 +56,7 @@ const DESCRIPTIONS = {
     "show as unsaved in their sections.",
 };
 
-export function WorkSettingsSection({ section, form, setForm, errors, secretNames }: Props) {
+export function WorkSettingsSection({ workId, section, form, setForm, errors, secretNames }: Props) {
   const patch = (p: Partial<WorkForm>) => setForm((f) => ({ ...f, ...p }));
   switch (section) {
     case "checks":
@@ -111,12 +116,18 @@ export function WorkSettingsSection({ section, form, setForm, errors, secretName
           <SandboxFields form={form} errors={errors} onChange={patch} />
         </Section>
       );
+    case "webhooks":
+      return (
+        <Section id="webhooks" title={`Webhooks (${form.webhooks.length})`} description={DESCRIPTIONS.webhooks}>
+          <WebhooksFields workId={workId} form={form} errors={errors} onChange={patch} />
+        </Section>
+      );
   }
 }
 
 // The check defaults, the results dir, and gates files (whose proof, sources, merge and sandbox settings,
 // when imported, show as unsaved in their own sections).
-function ChecksSection({ form, setForm, errors }: Omit<Props, "section" | "secretNames">) {
+function ChecksSection({ form, setForm, errors }: Omit<Props, "section" | "secretNames" | "workId">) {
   const listErrors = errorsByField(errors, "checkDefaults");
   // For the gates-file export: only re-validated when the checks changed, not on every keystroke elsewhere.
   const current = useMemo(() => ZCheckList.safeParse(form.checkDefaults.map(checkFromForm)), [form.checkDefaults]);

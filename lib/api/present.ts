@@ -1,5 +1,6 @@
 // The JSON shapes of the API (field names exactly as the SPEC's).
 import type { AssetInfo } from "../db/assets";
+import type { DeliveryRecord } from "../db/webhook-deliveries";
 import type { WorkRecord } from "../db/works";
 import { presentHeldOut } from "../gates/held-out";
 import { pickSettings } from "../gates/work-settings";
@@ -51,4 +52,27 @@ export function presentTask(task: TaskView, seesHidden = true) {
 
 export function presentAsset(asset: AssetInfo) {
   return { name: asset.name, size: asset.size, sha256: asset.sha256, createdAt: asset.createdAt };
+}
+
+// One webhook request as the delivery log shows it (the body is what was signed and sent).
+export function presentDelivery(d: DeliveryRecord) {
+  return {
+    id: d.id,
+    webhookId: d.webhookId,
+    webhookIndex: d.webhookIndex,
+    url: d.url,
+    event: d.event,
+    runId: d.runId,
+    deliveryId: d.deliveryId,
+    attempt: d.attempt,
+    maxAttempts: d.maxAttempts,
+    state: d.state,
+    statusCode: d.statusCode,
+    error: d.error,
+    durationMs: d.durationMs,
+    dueAt: d.dueAt,
+    sentAt: d.sentAt,
+    createdAt: d.createdAt,
+    body: d.body,
+  };
 }

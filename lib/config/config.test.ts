@@ -15,6 +15,7 @@ describe("configFrom", () => {
       bootstrapToken: null,
       secretKey: null,
       isProxyTrusted: false,
+      publicUrl: "http://localhost:3000",
       runAs: null,
       hasLocalWorker: true,
       workerLostMs: 30_000,

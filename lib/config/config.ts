@@ -20,6 +20,8 @@ export type Config = {
   adminPassword: string | null;
   bootstrapToken: string | null;
   secretKey: string | null;
+  // Where people reach the server (webhook messages link to runs there); default http://localhost:<port>.
+  publicUrl: string;
   // A proxy in front sets X-Forwarded-For and X-Forwarded-Host.
   isProxyTrusted: boolean;
   // A user name or uid (lib/runner/run-as.ts resolves it); null: as the server's own user.
@@ -46,6 +48,7 @@ const NAMES = [
   "GATEHOUSE_BOOTSTRAP_TOKEN",
   "GATEHOUSE_SECRET_KEY",
   "GATEHOUSE_TRUST_PROXY",
+  "GATEHOUSE_PUBLIC_URL",
   "GATEHOUSE_RUN_AS",
   "GATEHOUSE_WORKERS",
   "GATEHOUSE_WORKER_NAME",
@@ -62,8 +65,9 @@ function positiveNumber(value: string | undefined, fallback: number): number {
 const orNull = (value: string | undefined) => (value ? value : null);
 
 export function configFrom(env: Env): Config {
+  const port = Math.floor(positiveNumber(env.PORT, 3000));
   return {
-    port: Math.floor(positiveNumber(env.PORT, 3000)),
+    port,
     dataDir: path.resolve(/* turbopackIgnore: true */ env.GATEHOUSE_DATA_DIR || "./data"),
     databaseUrl: orNull(env.DATABASE_URL),
     concurrency: Math.floor(positiveNumber(env.GATEHOUSE_CONCURRENCY, os.availableParallelism())),
@@ -73,6 +77,7 @@ export function configFrom(env: Env): Config {
     adminPassword: orNull(env.GATEHOUSE_ADMIN_PASSWORD),
     bootstrapToken: orNull(env.GATEHOUSE_BOOTSTRAP_TOKEN),
     secretKey: orNull(env.GATEHOUSE_SECRET_KEY),
+    publicUrl: (env.GATEHOUSE_PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, ""),
     isProxyTrusted: env.GATEHOUSE_TRUST_PROXY === "1",
     runAs: orNull(env.GATEHOUSE_RUN_AS?.trim()),
     hasLocalWorker: env.GATEHOUSE_WORKERS !== "0",

@@ -26,6 +26,7 @@ import type {
   TaskResolvedColumns,
   WorkSettingValues,
 } from "../gates/work-settings";
+import type { Webhook } from "../gates/webhooks";
 import type { WorkerState } from "../gates/workers";
 import type * as Pg from "./generated/postgres/client";
 import type * as Lite from "./generated/sqlite/client";
@@ -38,6 +39,7 @@ export type Attempt = Lite.Attempt;
 export type CheckResult = Lite.CheckResult;
 export type AuditEvent = Lite.AuditEvent;
 export type Worker = Lite.Worker;
+export type WebhookDelivery = Lite.WebhookDelivery;
 
 // What each model's Json columns hold.
 export type WorkJsonFields = {
@@ -51,6 +53,8 @@ export type WorkJsonFields = {
   mergePolicy: MergePolicy | null;
   sandboxMounts: SandboxMount[];
   visibleRefs: string[];
+  // Stored with each secret sealed; a WorkRecord (lib/db/works.ts) holds none (secret null, secretSet).
+  webhooks: Webhook[];
 };
 export type TaskJsonFields = { acceptanceChecks: TaskCheckEntry[] | null };
 export type RunJsonFields = {
@@ -188,4 +192,5 @@ export type ClientsAgree = [
   Expect<Same<Pg.Secret, Lite.Secret>>,
   Expect<Same<Pg.Worker, Lite.Worker>>,
   Expect<Same<Pg.LogChunk, Lite.LogChunk>>,
+  Expect<Same<Pg.WebhookDelivery, Lite.WebhookDelivery>>,
 ];

@@ -2,11 +2,13 @@
 import type { MergePolicy } from "../gates/merge-policy";
 import type { WorkCreate } from "../gates/work-schema";
 import { freezeWorkSettings, WORK_SETTINGS } from "../gates/work-settings";
+import { hideWebhookSecrets, type SealedWebhook } from "../gates/webhooks";
 import type { RunRecord } from "./runs";
 import { getDb, type DbOrTx } from "./client";
 import { workJson, type Work, type WorkJsonFields } from "./models";
 
-// Every column but the task counter, with the Json columns typed and the proof globs' defaults filled in.
+// Every column but the task counter, with the Json columns typed and the proof globs' defaults filled in; the
+// webhooks without their sealed secrets (findSealedWebhooks reads those, for the sender and a save).
 export type WorkRecord = Omit<Work, "nextTaskNumber" | keyof WorkJsonFields> &
   Omit<WorkJsonFields, "testPatterns" | "protectedPaths" | "mergePolicy"> & {
     testPatterns: string[];
@@ -22,7 +24,20 @@ function toWorkRecord(row: Omit<Work, "nextTaskNumber">): WorkRecord {
     testPatterns: work.testPatterns ?? WORK_SETTINGS.testPatterns.default(),
     protectedPaths: work.protectedPaths ?? WORK_SETTINGS.protectedPaths.default(),
     mergePolicy: { ...WORK_SETTINGS.mergePolicy.default(), ...work.mergePolicy },
+    webhooks: hideWebhookSecrets(work.webhooks),
   };
+}
+
+// A Work's webhooks as stored, each secret sealed (lib/auth/secret-box.ts opens it); null: no such Work.
+export async function findSealedWebhooks(opts: {
+  workId: string;
+  db?: DbOrTx;
+}): Promise<{ name: string; webhooks: SealedWebhook[] } | null> {
+  const row = await (opts.db ?? getDb()).work.findUnique({
+    where: { id: opts.workId },
+    select: { name: true, webhooks: true },
+  });
+  return row && { name: row.name, webhooks: row.webhooks as unknown as SealedWebhook[] };
 }
 
 // What a dispatch freezes of the Work alone, as the run's columns (the registry says which and how).

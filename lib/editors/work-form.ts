@@ -27,6 +27,15 @@ export type WorkSettings = WorkSettingValues & { version: number };
 export type CheckSourceForm = { key: string; name: string; url: string; ref: string; secret: string };
 // One sandbox mount as typed.
 export type MountForm = { key: string; path: string; mode: string };
+// One webhook as typed: secret "" keeps the one set (secretSet), if any.
+export type WebhookForm = {
+  key: string;
+  id: string | null;
+  url: string;
+  events: string[];
+  secret: string;
+  secretSet: boolean;
+};
 
 // How each form kind is typed: numbers as text (the schema's own message refuses "abc"), lists one per line.
 type FormValues = {
@@ -43,6 +52,7 @@ type FormValues = {
   sources: CheckSourceForm[];
   "merge-policy": { requireGreenGate: boolean; autoMerge: boolean; method: string };
   mounts: MountForm[];
+  webhooks: WebhookForm[];
 };
 
 type Settings = typeof WORK_SETTINGS;
@@ -81,6 +91,18 @@ const CODECS: { [K in FormKind]: Codec<K> } = {
   mounts: {
     from: (v) => v.map((m, i) => ({ key: `mount-${i}`, ...m })),
     to: (f) => f.map(({ path, mode }) => ({ path, mode })),
+  },
+  webhooks: {
+    from: (v) =>
+      v.map((w, i) => ({
+        key: w.id ?? `webhook-${i}`,
+        id: w.id ?? null,
+        url: w.url,
+        events: [...w.events],
+        secret: "",
+        secretSet: w.secretSet ?? !!w.secret,
+      })),
+    to: (f) => f.map(({ id, url, events, secret }) => ({ ...(id ? { id } : {}), url, events, secret: secret || null })),
   },
 };
 // "1.50" as 1.5; anything else as typed, for the schema's own message ("must be a number of US dollars").

@@ -223,6 +223,7 @@ describe("ZWorkCreate", () => {
       checkNetwork: "on",
       sandboxMounts: [],
       visibleRefs: [],
+      webhooks: [],
     });
   });
 
@@ -267,6 +268,9 @@ describe("ZWorkCreate", () => {
       checkNetwork: "on",
       sandboxMounts: [{ path: "/opt/toolchain", mode: "ro" }],
       visibleRefs: ["refs/tags/v*", "release/*"],
+      webhooks: [
+        { id: "hook-1", url: "https://ci.example.test/gatehouse", events: ["run.ended"], secret: "0123456789abcdef" },
+      ],
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });

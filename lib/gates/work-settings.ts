@@ -12,6 +12,7 @@ import { ZGlobList } from "./globs";
 import { DEFAULT_MERGE_POLICY, ZMergePolicy, type MergePolicy } from "./merge-policy";
 import { profilesWith } from "./profiles";
 import { ZNetworkMode, ZSandboxMounts, ZVisibleRefs, type SandboxMount } from "./sandbox-settings";
+import { ZWebhookList, type Webhook } from "./webhooks";
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_PROFILE,
@@ -50,6 +51,7 @@ export type FormKindValues = {
   sources: CheckSource[];
   "merge-policy": MergePolicy;
   mounts: SandboxMount[];
+  webhooks: Webhook[];
 };
 export type FormKind = keyof FormKindValues;
 
@@ -64,6 +66,7 @@ export const SETTINGS_SECTIONS = [
   "sources",
   "merge",
   "sandbox",
+  "webhooks",
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
@@ -321,6 +324,16 @@ export const WORK_SETTINGS = {
     section: "sandbox",
     file: { section: "sandbox", key: "visible_refs" },
     freeze: { run: "group", column: "sandbox" },
+  }),
+  // Where the runs' events are POSTed (lib/gates/webhooks.ts); read when an event happens, never frozen, and
+  // never in a gates file (the secrets are write-only: stored sealed, shown as `secretSet`).
+  webhooks: setting({
+    schema: ZWebhookList,
+    default: () => [],
+    form: "webhooks",
+    section: "webhooks",
+    file: null,
+    freeze: { run: "live" },
   }),
 };
 

@@ -29,6 +29,7 @@ import { freezeCheckSources, removeReadOnlyTree, runChecksDirOf } from "./check-
 import { Budget } from "./attempt/budget";
 import { executeAttempt } from "./attempt/pipeline";
 import type { RunnerDeps, StopReason } from "./runner-deps";
+import { notifyRunEvent } from "./webhook-sender";
 
 export async function advanceRun(runId: string, signal: AbortSignal, deps: RunnerDeps): Promise<void> {
   const saved: SavedBranch = { target: null };
@@ -71,6 +72,8 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     },
   });
   if (!isStarted) return signal.aborted ? endStopped(run, signal) : undefined;
+  // The run's first start (not a later attempt's, nor a turn resumed after a restart).
+  if (!run.startedAt) notifyRunEvent(run.id, "run.started");
   run.gate = "running";
   let checkoutPath: string;
   const target: CheckoutTarget = {
@@ -215,7 +218,7 @@ async function endRun(
   reason: string,
   extra: { bestAttempt?: number | null; bestCommit?: string | null; needsDecision?: boolean } = {},
 ): Promise<void> {
-  await updateRunIfStatus({
+  const isEnded = await updateRunIfStatus({
     id: run.id,
     statuses: [...ACTIVE_RUN_STATUSES],
     changes: {
@@ -229,6 +232,10 @@ async function endRun(
       gate: run.gate === "running" ? "pending" : run.gate,
     },
   });
+  // Only the ending that took (a cancel that got there first has sent its own).
+  if (!isEnded) return;
+  notifyRunEvent(run.id, "run.ended");
+  if (extra.needsDecision) notifyRunEvent(run.id, "decision.needed");
 }
 
 // A cancel ends the run rejected; a shutdown leaves it for the next start to record as interrupted.

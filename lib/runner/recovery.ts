@@ -14,6 +14,8 @@ import { rowsFor } from "./attempt-results";
 import { killProcessesByEnv } from "./process/process-group";
 import type { RunExecutor } from "./executor";
 
+import { notifyRunEvent } from "./webhook-sender";
+
 export const INTERRUPTED = "interrupted";
 
 export type Recovery = { interrupted: string[]; killedPids: number[]; requeued: string[] };
@@ -35,6 +37,7 @@ export async function recoverRuns(executor: RunExecutor): Promise<Recovery> {
         gate: "pending",
       },
     });
+    notifyRunEvent(run.id, "run.ended");
   }
   const queued = (await listRunsWithStatus({ statuses: ["queued"] })).filter((r) => r.claimedBy === null);
   for (const run of queued) await executor.submit(run.id);

@@ -10,6 +10,7 @@ import { findRun, updateRun } from "../db/runs";
 import { runningCommands } from "./process/process-group";
 import { prepareDataDirFor } from "./run-as";
 import { serverEnv } from "../config/config";
+import { notifyRunEvent } from "./webhook-sender";
 
 // `executor` is what the services use; `local` is this process's own runner when runs execute here.
 type Runtime = { executor: RunExecutor; local: LocalExecutor | null; deps: RunnerDeps };
@@ -50,7 +51,10 @@ export async function advanceSafely(runId: string, signal: AbortSignal, deps: Ru
           endingReason: `internal error: ${(error as Error).message}`,
           finishedAt: new Date(),
         },
-      }).catch(() => undefined);
+      }).then(
+        () => notifyRunEvent(runId, "run.ended"),
+        () => undefined,
+      );
     }
   }
 }

@@ -20,6 +20,7 @@ import {
 import { findTask } from "../db/tasks";
 import { findWork, frozenSettingsOf } from "../db/works";
 import { getExecutor } from "../runner/runtime";
+import { notifyRunEvent } from "../runner/webhook-sender";
 import { auditBy, requireRole } from "./access";
 import { autoMergeAfterRun } from "./merge";
 import { staleWarnings } from "./tasks";
@@ -279,6 +280,7 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
     return true;
   });
   if (!isCancelled) throw alreadyEnded((await findRun({ id: runId })) ?? run);
+  notifyRunEvent(runId, "run.ended");
   const executor = getExecutor();
   if (await executor.stop(runId, { kind: "cancel", by: who })) await executor.whenSettled(runId);
   return (await findRun({ id: runId }))!;

@@ -6,7 +6,18 @@ import { ZWorkCreate, ZWorkPatch } from "../gates/work-schema";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import { upsertRole } from "../db/memberships";
-import { findWork, insertWork, listWorks, updateWorkAtVersion, type WorkChanges, type WorkRecord } from "../db/works";
+import {
+  findSealedWebhooks,
+  findWork,
+  insertWork,
+  listWorks,
+  updateWorkAtVersion,
+  type WorkChanges,
+  type WorkRecord,
+} from "../db/works";
+import { randomUUID } from "node:crypto";
+import { sealSecret } from "../auth/secret-box";
+import { resolveWebhookSecrets, type Webhook } from "../gates/webhooks";
 import { auditBy, requireAdmin, requireRole } from "./access";
 import { listSecretNames } from "../db/secrets";
 import { unknownSecretIssues, type CheckSource } from "../gates/check-sources";
@@ -25,8 +36,9 @@ export async function createWork(actor: Actor, input: unknown): Promise<WorkReco
   // A new Work has no secrets yet: a check source naming one is refused (add the secret, then the source).
   refuseIssues(secretIssues(data.checkSources, []));
   refuseIssues(mountIssues(data.sandboxMounts));
+  const webhooks = sealedWebhooks(data.webhooks, []);
   return getDb().$transaction(async (tx) => {
-    const work = await insertWork({ data: { ...data, keyPrefix: keyPrefixFor(data.name) }, db: tx });
+    const work = await insertWork({ data: { ...data, webhooks, keyPrefix: keyPrefixFor(data.name) }, db: tx });
     if (actor.userId) await upsertRole({ workId: work.id, userId: actor.userId, role: "lead", db: tx });
     await insertAuditEvent({
       event: auditBy(actor, {
@@ -78,15 +90,24 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
   }
   return getDb().$transaction(async (tx) => {
     if (changes.checkSources) await refuseUnknownSecrets(workId, changes.checkSources, tx);
+    // A webhook sent without its secret keeps the one stored (read in the saving transaction).
+    if (changes.webhooks)
+      changes.webhooks = sealedWebhooks(
+        changes.webhooks,
+        (await findSealedWebhooks({ workId, db: tx }))?.webhooks ?? [],
+      );
     const updated = await updateWorkAtVersion({ id: workId, version, changes, db: tx });
     if (!updated) throw staleError("Work", version, await findWork({ id: workId, db: tx }));
     const changed = changedFields(current, updated, Object.keys(changes) as (keyof WorkRecord)[]);
-    if (changed.length > 0) {
+    // A new webhook secret changes nothing the record shows (it is never shown): said in the summary alone.
+    const secretsSet = (patch.webhooks ?? []).flatMap((h, i) => (h.secret ? [`webhooks.${i}.secret`] : []));
+    const said = [...changed, ...secretsSet.filter(() => !changed.includes("webhooks"))];
+    if (said.length > 0) {
       await insertAuditEvent({
         event: auditBy(actor, {
           action: "work.update",
           workId,
-          summary: `changed ${changed.join(", ")}`,
+          summary: `changed ${said.join(", ")}`,
           before: pick(current, changed),
           after: pick(updated, changed),
         }),
@@ -95,6 +116,13 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
     }
     return updated;
   });
+}
+
+// Each new webhook secret sealed before it is stored, the others kept; a new webhook without one is refused.
+function sealedWebhooks(next: readonly Webhook[], stored: readonly { id: string; secret: string }[]): Webhook[] {
+  const resolved = resolveWebhookSecrets(next, stored, { newId: () => randomUUID(), seal: sealSecret });
+  if ("issues" in resolved) refuseIssues(resolved.issues);
+  return "hooks" in resolved ? resolved.hooks : [];
 }
 
 function secretIssues(sources: readonly CheckSource[], names: readonly string[]) {

@@ -8,6 +8,7 @@ import { bootstrapAccess } from "./bootstrap-access";
 import { seedDemoIfEmpty } from "./seed-demo";
 import { config } from "../config/config";
 import { describeSandboxMode } from "../runner/sandbox/mode";
+import { startWebhookSweeper } from "../runner/webhook-sender";
 
 const holder = globalThis as unknown as { __gatehouseStarted?: Promise<void> };
 
@@ -19,6 +20,8 @@ export function startGatehouse(): Promise<void> {
 async function start(): Promise<void> {
   await readyDb();
   await bootstrapAccess();
+  // Deliveries owed from before (their retries, a request cut off by the stop) are sent, in the background.
+  startWebhookSweeper();
   const { databaseUrl, isDemo } = config();
   if (isPostgresUrl(databaseUrl)) return startOnQueue(databaseUrl!);
   const { executor, deps } = configureRuntime(defaultRunnerDeps());

@@ -12,6 +12,7 @@ import {
   type WorkerRecord,
 } from "../../db/workers";
 import { settleOpenAttempts } from "../recovery";
+import { notifyRunEvent } from "../webhook-sender";
 import { config, configFrom, type Env } from "../../config/config";
 
 export type HeldRunOutcome = { runId: string; fate: "requeue" | "end" | "release" };
@@ -39,9 +40,11 @@ export async function settleRunsOf(
     } else if (fate === "end") {
       // Attempts first, then the run (conditional on the claim: a cancel that got there first keeps its ending).
       await settleOpenAttempts(run, `${reason}: ${worker.name} stopped while this ran`);
-      if (await endHeldRun({ runId: run.id, workerId: worker.id, reason }))
+      if (await endHeldRun({ runId: run.id, workerId: worker.id, reason })) {
         console.log(`gatehouse: run ${run.id} ended inconclusive (${reason}: ${worker.name})`);
-      else await releaseRun({ runId: run.id, workerId: worker.id });
+        // The process that ended it (the one that found the worker lost, or the stopping worker) delivers.
+        notifyRunEvent(run.id, "run.ended");
+      } else await releaseRun({ runId: run.id, workerId: worker.id });
     } else await releaseRun({ runId: run.id, workerId: worker.id });
     outcomes.push({ runId: run.id, fate });
   }

@@ -1,0 +1,91 @@
+// Webhook deliveries: one row per request (or per request still to be made: pending), one query per function.
+import type { WebhookEvent } from "../gates/webhooks";
+import { getDb, type DbOrTx } from "./client";
+import type { WebhookDelivery } from "./models";
+
+type DeliveryState = "pending" | "sending" | "delivered" | "failed";
+export type DeliveryRecord = Omit<WebhookDelivery, "state" | "event"> & { state: DeliveryState; event: WebhookEvent };
+const asRecord = (row: WebhookDelivery) => row as DeliveryRecord;
+
+export type NewDelivery = {
+  workId: string;
+  webhookId: string;
+  webhookIndex: number;
+  url: string;
+  event: WebhookEvent;
+  runId: string | null;
+  deliveryId: string;
+  attempt: number;
+  maxAttempts: number;
+  body: string;
+  dueAt: Date;
+};
+
+export async function insertDelivery(opts: { data: NewDelivery; db?: DbOrTx }): Promise<DeliveryRecord> {
+  return asRecord(await (opts.db ?? getDb()).webhookDelivery.create({ data: { ...opts.data, state: "pending" } }));
+}
+
+// Moves a pending delivery to sending; false when another process (or an earlier timer) took it.
+export async function claimDelivery(opts: { id: string; db?: DbOrTx }): Promise<boolean> {
+  const result = await (opts.db ?? getDb()).webhookDelivery.updateMany({
+    where: { id: opts.id, state: "pending" },
+    data: { state: "sending", sentAt: new Date() },
+  });
+  return result.count === 1;
+}
+
+export async function recordDeliveryOutcome(opts: {
+  id: string;
+  outcome: { state: "delivered" | "failed"; statusCode: number | null; error: string | null; durationMs: number };
+  db?: DbOrTx;
+}): Promise<void> {
+  await (opts.db ?? getDb()).webhookDelivery.update({
+    where: { id: opts.id },
+    data: opts.outcome,
+    select: { id: true },
+  });
+}
+
+export async function findDelivery(opts: { id: string; db?: DbOrTx }): Promise<DeliveryRecord | null> {
+  const row = await (opts.db ?? getDb()).webhookDelivery.findUnique({ where: { id: opts.id } });
+  return row && asRecord(row);
+}
+
+// A webhook's log, newest first.
+export async function listDeliveries(opts: {
+  workId: string;
+  webhookId?: string;
+  take: number;
+  db?: DbOrTx;
+}): Promise<DeliveryRecord[]> {
+  const rows = await (opts.db ?? getDb()).webhookDelivery.findMany({
+    where: { workId: opts.workId, ...(opts.webhookId ? { webhookId: opts.webhookId } : {}) },
+    orderBy: [{ createdAt: "desc" }, { attempt: "desc" }],
+    take: opts.take,
+  });
+  return rows.map(asRecord);
+}
+
+export async function listPendingDeliveries(opts: { db?: DbOrTx } = {}): Promise<{ id: string; dueAt: Date }[]> {
+  return (opts.db ?? getDb()).webhookDelivery.findMany({
+    where: { state: "pending" },
+    orderBy: { dueAt: "asc" },
+    select: { id: true, dueAt: true },
+  });
+}
+
+// Requests a stopped process left in flight (sent before `before`): failed, each returned so its retry can be
+// scheduled. A live process's request ends long before (its timeout), so this never takes one of those.
+export async function failAbandonedDeliveries(opts: { before: Date; db?: DbOrTx }): Promise<DeliveryRecord[]> {
+  const db = opts.db ?? getDb();
+  const rows = await db.webhookDelivery.findMany({ where: { state: "sending", sentAt: { lt: opts.before } } });
+  const failed: DeliveryRecord[] = [];
+  for (const row of rows) {
+    const moved = await db.webhookDelivery.updateMany({
+      where: { id: row.id, state: "sending" },
+      data: { state: "failed", error: "the server stopped before the receiver answered" },
+    });
+    if (moved.count === 1) failed.push(asRecord(row));
+  }
+  return failed;
+}
