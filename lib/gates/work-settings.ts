@@ -214,6 +214,15 @@ export const WORK_SETTINGS = {
     file: { section: "proof", key: "vacuous_policy" },
     freeze: { run: "group", column: "proof" },
   }),
+  // A `test` check that passes with no sign a test ran (no summary, no JUnit report) is hollow, not a warning.
+  requireTestSummary: setting({
+    schema: ZBool,
+    default: () => false,
+    form: "flag",
+    section: "proof",
+    file: { section: "proof", key: "require_test_summary" },
+    freeze: { run: "group", column: "proof" },
+  }),
   checkSources: setting({
     schema: ZCheckSourceList,
     default: () => [],

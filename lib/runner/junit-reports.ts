@@ -168,18 +168,19 @@ export function readTestResults(
   return { summary: fromTail(), cases: null, junitProblem };
 }
 
-// The row's warning once its verdict is known: no sign that any test ran (issue 21, item 6), or a declared
-// JUnit report that could not be used. `requireTestSummary` is the Work setting to come (false until then).
-export function testResultsWarning(
+// What the test results change once the check's verdict is known: no sign that any test ran (issue 21,
+// item 6) is a warning, or under the Work's `requireTestSummary` a hollow verdict with the reason as its
+// message; a declared JUnit report that could not be used is a warning.
+export function judgeTestSummary(
   found: TestResults,
   check: { kind: string },
   verdict: string,
-  requireTestSummary = false,
-): string | null {
+  requireTestSummary: boolean,
+): { verdict: "hollow" | null; message: string | null; warning: string | null } {
   const missing = judgeMissingTestSummary(
     { kind: check.kind, verdict, hasSummary: found.summary !== null, junitProblem: found.junitProblem },
     requireTestSummary,
   );
-  if (missing && "warning" in missing) return missing.warning;
-  return found.junitProblem;
+  if (missing && "verdict" in missing) return { verdict: "hollow", message: missing.message, warning: null };
+  return { verdict: null, message: null, warning: missing?.warning ?? found.junitProblem };
 }

@@ -26,3 +26,6 @@ ADD COLUMN     "visibleRefs" JSONB NOT NULL DEFAULT '[]';
 -- AlterTable
 ALTER TABLE "Task" ADD COLUMN     "budgetUsd" DOUBLE PRECISION;
 
+
+-- requireTestSummary (issue 21, item 6): a passing test check with no sign a test ran is hollow.
+ALTER TABLE "Work" ADD COLUMN "requireTestSummary" BOOLEAN NOT NULL DEFAULT false;

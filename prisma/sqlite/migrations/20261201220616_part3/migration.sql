@@ -65,3 +65,6 @@ ALTER TABLE "new_Work" RENAME TO "Work";
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
+
+-- requireTestSummary (issue 21, item 6): a passing test check with no sign a test ran is hollow.
+ALTER TABLE "Work" ADD COLUMN "requireTestSummary" BOOLEAN NOT NULL DEFAULT false;
