@@ -89,7 +89,7 @@ async function runOneCheck(
   const found =
     outcome.spawnError || check.use !== undefined
       ? NO_TESTS
-      : readTestResults(ctx.checkoutPath, check, outcome, (t) => maskShown(masker, t));
+      : await readTestResults(ctx.checkoutPath, check, outcome, (t) => maskShown(masker, t));
   const judgedOutcome = judgeOutcome(outcome, check, { summary: found.summary });
   const { byExit, tests, judged } = judgedOutcome;
   // Under the Work's requireTestSummary, a passing test check with no sign that a test ran is hollow.
