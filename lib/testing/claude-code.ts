@@ -21,7 +21,7 @@ export const CLAUDE_CLI = path.resolve(
 );
 
 // A small project with a real node:test suite and a bug in sum(): the test "adds two numbers" fails.
-export const SUM_PROJECT = {
+const SUM_PROJECT = {
   "sum.js": "exports.sum = (a, b) => a - b;\n",
   "test/sum.test.js":
     "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } = require('../sum.js');\n" +
