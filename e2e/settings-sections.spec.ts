@@ -185,6 +185,7 @@ for (const [width, height, device] of [
           await page.screenshot({ path: path.join(SHOTS, `${slug}-${width}-${scheme}.png`), fullPage: true });
         }
         // With an edit waiting in one section and a problem in another, as the navigation flags them.
+        await page.goto(`/works/${workId}/settings/sandbox`);
         await expect(async () => {
           await page.getByLabel("Visible refs").fill("a b");
           await expect(page.getByText(/Visible refs: line 1 \(a b\): not a ref glob/)).toBeVisible({ timeout: 1000 });
