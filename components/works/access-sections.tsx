@@ -3,7 +3,8 @@
 import { ROLE_CAN, ROLES } from "@/lib/auth/roles";
 import { formatDateTime } from "@/lib/format";
 import type { ActionResult } from "@/lib/actions/safe-action";
-import { ActionForm, Field, inputClass } from "../ui/action-form";
+import { ActionForm, Field } from "../ui/action-form";
+import { inputClass } from "../ui/input-classes";
 import { buttonClass } from "../ui/button";
 import { EmptyState, Pill, rowListClass, Section } from "../ui/page-parts";
 
