@@ -7,7 +7,7 @@ import { ENDINGS } from "@/lib/gates/run-ending";
 import { DecisionCards, InboxList } from "@/components/runs/inbox-list";
 import { EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
 import { buttonClass } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/action-form";
+import { inputClass } from "@/components/ui/input-classes";
 
 export const metadata: Metadata = { title: "Inbox" };
 

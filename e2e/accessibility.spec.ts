@@ -153,10 +153,12 @@ history open", async ({ page }) => {
       await expectNoAxeViolations(page, `task checks, editing (${scheme})`);
     });
 
-    test("access page", async ({ page }) => {
+    test("access and secrets sections", async ({ page }) => {
       const { workId } = await seedOnce();
-      await open(page, `/works/${workId}/access`);
+      await open(page, `/works/${workId}/settings/access`);
       await expectNoAxeViolations(page, `access (${scheme})`);
+      await open(page, `/works/${workId}/settings/secrets`);
+      await expectNoAxeViolations(page, `secrets (${scheme})`);
     });
 
     test("a task before and after a run, with a row expanded to its log tail", async ({ page }) => {

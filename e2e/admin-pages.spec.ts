@@ -59,13 +59,15 @@ test("an admin adds a person; a lead gives them a role and sets a secret whose v
   await expect(page.getByRole("list", { name: "People" })).toContainText(email);
 
   const demo = await demoWorkJson();
-  await page.goto(`/works/${demo.id}/access`);
+  await page.goto(`/works/${demo.id}/settings/access`);
   const role = page.getByRole("form", { name: "Give a role" });
   await role.getByLabel("Email").fill(email);
   await role.getByLabel("Role").selectOption("viewer");
   await role.getByRole("button", { name: "Give role" }).click();
   await expect(page.getByRole("list", { name: "Members" })).toContainText(email);
 
+  await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Secrets" }).click();
+  await expect(page).toHaveURL(new RegExp(`/works/${demo.id}/settings/secrets$`));
   const secret = page.getByRole("form", { name: "Set a secret" });
   await secret.getByLabel("Name").fill("DEPLOY_TOKEN");
   await secret.getByLabel("Value").fill("short");
@@ -86,7 +88,8 @@ test("every page renders, on a phone as on a wide screen", async ({ page }) => {
     "/works",
     `/works/${demo.id}`,
     `/works/${demo.id}/settings`,
-    `/works/${demo.id}/access`,
+    `/works/${demo.id}/settings/access`,
+    `/works/${demo.id}/settings/secrets`,
     `/tasks/${task.id}`,
     `/tasks/${task.id}/edit`,
     `/runs/${run.id}`,

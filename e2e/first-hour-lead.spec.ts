@@ -118,6 +118,16 @@ test("a Work on a repository with the base branch checked out warns before Merge
     await expect(warning).toContainText(`has "main" checked out, and git refuses to push to a checked-out branch`);
     await expectNoAxeViolations(page, "a Work whose merges cannot be pushed");
 
+    // Saving the Work's settings says it too, beside "Saved", in the editor.
+    await page.goto(`/works/${work.json.id}/settings/policy`);
+    await page.getByLabel(/^Fail fast/).check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved: version 2" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Saved, with warnings" })).toContainText(
+      `has "main" checked out, and git refuses to push to a checked-out branch: Merge will fail`,
+    );
+    await expectNoAxeViolations(page, "a settings save that warns that Merge will fail");
+
     const task = await api("POST", `/api/works/${work.json.id}/tasks`, {
       title: "Add a file",
       agentCommand: "echo more > more.txt && git add -A && git commit -qm more",

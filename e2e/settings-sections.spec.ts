@@ -21,6 +21,8 @@ const SECTIONS = [
   ["merge", "Merge", "Merge"],
   ["sandbox", "Sandbox", "Sandbox"],
   ["webhooks", "Webhooks", /^Webhooks/],
+  ["secrets", "Secrets", "Secrets"],
+  ["access", "Access", "People"],
 ] as const;
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Settings sections" });
@@ -59,9 +61,24 @@ for (const [width, height, device] of [
       // The navigation moves between sections in the page; the others are links to their pages.
       await nav(page).getByRole("link", { name: "Proof", exact: true }).click();
       await expect(page).toHaveURL(new RegExp(`/works/${workId}/settings/proof$`));
-      await expect(nav(page).getByRole("link", { name: /^Secrets/ })).toHaveAttribute(
-        "href",
-        `/works/${workId}/access#secrets`,
+      // Secrets and Access are sections of the same layout: the navigation stays, the section is marked.
+      for (const [slug, label, region] of [
+        ["secrets", "Secrets", "Secrets"],
+        ["access", "Access", "People"],
+      ] as const) {
+        await nav(page).getByRole("link", { name: label, exact: true }).click();
+        await expect(page).toHaveURL(new RegExp(`/works/${workId}/settings/${slug}$`));
+        await expect(page.getByRole("region", { name: region })).toBeVisible();
+        await expect(nav(page).getByRole("link", { name: label, exact: true })).toHaveAttribute("aria-current", "page");
+        await expect(page.getByRole("heading", { name: "Checks and policy", level: 1 })).toBeVisible();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      }
+      // The Work's old Access address opens the section.
+      await page.goto(`/works/${workId}/access`);
+      await expect(page).toHaveURL(new RegExp(`/works/${workId}/settings/access$`));
+      await expect(nav(page).getByRole("link", { name: "Access", exact: true })).toHaveAttribute(
+        "aria-current",
+        "page",
       );
       await page.goto(`/works/${workId}/settings/nonsense`);
       await expect(page.getByRole("heading", { name: "No such section" })).toBeVisible();

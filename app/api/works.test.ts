@@ -5,6 +5,7 @@ import { createTestDb, type TestDb } from "@/lib/testing/test-db";
 import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
 import type { Json } from "@/lib/testing/json";
 import { makePerson } from "@/lib/testing/access-fixture";
+import { makeBareRepo, makeGitRepo } from "@/lib/testing/git-repo";
 import * as health from "./health/route";
 import * as works from "./works/route";
 import * as work from "./works/[id]/route";
@@ -646,5 +647,33 @@ describe("PATCH /api/works/:id", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0].before).toEqual({ failFast: false });
     expect(rows[0].after).toEqual({ failFast: true });
+  });
+});
+
+describe("a Work whose base branch is checked out in its repository (issue 24, point 8)", () => {
+  const CHECKED_OUT = /has "main" checked out, and git refuses to push to a checked-out branch: Merge will fail/;
+
+  it("warns when it is created and whenever it is saved, until the repository is a bare clone", async () => {
+    const repo = makeGitRepo();
+    const bare = makeBareRepo();
+    try {
+      const created = await postWork({ name: uniqueName(), repoUrl: repo.dir, baseBranch: "main" });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      expect(created.json.warnings).toEqual([{ path: "baseBranch", message: expect.stringMatching(CHECKED_OUT) }]);
+      // A save of any setting says it again: the Work is saved, but its merges cannot land.
+      const saved = await patchWork(created.json.id, { version: 1, failFast: true });
+      expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+      expect(saved.json.failFast).toBe(true);
+      expect(saved.json.warnings).toEqual([{ path: "baseBranch", message: expect.stringMatching(CHECKED_OUT) }]);
+      // Another base branch than the one checked out, or a bare repository: merges can push, no warning.
+      const other = await patchWork(created.json.id, { version: 2, baseBranch: "develop" });
+      expect(other.json.warnings).toEqual([]);
+      const moved = await patchWork(created.json.id, { version: 3, repoUrl: bare.dir, baseBranch: "main" });
+      expect(moved.status, JSON.stringify(moved.json)).toBe(200);
+      expect(moved.json.warnings).toEqual([]);
+    } finally {
+      repo.cleanup();
+      bare.cleanup();
+    }
   });
 });

@@ -2,13 +2,13 @@
 import { redirect } from "next/navigation";
 import { runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createWork } from "@/lib/services/works";
-import { probeRepository } from "@/lib/services/work-repositories";
+import { saveWarnings } from "@/lib/services/work-repositories";
 
-// Creates a Work (admins) and opens its checks and policy.
+// Creates a Work (admins) and opens its checks and policy, saying what the save warned about.
 export async function createWorkAction(
   _state: unknown,
   form: FormData,
-): Promise<ActionResult<{ id: string; isUnreachable: boolean }>> {
+): Promise<ActionResult<{ id: string; repo: "unreachable" | "checked-out" | null }>> {
   const result = await runAction(async (actor) => {
     const baseBranch = String(form.get("baseBranch") ?? "").trim();
     const work = await createWork(actor, {
@@ -16,8 +16,15 @@ export async function createWorkAction(
       repoUrl: String(form.get("repoUrl") ?? ""),
       ...(baseBranch ? { baseBranch } : {}),
     });
-    return { id: work.id, isUnreachable: (await probeRepository(work.repoUrl)) !== null };
+    const warnings = await saveWarnings(work, { probe: true });
+    const repo = warnings.some((w) => w.path === "repoUrl")
+      ? "unreachable"
+      : warnings.length > 0
+        ? "checked-out"
+        : null;
+    return { id: work.id, repo };
   });
-  if (result.data) redirect(`/works/${result.data.id}/settings${result.data.isUnreachable ? "?repo=unreachable" : ""}`);
+  // The settings page says each warning again (the server's own words, probed anew).
+  if (result.data) redirect(`/works/${result.data.id}/settings${result.data.repo ? `?repo=${result.data.repo}` : ""}`);
   return result;
 }

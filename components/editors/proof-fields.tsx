@@ -148,6 +148,18 @@ export function ProofFields({ form, onChange, errors }: Props) {
           error={errors.get("vacuousPolicy")}
           onChange={(vacuousPolicy) => onChange({ vacuousPolicy })}
         />
+        <label className="flex items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={form.requireTestSummary}
+            onChange={(e) => onChange({ requireTestSummary: e.target.checked })}
+            className="mt-0.5 size-4"
+          />
+          <span>
+            A test check must show that tests ran: one that passes with no test summary in its output and no JUnit
+            report is hollow (otherwise it only carries a warning)
+          </span>
+        </label>
       </div>
     </div>
   );

@@ -63,6 +63,16 @@ export function SaveBar({ problems, isDirty, isPending, version, message, note, 
           {message.text}
         </span>
       ) : null}
+      {message?.kind === "saved" && message.warnings?.length ? (
+        <ul
+          aria-label="Saved, with warnings"
+          className="basis-full space-y-1 rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950/40 dark:text-amber-100"
+        >
+          {message.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
       {message?.kind === "error" ? <SaveError text={message.text} /> : null}
       {note ? (
         <span className="basis-full text-sm text-amber-800 sm:basis-auto dark:text-amber-300">{note}</span>

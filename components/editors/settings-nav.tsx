@@ -30,7 +30,7 @@ export function SettingsNav({ workId, active, unsaved, withProblems }: Props) {
       <ul className="flex flex-wrap gap-1.5 lg:flex-col lg:gap-0.5">
         {SETTINGS_PAGE_SECTIONS.map((s) => {
           const isActive = s.id === active;
-          const href = s.href ? s.href(workId) : `/works/${workId}/settings/${s.id}`;
+          const href = `/works/${workId}/settings/${s.id}`;
           const flag = withProblems.has(s.id) ? "problems" : unsaved.has(s.id) ? "unsaved" : null;
           return (
             <li key={s.id}>
@@ -39,10 +39,7 @@ export function SettingsNav({ workId, active, unsaved, withProblems }: Props) {
                 aria-current={isActive ? "page" : undefined}
                 className={`${LINK} ${isActive ? ACTIVE : INACTIVE}`}
               >
-                <span>
-                  {s.label}
-                  {s.href ? <span className="sr-only"> (another page)</span> : null}
-                </span>
+                <span>{s.label}</span>
                 {flag ? (
                   <span
                     className={`rounded px-1 text-xs font-medium ${

@@ -1,10 +1,12 @@
 // The sections of a Work's settings page, in the order of its navigation: the settings sections of the
-// registry (each saved on its own), the assets and the history (server-rendered), and the secrets and
-// people, which live on the Work's access page.
+// registry (each saved on its own), then the server-rendered ones: the secrets, the people (access), the
+// assets and the history.
 import { SETTINGS_SECTIONS, type SettingsSection } from "@/lib/gates/work-settings";
 
-export type SettingsPageSection = SettingsSection | "assets" | "history";
-type NavEntry = { id: SettingsPageSection | "secrets" | "access"; label: string; href?: (workId: string) => string };
+const SERVER_SECTIONS = ["secrets", "access", "assets", "history"] as const;
+export type ServerSection = (typeof SERVER_SECTIONS)[number];
+export type SettingsPageSection = SettingsSection | ServerSection;
+type NavEntry = { id: SettingsPageSection; label: string };
 
 const LABELS: Record<SettingsSection, string> = {
   checks: "Checks",
@@ -20,8 +22,8 @@ const LABELS: Record<SettingsSection, string> = {
 
 export const SETTINGS_PAGE_SECTIONS: readonly NavEntry[] = [
   ...SETTINGS_SECTIONS.map((id) => ({ id, label: LABELS[id] })),
-  { id: "secrets", label: "Secrets", href: (workId) => `/works/${workId}/access#secrets` },
-  { id: "access", label: "Access", href: (workId) => `/works/${workId}/access` },
+  { id: "secrets", label: "Secrets" },
+  { id: "access", label: "Access" },
   { id: "assets", label: "Assets" },
   { id: "history", label: "History" },
 ];
@@ -30,8 +32,10 @@ export function sectionLabel(id: string): string {
   return SETTINGS_PAGE_SECTIONS.find((s) => s.id === id)?.label ?? id;
 }
 
+export const isServerSection = (id: string): id is ServerSection => (SERVER_SECTIONS as readonly string[]).includes(id);
+
 export function isSettingsPageSection(id: string): id is SettingsPageSection {
-  return id === "assets" || id === "history" || (SETTINGS_SECTIONS as readonly string[]).includes(id);
+  return isServerSection(id) || (SETTINGS_SECTIONS as readonly string[]).includes(id);
 }
 
 export const isEditorSection = (id: string): id is SettingsSection =>

@@ -8,7 +8,18 @@ import { useMemo, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/actions/safe-action";
 
-export type SaveMessage = { kind: "saved" | "error"; text: string };
+// `warnings`: what the save answered beside the saved settings (the Work is saved, but Merge will fail).
+export type SaveMessage = { kind: "saved" | "error"; text: string; warnings?: string[] };
+
+// A save's answer may carry warnings (field path and message) beside the settings; they are not settings.
+function splitWarnings<S>(answer: S): { saved: S; warnings: string[] } {
+  const { warnings, ...saved } = answer as S & { warnings?: unknown };
+  const list = Array.isArray(warnings) ? warnings : [];
+  return {
+    saved: saved as S,
+    warnings: list.flatMap((w) => (typeof w?.message === "string" ? [w.message as string] : [])),
+  };
+}
 
 type Options<S, F> = {
   initial: S;
@@ -60,8 +71,9 @@ export function useVersionedSettings<S extends { version: number }, F extends ob
         else setMessage({ kind: "error", text: result.error.message });
         return;
       }
-      load(result.data, keys);
-      setMessage({ kind: "saved", text: `Saved: version ${result.data.version}` });
+      const { saved, warnings } = splitWarnings(result.data);
+      load(saved, keys);
+      setMessage({ kind: "saved", text: `Saved: version ${saved.version}`, warnings });
       router.refresh();
     });
   const loadTheirs = (theirs: S, scope?: unknown) => {

@@ -1,7 +1,7 @@
 "use client";
 // One section of a Work's settings: its fields, editing the shared working copy (so switching sections
 // keeps what was typed in the others).
-import { useMemo } from "react";
+import { useMemo, type ComponentType } from "react";
 import { ZCheckList, type Check } from "@/lib/gates/check-schema";
 import { ZCheckSourceList } from "@/lib/gates/check-sources";
 import { ZMergePolicy } from "@/lib/gates/merge-policy";
@@ -38,57 +38,74 @@ type Props = {
   secretNames: readonly string[];
 };
 
-const DESCRIPTIONS = {
-  proof:
-    "What makes a green gate mean something: tests added, the gate's own files left alone, " +
-    "checks that fail without the change.",
-  verification: "Which layers run after the checks: evidence, an independent review, a red team, the mutation floor.",
-  sandbox:
-    "What the agent step and the checks may reach on the machine: the network, extra paths, " +
-    "and the repository's other refs.",
-  webhooks:
-    "Where Gatehouse tells other systems about this Work's runs: a signed JSON POST when a run starts, ends, " +
-    "or needs a decision.",
-  gatesFile:
-    "A YAML list (gates: - run: … or use: + with:; proof:, check_sources:, merge: and sandbox: for those " +
-    "settings) or a Markdown runbook (## Code Checks, ### id — name, the first fence of each: ```bash " +
-    "[executor=agent], ```agent, or ```yaml with use:; ## Proof, ## Merge, ## Sandbox). Settings it imports " +
-    "show as unsaved in their sections.",
+const GATES_FILE_DESCRIPTION =
+  "A YAML list (gates: - run: … or use: + with:; proof:, check_sources:, merge: and sandbox: for those " +
+  "settings) or a Markdown runbook (## Code Checks, ### id — name, the first fence of each: ```bash " +
+  "[executor=agent], ```agent, or ```yaml with use:; ## Proof, ## Merge, ## Sandbox). Settings it imports " +
+  "show as unsaved in their sections.";
+
+const WEBHOOKS_DESCRIPTION =
+  "Where Gatehouse tells other systems about this Work's runs: a signed JSON POST when a run starts, ends, " +
+  "or needs a decision.";
+
+type FieldsProps = { form: WorkForm; errors: Map<string, string>; onChange: (patch: Partial<WorkForm>) => void };
+
+// The sections that are one fields component editing the working copy, under a title and a description.
+// Every other section is drawn by the switch below: a new section must be added to one or the other.
+type OwnSection = "checks" | "sources" | "merge" | "webhooks";
+const FIELD_SECTIONS: Record<
+  Exclude<SettingsSection, OwnSection>,
+  { id: string; title: string; description: string; Fields: ComponentType<FieldsProps> }
+> = {
+  policy: {
+    id: "policy",
+    title: "Policy and attempts",
+    description: "How runs are judged, and how often the agent may try.",
+    Fields: PolicyFields,
+  },
+  agent: {
+    id: "agent",
+    title: "Agent",
+    description: "The command that does the work and the repairs.",
+    Fields: AgentFields,
+  },
+  proof: {
+    id: "proof",
+    title: "Proof",
+    description:
+      "What makes a green gate mean something: tests added, the gate's own files left alone, " +
+      "checks that fail without the change.",
+    Fields: ProofFields,
+  },
+  verification: {
+    id: "verification-profile",
+    title: "Verification profile",
+    description: "Which layers run after the checks: evidence, an independent review, a red team, the mutation floor.",
+    Fields: ProfileFields,
+  },
+  sandbox: {
+    id: "sandbox",
+    title: "Sandbox",
+    description:
+      "What the agent step and the checks may reach on the machine: the network, extra paths, " +
+      "and the repository's other refs.",
+    Fields: SandboxFields,
+  },
 };
 
 export function WorkSettingsSection({ workId, section, form, setForm, errors, secretNames }: Props) {
   const patch = (p: Partial<WorkForm>) => setForm((f) => ({ ...f, ...p }));
+  if (!isOwnSection(section)) {
+    const fields = FIELD_SECTIONS[section];
+    return (
+      <Section id={fields.id} title={fields.title} description={fields.description}>
+        <fields.Fields form={form} errors={errors} onChange={patch} />
+      </Section>
+    );
+  }
   switch (section) {
     case "checks":
       return <ChecksSection form={form} setForm={setForm} errors={errors} />;
-    case "policy":
-      return (
-        <Section
-          id="policy"
-          title="Policy and attempts"
-          description="How runs are judged, and how often the agent may try."
-        >
-          <PolicyFields form={form} errors={errors} onChange={patch} />
-        </Section>
-      );
-    case "agent":
-      return (
-        <Section id="agent" title="Agent" description="The command that does the work and the repairs.">
-          <AgentFields form={form} errors={errors} onChange={patch} />
-        </Section>
-      );
-    case "proof":
-      return (
-        <Section id="proof" title="Proof" description={DESCRIPTIONS.proof}>
-          <ProofFields form={form} errors={errors} onChange={patch} />
-        </Section>
-      );
-    case "verification":
-      return (
-        <Section id="verification-profile" title="Verification profile" description={DESCRIPTIONS.verification}>
-          <ProfileFields form={form} errors={errors} onChange={patch} />
-        </Section>
-      );
     case "sources":
       return (
         <Section
@@ -110,20 +127,17 @@ export function WorkSettingsSection({ workId, section, form, setForm, errors, se
           <MergeFields value={form.mergePolicy} errors={errors} onChange={(mergePolicy) => patch({ mergePolicy })} />
         </Section>
       );
-    case "sandbox":
-      return (
-        <Section id="sandbox" title="Sandbox" description={DESCRIPTIONS.sandbox}>
-          <SandboxFields form={form} errors={errors} onChange={patch} />
-        </Section>
-      );
     case "webhooks":
       return (
-        <Section id="webhooks" title={`Webhooks (${form.webhooks.length})`} description={DESCRIPTIONS.webhooks}>
+        <Section id="webhooks" title={`Webhooks (${form.webhooks.length})`} description={WEBHOOKS_DESCRIPTION}>
           <WebhooksFields workId={workId} form={form} errors={errors} onChange={patch} />
         </Section>
       );
   }
 }
+
+const isOwnSection = (section: SettingsSection): section is OwnSection =>
+  section === "checks" || section === "sources" || section === "merge" || section === "webhooks";
 
 // The check defaults, the results dir, and gates files (whose proof, sources, merge and sandbox settings,
 // when imported, show as unsaved in their own sections).
@@ -167,7 +181,7 @@ function ChecksSection({ form, setForm, errors }: Omit<Props, "section" | "secre
           onChange={(checkDefaults) => setForm((f) => ({ ...f, checkDefaults }))}
         />
       </Section>
-      <Section id="gates-file" title="Import or export a gates file" description={DESCRIPTIONS.gatesFile}>
+      <Section id="gates-file" title="Import or export a gates file" description={GATES_FILE_DESCRIPTION}>
         <GatesFilePanel
           current={current.success ? current.data : null}
           onImport={importChecks}

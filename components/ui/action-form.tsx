@@ -83,13 +83,9 @@ export function ActionForm<T>({
   );
 }
 
-// What every text input looks like (frame, focus ring, dark background). Forms add width, padding and,
-// where an error is shown on the input, its border colours.
-export const inputBaseClass =
-  "block rounded-md border bg-white text-sm shadow-sm focus:border-sky-500 focus:ring-1 " +
-  "focus:ring-sky-500 focus:outline-none dark:bg-zinc-950";
-export const inputBorderClass = "border-zinc-300 dark:border-zinc-700";
-export const inputClass = `${inputBaseClass} ${inputBorderClass} px-3 py-2`;
+// The input classes live in ./input-classes.ts: a constant exported from this client module reaches a
+// server component as a client reference (its text a function's), not as the string.
+export { inputBaseClass, inputBorderClass, inputClass } from "./input-classes";
 
 // A label around its control: every caller passes the one input or select it names as children.
 export function Field({ label, children }: { label: string; children: React.ReactNode }) {

@@ -3,61 +3,20 @@
 // hook in the agent's own clone. The scripted model makes a wrong fix and tries to stop; the hook pushes,
 // Gatehouse runs the gate (red), and the model's next request carries the failing test's name (asserted
 // here, on the server's side); it fixes it, tries to stop again, the gate is green and the session ends.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { listRunsOfTask } from "@/lib/db/run-history";
 import { loadRunDetail } from "@/lib/services/run-detail";
 import { grant, makePerson } from "@/lib/testing/access-fixture";
-import { startApiServer, type ApiServer } from "@/lib/testing/api-server";
+import { runClaude, startClaudeScenario, type ClaudeScenario } from "@/lib/testing/claude-code";
 import { CLI_BIN, cliEnv } from "@/lib/testing/cli-process";
 import { gitIn } from "@/lib/testing/git-repo";
-import { check, createHarness, makeScenario, type Harness, type Scenario } from "@/lib/testing/runner-harness";
-import {
-  claudeEnv,
-  lastUserText,
-  startScriptedMessagesApi,
-  type MessagesRequest,
-  type ScriptedApi,
-} from "@/lib/testing/scripted-messages-api";
+import { check } from "@/lib/testing/runner-harness";
+import { claudeEnv, lastUserText, type MessagesRequest } from "@/lib/testing/scripted-messages-api";
 
-const CLAUDE = path.resolve(__dirname, "..", "..", "node_modules", "@anthropic-ai", "claude-code", "cli-wrapper.cjs");
-
-// A small project with a real node:test suite and a bug in sum().
-const FILES = {
-  "sum.js": "exports.sum = (a, b) => a - b;\n",
-  "test/sum.test.js":
-    "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } " +
-    "= require('../sum.js');\n" +
-    "test('adds two numbers', () => assert.strictEqual(sum(2, 3), 5));\n",
-};
-
-let h: Harness;
-let api: ApiServer;
-let model: ScriptedApi;
-let s: Scenario;
-let clone: string;
-let home: string;
-
-function runClaude(args: string[], env: Record<string, string>, cwd: string) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLAUDE, ...args], { env: env as NodeJS.ProcessEnv, cwd, stdio: "pipe" });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+let c: ClaudeScenario;
 
 // The scripted model: a wrong fix first, the right one once a message names the failing test; after each
 // fix it says it is done (and so tries to stop).
@@ -82,32 +41,16 @@ function script(request: MessagesRequest) {
 }
 
 beforeAll(async () => {
-  h = await createHarness();
-  api = await startApiServer();
-  model = await startScriptedMessagesApi(script);
-  s = await makeScenario(
-    h,
-    {
-      maxGateAttempts: 3,
-      checkDefaults: [check("unit", "node --test test/", { kind: "test", name: "Unit tests pass" })],
-    },
-    { files: FILES },
-  );
-  clone = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-claude-clone-"));
-  gitIn(clone, "clone", "--quiet", s.repo.dir, ".");
-  gitIn(clone, "config", "user.email", "agent@example.test");
-  gitIn(clone, "config", "user.name", "Scripted agent");
-  home = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-claude-home-"));
+  c = await startClaudeScenario(script, {
+    maxGateAttempts: 3,
+    checkDefaults: [check("unit", "node --test test/", { kind: "test", name: "Unit tests pass" })],
+  });
 });
-afterAll(async () => {
-  await model?.close();
-  await api?.close();
-  for (const dir of [clone, home]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  await h?.cleanup();
-});
+afterAll(async () => c?.cleanup());
 
 describe("gatehouse hook claude-code, with the real Claude Code CLI", () => {
   it("blocks the stop on red with the failing test's name, and lets the agent stop on green", async () => {
+    const { s, model, api, clone, home } = c;
     const engineer = await makePerson("engineer");
     await grant(s.work.id, engineer, "engineer");
     // The Stop hook as a person sets it up (here in a settings file outside the clone).

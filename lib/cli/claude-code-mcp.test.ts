@@ -1,36 +1,19 @@
 // `gatehouse mcp` inside the real Claude Code CLI (--mcp-config), against the scripted Messages API: the
 // scripted model makes a wrong fix and calls run_gate; the tool's answer (seen by the server in the next
 // request) names the failing test; it fixes it, calls run_gate again, and the run is accepted.
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { listRunsOfTask } from "@/lib/db/run-history";
 import { loadRunDetail } from "@/lib/services/run-detail";
 import { grant, makePerson } from "@/lib/testing/access-fixture";
-import { startApiServer, type ApiServer } from "@/lib/testing/api-server";
+import { runClaude, startClaudeScenario, type ClaudeScenario } from "@/lib/testing/claude-code";
 import { CLI_BIN, cliEnv } from "@/lib/testing/cli-process";
-import { gitIn } from "@/lib/testing/git-repo";
-import { check, createHarness, makeScenario, type Harness, type Scenario } from "@/lib/testing/runner-harness";
-import {
-  claudeEnv,
-  lastUserText,
-  startScriptedMessagesApi,
-  type MessagesRequest,
-  type ScriptedApi,
-} from "@/lib/testing/scripted-messages-api";
+import { check } from "@/lib/testing/runner-harness";
+import { claudeEnv, lastUserText, type MessagesRequest } from "@/lib/testing/scripted-messages-api";
 
-const CLAUDE = path.resolve(__dirname, "..", "..", "node_modules", "@anthropic-ai", "claude-code", "cli-wrapper.cjs");
 const RUN_GATE = "mcp__gatehouse__run_gate";
 
-let h: Harness;
-let api: ApiServer;
-let model: ScriptedApi;
-let s: Scenario;
-let clone: string;
-let home: string;
+let c: ClaudeScenario;
 
 // Wrong fix → run_gate → (red, names the test) → right fix → run_gate → (green) → done. A run_gate call made
 // while the CLI is still connecting to the MCP server fails; the model simply calls it again.
@@ -50,34 +33,16 @@ function script(request: MessagesRequest) {
 }
 
 beforeAll(async () => {
-  h = await createHarness();
-  api = await startApiServer();
-  model = await startScriptedMessagesApi(script);
-  s = await makeScenario(
-    h,
-    { maxGateAttempts: 3, checkDefaults: [check("unit", "node --test test/", { kind: "test" })] },
-    {
-      files: {
-        "sum.js": "exports.sum = (a, b) => a - b;\n",
-        "test/sum.test.js":
-          "const test = require('node:test');\nconst assert = require('node:assert');\n" +
-          "test('adds two numbers', () => assert.strictEqual(require('../sum.js').sum(2, 3), 5));\n",
-      },
-    },
-  );
-  clone = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-claude-mcp-clone-"));
-  gitIn(clone, "clone", "--quiet", s.repo.dir, ".");
-  home = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-claude-mcp-home-"));
+  c = await startClaudeScenario(script, {
+    maxGateAttempts: 3,
+    checkDefaults: [check("unit", "node --test test/", { kind: "test" })],
+  });
 });
-afterAll(async () => {
-  await model?.close();
-  await api?.close();
-  for (const dir of [clone, home]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  await h?.cleanup();
-});
+afterAll(async () => c?.cleanup());
 
 describe("gatehouse mcp in Claude Code", () => {
   it("run_gate answers red with the failing test, then green, and the run is accepted", async () => {
+    const { s, model, api, clone, home } = c;
     const engineer = await makePerson("engineer");
     await grant(s.work.id, engineer, "engineer");
     const gatehouseEnv = cliEnv(api.url, engineer.token);
@@ -87,34 +52,20 @@ describe("gatehouse mcp in Claude Code", () => {
       },
     });
     const env = { ...gatehouseEnv, ...claudeEnv(model, home) };
-    const res = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [
-          CLAUDE,
-          "-p",
-          "Fix sum; check it with run_gate.",
-          "--allowedTools",
-          `Bash ${RUN_GATE}`,
-          "--mcp-config",
-          mcpConfig,
-          "--output-format",
-          "json",
-        ],
-        { env: env as NodeJS.ProcessEnv, cwd: clone, stdio: "pipe" },
-      );
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => {
-        stdout += c.toString();
-      });
-      child.stderr.on("data", (c: Buffer) => {
-        stderr += c.toString();
-      });
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end();
-    });
+    const res = await runClaude(
+      [
+        "-p",
+        "Fix sum; check it with run_gate.",
+        "--allowedTools",
+        `Bash ${RUN_GATE}`,
+        "--mcp-config",
+        mcpConfig,
+        "--output-format",
+        "json",
+      ],
+      env,
+      clone,
+    );
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout).result).toBe("The gate is green.");
     // run_gate's red answer (the tool result the CLI sent back) named the failing test.

@@ -99,3 +99,90 @@ it("a test file the check's script runs is a test, not a gate file", () => {
   const refs = gateFilesOf({ command: "npm test" }, read, (f) => f.startsWith("test/")).refs;
   expect(refs.map((r) => r.label)).toEqual(["scripts.test in package.json"]);
 });
+
+// A jest `testPathIgnorePatterns` that drops the failing test's file, wherever jest reads it from: each is an
+// edit of the gate (re-run with the original), and an honest change beside it is not.
+describe("jest's testPathIgnorePatterns (issue 21)", () => {
+  const JEST_CONFIG = 'module.exports = { testPathIgnorePatterns: ["/node_modules/", "/e2e/"] };\n';
+  const IGNORING = 'module.exports = { testPathIgnorePatterns: ["/node_modules/", "/e2e/", "price"] };\n';
+  const withJest = (jest: Record<string, unknown>, deps: Record<string, string> = {}) =>
+    pkg({ test: "jest" }, { jest, dependencies: deps });
+  const cases: {
+    name: string;
+    command: string;
+    start: Record<string, string>;
+    head: Record<string, string>;
+    labels: string[];
+  }[] = [
+    {
+      name: "added to jest.config.js",
+      command: "npx jest",
+      start: { "package.json": pkg({}), "jest.config.js": JEST_CONFIG },
+      head: { "package.json": pkg({}), "jest.config.js": IGNORING },
+      labels: ["jest.config.js"],
+    },
+    {
+      name: "added to the jest key of package.json, run through npm test",
+      command: "npm test",
+      start: { "package.json": withJest({ testPathIgnorePatterns: ["/e2e/"] }) },
+      head: { "package.json": withJest({ testPathIgnorePatterns: ["/e2e/", "price"] }) },
+      labels: ["jest in package.json"],
+    },
+    {
+      name: "added to the file `jest -c` names",
+      command: "jest -c config/jest.unit.js",
+      start: { "package.json": pkg({}), "config/jest.unit.js": JEST_CONFIG },
+      head: { "package.json": pkg({}), "config/jest.unit.js": IGNORING },
+      labels: ["config/jest.unit.js"],
+    },
+    {
+      name: "added to the file `--config=` names, in the check's folder",
+      command: "cd web && npx jest --config=jest.ci.config.js",
+      start: { "web/jest.ci.config.js": JEST_CONFIG },
+      head: { "web/jest.ci.config.js": IGNORING },
+      labels: ["web/jest.ci.config.js"],
+    },
+    {
+      name: "passed on the command line of the test script",
+      command: "npm test",
+      start: { "package.json": pkg({ test: "jest --testPathIgnorePatterns e2e/" }) },
+      head: { "package.json": pkg({ test: "jest --testPathIgnorePatterns e2e/ price" }) },
+      labels: ["scripts.test in package.json"],
+    },
+    {
+      name: "honest twin: a dependency added beside an untouched jest key",
+      command: "npm test",
+      start: { "package.json": withJest({ testPathIgnorePatterns: ["/e2e/"] }) },
+      head: { "package.json": withJest({ testPathIgnorePatterns: ["/e2e/"] }, { leftpad: "1.0.0" }) },
+      labels: [],
+    },
+    {
+      name: "honest twin: a config file jest is not told to read",
+      command: "jest -c config/jest.unit.js",
+      start: { "config/jest.unit.js": JEST_CONFIG, "config/jest.other.js": JEST_CONFIG },
+      head: { "config/jest.unit.js": JEST_CONFIG, "config/jest.other.js": IGNORING },
+      labels: [],
+    },
+  ];
+  it.each(cases)("$name", ({ command, start, head, labels }) => {
+    const gateFiles = new Map([["unit", gateFilesOf({ command, kind: "test" }, files(start))]]);
+    const changed = Object.keys(head).filter((f) => head[f] !== start[f]);
+    const edited = editedGateFiles({
+      changes: changed.map((path) => ({ status: "M" as const, path })),
+      gateFiles,
+      readStart: files(start),
+      readHead: files(head),
+      matches: (g, f) => globMatcher([g])(f),
+    });
+    expect(edited.flatMap((e) => e.labels)).toEqual(labels);
+  });
+
+  it("lays back the jest key alone: the change's dependency stays", () => {
+    const was = withJest({ testPathIgnorePatterns: ["/e2e/"] });
+    const now = withJest({ testPathIgnorePatterns: ["/e2e/", "price"] }, { leftpad: "1.0.0" });
+    expect(JSON.parse(restoreParts(was, now, ["jest"])!)).toMatchObject({
+      jest: { testPathIgnorePatterns: ["/e2e/"] },
+      dependencies: { leftpad: "1.0.0" },
+    });
+  });
+});

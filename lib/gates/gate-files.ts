@@ -47,6 +47,8 @@ export function gateFilesOf(
       if (runner) {
         runners.add(runner);
         addRunnerConfig(runner, dir, read, addRef, found);
+        const config = configFileOf(runner, words, dir);
+        if (config && read(config) !== null) addRef({ path: config, part: null, label: config });
       }
       const npm = npmScriptOf(words, dir);
       if (npm) {
@@ -119,6 +121,30 @@ function addRunnerConfig(runner: Runner, dir: string, read: Read, addRef: (r: Ga
     const manifest = join(base, "package.json");
     if (key && read(manifest) !== null) addRef({ path: manifest, part: key, label: `${key} in ${manifest}` });
   }
+}
+
+// The flags naming a configuration file the runner reads instead of its usual ones (`jest -c
+// jest.unit.config.js`, whose testPathIgnorePatterns then decides which tests run).
+const CONFIG_FLAGS: Record<Runner, string[]> = {
+  pytest: ["-c", "--config-file"],
+  jest: ["-c", "--config"],
+  vitest: ["-c", "--config"],
+  mocha: ["--config"],
+  ava: ["--config"],
+};
+
+// The configuration file a runner's command names, relative to the checkout (null: none, or inline JSON).
+function configFileOf(runner: Runner, words: string[], dir: string): string | null {
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    const eq = w.indexOf("=");
+    const flag = eq > 0 ? w.slice(0, eq) : w;
+    if (!CONFIG_FLAGS[runner].includes(flag)) continue;
+    const value = eq > 0 ? w.slice(eq + 1) : words[i + 1];
+    if (!value || value.startsWith("{") || value.startsWith("-")) return null;
+    return path.posix.normalize(join(dir === "." ? "" : dir, value));
+  }
+  return null;
 }
 
 // npm test · npm run x · npm run-script x · yarn x · yarn run x · pnpm x · pnpm run x, with --prefix/-C.

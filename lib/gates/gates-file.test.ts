@@ -956,7 +956,7 @@ describe("the Work's proof settings in gates files", () => {
     expect(r.proofProblems).toEqual([
       "proof: protected_paths 1: must stay inside the checkout: '..' is not allowed",
       "proof: require_tests: must be one of off, warn, required",
-      "proof: unknown field: colour (known: test_patterns, require_tests, protected_paths, vacuous_policy, profile)",
+      "proof: unknown field: colour (known: test_patterns, require_tests, protected_paths, vacuous_policy, require_test_summary, profile)",
     ]);
   });
 

@@ -44,6 +44,7 @@ describe("the registry of Work settings", () => {
       require_tests: "requireTests",
       protected_paths: "protectedPaths",
       vacuous_policy: "vacuousPolicy",
+      require_test_summary: "requireTestSummary",
       profile: "profile",
     });
     expect(fileKeys("sandbox")).toEqual({

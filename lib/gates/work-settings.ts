@@ -111,6 +111,28 @@ function setting<S extends z.ZodType, K extends FormKind, const F extends Freeze
 const copy = { run: "copy" } as const;
 const ZBool = z.boolean({ error: "must be true or false" });
 
+// The parts entries of one form kind share (spread into `setting`): a flag is false until set.
+const flag = { schema: ZBool, default: () => false, form: "flag" } as const;
+
+// A proof setting: frozen in the run's `proof` group, carried as `key` in a gates file's proof block.
+const proofSetting = <const Key extends string>(key: Key) =>
+  ({
+    section: "proof",
+    file: { section: "proof", key },
+    freeze: { run: "group", column: "proof" },
+  }) as const;
+
+// A verification layer's command (none by default), frozen only by runs whose profile runs that layer.
+const layerSetting = (noneMeans: string, layer: Parameters<typeof profilesWith>[0]) =>
+  ({
+    schema: layerCommand(noneMeans).nullable(),
+    default: () => null,
+    form: "optional-text",
+    section: "verification",
+    file: null,
+    freeze: { run: "copy", onlyIn: profilesWith(layer) },
+  }) as const;
+
 export const WORK_SETTINGS = {
   checkDefaults: setting({
     schema: ZCheckList,
@@ -169,54 +191,34 @@ export const WORK_SETTINGS = {
     file: null,
     freeze: { run: "task", column: "budgetUsd" },
   }),
-  failFast: setting({
-    schema: ZBool,
-    default: () => false,
-    form: "flag",
-    section: "policy",
-    file: null,
-    freeze: copy,
-  }),
-  strictEvaluation: setting({
-    schema: ZBool,
-    default: () => false,
-    form: "flag",
-    section: "policy",
-    file: null,
-    freeze: copy,
-  }),
+  failFast: setting({ ...flag, section: "policy", file: null, freeze: copy }),
+  strictEvaluation: setting({ ...flag, section: "policy", file: null, freeze: copy }),
   testPatterns: setting({
     schema: ZGlobList,
     default: () => [...DEFAULT_TEST_PATTERNS],
     form: "lines",
-    section: "proof",
-    file: { section: "proof", key: "test_patterns" },
-    freeze: { run: "group", column: "proof" },
+    ...proofSetting("test_patterns"),
   }),
   requireTests: setting({
     schema: ZChecksPolicy,
     default: () => DEFAULT_REQUIRE_TESTS,
     form: "choice",
-    section: "proof",
-    file: { section: "proof", key: "require_tests" },
-    freeze: { run: "group", column: "proof" },
+    ...proofSetting("require_tests"),
   }),
   protectedPaths: setting({
     schema: ZGlobList,
     default: () => [...DEFAULT_PROTECTED_PATHS],
     form: "lines",
-    section: "proof",
-    file: { section: "proof", key: "protected_paths" },
-    freeze: { run: "group", column: "proof" },
+    ...proofSetting("protected_paths"),
   }),
   vacuousPolicy: setting({
     schema: ZChecksPolicy,
     default: () => DEFAULT_VACUOUS_POLICY,
     form: "choice",
-    section: "proof",
-    file: { section: "proof", key: "vacuous_policy" },
-    freeze: { run: "group", column: "proof" },
+    ...proofSetting("vacuous_policy"),
   }),
+  // A `test` check that passes with no sign a test ran (no summary, no JUnit report) is hollow, not a warning.
+  requireTestSummary: setting({ ...flag, ...proofSetting("require_test_summary") }),
   checkSources: setting({
     schema: ZCheckSourceList,
     default: () => [],
@@ -252,22 +254,8 @@ export const WORK_SETTINGS = {
     file: { section: "proof", key: "profile" },
     freeze: copy,
   }),
-  reviewCommand: setting({
-    schema: layerCommand("use null for no review").nullable(),
-    default: () => null,
-    form: "optional-text",
-    section: "verification",
-    file: null,
-    freeze: { run: "copy", onlyIn: profilesWith("review") },
-  }),
-  mutationCommand: setting({
-    schema: layerCommand("use null for the repository's Stryker configuration").nullable(),
-    default: () => null,
-    form: "optional-text",
-    section: "verification",
-    file: null,
-    freeze: { run: "copy", onlyIn: profilesWith("mutation") },
-  }),
+  reviewCommand: setting(layerSetting("use null for no review", "review")),
+  mutationCommand: setting(layerSetting("use null for the repository's Stryker configuration", "mutation")),
   mutationReport: setting({
     schema: ZMutationReport.nullable(),
     default: () => null,
@@ -276,22 +264,8 @@ export const WORK_SETTINGS = {
     file: null,
     freeze: { run: "copy", onlyIn: profilesWith("mutation") },
   }),
-  redTeamCommand: setting({
-    schema: layerCommand("use null for no red team").nullable(),
-    default: () => null,
-    form: "optional-text",
-    section: "verification",
-    file: null,
-    freeze: { run: "copy", onlyIn: profilesWith("red-team") },
-  }),
-  redTeamTestCommand: setting({
-    schema: layerCommand("use null for no red team").nullable(),
-    default: () => null,
-    form: "optional-text",
-    section: "verification",
-    file: null,
-    freeze: { run: "copy", onlyIn: profilesWith("red-team") },
-  }),
+  redTeamCommand: setting(layerSetting("use null for no red team", "red-team")),
+  redTeamTestCommand: setting(layerSetting("use null for no red team", "red-team")),
   // The sandbox (issue 20): network for the agent step and for checks, extra mounts, refs the checkout shows.
   agentNetwork: setting({
     schema: ZNetworkMode,

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentPresetCommand } from "../gates/agent-presets";
+import { CLAUDE_CLI } from "../testing/claude-code";
 import { dispatchAndSettle, check, createHarness, makeScenario, type Harness } from "../testing/runner-harness";
 import {
   lastUserText,
@@ -20,15 +21,6 @@ import {
   type ScriptedApi,
 } from "../testing/scripted-messages-api";
 
-const CLAUDE_WRAPPER = path.resolve(
-  __dirname,
-  "..",
-  "..",
-  "node_modules",
-  "@anthropic-ai",
-  "claude-code",
-  "cli-wrapper.cjs",
-);
 const FAILING_TEST = "adds two numbers";
 
 // A fresh session each attempt: its first request decides (the brief names the failing test, or not yet).
@@ -56,7 +48,7 @@ beforeAll(async () => {
   binDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-claude-bin-"));
   fs.writeFileSync(
     path.join(binDir, "claude"),
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLAUDE_WRAPPER)} "$@"\n`,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLAUDE_CLI)} "$@"\n`,
     {
       mode: 0o755,
     },

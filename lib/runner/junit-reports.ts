@@ -9,6 +9,7 @@ import picomatch from "picomatch";
 import { JUNIT_LIMITS, judgeMissingTestSummary, parseJunitXml, summaryFromJunit, type TestCase } from "../gates/junit";
 import { recogniseTests, type TestSummary } from "../gates/test-summary";
 import { readCheckoutFile } from "./checkout/checkout-files";
+import { readJunitReportsOffThread } from "./junit-off-thread";
 
 const MAX_ENTRIES_VISITED = 100_000;
 const SKIPPED_DIRS = new Set([".git", "node_modules"]);
@@ -78,7 +79,8 @@ export function findReportFiles(
 
 export type JunitRead = { cases: TestCase[]; filesRead: number; problems: string[] };
 
-// Every report the glob matches, written since `since` (ms), parsed and bounded together.
+// Every report the glob matches, written since `since` (ms), parsed and bounded together. Blocks: a check's
+// reports are read through readJunitReportsOffThread, which runs this in a worker thread.
 export function readJunitReports(opts: { checkoutDir: string; glob: string; sinceMs: number }): JunitRead {
   const found = findReportFiles(opts.checkoutDir, opts.glob);
   const problems = found.symlinks.map((f) => `${f} is a symlink: not read`);
@@ -151,18 +153,19 @@ export const NO_TESTS: TestResults = { summary: null, cases: null, junitProblem:
 // What a check's tests said: the JUnit reports it declares when any was read (they win over the output), or
 // the summary recognised in its output's tail. One call from the check step.
 // `mask` hides the Work's secrets in what the reports say (names, messages, traces), as in the log.
-export function readTestResults(
+// The reports are read and parsed off the event loop (lib/runner/junit-off-thread.ts).
+export async function readTestResults(
   checkoutDir: string,
   check: { junit?: string },
   outcome: { tail: string; durationMs: number },
   mask: (text: string) => string,
-): TestResults {
+): Promise<TestResults> {
   const fromTail = () => recogniseTests(outcome.tail);
   if (!check.junit) return { summary: fromTail(), cases: null, junitProblem: null };
   // The kernel stamps files with a coarse clock (a tick behind): 50 ms of slack keeps every file the check
   // wrote and still leaves out what was there before it (an earlier attempt's report, a checked-out one).
   const sinceMs = Date.now() - outcome.durationMs - 50;
-  const read = readJunitReports({ checkoutDir, glob: check.junit, sinceMs });
+  const read = await readJunitReportsOffThread({ checkoutDir, glob: check.junit, sinceMs });
   const junitProblem = read.problems.length > 0 ? `junit: ${read.problems.join("; ")}` : null;
   const summary = summaryFromJunit({ cases: read.cases, problems: read.problems }, read.filesRead);
   if (summary)
@@ -170,18 +173,19 @@ export function readTestResults(
   return { summary: fromTail(), cases: null, junitProblem };
 }
 
-// The row's warning once its verdict is known: no sign that any test ran (issue 21, item 6), or a declared
-// JUnit report that could not be used. `requireTestSummary` is the Work setting to come (false until then).
-export function testResultsWarning(
+// What the test results change once the check's verdict is known: no sign that any test ran (issue 21,
+// item 6) is a warning, or under the Work's `requireTestSummary` a hollow verdict with the reason as its
+// message; a declared JUnit report that could not be used is a warning.
+export function judgeTestSummary(
   found: TestResults,
   check: { kind: string },
   verdict: string,
-  requireTestSummary = false,
-): string | null {
+  requireTestSummary: boolean,
+): { verdict: "hollow" | null; message: string | null; warning: string | null } {
   const missing = judgeMissingTestSummary(
     { kind: check.kind, verdict, hasSummary: found.summary !== null, junitProblem: found.junitProblem },
     requireTestSummary,
   );
-  if (missing && "warning" in missing) return missing.warning;
-  return found.junitProblem;
+  if (missing && "verdict" in missing) return { verdict: "hollow", message: missing.message, warning: null };
+  return { verdict: null, message: null, warning: missing?.warning ?? found.junitProblem };
 }

@@ -242,6 +242,25 @@ describe("no sign that any test ran (issue 21, item 6)", () => {
     expect(detail.attempts[1].brief).toContain(`- unit — unit passes: ${NO_TEST_SUMMARY}`);
   });
 
+  it("under the Work's requireTestSummary the same check is hollow, and a run whose tests ran stays green", async () => {
+    const upToDate = check("unit", "echo \"make: 'test' is up to date.\"", { kind: "test" });
+    const s = await makeScenario(h, { checkDefaults: [upToDate], maxGateAttempts: 1, requireTestSummary: true });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const unit = detail.attempts[0].results.find((r) => r.checkId === "unit")!;
+    expect([unit.verdict, unit.message, unit.warning]).toEqual(["hollow", NO_TEST_SUMMARY, null]);
+    expect(detail.run.gate).toBe("red");
+    // The run froze the setting: switching it off afterwards does not change how this run is judged.
+    expect(detail.run.proof?.requireTestSummary).toBe(true);
+
+    const ran = await makeScenario(
+      h,
+      { checkDefaults: [check("unit", "node --test test/", { kind: "test" })], requireTestSummary: true },
+      { files: { "test/a.test.js": "require('node:test')('a', () => {});\n" } },
+    );
+    const rows = (await dispatchAndSettle(h, ran.task.id)).attempts[0].results;
+    expect(rows.find((r) => r.checkId === "unit")).toMatchObject({ verdict: "passed", warning: null });
+  });
+
   it("a check of another kind, or one whose runner printed a summary, does not warn", async () => {
     const s = await makeScenario(
       h,

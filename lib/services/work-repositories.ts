@@ -8,6 +8,7 @@ import { listWorks } from "../db/works";
 import type { FieldIssue } from "../gates/field-issues";
 import { isSameLocalRepository, localPathOf, localRepositoryProblem } from "../runner/checkout/local-repository";
 import { git } from "../runner/checkout/git";
+import { landingWarning } from "./merge";
 import { refuseIssues } from "./validate";
 
 type Saved = { repoUrl?: string; checkSources?: readonly { url: string }[] };
@@ -54,8 +55,19 @@ export async function probeRepository(repoUrl: string): Promise<string | null> {
   }
 }
 
-// The warnings a save answers with (the Work is saved either way: a repository may be down for a while).
-export async function repositoryWarnings(repoUrl: string): Promise<FieldIssue[]> {
-  const unreachable = await probeRepository(repoUrl);
-  return unreachable ? [{ path: "repoUrl", message: unreachable }] : [];
+// The warnings a save answers with (the Work is saved either way: a repository may be down for a while, a
+// branch checked out there may be switched): the repository cannot be reached (probed only when the save
+// set the repository: it may take 15 s), and Merge will fail because the base branch is checked out in it.
+export async function saveWarnings(
+  work: { repoUrl: string; baseBranch: string | null },
+  options: { probe: boolean },
+): Promise<FieldIssue[]> {
+  const [unreachable, landing] = await Promise.all([
+    options.probe ? probeRepository(work.repoUrl) : null,
+    landingWarning(work),
+  ]);
+  return [
+    ...(unreachable ? [{ path: "repoUrl", message: unreachable }] : []),
+    ...(landing ? [{ path: "baseBranch", message: landing }] : []),
+  ];
 }

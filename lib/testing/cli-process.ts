@@ -22,12 +22,16 @@ export function cliEnv(url: string, token: string, extra: Record<string, string>
   };
 }
 
-export function runCli(
-  args: string[],
-  opts: { env: Record<string, string>; cwd?: string; input?: string; onStdout?: (text: string) => void },
-): Promise<CliResult> {
+type RunOptions = { env: Record<string, string>; cwd?: string; input?: string; onStdout?: (text: string) => void };
+
+export function runCli(args: string[], opts: RunOptions): Promise<CliResult> {
+  return runNodeScript(CLI_BIN, args, opts);
+}
+
+// A node program as a child process (the gatehouse command, the Claude Code CLI): its exit code and output.
+export function runNodeScript(script: string, args: string[], opts: RunOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       env: opts.env as NodeJS.ProcessEnv,
       cwd: opts.cwd,
       stdio: "pipe",

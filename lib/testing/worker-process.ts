@@ -8,6 +8,9 @@ import os from "node:os";
 import path from "node:path";
 import { killMarked } from "../runner/process/process-group";
 import { openQueue, queueSchemaOf, type QueueConnection } from "../runner/queue/boss";
+import { QueueExecutor } from "../runner/queue/queue-executor";
+import { setExecutor } from "../runner/runtime";
+import { createHarness, type Harness } from "./runner-harness";
 import { waitFor } from "./processes";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -99,6 +102,30 @@ export async function openTestQueue(): Promise<{ queue: QueueConnection; drop: (
       await c.connect();
       await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await c.end();
+    },
+  };
+}
+
+export type TestServer = { h: Harness; queue: QueueConnection; executor: QueueExecutor; close: () => Promise<void> };
+
+// The test as the web server of workers: the shared secret key, a harness, the queue of the test's schema
+// and a QueueExecutor on it as the services' executor (`watchLost`: it also marks lost workers' runs).
+// `close` stops the executor, drops the queue and cleans the harness; stop the workers first.
+export async function startTestServer(options: { watchLost?: boolean } = {}): Promise<TestServer> {
+  shareSecretKey();
+  const h = await createHarness();
+  const { queue, drop } = await openTestQueue();
+  const executor = new QueueExecutor(queue, h.deps, 3000);
+  setExecutor(executor, h.deps);
+  if (options.watchLost) executor.watchForLostWorkers();
+  return {
+    h,
+    queue,
+    executor,
+    close: async () => {
+      executor.close();
+      await drop();
+      await h.cleanup();
     },
   };
 }

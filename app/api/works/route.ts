@@ -2,7 +2,7 @@ import { seesHiddenChecks } from "@/lib/services/access";
 import { apiRoute } from "@/lib/api/handler";
 import { presentWork } from "@/lib/api/present";
 import { createWork, listVisibleWorks } from "@/lib/services/works";
-import { repositoryWarnings } from "@/lib/services/work-repositories";
+import { saveWarnings } from "@/lib/services/work-repositories";
 
 export const dynamic = "force-dynamic";
 
@@ -14,8 +14,9 @@ export const GET = apiRoute(async ({ actor }) => ({
   },
 }));
 
-// `warnings`: the repository cannot be reached now (the Work is saved; its runs would end inconclusive).
+// `warnings`: the repository cannot be reached now (the Work is saved; its runs would end inconclusive), or
+// its base branch is checked out there (Merge will fail).
 export const POST = apiRoute(async ({ actor, body }) => {
   const work = await createWork(actor, await body());
-  return { status: 201, json: { ...presentWork(work), warnings: await repositoryWarnings(work.repoUrl) } };
+  return { status: 201, json: { ...presentWork(work), warnings: await saveWarnings(work, { probe: true }) } };
 });

@@ -27,6 +27,34 @@ import { currentSandbox } from "@/lib/runner/runtime";
 import { cancelRunAction, decideRunAction, startNextAttemptAction } from "./actions";
 import Link from "next/link";
 
+// The profile's verification layers a run shows, in order: each a section of its own when the profile runs it.
+const VERIFICATION_LAYERS = [
+  {
+    layer: "evidence",
+    title: "Evidence",
+    description: "Each acceptance criterion shown working by the agent in .gatehouse/evidence.md.",
+    Panel: EvidenceLayer,
+  },
+  {
+    layer: "review",
+    title: "Review",
+    description: "An independent review ran the criteria itself after a green gate.",
+    Panel: ReviewLayer,
+  },
+  {
+    layer: "red-team",
+    title: "Red team",
+    description: "Probes written to break the change: failing ones went back to the agent, passing ones are kept.",
+    Panel: RedTeamLayer,
+  },
+  {
+    layer: "mutation",
+    title: "Mutation floor",
+    description: "The changed files mutated: do the tests notice? Surviving mutants are changes no test caught.",
+    Panel: MutationLayer,
+  },
+] as const;
+
 const getRun = cache(async (runId: string) => loadRunDetail(await getPageActor(), runId));
 
 type Props = { params: Promise<{ runId: string }>; searchParams: Promise<{ attempt?: string | string[] }> };
@@ -163,42 +191,11 @@ export default async function RunPage({ params, searchParams }: Props) {
       <Section id="checks" title="Checks" description={<AttemptsUsed initial={json} />}>
         <RunChecksPanel initial={json} attempt={linked} />
       </Section>
-      {hasLayer(run.profile, "evidence") ? (
-        <Section
-          id="evidence"
-          title="Evidence"
-          description="Each acceptance criterion shown working by the agent in .gatehouse/evidence.md."
-        >
-          <EvidenceLayer initial={json} />
+      {VERIFICATION_LAYERS.filter((l) => hasLayer(run.profile, l.layer)).map(({ layer, title, description, Panel }) => (
+        <Section key={layer} id={layer} title={title} description={description}>
+          <Panel initial={json} />
         </Section>
-      ) : null}
-      {hasLayer(run.profile, "review") ? (
-        <Section
-          id="review"
-          title="Review"
-          description="An independent review ran the criteria itself after a green gate."
-        >
-          <ReviewLayer initial={json} />
-        </Section>
-      ) : null}
-      {hasLayer(run.profile, "red-team") ? (
-        <Section
-          id="red-team"
-          title="Red team"
-          description="Probes written to break the change: failing ones went back to the agent, passing ones are kept."
-        >
-          <RedTeamLayer initial={json} />
-        </Section>
-      ) : null}
-      {hasLayer(run.profile, "mutation") ? (
-        <Section
-          id="mutation"
-          title="Mutation floor"
-          description="The changed files mutated: do the tests notice? Surviving mutants are changes no test caught."
-        >
-          <MutationLayer initial={json} />
-        </Section>
-      ) : null}
+      ))}
       <Section
         id="frozen"
         title="What this run froze"

@@ -58,7 +58,7 @@ export default async function WorkPage({ params }: Props) {
                 <Link href={`/works/${work.id}/settings`} className={buttonClass("primary")}>
                   Edit checks and policy
                 </Link>
-                <Link href={`/works/${work.id}/access`} className={buttonClass("secondary")}>
+                <Link href={`/works/${work.id}/settings/access`} className={buttonClass("secondary")}>
                   Access
                 </Link>
                 <Link href={`/audit?workId=${work.id}`} className={buttonClass("secondary")}>

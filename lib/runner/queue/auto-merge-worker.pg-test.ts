@@ -8,41 +8,31 @@ import { findRun } from "../../db/runs";
 import { findTask } from "../../db/tasks";
 import { dispatchTask } from "../../services/runs";
 import { gitIn, makeBareRepo } from "../../testing/git-repo";
-import { check, createHarness, makeScenario, type Harness } from "../../testing/runner-harness";
+import { check, makeScenario, type Harness } from "../../testing/runner-harness";
 import { waitFor } from "../../testing/processes";
 import {
-  openTestQueue,
-  shareSecretKey,
+  startTestServer,
   startWorkerProcess,
   stopWorkerProcess,
   waitForOutput,
+  type TestServer,
   type WorkerProcess,
 } from "../../testing/worker-process";
-import { setExecutor } from "../runtime";
-import type { QueueConnection } from "./boss";
-import { QueueExecutor } from "./queue-executor";
 
+let server: TestServer;
 let h: Harness;
-let queue: QueueConnection;
-let dropQueue: () => Promise<void>;
-let executor: QueueExecutor;
 let worker: WorkerProcess;
 
 beforeAll(async () => {
-  shareSecretKey();
-  h = await createHarness();
-  ({ queue, drop: dropQueue } = await openTestQueue());
-  executor = new QueueExecutor(queue, h.deps, 3000);
-  setExecutor(executor, h.deps);
+  server = await startTestServer();
+  h = server.h;
   worker = startWorkerProcess("merger");
   await waitForOutput(worker, "takes runs", 110_000);
 }, 120_000);
 
 afterAll(async () => {
   if (worker) await stopWorkerProcess(worker);
-  executor?.close();
-  await dropQueue?.();
-  await h?.cleanup();
+  await server?.close();
 });
 
 describe("auto-merge on a worker", () => {

@@ -16,36 +16,25 @@ import { makeGitRepo, type TestRepo } from "../../testing/git-repo";
 import { describeAsRoot } from "../../testing/needs-root";
 import { createNetns, type Netns } from "../../testing/netns";
 import { waitFor } from "../../testing/processes";
-import { check, createHarness, type Harness } from "../../testing/runner-harness";
+import { check } from "../../testing/runner-harness";
 import {
-  openTestQueue,
-  shareSecretKey,
+  startTestServer,
   startWorkerProcess,
   stopWorkerProcess,
   waitForOutput,
+  type TestServer,
   type WorkerProcess,
 } from "../../testing/worker-process";
-import { setExecutor } from "../runtime";
-import type { QueueConnection } from "./boss";
-import { QueueExecutor } from "./queue-executor";
 
 describeAsRoot("a worker in its own network namespace", () => {
-  let h: Harness;
-  let queue: QueueConnection;
-  let dropQueue: () => Promise<void>;
-  let executor: QueueExecutor;
+  let server: TestServer;
   let ns: Netns;
   let worker: WorkerProcess | null = null;
   let gitPort: number;
   const repos: TestRepo[] = [];
 
   beforeAll(async () => {
-    shareSecretKey();
-    h = await createHarness();
-    ({ queue, drop: dropQueue } = await openTestQueue());
-    executor = new QueueExecutor(queue, h.deps, 3000);
-    setExecutor(executor, h.deps);
-    executor.watchForLostWorkers();
+    server = await startTestServer({ watchLost: true });
     ns = createNetns();
     const db = new URL(process.env.DATABASE_URL!);
     const pgPort = await ns.forward(db.hostname, Number(db.port || 5432));
@@ -63,11 +52,9 @@ describeAsRoot("a worker in its own network namespace", () => {
 
   afterAll(async () => {
     if (worker) await stopWorkerProcess(worker);
-    executor?.close();
     await ns?.cleanup();
-    await dropQueue?.();
     for (const r of repos) r.cleanup();
-    await h?.cleanup();
+    await server?.close();
   });
 
   function makeRepo(): TestRepo {

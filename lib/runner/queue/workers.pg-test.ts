@@ -13,46 +13,37 @@ import { cancelRun, dispatchTask } from "../../services/runs";
 import { loadRunDetail } from "../../services/run-detail";
 import { readLogLines, searchLog } from "../../services/logs";
 import { setSecret } from "../../services/secrets";
-import { check, createHarness, makeScenario, type Harness } from "../../testing/runner-harness";
+import { check, makeScenario, type Harness } from "../../testing/runner-harness";
 import { findProcessesByEnv } from "../process/process-group";
 import { waitFor, waitUntilGone } from "../../testing/processes";
 import {
-  openTestQueue,
-  shareSecretKey,
+  startTestServer,
   startWorkerProcess,
   stopWorkerProcess,
   waitForOutput,
+  type TestServer,
   type WorkerProcess,
 } from "../../testing/worker-process";
-import { setExecutor } from "../runtime";
 import { GET as getWorkers } from "../../../app/api/workers/route";
 import { GET as getRun } from "../../../app/api/runs/[id]/route";
 import { makePerson } from "../../testing/access-fixture";
 import { callRoute } from "../../testing/call-route";
 import type { Json } from "../../testing/json";
 import { sendRunJob, type QueueConnection } from "./boss";
-import { QueueExecutor } from "./queue-executor";
 
+let server: TestServer;
 let h: Harness;
 let queue: QueueConnection;
-let dropQueue: () => Promise<void>;
-let executor: QueueExecutor;
 const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
-  shareSecretKey();
-  h = await createHarness();
-  ({ queue, drop: dropQueue } = await openTestQueue());
-  executor = new QueueExecutor(queue, h.deps, 3000);
-  setExecutor(executor, h.deps);
-  executor.watchForLostWorkers();
+  server = await startTestServer({ watchLost: true });
+  ({ h, queue } = server);
 });
 
 afterAll(async () => {
   for (const w of workers) await stopWorkerProcess(w);
-  executor?.close();
-  await dropQueue?.();
-  await h?.cleanup();
+  await server?.close();
 });
 
 function worker(name: string, env: Record<string, string> = {}): WorkerProcess {

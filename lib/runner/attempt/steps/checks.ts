@@ -11,7 +11,7 @@ import { checkLogPathOf } from "../../paths";
 import { timeoutWords } from "../budget";
 import { type AttemptContext, maskShown } from "../context";
 import { judgeOutcome } from "../judge";
-import { NO_TESTS, readTestResults, testResultsWarning } from "../../junit-reports";
+import { NO_TESTS, judgeTestSummary, readTestResults } from "../../junit-reports";
 import { runCheckHere } from "../run-check";
 import type { Step, StepVerdict } from "../step";
 
@@ -89,8 +89,12 @@ async function runOneCheck(
   const found =
     outcome.spawnError || check.use !== undefined
       ? NO_TESTS
-      : readTestResults(ctx.checkoutPath, check, outcome, (t) => maskShown(masker, t));
-  const { verdict, byExit, tests, judged } = judgeOutcome(outcome, check, { summary: found.summary });
+      : await readTestResults(ctx.checkoutPath, check, outcome, (t) => maskShown(masker, t));
+  const judgedOutcome = judgeOutcome(outcome, check, { summary: found.summary });
+  const { byExit, tests, judged } = judgedOutcome;
+  // Under the Work's requireTestSummary, a passing test check with no sign that a test ran is hollow.
+  const noSummary = judgeTestSummary(found, check, judgedOutcome.verdict, run.proof?.requireTestSummary === true);
+  const verdict = noSummary.verdict ?? judgedOutcome.verdict;
   const isOutputMissing =
     byExit === "failed" && outcome.exitCode === (check.expectExit ?? 0) && check.expectStdout !== undefined;
   const message = outcome.isAborted
@@ -99,7 +103,7 @@ async function runOneCheck(
       ? `${timeoutWords(timeout)}${outcome.message ? ` · ${outcome.message}` : ""}`
       : isOutputMissing
         ? `exit code ${outcome.exitCode}, but the output does not contain "${masker.maskText(check.expectStdout!)}"`
-        : (judged?.message ?? (verdict === "passed" && tests?.counts ? null : outcome.message));
+        : (noSummary.message ?? judged?.message ?? (verdict === "passed" && tests?.counts ? null : outcome.message));
   results.update(check.id, {
     verdict,
     exitCode: outcome.exitCode,
@@ -111,7 +115,7 @@ async function runOneCheck(
     logNote: outcome.note,
     tests: tests?.counts ?? null,
     testCases: found.cases,
-    warning: maskShown(masker, testResultsWarning(found, check, verdict)),
+    warning: maskShown(masker, noSummary.warning),
     finishedAt: new Date(),
   });
   return { verdict, message };

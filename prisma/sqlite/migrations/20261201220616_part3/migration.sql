@@ -65,36 +65,3 @@ ALTER TABLE "new_Work" RENAME TO "Work";
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
-
--- Webhooks (issue 25 item 6): the Work's list, and one row per delivery request.
--- AlterTable
-ALTER TABLE "Work" ADD COLUMN "webhooks" JSONB NOT NULL DEFAULT '[]';
-
--- CreateTable
-CREATE TABLE "WebhookDelivery" (
-    "id" TEXT NOT NULL PRIMARY KEY,
-    "workId" TEXT NOT NULL,
-    "webhookId" TEXT NOT NULL,
-    "webhookIndex" INTEGER NOT NULL,
-    "url" TEXT NOT NULL,
-    "event" TEXT NOT NULL,
-    "runId" TEXT,
-    "deliveryId" TEXT NOT NULL,
-    "attempt" INTEGER NOT NULL,
-    "maxAttempts" INTEGER NOT NULL,
-    "state" TEXT NOT NULL,
-    "statusCode" INTEGER,
-    "error" TEXT,
-    "durationMs" INTEGER,
-    "body" TEXT NOT NULL,
-    "dueAt" DATETIME NOT NULL,
-    "sentAt" DATETIME,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    CONSTRAINT "WebhookDelivery_workId_fkey" FOREIGN KEY ("workId") REFERENCES "Work" ("id") ON DELETE CASCADE ON UPDATE CASCADE
-);
-
--- CreateIndex
-CREATE INDEX "WebhookDelivery_workId_webhookId_createdAt_idx" ON "WebhookDelivery"("workId", "webhookId", "createdAt");
-
--- CreateIndex
-CREATE INDEX "WebhookDelivery_state_dueAt_idx" ON "WebhookDelivery"("state", "dueAt");

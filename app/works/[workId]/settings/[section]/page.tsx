@@ -6,7 +6,11 @@ import { listWorkAssets } from "@/lib/services/assets";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentAsset } from "@/lib/api/present";
 import { ChangeHistory } from "@/components/editors/change-history";
-import { isSettingsPageSection, sectionLabel } from "@/components/editors/settings-sections";
+import { isServerSection, isSettingsPageSection, sectionLabel } from "@/components/editors/settings-sections";
+import { PeopleSection, SecretsSection } from "@/components/works/access-sections";
+import { listSecrets } from "@/lib/services/secrets";
+import { listWorkMembers } from "@/lib/services/users";
+import { deleteSecretAction, removeMemberAction, setRoleAction, setSecretAction } from "./actions";
 import { WorkAssetsPanel } from "@/components/editors/work-assets-panel";
 import { Section } from "@/components/ui/page-parts";
 
@@ -18,13 +22,29 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 // One section of the Work's settings. The editor's sections are drawn by the layout (which keeps the working
-// copy); this page draws the two the server renders, the assets and the history.
+// copy); this page draws those the server renders: the secrets, the people, the assets and the history.
 export default async function WorkSettingsSectionPage({ params }: Params) {
   const { workId, section } = await params;
   if (!isSettingsPageSection(section)) notFound();
-  if (section !== "assets" && section !== "history") return null;
+  if (!isServerSection(section)) return null;
   const actor = await getPageActor();
   if (!standingAllows(await standingOn(actor, workId), "lead")) return null;
+  if (section === "secrets")
+    return (
+      <SecretsSection
+        secrets={await listSecrets(actor, workId)}
+        setSecret={setSecretAction.bind(null, workId)}
+        deleteSecret={deleteSecretAction.bind(null, workId)}
+      />
+    );
+  if (section === "access")
+    return (
+      <PeopleSection
+        members={await listWorkMembers(actor, workId)}
+        setRole={setRoleAction.bind(null, workId)}
+        removeMember={removeMemberAction.bind(null, workId)}
+      />
+    );
   if (section === "assets")
     return (
       <Section
