@@ -7,6 +7,7 @@ import { benchPages } from "./pages-bench";
 import { benchCheckHistory } from "./check-history-bench";
 import { benchJunit } from "./junit-bench";
 import { benchScale } from "./scale-bench";
+import { benchProof } from "./proof-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -30,6 +31,12 @@ async function main() {
   // Not part of the default run: it needs PostgreSQL and takes minutes (`npm run bench -- scale [runs]`).
   if (only === "scale") {
     for (const row of await benchScale(Number(process.argv[3]) || 200)) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  if (!only || only === "proof") {
+    for (const row of await benchProof(5)) {
       rows.push(row);
       print(row);
     }
