@@ -105,6 +105,13 @@ describe("vitest, jest, mocha", () => {
       command: "npx vitest run --reporter verbose lib/a.test.ts",
     });
     expect(select("npx vitest run lib", ["e2e/a.test.ts"])).toMatchObject({ kind: "whole" });
+    // A helper is no test file of its own: the tests importing it would not run.
+    expect(select("npx vitest run", ["lib/a.test.ts", "lib/helpers.ts"])).toMatchObject({ kind: "whole" });
+    const config = { "vitest.config.ts": "export default { test: { include: ['spec/**'] } }\n" };
+    expect(select("npx vitest run", ["lib/a.test.ts"], config)).toEqual({
+      kind: "whole",
+      reason: "vitest.config.ts may choose the test files",
+    });
   });
 
   it("jest: each file as an anchored pattern; a command choosing its own files is run whole", () => {
@@ -112,6 +119,10 @@ describe("vitest, jest, mocha", () => {
       command: "npx jest --ci '/src\\/a\\.test\\.js$'",
     });
     expect(select("jest src/unit", ["src/unit/a.test.js"])).toMatchObject({ kind: "whole" });
+    expect(select("jest", ["src/__tests__/helpers/make.js"])).toMatchObject({ kind: "selected" });
+    expect(select("jest", ["src/fixtures.js"])).toMatchObject({ kind: "whole" });
+    const pkg = { "package.json": JSON.stringify({ jest: { testMatch: ["**/*.check.js"] } }) };
+    expect(select("jest", ["src/a.test.js"], pkg)).toMatchObject({ kind: "whole" });
   });
 
   it("mocha: test/ by default, not when a config file may choose", () => {

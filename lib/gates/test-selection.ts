@@ -228,15 +228,45 @@ const VITEST_VALUE = new Set([
 
 // vitest's arguments are filters: a file runs when its path contains one. A selected path that contains one
 // of the command's own filters runs only files the command runs too.
-const vitest: RunnerRule = (words) => {
+// A runner configuration that may choose the test files (then its default naming rule cannot be relied on).
+function configChoosing(runDir: string, read: Read, names: string[], keys: RegExp, pkgKey?: string): string | null {
+  const exts = ["js", "mjs", "cjs", "ts", "mts", "cts", "json"];
+  for (const base of new Set([runDir, "."]))
+    for (const name of names)
+      for (const ext of exts) {
+        const file = join(base === "." ? "" : base, `${name}.${ext}`);
+        if (keys.test(read(file) ?? "")) return `${file} may choose the test files`;
+      }
+  const manifest = parseJson(read(join(runDir, "package.json")));
+  if (pkgKey && manifest?.[pkgKey] !== undefined && keys.test(JSON.stringify(manifest[pkgKey])))
+    return `package.json's ${pkgKey} key may choose the test files`;
+  return null;
+}
+
+// The default naming rules of Vitest (include) and Jest (testMatch): a file outside them is no test file of
+// its own (a helper), which the whole command runs only through the tests that import it.
+const VITEST_INCLUDE = picomatch("**/*.{test,spec}.?(c|m)[jt]s?(x)", { dot: true });
+const JEST_MATCH = picomatch(["**/__tests__/**/*.?([mc])[jt]s?(x)", "**/?(*.)+(spec|test).?([mc])[jt]s?(x)"], {
+  dot: true,
+});
+
+const vitest: RunnerRule = (words, runDir, read) => {
   let i = 1;
   const sub = words[i] === "run" || words[i] === "watch" || words[i] === "dev" ? words[i++] : null;
   if (words[i] === "related" || words[i] === "bench" || words[i] === "list")
     return `vitest ${words[i]} is not a test run`;
   const parsed = parseArgs(words.slice(i), VITEST_VALUE);
   if (typeof parsed === "string") return parsed;
+  const config = configChoosing(
+    runDir,
+    read,
+    ["vitest.config", "vite.config", "vitest.workspace"],
+    /\b(include|dir|root|projects|workspace)\b/,
+  );
+  if (config) return config;
   return {
-    isRun: (f) => parsed.positionals.length === 0 || parsed.positionals.some((p) => f.includes(p)),
+    isRun: (f) =>
+      VITEST_INCLUDE(f) && (parsed.positionals.length === 0 || parsed.positionals.some((p) => f.includes(p))),
     runs: `vitest runs with the filters ${parsed.positionals.join(" ")}`,
     words: (files) => [words[0], ...(sub ? [sub] : []), ...parsed.options, ...files],
   };
@@ -264,7 +294,7 @@ const JEST_VALUE = new Set([
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 // jest's arguments are regular expressions over test paths; a selected file is named by its escaped path.
-const jest: RunnerRule = (words) => {
+const jest: RunnerRule = (words, runDir, read) => {
   const parsed = parseArgs(words.slice(1), JEST_VALUE);
   if (typeof parsed === "string") return parsed;
   if (
@@ -274,8 +304,16 @@ const jest: RunnerRule = (words) => {
   )
     return "the command chooses its test files by an option of its own";
   if (parsed.positionals.length) return "the command chooses its test files by patterns of its own";
+  const config = configChoosing(
+    runDir,
+    read,
+    ["jest.config"],
+    /\b(testMatch|testRegex|roots|rootDir|projects)\b/,
+    "jest",
+  );
+  if (config) return config;
   return {
-    isRun: () => true,
+    isRun: (f) => JEST_MATCH(f),
     runs: "jest runs",
     words: (files) => [words[0], ...parsed.options, ...files.map((f) => `/${escapeRegExp(f)}$`)],
   };

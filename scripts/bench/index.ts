@@ -2,7 +2,7 @@
 // Not part of `npm test`. Prints a table and writes .bench/results.json.
 import fs from "node:fs";
 import os from "node:os";
-import { benchFlood, benchSandbox, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
+import { benchFlood, benchSandbox, benchSandboxFloor, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
 import { benchPages } from "./pages-bench";
 import { benchCheckHistory } from "./check-history-bench";
 import { benchJunit } from "./junit-bench";
@@ -19,6 +19,8 @@ async function main() {
     print(rows.at(-1)!);
   }
   if (!only || only === "runner" || only === "sandbox") {
+    rows.push(await benchSandboxFloor(40));
+    print(rows.at(-1)!);
     rows.push(await benchSandbox(9));
     print(rows.at(-1)!);
   }
