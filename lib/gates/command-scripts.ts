@@ -171,9 +171,12 @@ export function scriptsOfCommand(command: string, cwd = ""): string[] {
 }
 
 // The simple commands of a command with the directory each runs in (plain `cd DIR` followed, as above);
-// stops at a `cd` it cannot follow. For reading what a command runs beyond files: npm scripts, make targets.
-export function commandsOf(command: string, cwd = ""): { dir: string; words: string[] }[] {
-  const found: { dir: string; words: string[] }[] = [];
+// stops at a `cd` it cannot follow. For reading what a command runs beyond files: npm scripts, make targets,
+// test runners. `env`: its leading VAR=value words.
+export type SimpleCommand = { dir: string; words: string[]; env: string[] };
+
+export function commandsOf(command: string, cwd = ""): SimpleCommand[] {
+  const found: SimpleCommand[] = [];
   let dir = normalizeInside(cwd);
   for (const words of splitCommands(command)) {
     if (dir === null) break;
@@ -184,10 +187,16 @@ export function commandsOf(command: string, cwd = ""): { dir: string; words: str
     }
     let i = 0;
     while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i].text)) i++;
+    const env = words.slice(0, i).map((w) => w.text);
     if (words[i]?.text === "exec" || words[i]?.text === "time" || words[i]?.text === "command") i++;
-    if (i < words.length) found.push({ dir, words: words.slice(i).map((w) => w.text) });
+    if (i < words.length) found.push({ dir, words: words.slice(i).map((w) => w.text), env });
   }
   return found;
+}
+
+// How many simple commands a command holds besides its `cd`s (a test selection needs exactly one runner).
+export function countCommands(command: string): number {
+  return splitCommands(command).filter((words) => words[0]?.text !== "cd").length;
 }
 
 function normalizeInside(p: string): string | null {

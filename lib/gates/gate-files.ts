@@ -14,7 +14,7 @@ type GateRef = { path: string; part: string | null; label: string };
 export type GateFiles = { refs: GateRef[]; globs: { glob: string; label: string }[] };
 
 type Read = (file: string) => string | null;
-type Runner = "pytest" | "jest" | "vitest" | "mocha" | "ava";
+export type Runner = "pytest" | "jest" | "vitest" | "mocha" | "ava";
 const RUNNERS: readonly Runner[] = ["pytest", "jest", "vitest", "mocha", "ava"];
 const MAX_DEPTH = 6;
 
@@ -77,7 +77,7 @@ export function gateFilesOf(
   return found;
 }
 
-function runnerOf(words: string[]): Runner | null {
+export function runnerOf(words: string[]): Runner | null {
   let i = 0;
   if (words[0] === "npx" || words[0] === "pnpx" || (words[0] === "pnpm" && words[1] === "exec")) {
     i = words[0] === "pnpm" ? 2 : 1;
@@ -148,7 +148,7 @@ function configFileOf(runner: Runner, words: string[], dir: string): string | nu
 }
 
 // npm test · npm run x · npm run-script x · yarn x · yarn run x · pnpm x · pnpm run x, with --prefix/-C.
-function npmScriptOf(words: string[], dir: string): { dir: string; script: string } | null {
+export function npmScriptOf(words: string[], dir: string): { dir: string; script: string } | null {
   const tool = words[0];
   if (tool !== "npm" && tool !== "yarn" && tool !== "pnpm") return null;
   let at = dir;

@@ -239,6 +239,12 @@ export type Rerun = {
   exitCode: number | null;
   message: string | null;
   tail: string | null;
+  // How it ran (test selection): only some test files, or the whole command and why (lib/gates/test-selection.ts).
+  note?: string;
+  // The test files the run that decided was limited to (absent: the whole command decided).
+  subset?: readonly string[];
+  // The same files run as the change has them, for the test-set rule's count (null tail: none is left).
+  subsetAfter?: { tail: string | null };
 };
 
 function describeRerun(r: Rerun): string {
@@ -259,6 +265,13 @@ function tailsOf(reruns: readonly Rerun[]): string[] {
   return reruns.flatMap((r) =>
     r.tail?.trim() ? ["", `--- last lines of "${r.checkId}" ---`, ...r.tail.replace(/\n$/, "").split("\n")] : [],
   );
+}
+
+// A row's log says how each check ran again: only the test files the row is about, or the whole command.
+export function withRerunNotes(r: ProofRow, reruns: readonly Rerun[] | null): ProofRow {
+  const notes = (reruns ?? []).filter((x) => x.note).map((x) => `  "${x.checkId}": ${x.note}`);
+  if (notes.length === 0) return r;
+  return { ...r, details: `${r.details}\nHow the checks ran again:\n${notes.join("\n")}\n` };
 }
 
 // Which test files of the start commit the change modified or deleted (they are laid back for _tests-kept).

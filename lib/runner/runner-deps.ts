@@ -10,6 +10,9 @@ export type RunnerDeps = RunnerSettings & {
   makeMasker: (secretValues: string[]) => OutputMasker;
   // After a run's ending "accepted" is recorded (the Work's autoMerge); never throws, never changes the run.
   afterAccepted?: (runId: string) => Promise<void>;
+  // The proof re-runs as before test selection: whole commands, one rule after the other (`npm run bench --
+  // proof` measures both ways in one run).
+  wholeProofReruns?: boolean;
 };
 
 // Why a run's execution was stopped from outside.

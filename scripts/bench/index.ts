@@ -2,11 +2,12 @@
 // Not part of `npm test`. Prints a table and writes .bench/results.json.
 import fs from "node:fs";
 import os from "node:os";
-import { benchFlood, benchSandbox, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
+import { benchFlood, benchSandbox, benchSandboxFloor, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
 import { benchPages } from "./pages-bench";
 import { benchCheckHistory } from "./check-history-bench";
 import { benchJunit } from "./junit-bench";
 import { benchScale } from "./scale-bench";
+import { benchProof } from "./proof-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -20,6 +21,8 @@ async function main() {
     print(rows.at(-1)!);
   }
   if (!only || only === "runner" || only === "sandbox") {
+    rows.push(await benchSandboxFloor(40));
+    print(rows.at(-1)!);
     rows.push(await benchSandbox(9));
     print(rows.at(-1)!);
   }
@@ -32,6 +35,12 @@ async function main() {
   // Not part of the default run: it needs PostgreSQL and takes minutes (`npm run bench -- scale [runs]`).
   if (only === "scale") {
     for (const row of await benchScale(Number(process.argv[3]) || 200)) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  if (!only || only === "proof") {
+    for (const row of await benchProof(5)) {
       rows.push(row);
       print(row);
     }

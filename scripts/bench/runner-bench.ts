@@ -14,7 +14,8 @@ import { makeGitRepo } from "../../lib/testing/git-repo";
 import { findRun, listAttempts, listResults } from "../../lib/db/runs";
 import { runCommand } from "../../lib/runner/process/run-command";
 import { NO_MASKING } from "../../lib/runner/output/masker";
-import { launch } from "../../lib/runner/process/spawner";
+import { launch, nativeSpawnerPath } from "../../lib/runner/process/spawner";
+import { bwrapArgs } from "../../lib/runner/sandbox/bwrap-args";
 
 export type BenchRow = { name: string; subjectMs: number; baselineMs: number; ratio: number; extra?: string };
 
@@ -238,3 +239,73 @@ export const FLOODS = {
   "seq, ~200 MB of numbered lines": "seq 1 24000000",
   "yes | head -c 200000000": "yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c 200000000",
 };
+
+// Where a sandboxed command's time goes (issue 27 item 2): the same `bash -c true` started through the
+// spawner bare, under bubblewrap with only the namespaces and `/` read-only (bwrap's own floor), and under
+// the full plan of a check (its IPC namespace, /dev, /proc, the private /tmp and /var/tmp, the data dir
+// and install folder masked, the checkout, its git dir and HOME bound back). Medians per command.
+export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
+  const mode = defaultRunnerDeps().sandbox;
+  if (mode.kind !== "bwrap") throw new Error(`the sandbox is not available here: ${JSON.stringify(mode)}`);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-floor-"));
+  try {
+    const dataDir = path.join(root, "data");
+    const checkout = path.join(dataDir, "worktrees", "t");
+    const home = path.join(dataDir, "run-files", "r", "1", "home");
+    for (const d of [checkout, home]) fs.mkdirSync(d, { recursive: true });
+    const full = bwrapArgs({
+      mounts: [],
+      masks: [dataDir, process.cwd()],
+      binds: [
+        { path: checkout, mode: "rw" },
+        { path: home, mode: "rw" },
+      ],
+      network: "on",
+      cwd: checkout,
+    });
+    const minimal = ["--unshare-user", "--unshare-pid", "--ro-bind", "/", "/", "--chdir", checkout, "--"];
+    const bash = [...BASH_ARGS, "true"];
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
+    const time = async (file: string, args: string[]) => {
+      const started = performance.now();
+      const launched = await launch({ file, args, cwd: checkout, env, stdinPath: null, outPath: "/dev/null" });
+      if ("error" in launched) throw new Error(`${file} could not start: ${launched.error}`);
+      await launched.exited;
+      return performance.now() - started;
+    };
+    const variants: [string, string, string[]][] = [
+      ["bash", "bash", bash],
+      [
+        "bwrap, namespaces and / only",
+        nativeSpawnerPath(),
+        ["--sandbox-wait", mode.bwrap, ...minimal, "bash", ...bash],
+      ],
+      ["bwrap, a check's plan", nativeSpawnerPath(), ["--sandbox-wait", mode.bwrap, ...full, "bash", ...bash]],
+    ];
+    const times = variants.map(() => [] as number[]);
+    for (let i = 0; i < commands; i++)
+      for (let k = 0; k < variants.length; k++) {
+        const v = (i + k) % variants.length;
+        times[v].push(await time(variants[v][1], variants[v][2]));
+      }
+    const [bare, floor, plan] = times.map(median);
+    // Gatehouse's own work before a sandboxed command (the plan's paths resolved, its arguments built).
+    const planStarted = performance.now();
+    for (let i = 0; i < 100; i++) bwrapArgs({ mounts: [], masks: [dataDir], binds: [], network: "on", cwd: checkout });
+    const planMs = (performance.now() - planStarted) / 100;
+    return {
+      name: "one `bash -c true`: under a check's sandbox plan vs bare (where the sandbox's time goes)",
+      subjectMs: plan,
+      baselineMs: bare,
+      ratio: plan / bare,
+      extra: [
+        `bare ${bare.toFixed(1)} ms · bwrap with namespaces and / only ${floor.toFixed(1)} ms`,
+        `(+${(floor - bare).toFixed(1)}) · a check's full plan ${plan.toFixed(1)} ms (+${(plan - floor).toFixed(1)}`,
+        `for the mounts) · building the plan ${planMs.toFixed(3)} ms; ${commands} commands each;`,
+        `load average ${os.loadavg()[0].toFixed(2)}`,
+      ].join(" "),
+    };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}

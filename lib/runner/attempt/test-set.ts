@@ -23,6 +23,29 @@ const setOf = (counts: unknown, tail: string | null, cases?: readonly TestCase[]
     cases,
   });
 
+const rerunSetOf = (tail: string | null): TestSet =>
+  tail === null ? { ran: 0, names: [] } : setOf(recogniseTests(tail)?.counts ?? null, tail);
+
+// Whether the test-set rule can judge a selected `_tests-kept` re-run by names alone (its names against
+// those of the check's row): else it needs the same files run as the change has them (their count).
+export async function subsetNeedsCounts(ctx: AttemptContext, reruns: readonly Rerun[]): Promise<Set<string>> {
+  const selected = reruns.filter((r) => r.subset && (r.verdict === "passed" || r.verdict === "failed"));
+  if (selected.length === 0) return new Set();
+  const history = await listResultsAtCommit({
+    taskId: ctx.run.taskId,
+    commit: ctx.run.startCommit!,
+    checkIds: selected.map((r) => r.checkId),
+  });
+  const rows = ctx.results.view();
+  const needs = new Set<string>();
+  for (const r of selected) {
+    const now = rows.find((x) => x.checkId === r.checkId);
+    if (now?.verdict !== "passed" || history.has(r.checkId)) continue;
+    if (!rerunSetOf(r.tail).names || !setOf(now.tests, now.logTail, now.testCases).names) needs.add(r.checkId);
+  }
+  return needs;
+}
+
 export async function testSetShrinks(
   ctx: AttemptContext,
   change: Change,
@@ -52,13 +75,19 @@ export async function testSetShrinks(
     if (now?.verdict !== "passed") continue;
     const recorded = history.get(check.id);
     const rerun = reruns?.find((r) => r.checkId === check.id && (r.verdict === "passed" || r.verdict === "failed"));
-    const before = recorded
-      ? setOf(recorded.tests, recorded.logTail)
-      : rerun
-        ? setOf(recogniseTests(rerun.tail ?? "")?.counts ?? null, rerun.tail)
-        : null;
+    let before = recorded ? setOf(recorded.tests, recorded.logTail) : rerun ? rerunSetOf(rerun.tail) : null;
     if (!before) continue;
-    const after = setOf(now.tests, now.logTail, now.testCases);
+    let after = setOf(now.tests, now.logTail, now.testCases);
+    // A re-run of only the test files the change modified or deleted: its names against every name the check
+    // ran now, else the count the whole command would have run (the rest of the files ran the same in both):
+    // the check's count now, with those files' count as they were instead of as changed.
+    if (!recorded && rerun?.subset && rerun.subsetAfter) {
+      const changed = rerunSetOf(rerun.subsetAfter.tail).ran;
+      const whole =
+        after.ran !== null && before.ran !== null && changed !== null ? after.ran - changed + before.ran : null;
+      before = { ran: whole, names: null };
+      after = { ran: after.ran, names: null };
+    }
     const s = shrinkOf({ checkId: check.id, before, after, deletesTests });
     if (s) shrunk.push(s);
   }

@@ -36,17 +36,35 @@ export async function withScratchWorktree<T>(opts: {
   fn: (dir: string) => Promise<T>;
 }): Promise<T> {
   const { checkoutPath, dir } = opts;
-  await removeScratch(checkoutPath, dir);
-  const parent = path.dirname(dir);
-  fs.mkdirSync(parent, { recursive: true });
-  giveTo(parent, runAsFromEnv());
-  await git(["worktree", "add", "--quiet", "--detach", dir, opts.commit], { cwd: checkoutPath });
+  await oneAtATime(checkoutPath, async () => {
+    await removeScratch(checkoutPath, dir);
+    const parent = path.dirname(dir);
+    fs.mkdirSync(parent, { recursive: true });
+    giveTo(parent, runAsFromEnv());
+    await git(["worktree", "add", "--quiet", "--detach", dir, opts.commit], { cwd: checkoutPath });
+  });
   try {
     await linkDependencies(checkoutPath, dir);
     return await opts.fn(dir);
   } finally {
-    await removeScratch(checkoutPath, dir);
+    await oneAtATime(checkoutPath, () => removeScratch(checkoutPath, dir));
   }
+}
+
+// git's worktree bookkeeping is not safe to change twice at once (an add reads every other worktree's
+// entry, one half made by a concurrent add fails it): adds and removes of one clone's scratch worktrees
+// take turns; what runs in them does not.
+const turns = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = turns.get(key) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(fn);
+  turns.set(key, next);
+  void next
+    .finally(() => {
+      if (turns.get(key) === next) turns.delete(key);
+    })
+    .catch(() => undefined);
+  return next;
 }
 
 async function removeScratch(checkoutPath: string, dir: string): Promise<void> {

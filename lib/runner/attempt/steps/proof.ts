@@ -3,6 +3,7 @@
 // the change edited a gate file, the affected checks run again with the originals (proofStep).
 // After a green gate `_tests-kept` and `_fails-without-change` run checks again in scratch worktrees (never
 // the task's), each bounded by the check's timeout and by what is left of the run's budget (rerunStep).
+import os from "node:os";
 import {
   FAILS_WITHOUT_CHANGE,
   failsWithoutChangeRow,
@@ -18,6 +19,7 @@ import {
   testsKeptRow,
   type ProofRow,
   type Rerun,
+  withRerunNotes,
   withShrink,
 } from "../../../gates/proof";
 import { globMatcher } from "../../../gates/globs";
@@ -27,8 +29,8 @@ import { gitOk } from "../../checkout/git";
 import { layOver, scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import type { AttemptContext, Change } from "../context";
 import { judgeGateEdits } from "../gate-edits";
-import { testSetShrinks } from "../test-set";
-import { errorRow, isRerunnable, rerunAll, showRunning } from "../reruns";
+import { subsetNeedsCounts, testSetShrinks } from "../test-set";
+import { completeSubsets, errorRow, isRerunnable, rerunAll, showRunning } from "../reruns";
 import { NOTHING, type Step, type StepVerdict } from "../step";
 
 const verdictOf = (r: ProofRow): StepVerdict => ({
@@ -98,13 +100,17 @@ export const rerunStep: Step = {
     if (!settings || !run.startCommit) return NOTHING;
     const change = await ctx.change();
     const verdicts: StepVerdict[] = [];
-    const kept = await testsKept(ctx, settings, change);
+    // The two rules are independent: side by side when the machine has a core for each.
+    const together = os.availableParallelism() > 1 && !ctx.deps.wholeProofReruns;
+    const keeping = testsKept(ctx, settings, change);
+    const vacuousNow = together ? failsWithoutChange(ctx, settings, change) : null;
+    const kept = await keeping;
     if (kept) {
       ctx.record(kept.row, kept.startedAt);
       verdicts.push(verdictOf(kept.row));
     }
-    if (ctx.signal.aborted) return { verdicts };
-    const vacuous = await failsWithoutChange(ctx, settings, change);
+    if (!together && ctx.signal.aborted) return { verdicts };
+    const vacuous = await (vacuousNow ?? failsWithoutChange(ctx, settings, change));
     if (vacuous) {
       ctx.record(vacuous.row, vacuous.startedAt);
       verdicts.push(verdictOf(vacuous.row));
@@ -134,23 +140,25 @@ async function testsKept(ctx: AttemptContext, settings: ProofSettings, change: C
   }
   showRunning(ctx, TESTS_KEPT, startedAt, "running the test checks with the tests as they were…");
   try {
+    const changeCommit = await change.commit();
     const reruns = await withScratchWorktree({
       checkoutPath: ctx.checkoutPath,
       dir: scratchDirOf(ctx.deps.dataDir, ctx.run.id, ctx.attempt.n, TESTS_KEPT),
-      commit: await change.commit(),
+      commit: changeCommit,
       fn: async (dir) => {
         await layOver(
           dir,
           start,
           restored.map((c) => c.path),
         );
-        return rerunAll(ctx, testChecks, dir, TESTS_KEPT);
+        const files = restored.map((c) => c.path);
+        const ran = await rerunAll(ctx, testChecks, dir, TESTS_KEPT, { files, trusts: "passed" });
+        const needs = await subsetNeedsCounts(ctx, ran);
+        return completeSubsets(ctx, { reruns: ran, checks: testChecks, dir, needs, restored, changeCommit });
       },
     });
-    return {
-      row: (await shrinking(reruns, testsKeptRow({ restored, markers, reruns, hasTestChecks: true })))!,
-      startedAt,
-    };
+    const row = (await shrinking(reruns, testsKeptRow({ restored, markers, reruns, hasTestChecks: true })))!;
+    return { row: withRerunNotes(row, reruns), startedAt };
   } catch (error) {
     return { row: errorRow(TESTS_KEPT, true, error), startedAt };
   }
@@ -173,12 +181,12 @@ async function failsWithoutChange(ctx: AttemptContext, settings: ProofSettings, 
       commit: start,
       fn: async (dir) => {
         await layOver(dir, laid.length ? await change.commit() : start, laid, removed);
-        return rerunAll(ctx, provers, dir, FAILS_WITHOUT_CHANGE);
+        return rerunAll(ctx, provers, dir, FAILS_WITHOUT_CHANGE, { files: laid, trusts: "failing tests" });
       },
     });
     const heldFix = reruns.some((r) => r.verdict === "passed") ? await heldFixOf(ctx) : null;
     const r = failsWithoutChangeRow({ vacuousPolicy: settings.vacuousPolicy, reruns, laidOver: laid, heldFix });
-    return r ? { row: r, startedAt } : null;
+    return r ? { row: withRerunNotes(r, reruns), startedAt } : null;
   } catch (error) {
     return { row: errorRow(FAILS_WITHOUT_CHANGE, settings.vacuousPolicy === "required", error), startedAt };
   }
