@@ -15,6 +15,7 @@ const LABELS: Record<SettingsSection, string> = {
   sources: "Check sources",
   merge: "Merge",
   sandbox: "Sandbox",
+  lanes: "Lanes",
 };
 
 export const SETTINGS_PAGE_SECTIONS: readonly NavEntry[] = [

@@ -5,6 +5,8 @@ import { useMemo } from "react";
 import { ZCheckList, type Check } from "@/lib/gates/check-schema";
 import { ZCheckSourceList } from "@/lib/gates/check-sources";
 import { ZMergePolicy } from "@/lib/gates/merge-policy";
+import { ZLanes } from "@/lib/gates/lanes";
+import { lanesFromForms } from "@/lib/editors/lane-form";
 import type { SettingsSection } from "@/lib/gates/work-settings";
 import { checkFromForm, errorsByField, formFromCheck, freeId } from "@/lib/editors/check-form";
 import {
@@ -124,6 +126,7 @@ function ChecksSection({ form, setForm, errors }: Omit<Props, "section" | "secre
   const sandboxNow = ZSandboxOfWork.safeParse(sandboxPatchFrom(form));
   const sourcesNow = ZCheckSourceList.safeParse(checkSourcesFrom(form.checkSources));
   const mergeNow = ZMergePolicy.safeParse(form.mergePolicy);
+  const lanesNow = useMemo(() => ZLanes.safeParse(lanesFromForms(form.lanes)), [form.lanes]);
   const importChecks = (checks: Check[], mode: "replace" | "append") =>
     setForm((f) => {
       const kept = mode === "append" ? f.checkDefaults : [];
@@ -168,6 +171,8 @@ function ChecksSection({ form, setForm, errors }: Omit<Props, "section" | "secre
           onImportMerge={(mergePolicy) => importValues({ mergePolicy })}
           currentSandbox={sandboxNow.success ? sandboxNow.data : undefined}
           onImportSandbox={importValues}
+          currentLanes={lanesNow.success ? lanesNow.data : undefined}
+          onImportLanes={(lanes) => importValues({ lanes })}
         />
       </Section>
     </>

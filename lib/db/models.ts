@@ -6,6 +6,7 @@ import type { Role } from "../auth/roles";
 import type { Check, TaskCheckEntry } from "../gates/check-schema";
 import type { CheckSource, FrozenCheckSource } from "../gates/check-sources";
 import type { Gate, Verdict } from "../gates/gate";
+import type { Lane } from "../gates/lanes";
 import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
@@ -51,6 +52,7 @@ export type WorkJsonFields = {
   mergePolicy: MergePolicy | null;
   sandboxMounts: SandboxMount[];
   visibleRefs: string[];
+  lanes: Lane[];
 };
 export type TaskJsonFields = { acceptanceChecks: TaskCheckEntry[] | null };
 export type RunJsonFields = {
@@ -65,6 +67,8 @@ export type RunJsonFields = {
   // The Work's sandbox settings frozen at dispatch (null: a run from before them; sandboxSettingsOf gives the
   // defaults it ran with).
   sandbox: SandboxSettings | null;
+  // The task's lane frozen at dispatch (null: the task was on no lane).
+  lane: Lane | null;
 };
 
 // The review layer and the mutation floor of an attempt (null: it did not run).
@@ -160,7 +164,8 @@ type RunOwnColumns =
   | "workerName"
   | "handBacks"
   | "sandboxMode"
-  | "supersededById";
+  | "supersededById"
+  | "stage";
 type StoredWork = WithJson<Lite.Work, WorkJsonFields>;
 type StoredAsValidated<K extends SettingKey> = K extends "testPatterns" | "protectedPaths" | "mergePolicy"
   ? Exclude<StoredWork[K], null>

@@ -62,6 +62,8 @@ export type TaskChanges = Partial<
     | "agentCommand"
     | "budgetSec"
     | "budgetUsd"
+    | "lane"
+    | "stage"
   >
 >;
 

@@ -19,6 +19,7 @@ import { platformMountIssues } from "../gates/sandbox-settings";
 // Where the server keeps its data and code: a mount of either is refused (lib/gates/sandbox-settings.ts).
 export type PlatformDirs = { dataDir: string; installDir: string };
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
+import { laneFormsFrom, lanesFromForms, type LaneForm } from "./lane-form";
 
 // The part of a Work its settings editor shows and saves: every setting, and the version it was read at.
 export type WorkSettings = WorkSettingValues & { version: number };
@@ -43,6 +44,7 @@ type FormValues = {
   sources: CheckSourceForm[];
   "merge-policy": { requireGreenGate: boolean; autoMerge: boolean; method: string };
   mounts: MountForm[];
+  lanes: LaneForm[];
 };
 
 type Settings = typeof WORK_SETTINGS;
@@ -82,6 +84,7 @@ const CODECS: { [K in FormKind]: Codec<K> } = {
     from: (v) => v.map((m, i) => ({ key: `mount-${i}`, ...m })),
     to: (f) => f.map(({ path, mode }) => ({ path, mode })),
   },
+  lanes: { from: (v) => laneFormsFrom(v), to: (f) => lanesFromForms(f) },
 };
 // "1.50" as 1.5; anything else as typed, for the schema's own message ("must be a number of US dollars").
 function decimalOrText(text: string): number | string {

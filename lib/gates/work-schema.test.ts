@@ -223,6 +223,8 @@ describe("ZWorkCreate", () => {
       checkNetwork: "on",
       sandboxMounts: [],
       visibleRefs: [],
+      lanes: [],
+      autoAdvance: false,
     });
   });
 
@@ -267,6 +269,8 @@ describe("ZWorkCreate", () => {
       checkNetwork: "on",
       sandboxMounts: [{ path: "/opt/toolchain", mode: "ro" }],
       visibleRefs: ["refs/tags/v*", "release/*"],
+      lanes: [{ id: "delivery", name: "Delivery", stages: [{ id: "build", name: "Build", checks: [check("unit")] }] }],
+      autoAdvance: true,
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });
@@ -440,6 +444,7 @@ describe("ZTaskCreate", () => {
       agentCommand: null,
       budgetSec: null,
       budgetUsd: null,
+      lane: null,
     });
   });
 

@@ -6,6 +6,7 @@ import { ZDecision } from "../gates/decision-schema";
 import { supersedeOlderRuns } from "../db/decisions";
 import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
+import { stageAttempts, stageToRun } from "../gates/lanes";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import {
@@ -47,13 +48,21 @@ export async function dispatchTask(
     if (!work) throw notFound("Work");
     const active = await findActiveRunOfTask({ taskId, db: tx });
     if (active) throw new AppError("busy", describeActive(active, fresh.key));
-    const resolved = resolveChecks(work.checkDefaults, fresh.acceptanceChecks);
+    // A task on a lane runs its current stage: the stage's checks and attempts instead of the Work's.
+    const toRun = stageToRun(work.lanes, fresh);
+    if ("problem" in toRun) throw new AppError("conflict", toRun.problem);
+    const resolved = toRun.stage
+      ? resolveChecks(toRun.stage.checks, null)
+      : resolveChecks(work.checkDefaults, fresh.acceptanceChecks);
+    const attempts = toRun.stage ? stageAttempts(toRun.stage) : resolveMaxAttempts(work, fresh);
     const created = await insertRunWithFirstAttempt({
       data: {
         taskId,
         workId: work.id,
         ...frozenSettingsOf(work),
-        maxAttempts: work.checksPolicy === "required" ? resolveMaxAttempts(work, fresh) : 1,
+        lane: toRun.lane,
+        stage: toRun.stage?.id ?? null,
+        maxAttempts: work.checksPolicy === "required" ? attempts : 1,
         checks: resolved.checks,
         suppressed: resolved.suppressed,
         warnings: staleWarnings(resolved.staleSuppressions),
@@ -72,7 +81,7 @@ export async function dispatchTask(
         workId: work.id,
         taskId,
         runId: created.id,
-        summary: `dispatched ${fresh.key} (run #${created.number})${opts.pushed ? ` at ${opts.pushed.commit.slice(0, 12)}` : ""}`,
+        summary: `dispatched ${fresh.key}${toRun.stage ? ` at stage ${toRun.stage.id}` : ""} (run #${created.number})${opts.pushed ? ` at ${opts.pushed.commit.slice(0, 12)}` : ""}`,
       }),
       db: tx,
     });

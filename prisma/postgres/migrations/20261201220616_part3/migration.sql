@@ -26,3 +26,12 @@ ADD COLUMN     "visibleRefs" JSONB NOT NULL DEFAULT '[]';
 -- AlterTable
 ALTER TABLE "Task" ADD COLUMN     "budgetUsd" DOUBLE PRECISION;
 
+
+-- Lanes and stages (issue 26): the Work's lanes and autoAdvance, the task's lane and stage, the run's frozen
+-- lane and the stage it ran.
+ALTER TABLE "Work" ADD COLUMN     "lanes" JSONB NOT NULL DEFAULT '[]',
+ADD COLUMN     "autoAdvance" BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE "Task" ADD COLUMN     "lane" TEXT,
+ADD COLUMN     "stage" TEXT;
+ALTER TABLE "Run" ADD COLUMN     "lane" JSONB,
+ADD COLUMN     "stage" TEXT;

@@ -65,3 +65,12 @@ ALTER TABLE "new_Work" RENAME TO "Work";
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
+
+-- Lanes and stages (issue 26): the Work's lanes and autoAdvance, the task's lane and stage, the run's frozen
+-- lane and the stage it ran.
+ALTER TABLE "Work" ADD COLUMN "lanes" JSONB NOT NULL DEFAULT '[]';
+ALTER TABLE "Work" ADD COLUMN "autoAdvance" BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE "Task" ADD COLUMN "lane" TEXT;
+ALTER TABLE "Task" ADD COLUMN "stage" TEXT;
+ALTER TABLE "Run" ADD COLUMN "lane" JSONB;
+ALTER TABLE "Run" ADD COLUMN "stage" TEXT;
