@@ -13,6 +13,7 @@ import * as works from "./works/route";
 import * as work from "./works/[id]/route";
 import * as workTasks from "./works/[id]/tasks/route";
 import * as task from "./tasks/[id]/route";
+import * as board from "./works/[id]/board/route";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -177,5 +178,36 @@ describe("a task on a lane", () => {
     const ok = await patchWork(w.id, { version: w.version, lanes: opsRenamed });
     expect(ok.status).toBe(200);
     expect(ok.json.lanes[1].name).toBe("Operations");
+  });
+});
+
+describe("GET /api/works/:id/board", () => {
+  it("gives a column per stage of each lane and a card per task standing there", async () => {
+    const w = await createWork();
+    const x = (await postTask(w.id, { title: "Write the docs", lane: "delivery" })).json;
+    await postTask(w.id, { title: "No lane" });
+    const res = await callRoute(board.GET, { params: { id: w.id } });
+    expect(res.status).toBe(200);
+    expect(res.json.lanes.map((l: Json) => [l.id, l.columns.map((c: Json) => [c.id, c.cards.length])])).toEqual([
+      [
+        "delivery",
+        [
+          ["research", 1],
+          ["build", 0],
+        ],
+      ],
+      ["ops", [["deploy", 0]]],
+    ]);
+    expect(res.json.lanes[0].columns[0].cards[0]).toEqual({
+      taskId: x.id,
+      key: x.key,
+      title: "Write the docs",
+      state: "current",
+      attempts: 0,
+      maxAttempts: null,
+      gate: null,
+      runId: null,
+      status: null,
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { Verdict } from "../gates/gate";
 import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
 import type { Lane } from "../gates/lanes";
+import type { StageRunFact } from "../gates/board";
 import type { CopiedColumns, GroupColumns, TaskResolvedColumns } from "../gates/work-settings";
 import { toTestCases, type TestCase } from "../gates/junit";
 import { getDb, type Db, type DbOrTx } from "./client";
@@ -142,6 +143,31 @@ export async function listActiveStageRuns(opts: {
     select: { number: true, stage: true, lane: true, task: { select: { key: true } } },
   });
   return rows.map((r) => ({ ...r, lane: r.lane as Lane | null }));
+}
+
+// The facts of a Work's (or one task's) stage runs that the stepper and the board read.
+export async function listStageRuns(opts: { workId?: string; taskId?: string; db?: DbOrTx }): Promise<StageRunFact[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({
+    where: {
+      ...(opts.workId ? { workId: opts.workId } : {}),
+      ...(opts.taskId ? { taskId: opts.taskId } : {}),
+      stage: { not: null },
+    },
+    select: {
+      id: true,
+      taskId: true,
+      stage: true,
+      number: true,
+      status: true,
+      gate: true,
+      ending: true,
+      needsDecision: true,
+      decision: true,
+      maxAttempts: true,
+      _count: { select: { attempts: true } },
+    },
+  });
+  return rows.map(({ _count, stage, ...r }) => ({ ...r, stage: stage ?? "", attempts: _count.attempts }));
 }
 
 export async function listRunsWithStatus(opts: { statuses: RunStatus[]; db?: DbOrTx }): Promise<RunRecord[]> {

@@ -165,3 +165,16 @@ export function presentLanes(lanes: readonly Lane[], seesHidden: boolean): Lane[
     stages: lane.stages.map((s) => ({ ...s, checks: presentHeldOut(s.checks, seesHidden) })),
   }));
 }
+
+// The lane, stage and place in it that a run ran (null: a run of a task on no lane, or a lane since edited
+// out from under it — the run froze its lane, so that cannot happen to a run's own copy).
+export function stageOfRun(run: { lane: Lane | null; stage: string | null }) {
+  if (!run.lane || !run.stage) return null;
+  const i = stageIndex(run.lane, run.stage);
+  if (i < 0) return null;
+  return {
+    lane: { id: run.lane.id, name: run.lane.name },
+    stage: run.lane.stages[i],
+    position: { n: i + 1, of: run.lane.stages.length },
+  };
+}

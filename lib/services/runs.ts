@@ -23,6 +23,7 @@ import { findWork, frozenSettingsOf } from "../db/works";
 import { getExecutor } from "../runner/runtime";
 import { auditBy, requireRole } from "./access";
 import { autoMergeAfterRun } from "./merge";
+import { advanceAfterStageRun, moveStage, stageForDecision } from "./stages";
 import { staleWarnings } from "./tasks";
 import { parseInput } from "./validate";
 import type { PushedAttempt } from "../gates/pushed-attempt";
@@ -203,6 +204,22 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
         await insertAttempt({ runId, n: last + 1, trigger: "decision", startedById: actor.userId, db: tx });
         resubmit = true;
       }
+    } else if (decision.choice === "skip-stage" || decision.choice === "send-back") {
+      const to = stageForDecision(run, decision.choice, decision.stage);
+      const what = decision.choice === "skip-stage" ? `stage ${run.stage} skipped` : `sent back to stage ${to}`;
+      ok = await updateRunIfStatus({
+        id: runId,
+        statuses: ["finished"],
+        needsDecision: true,
+        changes: {
+          ...decided,
+          decision: decision.choice === "skip-stage" ? "skip-stage" : `send-back:${to}`,
+          endingReason: `${run.endingReason ?? "stuck"}; ${what} by ${who}${reason ? `: ${reason}` : ""}`,
+        },
+        db: tx,
+      });
+      if (ok && !(await moveStage({ actor, run, to, why: `${what}${reason ? `: ${reason}` : ""}`, db: tx })))
+        throw new AppError("conflict", `the task is no longer at stage ${run.stage}: nothing was decided`);
     } else {
       ok = await updateRunIfStatus({
         id: runId,
@@ -229,14 +246,17 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
         workId: run.workId,
         taskId: run.taskId,
         runId,
-        summary: `answered run #${run.number}: ${decision.choice}${decision.choice === "more-attempts" ? ` (+${decision.attempts ?? 1})` : ""}${reason ? ` — ${reason}` : ""}`,
+        summary: `answered run #${run.number}: ${decision.choice}${decision.choice === "more-attempts" ? ` (+${decision.attempts ?? 1})` : ""}${decision.choice === "send-back" ? ` to ${decision.stage}` : ""}${reason ? ` — ${reason}` : ""}`,
         after: decision,
       }),
       db: tx,
     });
   });
   if (resubmit) await getExecutor().submit(runId);
-  if (decision.choice === "accept") await autoMergeAfterRun(runId);
+  if (decision.choice === "accept") {
+    await advanceAfterStageRun(runId);
+    await autoMergeAfterRun(runId);
+  }
   return (await findRun({ id: runId }))!;
 }
 
