@@ -1,6 +1,7 @@
 // One factory for every TanStack Query key, so invalidation is exact.
 export const queryKeys = {
   run: (runId: string) => ["run", runId] as const,
+  board: (workId: string) => ["board", workId] as const,
 };
 
 export async function fetchJson<T>(url: string): Promise<T> {

@@ -29,6 +29,7 @@ import { ProfileFields } from "./profile-fields";
 import { ProofFields } from "./proof-fields";
 import { ResultsDirField } from "./results-dir-field";
 import { SandboxFields } from "./sandbox-fields";
+import { LaneEditor } from "./lane-editor";
 
 type Props = {
   section: SettingsSection;
@@ -46,6 +47,9 @@ const DESCRIPTIONS = {
   sandbox:
     "What the agent step and the checks may reach on the machine: the network, extra paths, " +
     "and the repository's other refs.",
+  lanes:
+    "A task on a lane moves through its stages in order: each stage has its own checks, and a task stuck " +
+    "after a stage's attempts waits for a decision.",
   gatesFile:
     "A YAML list (gates: - run: … or use: + with:; proof:, check_sources:, merge: and sandbox: for those " +
     "settings) or a Markdown runbook (## Code Checks, ### id — name, the first fence of each: ```bash " +
@@ -111,6 +115,20 @@ export function WorkSettingsSection({ section, form, setForm, errors, secretName
       return (
         <Section id="sandbox" title="Sandbox" description={DESCRIPTIONS.sandbox}>
           <SandboxFields form={form} errors={errors} onChange={patch} />
+        </Section>
+      );
+    case "lanes":
+      return (
+        <Section id="lanes" title={`Lanes (${form.lanes.length})`} description={DESCRIPTIONS.lanes}>
+          <label className="mb-4 flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={form.autoAdvance}
+              onChange={(e) => patch({ autoAdvance: e.target.checked })}
+            />
+            Dispatch the next stage at once when a stage goes green (autoAdvance)
+          </label>
+          <LaneEditor lanes={form.lanes} errors={errors} onChange={(lanes) => patch({ lanes })} />
         </Section>
       );
   }

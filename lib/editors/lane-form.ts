@@ -3,7 +3,7 @@
 import type { Lane } from "../gates/lanes";
 import { checkFromForm, formFromCheck, newKey, wholeNumberOrText, type CheckForm } from "./check-form";
 
-type StageForm = {
+export type StageForm = {
   key: string;
   id: string;
   name: string;
@@ -44,4 +44,16 @@ export function lanesFromForms(forms: readonly LaneForm[]): Record<string, unkno
       checks: s.checks.map(checkFromForm),
     })),
   }));
+}
+
+export function emptyStage(taken: readonly string[]): StageForm {
+  let n = taken.length + 1;
+  while (taken.includes(`stage-${n}`)) n++;
+  return { key: newKey(), id: `stage-${n}`, name: `Stage ${n}`, output: "", skill: "", maxAttempts: "", checks: [] };
+}
+
+export function emptyLane(taken: readonly string[]): LaneForm {
+  let n = taken.length + 1;
+  while (taken.includes(`lane-${n}`)) n++;
+  return { key: newKey(), id: `lane-${n}`, name: `Lane ${n}`, stages: [emptyStage([])] };
 }
