@@ -2,7 +2,7 @@
 // The Work's lanes, edited inline: add and remove lanes, add, remove and reorder stages (buttons, so the
 // keyboard can do it all), each stage's fields and its checks (the check editor the defaults use). Errors
 // are the server's own, by path (lanes.0.stages.1.output).
-import { emptyForm, errorsByField, freeId } from "@/lib/editors/check-form";
+import { errorsByField } from "@/lib/editors/check-form";
 import { emptyLane, emptyStage, type LaneForm, type StageForm } from "@/lib/editors/lane-form";
 import { Button } from "../ui/button";
 import { CheckListEditor } from "./check-list-editor";
@@ -105,24 +105,6 @@ function StageFields(props: {
           listError={e("checks")}
           onChange={(checks) => props.onChange({ checks })}
         />
-        <Button
-          variant="ghost"
-          onClick={() =>
-            props.onChange({
-              checks: [
-                ...stage.checks,
-                emptyForm(
-                  freeId(
-                    "check",
-                    stage.checks.map((c) => c.id),
-                  ),
-                ),
-              ],
-            })
-          }
-        >
-          Add a check to {stage.name || stage.id}
-        </Button>
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 "use client";
 // A Work's board: a column per stage of a lane, a card per task with its key, title, attempts and gate,
-// stuck cards marked. Live while a run is queued or running (polled, then left alone), filtered by lane.
+// stuck cards marked. Live: polled briskly while a run is queued or running, slowly otherwise; by lane.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -19,7 +19,9 @@ export function BoardView({ workId, initial }: { workId: string; initial: Board 
     queryKey: queryKeys.board(workId),
     queryFn: () => fetchJson<Board>(`/api/works/${workId}/board`),
     initialData: initial,
-    refetchInterval: (q) => (q.state.data && isMoving(q.state.data) ? 2000 : false),
+    // A board has no end: every 2 s while a stage run is queued or running, every 5 s otherwise (a run
+    // dispatched elsewhere shows up).
+    refetchInterval: (q) => (q.state.data && isMoving(q.state.data) ? 2000 : 5000),
   });
   const [laneId, setLaneId] = useState(initial.lanes[0]?.id ?? "");
   const lane = data.lanes.find((l) => l.id === laneId) ?? data.lanes[0];

@@ -49,7 +49,8 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const standing = await standingOn(actor, work.id);
   const canDispatch = standingAllows(standing, "engineer");
   const declared = withholdHidden(task.effective.checks, standingAllows(standing, "lead"));
-  const isChangedSinceRun = latest ? !sameJson(latest.run.checks, declared) : false;
+  // A stage run ran its stage's checks, not the task's: comparing them with the task's says nothing.
+  const isChangedSinceRun = latest && !latest.run.stage ? !sameJson(latest.run.checks, declared) : false;
   const stepper = await readStepper(task, work);
   return (
     <>
