@@ -134,7 +134,7 @@ test("the stages demo: research fails once (one source of two), passes, then bui
   page,
 }) => {
   const works = (await api("GET", "/api/works")).json.works as unknown as { id: string; name: string }[];
-  const demo = works.find((w) => w.name === "Gatehouse stages demo");
+  const demo = works.find((w) => w.name === "Stages demo");
   expect(demo, "the stages demo Work is seeded on first start").toBeTruthy();
   const task = (await api("GET", `/api/works/${demo!.id}/tasks`)).json.tasks[0];
   // Each run as the run's JSON gives it (its stage, its ending).

@@ -114,7 +114,7 @@ export async function seedDemoIfEmpty(): Promise<{ taskId: string; runId: string
 async function seedStagesDemo(repo: string): Promise<void> {
   buildDemoRepo(repo);
   const work = await createWork(SYSTEM_ACTOR, {
-    name: "Gatehouse stages demo",
+    name: "Stages demo",
     repoUrl: repo,
     baseBranch: "main",
     profile: "lite",
