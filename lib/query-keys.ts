@@ -2,6 +2,7 @@
 export const queryKeys = {
   run: (runId: string) => ["run", runId] as const,
   webhookDeliveries: (workId: string, webhookId: string) => ["webhook-deliveries", workId, webhookId] as const,
+  board: (workId: string) => ["board", workId] as const,
 };
 
 export async function fetchJson<T>(url: string): Promise<T> {

@@ -11,9 +11,11 @@ type Props = {
   onChange: (forms: CheckForm[]) => void;
   errors: Map<string, string>;
   listError?: string;
+  // What the list is (a stage's checks, the Work's defaults).
+  label?: string;
 };
 
-export function CheckListEditor({ forms, onChange, errors, listError }: Props) {
+export function CheckListEditor({ forms, onChange, errors, listError, label = "Check defaults" }: Props) {
   const update = (i: number, patch: Partial<CheckForm>) =>
     onChange(forms.map((f, j) => (j === i ? { ...f, ...patch } : f)));
   const move = (i: number, by: -1 | 1) => {
@@ -28,7 +30,7 @@ export function CheckListEditor({ forms, onChange, errors, listError }: Props) {
           {listError}
         </p>
       ) : null}
-      <ol className="space-y-3" aria-label="Check defaults">
+      <ol className="space-y-3" aria-label={label}>
         {forms.map((form, i) => (
           <li
             key={form.key}

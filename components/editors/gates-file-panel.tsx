@@ -15,6 +15,7 @@ import { judgeImport } from "@/lib/gates/gates-file/import-rules";
 import type { CheckSource } from "@/lib/gates/check-sources";
 import type { MergePolicy } from "@/lib/gates/merge-policy";
 import type { SandboxFileSettings } from "@/lib/gates/gates-file/sandbox";
+import type { Lane } from "@/lib/gates/lanes";
 import { Button } from "../ui/button";
 
 type Props = {
@@ -31,6 +32,9 @@ type Props = {
   onImportMerge?: (merge: MergePolicy) => void;
   currentSandbox?: SandboxFileSettings;
   onImportSandbox?: (sandbox: SandboxFileSettings) => void;
+  // The Work's lanes, likewise (a `lanes:` block, a `## Lanes` section).
+  currentLanes?: Lane[];
+  onImportLanes?: (lanes: Lane[]) => void;
 };
 
 function download(name: string, text: string, type: string) {
@@ -51,6 +55,8 @@ export function GatesFilePanel({
   onImportMerge,
   currentSandbox,
   onImportSandbox,
+  currentLanes,
+  onImportLanes,
 }: Props) {
   const [text, setText] = useState("");
   const [result, setResult] = useState<ImportResult | null>(null);
@@ -62,17 +68,20 @@ export function GatesFilePanel({
   const sources = onImportCheckSources ? (result?.checkSources ?? null) : null;
   const merge = onImportMerge ? (result?.merge ?? null) : null;
   const sandbox = onImportSandbox ? (result?.sandbox ?? null) : null;
+  const lanes = onImportLanes ? (result?.lanes ?? null) : null;
   const settingNames = [
     proof && "proof settings",
     sources && "check sources",
     merge && "merge policy",
     sandbox && "sandbox settings",
+    lanes && "lanes",
   ].filter((name): name is string => Boolean(name));
   const settings = {
     proof: currentProof ?? undefined,
     checkSources: currentCheckSources ?? undefined,
     merge: currentMerge,
     sandbox: currentSandbox,
+    lanes: currentLanes,
   };
   const done = (mode: "replace" | "append" | "proof-only") => {
     if (mode !== "proof-only") onImport(good, mode);
@@ -80,6 +89,7 @@ export function GatesFilePanel({
     if (sources) onImportCheckSources?.(sources);
     if (merge) onImportMerge?.(merge);
     if (sandbox) onImportSandbox?.(sandbox);
+    if (lanes) onImportLanes?.(lanes);
     setResult(null);
     setText("");
   };
@@ -234,6 +244,21 @@ export function GatesFilePanel({
                 </p>
               ) : null}
               {(result.sandboxProblems ?? []).map((p) => (
+                <p key={p} className="text-rose-800 dark:text-rose-300">
+                  ✗ {p}
+                </p>
+              ))}
+            </section>
+          ) : null}
+          {onImportLanes && (lanes || result.laneProblems?.length) ? (
+            <section className="mt-2" aria-label="Lanes in the file">
+              {lanes ? (
+                <p className="text-emerald-800 dark:text-emerald-300">
+                  ✓ Lanes: {lanes.map((l) => `${l.id} (${l.stages.map((s) => s.id).join(" → ")})`).join(", ")} (replace
+                  the Work&apos;s on import)
+                </p>
+              ) : null}
+              {(result.laneProblems ?? []).map((p) => (
                 <p key={p} className="text-rose-800 dark:text-rose-300">
                   ✗ {p}
                 </p>

@@ -18,6 +18,7 @@ const LABELS: Record<SettingsSection, string> = {
   merge: "Merge",
   sandbox: "Sandbox",
   webhooks: "Webhooks",
+  lanes: "Lanes",
 };
 
 export const SETTINGS_PAGE_SECTIONS: readonly NavEntry[] = [

@@ -5,6 +5,8 @@ import { useMemo, type ComponentType } from "react";
 import { ZCheckList, type Check } from "@/lib/gates/check-schema";
 import { ZCheckSourceList } from "@/lib/gates/check-sources";
 import { ZMergePolicy } from "@/lib/gates/merge-policy";
+import { ZLanes } from "@/lib/gates/lanes";
+import { lanesFromForms } from "@/lib/editors/lane-form";
 import type { SettingsSection } from "@/lib/gates/work-settings";
 import { checkFromForm, errorsByField, formFromCheck, freeId } from "@/lib/editors/check-form";
 import {
@@ -28,6 +30,7 @@ import { ProofFields } from "./proof-fields";
 import { ResultsDirField } from "./results-dir-field";
 import { SandboxFields } from "./sandbox-fields";
 import { WebhooksFields } from "./webhooks-fields";
+import { LaneEditor } from "./lane-editor";
 
 type Props = {
   workId: string;
@@ -44,6 +47,10 @@ const GATES_FILE_DESCRIPTION =
   "[executor=agent], ```agent, or ```yaml with use:; ## Proof, ## Merge, ## Sandbox). Settings it imports " +
   "show as unsaved in their sections.";
 
+const LANES_DESCRIPTION =
+  "A task on a lane moves through its stages in order: each stage has its own checks, and a task stuck " +
+  "after a stage's attempts waits for a decision.";
+
 const WEBHOOKS_DESCRIPTION =
   "Where Gatehouse tells other systems about this Work's runs: a signed JSON POST when a run starts, ends, " +
   "or needs a decision.";
@@ -52,7 +59,7 @@ type FieldsProps = { form: WorkForm; errors: Map<string, string>; onChange: (pat
 
 // The sections that are one fields component editing the working copy, under a title and a description.
 // Every other section is drawn by the switch below: a new section must be added to one or the other.
-type OwnSection = "checks" | "sources" | "merge" | "webhooks";
+type OwnSection = "checks" | "sources" | "merge" | "webhooks" | "lanes";
 const FIELD_SECTIONS: Record<
   Exclude<SettingsSection, OwnSection>,
   { id: string; title: string; description: string; Fields: ComponentType<FieldsProps> }
@@ -133,11 +140,25 @@ export function WorkSettingsSection({ workId, section, form, setForm, errors, se
           <WebhooksFields workId={workId} form={form} errors={errors} onChange={patch} />
         </Section>
       );
+    case "lanes":
+      return (
+        <Section id="lanes" title={`Lanes (${form.lanes.length})`} description={LANES_DESCRIPTION}>
+          <label className="mb-4 flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={form.autoAdvance}
+              onChange={(e) => patch({ autoAdvance: e.target.checked })}
+            />
+            Dispatch the next stage at once when a stage goes green (autoAdvance)
+          </label>
+          <LaneEditor lanes={form.lanes} errors={errors} onChange={(lanes) => patch({ lanes })} />
+        </Section>
+      );
   }
 }
 
 const isOwnSection = (section: SettingsSection): section is OwnSection =>
-  section === "checks" || section === "sources" || section === "merge" || section === "webhooks";
+  section === "checks" || section === "sources" || section === "merge" || section === "webhooks" || section === "lanes";
 
 // The check defaults, the results dir, and gates files (whose proof, sources, merge and sandbox settings,
 // when imported, show as unsaved in their own sections).
@@ -149,6 +170,7 @@ function ChecksSection({ form, setForm, errors }: Omit<Props, "section" | "secre
   const sandboxNow = ZSandboxOfWork.safeParse(sandboxPatchFrom(form));
   const sourcesNow = ZCheckSourceList.safeParse(checkSourcesFrom(form.checkSources));
   const mergeNow = ZMergePolicy.safeParse(form.mergePolicy);
+  const lanesNow = useMemo(() => ZLanes.safeParse(lanesFromForms(form.lanes)), [form.lanes]);
   const importChecks = (checks: Check[], mode: "replace" | "append") =>
     setForm((f) => {
       const kept = mode === "append" ? f.checkDefaults : [];
@@ -193,6 +215,8 @@ function ChecksSection({ form, setForm, errors }: Omit<Props, "section" | "secre
           onImportMerge={(mergePolicy) => importValues({ mergePolicy })}
           currentSandbox={sandboxNow.success ? sandboxNow.data : undefined}
           onImportSandbox={importValues}
+          currentLanes={lanesNow.success ? lanesNow.data : undefined}
+          onImportLanes={(lanes) => importValues({ lanes })}
         />
       </Section>
     </>

@@ -11,7 +11,7 @@ import { Button } from "../ui/button";
 import { InlineError } from "../ui/inline-error";
 import { DispatchButton } from "./dispatch-button";
 
-type Decision = { choice: string; attempts?: number; reason?: string };
+type Decision = { choice: string; attempts?: number; reason?: string; stage?: string };
 
 type Props = {
   runId: string;
@@ -25,6 +25,8 @@ type Props = {
   // Set when the task's checks changed since this run was dispatched: a new run would run those.
   dispatchCurrent: (() => Promise<ActionResult<{ runId: string; number: number }>>) | null;
   decide: (decision: Decision) => Promise<ActionResult<{ ending: string | null; status: string }>>;
+  // A stuck stage of a lane: it can also be skipped (unless it is the last) or sent back to an earlier one.
+  stage?: { id: string; next: string | null; earlier: { id: string; name: string }[] } | null;
 };
 
 const ENDING_CHOICES = {
@@ -37,6 +39,7 @@ export function DecisionPanel(props: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [attempts, setAttempts] = useState(1);
+  const [backTo, setBackTo] = useState(props.stage?.earlier.at(-1)?.id ?? "");
   const [confirming, setConfirming] = useState<"accept" | "reject" | null>(null);
   const [why, setWhy] = useState("");
   const [isPending, startTransition] = useTransition();
@@ -152,6 +155,37 @@ export function DecisionPanel(props: Props) {
           <Button variant="danger" disabled={isPending} onClick={() => setConfirming("reject")}>
             Reject
           </Button>
+          {props.stage?.next ? (
+            <Button variant="secondary" disabled={isPending} onClick={() => answer({ choice: "skip-stage" })}>
+              Skip stage {props.stage.id}
+            </Button>
+          ) : null}
+          {props.stage?.earlier.length ? (
+            <span className="inline-flex items-center gap-1.5">
+              <Button
+                variant="secondary"
+                disabled={isPending}
+                onClick={() => answer({ choice: "send-back", stage: backTo })}
+              >
+                Send back
+              </Button>
+              <label className="sr-only" htmlFor="send-back-stage">
+                Stage to send it back to
+              </label>
+              <select
+                id="send-back-stage"
+                value={backTo}
+                onChange={(e) => setBackTo(e.target.value)}
+                className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              >
+                {props.stage.earlier.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    to {s.name}
+                  </option>
+                ))}
+              </select>
+            </span>
+          ) : null}
           {dispatchCurrent ? (
             <DispatchButton dispatch={dispatchCurrent} label="Dispatch a new run on the current checks" />
           ) : null}

@@ -20,6 +20,9 @@ export function presentRunSummary(run: RunRecord) {
     policy: run.policy,
     maxAttempts: run.maxAttempts,
     needsDecision: run.needsDecision,
+    // The lane (its id) and the stage this run ran; null for a task on no lane.
+    lane: run.lane?.id ?? null,
+    stage: run.stage,
     // The worker that executes it, or did last (null: not taken yet, or executed inside the server on SQLite).
     worker: run.workerName,
     // The sandbox its commands ran under: "bwrap", "off" (the agent could reach the platform), "unavailable"

@@ -4,6 +4,7 @@ import type { DeliveryRecord } from "../db/webhook-deliveries";
 import type { WorkRecord } from "../db/works";
 import { presentHeldOut } from "../gates/held-out";
 import { pickSettings } from "../gates/work-settings";
+import { presentLanes } from "../gates/lanes";
 import type { TaskView } from "../services/tasks";
 
 // seesHidden: whether the reader sees held-out checks whole (leads and admins; see lib/gates/held-out.ts).
@@ -17,6 +18,7 @@ export function presentWork(work: WorkRecord, seesHidden = true) {
     // Every setting of the registry (lib/gates/work-settings.ts), held-out checks shown as the reader may see them.
     ...pickSettings(work),
     checkDefaults: presentHeldOut(work.checkDefaults, seesHidden),
+    lanes: presentLanes(work.lanes, seesHidden),
     version: work.version,
     createdAt: work.createdAt,
     updatedAt: work.updatedAt,
@@ -36,6 +38,9 @@ export function presentTask(task: TaskView, seesHidden = true) {
     agentCommand: task.agentCommand,
     budgetSec: task.budgetSec,
     budgetUsd: task.budgetUsd,
+    // The lane the task is on (null: none) and the stage it stands at.
+    lane: task.lane,
+    stage: task.stage,
     version: task.version,
     effectiveChecks: presentHeldOut(task.effective.checks, seesHidden),
     suppressed: task.effective.suppressed,

@@ -25,6 +25,7 @@ function problemsOf(result: ImportResult): string[] {
     ...(result.proofProblems ?? []),
     ...(result.checkSourceProblems ?? []),
     ...(result.mergeProblems ?? []),
+    ...(result.laneProblems ?? []),
   ];
 }
 
@@ -48,6 +49,7 @@ export async function importGatesFile(client: ApiClient, file: string, workRef: 
     ...(result.proof ?? {}),
     ...(result.checkSources ? { checkSources: result.checkSources } : {}),
     ...(result.merge ? { mergePolicy: result.merge } : {}),
+    ...(result.lanes ? { lanes: result.lanes } : {}),
   });
 }
 
@@ -65,6 +67,7 @@ export async function exportGatesFile(client: ApiClient, file: string, workRef: 
     } as Record<string, unknown>,
     checkSources: work.checkSources as never,
     merge: work.mergePolicy as never,
+    lanes: (work.lanes ?? []) as never,
   };
   const body = isMarkdown ? toGatesMarkdown(checks, settings) : toGatesYaml(checks, settings);
   if (file === "-") process.stdout.write(body);

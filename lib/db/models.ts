@@ -6,6 +6,7 @@ import type { Role } from "../auth/roles";
 import type { Check, TaskCheckEntry } from "../gates/check-schema";
 import type { CheckSource, FrozenCheckSource } from "../gates/check-sources";
 import type { Gate, Verdict } from "../gates/gate";
+import type { Lane } from "../gates/lanes";
 import type { EffectiveCheck } from "../gates/merge-checks";
 import type { Ending, RunStatus } from "../gates/run-ending";
 import type { PROOF_KIND } from "../gates/proof-ids";
@@ -55,6 +56,7 @@ export type WorkJsonFields = {
   visibleRefs: string[];
   // Stored with each secret sealed; a WorkRecord (lib/db/works.ts) holds none (secret null, secretSet).
   webhooks: Webhook[];
+  lanes: Lane[];
 };
 export type TaskJsonFields = { acceptanceChecks: TaskCheckEntry[] | null };
 export type RunJsonFields = {
@@ -69,6 +71,8 @@ export type RunJsonFields = {
   // The Work's sandbox settings frozen at dispatch (null: a run from before them; sandboxSettingsOf gives the
   // defaults it ran with).
   sandbox: SandboxSettings | null;
+  // The task's lane frozen at dispatch (null: the task was on no lane).
+  lane: Lane | null;
 };
 
 // The review layer and the mutation floor of an attempt (null: it did not run).
@@ -164,7 +168,8 @@ type RunOwnColumns =
   | "workerName"
   | "handBacks"
   | "sandboxMode"
-  | "supersededById";
+  | "supersededById"
+  | "stage";
 type StoredWork = WithJson<Lite.Work, WorkJsonFields>;
 type StoredAsValidated<K extends SettingKey> = K extends "testPatterns" | "protectedPaths" | "mergePolicy"
   ? Exclude<StoredWork[K], null>

@@ -2,6 +2,8 @@
 import type { Verdict } from "../gates/gate";
 import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
+import type { Lane } from "../gates/lanes";
+import type { StageRunFact } from "../gates/board";
 import type { CopiedColumns, GroupColumns, TaskResolvedColumns } from "../gates/work-settings";
 import { toTestCases, type TestCase } from "../gates/junit";
 import { getDb, type Db, type DbOrTx } from "./client";
@@ -63,10 +65,11 @@ export type RunInsert = Pick<
   | "warnings"
   | "branch"
   | "dispatchedById"
-  | TaskResolvedColumns
+  | Exclude<TaskResolvedColumns, "lane">
   | Extract<RequiredKeys<Prisma.RunUncheckedCreateInput>, Frozen>
 > &
-  Partial<Pick<RunRecord, Frozen>>;
+  // A run of a task on no lane has neither.
+  Partial<Pick<RunRecord, Frozen | "lane" | "stage">>;
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 // `pushed`: the first attempt runs at a commit the agent pushed (a stop hook, run_gate).
@@ -76,7 +79,7 @@ export async function insertRunWithFirstAttempt(opts: {
   db?: DbOrTx;
 }): Promise<RunRecord> {
   const db = opts.db ?? getDb();
-  const { proof, sandbox, ...data } = opts.data;
+  const { proof, sandbox, lane, ...data } = opts.data;
   const last = await db.run.findFirst({
     where: { taskId: data.taskId },
     orderBy: { number: "desc" },
@@ -87,6 +90,7 @@ export async function insertRunWithFirstAttempt(opts: {
       ...data,
       ...(proof ? { proof } : {}),
       ...(sandbox ? { sandbox } : {}),
+      ...(lane ? { lane } : {}),
       number: (last?.number ?? 0) + 1,
       attempts: {
         create: opts.pushed
@@ -127,6 +131,43 @@ export async function findActiveRunOfTask(opts: { taskId: string; db?: DbOrTx })
     omit: runOmit,
   });
   return row && runJson(row);
+}
+
+// The active runs of a Work that run a stage of a lane: which lane and stage, and the task's key.
+export async function listActiveStageRuns(opts: {
+  workId: string;
+  db?: DbOrTx;
+}): Promise<{ number: number; stage: string | null; lane: Lane | null; task: { key: string } }[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({
+    where: { workId: opts.workId, status: { in: [...ACTIVE_RUN_STATUSES] }, stage: { not: null } },
+    select: { number: true, stage: true, lane: true, task: { select: { key: true } } },
+  });
+  return rows.map((r) => ({ ...r, lane: r.lane as Lane | null }));
+}
+
+// The facts of a Work's (or one task's) stage runs that the stepper and the board read.
+export async function listStageRuns(opts: { workId?: string; taskId?: string; db?: DbOrTx }): Promise<StageRunFact[]> {
+  const rows = await (opts.db ?? getDb()).run.findMany({
+    where: {
+      ...(opts.workId ? { workId: opts.workId } : {}),
+      ...(opts.taskId ? { taskId: opts.taskId } : {}),
+      stage: { not: null },
+    },
+    select: {
+      id: true,
+      taskId: true,
+      stage: true,
+      number: true,
+      status: true,
+      gate: true,
+      ending: true,
+      needsDecision: true,
+      decision: true,
+      maxAttempts: true,
+      _count: { select: { attempts: true } },
+    },
+  });
+  return rows.map(({ _count, stage, ...r }) => ({ ...r, stage: stage ?? "", attempts: _count.attempts }));
 }
 
 export async function listRunsWithStatus(opts: { statuses: RunStatus[]; db?: DbOrTx }): Promise<RunRecord[]> {

@@ -38,6 +38,22 @@ export async function isBranchTaken(opts: {
 export type TaskInsert = Omit<TaskRecord, "id" | "version" | "createdAt" | "updatedAt" | keyof TaskMerge>;
 type TaskMerge = Pick<TaskRecord, "mergedCommit" | "mergedAt" | "mergedBy" | "autoMergeError">;
 
+// Moves a task to another stage of its lane, only if it still stands where the caller saw it (a person may
+// have moved it meanwhile); no version bump, so an open editor stays current. Whether it moved.
+export async function moveTaskStage(opts: {
+  id: string;
+  lane: string;
+  from: string;
+  to: string;
+  db?: DbOrTx;
+}): Promise<boolean> {
+  const result = await (opts.db ?? getDb()).task.updateMany({
+    where: { id: opts.id, lane: opts.lane, stage: opts.from },
+    data: { stage: opts.to },
+  });
+  return result.count === 1;
+}
+
 // Records a merge, or why an auto-merge failed (no version bump: an open editor stays current).
 export async function updateTaskMerge(opts: { id: string; changes: Partial<TaskMerge>; db?: DbOrTx }): Promise<void> {
   await (opts.db ?? getDb()).task.update({ where: { id: opts.id }, data: opts.changes, select: { id: true } });
@@ -62,6 +78,8 @@ export type TaskChanges = Partial<
     | "agentCommand"
     | "budgetSec"
     | "budgetUsd"
+    | "lane"
+    | "stage"
   >
 >;
 

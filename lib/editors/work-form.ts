@@ -19,6 +19,7 @@ import { platformMountIssues } from "../gates/sandbox-settings";
 // Where the server keeps its data and code: a mount of either is refused (lib/gates/sandbox-settings.ts).
 export type PlatformDirs = { dataDir: string; installDir: string };
 import { checkFromForm, formFromCheck, splitNames, wholeNumberOrText, type CheckForm } from "./check-form";
+import { laneFormsFrom, lanesFromForms, type LaneForm } from "./lane-form";
 
 // The part of a Work its settings editor shows and saves: every setting, and the version it was read at.
 export type WorkSettings = WorkSettingValues & { version: number };
@@ -53,6 +54,7 @@ type FormValues = {
   "merge-policy": { requireGreenGate: boolean; autoMerge: boolean; method: string };
   mounts: MountForm[];
   webhooks: WebhookForm[];
+  lanes: LaneForm[];
 };
 
 type Settings = typeof WORK_SETTINGS;
@@ -104,6 +106,7 @@ const CODECS: { [K in FormKind]: Codec<K> } = {
       })),
     to: (f) => f.map(({ id, url, events, secret }) => ({ ...(id ? { id } : {}), url, events, secret: secret || null })),
   },
+  lanes: { from: (v) => laneFormsFrom(v), to: (f) => lanesFromForms(f) },
 };
 // "1.50" as 1.5; anything else as typed, for the schema's own message ("must be a number of US dollars").
 function decimalOrText(text: string): number | string {

@@ -13,6 +13,10 @@ export const BUILTIN_NAMES = [
   "min_words",
   "no_match",
   "http_ok",
+  "file_has",
+  "research",
+  "tasks_done",
+  "verify",
 ] as const;
 export type BuiltinName = (typeof BUILTIN_NAMES)[number];
 
@@ -140,6 +144,24 @@ const ZLoopbackUrl = z
 
 const ZFileParams = z.strictObject({ path: ZResultPath }, { error: unknownParam });
 
+const ZTexts = z
+  .array(z.string({ error: "must be text" }).min(1, "must not be empty").max(500, "at most 500 characters"), {
+    error: "must be a list of texts",
+  })
+  .max(50, "at most 50 texts");
+
+// A yes/no parameter: true or false (the editor types it as text: yes, no, true, false).
+const ZYesNo = z
+  .union([z.boolean(), z.enum(["yes", "no", "true", "false"])], { error: "must be yes or no" })
+  .transform((v) => v === true || v === "yes" || v === "true");
+
+// A use case folder's name (usecases/<id>/): a slug, so it can never leave the folder.
+const ZUseCaseSet = z
+  .string({
+    error: (i) => (i.input === undefined ? "required: the use cases' folder under usecases/" : "must be text"),
+  })
+  .regex(/^[a-z0-9][a-z0-9-_]{0,40}$/, "lowercase letters, digits, - and _ only (a folder under usecases/)");
+
 // Each built-in's parameters; the messages name the parameter and the rule.
 export const BUILTIN_PARAMS = {
   json_valid: ZFileParams,
@@ -193,7 +215,26 @@ export const BUILTIN_PARAMS = {
     },
     { error: unknownParam },
   ),
+  // Stage checks (issue 26), after the seed's helpers.
+  file_has: z.strictObject({ path: ZResultPath, strings: ZTexts.optional() }, { error: unknownParam }),
+  research: z.strictObject(
+    {
+      path: ZResultPath,
+      sources: z
+        .number({ error: "must be a whole number" })
+        .int("must be a whole number")
+        .min(1, "at least 1")
+        .max(50, "at most 50")
+        .optional(),
+      online: ZYesNo.optional(),
+    },
+    { error: unknownParam },
+  ),
+  tasks_done: ZFileParams,
+  verify: z.strictObject({ id: ZUseCaseSet, base_url: ZLoopbackUrl.optional() }, { error: unknownParam }),
 } satisfies Record<BuiltinName, z.ZodType>;
+
+export const DEFAULT_RESEARCH_SOURCES = 2;
 
 export type BuiltinParams = { [K in BuiltinName]: z.infer<(typeof BUILTIN_PARAMS)[K]> };
 
@@ -211,6 +252,14 @@ export const BUILTIN_SUMMARY: Record<BuiltinName, string> = {
   min_words: "the file at path has at least count words",
   no_match: "no line of the files matching glob matches pattern (a regular expression)",
   http_ok: "a GET of url (on this machine) answers status (any 2xx when unset)",
+  file_has: "the file at path exists, is not empty and contains every one of strings",
+  research:
+    "the file at path has a verdict: line and at least sources (2 unless set) - source: <url> — <note> lines; " +
+    "with online, each url answers 2xx or 3xx",
+  tasks_done: "the file at path has no unchecked - [ ] box left",
+  verify:
+    "every use case in usecases/<id>/*.yaml passes its cli layer (and its api layer against base_url); " +
+    "writes evidence/<id>/verify.md",
 };
 
 // The parameters of each built-in and how the editor shows them.
@@ -235,6 +284,20 @@ export const BUILTIN_PARAM_FIELDS: Record<
   http_ok: [
     { name: "url", type: "text" },
     { name: "status", type: "number", optional: true },
+  ],
+  file_has: [
+    { name: "path", type: "text" },
+    { name: "strings", type: "lines", optional: true },
+  ],
+  research: [
+    { name: "path", type: "text" },
+    { name: "sources", type: "number", optional: true },
+    { name: "online", type: "text", optional: true },
+  ],
+  tasks_done: [{ name: "path", type: "text" }],
+  verify: [
+    { name: "id", type: "text" },
+    { name: "base_url", type: "text", optional: true },
   ],
 };
 

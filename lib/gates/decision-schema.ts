@@ -2,9 +2,16 @@
 import { z } from "zod";
 import { DECISION_CHOICES } from "./run-ending";
 
+const STAGE_DECISION_CHOICES = ["skip-stage", "send-back"] as const;
+
 export const ZDecision = z.strictObject(
   {
-    choice: z.enum(DECISION_CHOICES, { error: "must be one of accept, more-attempts, reject" }),
+    // A stuck stage (a partial run of a task on a lane) also takes skip-stage and send-back.
+    choice: z.enum([...DECISION_CHOICES, ...STAGE_DECISION_CHOICES], {
+      error: "must be one of accept, more-attempts, reject, skip-stage, send-back",
+    }),
+    // send-back: the earlier stage the task goes back to.
+    stage: z.string({ error: "must be text: a stage id" }).max(41, "at most 41 characters").optional(),
     attempts: z
       .number({ error: "must be a whole number from 1 to 5" })
       .int("must be a whole number from 1 to 5")

@@ -225,6 +225,8 @@ describe("ZWorkCreate", () => {
       sandboxMounts: [],
       visibleRefs: [],
       webhooks: [],
+      lanes: [],
+      autoAdvance: false,
     });
   });
 
@@ -273,6 +275,8 @@ describe("ZWorkCreate", () => {
       webhooks: [
         { id: "hook-1", url: "https://ci.example.test/gatehouse", events: ["run.ended"], secret: "0123456789abcdef" },
       ],
+      lanes: [{ id: "delivery", name: "Delivery", stages: [{ id: "build", name: "Build", checks: [check("unit")] }] }],
+      autoAdvance: true,
     };
     expect(parsed(ZWorkCreate, input)).toEqual(input);
   });
@@ -447,6 +451,7 @@ describe("ZTaskCreate", () => {
       agentCommand: null,
       budgetSec: null,
       budgetUsd: null,
+      lane: null,
     });
   });
 

@@ -2,6 +2,7 @@
 // registry of work-settings.ts); a patch carries the `version` it was read at (optimistic concurrency).
 import { z } from "zod";
 import { ZTaskCheckList } from "./check-schema";
+import { ZTaskLane } from "./lanes";
 import { settingsCreateShape, settingsPatchShape } from "./work-settings";
 import { ZAgentCommand, ZBranchName, ZBudgetSec, ZBudgetUsd, ZMaxGateAttempts, ZRepoUrl } from "./work-fields";
 
@@ -54,6 +55,8 @@ const taskFields = {
   agentCommand: ZAgentCommand.nullable(),
   budgetSec: ZBudgetSec.nullable(),
   budgetUsd: ZBudgetUsd.nullable(),
+  // A lane id of the Work (lib/services/tasks.ts checks it is one), or null for none.
+  lane: ZTaskLane,
 };
 
 export const ZTaskCreate = z.strictObject(
@@ -66,6 +69,7 @@ export const ZTaskCreate = z.strictObject(
     agentCommand: taskFields.agentCommand.optional().default(null),
     budgetSec: taskFields.budgetSec.optional().default(null),
     budgetUsd: taskFields.budgetUsd.optional().default(null),
+    lane: taskFields.lane.optional().default(null),
   },
   { error: strictError },
 );
@@ -80,6 +84,7 @@ export const ZTaskPatch = z.strictObject(
     agentCommand: taskFields.agentCommand.optional(),
     budgetSec: taskFields.budgetSec.optional(),
     budgetUsd: taskFields.budgetUsd.optional(),
+    lane: taskFields.lane.optional(),
     version: ZVersion,
   },
   { error: strictError },

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ZCheckCwd, ZCheckList, type Check } from "./check-schema";
 import { ZCheckSourceList, type CheckSource } from "./check-sources";
 import { ZEnvNameList } from "./env-names";
+import { ZLanes, type Lane } from "./lanes";
 import { ZGlobList } from "./globs";
 import { DEFAULT_MERGE_POLICY, ZMergePolicy, type MergePolicy } from "./merge-policy";
 import { profilesWith } from "./profiles";
@@ -52,6 +53,7 @@ export type FormKindValues = {
   "merge-policy": MergePolicy;
   mounts: SandboxMount[];
   webhooks: Webhook[];
+  lanes: Lane[];
 };
 export type FormKind = keyof FormKindValues;
 
@@ -67,6 +69,7 @@ export const SETTINGS_SECTIONS = [
   "merge",
   "sandbox",
   "webhooks",
+  "lanes",
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
@@ -84,7 +87,10 @@ export type Freeze =
 
 // Where a gates file carries it: a section (`proof:`, `check_sources:`, `merge:`, `sandbox:` in YAML; the
 // same-named `##` section in Markdown) and, in a section of several settings, its key there.
-export type FileKey = { section: "checks" | "proof" | "check_sources" | "merge" | "sandbox"; key?: string };
+export type FileKey = {
+  section: "checks" | "proof" | "check_sources" | "merge" | "sandbox" | "lanes";
+  key?: string;
+};
 
 type Entry<
   S extends z.ZodType,
@@ -306,6 +312,25 @@ export const WORK_SETTINGS = {
     default: () => [],
     form: "webhooks",
     section: "webhooks",
+    file: null,
+    freeze: { run: "live" },
+  }),
+  // Lanes of stages (issue 26): a dispatch freezes the task's lane (its stages and their checks) into the run.
+  lanes: setting({
+    schema: ZLanes,
+    default: () => [],
+    form: "lanes",
+    section: "lanes",
+    file: { section: "lanes" },
+    freeze: { run: "task", column: "lane" },
+  }),
+  // A green stage dispatches the next one at once (off: the task waits at the next stage). Read when a stage
+  // goes green.
+  autoAdvance: setting({
+    schema: ZBool,
+    default: () => false,
+    form: "flag",
+    section: "lanes",
     file: null,
     freeze: { run: "live" },
   }),

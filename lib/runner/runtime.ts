@@ -23,16 +23,22 @@ export function defaultRunnerDeps(): RunnerDeps {
     loadSecrets: loadWorkSecrets,
     makeMasker: makeSecretMasker,
     // Imported when first needed: the services import the runtime (for the executor).
-    afterAccepted: async (runId) => (await loadMergeService()).autoMergeAfterRun(runId),
+    // A stage accepted moves its task on (and may dispatch the next stage); the task done may be merged.
+    afterAccepted: async (runId) => {
+      await (await loadStageService()).advanceAfterStageRun(runId);
+      await (await loadMergeService()).autoMergeAfterRun(runId);
+    },
   };
 }
 
 const loadMergeService = () => import("../services/merge");
+const loadStageService = () => import("../services/stages");
 
 // The modules a runner loads lazily, loaded now: a worker calls this at start, so a module its loader cannot
 // resolve stops it at once instead of failing the first accepted run's auto-merge.
 export async function loadLazyModules(): Promise<void> {
   await loadMergeService();
+  await loadStageService();
 }
 
 // A run that fails for an unexpected reason (a bug, the database gone) ends inconclusive, not "running" forever.

@@ -6,6 +6,7 @@ import type { Actor } from "../auth/actor";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { AppError, notFound } from "../errors";
 import { refuseMerge } from "../gates/merge-policy";
+import { isLastStageRun } from "./stages";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import { findLatestRunOfTask } from "../db/landing";
@@ -35,7 +36,8 @@ export async function mergeTask(actor: Actor, taskId: string): Promise<MergeResu
 // autoMerge. A failure is kept on the task (autoMergeError) and audited; the run's ending never changes.
 export async function autoMergeAfterRun(runId: string): Promise<void> {
   const run = await findRun({ id: runId });
-  if (run?.ending !== "accepted") return;
+  // An intermediate stage accepted is not the task done: only the lane's last stage lands the work.
+  if (run?.ending !== "accepted" || !isLastStageRun(run)) return;
   const [task, work] = await Promise.all([findTask({ id: run.taskId }), findWork({ id: run.workId })]);
   if (!task || !work?.mergePolicy.autoMerge) return;
   const actor = { ...SYSTEM_ACTOR, label: `auto-merge after run #${run.number}` };

@@ -6,6 +6,7 @@ import { ZDecision } from "../gates/decision-schema";
 import { supersedeOlderRuns } from "../db/decisions";
 import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
+import { stageAttempts, stageToRun } from "../gates/lanes";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import {
@@ -23,6 +24,7 @@ import { getExecutor } from "../runner/runtime";
 import { notifyRunEvent } from "../runner/webhook-sender";
 import { auditBy, requireRole } from "./access";
 import { autoMergeAfterRun } from "./merge";
+import { advanceAfterStageRun, moveStage, stageForDecision } from "./stages";
 import { staleWarnings } from "./tasks";
 import { parseInput } from "./validate";
 import type { PushedAttempt } from "../gates/pushed-attempt";
@@ -48,13 +50,21 @@ export async function dispatchTask(
     if (!work) throw notFound("Work");
     const active = await findActiveRunOfTask({ taskId, db: tx });
     if (active) throw new AppError("busy", describeActive(active, fresh.key));
-    const resolved = resolveChecks(work.checkDefaults, fresh.acceptanceChecks);
+    // A task on a lane runs its current stage: the stage's checks and attempts instead of the Work's.
+    const toRun = stageToRun(work.lanes, fresh);
+    if ("problem" in toRun) throw new AppError("conflict", toRun.problem);
+    const resolved = toRun.stage
+      ? resolveChecks(toRun.stage.checks, null)
+      : resolveChecks(work.checkDefaults, fresh.acceptanceChecks);
+    const attempts = toRun.stage ? stageAttempts(toRun.stage) : resolveMaxAttempts(work, fresh);
     const created = await insertRunWithFirstAttempt({
       data: {
         taskId,
         workId: work.id,
         ...frozenSettingsOf(work),
-        maxAttempts: work.checksPolicy === "required" ? resolveMaxAttempts(work, fresh) : 1,
+        lane: toRun.lane,
+        stage: toRun.stage?.id ?? null,
+        maxAttempts: work.checksPolicy === "required" ? attempts : 1,
         checks: resolved.checks,
         suppressed: resolved.suppressed,
         warnings: staleWarnings(resolved.staleSuppressions),
@@ -74,7 +84,7 @@ export async function dispatchTask(
         taskId,
         runId: created.id,
         summary:
-          `dispatched ${fresh.key} (run #${created.number})` +
+          `dispatched ${fresh.key}${toRun.stage ? ` at stage ${toRun.stage.id}` : ""} (run #${created.number})` +
           `${opts.pushed ? ` at ${opts.pushed.commit.slice(0, 12)}` : ""}`,
       }),
       db: tx,
@@ -199,6 +209,22 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
         await insertAttempt({ runId, n: last + 1, trigger: "decision", startedById: actor.userId, db: tx });
         resubmit = true;
       }
+    } else if (decision.choice === "skip-stage" || decision.choice === "send-back") {
+      const to = stageForDecision(run, decision.choice, decision.stage);
+      const what = decision.choice === "skip-stage" ? `stage ${run.stage} skipped` : `sent back to stage ${to}`;
+      ok = await updateRunIfStatus({
+        id: runId,
+        statuses: ["finished"],
+        needsDecision: true,
+        changes: {
+          ...decided,
+          decision: decision.choice === "skip-stage" ? "skip-stage" : `send-back:${to}`,
+          endingReason: `${run.endingReason ?? "stuck"}; ${what} by ${who}${reason ? `: ${reason}` : ""}`,
+        },
+        db: tx,
+      });
+      if (ok && !(await moveStage({ actor, run, to, why: `${what}${reason ? `: ${reason}` : ""}`, db: tx })))
+        throw new AppError("conflict", `the task is no longer at stage ${run.stage}: nothing was decided`);
     } else {
       ok = await updateRunIfStatus({
         id: runId,
@@ -234,6 +260,7 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
         summary:
           `answered run #${run.number}: ${decision.choice}` +
           `${decision.choice === "more-attempts" ? ` (+${decision.attempts ?? 1})` : ""}` +
+          `${decision.choice === "send-back" ? ` to ${decision.stage}` : ""}` +
           `${reason ? ` — ${reason}` : ""}`,
         after: decision,
       }),
@@ -241,7 +268,10 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
     });
   });
   if (resubmit) await getExecutor().submit(runId);
-  if (decision.choice === "accept") await autoMergeAfterRun(runId);
+  if (decision.choice === "accept") {
+    await advanceAfterStageRun(runId);
+    await autoMergeAfterRun(runId);
+  }
   return (await findRun({ id: runId }))!;
 }
 

@@ -10,6 +10,7 @@ import {
 import { defaultBranchFor, taskKey } from "../gates/task-keys";
 import { ZTaskCreate, ZTaskPatch } from "../gates/work-schema";
 import type { TaskCheckEntry } from "../gates/check-schema";
+import { laneProblem, stageAfterLaneChange } from "../gates/lanes";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import {
@@ -23,6 +24,7 @@ import {
 } from "../db/tasks";
 import { findWork, takeNextTaskNumber, type WorkRecord } from "../db/works";
 import { countRunsOfTask } from "../db/run-history";
+import { findActiveRunOfTask } from "../db/runs";
 import { auditBy, requireRole, standingAllows, standingOn } from "./access";
 import { grantingEntriesNeedingLead } from "../gates/grants";
 import { keepHeldOutEntries } from "../gates/held-out";
@@ -88,6 +90,7 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
   await requireRole(actor, workId, "engineer");
   const data = parseInput(ZTaskCreate, expandAgentPreset(input));
   refuseIssues(suppressionIssues(work, data.acceptanceChecks));
+  refuseIssues(laneIssues(work, data.lane));
   await requireLeadForGrants(actor, work, null, data);
   const task = await getDb().$transaction(async (tx) => {
     const number = await takeNextTaskNumber({ workId, db: tx });
@@ -106,14 +109,19 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
         ],
       );
     }
-    const created = await insertTask({ data: { ...data, workId, number, key, branch }, db: tx });
+    const stage = stageAfterLaneChange(work.lanes, { lane: null, stage: null }, data.lane);
+    const created = await insertTask({ data: { ...data, stage, workId, number, key, branch }, db: tx });
     await insertAuditEvent({
       event: auditBy(actor, {
         action: "task.create",
         workId,
         taskId: created.id,
         summary: `created ${key} "${created.title}"`,
-        after: { acceptanceChecks: created.acceptanceChecks, maxGateAttempts: created.maxGateAttempts },
+        after: {
+          acceptanceChecks: created.acceptanceChecks,
+          maxGateAttempts: created.maxGateAttempts,
+          ...(created.lane ? { lane: created.lane, stage: created.stage } : {}),
+        },
       }),
       db: tx,
     });
@@ -159,7 +167,14 @@ const AUDITED_TASK_FIELDS = [
   "title",
   "description",
   "branch",
+  "lane",
+  "stage",
 ] as const;
+
+function laneIssues(work: WorkRecord, laneId: string | null | undefined) {
+  const problem = laneId === undefined ? null : laneProblem(work.lanes, laneId);
+  return problem ? [{ path: "lane", message: problem }] : [];
+}
 
 export async function updateTask(actor: Actor, taskId: string, input: unknown): Promise<TaskView> {
   const current = await findTask({ id: taskId });
@@ -169,6 +184,9 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
   const { version, ...patch } = parseInput(ZTaskPatch, expandAgentPreset(input));
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as TaskChanges;
   refuseIssues(suppressionIssues(work, changes.acceptanceChecks));
+  refuseIssues(laneIssues(work, changes.lane));
+  if (changes.lane === current.lane) delete changes.lane;
+  else if (changes.lane !== undefined) changes.stage = stageAfterLaneChange(work.lanes, current, changes.lane);
   await requireLeadForGrants(actor, work, current, changes);
   if (changes.acceptanceChecks !== undefined && !standingAllows(await standingOn(actor, work.id), "lead")) {
     const kept = keepHeldOutEntries(current.acceptanceChecks, changes.acceptanceChecks);
@@ -182,6 +200,13 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
     return viewTask(current, work);
   }
   const updated = await getDb().$transaction(async (tx) => {
+    if (changes.lane !== undefined) {
+      const active = await findActiveRunOfTask({ taskId, db: tx });
+      if (active) {
+        const message = `cannot move ${current.key} to another lane while run #${active.number} is ${active.status}`;
+        throw new AppError("busy", `lane: ${message}`, [{ path: "lane", message }]);
+      }
+    }
     if (changes.branch !== undefined && changes.branch !== current.branch) {
       if ((await countRunsOfTask({ taskId, db: tx })) > 0) {
         throw new AppError(

@@ -27,6 +27,8 @@ import { expandAgentPreset } from "./agent-presets";
 import { refuseOutOfReachRepositories } from "./work-repositories";
 import { platformMountIssues, type SandboxMount } from "../gates/sandbox-settings";
 import { dataDir } from "../config/database-url";
+import { findLane, type Lane } from "../gates/lanes";
+import { listActiveStageRuns } from "../db/runs";
 import { installDir } from "../config/install-dir";
 
 export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
@@ -96,6 +98,7 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
         changes.webhooks,
         (await findSealedWebhooks({ workId, db: tx }))?.webhooks ?? [],
       );
+    if (changes.lanes) await refuseLaneEditsUnderActiveRuns(workId, current.lanes, changes.lanes, tx);
     const updated = await updateWorkAtVersion({ id: workId, version, changes, db: tx });
     if (!updated) throw staleError("Work", version, await findWork({ id: workId, db: tx }));
     const changed = changedFields(current, updated, Object.keys(changes) as (keyof WorkRecord)[]);
@@ -135,6 +138,27 @@ function secretIssues(sources: readonly CheckSource[], names: readonly string[])
 // A mount must not hand a sandboxed command the platform itself (the rule needs the server's configuration).
 function mountIssues(mounts: readonly SandboxMount[]) {
   return platformMountIssues(mounts, { dataDir: dataDir(), installDir: installDir() });
+}
+
+// A lane that a run is working through is not changed under it (its task would advance into stages that
+// are not the ones it was dispatched with); the other lanes may change.
+async function refuseLaneEditsUnderActiveRuns(
+  workId: string,
+  before: readonly Lane[],
+  after: readonly Lane[],
+  db: DbOrTx,
+): Promise<void> {
+  const changed = new Set(
+    before.filter((l) => JSON.stringify(l) !== JSON.stringify(findLane(after, l.id))).map((l) => l.id),
+  );
+  if (changed.size === 0) return;
+  const busy = (await listActiveStageRuns({ workId, db })).find((r) => r.lane && changed.has(r.lane.id));
+  if (!busy?.lane) return;
+  const message =
+    `lane "${busy.lane.id}" cannot change while ${busy.task.key} runs its stage ${busy.stage} ` +
+    `(run #${busy.number}); wait for it to end or cancel it`;
+  const at = after.findIndex((l) => l.id === busy.lane?.id);
+  throw new AppError("busy", `lanes: ${message}`, [{ path: at >= 0 ? `lanes.${at}` : "lanes", message }]);
 }
 
 // A check source's secret must be one of the Work's (read in the saving transaction).

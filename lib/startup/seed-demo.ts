@@ -18,6 +18,7 @@ import { runAsFromEnv } from "../runner/run-as";
 import { ensureAgentHome } from "../runner/sandbox/command-files";
 
 const DEMO_AGENT = "gatehouse-demo-agent.sh";
+const STAGES_AGENT = "gatehouse-stages-demo-agent.sh";
 
 const DEMO_CHECKS: Check[] = [
   // provesChange: the proof row "The checks fail without the change" runs it at the start commit too.
@@ -104,5 +105,57 @@ export async function seedDemoIfEmpty(): Promise<{ taskId: string; runId: string
   });
   const run = await dispatchTask(SYSTEM_ACTOR, task.id);
   console.log(`gatehouse: created the demo Work with ${task.key} and dispatched its first run`);
+  await seedStagesDemo(path.join(demoDir, "stages-repo"));
   return { taskId: task.id, runId: run.id };
+}
+
+// The second demo Work (issue 26): the same project on a lane research → build. Its scripted agent's
+// research cites one source on attempt 1 (the stage wants two) and two on attempt 2; build is the slugify
+// fix. autoAdvance dispatches build as soon as research is green, so the task ends accepted with both
+// stages done on its stepper.
+async function seedStagesDemo(repo: string): Promise<void> {
+  buildDemoRepo(repo);
+  const work = await createWork(SYSTEM_ACTOR, {
+    name: "Stages demo",
+    repoUrl: repo,
+    baseBranch: "main",
+    profile: "lite",
+    autoAdvance: true,
+    agentCommand: `bash "$HOME/${STAGES_AGENT}"`,
+    lanes: [
+      {
+        id: "delivery",
+        name: "Delivery",
+        stages: [
+          {
+            id: "research",
+            name: "Research",
+            output: "docs/research.md",
+            skill: "Cite your sources, one `- source: <url> — <note>` line each, and end with a `verdict:` line.",
+            checks: [
+              {
+                id: "sources",
+                name: "A verdict and two sources",
+                kind: "custom",
+                required: true,
+                use: "research",
+                with: { path: "docs/research.md", sources: 2 },
+              },
+            ],
+          },
+          { id: "build", name: "Build", checks: DEMO_CHECKS },
+        ],
+      },
+    ],
+  });
+  const agent = path.join(ensureAgentHome(dataDir(), work.id, runAsFromEnv()), STAGES_AGENT);
+  fs.copyFileSync(path.join(demoSourceDir(), "stage-agent.sh"), agent);
+  fs.chmodSync(agent, 0o755);
+  const task = await createTask(SYSTEM_ACTOR, work.id, {
+    title: "Research URL slugs, then make slugify produce them",
+    description: "Research what a URL slug is (two sources), then make `node --test test/` pass.",
+    lane: "delivery",
+  });
+  await dispatchTask(SYSTEM_ACTOR, task.id);
+  console.log(`gatehouse: created the stages demo Work with ${task.key} and dispatched its research stage`);
 }

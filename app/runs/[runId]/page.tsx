@@ -14,6 +14,7 @@ import { RunChecksPanel } from "@/components/runs/run-checks-panel";
 import { FrozenCheckSources } from "@/components/runs/frozen-check-sources";
 import { EvidenceLayer, MutationLayer, RedTeamLayer, ReviewLayer } from "@/components/runs/verification-layers";
 import { DecisionPanel } from "@/components/runs/decision-panel";
+import type { Lane } from "@/lib/gates/lanes";
 import { RunActions } from "@/components/runs/run-actions";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
@@ -176,6 +177,7 @@ export default async function RunPage({ params, searchParams }: Props) {
             (await haveChecksChangedSince(actor, detail)) ? dispatchTaskAction.bind(null, task.id) : null
           }
           decide={decideRunAction.bind(null, run.id)}
+          stage={stuckStageOf(run)}
         />
       ) : run.needsDecision ? (
         <p
@@ -214,4 +216,16 @@ export default async function RunPage({ params, searchParams }: Props) {
       </Section>
     </>
   );
+}
+
+// What a stuck stage's decision may move the task to: the next stage (skip) and the earlier ones (send back).
+function stuckStageOf(run: { lane: Lane | null; stage: string | null }) {
+  if (!run.lane || !run.stage) return null;
+  const at = run.lane.stages.findIndex((s) => s.id === run.stage);
+  if (at < 0) return null;
+  return {
+    id: run.stage,
+    next: run.lane.stages[at + 1]?.id ?? null,
+    earlier: run.lane.stages.slice(0, at).map((s) => ({ id: s.id, name: s.name })),
+  };
 }

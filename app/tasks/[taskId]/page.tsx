@@ -22,6 +22,8 @@ import { MergePanel } from "@/components/landing/merge-panel";
 import { landingWarning, mergeRefusedInAdvance } from "@/lib/services/merge";
 import { LandingWarning } from "@/components/works/landing-warning";
 import { dispatchTaskAction, mergeTaskAction } from "./actions";
+import { readStepper } from "@/lib/services/board";
+import { StageStepper } from "@/components/stages/stage-stepper";
 import Link from "next/link";
 import { cache } from "react";
 
@@ -47,7 +49,9 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const standing = await standingOn(actor, work.id);
   const canDispatch = standingAllows(standing, "engineer");
   const declared = withholdHidden(task.effective.checks, standingAllows(standing, "lead"));
-  const isChangedSinceRun = latest ? !sameJson(latest.run.checks, declared) : false;
+  // A stage run ran its stage's checks, not the task's: comparing them with the task's says nothing.
+  const isChangedSinceRun = latest && !latest.run.stage ? !sameJson(latest.run.checks, declared) : false;
+  const stepper = await readStepper(task, work);
   return (
     <>
       <Breadcrumbs
@@ -107,6 +111,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
         refusedInAdvance={canDispatch ? await mergeRefusedInAdvance(task, work) : null}
         base={work.baseBranch ?? "the base branch"}
       />
+      {stepper ? <StageStepper lane={stepper.lane} steps={stepper.steps} /> : null}
       {task.description ? (
         <p className="mb-8 max-w-3xl text-sm leading-6 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">
           {task.description}

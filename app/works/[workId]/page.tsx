@@ -66,6 +66,11 @@ export default async function WorkPage({ params }: Props) {
                 </Link>
               </>
             ) : null}
+            {work.lanes.length > 0 ? (
+              <Link href={`/works/${work.id}/board`} className={buttonClass("secondary")}>
+                Board
+              </Link>
+            ) : null}
             <Link href={`/works/${work.id}/checks`} className={buttonClass("secondary")}>
               Check history
             </Link>

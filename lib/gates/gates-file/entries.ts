@@ -2,7 +2,7 @@
 // name` block and its fence) become a check, or the reasons it cannot be one (nothing is dropped silently).
 import { describeBuiltin } from "../builtins";
 import { ZCheck, type Check } from "../check-schema";
-import { parseDurationSec } from "../duration";
+import { formatDurationSec, parseDurationSec } from "../duration";
 import { TODO_BLANK } from "../placeholders";
 
 export type ImportEntry = { label: string; check: Check | null; problems: string[] };
@@ -163,3 +163,55 @@ export const YAML_KEYS = new Set([
   "executor",
   "hidden",
 ]);
+
+// A YAML list's entries (commands, or maps with run: or use:) as a gates file's raw entries.
+export function yamlRaws(list: readonly unknown[]): Raw[] {
+  return list.map((item, i) => {
+    const label = `entry ${i + 1}`;
+    if (typeof item === "string")
+      return { label: `${label}: ${item.split("\n")[0].slice(0, 60)}`, fields: { run: item }, problems: [] };
+    if (!item || typeof item !== "object" || Array.isArray(item))
+      return { label, fields: {}, problems: ["must be a command or a map with run:"] };
+    if (Object.keys(item).length === 1 && /^TODO\b/i.test(Object.keys(item)[0]))
+      return { label, fields: { run: item }, problems: [] };
+    const fields: Record<string, unknown> = {};
+    const problems: string[] = [];
+    for (const [key, value] of Object.entries(item)) {
+      if (!YAML_KEYS.has(key))
+        problems.push(
+          `unknown field: ${key} (known: run, id, name, kind, required, timeout, expect_exit, expect_stdout, ` +
+            "cwd, junit, env, proves_change, use, with, executor, hidden)",
+        );
+      else fields[key === "env_passthrough" ? "env" : key] = value;
+    }
+    const title =
+      typeof fields.name === "string"
+        ? fields.name
+        : typeof fields.run === "string"
+          ? fields.run.split("\n")[0].slice(0, 60)
+          : typeof fields.use === "string"
+            ? fields.use
+            : "";
+    return { label: title ? `${label}: ${title}` : label, fields, problems };
+  });
+}
+
+// One check as a YAML entry (the names a gates file uses).
+export function yamlEntryOf(c: Check): Record<string, unknown> {
+  return {
+    id: c.id,
+    name: c.name,
+    kind: c.kind,
+    required: c.required,
+    ...(c.use !== undefined ? { use: c.use, with: c.with ?? {} } : { run: c.command }),
+    ...(c.timeoutSec !== undefined ? { timeout: formatDurationSec(c.timeoutSec) } : {}),
+    ...(c.expectExit !== undefined ? { expect_exit: c.expectExit } : {}),
+    ...(c.expectStdout !== undefined ? { expect_stdout: c.expectStdout } : {}),
+    ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
+    ...(c.junit !== undefined ? { junit: c.junit } : {}),
+    ...(c.envPassthrough?.length ? { env: c.envPassthrough } : {}),
+    ...(c.provesChange !== undefined ? { proves_change: c.provesChange } : {}),
+    ...(c.executor !== undefined ? { executor: c.executor } : {}),
+    ...(c.hidden !== undefined ? { hidden: c.hidden } : {}),
+  };
+}

@@ -1,6 +1,6 @@
 // The Markdown shape of a gates file, a runbook: `## Code Checks`, then `### id — name` and one fenced block
-// per check; `## Proof`, `## Check sources`, `## Merge` and `## Sandbox` sections beside it. Every
-// section is read by one fence-aware reader (readSections): a heading inside a fenced block is text,
+// per check; `## Proof`, `## Check sources`, `## Merge`, `## Sandbox` and `## Lanes` sections beside it.
+// Every section is read by one fence-aware reader (readSections): a heading inside a fenced block is text,
 // never a section.
 import YAML from "yaml";
 import { formatDurationSec } from "../duration";
@@ -17,6 +17,7 @@ import {
   type ImportResult,
 } from "./sections";
 import { readMarkdownSandbox, sandboxMarkdownSection } from "./sandbox";
+import { lanesMarkdownSection, readMarkdownLanes } from "./lanes";
 
 // One line of a section: outside any fenced block (fence null), or a fence's opening line (with its info
 // string), a line of its code, or its closing line.
@@ -89,11 +90,14 @@ export function parseMarkdown(text: string): ImportResult {
   }
   const fileNotes = front.problems.length ? { fileNotes: front.problems } : {};
   if (!hasSection) return { format: "markdown", entries: [], fileProblem: "no “## Code Checks” section", ...fileNotes };
-  if (blocks.length === 0)
+  const lanesRead = readMarkdownLanes(sections.get("lanes"));
+  // A file of lanes alone (a Work whose checks are all its stages') is a gates file too.
+  if (blocks.length === 0 && !lanesRead.lanes)
     return {
       format: "markdown",
       entries: [],
       fileProblem: "the “## Code Checks” section has no “### id — name” headings",
+      ...lanesRead,
     };
   const raws = blocks.map((block): Raw => {
     const problems: string[] = [];
@@ -145,6 +149,7 @@ export function parseMarkdown(text: string): ImportResult {
     ...readMarkdownCheckSources(plainLines(sections.get("check sources"))),
     ...readMarkdownMerge(plainLines(sections.get("merge"))),
     ...readMarkdownSandbox(plainLines(sections.get("sandbox"))),
+    ...lanesRead,
     ...fileNotes,
   };
 }
@@ -160,7 +165,7 @@ function safeJson(text: string): unknown {
 }
 
 export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSettings = {}): string {
-  const { proof, checkSources, merge, sandbox } = settings;
+  const { proof, checkSources, merge, sandbox, lanes } = settings;
   const parts = ["## Code Checks", ""];
   for (const c of checks) {
     parts.push(`### ${c.id} — ${c.name}`, "");
@@ -205,5 +210,6 @@ export function toGatesMarkdown(checks: readonly Check[], settings: GatesFileSet
   }
   parts.push(...mergeMarkdownSection(merge));
   parts.push(...sandboxMarkdownSection(sandbox));
+  parts.push(...lanesMarkdownSection(lanes));
   return parts.join("\n");
 }

@@ -8,6 +8,8 @@ import type { Profile, ProofSettings } from "../work-schema";
 import { fileKeys, schemaOf } from "../work-settings";
 import type { ImportEntry } from "./entries";
 import type { SandboxFileRead, SandboxFileSettings } from "./sandbox";
+import type { Lane } from "../lanes";
+import type { LanesFileRead } from "./lanes";
 
 // The Work's proof settings a file names (`proof:` in YAML, a `## Proof` section in Markdown).
 // `profile` (the verification profile) travels in the same block.
@@ -26,7 +28,9 @@ export type ImportResult = {
   // Problems of the file's frontmatter (a Markdown runbook's `code_checks.timeout_sec`).
   fileNotes?: string[];
 } & Partial<MergeFileRead> &
-  Partial<SandboxFileRead>;
+  Partial<SandboxFileRead> &
+  // The Work's lanes (`lanes:` in YAML, `## Lanes` in Markdown): null when the file has none or one is wrong.
+  Partial<LanesFileRead>;
 
 // The Work settings a gates file carries besides its checks (each left out of the file when absent).
 export type GatesFileSettings = {
@@ -34,6 +38,7 @@ export type GatesFileSettings = {
   checkSources?: readonly CheckSource[];
   merge?: MergePolicy;
   sandbox?: SandboxFileSettings;
+  lanes?: readonly Lane[];
 };
 
 // ---- check sources

@@ -6,7 +6,8 @@ import { computeGate, countRequiredPassed } from "../../gates/gate";
 import type { Gate } from "../../gates/gate";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord } from "../../db/runs";
 import { markFlakyResults } from "../../db/landing";
-import { checkoutFingerprint, headCommit, isDirtyCheckout } from "../checkout/checkout";
+import { headCommit, isDirtyCheckout } from "../checkout/checkout";
+import { attemptFingerprint } from "./stage-fingerprint";
 import { rowsFor } from "../attempt-results";
 import { cloneCheckSources, removeReadOnlyTree } from "../check-sources";
 import { copyAssetsForAttempt, removeAttemptFiles } from "../run-assets";
@@ -116,7 +117,7 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
 
   // The agent changed nothing since the previous attempt's checks: do not run them again.
   if (attempt.trigger === "agent-loop" && previous?.treeAfter) {
-    const tree = await checkoutFingerprint(ctx.checkoutPath).catch(() => null);
+    const tree = await attemptFingerprint(ctx.checkoutPath, run);
     if (tree && tree === previous.treeAfter) return recordNoChange(ctx, previous, commit, await dirty, tree);
   }
 
@@ -134,7 +135,7 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
     (v) => v.required && v.verdict === "error" && run.checks.find((c) => c.id === v.checkId)?.executor !== "agent",
   );
   const isMoreComing = !!run.agentCommand && gate === "red" && run.policy === "required" && attempt.n < run.maxAttempts;
-  const treeAfter = isMoreComing ? await checkoutFingerprint(ctx.checkoutPath).catch(() => null) : null;
+  const treeAfter = isMoreComing ? await attemptFingerprint(ctx.checkoutPath, run) : null;
   await updateAttempt({
     id: attempt.id,
     changes: { status: "finished", gate, finishedAt: new Date(), treeAfter, commit, isDirty: await dirty },

@@ -13,6 +13,7 @@ import {
   type PlaceholderDirs,
 } from "../../gates/placeholders";
 import { resolveInsideCheckout } from "../checkout/checkout";
+import { readWorktreeHead } from "../checkout/read-head";
 import { runBuiltin, type BuiltinOutcome } from "../builtins/run-builtin";
 import { registerLiveLog, unregisterLiveLog } from "../live-logs";
 import { LogSink } from "../output/log-sink";
@@ -56,6 +57,21 @@ function placeholderEnv(dirs: PlaceholderDirs): Record<string, string> {
   return env;
 }
 
+// The first 64 KB of a command's log (Gatehouse's own file in the data dir, not the checkout's).
+function readCapped(logPath: string): string {
+  try {
+    const fd = fs.openSync(logPath, "r");
+    try {
+      const buffer = Buffer.alloc(64 * 1024);
+      return buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return "";
+  }
+}
+
 // An error result that ran nothing, its reason in the log like a command that could not start.
 function cannotRun(logPath: string, capBytes: number, message: string): BuiltinOutcome {
   const sink = new LogSink(logPath, capBytes);
@@ -92,6 +108,21 @@ export async function runCheckHere(ctx: AttemptContext, check: EffectiveCheck, a
       masker: ctx.streamMasker(),
       signal: ctx.signal,
       onStart: (sink) => registerLiveLog(liveKey, sink),
+      // verify's cli layer: each command as a check's own (sandbox, environment, budget), its own log.
+      exec: async (command, label) => {
+        const logPath = `${at.logPath}.${label.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+        const ran = await ctx.exec({
+          command,
+          cwd: at.cwd,
+          env: { checkId: check.id, passthrough: [], extra: placeholderEnv(dirs) },
+          timeoutMs: at.timeoutMs,
+          logPath,
+          liveName: `${at.liveName}.${label}`,
+        });
+        const problem = ran.spawnError ?? (ran.isTimedOut ? "timed out" : ran.isAborted ? "stopped" : null);
+        return { exitCode: ran.exitCode, output: readCapped(logPath), problem };
+      },
+      commit: readWorktreeHead(at.checkoutDir)?.commit ?? null,
     }).finally(() => unregisterLiveLog(liveKey));
     // Gatehouse carries a built-in out itself (no command): its time counts toward the budget all the same.
     ctx.budget.spend(outcome.durationMs);

@@ -15,6 +15,8 @@ import type { BuiltinAnswer, BuiltinIo } from "./builtin-io";
 import { fileContains, fileExists, jsonValid, minWords } from "./file-builtins";
 import { httpOk } from "./http-ok";
 import { noMatch } from "./no-match";
+import { fileHas, research, tasksDone } from "./stage-builtins";
+import { verify } from "./verify";
 
 export type BuiltinSpec = {
   use: string;
@@ -26,6 +28,8 @@ export type BuiltinSpec = {
   masker: OutputMasker;
   signal?: AbortSignal;
   onStart?: (sink: LogSink) => void;
+  exec?: BuiltinIo["exec"];
+  commit?: string | null;
 };
 
 // A command's outcome, plus the verdict the built-in gave (passed, failed or error).
@@ -38,6 +42,10 @@ const IMPLEMENTATIONS: { [K in BuiltinName]: (p: BuiltinParams[K], io: BuiltinIo
   min_words: minWords,
   no_match: noMatch,
   http_ok: httpOk,
+  file_has: fileHas,
+  research,
+  tasks_done: tasksDone,
+  verify,
 };
 
 function answerOf(use: string, params: unknown, io: BuiltinIo): Promise<BuiltinAnswer> {
@@ -82,7 +90,13 @@ export async function runBuiltin(spec: BuiltinSpec): Promise<BuiltinOutcome> {
     answer = isAborted
       ? null
       : await Promise.race([
-          answerOf(spec.use, spec.with, { log, signal: controller.signal, dirs: spec.dirs }),
+          answerOf(spec.use, spec.with, {
+            log,
+            signal: controller.signal,
+            dirs: spec.dirs,
+            exec: spec.exec,
+            commit: spec.commit,
+          }),
           stopped,
         ]);
   } catch (error) {

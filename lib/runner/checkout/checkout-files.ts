@@ -137,6 +137,32 @@ export function readCheckoutFile(root: string, rel: string, opts: { maxBytes: nu
   }
 }
 
+export type CheckoutListing =
+  | { kind: "folder"; files: string[] }
+  | { kind: "missing" }
+  | { kind: "refused"; reason: string };
+
+// The regular files directly in root/rel (sorted; links, folders and anything else left out), the folder
+// reached without a link like every read here.
+export function listCheckoutFolder(root: string, rel: string): CheckoutListing {
+  const walk = walkFolders(root, `${rel}/.keep`, null);
+  if (walk === null) return { kind: "missing" };
+  if ("reason" in walk) return { kind: "refused", reason: walk.reason };
+  try {
+    const where = HAS_PROC_FD ? `/proc/self/fd/${walk.fd}` : walk.dirPath;
+    const files = fs
+      .readdirSync(where, { withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => d.name)
+      .sort();
+    return { kind: "folder", files };
+  } catch (error) {
+    return { kind: "refused", reason: `${rel} cannot be listed (${codeOf(error)})` };
+  } finally {
+    fs.closeSync(walk.fd);
+  }
+}
+
 // Writes root/rel, creating its folders, never through a link (a link in a folder's or the file's place is
 // refused, not replaced). `exclusive`: an existing file is refused rather than overwritten.
 export function writeCheckoutFile(

@@ -7,6 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { applyAgentReport } from "../../../gates/agent-report";
 import { briefWarningsOf, composeBrief } from "../../../gates/brief";
+import { composeStageBrief } from "../../../gates/stage-brief";
+import { stageOfRun } from "../../../gates/lanes";
 import { whatCheckRuns } from "../../../gates/builtins";
 import { criteriaOf } from "../../../gates/evidence";
 import { isBlockingVerdict } from "../../../gates/gate";
@@ -71,42 +73,50 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
   // Held-out checks never reach the agent: not in the checks it is shown, not in the failures handed back.
   const hiddenIds = new Set(run.checks.filter((c) => c.hidden).map((c) => c.id));
   const previousResults = previous ? await listResults({ attemptId: previous.id }) : [];
+  const briefInput = {
+    task: { key: task.key, title: task.title, description: task.description, branch: run.branch },
+    workName: work.name,
+    attemptN: attempt.n,
+    maxAttempts: run.maxAttempts,
+    policy: run.policy,
+    checks: run.checks
+      .filter((c) => !c.hidden)
+      .map((c) => ({
+        id: c.id,
+        name: c.name,
+        command: whatCheckRuns(c),
+        isBuiltin: c.use !== undefined,
+        required: c.required,
+        cwd: c.cwd,
+        executor: c.executor,
+      })),
+    failures: previousResults
+      .filter((r) => isBlockingVerdict(r.verdict) && !hiddenIds.has(r.checkId))
+      .map((r) => ({
+        checkId: r.checkId,
+        name: r.name,
+        verdict: r.verdict,
+        exitCode: r.exitCode,
+        logTail: r.logTail,
+        logNote: r.logNote,
+        message: r.message,
+        tests: r.tests,
+        failedTests: failedTestsOf(r.testCases),
+        executor: run.checks.find((c) => c.id === r.checkId)?.executor,
+      })),
+    warnings: briefWarningsOf(previousResults.filter((r) => !hiddenIds.has(r.checkId))),
+    previousAttemptN: previous?.n ?? null,
+    evidence: hasLayer(run.profile, "evidence") ? criteriaOf(run.checks) : [],
+  };
+  const stage = stageOfRun(run);
   const brief = masker.maskText(
-    composeBrief({
-      task: { key: task.key, title: task.title, description: task.description, branch: run.branch },
-      workName: work.name,
-      attemptN: attempt.n,
-      maxAttempts: run.maxAttempts,
-      policy: run.policy,
-      checks: run.checks
-        .filter((c) => !c.hidden)
-        .map((c) => ({
-          id: c.id,
-          name: c.name,
-          command: whatCheckRuns(c),
-          isBuiltin: c.use !== undefined,
-          required: c.required,
-          cwd: c.cwd,
-          executor: c.executor,
-        })),
-      failures: previousResults
-        .filter((r) => isBlockingVerdict(r.verdict) && !hiddenIds.has(r.checkId))
-        .map((r) => ({
-          checkId: r.checkId,
-          name: r.name,
-          verdict: r.verdict,
-          exitCode: r.exitCode,
-          logTail: r.logTail,
-          logNote: r.logNote,
-          message: r.message,
-          tests: r.tests,
-          failedTests: failedTestsOf(r.testCases),
-          executor: run.checks.find((c) => c.id === r.checkId)?.executor,
-        })),
-      warnings: briefWarningsOf(previousResults.filter((r) => !hiddenIds.has(r.checkId))),
-      previousAttemptN: previous?.n ?? null,
-      evidence: hasLayer(run.profile, "evidence") ? criteriaOf(run.checks) : [],
-    }),
+    stage
+      ? composeStageBrief({
+          ...briefInput,
+          ...stage,
+          heldOutNames: run.checks.filter((c) => c.hidden).map((c) => c.name),
+        })
+      : composeBrief(briefInput),
   );
   const briefFile = briefPathOf(deps.dataDir, run.id, attempt.n);
   makeRunDir(deps.dataDir, path.dirname(briefFile));

@@ -39,3 +39,12 @@ ALTER TABLE "WebhookDelivery" ADD CONSTRAINT "WebhookDelivery_workId_fkey" FOREI
 
 -- requireTestSummary (issue 21, item 6): a passing test check with no sign a test ran is hollow.
 ALTER TABLE "Work" ADD COLUMN "requireTestSummary" BOOLEAN NOT NULL DEFAULT false;
+
+-- Lanes and stages (issue 26): the Work's lanes and autoAdvance, the task's lane and stage, the run's frozen
+-- lane and the stage it ran.
+ALTER TABLE "Work" ADD COLUMN     "lanes" JSONB NOT NULL DEFAULT '[]',
+ADD COLUMN     "autoAdvance" BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE "Task" ADD COLUMN     "lane" TEXT,
+ADD COLUMN     "stage" TEXT;
+ALTER TABLE "Run" ADD COLUMN     "lane" JSONB,
+ADD COLUMN     "stage" TEXT;

@@ -35,3 +35,12 @@ CREATE INDEX "WebhookDelivery_state_dueAt_idx" ON "WebhookDelivery"("state", "du
 
 -- requireTestSummary (issue 21, item 6): a passing test check with no sign a test ran is hollow.
 ALTER TABLE "Work" ADD COLUMN "requireTestSummary" BOOLEAN NOT NULL DEFAULT false;
+
+-- Lanes and stages (issue 26): the Work's lanes and autoAdvance, the task's lane and stage, the run's frozen
+-- lane and the stage it ran.
+ALTER TABLE "Work" ADD COLUMN "lanes" JSONB NOT NULL DEFAULT '[]';
+ALTER TABLE "Work" ADD COLUMN "autoAdvance" BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE "Task" ADD COLUMN "lane" TEXT;
+ALTER TABLE "Task" ADD COLUMN "stage" TEXT;
+ALTER TABLE "Run" ADD COLUMN "lane" JSONB;
+ALTER TABLE "Run" ADD COLUMN "stage" TEXT;

@@ -1,0 +1,159 @@
+// Lanes and stages in Chromium (issue 26): a lead builds a lane in the settings' lane editor (a bad output
+// path refused as typed, stages reordered, saved as the API then returns it); the Work's board shows a card
+// per task at its stage and marks a stuck one, live while its run moves; readable at 390 px.
+import { expect, test, type Page } from "@playwright/test";
+import { api, dispatch, runJson, workWithChecks } from "./support/api";
+
+async function save(page: Page) {
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /Saved: version/ })).toBeVisible();
+}
+
+test("a lead builds a lane of two stages in the lane editor, reorders them and saves", async ({ page }) => {
+  const { workId } = await workWithChecks("Lanes", []);
+  await page.goto(`/works/${workId}/settings/lanes`);
+  await page.getByRole("button", { name: "Add a lane" }).click();
+  const lane = page.getByRole("region", { name: "Lane Lane 1" });
+  await lane.getByLabel("Lane id").fill("delivery");
+  await lane.getByLabel("Lane name").fill("Delivery");
+  const first = page.getByRole("listitem", { name: /^Stage 1:/ });
+  await first.getByLabel("Stage id").fill("build");
+  await first.getByLabel("Stage name").fill("Build");
+  await first.getByLabel(/^Output file/).fill("../out.md");
+  await expect(first.getByText("Output file: must stay inside the checkout: '..' is not allowed")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  await first.getByLabel(/^Output file/).fill("");
+  await first.getByRole("button", { name: "+ Add a check" }).click();
+  const buildCheck = first.getByRole("listitem", { name: /^Check 1/ });
+  await buildCheck.getByLabel("Name", { exact: true }).fill("The notes exist");
+  await buildCheck.getByRole("combobox", { name: "Runs" }).selectOption("file_has");
+  await buildCheck.getByLabel("path").fill("notes.md");
+
+  await page.getByRole("button", { name: "Add a stage to Delivery" }).click();
+  const second = page.getByRole("listitem", { name: /^Stage 2:/ });
+  await second.getByLabel("Stage id").fill("research");
+  await second.getByLabel("Stage name").fill("Research");
+  await second.getByLabel(/^Output file/).fill("docs/research.md");
+  await second.getByRole("button", { name: "+ Add a check" }).click();
+  const researchCheck = second.getByRole("listitem", { name: /^Check 1/ });
+  await researchCheck.getByLabel("Name", { exact: true }).fill("Two sources");
+  await researchCheck.getByRole("combobox", { name: "Runs" }).selectOption("research");
+  await researchCheck.getByLabel("path").fill("docs/research.md");
+  await page.getByRole("button", { name: "Move stage Research up" }).click();
+  await expect(page.getByRole("listitem", { name: /^Stage 1:/ })).toHaveAccessibleName("Stage 1: Research");
+  await page.getByLabel(/autoAdvance/).check();
+  await save(page);
+
+  const work = (await api("GET", `/api/works/${workId}`)).json;
+  expect(work.autoAdvance).toBe(true);
+  expect(work.lanes).toEqual([
+    {
+      id: "delivery",
+      name: "Delivery",
+      stages: [
+        expect.objectContaining({
+          id: "research",
+          output: "docs/research.md",
+          checks: [expect.objectContaining({ use: "research" })],
+        }),
+        expect.objectContaining({
+          id: "build",
+          checks: [expect.objectContaining({ use: "file_has", with: { path: "notes.md" } })],
+        }),
+      ],
+    },
+  ]);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/lane-editor-${width}.png`, fullPage: true });
+  }
+});
+
+test("the board shows each task at its stage, marks a stuck one live, and reads on a phone", async ({ page }) => {
+  const lanes = [
+    {
+      id: "delivery",
+      name: "Delivery",
+      stages: [
+        {
+          id: "research",
+          name: "Research",
+          maxAttempts: 1,
+          checks: [{ id: "sources", name: "Sources listed", kind: "custom", required: true, command: "false" }],
+        },
+        {
+          id: "build",
+          name: "Build",
+          checks: [{ id: "ok", name: "Builds", kind: "build", required: true, command: "true" }],
+        },
+      ],
+    },
+    {
+      id: "ops",
+      name: "Ops",
+      stages: [
+        {
+          id: "deploy",
+          name: "Deploy",
+          checks: [{ id: "ok", name: "Up", kind: "custom", required: true, command: "true" }],
+        },
+      ],
+    },
+  ];
+  const { workId } = await workWithChecks("Board", [], { lanes });
+  const stuck = (
+    await api("POST", `/api/works/${workId}/tasks`, { title: "Research the slug rules", lane: "delivery" })
+  ).json;
+  await api("POST", `/api/works/${workId}/tasks`, { title: "Deploy the docs", lane: "ops" });
+  await page.goto(`/works/${workId}/board`);
+  const research = page.getByRole("region", { name: "Stage Research" });
+  await expect(research.getByRole("listitem").filter({ hasText: stuck.key })).toContainText("not run yet");
+  const runId = await dispatch(stuck.id);
+  // Live: the card turns stuck once the stage's one attempt is red, without a reload.
+  await expect(research.getByRole("listitem").filter({ hasText: stuck.key })).toContainText("stuck");
+  await expect(research.getByRole("listitem").filter({ hasText: stuck.key })).toContainText("attempt 1 of 1");
+  expect((await runJson(runId)).ending).toBe("partial");
+  await page.getByRole("combobox", { name: "Lane", exact: true }).selectOption("ops");
+  await expect(page.getByRole("region", { name: "Stage Deploy" })).toContainText("Deploy the docs");
+  await page.getByRole("combobox", { name: "Lane", exact: true }).selectOption("delivery");
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/board-${width}.png`, fullPage: true });
+    // Nothing wider than the screen: the columns stack on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  }
+
+  await page.goto(`/tasks/${stuck.id}`);
+  const stepper = page.getByRole("navigation", { name: "Stages of lane Delivery" });
+  await expect(stepper.getByRole("listitem").nth(0)).toContainText("stuck");
+  await expect(stepper.getByRole("listitem").nth(1)).toContainText("waiting");
+  await page.screenshot({ path: "test-results/stepper-1280.png", fullPage: true });
+});
+
+test("the stages demo: research fails once (one source of two), passes, then build; the task ends accepted", async ({
+  page,
+}) => {
+  const works = (await api("GET", "/api/works")).json.works as unknown as { id: string; name: string }[];
+  const demo = works.find((w) => w.name === "Stages demo");
+  expect(demo, "the stages demo Work is seeded on first start").toBeTruthy();
+  const task = (await api("GET", `/api/works/${demo!.id}/tasks`)).json.tasks[0];
+  // Each run as the run's JSON gives it (its stage, its ending).
+  const runsOf = async () => {
+    const listed = (await api("GET", `/api/tasks/${task.id}/runs`)).json.runs as unknown as { id: string }[];
+    return Promise.all(listed.map((r) => runJson(r.id))) as unknown as Promise<
+      { id: string; stage: string; ending: string | null }[]
+    >;
+  };
+  await expect
+    .poll(async () => (await runsOf()).map((r) => `${r.stage}:${r.ending}`).sort(), { timeout: 120_000 })
+    .toEqual(["build:accepted", "research:accepted"]);
+  const research = (await runsOf()).find((r) => r.stage === "research")!;
+  const detail = await runJson(research.id);
+  expect((detail.attempts as unknown as { gate: string }[]).map((a) => a.gate)).toEqual(["red", "green"]);
+  await page.goto(`/tasks/${task.id}`);
+  const stepper = page.getByRole("navigation", { name: "Stages of lane Delivery" });
+  await expect(stepper.getByRole("listitem").nth(0)).toContainText("done");
+  await expect(stepper.getByRole("listitem").nth(1)).toContainText("done");
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.screenshot({ path: "test-results/stages-demo-stepper-390.png", fullPage: true });
+});
