@@ -7,6 +7,7 @@ import { benchPages } from "./pages-bench";
 import { benchCheckHistory } from "./check-history-bench";
 import { benchJunit } from "./junit-bench";
 import { benchScale } from "./scale-bench";
+import { benchViewers } from "./viewers-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -32,6 +33,13 @@ async function main() {
   // Not part of the default run: it needs PostgreSQL and takes minutes (`npm run bench -- scale [runs]`).
   if (only === "scale") {
     for (const row of await benchScale(Number(process.argv[3]) || 200)) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  // PostgreSQL and one worker (`npm run bench -- viewers`); also part of `scale`.
+  if (only === "viewers") {
+    for (const row of await benchViewers()) {
       rows.push(row);
       print(row);
     }
