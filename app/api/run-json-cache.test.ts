@@ -57,7 +57,14 @@ describe("the run's JSON shared by its viewers", () => {
     for (const p of [admin, viewer, admin, viewer]) {
       const res = await ask(runId, p);
       expect(res.status).toBe(200);
-      const actor = { userId: p.id, label: p.email, email: p.email, isAdmin: p.isAdmin, via: "token" as const };
+      const actor = {
+        userId: p.id,
+        label: p.email,
+        email: p.email,
+        isAdmin: p.isAdmin,
+        via: "token" as const,
+        tokenId: p.tokenId,
+      };
       expect(res.text).toBe(JSON.stringify(presentRun(await loadRunDetail(actor, runId))));
       const again = await ask(runId, p, res.headers.get("etag")!);
       expect(again.status).toBe(304);
@@ -92,8 +99,7 @@ describe("the run's JSON shared by its viewers", () => {
     await getDb().checkResult.updateMany({ where: { runId, checkId: "visible" }, data: { message: "re-read" } });
     const afterRow = await ask(runId, admin, first.headers.get("etag")!);
     expect(afterRow.status).toBe(200);
-    const visible = afterRow.json.attempts[0].checks.find((r: { checkId: string }) => r.checkId === "visible");
-    expect(visible.message).toBe("re-read");
+    expect(afterRow.text).toContain('"message":"re-read"');
     await getDb().run.update({ where: { id: runId }, data: { endingReason: "said again" } });
     const afterRun = await ask(runId, admin, afterRow.headers.get("etag")!);
     expect(afterRun.status).toBe(200);
