@@ -8,6 +8,7 @@ import { benchCheckHistory } from "./check-history-bench";
 import { benchJunit } from "./junit-bench";
 import { benchScale } from "./scale-bench";
 import { benchViewers } from "./viewers-bench";
+import { benchGrowth } from "./growth-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -40,6 +41,14 @@ async function main() {
   // PostgreSQL and one worker (`npm run bench -- viewers`); also part of `scale`.
   if (only === "viewers") {
     for (const row of await benchViewers()) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  // SQLite and PostgreSQL, 100 to 100,000 runs (`npm run bench -- growth [sizes…]`); minutes of seeding.
+  if (only === "growth") {
+    const sizes = process.argv.slice(3).map(Number).filter(Boolean);
+    for (const row of await benchGrowth(sizes.length ? sizes : undefined)) {
       rows.push(row);
       print(row);
     }
