@@ -11,7 +11,7 @@ import type { RunRecord } from "../db/runs";
 import { buildRunDetail, readRunAccess } from "../services/run-detail";
 import { presentRun } from "./present-run";
 
-export const FRESH_MS = 1000;
+const FRESH_MS = 1000;
 const MAX_ENTRIES = 200;
 
 export type RunJsonText = { text: string; etag: string };
