@@ -47,8 +47,12 @@ async function main() {
   }
   // SQLite and PostgreSQL, 100 to 100,000 runs (`npm run bench -- growth [sizes…]`); minutes of seeding.
   if (only === "growth") {
-    const sizes = process.argv.slice(3).map(Number).filter(Boolean);
-    for (const row of await benchGrowth(sizes.length ? sizes : undefined)) {
+    // `growth sqlite|postgres 100 100000`: one provider, those sizes, without the checks and log parts.
+    const args = process.argv.slice(3);
+    const provider = args.find((a) => a === "sqlite" || a === "postgres");
+    const sizes = args.map(Number).filter(Boolean);
+    const growth = await benchGrowth(sizes.length ? sizes : undefined, provider ? [provider] : undefined, !provider);
+    for (const row of growth) {
       rows.push(row);
       print(row);
     }
