@@ -2,8 +2,8 @@
 // sees it the same way (held-out checks shown or withheld: one entry each), not rebuilt per poll. An
 // entry holds while the run row is unchanged (it is read anyway to check access), nothing was
 // written through this process's database client since it was built (lib/db/client.ts), and for at most
-// FRESH_MS, which bounds what writes of other processes (workers publishing rows and tails) may wait.
-// Concurrent readers of an entry being built wait for that one build.
+// FRESH_MS (plus one rebuild, answered from the old entry meanwhile), which bounds what writes of other
+// processes (workers publishing rows and tails) may wait. Readers of an entry being built wait for it.
 import { createHash } from "node:crypto";
 import type { Actor } from "../auth/actor";
 import { writeGeneration } from "../db/client";
@@ -15,7 +15,14 @@ const FRESH_MS = 1000;
 const MAX_ENTRIES = 200;
 
 export type RunJsonText = { text: string; etag: string };
-type Entry = { json: Promise<RunJsonText>; stamp: string; generation: number; builtAt: number };
+type Entry = {
+  json: Promise<RunJsonText>;
+  stamp: string;
+  generation: number;
+  builtAt: number;
+  done?: boolean;
+  refreshing?: boolean;
+};
 
 const holder = globalThis as unknown as { __gatehouseRunJson?: Map<string, Entry> };
 holder.__gatehouseRunJson ??= new Map();
@@ -31,16 +38,40 @@ export async function runJsonFor(actor: Actor, runId: string): Promise<RunJsonTe
   const stamp = stampOf(run);
   const now = Date.now();
   const held = entries.get(key);
-  if (held && held.stamp === stamp && held.generation === writeGeneration() && now - held.builtAt < FRESH_MS)
-    return held.json;
+  if (held && held.stamp === stamp && held.generation === writeGeneration()) {
+    if (now - held.builtAt < FRESH_MS) return held.json;
+    // Only time passed (nothing this process knows of changed): answered from the entry while one
+    // rebuild runs, so viewers do not queue behind it; it replaces the entry when done.
+    if (held.done) {
+      if (!held.refreshing) {
+        held.refreshing = true;
+        const next: Entry = { json: build(run, seesHidden), stamp, generation: writeGeneration(), builtAt: now };
+        next.json.then(
+          () => {
+            next.done = true;
+            if (entries.get(key) === held) entries.set(key, next);
+          },
+          () => {
+            held.refreshing = false;
+          },
+        );
+      }
+      return held.json;
+    }
+  }
   const entry: Entry = { json: build(run, seesHidden), stamp, generation: writeGeneration(), builtAt: now };
   entries.delete(key);
   entries.set(key, entry);
   if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
   // A failed build is not kept: the next reader tries again.
-  entry.json.catch(() => {
-    if (entries.get(key) === entry) entries.delete(key);
-  });
+  entry.json.then(
+    () => {
+      entry.done = true;
+    },
+    () => {
+      if (entries.get(key) === entry) entries.delete(key);
+    },
+  );
   return entry.json;
 }
 
