@@ -1,6 +1,6 @@
-// Check history per Work and check id, aggregated in the database (SQL the SQLite and PostgreSQL clients
-// both run: window functions, no percentile function), so a Work with 10,000 results sends back one row
-// per check id and at most 30 cells each, never the results themselves.
+// Check history per Work and check id over its newest HISTORY_RUNS runs, aggregated in the database (SQL
+// the SQLite and PostgreSQL clients both run: window functions, no percentile function), so a Work with
+// 100,000 runs sends back one row per check id and at most 30 cells each, never the results themselves.
 // A result counts when the check ran to a verdict (passed, failed, hollow, timeout, error) in its own
 // attempt — not skipped or unfinished, and not the copy an attempt with no change keeps of an earlier one.
 import { toTestCases, type TestCase } from "../gates/junit";
@@ -32,16 +32,26 @@ export type CheckStats = {
   last: CheckStripCell[];
 };
 
+// The Work's newest runs the history is computed over: what a page costs stays the same however long
+// the Work has run (Run's workId+createdAt index hands them over newest first).
+export const HISTORY_RUNS = 1000;
+
+const recentRuns = (workId: string, window: number) => Prisma.sql`
+  recent AS MATERIALIZED (
+    SELECT "id", "createdAt" FROM "Run" WHERE "workId" = ${workId} ORDER BY "createdAt" DESC LIMIT ${window}
+  )`;
+
 // Materialised once per query (both databases honour the hint), without the Task (only the strip names it).
-const ran = (workId: string) => Prisma.sql`
-  WITH own AS MATERIALIZED (
+const ran = (workId: string, window: number) => Prisma.sql`
+  WITH ${recentRuns(workId, window)},
+  own AS MATERIALIZED (
     SELECT cr."id" AS "id", cr."checkId" AS "checkId", CAST(cr."verdict" AS TEXT) AS "verdict",
       cr."durationMs" AS "durationMs", CASE WHEN cr."flaky" THEN 1 ELSE 0 END AS "flaky",
       r."id" AS "runId", r."createdAt" AS "runAt", a."n" AS "n"
-    FROM "CheckResult" cr
-    JOIN "Run" r ON r."id" = cr."runId"
+    FROM recent r
+    JOIN "CheckResult" cr ON cr."runId" = r."id"
     JOIN "Attempt" a ON a."id" = cr."attemptId"
-    WHERE r."workId" = ${workId} AND cr."logAttempt" = a."n"
+    WHERE cr."logAttempt" = a."n"
       AND CAST(cr."verdict" AS TEXT) IN ('passed', 'failed', 'hollow', 'timeout', 'error')
   )`;
 
@@ -64,10 +74,16 @@ type CellRow = Omit<CheckStripCell, "flaky" | "runNumber" | "n"> & {
 
 const num = (v: bigint | number | null) => (v === null ? null : Number(v));
 
-export async function aggregateCheckStats(opts: { workId: string; db?: DbOrTx }): Promise<CheckStats[]> {
+// Over the Work's newest `windowRuns` runs (HISTORY_RUNS unless told).
+export async function aggregateCheckStats(opts: {
+  workId: string;
+  windowRuns?: number;
+  db?: DbOrTx;
+}): Promise<CheckStats[]> {
   const db = opts.db ?? getDb();
+  const window = opts.windowRuns ?? HISTORY_RUNS;
   const [aggregates, cells] = await Promise.all([
-    db.$queryRaw<AggregateRow[]>`${ran(opts.workId)},
+    db.$queryRaw<AggregateRow[]>`${ran(opts.workId, window)},
       totals AS (
         SELECT "checkId", COUNT(*) AS "runs", SUM(CASE WHEN "verdict" = 'passed' THEN 1 ELSE 0 END) AS "passed",
           SUM("flaky") AS "flaky"
@@ -88,7 +104,7 @@ export async function aggregateCheckStats(opts: { workId: string; db?: DbOrTx })
         totals."flaky" AS "flaky", percentiles."medianMs" AS "medianMs", percentiles."p95Ms" AS "p95Ms"
       FROM totals LEFT JOIN percentiles ON percentiles."checkId" = totals."checkId"
       ORDER BY totals."checkId"`,
-    db.$queryRaw<CellRow[]>`${ran(opts.workId)}
+    db.$queryRaw<CellRow[]>`${ran(opts.workId, window)}
       SELECT newest."checkId" AS "checkId", cr."name" AS "name", newest."verdict" AS "verdict",
         newest."flaky" AS "flaky", newest."runId" AS "runId", r."number" AS "runNumber", newest."n" AS "n",
         t."key" AS "taskKey", newest."rn" AS "rn"
@@ -138,17 +154,19 @@ export async function aggregateCheckStats(opts: { workId: string; db?: DbOrTx })
 export async function listRecentTestCases(opts: {
   workId: string;
   perCheck: number;
+  windowRuns?: number;
   db?: DbOrTx;
 }): Promise<Map<string, TestCase[][]>> {
   const db = opts.db ?? getDb();
   const rows = await db.$queryRaw<{ checkId: string; testCases: unknown }[]>`
+    WITH ${recentRuns(opts.workId, opts.windowRuns ?? HISTORY_RUNS)}
     SELECT newest."checkId" AS "checkId", newest."testCases" AS "testCases" FROM (
       SELECT cr."checkId" AS "checkId", cr."testCases" AS "testCases",
         ROW_NUMBER() OVER (PARTITION BY cr."checkId" ORDER BY r."createdAt" DESC, a."n" DESC, cr."id" DESC) AS "rn"
-      FROM "CheckResult" cr
-      JOIN "Run" r ON r."id" = cr."runId"
+      FROM recent r
+      JOIN "CheckResult" cr ON cr."runId" = r."id"
       JOIN "Attempt" a ON a."id" = cr."attemptId"
-      WHERE r."workId" = ${opts.workId} AND cr."logAttempt" = a."n" AND cr."testCases" IS NOT NULL
+      WHERE cr."logAttempt" = a."n" AND cr."testCases" IS NOT NULL
     ) newest
     WHERE newest."rn" <= ${opts.perCheck} ORDER BY newest."checkId", newest."rn"`;
   const byCheck = new Map<string, TestCase[][]>();

@@ -27,11 +27,49 @@ export function createDb(options: { url?: string } = {}): Db {
       { connectionString: parsed.toString(), max: 10, ...(schema ? { options: `-c search_path="${schema}"` } : {}) },
       schema ? { schema } : undefined,
     );
-    return new PostgresClient({ adapter }) as unknown as Db;
+    return countingWrites(new PostgresClient({ adapter }) as unknown as Db);
   }
   const fileUrl = url?.startsWith("file:") ? url : sqliteUrl();
   fs.mkdirSync(path.dirname(fileUrl.slice("file:".length)), { recursive: true });
-  return new SqliteClient({ adapter: tunedSqlite(new PrismaBetterSQLite3({ url: fileUrl, timeout: 10_000 })) });
+  return countingWrites(
+    new SqliteClient({ adapter: tunedSqlite(new PrismaBetterSQLite3({ url: fileUrl, timeout: 10_000 })) }),
+  );
+}
+
+// Every write through a client of this process counts once it is done: what a presentation cached in
+// memory (lib/api/run-json-cache.ts) compares to know nothing changed since it was built. Writes
+// by other processes (workers, other servers) are not counted; the cache bounds their staleness by time.
+const READS = new Set([
+  "findUnique",
+  "findUniqueOrThrow",
+  "findFirst",
+  "findFirstOrThrow",
+  "findMany",
+  "count",
+  "aggregate",
+  "groupBy",
+]);
+const writes = globalThis as unknown as { __gatehouseWrites?: number };
+
+export function writeGeneration(): number {
+  return writes.__gatehouseWrites ?? 0;
+}
+
+function countingWrites(client: Db): Db {
+  return client.$extends({
+    query: {
+      $allModels: {
+        async $allOperations({ operation, args, query }) {
+          if (READS.has(operation)) return query(args);
+          try {
+            return await query(args);
+          } finally {
+            writes.__gatehouseWrites = writeGeneration() + 1;
+          }
+        },
+      },
+    },
+  }) as unknown as Db;
 }
 
 // SQLite runs with WAL so readers (the dashboard) never wait for the runner's writes. The settings are

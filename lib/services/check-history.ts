@@ -1,15 +1,17 @@
-// Check history of a Work (SPEC Part 2): per check id, how often it ran and passed, how long it takes,
-// how often it was flaky, and its last 30 results; for checks with JUnit reports, per-test pass rates over
-// their newest 20 such results. Viewers and up; below lead a held-out check is its name and verdicts: its
-// durations and its tests' names stay with leads.
+// Check history of a Work (SPEC Part 2), over its newest HISTORY_RUNS runs: per check id, how often it
+// ran and passed, how long it takes, how often it was flaky, and its last 30 results; for checks with
+// JUnit reports, per-test pass rates over their newest 20 such results. Viewers and up; below lead a
+// held-out check is its name and verdicts: its durations and its tests' names stay with leads.
 import type { Actor } from "../auth/actor";
-import { aggregateCheckStats, listRecentTestCases, type CheckStats } from "../db/check-stats";
+import { aggregateCheckStats, HISTORY_RUNS, listRecentTestCases, type CheckStats } from "../db/check-stats";
 import { listHeldOutTaskCheckIds } from "../db/tasks";
 import { testPassRates, type TestHistory } from "../gates/junit";
 import { standingAllows, standingOn } from "./access";
 import { readWork } from "./works";
 
 const TEST_HISTORY_RESULTS = 20;
+// How many of the Work's newest runs the history covers.
+export { HISTORY_RUNS };
 
 export type CheckHistory = CheckStats & { tests: TestHistory | null };
 

@@ -31,15 +31,26 @@ export type RunDetail = {
 };
 
 export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDetail> {
+  const { run, seesHidden } = await readRunAccess(actor, runId);
+  return buildRunDetail(run, seesHidden);
+}
+
+// The run if the actor may read it, and whether they see held-out checks: all a run's detail depends on
+// of who asks (lib/api/run-json-cache.ts caches the detail by it).
+export async function readRunAccess(actor: Actor, runId: string): Promise<{ run: RunRecord; seesHidden: boolean }> {
   const run = await readRun(actor, runId);
-  const [attempts, results, labels, standing, decision] = await Promise.all([
+  return { run, seesHidden: standingAllows(await standingOn(actor, run.workId), "lead") };
+}
+
+// The detail of a run already read, as a reader who does (or does not) see held-out checks sees it.
+export async function buildRunDetail(run: RunRecord, seesHidden: boolean): Promise<RunDetail> {
+  const runId = run.id;
+  const [attempts, results, labels, decision] = await Promise.all([
     listAttempts({ runId }),
     listResultsOfRun({ runId }),
     findRunLabels({ id: runId }),
-    standingOn(actor, run.workId),
     findDecisionFacts({ supersededById: run.supersededById, decidedById: run.decidedById }),
   ]);
-  const seesHidden = standingAllows(standing, "lead");
   // Gone since readRun: deleted with its task or Work.
   if (!labels) throw notFound("Run");
   const byAttempt = new Map<number, ResultRecord[]>();

@@ -8,6 +8,8 @@ import { benchCheckHistory } from "./check-history-bench";
 import { benchJunit } from "./junit-bench";
 import { benchScale } from "./scale-bench";
 import { benchProof } from "./proof-bench";
+import { benchViewers } from "./viewers-bench";
+import { benchGrowth } from "./growth-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -41,6 +43,25 @@ async function main() {
   }
   if (!only || only === "proof") {
     for (const row of await benchProof(5)) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  // PostgreSQL and one worker (`npm run bench -- viewers`); also part of `scale`.
+  if (only === "viewers") {
+    for (const row of await benchViewers()) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  // SQLite and PostgreSQL, 100 to 100,000 runs (`npm run bench -- growth [sizes…]`); minutes of seeding.
+  if (only === "growth") {
+    // `growth sqlite|postgres 100 100000`: one provider, those sizes, without the checks and log parts.
+    const args = process.argv.slice(3);
+    const provider = args.find((a) => a === "sqlite" || a === "postgres");
+    const sizes = args.map(Number).filter(Boolean);
+    const growth = await benchGrowth(sizes.length ? sizes : undefined, provider ? [provider] : undefined, !provider);
+    for (const row of growth) {
       rows.push(row);
       print(row);
     }

@@ -7,15 +7,11 @@ import os from "node:os";
 import path from "node:path";
 import { SYSTEM_ACTOR } from "../../lib/auth/actor";
 import { findRun, listResultsOfRun } from "../../lib/db/runs";
-import { GET as getRun } from "../../app/api/runs/[id]/route";
 import { QueueExecutor } from "../../lib/runner/queue/queue-executor";
 import { configureRuntime, defaultRunnerDeps, setExecutor } from "../../lib/runner/runtime";
-import { cancelRun, dispatchTask } from "../../lib/services/runs";
+import { dispatchTask } from "../../lib/services/runs";
 import { createTask } from "../../lib/services/tasks";
 import { createWork } from "../../lib/services/works";
-import { createTokenWithPassword } from "../../lib/services/auth";
-import { createUser } from "../../lib/services/users";
-import { callRoute } from "../../lib/testing/call-route";
 import { makeGitRepo } from "../../lib/testing/git-repo";
 const isRoot = process.getuid?.() === 0;
 import { createNetns, type Netns } from "../../lib/testing/netns";
@@ -30,6 +26,7 @@ import {
   type WorkerProcess,
 } from "../../lib/testing/worker-process";
 import type { BenchRow } from "./runner-bench";
+import { pollViewers, viewerToken } from "./viewers-bench";
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -122,52 +119,9 @@ export async function benchScale(runs: number): Promise<BenchRow[]> {
     await startWorker("scale-2", !!ns);
     rows.push(await wave(`2 workers × 4${ns ? " (the second in a network namespace)" : ""}`, 2));
 
-    // 100 viewers of one running run: each polls once a second for 10 s, with If-None-Match as a browser does.
-    const admin = { token: await viewerToken() };
-    // The Work's check is `sleep 1`: the watched run's task adds a long one.
-    const longTask = await createTask(SYSTEM_ACTOR, work.id, {
-      title: "watched",
-      description: "",
-      acceptanceChecks: [{ id: "long", name: "long", kind: "custom", command: "sleep 60", required: true }],
-    });
-    const live = await dispatchTask(SYSTEM_ACTOR, longTask.id);
-    // A loaded machine takes seconds to prepare its checkout: a minute, not waitFor's default.
-    await waitFor(async () => (await listResultsOfRun({ runId: live.id })).some((r) => r.verdict === "running"), {
-      timeoutMs: 60_000,
-    });
-    const times: number[] = [];
-    const cpu = process.cpuUsage();
-    const began = performance.now();
-    await Promise.all(
-      Array.from({ length: 100 }, async (_, viewer) => {
-        let etag: string | undefined;
-        await new Promise((r) => setTimeout(r, viewer * 10));
-        for (let i = 0; i < 10; i++) {
-          const t0 = performance.now();
-          const res = await callRoute(getRun, {
-            path: `/api/runs/${live.id}`,
-            params: { id: live.id },
-            token: admin.token,
-            headers: etag ? { "if-none-match": etag } : {},
-          });
-          times.push(performance.now() - t0);
-          etag = res.headers.get("etag") ?? etag;
-          await new Promise((r) => setTimeout(r, 1000));
-        }
-      }),
-    );
-    const used = process.cpuUsage(cpu);
-    const elapsed = performance.now() - began;
-    const cpuShare = (used.user + used.system) / 1000 / elapsed;
-    rows.push({
-      name: "100 live viewers polling one running run once a second (10 polls each, ETag revalidation): p95 response",
-      subjectMs: pct(times, 0.95),
-      baselineMs: pct(times, 0.5),
-      ratio: pct(times, 0.95) / pct(times, 0.5),
-      extra: `p50 ${pct(times, 0.5).toFixed(0)} ms; server CPU ${(cpuShare * 100).toFixed(0)}% of one core`,
-    });
+    // 100 viewers of one running run (viewers-bench.ts).
+    rows.push(await pollViewers(work.id, await viewerToken()));
     console.log(`${rows.at(-1)!.name}: p95 ${rows.at(-1)!.subjectMs.toFixed(0)} ms, ${rows.at(-1)!.extra}`);
-    await cancelRun(SYSTEM_ACTOR, live.id);
 
     for (const w of workers.splice(0)) await stopWorkerProcess(w);
     // The local executor, same database, one run at a time.
@@ -215,10 +169,3 @@ async function breakdownOf(ids: readonly string[]): Promise<string> {
     .join(", ")}`;
 }
 
-// A viewer's API token (an admin, so no role is needed on the bench Work).
-async function viewerToken(): Promise<string> {
-  const email = `scale-viewer-${process.pid}@example.test`;
-  const password = "scale-viewer-password";
-  await createUser(SYSTEM_ACTOR, { email, password, name: "viewer", admin: true });
-  return (await createTokenWithPassword({ email, password, name: "scale bench" }, "scale-bench")).token;
-}

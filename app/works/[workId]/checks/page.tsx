@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { HISTORY_RUNS } from "@/lib/services/check-history";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { readWork } from "@/lib/services/works";
@@ -24,7 +25,12 @@ export default async function CheckHistoryPage({ params }: { params: Promise<{ w
       />
       <PageHeader
         title="Check history"
-        meta={<>Every check of {work.name} that ran to a verdict, across all tasks and runs, by check id.</>}
+        meta={
+          <>
+            Every check of {work.name} that ran to a verdict in its newest {HISTORY_RUNS.toLocaleString("en")} runs,
+            across all tasks, by check id.
+          </>
+        }
       />
       {checks.length === 0 ? (
         <EmptyState title="No results yet">Dispatch a task: each check it runs shows up here.</EmptyState>

@@ -1,0 +1,84 @@
+// GET /api/runs/:id for many live viewers: the run's JSON is built once and shared by every reader who
+// sees it the same way (held-out checks shown or withheld: one entry each), not rebuilt per poll. An
+// entry holds while the run row is unchanged (it is read anyway to check access), nothing was
+// written through this process's database client since it was built (lib/db/client.ts), and for at most
+// FRESH_MS (plus one rebuild, answered from the old entry meanwhile), which bounds what writes of other
+// processes (workers publishing rows and tails) may wait. Readers of an entry being built wait for it.
+import { createHash } from "node:crypto";
+import type { Actor } from "../auth/actor";
+import { writeGeneration } from "../db/client";
+import type { RunRecord } from "../db/runs";
+import { buildRunDetail, readRunAccess } from "../services/run-detail";
+import { presentRun } from "./present-run";
+
+const FRESH_MS = 1000;
+const MAX_ENTRIES = 200;
+
+export type RunJsonText = { text: string; etag: string };
+type Entry = {
+  json: Promise<RunJsonText>;
+  stamp: string;
+  generation: number;
+  builtAt: number;
+  done?: boolean;
+  refreshing?: boolean;
+};
+
+const holder = globalThis as unknown as { __gatehouseRunJson?: Map<string, Entry> };
+holder.__gatehouseRunJson ??= new Map();
+const entries = holder.__gatehouseRunJson;
+
+export function etagOf(text: string): string {
+  return `"${createHash("sha1").update(text).digest("base64url")}"`;
+}
+
+export async function runJsonFor(actor: Actor, runId: string): Promise<RunJsonText> {
+  const { run, seesHidden } = await readRunAccess(actor, runId);
+  const key = `${run.id}:${seesHidden ? "sees-hidden" : "withheld"}`;
+  const stamp = stampOf(run);
+  const now = Date.now();
+  const held = entries.get(key);
+  if (held && held.stamp === stamp && held.generation === writeGeneration()) {
+    if (now - held.builtAt < FRESH_MS) return held.json;
+    // Only time passed (nothing this process knows of changed): answered from the entry while one
+    // rebuild runs, so viewers do not queue behind it; it replaces the entry when done.
+    if (held.done) {
+      if (!held.refreshing) {
+        held.refreshing = true;
+        const next: Entry = { json: build(run, seesHidden), stamp, generation: writeGeneration(), builtAt: now };
+        next.json.then(
+          () => {
+            next.done = true;
+            if (entries.get(key) === held) entries.set(key, next);
+          },
+          () => {
+            held.refreshing = false;
+          },
+        );
+      }
+      return held.json;
+    }
+  }
+  const entry: Entry = { json: build(run, seesHidden), stamp, generation: writeGeneration(), builtAt: now };
+  entries.delete(key);
+  entries.set(key, entry);
+  if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  // A failed build is not kept: the next reader tries again.
+  entry.json.then(
+    () => {
+      entry.done = true;
+    },
+    () => {
+      if (entries.get(key) === entry) entries.delete(key);
+    },
+  );
+  return entry.json;
+}
+
+async function build(run: RunRecord, seesHidden: boolean): Promise<RunJsonText> {
+  const text = JSON.stringify(presentRun(await buildRunDetail(run, seesHidden)));
+  return { text, etag: etagOf(text) };
+}
+
+// The run row as read (every column it has but updatedAt): any change to it is a new entry.
+const stampOf = (run: RunRecord) => JSON.stringify(run);
