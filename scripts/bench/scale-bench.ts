@@ -168,4 +168,3 @@ async function breakdownOf(ids: readonly string[]): Promise<string> {
     .map(([k, xs]) => `${k} ${pct(xs, 0.5)} / ${pct(xs, 0.95)}`)
     .join(", ")}`;
 }
-
