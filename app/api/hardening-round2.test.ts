@@ -3,6 +3,7 @@
 // durations in the stats); the log routes of an agent-reported check; a check source or repoUrl that is a
 // local path into the data dir, the install or another Work's repository; a repoUrl that cannot be reached.
 // Real SQLite, real runs, real repositories.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -249,11 +250,13 @@ describe("a repoUrl that cannot be reached", () => {
     expect(res.json.warnings).toEqual([
       { path: "repoUrl", message: expect.stringMatching(/no-such-repository\.git cannot be reached: .+/) },
     ]);
-    const good = makeGitRepo({ "a.txt": "a\n" });
+    // A bare clone, as a Work's repository should be (a checked-out base branch is warned about too).
+    const good = `${makeGitRepo({ "a.txt": "a\n" }).dir}.git`;
+    execFileSync("git", ["clone", "-q", "--bare", good.slice(0, -4), good]);
     const fine = await callRoute(works.POST, {
       method: "POST",
       token: admin.token,
-      body: { name: "Fine", repoUrl: good.dir },
+      body: { name: "Fine", repoUrl: good },
     });
     expect(fine.json.warnings).toEqual([]);
   });
