@@ -274,7 +274,7 @@ describe("the start commit's recorded test set", () => {
 
 describe("vitest configuration", () => {
   // Vitest runs offline from Gatehouse's own install, linked in as the repository's node_modules (git-ignored,
-  // so the scratch worktree links it too). Jest, Mocha and AVA are not installed here: not tried end to end.
+  // so the scratch worktree links it too). Jest likewise (below); Mocha and AVA are not tried end to end.
   const modules = path.resolve(__dirname, "../../node_modules");
   const VITEST_TESTS = {
     ".gitignore": "node_modules\n",
@@ -300,5 +300,42 @@ describe("vitest configuration", () => {
       verdict: "failed",
       message: '"unit" passes only with its edited gate: vitest.config.mjs',
     });
+  }, 120_000);
+});
+
+describe("jest configuration", () => {
+  // Jest (a devDependency of Gatehouse for this) runs from Gatehouse's install, linked in like vitest above.
+  const modules = path.resolve(__dirname, "../../node_modules");
+  const JEST_TESTS = {
+    ".gitignore": "node_modules\n",
+    "src/price.js": "exports.price = (cents) => cents / 10;\n",
+    "test/price.test.js":
+      'const { price } = require("../src/price.js");\n' +
+      'test("converts cents", () => expect(price(250)).toBe(2.5));\n',
+    "test/other.test.js": 'test("is there", () => {});\n',
+    "jest.config.js": 'module.exports = { testPathIgnorePatterns: ["/node_modules/"] };\n',
+    "package.json": '{ "name": "prices" }\n',
+  };
+  const JEST = check("unit", "node_modules/.bin/jest --ci --verbose", { kind: "test", timeoutSec: 120 });
+  const linkModules = `ln -s '${modules}' node_modules`;
+
+  it("a `testPathIgnorePatterns` of the failing test file in jest.config.js: red, naming the config", async () => {
+    const agent = `${linkModules} && ${agentWriting({
+      "jest.config.js": 'module.exports = { testPathIgnorePatterns: ["/node_modules/", "test/price.test.js"] };\n',
+    })}`;
+    const detail = await dispatchAndSettle(h, (await scenario(JEST_TESTS, [JEST], agent)).task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: jest.config.js',
+    });
+  }, 120_000);
+
+  it("honest twin: the fix itself, with jest's configuration untouched, is green", async () => {
+    const agent = `${linkModules} && ${agentWriting({ "src/price.js": "exports.price = (cents) => cents / 100;\n" })}`;
+    const detail = await dispatchAndSettle(h, (await scenario(JEST_TESTS, [JEST], agent)).task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected?.verdict).not.toBe("failed");
+    expect(detail.run.gate).toBe("green");
   }, 120_000);
 });
