@@ -26,6 +26,7 @@ import { ConflictPanel } from "./conflict-panel";
 import { InheritedCheckRow } from "./inherited-check-row";
 import { SaveBar } from "./save-bar";
 import { TaskAgentField } from "./task-agent-field";
+import { TaskLaneField } from "./task-lane-field";
 import { useVersionedSettings } from "./use-versioned-settings";
 
 type Props = {
@@ -35,6 +36,8 @@ type Props = {
   workAttempts: number;
   workAgentCommand: string | null;
   canSetAgent: boolean;
+  // The Work's lanes a task may be put on (none: the lane picker is left out for a task on no lane).
+  lanes: { id: string; name: string }[];
   initial: TaskSettings;
   save: (input: unknown) => Promise<ActionResult<TaskSettings>>;
 };
@@ -43,6 +46,7 @@ const settingsOf = (s: TaskSettings) => ({
   acceptanceChecks: s.acceptanceChecks,
   maxGateAttempts: s.maxGateAttempts,
   agentCommand: s.agentCommand,
+  lane: s.lane,
 });
 
 export function TaskOverridesEditor({
@@ -51,6 +55,7 @@ export function TaskOverridesEditor({
   workAttempts,
   workAgentCommand,
   canSetAgent,
+  lanes,
   initial,
   save,
 }: Props) {
@@ -71,6 +76,15 @@ export function TaskOverridesEditor({
 
   return (
     <div className="space-y-8">
+      {lanes.length > 0 || form.lane !== "" ? (
+        <Section
+          id="lane"
+          title="Lane"
+          description="On a lane, a dispatch runs the task's current stage; moving it starts at the lane's first stage."
+        >
+          <TaskLaneField lanes={lanes} value={form.lane} onChange={(lane) => setForm({ ...form, lane })} />
+        </Section>
+      ) : null}
       <Section id="attempts" title="Attempts per run">
         <label htmlFor="task-attempts" className="sr-only">
           Attempts per run
