@@ -157,3 +157,46 @@ test("the stages demo: research fails once (one source of two), passes, then bui
   await page.setViewportSize({ width: 390, height: 900 });
   await page.screenshot({ path: "test-results/stages-demo-stepper-390.png", fullPage: true });
 });
+
+const stage = (id: string, name: string, command: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  checks: [{ id: `${id}-done`, name: `${name} done`, kind: "custom", required: true, command }],
+  ...extra,
+});
+
+test("a task is put on a lane where it is created and moved in its editor; not while a run is active", async ({
+  page,
+}) => {
+  const lanes = [
+    { id: "delivery", name: "Delivery", stages: [stage("research", "Research", "false", { maxAttempts: 1 })] },
+    { id: "slow", name: "Slow", stages: [stage("wait", "Wait", "sleep 30", { maxAttempts: 2 })] },
+  ];
+  const { workId } = await workWithChecks("Lane picker", [], { lanes });
+  await page.goto(`/works/${workId}`);
+  await page.getByRole("button", { name: "New task" }).click();
+  await page.getByLabel("Title").fill("Research the slug rules");
+  await page.getByRole("combobox", { name: "Lane" }).selectOption("delivery");
+  await page.getByRole("button", { name: "Create task" }).click();
+  await expect(page).toHaveURL(/\/tasks\//);
+  const taskId = page.url().split("/tasks/")[1];
+  expect((await api("GET", `/api/tasks/${taskId}`)).json).toMatchObject({ lane: "delivery", stage: "research" });
+  // The header and the declared checks are the current stage's, not the Work's.
+  await expect(page.getByTestId("task-attempts")).toHaveText("1 attempt (stage Research)");
+  await expect(page.getByRole("region", { name: "Checks" })).toContainText("Research done");
+
+  await page.getByRole("link", { name: "Edit checks and lane" }).click();
+  await page.getByRole("combobox", { name: "Lane" }).selectOption("slow");
+  await save(page);
+  expect((await api("GET", `/api/tasks/${taskId}`)).json).toMatchObject({ lane: "slow", stage: "wait" });
+
+  const runId = await dispatch(taskId);
+  await page.reload();
+  await page.getByRole("combobox", { name: "Lane" }).selectOption("");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "to another lane while run #1 is" })).toBeVisible();
+  expect((await api("GET", `/api/tasks/${taskId}`)).json).toMatchObject({ lane: "slow", stage: "wait" });
+  await api("POST", `/api/runs/${runId}/cancel`);
+  await page.goto(`/tasks/${taskId}`);
+  await expect(page.getByTestId("task-attempts")).toHaveText("2 attempts (stage Wait)");
+});
