@@ -200,3 +200,60 @@ test("a task is put on a lane where it is created and moved in its editor; not w
   await page.goto(`/tasks/${taskId}`);
   await expect(page.getByTestId("task-attempts")).toHaveText("2 attempts (stage Wait)");
 });
+
+test("a stuck stage is skipped from its run page, and another task is sent back to an earlier stage", async ({
+  page,
+}) => {
+  const lanes = [
+    {
+      id: "delivery",
+      name: "Delivery",
+      stages: [
+        stage("research", "Research", "true"),
+        stage("build", "Build", "false", { maxAttempts: 1 }),
+        stage("ship", "Ship", "true"),
+      ],
+    },
+  ];
+  const { workId } = await workWithChecks("Stuck stages", [], { lanes, autoAdvance: true });
+  const taskOnLane = async (title: string) =>
+    (await api("POST", `/api/works/${workId}/tasks`, { title, lane: "delivery" })).json;
+  // Research is green, so build is dispatched at once and is stuck after its one red attempt.
+  const stuckRunOf = async (taskId: string) => {
+    await dispatch(taskId);
+    let found = "";
+    await expect
+      .poll(
+        async () => {
+          const runs = (await api("GET", `/api/tasks/${taskId}/runs`)).json.runs as unknown as { id: string }[];
+          for (const r of runs) {
+            const run = await runJson(r.id);
+            if (run.stage === "build" && run.needsDecision) found = r.id;
+          }
+          return found;
+        },
+        { timeout: 90_000 },
+      )
+      .not.toBe("");
+    return found;
+  };
+
+  const skipped = await taskOnLane("Skip the build");
+  await page.goto(`/runs/${await stuckRunOf(skipped.id)}`);
+  await page.getByRole("button", { name: "Skip stage build" }).click();
+  await expect(page.getByRole("region", { name: "Decision needed" })).toHaveCount(0);
+  expect((await api("GET", `/api/tasks/${skipped.id}`)).json.stage).toBe("ship");
+
+  const sentBack = await taskOnLane("Send the build back");
+  const stuckRun = await stuckRunOf(sentBack.id);
+  // The inbox's card says where the task is stuck.
+  await page.goto("/");
+  await expect(
+    page.getByRole("list", { name: "Runs needing a decision" }).getByRole("listitem").filter({ hasText: sentBack.key }),
+  ).toContainText("Stuck at stage Build after 1 attempt (lane Delivery)");
+  await page.goto(`/runs/${stuckRun}`);
+  await page.getByRole("combobox", { name: "Stage to send it back to" }).selectOption("research");
+  await page.getByRole("button", { name: "Send back" }).click();
+  await expect(page.getByRole("region", { name: "Decision needed" })).toHaveCount(0);
+  expect((await api("GET", `/api/tasks/${sentBack.id}`)).json.stage).toBe("research");
+});
