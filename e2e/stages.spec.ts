@@ -2,7 +2,7 @@
 // path refused as typed, stages reordered, saved as the API then returns it); the Work's board shows a card
 // per task at its stage and marks a stuck one, live while its run moves; readable at 390 px.
 import { expect, test, type Page } from "@playwright/test";
-import { api, dispatch, runJson, workWithChecks } from "./support/api";
+import { api, dispatch, personWithRole, runJson, workWithChecks } from "./support/api";
 
 async function save(page: Page) {
   await page.getByRole("button", { name: "Save changes" }).click();
@@ -256,4 +256,39 @@ test("a stuck stage is skipped from its run page, and another task is sent back 
   await page.getByRole("button", { name: "Send back" }).click();
   await expect(page.getByRole("region", { name: "Decision needed" })).toHaveCount(0);
   expect((await api("GET", `/api/tasks/${sentBack.id}`)).json.stage).toBe("research");
+});
+
+test("a task on a lane lists its stage's held-out check by name only to a viewer, with its command to a lead", async ({
+  page,
+  browser,
+}) => {
+  const heldOut = {
+    id: "secret-spec",
+    name: "The held-out spec",
+    kind: "test",
+    required: true,
+    hidden: true,
+    command: "grep -q slugify-held-out-marker src/slug.js",
+  };
+  const lanes = [{ id: "delivery", name: "Delivery", stages: [{ id: "build", name: "Build", checks: [heldOut] }] }];
+  const { workId } = await workWithChecks("Held-out stage", [], { lanes });
+  const task = (await api("POST", `/api/works/${workId}/tasks`, { title: "Build it", lane: "delivery" })).json;
+  await page.goto(`/tasks/${task.id}`);
+  const declared = page.getByRole("list", { name: "Declared checks" });
+  await expect(declared).toContainText("slugify-held-out-marker");
+
+  const viewer = await personWithRole(workId, "viewer");
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const asViewer = await context.newPage();
+  await asViewer.goto("/signin");
+  await asViewer.getByLabel("Email").fill(viewer.email);
+  await asViewer.getByLabel("Password").fill(viewer.password);
+  await asViewer.getByRole("button", { name: "Sign in" }).click();
+  await expect(asViewer.getByLabel(/^Account: /)).toBeVisible();
+  await asViewer.goto(`/tasks/${task.id}`);
+  const seen = asViewer.getByRole("list", { name: "Declared checks" });
+  await expect(seen).toContainText("The held-out spec");
+  await expect(seen).toContainText("Its command is shown to leads.");
+  expect(await asViewer.content()).not.toContain("slugify-held-out-marker");
+  await context.close();
 });
