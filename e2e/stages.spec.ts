@@ -186,7 +186,11 @@ test("a task is put on a lane where it is created and moved in its editor; not w
   await expect(page.getByRole("region", { name: "Checks" })).toContainText("Research done");
 
   await page.getByRole("link", { name: "Edit checks and lane" }).click();
+  const preview = page.getByRole("region", { name: "Preview: what a dispatch would freeze" });
+  await expect(preview).toContainText("Research done");
   await page.getByRole("combobox", { name: "Lane" }).selectOption("slow");
+  // The preview follows the lane picked: the new lane's first stage.
+  await expect(preview).toContainText("Wait done");
   await save(page);
   expect((await api("GET", `/api/tasks/${taskId}`)).json).toMatchObject({ lane: "slow", stage: "wait" });
 

@@ -36,8 +36,10 @@ type Props = {
   workAttempts: number;
   workAgentCommand: string | null;
   canSetAgent: boolean;
-  // The Work's lanes a task may be put on (none: the lane picker is left out for a task on no lane).
-  lanes: { id: string; name: string }[];
+  // The Work's lanes a task may be put on (none: the lane picker is left out for a task on no lane), with
+  // their stages' checks as this reader may see them; and the lane and stage the task stands at now.
+  lanes: { id: string; name: string; stages: { id: string; name: string; checks: Check[] }[] }[];
+  standsAt: { lane: string | null; stage: string | null };
   initial: TaskSettings;
   save: (input: unknown) => Promise<ActionResult<TaskSettings>>;
 };
@@ -56,15 +58,21 @@ export function TaskOverridesEditor({
   workAgentCommand,
   canSetAgent,
   lanes,
+  standsAt,
   initial,
   save,
 }: Props) {
   const editor = useVersionedSettings({ initial, save, formFrom: taskFormFrom, patchFrom: taskPatchFrom });
   const { form, setForm, version, conflict } = editor;
   const { errors, entries } = useMemo(() => validateTaskForm(form, version, defaults), [form, version, defaults]);
+  // On a lane a dispatch runs the stage the task would stand at: its own now, or a new lane's first.
+  const lane = lanes.find((l) => l.id === form.lane);
+  const stage = lane
+    ? ((form.lane === standsAt.lane ? lane.stages.find((s) => s.id === standsAt.stage) : null) ?? lane.stages[0])
+    : null;
   const preview = useMemo(
-    () => (errors.size === 0 ? resolveChecks(defaults, entries) : null),
-    [errors, entries, defaults],
+    () => (stage ? resolveChecks(stage.checks, null) : errors.size === 0 ? resolveChecks(defaults, entries) : null),
+    [stage, errors, entries, defaults],
   );
   const list = form.entries ?? [];
   const defaultIds = new Set(defaults.map((d) => d.id));
@@ -221,7 +229,15 @@ export function TaskOverridesEditor({
           </p>
         ) : null}
       </Section>
-      <Section id="preview" title="Preview: what a dispatch would freeze" description="Updates as you edit.">
+      <Section
+        id="preview"
+        title="Preview: what a dispatch would freeze"
+        description={
+          stage && lane
+            ? `On lane ${lane.name}: stage ${stage.name}'s checks, not the task's (the overrides apply off a lane).`
+            : "Updates as you edit."
+        }
+      >
         {preview ? (
           <div className="space-y-3">
             <ProfileNote {...profile} criteria={criteriaOf(preview.checks)} />
