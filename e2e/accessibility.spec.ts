@@ -153,6 +153,38 @@ history open", async ({ page }) => {
       await expectNoAxeViolations(page, `task checks, editing (${scheme})`);
     });
 
+    test("lanes: the board, the Lanes settings section, and a task on a lane with its lane picker", async ({
+      page,
+    }) => {
+      const lanes = [
+        {
+          id: "delivery",
+          name: "Delivery",
+          stages: [
+            { id: "research", name: "Research", checks: [check("sources", "echo sources")] },
+            { id: "build", name: "Build", maxAttempts: 2, checks: [check("unit", "echo all good")] },
+          ],
+        },
+      ];
+      const { workId } = await workWithChecks("Accessible lanes", [], { lanes });
+      const task = (await api("POST", `/api/works/${workId}/tasks`, { title: "On a lane", lane: "delivery" })).json;
+      await open(page, `/works/${workId}/board`);
+      await expect(page.getByRole("region", { name: "Stage Research" })).toContainText("On a lane");
+      await expectNoAxeViolations(page, `board (${scheme})`);
+      await open(page, `/works/${workId}/settings/lanes`);
+      await expect(page.getByRole("region", { name: "Lane Delivery" })).toBeVisible();
+      await expectNoAxeViolations(page, `lanes settings (${scheme})`);
+      await open(page, `/tasks/${task.id}`);
+      await expectNoAxeViolations(page, `a task on a lane (${scheme})`);
+      await open(page, `/tasks/${task.id}/edit`);
+      await expect(page.getByRole("combobox", { name: "Lane" })).toHaveValue("delivery");
+      await expectNoAxeViolations(page, `task editor with its lane (${scheme})`);
+      await open(page, `/works/${workId}`);
+      await page.getByRole("button", { name: "New task" }).click();
+      await expect(page.getByRole("combobox", { name: "Lane" })).toBeVisible();
+      await expectNoAxeViolations(page, `New task with a lane picker (${scheme})`);
+    });
+
     test("access and secrets sections", async ({ page }) => {
       const { workId } = await seedOnce();
       await open(page, `/works/${workId}/settings/access`);

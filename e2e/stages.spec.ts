@@ -2,7 +2,7 @@
 // path refused as typed, stages reordered, saved as the API then returns it); the Work's board shows a card
 // per task at its stage and marks a stuck one, live while its run moves; readable at 390 px.
 import { expect, test, type Page } from "@playwright/test";
-import { api, dispatch, runJson, workWithChecks } from "./support/api";
+import { api, dispatch, personWithRole, runJson, workWithChecks } from "./support/api";
 
 async function save(page: Page) {
   await page.getByRole("button", { name: "Save changes" }).click();
@@ -156,4 +156,143 @@ test("the stages demo: research fails once (one source of two), passes, then bui
   await expect(stepper.getByRole("listitem").nth(1)).toContainText("done");
   await page.setViewportSize({ width: 390, height: 900 });
   await page.screenshot({ path: "test-results/stages-demo-stepper-390.png", fullPage: true });
+});
+
+const stage = (id: string, name: string, command: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  checks: [{ id: `${id}-done`, name: `${name} done`, kind: "custom", required: true, command }],
+  ...extra,
+});
+
+test("a task is put on a lane where it is created and moved in its editor; not while a run is active", async ({
+  page,
+}) => {
+  const lanes = [
+    { id: "delivery", name: "Delivery", stages: [stage("research", "Research", "false", { maxAttempts: 1 })] },
+    { id: "slow", name: "Slow", stages: [stage("wait", "Wait", "sleep 30", { maxAttempts: 2 })] },
+  ];
+  const { workId } = await workWithChecks("Lane picker", [], { lanes });
+  await page.goto(`/works/${workId}`);
+  await page.getByRole("button", { name: "New task" }).click();
+  await page.getByLabel("Title").fill("Research the slug rules");
+  await page.getByRole("combobox", { name: "Lane" }).selectOption("delivery");
+  await page.getByRole("button", { name: "Create task" }).click();
+  await expect(page).toHaveURL(/\/tasks\//);
+  const taskId = page.url().split("/tasks/")[1];
+  expect((await api("GET", `/api/tasks/${taskId}`)).json).toMatchObject({ lane: "delivery", stage: "research" });
+  // The header and the declared checks are the current stage's, not the Work's.
+  await expect(page.getByTestId("task-attempts")).toHaveText("1 attempt (stage Research)");
+  await expect(page.getByRole("region", { name: "Checks" })).toContainText("Research done");
+
+  await page.getByRole("link", { name: "Edit checks and lane" }).click();
+  const preview = page.getByRole("region", { name: "Preview: what a dispatch would freeze" });
+  await expect(preview).toContainText("Research done");
+  await page.getByRole("combobox", { name: "Lane" }).selectOption("slow");
+  // The preview follows the lane picked: the new lane's first stage.
+  await expect(preview).toContainText("Wait done");
+  await save(page);
+  expect((await api("GET", `/api/tasks/${taskId}`)).json).toMatchObject({ lane: "slow", stage: "wait" });
+
+  const runId = await dispatch(taskId);
+  await page.reload();
+  await page.getByRole("combobox", { name: "Lane" }).selectOption("");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "to another lane while run #1 is" })).toBeVisible();
+  expect((await api("GET", `/api/tasks/${taskId}`)).json).toMatchObject({ lane: "slow", stage: "wait" });
+  await api("POST", `/api/runs/${runId}/cancel`);
+  await page.goto(`/tasks/${taskId}`);
+  await expect(page.getByTestId("task-attempts")).toHaveText("2 attempts (stage Wait)");
+});
+
+test("a stuck stage is skipped from its run page, and another task is sent back to an earlier stage", async ({
+  page,
+}) => {
+  const lanes = [
+    {
+      id: "delivery",
+      name: "Delivery",
+      stages: [
+        stage("research", "Research", "true"),
+        stage("build", "Build", "false", { maxAttempts: 1 }),
+        stage("ship", "Ship", "true"),
+      ],
+    },
+  ];
+  const { workId } = await workWithChecks("Stuck stages", [], { lanes, autoAdvance: true });
+  const taskOnLane = async (title: string) =>
+    (await api("POST", `/api/works/${workId}/tasks`, { title, lane: "delivery" })).json;
+  // Research is green, so build is dispatched at once and is stuck after its one red attempt.
+  const stuckRunOf = async (taskId: string) => {
+    await dispatch(taskId);
+    let found = "";
+    await expect
+      .poll(
+        async () => {
+          const runs = (await api("GET", `/api/tasks/${taskId}/runs`)).json.runs as unknown as { id: string }[];
+          for (const r of runs) {
+            const run = await runJson(r.id);
+            if (run.stage === "build" && run.needsDecision) found = r.id;
+          }
+          return found;
+        },
+        { timeout: 90_000 },
+      )
+      .not.toBe("");
+    return found;
+  };
+
+  const skipped = await taskOnLane("Skip the build");
+  await page.goto(`/runs/${await stuckRunOf(skipped.id)}`);
+  await page.getByRole("button", { name: "Skip stage build" }).click();
+  await expect(page.getByRole("region", { name: "Decision needed" })).toHaveCount(0);
+  expect((await api("GET", `/api/tasks/${skipped.id}`)).json.stage).toBe("ship");
+
+  const sentBack = await taskOnLane("Send the build back");
+  const stuckRun = await stuckRunOf(sentBack.id);
+  // The inbox's card says where the task is stuck.
+  await page.goto("/");
+  await expect(
+    page.getByRole("list", { name: "Runs needing a decision" }).getByRole("listitem").filter({ hasText: sentBack.key }),
+  ).toContainText("Stuck at stage Build after 1 attempt (lane Delivery)");
+  await page.goto(`/runs/${stuckRun}`);
+  await page.getByRole("combobox", { name: "Stage to send it back to" }).selectOption("research");
+  await page.getByRole("button", { name: "Send back" }).click();
+  await expect(page.getByRole("region", { name: "Decision needed" })).toHaveCount(0);
+  expect((await api("GET", `/api/tasks/${sentBack.id}`)).json.stage).toBe("research");
+});
+
+test("a task on a lane lists its stage's held-out check by name only to a viewer, with its command to a lead", async ({
+  page,
+  browser,
+}) => {
+  const heldOut = {
+    id: "secret-spec",
+    name: "The held-out spec",
+    kind: "test",
+    required: true,
+    hidden: true,
+    command: "grep -q slugify-held-out-marker src/slug.js",
+  };
+  const lanes = [{ id: "delivery", name: "Delivery", stages: [{ id: "build", name: "Build", checks: [heldOut] }] }];
+  const { workId } = await workWithChecks("Held-out stage", [], { lanes });
+  const task = (await api("POST", `/api/works/${workId}/tasks`, { title: "Build it", lane: "delivery" })).json;
+  await page.goto(`/tasks/${task.id}`);
+  const declared = page.getByRole("list", { name: "Declared checks" });
+  await expect(declared).toContainText("slugify-held-out-marker");
+
+  const viewer = await personWithRole(workId, "viewer");
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const asViewer = await context.newPage();
+  await asViewer.goto("/signin");
+  await asViewer.getByLabel("Email").fill(viewer.email);
+  await asViewer.getByLabel("Password").fill(viewer.password);
+  await asViewer.getByRole("button", { name: "Sign in" }).click();
+  await expect(asViewer.getByLabel(/^Account: /)).toBeVisible();
+  await asViewer.goto(`/tasks/${task.id}`);
+  const seen = asViewer.getByRole("list", { name: "Declared checks" });
+  await expect(seen).toContainText("The held-out spec");
+  await expect(seen).toContainText("Its command is shown to leads.");
+  expect(await asViewer.content()).not.toContain("slugify-held-out-marker");
+  await context.close();
 });

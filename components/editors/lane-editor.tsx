@@ -97,7 +97,7 @@ function StageFields(props: {
         />
       </div>
       <div className="sm:col-span-2">
-        <h4 className="mb-2 text-xs font-semibold">Checks of stage {stage.name || stage.id}</h4>
+        <h3 className="mb-2 text-xs font-semibold">Checks of stage {stage.name || stage.id}</h3>
         <CheckListEditor
           label={`Checks of stage ${stage.name || stage.id}`}
           forms={stage.checks}

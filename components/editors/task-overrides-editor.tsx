@@ -26,6 +26,7 @@ import { ConflictPanel } from "./conflict-panel";
 import { InheritedCheckRow } from "./inherited-check-row";
 import { SaveBar } from "./save-bar";
 import { TaskAgentField } from "./task-agent-field";
+import { TaskLaneField } from "./task-lane-field";
 import { useVersionedSettings } from "./use-versioned-settings";
 
 type Props = {
@@ -35,6 +36,10 @@ type Props = {
   workAttempts: number;
   workAgentCommand: string | null;
   canSetAgent: boolean;
+  // The Work's lanes a task may be put on (none: the lane picker is left out for a task on no lane), with
+  // their stages' checks as this reader may see them; and the lane and stage the task stands at now.
+  lanes: { id: string; name: string; stages: { id: string; name: string; checks: Check[] }[] }[];
+  standsAt: { lane: string | null; stage: string | null };
   initial: TaskSettings;
   save: (input: unknown) => Promise<ActionResult<TaskSettings>>;
 };
@@ -43,6 +48,7 @@ const settingsOf = (s: TaskSettings) => ({
   acceptanceChecks: s.acceptanceChecks,
   maxGateAttempts: s.maxGateAttempts,
   agentCommand: s.agentCommand,
+  lane: s.lane,
 });
 
 export function TaskOverridesEditor({
@@ -51,15 +57,22 @@ export function TaskOverridesEditor({
   workAttempts,
   workAgentCommand,
   canSetAgent,
+  lanes,
+  standsAt,
   initial,
   save,
 }: Props) {
   const editor = useVersionedSettings({ initial, save, formFrom: taskFormFrom, patchFrom: taskPatchFrom });
   const { form, setForm, version, conflict } = editor;
   const { errors, entries } = useMemo(() => validateTaskForm(form, version, defaults), [form, version, defaults]);
+  // On a lane a dispatch runs the stage the task would stand at: its own now, or a new lane's first.
+  const lane = lanes.find((l) => l.id === form.lane);
+  const stage = lane
+    ? ((form.lane === standsAt.lane ? lane.stages.find((s) => s.id === standsAt.stage) : null) ?? lane.stages[0])
+    : null;
   const preview = useMemo(
-    () => (errors.size === 0 ? resolveChecks(defaults, entries) : null),
-    [errors, entries, defaults],
+    () => (stage ? resolveChecks(stage.checks, null) : errors.size === 0 ? resolveChecks(defaults, entries) : null),
+    [stage, errors, entries, defaults],
   );
   const list = form.entries ?? [];
   const defaultIds = new Set(defaults.map((d) => d.id));
@@ -71,6 +84,15 @@ export function TaskOverridesEditor({
 
   return (
     <div className="space-y-8">
+      {lanes.length > 0 || form.lane !== "" ? (
+        <Section
+          id="lane"
+          title="Lane"
+          description="On a lane, a dispatch runs the task's current stage; moving it starts at the lane's first stage."
+        >
+          <TaskLaneField lanes={lanes} value={form.lane} onChange={(lane) => setForm({ ...form, lane })} />
+        </Section>
+      ) : null}
       <Section id="attempts" title="Attempts per run">
         <label htmlFor="task-attempts" className="sr-only">
           Attempts per run
@@ -207,7 +229,15 @@ export function TaskOverridesEditor({
           </p>
         ) : null}
       </Section>
-      <Section id="preview" title="Preview: what a dispatch would freeze" description="Updates as you edit.">
+      <Section
+        id="preview"
+        title="Preview: what a dispatch would freeze"
+        description={
+          stage && lane
+            ? `On lane ${lane.name}: stage ${stage.name}'s checks, not the task's (the overrides apply off a lane).`
+            : "Updates as you edit."
+        }
+      >
         {preview ? (
           <div className="space-y-3">
             <ProfileNote {...profile} criteria={criteriaOf(preview.checks)} />

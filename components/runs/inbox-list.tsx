@@ -76,6 +76,13 @@ export function DecisionCards({ runs }: { runs: InboxRun[] }) {
             </div>
             <GateChip gate={run.gate} ending={run.ending} size="sm" />
           </div>
+          {run.onStage ? (
+            <p className="mt-2 text-sm font-medium break-words text-amber-950 dark:text-amber-50">
+              Stuck at stage {run.onStage.stage.name} after {run.attemptCount}{" "}
+              {run.attemptCount === 1 ? "attempt" : "attempts"}{" "}
+              <span className="font-normal text-amber-800 dark:text-amber-300/90">(lane {run.onStage.lane.name})</span>
+            </p>
+          ) : null}
           <p className="mt-2 text-sm break-words text-amber-900 dark:text-amber-200">{run.endingReason}</p>
           {run.redChecks.length > 0 ? (
             <p className="mt-1 text-sm break-words text-amber-900 dark:text-amber-200">

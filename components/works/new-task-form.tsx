@@ -1,13 +1,17 @@
 "use client";
-// "New task" on a Work: a title, what it is about, and (optionally) its branch.
+// "New task" on a Work: a title, what it is about, and (optionally) its branch and lane.
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { inputClass } from "../ui/action-form";
+import { TaskLaneField } from "../editors/task-lane-field";
 import { DisclosureForm } from "./disclosure-form";
 
 export function NewTaskForm({
   create,
+  lanes,
 }: {
   create: (state: unknown, form: FormData) => Promise<ActionResult<{ id: string }>>;
+  // The Work's lanes (none: no lane picker).
+  lanes: { id: string; name: string }[];
 }) {
   return (
     <DisclosureForm label="New task" submitLabel="Create task" create={create}>
@@ -23,6 +27,12 @@ export function NewTaskForm({
         Branch <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional: derived from the key)</span>
         <input name="branch" className={`${inputClass} font-mono`} />
       </label>
+      {lanes.length > 0 ? (
+        <label htmlFor="new-task-lane" className="grid gap-1 text-sm font-medium">
+          Lane <span className="font-normal text-zinc-500 dark:text-zinc-400">(starts at its first stage)</span>
+          <TaskLaneField id="new-task-lane" name="lane" lanes={lanes} value="" />
+        </label>
+      ) : null}
     </DisclosureForm>
   );
 }

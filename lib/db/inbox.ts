@@ -1,6 +1,7 @@
 // The delivery owners' inbox: runs waiting for a decision, runs in progress, and recent endings
 // across Works, each with its task and Work, newest first and paged by a time cursor.
 import { ACTIVE_RUN_STATUSES, type Ending } from "../gates/run-ending";
+import { stageOfRun, type Lane } from "../gates/lanes";
 import { getDb, type DbOrTx } from "./client";
 import type { Prisma } from "./models";
 
@@ -17,6 +18,9 @@ const inboxSelect = {
   bestAttempt: true,
   createdAt: true,
   finishedAt: true,
+  // The lane the run froze and the stage it ran (null on both: a task on no lane).
+  lane: true,
+  stage: true,
   _count: { select: { attempts: true } },
   task: { select: { id: true, key: true, title: true } },
   work: { select: { id: true, name: true } },
@@ -35,15 +39,21 @@ const inboxSelect = {
 } satisfies Prisma.RunSelect;
 
 type Row = Prisma.RunGetPayload<{ select: typeof inboxSelect }>;
-export type InboxRun = Omit<Row, "_count" | "attempts"> & {
+export type InboxRun = Omit<Row, "_count" | "attempts" | "lane" | "stage"> & {
   attemptCount: number;
   redChecks: { name: string; verdict: string }[];
+  // The lane and stage a stage run ran (null: a run of a task on no lane).
+  onStage: { lane: { id: string; name: string }; stage: { id: string; name: string } } | null;
 };
-const toInboxRun = ({ _count, attempts, ...row }: Row): InboxRun => ({
-  ...row,
-  attemptCount: _count.attempts,
-  redChecks: attempts[0]?.results ?? [],
-});
+const toInboxRun = ({ _count, attempts, lane, stage, ...row }: Row): InboxRun => {
+  const at = stageOfRun({ lane: lane as Lane | null, stage });
+  return {
+    ...row,
+    attemptCount: _count.attempts,
+    redChecks: attempts[0]?.results ?? [],
+    onStage: at ? { lane: at.lane, stage: { id: at.stage.id, name: at.stage.name } } : null,
+  };
+};
 
 // workIds null: every Work (admins).
 function scope(workIds: string[] | null) {

@@ -10,16 +10,19 @@ export type TaskSettings = {
   maxGateAttempts: number | null;
   // null: the Work's agent runs this task.
   agentCommand: string | null;
+  // The lane the task is on (null: none).
+  lane: string | null;
   version: number;
 };
-// agentCommand "" inherits the Work's.
-export type TaskForm = { entries: CheckForm[] | null; maxGateAttempts: string; agentCommand: string };
+// agentCommand "" inherits the Work's; lane "" is no lane.
+export type TaskForm = { entries: CheckForm[] | null; maxGateAttempts: string; agentCommand: string; lane: string };
 
 export function taskFormFrom(s: TaskSettings): TaskForm {
   return {
     entries: s.acceptanceChecks === null ? null : s.acceptanceChecks.map((e) => formFromCheck(e)),
     maxGateAttempts: s.maxGateAttempts === null ? "inherit" : String(s.maxGateAttempts),
     agentCommand: s.agentCommand ?? "",
+    lane: s.lane ?? "",
   };
 }
 
@@ -27,11 +30,13 @@ export function taskPatchFrom(form: TaskForm): {
   acceptanceChecks: unknown[] | null;
   maxGateAttempts: number | null;
   agentCommand: string | null;
+  lane: string | null;
 } {
   return {
     acceptanceChecks: form.entries === null ? null : form.entries.map(checkFromForm),
     maxGateAttempts: form.maxGateAttempts === "inherit" ? null : Number(form.maxGateAttempts),
     agentCommand: form.agentCommand.trim() === "" ? null : form.agentCommand,
+    lane: form.lane === "" ? null : form.lane,
   };
 }
 

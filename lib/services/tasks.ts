@@ -10,7 +10,7 @@ import {
 import { defaultBranchFor, taskKey } from "../gates/task-keys";
 import { ZTaskCreate, ZTaskPatch } from "../gates/work-schema";
 import type { TaskCheckEntry } from "../gates/check-schema";
-import { laneProblem, stageAfterLaneChange } from "../gates/lanes";
+import { laneProblem, stageAfterLaneChange, stageAttempts, stageToRun, type Stage } from "../gates/lanes";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import {
@@ -45,6 +45,21 @@ function viewTask(task: TaskRecord, work: WorkRecord): TaskView {
     effective,
     effectiveMaxGateAttempts: resolveMaxAttempts(work, task),
     warnings: staleWarnings(effective.staleSuppressions),
+  };
+}
+
+// What a dispatch of a task on a lane would run now: its current stage's checks and attempts, not the
+// Work's (null: the task is on no lane, or its lane or stage is gone and a dispatch is refused).
+export function currentStageOf(
+  task: TaskRecord,
+  work: WorkRecord,
+): { stage: Stage; checks: ResolvedChecks["checks"]; attempts: number } | null {
+  const toRun = stageToRun(work.lanes, task);
+  if ("problem" in toRun || !toRun.stage) return null;
+  return {
+    stage: toRun.stage,
+    checks: resolveChecks(toRun.stage.checks, null).checks,
+    attempts: stageAttempts(toRun.stage),
   };
 }
 

@@ -14,7 +14,7 @@ export async function dispatchTaskAction(taskId: string) {
   });
 }
 
-// Saves a task's overrides, attempt budget and agent command with the version the editing started from.
+// Saves a task's overrides, attempt budget, agent command and lane with the version the editing started from.
 export async function saveTaskOverridesAction(taskId: string, input: unknown) {
   return runAction(async (actor) => {
     const task = await updateTask(actor, idArg(taskId, "taskId"), input);
@@ -23,6 +23,7 @@ export async function saveTaskOverridesAction(taskId: string, input: unknown) {
       acceptanceChecks: task.acceptanceChecks,
       maxGateAttempts: task.maxGateAttempts,
       agentCommand: task.agentCommand,
+      lane: task.lane,
       version: task.version,
     };
   });

@@ -23,6 +23,7 @@ import { landingWarning, mergeRefusedInAdvance } from "@/lib/services/merge";
 import { LandingWarning } from "@/components/works/landing-warning";
 import { dispatchTaskAction, mergeTaskAction } from "./actions";
 import { readStepper } from "@/lib/services/board";
+import { currentStageOf } from "@/lib/services/tasks";
 import { StageStepper } from "@/components/stages/stage-stepper";
 import Link from "next/link";
 import { cache } from "react";
@@ -48,7 +49,11 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const latest = runs[0] && !before ? await loadRunDetail(actor, runs[0].id) : null;
   const standing = await standingOn(actor, work.id);
   const canDispatch = standingAllows(standing, "engineer");
-  const declared = withholdHidden(task.effective.checks, standingAllows(standing, "lead"));
+  // On a lane, a dispatch runs the current stage: its checks and attempts are the ones declared now.
+  const onStage = currentStageOf(task, work);
+  const declared = withholdHidden(onStage?.checks ?? task.effective.checks, standingAllows(standing, "lead"));
+  const suppressed = onStage ? [] : task.effective.suppressed;
+  const warnings = onStage ? [] : task.warnings;
   // A stage run ran its stage's checks, not the task's: comparing them with the task's says nothing.
   const isChangedSinceRun = latest && !latest.run.stage ? !sameJson(latest.run.checks, declared) : false;
   const stepper = await readStepper(task, work);
@@ -69,8 +74,10 @@ export default async function TaskPage({ params, searchParams }: Props) {
             <span className="inline-flex items-center gap-1">
               <BranchIcon /> <code className="font-mono">{task.branch}</code>
             </span>
-            <span>
-              {task.effectiveMaxGateAttempts} attempts{task.maxGateAttempts === null ? " (from the Work)" : ""}
+            <span data-testid="task-attempts">
+              {onStage
+                ? `${onStage.attempts} attempt${onStage.attempts === 1 ? "" : "s"} (stage ${onStage.stage.name})`
+                : `${task.effectiveMaxGateAttempts} attempts${task.maxGateAttempts === null ? " (from the Work)" : ""}`}
             </span>
             <span>policy {work.checksPolicy}</span>
             <span data-testid="task-agent-command" className="inline-flex min-w-0 items-center gap-1">
@@ -92,7 +99,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
           canDispatch ? (
             <>
               <Link href={`/tasks/${task.id}/edit`} className={buttonClass("secondary")}>
-                Edit checks
+                {work.lanes.length > 0 || task.lane ? "Edit checks and lane" : "Edit checks"}
               </Link>
               <DispatchButton dispatch={dispatchTaskAction.bind(null, task.id)} />
             </>
@@ -129,6 +136,8 @@ export default async function TaskPage({ params, searchParams }: Props) {
               </Link>{" "}
               froze and ran.
             </>
+          ) : onStage ? (
+            `Declared for stage ${onStage.stage.name}: what a dispatch would freeze now.`
           ) : (
             "Declared for this task: what a dispatch would freeze now."
           )
@@ -137,7 +146,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
         <div className="mb-3">
           <ProfileNote
             profile={work.profile}
-            criteria={criteriaOf(task.effective.checks)}
+            criteria={criteriaOf(onStage?.checks ?? task.effective.checks)}
             hasReview={!!work.reviewCommand}
             hasRedTeam={!!work.redTeamCommand}
           />
@@ -159,12 +168,12 @@ export default async function TaskPage({ params, searchParams }: Props) {
                 Declared checks now {isChangedSinceRun ? <Pill tone="sky">changed</Pill> : null}
               </summary>
               <div className="mt-3">
-                <DeclaredChecks checks={declared} suppressed={task.effective.suppressed} warnings={task.warnings} />
+                <DeclaredChecks checks={declared} suppressed={suppressed} warnings={warnings} />
               </div>
             </details>
           </>
         ) : (
-          <DeclaredChecks checks={declared} suppressed={task.effective.suppressed} warnings={task.warnings} />
+          <DeclaredChecks checks={declared} suppressed={suppressed} warnings={warnings} />
         )}
       </Section>
       <Section id="runs" title="Runs">

@@ -11,10 +11,12 @@ export async function createTaskAction(
 ): Promise<ActionResult<{ id: string }>> {
   const result = await runAction(async (actor) => {
     const branch = String(form.get("branch") ?? "").trim();
+    const lane = String(form.get("lane") ?? "");
     const task = await createTask(actor, idArg(workId, "workId"), {
       title: String(form.get("title") ?? ""),
       description: String(form.get("description") ?? ""),
       ...(branch ? { branch } : {}),
+      ...(lane ? { lane } : {}),
     });
     return { id: task.id };
   });

@@ -81,7 +81,14 @@ export default async function WorkPage({ params }: Props) {
       <Section
         id="tasks"
         title="Tasks"
-        actions={isEngineer ? <NewTaskForm create={createTaskAction.bind(null, work.id)} /> : null}
+        actions={
+          isEngineer ? (
+            <NewTaskForm
+              create={createTaskAction.bind(null, work.id)}
+              lanes={work.lanes.map((l) => ({ id: l.id, name: l.name }))}
+            />
+          ) : null
+        }
       >
         {tasks.length === 0 ? (
           <EmptyState title="No tasks yet">

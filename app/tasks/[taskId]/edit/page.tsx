@@ -48,6 +48,12 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
           workAttempts={work.maxGateAttempts}
           workAgentCommand={work.agentCommand}
           canSetAgent={standingAllows(standing, "lead")}
+          lanes={work.lanes.map((l) => ({
+            id: l.id,
+            name: l.name,
+            stages: l.stages.map((st) => ({ id: st.id, name: st.name, checks: withholdHidden(st.checks, seesHidden) })),
+          }))}
+          standsAt={{ lane: task.lane, stage: task.stage }}
           initial={{
             acceptanceChecks:
               seesHidden || !task.acceptanceChecks
@@ -55,6 +61,7 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
                 : task.acceptanceChecks.filter((e) => !("hidden" in e && e.hidden)),
             maxGateAttempts: task.maxGateAttempts,
             agentCommand: task.agentCommand,
+            lane: task.lane,
             version: task.version,
           }}
           save={saveTaskOverridesAction.bind(null, task.id)}
