@@ -47,12 +47,15 @@ test("a few thousand random and malformed API requests never get a 5xx, and the 
       return { status: res.status, json: await res.json() };
     };
     // Real ids, so that requests reach past the lookups: a Work, a task, a finished run with a log, a
-    // person, a secret.
+    // person, a secret, a webhook and its deliveries (to a closed local port: each one is refused at once).
     const work = await api("POST", "/api/works", {
       name: "Fuzz target",
       repoUrl: makeGitRepo(),
       baseBranch: "main",
       checkDefaults: [{ id: "hello", name: "hello", kind: "custom", command: "echo hello", required: true }],
+      webhooks: [
+        { url: "http://127.0.0.1:9/hook", events: ["run.started", "run.ended"], secret: "fuzz-webhook-secret" },
+      ],
     });
     expect(work.status).toBe(201);
     const task = await api("POST", `/api/works/${work.json.id}/tasks`, { title: "Fuzzed task" });
@@ -69,8 +72,12 @@ test("a few thousand random and malformed API requests never get a 5xx, and the 
       headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/octet-stream" },
       body: '{"a":1}',
     });
+    const webhookId = work.json.webhooks[0].id as string;
+    const deliveries = await api("GET", `/api/works/${work.json.id}/webhooks/${webhookId}/deliveries`);
     const real: Record<string, string> = {
       id: work.json.id,
+      webhookId,
+      deliveryId: deliveries.json.deliveries?.[0]?.id ?? "no-delivery-yet",
       userId: person.json.id,
       name: "FUZZ_SECRET",
       n: "1",
@@ -79,7 +86,8 @@ test("a few thousand random and malformed API requests never get a 5xx, and the 
     };
     const realIdFor = (template: string, segment: string) => {
       if (segment === "name" && template.includes("/assets/")) return "fixture.json";
-      if (segment !== "id") return real[segment];
+      // A route added later with a segment of its own is still fuzzed, with an id that matches nothing.
+      if (segment !== "id") return real[segment] ?? `unknown-${segment}`;
       if (template.startsWith("/api/tasks/")) return task.json.id;
       if (template.startsWith("/api/runs/")) return dispatched.json.runId;
       return work.json.id;
