@@ -11,7 +11,8 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-bubblewrap.sh
 build_log=$(mktemp)
 t0=$(date +%s)
-node scripts/start.mjs --build-only >"$build_log" 2>&1 &
+build_done=$(mktemp)
+(node scripts/start.mjs --build-only >"$build_log" 2>&1 && date +%s >"$build_done") &
 build=$!
 # The build's own result is reported even when vitest fails first.
 finish_build() {
@@ -20,7 +21,7 @@ finish_build() {
     echo "npm test: the production build failed (its output is above)" >&2
     return 1
   fi
-  t_build=$(date +%s)
+  t_build=$(cat "$build_done")
 }
 if ! npx vitest run; then
   finish_build || true

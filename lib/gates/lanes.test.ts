@@ -2,7 +2,7 @@
 // questions the run flow asks of a lane.
 import { describe, expect, it } from "vitest";
 import { toFieldIssues } from "./field-issues";
-import { laneProblem, nextStage, stageAfterLaneChange, stageAttempts, stageToRun, type Lane } from "./lanes";
+import { laneProblem, nextStage, sameLane, stageAfterLaneChange, stageAttempts, stageToRun, type Lane } from "./lanes";
 import { ZWorkPatch } from "./work-schema";
 
 const check = { id: "has-notes", name: "Notes written", kind: "custom", required: true, command: "test -s notes.md" };
@@ -184,5 +184,18 @@ describe("where a task stands on its lane", () => {
     expect(nextStage(delivery, "research")?.id).toBe("build");
     expect(nextStage(delivery, "build")).toBeNull();
     expect(delivery.stages.map(stageAttempts)).toEqual([2, 3]);
+  });
+});
+
+describe("sameLane", () => {
+  const lane = { id: "ops", name: "Ops", stages: [{ id: "deploy", name: "Deploy", checks: [] }] } as unknown as Lane;
+  it("is the same lane whatever order its keys come in (as PostgreSQL's jsonb stores them)", () => {
+    const reordered = { stages: [{ checks: [], name: "Deploy", id: "deploy" }], name: "Ops", id: "ops" };
+    expect(sameLane(lane, reordered as unknown as Lane)).toBe(true);
+  });
+  it("is another lane when a name, a stage or its absence differs", () => {
+    expect(sameLane(lane, { ...lane, name: "Operations" })).toBe(false);
+    expect(sameLane(lane, { ...lane, stages: [] })).toBe(false);
+    expect(sameLane(lane, null)).toBe(false);
   });
 });

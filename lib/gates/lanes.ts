@@ -100,6 +100,20 @@ export function findLane(lanes: readonly Lane[], laneId: string | null | undefin
   return laneId ? (lanes.find((l) => l.id === laneId) ?? null) : null;
 }
 
+// Whether a lane is the same in both lists, whatever order its keys were stored in (PostgreSQL's jsonb
+// keeps them in its own order, so text comparison would call every stored lane changed).
+export function sameLane(a: Lane | null, b: Lane | null): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : 1)))
+      : v,
+  );
+}
+
 function stageIndex(lane: Lane, stageId: string | null | undefined): number {
   return stageId ? lane.stages.findIndex((s) => s.id === stageId) : -1;
 }

@@ -27,7 +27,7 @@ import { expandAgentPreset } from "./agent-presets";
 import { refuseOutOfReachRepositories } from "./work-repositories";
 import { platformMountIssues, type SandboxMount } from "../gates/sandbox-settings";
 import { dataDir } from "../config/database-url";
-import { findLane, type Lane } from "../gates/lanes";
+import { findLane, sameLane, type Lane } from "../gates/lanes";
 import { listActiveStageRuns } from "../db/runs";
 import { installDir } from "../config/install-dir";
 
@@ -148,9 +148,7 @@ async function refuseLaneEditsUnderActiveRuns(
   after: readonly Lane[],
   db: DbOrTx,
 ): Promise<void> {
-  const changed = new Set(
-    before.filter((l) => JSON.stringify(l) !== JSON.stringify(findLane(after, l.id))).map((l) => l.id),
-  );
+  const changed = new Set(before.filter((l) => !sameLane(l, findLane(after, l.id))).map((l) => l.id));
   if (changed.size === 0) return;
   const busy = (await listActiveStageRuns({ workId, db })).find((r) => r.lane && changed.has(r.lane.id));
   if (!busy?.lane) return;
