@@ -5,6 +5,7 @@ import { z } from "zod";
 import { CHECK_ID_PATTERN, ZCheckList } from "./check-schema";
 import { presentHeldOut } from "./held-out";
 import { DEFAULT_ATTEMPTS, MAX_ATTEMPTS, MIN_ATTEMPTS } from "./work-fields";
+import { refuseIdsRepeated } from "./duplicate-ids";
 
 const MAX_LANES = 10;
 const MAX_STAGES = 10;
@@ -56,22 +57,8 @@ const ZStage = z.strictObject(
 export type Stage = z.output<typeof ZStage>;
 
 // Ids are unique within their list (lanes of a Work, stages of a lane), reported beside the other errors.
-function refuseRepeatedIds(what: string) {
-  return (list: readonly { id?: unknown }[], ctx: z.RefinementCtx) => {
-    const firstAt = new Map<string, number>();
-    list.forEach((entry, index) => {
-      if (typeof entry?.id !== "string") return;
-      const first = firstAt.get(entry.id);
-      if (first === undefined) firstAt.set(entry.id, index);
-      else
-        ctx.addIssue({
-          code: "custom",
-          path: [index, "id"],
-          message: `duplicate id "${entry.id}": already used by ${what} ${first + 1}`,
-        });
-    });
-  };
-}
+const refuseRepeatedIds = (what: string) =>
+  refuseIdsRepeated((id, first) => `duplicate id "${id}": already used by ${what} ${first + 1}`);
 const EVEN_WITH_OTHER_ERRORS = { when: (payload: { value: unknown }) => Array.isArray(payload.value) };
 
 const ZLane = z.strictObject(
