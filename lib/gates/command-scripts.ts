@@ -92,7 +92,7 @@ function splitCommands(command: string): Simple[] {
 const REDIRECT = /^\d*(?:[<>]|>>|<<|&>|>&|<&)/;
 
 // Options of the interpreters that take the next word as their value.
-const TAKES_VALUE: Record<string, Set<string>> = {
+export const TAKES_VALUE: Record<"node" | "python" | "bash", ReadonlySet<string>> = {
   node: new Set([
     "-r",
     "--require",

@@ -6,7 +6,7 @@
 // file of the checkout the command runs in (checkout-relative path), or null.
 import path from "node:path";
 import picomatch from "picomatch";
-import { commandsOf, countCommands } from "./command-scripts";
+import { TAKES_VALUE, commandsOf, countCommands } from "./command-scripts";
 import { npmScriptOf, runnerOf } from "./gate-files";
 import { parseJson, partOf } from "./gate-file-parts";
 import { shellQuote } from "./shell-quote";
@@ -55,14 +55,7 @@ type Rewrite = { isRun: (file: string) => boolean; runs: string; words: (files: 
 type RunnerRule = (words: string[], runDir: string, read: Read) => Rewrite | string;
 
 const NODE_VALUE = new Set([
-  "-r",
-  "--require",
-  "--import",
-  "--loader",
-  "--experimental-loader",
-  "--env-file",
-  "-C",
-  "--conditions",
+  ...TAKES_VALUE.node,
   "--test-reporter",
   "--test-reporter-destination",
   "--test-name-pattern",
