@@ -7,8 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { SYSTEM_ACTOR } from "../../lib/auth/actor";
 import { findRun, listResultsOfRun } from "../../lib/db/runs";
-import { QueueExecutor } from "../../lib/runner/queue/queue-executor";
-import { configureRuntime, defaultRunnerDeps, setExecutor } from "../../lib/runner/runtime";
+import { configureRuntime } from "../../lib/runner/runtime";
 import { dispatchTask } from "../../lib/services/runs";
 import { createTask } from "../../lib/services/tasks";
 import { createWork } from "../../lib/services/works";
@@ -16,29 +15,20 @@ import { makeGitRepo } from "../../lib/testing/git-repo";
 const isRoot = process.getuid?.() === 0;
 import { createNetns, type Netns } from "../../lib/testing/netns";
 import { waitFor } from "../../lib/testing/processes";
-import { createTestDb } from "../../lib/testing/test-db";
 import {
-  openTestQueue,
-  shareSecretKey,
   startWorkerProcess,
   stopWorkerProcess,
   waitForOutput,
   type WorkerProcess,
 } from "../../lib/testing/worker-process";
 import type { BenchRow } from "./runner-bench";
-import { pollViewers, viewerToken } from "./viewers-bench";
+import { openQueueBench, pollViewers, viewerToken } from "./viewers-bench";
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 export async function benchScale(runs: number): Promise<BenchRow[]> {
-  process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
-  shareSecretKey();
-  const t = await createTestDb();
-  const { queue, drop } = await openTestQueue();
-  const deps = { ...defaultRunnerDeps(), dataDir: t.dataDir, concurrency: 4 };
-  const executor = new QueueExecutor(queue, deps, 30_000);
-  setExecutor(executor, deps);
+  const { deps, close } = await openQueueBench();
   const repo = makeGitRepo({ "README.md": "scale\n" });
   const workers: WorkerProcess[] = [];
   let ns: Netns | null = null;
@@ -141,11 +131,9 @@ export async function benchScale(runs: number): Promise<BenchRow[]> {
     return rows;
   } finally {
     for (const w of workers) await stopWorkerProcess(w);
-    executor.close();
     await ns?.cleanup();
-    await drop();
     repo.cleanup();
-    await t.cleanup();
+    await close();
   }
 }
 

@@ -94,7 +94,9 @@ export async function pollViewers(workId: string, token: string): Promise<BenchR
   };
 }
 
-export async function benchViewers(): Promise<BenchRow[]> {
+// A fresh PostgreSQL test database and queue with this process dispatching through it (the benches that
+// run real workers: this one and scale-bench.ts); `close` ends the executor and drops both.
+export async function openQueueBench() {
   process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
   shareSecretKey();
   const t = await createTestDb();
@@ -102,6 +104,16 @@ export async function benchViewers(): Promise<BenchRow[]> {
   const deps = { ...defaultRunnerDeps(), dataDir: t.dataDir, concurrency: 4 };
   const executor = new QueueExecutor(queue, deps, 30_000);
   setExecutor(executor, deps);
+  const close = async () => {
+    executor.close();
+    await drop();
+    await t.cleanup();
+  };
+  return { deps, close };
+}
+
+export async function benchViewers(): Promise<BenchRow[]> {
+  const bench = await openQueueBench();
   const repo = makeGitRepo({ "README.md": "viewers\n" });
   // The worker clones as the sandbox user: the repository must be readable by others (mkdtemp makes 0700).
   execFileSync("chmod", ["-R", "a+rX", repo.dir]);
@@ -125,10 +137,8 @@ export async function benchViewers(): Promise<BenchRow[]> {
     }
   } finally {
     await stopWorkerProcess(worker);
-    executor.close();
-    await drop();
     repo.cleanup();
-    await t.cleanup();
+    await bench.close();
   }
 }
 
