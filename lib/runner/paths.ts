@@ -56,3 +56,15 @@ export function reviewerHomeOf(dataDir: string, runId: string, n: number): strin
 export function attemptFilesDirOf(dataDir: string, runId: string, n: number): string {
   return path.join(dataDir, "run-files", runId, String(n));
 }
+
+// The folder of one of an attempt's sandboxes (lib/runner/sandbox/attempt-sandbox.ts): its output pipes and
+// bwrap's own messages.
+export function attemptSandboxDirOf(dataDir: string, runId: string, n: number, k: number): string {
+  return path.join(attemptFilesDirOf(dataDir, runId, n), `sandbox-${k}`);
+}
+
+// The copy of the native spawner that runs inside sandboxes: in the data dir (which the sandbox's user can
+// pass through), since the install folder may not be reachable by that user.
+export function sandboxSpawnerPathOf(dataDir: string): string {
+  return path.join(dataDir, "bin", "gatehouse-spawner");
+}

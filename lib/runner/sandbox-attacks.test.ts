@@ -1,14 +1,15 @@
 // The sandbox attacked as a hostile agent would, with real processes, from inside the agent step and from
 // inside a check (SPEC Part 3; issue 20, item 5): every attack prints "LEAK …" when it works, and the run
 // shows whether any did. Runs as root (as CI does): the sandbox's commands then run as its own user.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { setSecret } from "../services/secrets";
 import { describeAsRoot } from "../testing/needs-root";
 import { processesCarrying } from "../testing/processes";
+import { copyPytestTo } from "../testing/reachable-pytest";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 import { worktreeDirOf } from "./checkout/checkout";
 
@@ -55,16 +56,6 @@ if [ -n "$GATEHOUSE_BRIEF_FILE" ]; then
 fi
 echo "attacks done as $(id -u)"
 `;
-
-// The first folder on the way to `file` that `user` may not enter (null: it can reach it).
-function unreachableFolderOf(file: string, user: { uid: number; gid: number }): string | null {
-  for (let dir = path.dirname(file); dir !== "/"; dir = path.dirname(dir)) {
-    const stat = fs.statSync(dir);
-    const bits = stat.uid === user.uid ? 0o100 : stat.gid === user.gid ? 0o010 : 0o001;
-    if (!(stat.mode & bits)) return dir;
-  }
-  return null;
-}
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let h: Harness;
@@ -175,28 +166,30 @@ describeAsRoot("the sandbox, attacked from the agent step and from a check", () 
     expect(detail.run.ending).toBe("accepted");
   });
 
-  it("the honest twin: a pytest suite passes, when its interpreter is reachable by the sandbox's user", async (t) => {
-    let python: string;
-    try {
-      python = execFileSync("python3", ["-c", "import sys, pytest; print(sys.executable)"], {
-        encoding: "utf8",
-      }).trim();
-    } catch {
+  it("the honest twin: a pytest suite passes, with the toolchain bound in by the Work's sandboxMounts", async (t) => {
+    // The machine's pytest (pyenv's, under /root, is out of the sandbox's user's reach) copied for the system
+    // python3 into a folder outside the data dir, which the Work binds read-only, as a team binds a toolchain.
+    const toolchain = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-pytest-"));
+    fs.chmodSync(toolchain, 0o755);
+    const python = copyPytestTo(path.join(toolchain, "site"));
+    if (!python) {
+      fs.rmSync(toolchain, { recursive: true, force: true });
       t.skip("skipped: no python3 with pytest on this machine");
       return;
     }
-    const blocked = unreachableFolderOf(python, h.deps.runAs!);
-    if (blocked) {
-      // pyenv under /root (mode 0700) is the usual case: no unprivileged user can run it, sandbox or not.
-      t.skip(`skipped: pytest's interpreter ${python} is under ${blocked}, which the sandbox's user cannot enter`);
-      return;
+    try {
+      const s = await scenario(
+        {
+          checkDefaults: [check("pytest", `${python} -m pytest -q -p no:cacheprovider`, { kind: "test" })],
+          sandboxMounts: [{ path: toolchain, mode: "ro" }],
+        },
+        { "test_add.py": "def test_add():\n    assert 2 + 3 == 5\n" },
+      );
+      const detail = await dispatchAndSettle(h, s.task.id);
+      expect(detail.attempts[0].results[0]).toMatchObject({ verdict: "passed", tests: { passed: 1 } });
+    } finally {
+      fs.rmSync(toolchain, { recursive: true, force: true });
     }
-    const s = await scenario(
-      { checkDefaults: [check("pytest", `${python} -m pytest -q -p no:cacheprovider`, { kind: "test" })] },
-      { "test_add.py": "def test_add():\n    assert 2 + 3 == 5\n" },
-    );
-    const detail = await dispatchAndSettle(h, s.task.id);
-    expect(detail.attempts[0].results[0]).toMatchObject({ verdict: "passed", tests: { passed: 1 } });
   });
 
   it("no process outlives its command inside the sandbox: a detached child is gone, a timeout ends \

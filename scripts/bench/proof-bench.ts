@@ -3,10 +3,10 @@
 // them off (its checks alone), on a generated suite: node:test (a few hundred tests) and, when python3 has
 // pytest, a pytest suite of about 200. Both sides interleaved in one run; medians; one new task per
 // dispatch (so each starts from the base commit). The suite's own time, as the check row records it, too.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { copyPytestTo } from "../../lib/testing/reachable-pytest";
 import { SYSTEM_ACTOR } from "../../lib/auth/actor";
 import { listAttempts, listResults, findRun } from "../../lib/db/runs";
 import { checkLogPathOf } from "../../lib/runner/paths";
@@ -80,32 +80,9 @@ function pytestSuite(python: string, files: number, perFile: number): Suite {
   };
 }
 
-// pytest for the sandbox's user: the system python3 with a copy of the pytest that python3 has (pyenv's
-// lives under /root, which that user cannot enter), in a folder the sandbox shows read-only (/opt: its
-// /tmp and /var/tmp are its own). null: none.
+// pytest for the sandbox's user, in a folder the sandbox shows read-only (/opt: its /tmp and /var/tmp are its own).
 const PYTEST_COPY = "/opt/gatehouse-bench-pytest";
-function reachablePytest(): string | null {
-  let site: string;
-  try {
-    site = execFileSync(
-      "python3",
-      ["-c", "import os, pytest; print(os.path.dirname(os.path.dirname(pytest.__file__)))"],
-      {
-        encoding: "utf8",
-      },
-    ).trim();
-  } catch {
-    return null;
-  }
-  if (!fs.existsSync("/usr/bin/python3")) return null;
-  fs.rmSync(PYTEST_COPY, { recursive: true, force: true });
-  fs.mkdirSync(PYTEST_COPY, { recursive: true, mode: 0o755 });
-  for (const name of fs.readdirSync(site))
-    if (/^(_?pytest|pluggy|iniconfig|packaging|pygments|py\.py)$|^(pytest|pluggy)-.*\.dist-info$/.test(name))
-      fs.cpSync(path.join(site, name), path.join(PYTEST_COPY, name), { recursive: true });
-  execFileSync("chmod", ["-R", "a+rX", PYTEST_COPY]);
-  return `PYTHONPATH=${PYTEST_COPY} /usr/bin/python3`;
-}
+const reachablePytest = () => copyPytestTo(PYTEST_COPY);
 
 async function benchSuite(suite: Suite, rounds: number): Promise<BenchRow> {
   const t = await createTestDb();

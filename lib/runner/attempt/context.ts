@@ -18,8 +18,9 @@ import { commitOfTree } from "../checkout/scratch";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "../live-logs";
 import type { OutputMasker } from "../output/masker";
 import { attemptDirOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "../paths";
-import { runCommand, type CommandOutcome } from "../process/run-command";
-import { sandboxFor } from "../sandbox/command-sandbox";
+import { runCommand, type CommandOutcome, type InsideSandbox } from "../process/run-command";
+import { sandboxFor, sandboxPlanOf, type SandboxRequest } from "../sandbox/command-sandbox";
+import { AttemptSandboxes } from "../sandbox/attempt-sandbox";
 import { dropEmptyReportFile, homeFor, prepareReportFile } from "../sandbox/command-files";
 import { sandboxPolicyOf, type CommandRole } from "../sandbox/policy";
 import { sandboxSettingsOf } from "../../gates/work-settings";
@@ -94,6 +95,8 @@ export class AttemptContext {
   agentReport: AppliedReport | null = null;
   private readonly secretValues: string[];
   private changeRead: Promise<Change> | null = null;
+  // The sandboxes the attempt's checks share (null: the sandbox is off or unavailable).
+  private readonly sandboxes: AttemptSandboxes | null;
 
   constructor(input: AttemptInput) {
     this.run = input.run;
@@ -109,6 +112,16 @@ export class AttemptContext {
     this.secretValues = Object.values(input.secrets);
     this.masker = input.deps.makeMasker(this.secretValues);
     this.results = new AttemptResults(input.run.id, input.attempt, input.run.checks);
+    const { sandbox, dataDir, runAs } = input.deps;
+    this.sandboxes =
+      sandbox.kind === "bwrap"
+        ? new AttemptSandboxes(sandbox.bwrap, { dataDir, runId: input.run.id, n: input.attempt.n, runAs })
+        : null;
+  }
+
+  // Ends the sandboxes the checks shared (the pipeline, once the attempt is judged).
+  closeSandboxes(): Promise<void> {
+    return this.sandboxes?.close() ?? Promise.resolve();
   }
 
   streamMasker(): OutputMasker {
@@ -145,15 +158,24 @@ export class AttemptContext {
     // In the sandbox the report file is bound alone, so it must exist first (empty: no report).
     const isSandboxed = deps.sandbox.kind === "bwrap";
     if (isSandboxed) prepareReportFile(env, deps.runAs);
-    const sandbox = sandboxFor({
-      mode: deps.sandbox,
+    const request: Omit<SandboxRequest, "mode"> = {
       policy: sandboxPolicyOf(sandboxSettingsOf(run.sandbox), role),
       dataDir: deps.dataDir,
       installDir: process.cwd(),
       taskCheckout: this.checkoutPath,
       cwd: spec.cwd,
       env,
-    });
+    };
+    // A check's command runs in the sandbox the attempt's checks share; the agent's and a reviewer's, which
+    // are handed files of their own (brief, report, shims), each in a sandbox of its own.
+    let inside: InsideSandbox | null = null;
+    let sandbox = null;
+    if (role === "check" && this.sandboxes) {
+      const plan = sandboxPlanOf(request);
+      const found = "error" in plan ? plan : await this.sandboxes.insideFor(plan);
+      if ("error" in found) sandbox = found;
+      else inside = found;
+    } else sandbox = sandboxFor({ mode: deps.sandbox, ...request });
     const liveKey = this.liveKey(spec.liveName);
     const outcome = await runCommand({
       command: spec.command,
@@ -171,6 +193,7 @@ export class AttemptContext {
       pipeDir: pipeDirOf(deps.dataDir),
       runAs: deps.runAs,
       sandbox,
+      inside,
       onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
     }).finally(() => {
       unregisterLiveLog(liveKey);

@@ -126,6 +126,7 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   try {
     judged = await runSteps(ctx, JUDGING_STEPS);
   } finally {
+    await ctx.closeSandboxes();
     await ctx.results.close();
   }
   const { verdicts } = judged;

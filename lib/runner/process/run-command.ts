@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { fifoPoolFor, type ReadEnd } from "./fifo-pool";
 import { PipePoller } from "./pipe-poller";
-import { launch, nativeSpawnerPath, type Exit, type RunAs } from "./spawner";
+import { launch, nativeSpawnerPath, type Exit, type Launcher, type RunAs } from "./spawner";
 import { LogSink, type LogSummary } from "../output/log-sink";
 import type { OutputMasker } from "../output/masker";
 import { StreamSearch } from "../output/stream-search";
@@ -38,8 +38,13 @@ export type CommandSpec = {
   // Run it inside this sandbox (lib/runner/sandbox): bwrap starts bash, under the same shim, so the shim's
   // guards hold for everything inside; an error refuses the command with it. Unset: no sandbox.
   sandbox?: CommandSandbox | null;
+  // Or start it with the spawner inside an attempt's sandbox (lib/runner/sandbox/attempt-sandbox.ts): it is
+  // already the sandbox's user, and its output pipe comes from the sandbox's own folder.
+  inside?: InsideSandbox | null;
   onSpawn?: (info: { pid: number; sink: LogSink }) => void;
 };
+
+export type InsideSandbox = { launcher: Launcher; pipeDir: string; pipeOwner: RunAs | null };
 
 export type CommandOutcome = LogSummary & {
   spawnError: string | null;
@@ -82,23 +87,28 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   const bash = [...BASH_ARGS, spec.command];
   // Sandboxed, the main process is the spawner's waiter around bwrap (see spawner.c): the command inside
   // still gets a timeout's SIGTERM and its grace before the SIGKILL.
-  const program = spec.sandbox
-    ? { file: nativeSpawnerPath(), args: ["--sandbox-wait", spec.sandbox.bwrap, ...spec.sandbox.args, "bash", ...bash] }
-    : { file: "bash", args: bash };
+  const { inside } = spec;
+  const program =
+    spec.sandbox && !inside
+      ? {
+          file: nativeSpawnerPath(),
+          args: ["--sandbox-wait", spec.sandbox.bwrap, ...spec.sandbox.args, "bash", ...bash],
+        }
+      : { file: "bash", args: bash };
 
   let pipe: ReadEnd;
   try {
-    pipe = await fifoPoolFor(spec.pipeDir).takeReadEnd();
+    pipe = await (inside ? fifoPoolFor(inside.pipeDir, inside.pipeOwner) : fifoPoolFor(spec.pipeDir)).takeReadEnd();
   } catch (error) {
     return fail(`could not create the output pipe: ${(error as Error).message}`);
   }
-  const launched = await launch({
+  const launched = await (inside?.launcher.launch.bind(inside.launcher) ?? launch)({
     ...program,
     cwd: spec.cwd,
     env: spec.env,
     stdinPath: spec.stdinFile ?? null,
     outPath: pipe.path,
-    runAs: spec.runAs,
+    runAs: inside ? null : spec.runAs,
   });
   fs.rmSync(pipe.path, { force: true });
   if ("error" in launched) {
@@ -132,7 +142,14 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
 
     const endGroup = () => {
       launched.signal("SIGTERM");
-      timers.push(setTimeout(() => launched.signal("SIGKILL"), killGraceMs));
+      timers.push(
+        setTimeout(() => {
+          launched.signal("SIGKILL");
+          // Still running a grace after the SIGKILL: its shim or spawner was stopped (inside a sandbox they
+          // run as the command's uid): the sandbox is ended instead.
+          if (launched.forceEnd) timers.push(setTimeout(() => launched.forceEnd?.(), killGraceMs));
+        }, killGraceMs),
+      );
     };
     timers.push(
       setTimeout(

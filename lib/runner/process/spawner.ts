@@ -26,12 +26,24 @@ export type LaunchRequest = {
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 // pipeBytes: the capacity of the stdout pipe (0: not a pipe). exited resolves once the command's main
 // process has exited and every process it left has been killed and reaped. signal() sends a signal to
-// the command's process group while its main process lives (afterwards it does nothing).
+// the command's process group while its main process lives (afterwards it does nothing). forceEnd (inside
+// an attempt's sandbox): ends the whole sandbox, for a command whose shim or spawner a signal cannot reach
+// any more (a command can stop them: they run as its uid); exited then resolves with no code.
 export type Launched =
-  | { pid: number; pipeBytes: number; exited: Promise<Exit>; signal: (signal: NodeJS.Signals) => void }
+  | {
+      pid: number;
+      pipeBytes: number;
+      exited: Promise<Exit>;
+      signal: (signal: NodeJS.Signals) => void;
+      forceEnd?: () => void;
+    }
   | { error: string };
 
 type Pending = { started: (l: Launched) => void; exited?: (e: Exit) => void; isStarted: boolean };
+
+// Something that starts commands: the platform's spawner, or the spawner inside an attempt's sandbox
+// (lib/runner/sandbox/attempt-sandbox.ts), which speaks the same protocol over FIFOs.
+export type Launcher = { launch(request: LaunchRequest): Promise<Launched> };
 
 const SIGNAL_NAMES = Object.fromEntries(Object.entries(os.constants.signals).map(([name, n]) => [n, name])) as Record<
   number,
@@ -42,39 +54,24 @@ export function nativeSpawnerPath(): string {
   return path.join(process.cwd(), "lib", "runner", "process", "native", "gatehouse-spawner");
 }
 
-class Spawner {
-  private child: ChildProcess | null = null;
+// The spawner's protocol (see spawner.c) over one channel: requests written with `send`, answers handed to
+// `receive` line by line, and `closed` once the channel ends (what was starting or running cannot be
+// followed any more). `forceEnd`, when given, is how a command that no signal ends is given up on.
+export class SpawnerProtocol {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private isClosed = false;
 
-  private ensure(): ChildProcess | { error: string } {
-    if (this.child && this.child.exitCode === null && !this.child.killed) return this.child;
-    const file = nativeSpawnerPath();
-    if (!fs.existsSync(file))
-      return {
-        error: `the native spawner ${file} is missing (npm install, or node scripts/build-native.mjs, builds it)`,
-      };
-    const child: ChildProcess = spawn(file, [], {
-      stdio: ["pipe", "pipe", "inherit"],
-      env: { PATH: config().hostPath ?? "" } as unknown as NodeJS.ProcessEnv,
-    });
-    child.stdin!.on("error", () => undefined);
-    child.on("error", () => undefined);
-    readline.createInterface({ input: child.stdout! }).on("line", (line) => this.receive(line));
-    child.on("exit", () => {
-      if (this.child === child) this.child = null;
-      // Commands it was starting or watching cannot be followed any more.
-      for (const [id, p] of this.pending) {
-        if (!p.isStarted) p.started({ error: "the spawner process stopped" });
-        else p.exited?.({ code: null, signal: null });
-        this.pending.delete(id);
-      }
-    });
-    this.child = child;
-    return child;
+  constructor(
+    private readonly send: (data: string) => void,
+    private readonly forceEnd?: () => void,
+  ) {}
+
+  get isOpen(): boolean {
+    return !this.isClosed;
   }
 
-  private receive(line: string): void {
+  receive(line: string): void {
     const [tag, idText, ...rest] = line.split(" ");
     const id = Number(idText);
     const p = this.pending.get(id);
@@ -86,6 +83,7 @@ class Spawner {
         pipeBytes: Number(rest[1]) || 0,
         exited: new Promise<Exit>((resolve) => (p.exited = resolve)),
         signal: (signal) => this.signal(id, signal),
+        ...(this.forceEnd ? { forceEnd: this.forceEnd } : {}),
       });
       return;
     }
@@ -99,16 +97,24 @@ class Spawner {
     this.pending.delete(id);
   }
 
+  closed(why: string): void {
+    this.isClosed = true;
+    for (const [id, p] of this.pending) {
+      if (!p.isStarted) p.started({ error: why });
+      else p.exited?.({ code: null, signal: null });
+      this.pending.delete(id);
+    }
+  }
+
   // Asks the command's shim to signal the command's group; nothing once the command has ended.
   private signal(id: number, signal: NodeJS.Signals): void {
     const n = os.constants.signals[signal];
-    if (!this.pending.has(id) || !this.child || !Number.isInteger(n) || n <= 0) return;
-    this.child.stdin!.write(`K\0${id}\0${n}\0`);
+    if (!this.pending.has(id) || this.isClosed || !Number.isInteger(n) || n <= 0) return;
+    this.send(`K\0${id}\0${n}\0`);
   }
 
   launch(request: LaunchRequest): Promise<Launched> {
-    const child = this.ensure();
-    if ("error" in child) return Promise.resolve(child);
+    if (this.isClosed) return Promise.resolve({ error: "the spawner process stopped" });
     const id = this.nextId++;
     const env = Object.entries(request.env).map(([k, v]) => `${k}=${v}`);
     const user = request.runAs ? `${request.runAs.uid}:${request.runAs.gid}` : "";
@@ -131,8 +137,43 @@ class Spawner {
       return Promise.resolve({ error: "a NUL character cannot be passed to a command" });
     return new Promise<Launched>((started) => {
       this.pending.set(id, { started, isStarted: false });
-      child.stdin!.write(`${fields.join("\0")}\0`);
+      this.send(`${fields.join("\0")}\0`);
     });
+  }
+}
+
+// The platform's spawner: a child of the server, started at the first command and again if it stops.
+class Spawner implements Launcher {
+  private child: { process: ChildProcess; protocol: SpawnerProtocol } | null = null;
+
+  private ensure(): SpawnerProtocol | { error: string } {
+    const current = this.child;
+    if (current && current.process.exitCode === null && !current.process.killed) return current.protocol;
+    const file = nativeSpawnerPath();
+    if (!fs.existsSync(file))
+      return {
+        error: `the native spawner ${file} is missing (npm install, or node scripts/build-native.mjs, builds it)`,
+      };
+    const child: ChildProcess = spawn(file, [], {
+      stdio: ["pipe", "pipe", "inherit"],
+      env: { PATH: config().hostPath ?? "" } as unknown as NodeJS.ProcessEnv,
+    });
+    child.stdin!.on("error", () => undefined);
+    child.on("error", () => undefined);
+    const protocol = new SpawnerProtocol((data) => child.stdin!.write(data));
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => protocol.receive(line));
+    child.on("exit", () => {
+      if (this.child?.process === child) this.child = null;
+      protocol.closed("the spawner process stopped");
+    });
+    this.child = { process: child, protocol };
+    return protocol;
+  }
+
+  launch(request: LaunchRequest): Promise<Launched> {
+    const protocol = this.ensure();
+    if ("error" in protocol) return Promise.resolve(protocol);
+    return protocol.launch(request);
   }
 }
 

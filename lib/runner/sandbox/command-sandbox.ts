@@ -13,7 +13,7 @@ import type { SandboxMount, SandboxPolicy } from "./policy";
 // What run-command needs: the bwrap binary and its arguments up to the command, or why it cannot run.
 export type CommandSandbox = { bwrap: string; args: string[] } | { error: string };
 
-type SandboxRequest = {
+export type SandboxRequest = {
   mode: SandboxMode;
   policy: SandboxPolicy;
   dataDir: string;
@@ -38,7 +38,8 @@ export function sandboxFor(req: SandboxRequest): CommandSandbox | null {
   return { bwrap: req.mode.bwrap, args: bwrapArgs(plan) };
 }
 
-function sandboxPlanOf(req: Omit<SandboxRequest, "mode">): SandboxPlan | { error: string } {
+// What a command would see, as a plan (attempt-sandbox.ts starts one sandbox for the commands sharing it).
+export function sandboxPlanOf(req: Omit<SandboxRequest, "mode">): SandboxPlan | { error: string } {
   const dataDir = realDir(req.dataDir);
   const checkout = checkoutRootOf(req.cwd, dataDir);
   if (!checkout) return { error: `the sandbox has no checkout to bind: ${req.cwd} is not inside one` };

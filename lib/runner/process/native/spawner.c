@@ -18,6 +18,11 @@
  * it has no child at all; only then does it answer X. The command gets no descriptor but 0, 1 and 2.
  * When stdin closes (the server stopped) every command is ended the same way before this process exits;
  * if this process is killed, the shims notice (PR_SET_PDEATHSIG) and do the same.
+ *
+ * `gatehouse-spawner --inside DIR`: the same spawner, started by bwrap as an attempt's shared sandbox
+ * (lib/runner/sandbox/attempt-sandbox.ts), its requests and answers on FIFOs. It is not dumpable, and each
+ * command gets a user and mount namespace of its own (isolate): fresh /tmp and /var/tmp, DIR (the output
+ * pipes) covered.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -29,8 +34,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,6 +52,27 @@ static char *buf;
 static size_t len, cap;
 static struct { pid_t pid; long id; } shims[MAX_CHILDREN];
 static pid_t spawner_pid;
+/* Inside an attempt's sandbox (`--inside DIR`): the folder of the commands' output pipes, hidden from each
+ * command; NULL for the platform's own spawner. */
+static const char *inside_hidden;
+/* What lay in the sandbox's /tmp and /var/tmp when it started: what bwrap bound there (a data dir in /tmp,
+ * a mount of the Work's), kept in each command's fresh /tmp. */
+#define MAX_KEPT 64
+static char *kept[MAX_KEPT];
+static int kept_count;
+
+static void note_kept(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL && kept_count < MAX_KEPT) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    size_t n = strlen(dir) + strlen(e->d_name) + 2;
+    kept[kept_count] = malloc(n);
+    snprintf(kept[kept_count++], n, "%s/%s", dir, e->d_name);
+  }
+  closedir(d);
+}
 
 /* ---- shared helpers ---------------------------------------------------------------------------- */
 
@@ -154,7 +183,56 @@ static void sweep(void) {
 }
 
 struct start_failure { int stage; int err; };
-enum { STAGE_USER = 1, STAGE_CWD = 2, STAGE_EXEC = 3 };
+enum { STAGE_USER = 1, STAGE_CWD = 2, STAGE_EXEC = 3, STAGE_ISOLATE = 4 };
+
+static int write_file(const char *path, const char *text) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = write(fd, text, strlen(text));
+  int saved = errno;
+  close(fd);
+  errno = saved;
+  return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Inside an attempt's sandbox, each command gets a world of its own on top of the sandbox's: a user
+ * namespace mapping only its own uid and gid (so it holds no capability outside it, and none at all once
+ * it execs as that non-root uid), and a mount namespace in which /tmp and /var/tmp are fresh and empty and
+ * the output pipes' folder is covered. What one check leaves in /tmp the next never sees. */
+static int isolate(void) {
+  char map[64];
+  uid_t uid = getuid();
+  gid_t gid = getgid();
+  /* Made dumpable (it is about to exec, which would do so anyway) so its own /proc files are its to write. */
+  prctl(PR_SET_DUMPABLE, 1);
+  if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return -1;
+  snprintf(map, sizeof map, "%u %u 1\n", uid, uid);
+  if (write_file("/proc/self/uid_map", map) != 0) return -1;
+  if (write_file("/proc/self/setgroups", "deny") != 0) return -1;
+  snprintf(map, sizeof map, "%u %u 1\n", gid, gid);
+  if (write_file("/proc/self/gid_map", map) != 0) return -1;
+  if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return -1;
+  const unsigned long flags = MS_NOSUID | MS_NODEV;
+  /* The pipes' folder first (it may lie in what is kept below). */
+  if (mount("tmpfs", inside_hidden, "tmpfs", flags | MS_NOEXEC | MS_RDONLY, "mode=0") != 0) return -1;
+  /* Held by descriptor across the fresh mounts, then bound back at the same place (with what is mounted
+   * under them: a read-only bind stays read-only). */
+  int held[MAX_KEPT];
+  for (int i = 0; i < kept_count; i++) held[i] = open(kept[i], O_PATH | O_CLOEXEC);
+  if (mount("tmpfs", "/tmp", "tmpfs", flags, "mode=1777") != 0) return -1;
+  if (access("/var/tmp", F_OK) == 0 && mount("tmpfs", "/var/tmp", "tmpfs", flags, "mode=1777") != 0) return -1;
+  for (int i = 0; i < kept_count; i++) {
+    if (held[i] < 0) continue;
+    struct stat st;
+    char source[64];
+    if (fstat(held[i], &st) != 0) return -1;
+    if (S_ISDIR(st.st_mode) ? mkdir(kept[i], 0755) != 0 : mknod(kept[i], S_IFREG | 0644, 0) != 0) return -1;
+    snprintf(source, sizeof source, "/proc/self/fd/%d", held[i]);
+    if (mount(source, kept[i], NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    close(held[i]);
+  }
+  return 0;
+}
 
 static void shim(long id, char **f, char **argv, char **envp, int envc) {
   /* The spawner's end (if it dies, this shim ends the command), before anything else. */
@@ -209,6 +287,8 @@ static void shim(long id, char **f, char **argv, char **envp, int envc) {
     close_from(3, report[1]);
     if (as_user && (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0))
       failure = (struct start_failure){STAGE_USER, errno};
+    else if (inside_hidden && isolate() != 0)
+      failure = (struct start_failure){STAGE_ISOLATE, errno};
     else if (chdir(f[2]) != 0)
       failure = (struct start_failure){STAGE_CWD, errno};
     else {
@@ -240,6 +320,8 @@ static void shim(long id, char **f, char **argv, char **envp, int envc) {
     sweep();
     if (failure.stage == STAGE_USER)
       dprintf(1, "E %ld could not switch to user %u: %s\n", id, uid, strerror(failure.err));
+    else if (failure.stage == STAGE_ISOLATE)
+      dprintf(1, "E %ld could not isolate the command in the sandbox: %s\n", id, strerror(failure.err));
     else if (failure.stage == STAGE_CWD)
       dprintf(1, "E %ld could not enter %s: %s\n", id, f[2], strerror(failure.err));
     else
@@ -439,6 +521,14 @@ static int sandbox_wait(char **argv) {
 
 int main(int argc, char **argv) {
   if (argc > 2 && strcmp(argv[1], "--sandbox-wait") == 0) return sandbox_wait(argv + 2);
+  /* The spawner of one attempt's sandbox, started by bwrap: not dumpable, so a command of the same uid can
+   * neither trace it or its shims nor open their descriptors (the answers) through /proc. */
+  if (argc > 2 && strcmp(argv[1], "--inside") == 0) {
+    inside_hidden = argv[2];
+    prctl(PR_SET_DUMPABLE, 0);
+    note_kept("/tmp");
+    note_kept("/var/tmp");
+  }
   /* Nothing the server was started with (a pipe at fd 251 was seen) reaches a command. */
   close_from(3, -1);
   spawner_pid = getpid();

@@ -1,0 +1,114 @@
+// One sandbox for an attempt's checks (lib/runner/sandbox/attempt-sandbox.ts): the checks share it, each
+// with a /tmp of its own, and nothing a check does to the spawner it shares the sandbox with turns into a
+// pass — not tracing it, not writing its answers, not seeing its pipes, not killing or stopping it.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeAsRoot } from "../testing/needs-root";
+import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+
+let h: Harness;
+
+async function scenario(work: Record<string, unknown>, files: Record<string, string> = {}) {
+  const s = await makeScenario(h, work, { files });
+  // The test repositories are made in private temp dirs: let the sandbox's user clone them.
+  for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
+    fs.chmodSync(dir, 0o755);
+  return s;
+}
+
+// The processes of the sandbox that are not the check's own: its spawner and their shims (their command
+// line names `--inside`), and bwrap's init.
+const PLATFORM_PIDS = `platform_pids() {
+  for p in /proc/[0-9]*; do
+    tr '\\0' ' ' < "$p/cmdline" 2>/dev/null | grep -qE -- '--inside|^bwrap ' && basename "$p"
+  done
+}`;
+
+describeAsRoot("the checks of an attempt share one sandbox", () => {
+  beforeAll(async () => {
+    process.env.GATEHOUSE_SANDBOX = "on";
+    h = await createHarness();
+  });
+  afterAll(async () => {
+    process.env.GATEHOUSE_SANDBOX = "off";
+    await h?.cleanup();
+  });
+
+  it("they run in one PID namespace, not the server's, and each has a /tmp and /var/tmp of its own", async () => {
+    const s = await scenario({
+      checkDefaults: [
+        check("first", "readlink /proc/self/ns/pid; echo planted > /tmp/left; echo planted > /var/tmp/left"),
+        check("second", "readlink /proc/self/ns/pid; ls -A /tmp /var/tmp; ! cat /tmp/left /var/tmp/left 2>/dev/null"),
+      ],
+    });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const [first, second] = detail.attempts[0].results;
+    expect([first.verdict, second.verdict]).toEqual(["passed", "passed"]);
+    const namespaceOf = (tail: string | null) => /pid:\[\d+\]/.exec(tail ?? "")?.[0];
+    expect(namespaceOf(first.logTail)).toBeDefined();
+    expect(namespaceOf(second.logTail)).toBe(namespaceOf(first.logTail));
+    expect(namespaceOf(second.logTail)).not.toBe(fs.readlinkSync("/proc/self/ns/pid"));
+    expect(second.logTail).not.toContain("planted");
+  });
+
+  it("a check cannot trace the spawner, open its answers or see its pipes", async () => {
+    const attack = `${PLATFORM_PIDS}
+leak() { echo "LEAK: $1"; }
+pids=$(platform_pids)
+[ -n "$pids" ] || leak "found no spawner to attack (the test would prove nothing)"
+for p in $pids; do
+  cat "/proc/$p/environ" >/dev/null 2>&1 && leak "read $p's environment"
+  for fd in 0 1 2 3 4 5; do
+    ( echo "X 1 0 0" > "/proc/$p/fd/$fd" ) 2>/dev/null && leak "write $p's descriptor $fd"
+    ( cat < "/proc/$p/fd/$fd" >/dev/null ) 2>/dev/null & sleep 0.01; kill $! 2>/dev/null && wait $! 2>/dev/null
+  done
+  readlink "/proc/$p/cwd" >/dev/null 2>&1 && leak "follow $p's working directory"
+  dir=$(tr '\\0' '\\n' < "/proc/$p/cmdline" | grep -A1 -x -- --inside | tail -1)
+  [ -n "$dir" ] && ls -A "$dir" 2>/dev/null | grep -q . && leak "list the pipes in $dir"
+done
+echo "tried $(echo $pids | wc -w) processes"`;
+    const s = await scenario(
+      { checkDefaults: [check("attack", "bash attack.sh"), check("after", "echo still-here")] },
+      { "attack.sh": attack },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const [attacked, after] = detail.attempts[0].results;
+    expect(attacked.logTail).toMatch(/tried [1-9]\d* processes/);
+    expect(attacked.logTail).not.toContain("LEAK");
+    expect([attacked.verdict, after.verdict]).toEqual(["passed", "passed"]);
+    expect(after.logTail).toContain("still-here");
+  });
+
+  it("a check that kills the spawner is an error, and the checks after it run in a new sandbox", async () => {
+    const s = await scenario({
+      checkDefaults: [
+        check("before", "readlink /proc/self/ns/pid"),
+        check("killer", `${PLATFORM_PIDS}\nkill -9 $(platform_pids); sleep 5; exit 0`),
+        check("after", "readlink /proc/self/ns/pid"),
+      ],
+    });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const [before, killer, after] = detail.attempts[0].results;
+    expect(killer.verdict).not.toBe("passed");
+    expect(killer.exitCode).toBeNull();
+    expect([before.verdict, after.verdict]).toEqual(["passed", "passed"]);
+    expect(after.logTail).toMatch(/pid:\[\d+\]/);
+    expect(after.logTail).not.toBe(before.logTail);
+    expect(detail.run.gate).toBe("red");
+  });
+
+  it("a check that stops its spawner times out instead of holding the run, and the next check runs", async () => {
+    const s = await scenario({
+      checkDefaults: [
+        check("stopper", `${PLATFORM_PIDS}\nkill -STOP $(platform_pids); sleep 300`, { timeoutSec: 1 }),
+        check("after", "echo ran"),
+      ],
+    });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const [stopper, after] = detail.attempts[0].results;
+    expect(stopper.verdict).toBe("timeout");
+    expect(after.verdict).toBe("passed");
+    expect(after.logTail).toContain("ran");
+  });
+});
