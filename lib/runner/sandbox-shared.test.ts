@@ -5,6 +5,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeAsRoot } from "../testing/needs-root";
+import { giveTo } from "./run-as";
+import { runCommand } from "./process/run-command";
+import { AttemptSandboxes } from "./sandbox/attempt-sandbox";
+import { sandboxPlanOf } from "./sandbox/command-sandbox";
+import { DEFAULT_SANDBOX_POLICY } from "./sandbox/policy";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 
 let h: Harness;
@@ -110,5 +115,57 @@ echo "tried $(echo $pids | wc -w) processes"`;
     expect(stopper.verdict).toBe("timeout");
     expect(after.verdict).toBe("passed");
     expect(after.logTail).toContain("ran");
+  });
+
+  it("two commands at once never share a sandbox; a sandbox is used again once its command has ended", async () => {
+    const mode = h.deps.sandbox;
+    if (mode.kind !== "bwrap") throw new Error("the sandbox is on in this suite");
+    const checkout = path.join(h.dataDir, "worktrees", "side-by-side");
+    fs.mkdirSync(path.join(checkout, ".git"), { recursive: true });
+    giveTo(checkout, h.deps.runAs);
+    const env = { PATH: "/usr/bin:/bin", HOME: checkout };
+    const plan = sandboxPlanOf({
+      policy: DEFAULT_SANDBOX_POLICY,
+      dataDir: h.dataDir,
+      installDir: process.cwd(),
+      taskCheckout: checkout,
+      cwd: checkout,
+      env,
+    });
+    if ("error" in plan) throw new Error(plan.error);
+    const sandboxes = new AttemptSandboxes(mode.bwrap, {
+      dataDir: h.dataDir,
+      runId: "side",
+      n: 1,
+      runAs: h.deps.runAs,
+    });
+    const namespaceIn = async (held: Awaited<ReturnType<AttemptSandboxes["insideFor"]>>, name: string) => {
+      if ("error" in held) throw new Error(held.error);
+      const logPath = path.join(h.dataDir, `${name}.log`);
+      const outcome = await runCommand({
+        command: "readlink /proc/self/ns/pid",
+        cwd: checkout,
+        env,
+        timeoutMs: 10_000,
+        logPath,
+        capBytes: 1 << 20,
+        masker: h.deps.makeMasker([]),
+        pipeDir: held.inside.pipeDir,
+        inside: held.inside,
+      });
+      held.release();
+      expect(outcome.exitCode).toBe(0);
+      return fs.readFileSync(logPath, "utf8").trim();
+    };
+    try {
+      const [a, b] = await Promise.all([sandboxes.insideFor(plan), sandboxes.insideFor(plan)]);
+      const [first, second] = await Promise.all([namespaceIn(a, "a"), namespaceIn(b, "b")]);
+      expect(first).toMatch(/^pid:\[\d+\]$/);
+      expect(second).not.toBe(first);
+      const again = await namespaceIn(await sandboxes.insideFor(plan), "c");
+      expect([first, second]).toContain(again);
+    } finally {
+      await sandboxes.close();
+    }
   });
 });

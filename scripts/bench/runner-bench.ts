@@ -298,8 +298,9 @@ export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
     for (const d of [checkout, home]) giveTo(d, runAs);
     const shared = new AttemptSandboxes(mode.bwrap, { dataDir, runId: "r", n: 1, runAs });
     const openStarted = performance.now();
-    const inside = await shared.insideFor({ ...fullPlan, cwd: checkout });
-    if ("error" in inside) throw new Error(inside.error);
+    const held = await shared.insideFor({ ...fullPlan, cwd: checkout });
+    if ("error" in held) throw new Error(held.error);
+    const { inside } = held;
     const first = performance.now();
     const firstLaunch = await inside.launcher.launch({
       file: "bash",

@@ -169,12 +169,13 @@ export class AttemptContext {
     // A check's command runs in the sandbox the attempt's checks share; the agent's and a reviewer's, which
     // are handed files of their own (brief, report, shims), each in a sandbox of its own.
     let inside: InsideSandbox | null = null;
+    let release = () => {};
     let sandbox = null;
     if (role === "check" && this.sandboxes) {
       const plan = sandboxPlanOf(request);
       const found = "error" in plan ? plan : await this.sandboxes.insideFor(plan);
       if ("error" in found) sandbox = found;
-      else inside = found;
+      else ({ inside, release } = found);
     } else sandbox = sandboxFor({ mode: deps.sandbox, ...request });
     const liveKey = this.liveKey(spec.liveName);
     const outcome = await runCommand({
@@ -196,6 +197,7 @@ export class AttemptContext {
       inside,
       onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
     }).finally(() => {
+      release();
       unregisterLiveLog(liveKey);
       if (isSandboxed) dropEmptyReportFile(env);
     });

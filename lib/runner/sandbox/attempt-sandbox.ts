@@ -26,9 +26,11 @@ type Owner = { dataDir: string; runId: string; n: number; runAs: RunAsUser | nul
 const CLOSE_GRACE_MS = 5000;
 
 // The sandboxes of one attempt, one per distinct plan (the plan without its working directory: the
-// commands of one checkout share it). Closed when the attempt's judging ends.
+// commands of one checkout share it) and per command running at the same time: two commands never share a
+// PID namespace while both run (proof re-runs may run side by side), so one cannot trace the other.
+// Closed when the attempt's judging ends.
 export class AttemptSandboxes {
-  private readonly sessions = new Map<string, Promise<SandboxSession | { error: string }>>();
+  private readonly sessions = new Map<string, Slot[]>();
   private count = 0;
 
   constructor(
@@ -36,29 +38,42 @@ export class AttemptSandboxes {
     private readonly owner: Owner,
   ) {}
 
-  async insideFor(plan: SandboxPlan): Promise<InsideSandbox | { error: string }> {
+  // A sandbox for one command, held until `release` (call it once the command has ended).
+  async insideFor(plan: SandboxPlan): Promise<{ inside: InsideSandbox; release: () => void } | { error: string }> {
     const key = JSON.stringify({ ...plan, cwd: null });
-    let session = this.sessions.get(key);
-    // One that stopped (a command killed its spawner) is replaced for the commands after it.
-    const current = session ? await session : null;
-    if (!session || (current && "isOpen" in current && !current.isOpen)) {
-      session = SandboxSession.start(this.bwrap, plan, this.owner, this.count++);
-      this.sessions.set(key, session);
+    const slots = this.sessions.get(key) ?? [];
+    this.sessions.set(key, slots);
+    // One that stopped (a command killed its spawner) is replaced by a new one for the commands after it.
+    let slot = slots.find((s) => !s.isBusy && s.isOpen);
+    if (!slot) {
+      slot = { session: SandboxSession.start(this.bwrap, plan, this.owner, this.count++), isBusy: false, isOpen: true };
+      slots.push(slot);
     }
-    const started = await session;
-    if ("error" in started) {
-      this.sessions.delete(key);
-      return started;
+    slot.isBusy = true;
+    const started = await slot.session;
+    const held = slot;
+    if ("error" in started || !started.isOpen) {
+      slots.splice(slots.indexOf(held), 1);
+      if ("error" in started) return started;
+      return this.insideFor(plan);
     }
-    return { launcher: started.protocol, pipeDir: started.pipeDir, pipeOwner: this.owner.runAs };
+    return {
+      inside: { launcher: started.protocol, pipeDir: started.pipeDir, pipeOwner: this.owner.runAs },
+      release: () => {
+        held.isBusy = false;
+        held.isOpen = started.isOpen;
+      },
+    };
   }
 
   async close(): Promise<void> {
-    const sessions = [...this.sessions.values()];
+    const slots = [...this.sessions.values()].flat();
     this.sessions.clear();
-    await Promise.all(sessions.map(async (s) => ((await s) as Partial<SandboxSession>).close?.()));
+    await Promise.all(slots.map(async (s) => ((await s.session) as Partial<SandboxSession>).close?.()));
   }
 }
+
+type Slot = { session: Promise<SandboxSession | { error: string }>; isBusy: boolean; isOpen: boolean };
 
 class SandboxSession {
   private constructor(
