@@ -60,13 +60,8 @@ echo "attacks done as $(id -u)"
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let h: Harness;
 
-async function scenario(work: Record<string, unknown>, files: Record<string, string> = {}) {
-  const s = await makeScenario(h, work, { files: { "attack.sh": ATTACK, ...files } });
-  // The test repositories are made in private temp dirs: let the sandbox's user clone them.
-  for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
-    fs.chmodSync(dir, 0o755);
-  return s;
-}
+const scenario = (work: Record<string, unknown>, files: Record<string, string> = {}) =>
+  makeScenario(h, work, { files: { "attack.sh": ATTACK, ...files } });
 
 describeAsRoot("the sandbox, attacked from the agent step and from a check", () => {
   beforeAll(async () => {

@@ -14,13 +14,8 @@ import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } f
 
 let h: Harness;
 
-async function scenario(work: Record<string, unknown>, files: Record<string, string> = {}) {
-  const s = await makeScenario(h, work, { files });
-  // The test repositories are made in private temp dirs: let the sandbox's user clone them.
-  for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
-    fs.chmodSync(dir, 0o755);
-  return s;
-}
+const scenario = (work: Record<string, unknown>, files: Record<string, string> = {}) =>
+  makeScenario(h, work, { files });
 
 // The processes of the sandbox that are not the check's own: its spawner and their shims (their command
 // line names `--inside`), and bwrap's init.

@@ -1,8 +1,3 @@
-// Every step of an attempt runs sandboxed, not only the agent and the checks: the proof rows' re-runs in
-// scratch worktrees, the review (with its recording shims) and the red team with its probes — and each
-// still does its job there. Root only (as CI): the commands then run as the sandbox's own user.
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunDetail } from "../services/run-detail";
 import { makeCheckSourceRepo } from "../testing/check-source-repos";
@@ -75,8 +70,6 @@ describeAsRoot("every step of an attempt, sandboxed", () => {
         task: { acceptanceChecks: [check("title-lower", "node test/title.test.js", { kind: "test" })] },
       },
     );
-    for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
-      fs.chmodSync(dir, 0o755);
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.run.sandboxMode).toBe("bwrap");
     expect(rowOf(detail, "_fails-without-change")?.verdict).toBe("passed");
@@ -92,8 +85,6 @@ describeAsRoot("every step of an attempt, sandboxed", () => {
   it("a check reads its check sources' clone, read-only, and the agent never sees it", async () => {
     const source = makeCheckSourceRepo("v7");
     h.repos.push(source);
-    for (let dir = source.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
-      fs.chmodSync(dir, 0o755);
     const s = await makeScenario(h, {
       checkSources: [{ name: "gates", url: source.dir, ref: "main" }],
       agentCommand: 'echo done > done.txt; if [ -n "$GATEHOUSE_CHECKS_DIR" ]; then echo "LEAK: checks dir named"; fi',
@@ -106,8 +97,6 @@ describeAsRoot("every step of an attempt, sandboxed", () => {
         ),
       ],
     });
-    for (let dir = s.repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
-      fs.chmodSync(dir, 0o755);
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.attempts[0].agentLogTail ?? "").not.toContain("LEAK");
     expect(rowOf(detail, "gate")).toMatchObject({ verdict: "passed", message: "genuine gate v7" });

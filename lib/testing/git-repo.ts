@@ -44,6 +44,9 @@ export function makeGitRepo(
   branch = "main",
 ): TestRepo {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-repo-"));
+  // Readable by every user (mkdtemp makes it private): the sandbox's user clones it, as a Work's repository
+  // on a server would be.
+  fs.chmodSync(dir, 0o755);
   gitIn(dir, "init", "--quiet", `--initial-branch=${branch}`);
   const head = commitFiles(dir, files, "initial commit");
   return { dir, head, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };

@@ -5,7 +5,6 @@
 // dispatch (so each starts from the base commit). The suite's own time, as the check row records it, too.
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { copyPytestTo } from "../../lib/testing/reachable-pytest";
 import { SYSTEM_ACTOR } from "../../lib/auth/actor";
 import { listAttempts, listResults, findRun } from "../../lib/db/runs";
@@ -91,9 +90,6 @@ async function benchSuite(suite: Suite, rounds: number): Promise<BenchRow> {
     const deps = { ...defaultRunnerDeps(), dataDir: t.dataDir };
     const wholeDeps = { ...deps, wholeProofReruns: true };
     configureRuntime(deps);
-    // The repository is made in a private temp dir: let the sandbox's user clone it.
-    for (let dir = repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
-      fs.chmodSync(dir, 0o755);
     const agent = [
       ...Object.entries(suite.fix).map(([file, text]) => `printf %s ${q(text)} > ${file}`),
       ...Object.entries(suite.append).map(([file, text]) => `printf %s ${q(text)} >> ${file}`),

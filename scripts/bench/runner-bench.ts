@@ -104,9 +104,6 @@ export async function benchSandbox(rounds: number): Promise<BenchRow> {
     const plain = { ...sandboxed, sandbox: { kind: "off" as const } };
     const repo = makeGitRepo({ "README.md": "bench\n" });
     cleanups.push(repo.cleanup);
-    // The repository is made in a private temp dir: let the commands' user clone it.
-    for (let dir = repo.dir; dir !== path.dirname(dir) && dir.startsWith("/tmp/"); dir = path.dirname(dir))
-      fs.chmodSync(dir, 0o755);
     const checks = Array.from({ length: 20 }, (_, i) => ({
       id: `c${i + 1}`,
       name: `trivial ${i + 1}`,

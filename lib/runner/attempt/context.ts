@@ -19,7 +19,7 @@ import { liveLogKey, registerLiveLog, unregisterLiveLog } from "../live-logs";
 import type { OutputMasker } from "../output/masker";
 import { attemptDirOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "../paths";
 import { runCommand, type CommandOutcome, type InsideSandbox } from "../process/run-command";
-import { sandboxFor, sandboxPlanOf, type SandboxRequest } from "../sandbox/command-sandbox";
+import { type CommandSandbox, sandboxFor, sandboxPlanOf, type SandboxRequest } from "../sandbox/command-sandbox";
 import { AttemptSandboxes } from "../sandbox/attempt-sandbox";
 import { dropEmptyReportFile, homeFor, prepareReportFile } from "../sandbox/command-files";
 import { sandboxPolicyOf, type CommandRole } from "../sandbox/policy";
@@ -166,43 +166,53 @@ export class AttemptContext {
       cwd: spec.cwd,
       env,
     };
-    // A check's command runs in the sandbox the attempt's checks share; the agent's and a reviewer's, which
-    // are handed files of their own (brief, report, shims), each in a sandbox of its own.
-    let inside: InsideSandbox | null = null;
-    let release = () => {};
-    let sandbox = null;
-    if (role === "check" && this.sandboxes) {
-      const plan = sandboxPlanOf(request);
-      const found = "error" in plan ? plan : await this.sandboxes.insideFor(plan);
-      if ("error" in found) sandbox = found;
-      else ({ inside, release } = found);
-    } else sandbox = sandboxFor({ mode: deps.sandbox, ...request });
     const liveKey = this.liveKey(spec.liveName);
-    const outcome = await runCommand({
-      command: spec.command,
-      cwd: spec.cwd,
-      env,
-      timeoutMs: spec.timeoutMs,
-      logPath: spec.logPath,
-      stdinFile: spec.stdinFile,
-      expectStdout: spec.expectStdout,
-      masker: this.streamMasker(),
-      capBytes: deps.logCapBytes,
-      signal: this.signal,
-      killGraceMs: deps.killGraceMs,
-      markers: processMarkers(env),
-      pipeDir: pipeDirOf(deps.dataDir),
-      runAs: deps.runAs,
-      sandbox,
-      inside,
-      onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
-    }).finally(() => {
-      release();
+    const run1 = (where: { sandbox?: CommandSandbox | null; inside?: InsideSandbox | null }) =>
+      runCommand({
+        command: spec.command,
+        cwd: spec.cwd,
+        env,
+        timeoutMs: spec.timeoutMs,
+        logPath: spec.logPath,
+        stdinFile: spec.stdinFile,
+        expectStdout: spec.expectStdout,
+        masker: this.streamMasker(),
+        capBytes: deps.logCapBytes,
+        signal: this.signal,
+        killGraceMs: deps.killGraceMs,
+        markers: processMarkers(env),
+        pipeDir: pipeDirOf(deps.dataDir),
+        runAs: deps.runAs,
+        ...where,
+        onSpawn: ({ sink }) => registerLiveLog(liveKey, sink),
+      });
+    let outcome: CommandOutcome;
+    try {
+      // A check's command runs in the sandbox the attempt's checks share; the agent's and a reviewer's, which
+      // are handed files of their own (brief, report, shims), each in a sandbox of its own.
+      if (role === "check" && this.sandboxes) outcome = await this.execInside(request, run1);
+      else outcome = await run1({ sandbox: sandboxFor({ mode: deps.sandbox, ...request }) });
+    } finally {
       unregisterLiveLog(liveKey);
       if (isSandboxed) dropEmptyReportFile(env);
-    });
+    }
     this.budget.spend(outcome.durationMs);
     return outcome;
+  }
+
+  // In the shared sandbox of the command's plan. A sandbox a command of the same attempt just ended (killed
+  // its spawner) may still look open when the next command is sent to it: that one gets a new sandbox.
+  private async execInside(
+    request: Omit<SandboxRequest, "mode">,
+    run1: (where: { sandbox?: CommandSandbox | null; inside?: InsideSandbox | null }) => Promise<CommandOutcome>,
+  ): Promise<CommandOutcome> {
+    const plan = sandboxPlanOf(request);
+    for (let tries = 1; ; tries++) {
+      const held = "error" in plan ? plan : await this.sandboxes!.insideFor(plan);
+      if ("error" in held) return run1({ sandbox: held });
+      const outcome = await run1({ inside: held.inside }).finally(held.release);
+      if (!outcome.spawnError || held.inside.launcher.isOpen || tries === 2) return outcome;
+    }
   }
 
   liveKey(name: string): string {

@@ -44,7 +44,7 @@ export type CommandSpec = {
   onSpawn?: (info: { pid: number; sink: LogSink }) => void;
 };
 
-export type InsideSandbox = { launcher: Launcher; pipeDir: string; pipeOwner: RunAs | null };
+export type InsideSandbox = { launcher: Launcher & { isOpen: boolean }; pipeDir: string; pipeOwner: RunAs | null };
 
 export type CommandOutcome = LogSummary & {
   spawnError: string | null;

@@ -43,25 +43,29 @@ export class AttemptSandboxes {
     const key = JSON.stringify({ ...plan, cwd: null });
     const slots = this.sessions.get(key) ?? [];
     this.sessions.set(key, slots);
-    // One that stopped (a command killed its spawner) is replaced by a new one for the commands after it.
-    let slot = slots.find((s) => !s.isBusy && s.isOpen);
+    // One that stopped (a command killed its spawner) is left for a new one.
+    let slot = slots.find((s) => !s.isBusy && (s.started?.isOpen ?? true));
     if (!slot) {
-      slot = { session: SandboxSession.start(this.bwrap, plan, this.owner, this.count++), isBusy: false, isOpen: true };
+      const session = SandboxSession.start(this.bwrap, plan, this.owner, this.count++);
+      slot = { session, isBusy: false, started: null };
       slots.push(slot);
     }
-    slot.isBusy = true;
-    const started = await slot.session;
     const held = slot;
-    if ("error" in started || !started.isOpen) {
+    held.isBusy = true;
+    const started = await held.session;
+    if ("error" in started) {
       slots.splice(slots.indexOf(held), 1);
-      if ("error" in started) return started;
+      return started;
+    }
+    held.started = started;
+    if (!started.isOpen) {
+      held.isBusy = false;
       return this.insideFor(plan);
     }
     return {
       inside: { launcher: started.protocol, pipeDir: started.pipeDir, pipeOwner: this.owner.runAs },
       release: () => {
         held.isBusy = false;
-        held.isOpen = started.isOpen;
       },
     };
   }
@@ -73,7 +77,7 @@ export class AttemptSandboxes {
   }
 }
 
-type Slot = { session: Promise<SandboxSession | { error: string }>; isBusy: boolean; isOpen: boolean };
+type Slot = { session: Promise<SandboxSession | { error: string }>; isBusy: boolean; started: SandboxSession | null };
 
 class SandboxSession {
   private constructor(
