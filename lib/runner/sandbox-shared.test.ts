@@ -145,7 +145,7 @@ echo "tried $(echo $pids | wc -w) processes"`;
         logPath,
         capBytes: 1 << 20,
         masker: h.deps.makeMasker([]),
-        pipeDir: held.inside.pipeDir,
+        pipeDir: path.join(h.dataDir, "tmp", "pipes"),
         inside: held.inside,
       });
       held.release();

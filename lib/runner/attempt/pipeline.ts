@@ -112,13 +112,15 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   }
 
   const commit = await headCommit(ctx.checkoutPath).catch(() => null);
-  // `git status` takes a while: it runs beside the checks (which see the same checkout).
-  const dirty = isDirtyCheckout(ctx.checkoutPath).catch(() => false);
+  // Before the checks, never beside them: git reads the checkout's config (the agent's to write) when it
+  // starts, and a check running at that moment could add a filter driver after Gatehouse listed the ones
+  // to switch off (git.ts), which `git status` would then run outside the sandbox.
+  const dirty = await isDirtyCheckout(ctx.checkoutPath).catch(() => false);
 
   // The agent changed nothing since the previous attempt's checks: do not run them again.
   if (attempt.trigger === "agent-loop" && previous?.treeAfter) {
     const tree = await attemptFingerprint(ctx.checkoutPath, run);
-    if (tree && tree === previous.treeAfter) return recordNoChange(ctx, previous, commit, await dirty, tree);
+    if (tree && tree === previous.treeAfter) return recordNoChange(ctx, previous, commit, dirty, tree);
   }
 
   ctx.results.open();
@@ -139,7 +141,7 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   const treeAfter = isMoreComing ? await attemptFingerprint(ctx.checkoutPath, run) : null;
   await updateAttempt({
     id: attempt.id,
-    changes: { status: "finished", gate, finishedAt: new Date(), treeAfter, commit, isDirty: await dirty },
+    changes: { status: "finished", gate, finishedAt: new Date(), treeAfter, commit, isDirty: dirty },
   });
   await markFlakyResults({ attemptId: attempt.id });
   await updateRun({ id: run.id, changes: { gate, spentMs: run.spentMs } });

@@ -5,7 +5,7 @@
 // this check holds.
 import fs from "node:fs";
 import path from "node:path";
-import { launch, type RunAs } from "./spawner";
+import { launch } from "./spawner";
 import { config } from "../../config/config";
 
 const BATCH = 32;
@@ -17,11 +17,7 @@ export class FifoPool {
   private counter = 0;
   private filling: Promise<void> | null = null;
 
-  // owner: who makes them (the user an attempt's sandbox runs as, whose spawner opens their write ends).
-  constructor(
-    private readonly dir: string,
-    private readonly owner: RunAs | null = null,
-  ) {}
+  constructor(private readonly dir: string) {}
 
   private async fill(): Promise<void> {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -36,7 +32,6 @@ export class FifoPool {
       env: { PATH: config().hostPath ?? "/usr/bin:/bin" },
       stdinPath: null,
       outPath: "/dev/null",
-      runAs: this.owner,
     });
     if ("error" in launched) throw new Error(`mkfifo could not start: ${launched.error}`);
     const exit = await launched.exited;
@@ -68,17 +63,11 @@ export class FifoPool {
 
 const pools = new Map<string, FifoPool>();
 
-export function fifoPoolFor(dir: string, owner: RunAs | null = null): FifoPool {
+export function fifoPoolFor(dir: string): FifoPool {
   let pool = pools.get(dir);
   if (!pool) {
-    pool = new FifoPool(dir, owner);
+    pool = new FifoPool(dir);
     pools.set(dir, pool);
   }
   return pool;
-}
-
-// A folder's pool is done with (an attempt's sandbox ended): forgotten, its unused FIFOs removed.
-export function dropFifoPool(dir: string): void {
-  pools.delete(dir);
-  fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -44,7 +44,8 @@ export type CommandSpec = {
   onSpawn?: (info: { pid: number; sink: LogSink }) => void;
 };
 
-export type InsideSandbox = { launcher: Launcher & { isOpen: boolean }; pipeDir: string; pipeOwner: RunAs | null };
+// takePipe: an output pipe the spawner inside can open (in the sandbox's own folder, its user's).
+export type InsideSandbox = { launcher: Launcher & { isOpen: boolean }; takePipe: () => Promise<ReadEnd> };
 
 export type CommandOutcome = LogSummary & {
   spawnError: string | null;
@@ -98,7 +99,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
 
   let pipe: ReadEnd;
   try {
-    pipe = await (inside ? fifoPoolFor(inside.pipeDir, inside.pipeOwner) : fifoPoolFor(spec.pipeDir)).takeReadEnd();
+    pipe = await (inside ? inside.takePipe() : fifoPoolFor(spec.pipeDir).takeReadEnd());
   } catch (error) {
     return fail(`could not create the output pipe: ${(error as Error).message}`);
   }

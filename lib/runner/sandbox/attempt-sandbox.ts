@@ -15,7 +15,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { config } from "../../config/config";
 import { attemptSandboxDirOf, pipeDirOf, sandboxSpawnerPathOf } from "../paths";
-import { dropFifoPool, fifoPoolFor } from "../process/fifo-pool";
+import { fifoPoolFor, type ReadEnd } from "../process/fifo-pool";
 import type { InsideSandbox } from "../process/run-command";
 import { launch, nativeSpawnerPath, SpawnerProtocol, type Launched } from "../process/spawner";
 import { giveTo, type RunAsUser } from "../run-as";
@@ -63,7 +63,7 @@ export class AttemptSandboxes {
       return this.insideFor(plan);
     }
     return {
-      inside: { launcher: started.protocol, pipeDir: started.pipeDir, pipeOwner: this.owner.runAs },
+      inside: { launcher: started.protocol, takePipe: () => started.takePipe() },
       release: () => {
         held.isBusy = false;
       },
@@ -81,6 +81,7 @@ type Slot = { session: Promise<SandboxSession | { error: string }>; isBusy: bool
 
 class SandboxSession {
   private constructor(
+    private readonly owner: Owner,
     readonly protocol: SpawnerProtocol,
     readonly pipeDir: string,
     private readonly outer: Extract<Launched, { pid: number }>,
@@ -89,6 +90,16 @@ class SandboxSession {
 
   get isOpen(): boolean {
     return this.protocol.isOpen;
+  }
+
+  // One of the platform's FIFOs, moved into the sandbox's pipe folder and given to its user (no mkfifo of
+  // its own: the folders are on one filesystem, in the data dir).
+  async takePipe(): Promise<ReadEnd> {
+    const end = await fifoPoolFor(pipeDirOf(this.owner.dataDir)).takeReadEnd();
+    const moved = path.join(this.pipeDir, path.basename(end.path));
+    giveTo(end.path, this.owner.runAs);
+    fs.renameSync(end.path, moved);
+    return { readFd: end.readFd, path: moved };
   }
 
   static async start(
@@ -147,7 +158,7 @@ class SandboxSession {
       const said = readLog(logPath);
       protocol.closed(`the sandbox stopped${said ? `: ${said}` : ""}`);
     });
-    return new SandboxSession(protocol, pipeDir, outer, requests);
+    return new SandboxSession(owner, protocol, pipeDir, outer, requests);
   }
 
   // Its requests end: the spawner inside ends every command left and exits, and bwrap with it.
@@ -156,7 +167,6 @@ class SandboxSession {
     const timer = setTimeout(() => this.outer.signal("SIGKILL"), CLOSE_GRACE_MS);
     await this.outer.exited;
     clearTimeout(timer);
-    dropFifoPool(this.pipeDir);
   }
 }
 
