@@ -138,6 +138,21 @@ describe("a task on a lane", () => {
     expect([plain.json.lane, plain.json.stage]).toEqual([null, null]);
   });
 
+  it("reports its current stage's checks and attempts as what a dispatch runs, not the Work's", async () => {
+    const w = await createWork({
+      maxGateAttempts: 5,
+      checkDefaults: [{ id: "lint", name: "Lint", kind: "lint", required: true, command: "true" }],
+      lanes: [{ id: "short", name: "Short", stages: [{ id: "only", name: "Only", checks: [check], maxAttempts: 2 }] }],
+    });
+    const created = await postTask(w.id, { title: "Staged", lane: "short" });
+    const onStage = await getTask(created.json.id);
+    expect(onStage.json.effectiveChecks.map((c: Json) => c.id)).toEqual(["notes"]);
+    expect(onStage.json.effectiveMaxGateAttempts).toBe(2);
+    const off = await patchTask(created.json.id, { version: created.json.version, lane: null });
+    expect(off.json.effectiveChecks.map((c: Json) => c.id)).toEqual(["lint"]);
+    expect(off.json.effectiveMaxGateAttempts).toBe(5);
+  });
+
   it("is refused on a lane the Work does not have, naming the field", async () => {
     const w = await createWork();
     const res = await postTask(w.id, { title: "Nowhere", lane: "spec" });

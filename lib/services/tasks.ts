@@ -38,7 +38,17 @@ export type TaskView = TaskRecord & {
   warnings: string[];
 };
 
+// What a dispatch would run now: on a lane, its current stage's checks and attempts (the task's own
+// overrides do not apply there); otherwise the Work's defaults merged with the task's entries.
 function viewTask(task: TaskRecord, work: WorkRecord): TaskView {
+  const onStage = currentStageOf(task, work);
+  if (onStage)
+    return {
+      ...task,
+      effective: { checks: onStage.checks, suppressed: [], staleSuppressions: [] },
+      effectiveMaxGateAttempts: work.checksPolicy === "required" ? onStage.attempts : 1,
+      warnings: [],
+    };
   const effective = resolveChecks(work.checkDefaults, task.acceptanceChecks);
   return {
     ...task,

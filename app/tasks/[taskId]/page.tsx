@@ -51,9 +51,9 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const canDispatch = standingAllows(standing, "engineer");
   // On a lane, a dispatch runs the current stage: its checks and attempts are the ones declared now.
   const onStage = currentStageOf(task, work);
-  const declared = withholdHidden(onStage?.checks ?? task.effective.checks, standingAllows(standing, "lead"));
-  const suppressed = onStage ? [] : task.effective.suppressed;
-  const warnings = onStage ? [] : task.warnings;
+  const declared = withholdHidden(task.effective.checks, standingAllows(standing, "lead"));
+  const suppressed = task.effective.suppressed;
+  const warnings = task.warnings;
   // A stage run ran its stage's checks, not the task's: comparing them with the task's says nothing.
   const isChangedSinceRun = latest && !latest.run.stage ? !sameJson(latest.run.checks, declared) : false;
   const stepper = await readStepper(task, work);
