@@ -89,3 +89,11 @@ export async function failAbandonedDeliveries(opts: { before: Date; db?: DbOrTx 
   }
   return failed;
 }
+
+// Deliveries done with (delivered or failed) before `before` are removed; pending and in-flight ones stay.
+export async function pruneDeliveries(opts: { before: Date; db?: DbOrTx }): Promise<number> {
+  const removed = await (opts.db ?? getDb()).webhookDelivery.deleteMany({
+    where: { createdAt: { lt: opts.before }, state: { in: ["delivered", "failed"] } },
+  });
+  return removed.count;
+}

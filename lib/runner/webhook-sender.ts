@@ -16,6 +16,7 @@ import {
   findDelivery,
   insertDelivery,
   listPendingDeliveries,
+  pruneDeliveries,
   recordDeliveryOutcome,
   type DeliveryRecord,
 } from "../db/webhook-deliveries";
@@ -255,11 +256,20 @@ export function stopWebhookSender(): void {
   if (state.busy.size === 0) for (const resolve of state.idle.splice(0)) resolve();
 }
 
+// How long a webhook's delivery log keeps a request once it is done with (delivered or failed).
+export const WEBHOOK_LOG_KEEP_MS = 30 * 24 * 3600 * 1000;
+
+// Removes the deliveries done with before the log's keeping time; the number removed.
+export function pruneWebhookLog(now = Date.now()): Promise<number> {
+  return pruneDeliveries({ before: new Date(now - WEBHOOK_LOG_KEEP_MS) });
+}
+
 // The server looks for owed deliveries at start and then every minute: a worker that stopped, or a process
 // that died, leaves its pending rows for whoever looks next (the claim keeps each request to one sender).
+// Each look also drops what the delivery log no longer keeps.
 export function startWebhookSweeper(everyMs = 60_000): void {
   const sweep = () =>
-    void resumeWebhookDeliveries().catch((error: Error) =>
+    void Promise.all([resumeWebhookDeliveries(), pruneWebhookLog()]).catch((error: Error) =>
       console.error(`gatehouse: pending webhook deliveries could not be resumed: ${error.message}`),
     );
   sweep();

@@ -8,7 +8,14 @@ import { listDeliveries } from "../db/webhook-deliveries";
 import { WEBHOOK_BACKOFF_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from "../gates/webhook-payload";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 import { startReceiver, type Receiver } from "../testing/webhook-receiver";
-import { configureWebhookSender, resumeWebhookDeliveries, stopWebhookSender, whenWebhooksIdle } from "./webhook-sender";
+import {
+  configureWebhookSender,
+  pruneWebhookLog,
+  resumeWebhookDeliveries,
+  stopWebhookSender,
+  WEBHOOK_LOG_KEEP_MS,
+  whenWebhooksIdle,
+} from "./webhook-sender";
 
 let h: Harness;
 const receivers: Receiver[] = [];
@@ -179,5 +186,24 @@ describe("webhooks", () => {
       [2, "delivered", 200],
     ]);
     expect(isSignedWith(r.received[1].body, r.received[1].headers["x-gatehouse-signature-256"], SECRET)).toBe(true);
+  });
+
+  it("keeps a delivery log of 30 days: older requests done with are dropped, a pending one stays", async () => {
+    configureWebhookSender({ backoffMs: 60_000 });
+    const r = await receiver((_req, i) => (i === 0 ? 200 : 503));
+    const s = await makeScenario(h, {
+      checkDefaults: [check("unit", "exit 0")],
+      webhooks: [{ url: r.url, events: ["run.started", "run.ended"], secret: SECRET }],
+    });
+    await dispatchAndSettle(h, s.task.id);
+    // run.started delivered, run.ended failed once and waits for its retry.
+    await expect.poll(async () => (await listDeliveries({ workId: s.work.id, take: 10 })).length).toBe(3);
+    stopWebhookSender();
+    const now = Date.now();
+    const old = new Date(now - WEBHOOK_LOG_KEEP_MS - 60_000);
+    await h.t.db.webhookDelivery.updateMany({ where: { workId: s.work.id }, data: { createdAt: old } });
+    expect(await pruneWebhookLog(now)).toBe(2);
+    const left = await listDeliveries({ workId: s.work.id, take: 10 });
+    expect(left.map((d) => [d.event, d.attempt, d.state])).toEqual([["run.ended", 2, "pending"]]);
   });
 });
