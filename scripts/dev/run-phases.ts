@@ -36,9 +36,13 @@ async function main() {
     void l.exited.then(() => {
       const key =
         req.file === "git"
-          ? `git ${req.args.filter((a) => !a.startsWith("-") && !a.includes("=") && !a.startsWith("/")).slice(0, 2).join(" ")}`
+          ? `git ${req.args
+              .filter((a) => !a.startsWith("-") && !a.includes("=") && !a.startsWith("/"))
+              .slice(0, 2)
+              .join(" ")}`
           : req.file.split("/").pop()!;
-      if (process.env.SHOW_ARGS) console.log(`${(performance.now() - started).toFixed(1)} ms ${req.file} ${req.args.join(" ").slice(0, 150)}`);
+      if (process.env.SHOW_ARGS)
+        console.log(`${(performance.now() - started).toFixed(1)} ms ${req.file} ${req.args.join(" ").slice(0, 150)}`);
       const e = byProgram.get(key) ?? { count: 0, ms: 0 };
       e.count++;
       e.ms += performance.now() - started;
@@ -58,7 +62,9 @@ async function main() {
     if (i === 0) console.log(`first: ${r?.ending}, dispatch ${dispatched.toFixed(0)} ms`);
   }
   walls.sort((a, b) => a - b);
-  console.log(`per run: median ${walls[Math.floor(n / 2)].toFixed(0)} ms (load ${(await import("node:os")).loadavg()[0].toFixed(1)})`);
+  console.log(
+    `per run: median ${walls[Math.floor(n / 2)].toFixed(0)} ms (load ${(await import("node:os")).loadavg()[0].toFixed(1)})`,
+  );
   for (const [k, v] of [...byProgram].sort((a, b) => b[1].ms - a[1].ms))
     console.log(`  ${k.padEnd(28)} ${String(v.count / n).padStart(5)} per run  ${(v.ms / n).toFixed(1)} ms per run`);
   repo.cleanup();
