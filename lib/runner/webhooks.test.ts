@@ -4,7 +4,9 @@
 // owed when the server stopped is sent by the next start. Real runs through the services.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "../auth/actor";
 import { listDeliveries } from "../db/webhook-deliveries";
+import { decideRun } from "../services/runs";
 import { WEBHOOK_BACKOFF_MS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from "../gates/webhook-payload";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 import { startReceiver, type Receiver } from "../testing/webhook-receiver";
@@ -205,5 +207,24 @@ describe("webhooks", () => {
     expect(await pruneWebhookLog(now)).toBe(2);
     const left = await listDeliveries({ workId: s.work.id, take: 10 });
     expect(left.map((d) => [d.event, d.attempt, d.state])).toEqual([["run.ended", 2, "pending"]]);
+  });
+
+  it("a partial run answered by a lead sends run.ended again, with the ending the answer gave it", async () => {
+    const r = await receiver(() => 200);
+    const s = await makeScenario(h, {
+      maxGateAttempts: 1,
+      agentCommand: "true",
+      checkDefaults: [check("unit", "exit 1")],
+      webhooks: [{ url: r.url, events: ["run.ended"], secret: SECRET }],
+    });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.run.ending).toBe("partial");
+    await decideRun(SYSTEM_ACTOR, detail.run.id, { choice: "accept", reason: "good enough" });
+    await whenWebhooksIdle();
+    const runs = r.received.map((q) => q.json.run as { ending: string; needsDecision: boolean });
+    expect(runs.map((run) => [run.ending, run.needsDecision])).toEqual([
+      ["partial", true],
+      ["accepted", false],
+    ]);
   });
 });

@@ -268,6 +268,9 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
     });
   });
   if (resubmit) await getExecutor().submit(runId);
+  // The run's ending changed (partial → accepted or rejected): its receivers hear how it ended now. (More
+  // attempts end the run again, with their own run.ended.)
+  if (decision.choice === "accept" || decision.choice === "reject") notifyRunEvent(runId, "run.ended");
   if (decision.choice === "accept") {
     await advanceAfterStageRun(runId);
     await autoMergeAfterRun(runId);
