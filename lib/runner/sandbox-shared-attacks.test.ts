@@ -70,9 +70,10 @@ describeAsRoot("an attempt's shared sandbox, attacked from a check", () => {
     await h?.cleanup();
   });
 
-  // BROKEN at the time of writing: the sandbox's /dev (bwrap's --dev, a tmpfs owned by the sandbox's
-  // user) is one for every check and writable; a check that points /dev/fd at files of its own makes a
-  // later check's process substitution read them, so `cmp <(actual) <(expected)` says equal.
+  // Broken before isolate() made /dev read-only for each command: the sandbox's /dev (bwrap's --dev, a
+  // tmpfs owned by the sandbox's user) was one for every check and writable; a check that pointed /dev/fd
+  // at files of its own made a later (held-out) check's process substitution read them, so
+  // `cmp <(actual) <(expected)` said equal and the check passed.
   it("a check cannot rewrite /dev for a later check: a held-out comparison still fails", async () => {
     const plant = `mkdir -p /dev/shm/fake && printf same > /dev/shm/fake/63 && printf same > /dev/shm/fake/62
 rm -f /dev/fd 2>/dev/null && ln -s /dev/shm/fake /dev/fd 2>/dev/null && echo "LEAK: replaced /dev/fd"
@@ -92,8 +93,9 @@ exit 0`;
     expect(detail.run.gate).toBe("red");
   });
 
-  // BROKEN at the time of writing: /dev/shm, the sandbox's IPC namespace (SysV message queues and shared
-  // memory) and its session keyring are one for every check of the attempt, and outlive the check.
+  // Broken before isolate() gave each command a fresh /dev/shm, a read-only /dev, an IPC namespace and a
+  // session keyring: /dev/shm, /dev, the sandbox's SysV queues and shared memory and its session keyring
+  // (bwrap's) were one for every check of the attempt, and outlived the check.
   it("nothing a check leaves in /dev, /dev/shm, SysV IPC or a keyring reaches the next check", async () => {
     const plant = `echo left > /dev/shm/rt-left 2>/dev/null && echo "planted /dev/shm"
 echo left > /dev/rt-left 2>/dev/null && echo "planted /dev"
@@ -112,6 +114,8 @@ exit 0`;
 [ -e /dev/rt-left ] && leak "a file in /dev"
 ipcs -q | grep -q '^0x' && leak "a SysV message queue"
 ipcs -m | grep -q '^0x' && leak "a SysV shared memory segment"
+# A key dies with the last keyring holding it, which the kernel's key collector finds a moment later.
+for i in $(seq 50); do grep -q rt-left /proc/keys || break; sleep 0.1; done
 grep -q rt-left /proc/keys && leak "a key: $(grep -o 'rt-left-[0-9]' /proc/keys | tr '\\n' ' ')"
 echo looked`;
     const s = await scenario(
@@ -120,7 +124,10 @@ echo looked`;
     );
     const detail = await dispatchAndSettle(h, s.task.id);
     const [planted, seen] = [resultOf(detail, "plant"), resultOf(detail, "later")];
+    // A check still has a /dev/shm and SysV IPC to use; /dev itself is read-only.
+    expect(planted.logTail).toContain("planted /dev/shm");
     expect(planted.logTail).toContain("planted a message queue");
+    expect(planted.logTail).not.toContain("planted /dev\n");
     expect(seen.logTail).toContain("looked");
     expect(seen.logTail).not.toContain("LEAK");
   });

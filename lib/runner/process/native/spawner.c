@@ -21,8 +21,8 @@
  *
  * `gatehouse-spawner --inside DIR`: the same spawner, started by bwrap as an attempt's shared sandbox
  * (lib/runner/sandbox/attempt-sandbox.ts), its requests and answers on FIFOs. It is not dumpable, and each
- * command gets a user and mount namespace of its own (isolate): fresh /tmp and /var/tmp, DIR (the output
- * pipes) covered.
+ * command gets a user, mount and IPC namespace and a session keyring of its own (isolate): fresh /tmp,
+ * /var/tmp and /dev/shm, /dev read-only, DIR (the output pipes) covered.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -197,15 +198,20 @@ static int write_file(const char *path, const char *text) {
 
 /* Inside an attempt's sandbox, each command gets a world of its own on top of the sandbox's: a user
  * namespace mapping only its own uid and gid (so it holds no capability outside it, and none at all once
- * it execs as that non-root uid), and a mount namespace in which /tmp and /var/tmp are fresh and empty and
- * the output pipes' folder is covered. What one check leaves in /tmp the next never sees. */
+ * it execs as that non-root uid), a mount namespace in which /tmp, /var/tmp and /dev/shm are fresh and
+ * empty, /dev is read-only (bwrap's --dev is a tmpfs of the sandbox's user: one check could otherwise point
+ * /dev/fd or /dev/stdout elsewhere for the next) and the output pipes' folder is covered, an IPC namespace
+ * (SysV queues, semaphores and shared memory, POSIX queues) and a session keyring of its own. What one
+ * check leaves there the next never sees. */
 static int isolate(void) {
   char map[64];
   uid_t uid = getuid();
   gid_t gid = getgid();
   /* Made dumpable (it is about to exec, which would do so anyway) so its own /proc files are its to write. */
   prctl(PR_SET_DUMPABLE, 1);
-  if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return -1;
+  if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC) != 0) return -1;
+  /* KEYCTL_JOIN_SESSION_KEYRING with no name: a new anonymous session keyring, gone with the command. */
+  if (syscall(SYS_keyctl, 1, NULL) < 0) return -1;
   snprintf(map, sizeof map, "%u %u 1\n", uid, uid);
   if (write_file("/proc/self/uid_map", map) != 0) return -1;
   if (write_file("/proc/self/setgroups", "deny") != 0) return -1;
@@ -221,6 +227,10 @@ static int isolate(void) {
   for (int i = 0; i < kept_count; i++) held[i] = open(kept[i], O_PATH | O_CLOEXEC);
   if (mount("tmpfs", "/tmp", "tmpfs", flags, "mode=1777") != 0) return -1;
   if (access("/var/tmp", F_OK) == 0 && mount("tmpfs", "/var/tmp", "tmpfs", flags, "mode=1777") != 0) return -1;
+  /* bwrap's /dev keeps its flags (nosuid, nodev: they are locked) and becomes read-only; its devices are
+   * mounts of their own and stay writable. */
+  if (mount(NULL, "/dev", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | flags, NULL) != 0) return -1;
+  if (access("/dev/shm", F_OK) == 0 && mount("tmpfs", "/dev/shm", "tmpfs", flags, "mode=1777") != 0) return -1;
   for (int i = 0; i < kept_count; i++) {
     if (held[i] < 0) continue;
     struct stat st;
