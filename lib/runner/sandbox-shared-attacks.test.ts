@@ -240,4 +240,29 @@ echo "attacks done"`;
     expect(verdictsOf(detail, 1)).toMatchObject({ one: "passed", heldout: "failed" });
     expect(detail.run.gate).toBe("red");
   });
+
+  // Broken before the spawner drained the signals a command sends it: CONTROL_SIG queued on the spawner
+  // (which blocks it and never took it) filled its user's queue of pending signals (RLIMIT_SIGPENDING, one
+  // count for every sandbox of that user), so every later sigqueue to a shim failed: a later check's
+  // timeout (or a cancel) reached it as a SIGKILL of the whole sandbox, without its SIGTERM and grace.
+  it("a check that floods the spawner with queued signals leaves a later check its SIGTERM on a timeout", async () => {
+    const flood = `${SHIM_PID}spawner=$(awk '{ sub(/.*\\) /, ""); print $2 }' "/proc/$(shim_pid)/stat")
+/usr/bin/python3 -c "
+import os, signal
+for _ in range(200000):
+    os.kill($spawner, signal.SIGRTMIN + 2)
+"
+grep SigQ "/proc/$spawner/status"
+exit 1`;
+    const later = "trap 'echo got-term; exit 7' TERM; echo waiting; sleep 300 & wait";
+    const s = await scenario(
+      { checkDefaults: [check("flood", "bash flood.sh"), check("later", later, { timeoutSec: 1 })] },
+      { "flood.sh": flood },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(resultOf(detail, "flood").logTail).toMatch(/SigQ:\s+\d+/);
+    const after = resultOf(detail, "later");
+    expect(after.verdict).toBe("timeout");
+    expect(after.logTail).toContain("got-term");
+  });
 });

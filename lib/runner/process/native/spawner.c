@@ -553,7 +553,11 @@ int main(int argc, char **argv) {
   sigaddset(&blocked, CONTROL_SIG);
   sigaddset(&blocked, SIGUSR2);
   sigprocmask(SIG_BLOCK, &blocked, NULL);
-  int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+  /* CONTROL_SIG is for the shims; one sent here (a command can: same uid) is taken and dropped, or queued
+   * by the thousand it would fill the user's RLIMIT_SIGPENDING, and no sigqueue to a shim would get through. */
+  sigset_t drained = chld;
+  sigaddset(&drained, CONTROL_SIG);
+  int sfd = signalfd(-1, &drained, SFD_CLOEXEC | SFD_NONBLOCK);
   signal(SIGPIPE, SIG_IGN);
   /* Ignored SIGCHLD would reap children on its own, and the shims need to wait for theirs. */
   signal(SIGCHLD, SIG_DFL);
