@@ -265,4 +265,22 @@ exit 1`;
     expect(after.verdict).toBe("timeout");
     expect(after.logTail).toContain("got-term");
   });
+
+  // The README: with its network off a check's /run is private to it too (bwrap's --tmpfs /run, which would
+  // otherwise be one for every check of the sandbox, writable by its user).
+  it("with the checks' network off, nothing a check leaves in /run or in /dev reaches the next check", async () => {
+    const plant = `echo left > /run/rt-left 2>/dev/null && echo "planted /run"
+unshare -Urm sh -c "mount -o remount,bind,rw /dev && echo left > /dev/rt-left" 2>/dev/null && echo "planted /dev"
+exit 0`;
+    const later = `[ -e /run/rt-left ] && echo "LEAK: a file in /run"
+[ -e /dev/rt-left ] && echo "LEAK: a file in /dev"
+echo looked`;
+    const s = await scenario({ checkNetwork: "off", checkDefaults: [check("plant", plant), check("later", later)] });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const [planted, seen] = [resultOf(detail, "plant"), resultOf(detail, "later")];
+    expect(planted.logTail).toContain("planted /run");
+    expect(planted.logTail).not.toContain("planted /dev");
+    expect(seen.logTail).toContain("looked");
+    expect(seen.logTail).not.toContain("LEAK");
+  });
 });

@@ -61,6 +61,9 @@ static const char *inside_hidden;
 #define MAX_KEPT 64
 static char *kept[MAX_KEPT];
 static int kept_count;
+/* Whether the sandbox's /run is its own (bwrap's --tmpfs /run when the network is off: writable, one for
+ * every command) rather than the host's, read-only: then each command gets a fresh one too. */
+static int fresh_run;
 
 static void note_kept(const char *dir) {
   DIR *d = opendir(dir);
@@ -198,11 +201,11 @@ static int write_file(const char *path, const char *text) {
 
 /* Inside an attempt's sandbox, each command gets a world of its own on top of the sandbox's: a user
  * namespace mapping only its own uid and gid (so it holds no capability outside it, and none at all once
- * it execs as that non-root uid), a mount namespace in which /tmp, /var/tmp and /dev/shm are fresh and
- * empty, /dev is read-only (bwrap's --dev is a tmpfs of the sandbox's user: one check could otherwise point
- * /dev/fd or /dev/stdout elsewhere for the next) and the output pipes' folder is covered, an IPC namespace
- * (SysV queues, semaphores and shared memory, POSIX queues) and a session keyring of its own. What one
- * check leaves there the next never sees. */
+ * it execs as that non-root uid); a mount namespace in which /tmp, /var/tmp, /dev/shm (and /run when the
+ * sandbox has one of its own) are fresh and empty, /dev is read-only (bwrap's --dev is a tmpfs of the
+ * sandbox's user: one check could otherwise point /dev/fd or /dev/stdout elsewhere for the next) and the
+ * output pipes' folder is covered; an IPC namespace (SysV queues, semaphores and shared memory, POSIX
+ * queues) and a session keyring of its own. What one check leaves there the next never sees. */
 static int isolate(void) {
   char map[64];
   uid_t uid = getuid();
@@ -227,6 +230,7 @@ static int isolate(void) {
   for (int i = 0; i < kept_count; i++) held[i] = open(kept[i], O_PATH | O_CLOEXEC);
   if (mount("tmpfs", "/tmp", "tmpfs", flags, "mode=1777") != 0) return -1;
   if (access("/var/tmp", F_OK) == 0 && mount("tmpfs", "/var/tmp", "tmpfs", flags, "mode=1777") != 0) return -1;
+  if (fresh_run && mount("tmpfs", "/run", "tmpfs", flags, "mode=0755") != 0) return -1;
   /* bwrap's /dev keeps its flags (nosuid, nodev: they are locked) and becomes read-only; its devices are
    * mounts of their own and stay writable. */
   if (mount(NULL, "/dev", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | flags, NULL) != 0) return -1;
@@ -538,6 +542,8 @@ int main(int argc, char **argv) {
     prctl(PR_SET_DUMPABLE, 0);
     note_kept("/tmp");
     note_kept("/var/tmp");
+    fresh_run = access("/run", W_OK) == 0;
+    if (fresh_run) note_kept("/run");
   }
   /* Nothing the server was started with (a pipe at fd 251 was seen) reaches a command. */
   close_from(3, -1);
