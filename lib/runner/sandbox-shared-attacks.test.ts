@@ -283,4 +283,30 @@ echo looked`;
     expect(seen.logTail).toContain("looked");
     expect(seen.logTail).not.toContain("LEAK");
   });
+
+  // Broken before the spawner ended its sandbox once a command had changed its limits: prlimit(2) needs
+  // only the same uid, not ptrace rights, so a check could lower the spawner's resource limits (a hard one
+  // cannot be raised back), and every later check of the attempt inherited them (here 64 descriptors and
+  // a 1 MB file size limit). Now the next check runs in a new sandbox.
+  it("a check cannot change the resource limits a later check starts with", async () => {
+    const plant = `${SHIM_PID}spawner=$(awk '{ sub(/.*\\) /, ""); print $2 }' "/proc/$(shim_pid)/stat")
+prlimit --pid "$spawner" --nofile=64:64 --fsize=1048576:1048576 2>/dev/null && echo "lowered the spawner's limits"
+exit 0`;
+    const s = await scenario(
+      {
+        checkDefaults: [
+          check("plant", "bash plant.sh"),
+          check(
+            "later",
+            'echo "nofile $(ulimit -Hn) fsize $(ulimit -Hf)"; [ "$(ulimit -Hn)" != 64 ] && [ "$(ulimit -Hf)" != 1024 ]',
+          ),
+        ],
+      },
+      { "plant.sh": plant },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(resultOf(detail, "plant").logTail).toContain("lowered the spawner's limits");
+    expect(resultOf(detail, "later").logTail).toMatch(/nofile \S+ fsize \S+/);
+    expect(resultOf(detail, "later").verdict).toBe("passed");
+  });
 });

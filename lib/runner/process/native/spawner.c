@@ -38,6 +38,7 @@
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -378,6 +379,9 @@ static void shim(long id, char **f, char **argv, char **envp, int envc) {
 
 /* ---- the spawner ------------------------------------------------------------------------------------- */
 
+static int limits_changed(void);
+static void finish(void);
+
 static int slot_of(pid_t pid) {
   for (int i = 0; i < MAX_CHILDREN; i++) if (shims[i].pid == pid) return i;
   return -1;
@@ -403,12 +407,42 @@ static void reap(void) {
       kill_orphans();
     }
     shims[i].pid = 0;
+    /* The command just ended may have lowered this process's limits: the sandbox ends here, so the next
+     * command starts in a new one (the one already sent, if any, is refused by start). */
+    if (inside_hidden && limits_changed()) {
+      finish();
+      _exit(0);
+    }
   }
+}
+
+/* This process's resource limits when it started inside a sandbox. A command can lower them (prlimit needs
+ * only the same uid, and a hard limit lowered cannot be raised again), and every later command would
+ * inherit them: a sandbox whose limits changed starts nothing more. */
+static struct rlimit limits_at_start[RLIM_NLIMITS];
+
+static void note_limits(void) {
+  for (int r = 0; r < RLIM_NLIMITS; r++) getrlimit(r, &limits_at_start[r]);
+}
+
+static int limits_changed(void) {
+  for (int r = 0; r < RLIM_NLIMITS; r++) {
+    struct rlimit now;
+    if (getrlimit(r, &now) == 0 &&
+        (now.rlim_cur != limits_at_start[r].rlim_cur || now.rlim_max != limits_at_start[r].rlim_max))
+      return 1;
+  }
+  return 0;
 }
 
 /* Starts one request given as fields. */
 static void start(char **f, int n) {
   long id = atol(f[1]);
+  if (inside_hidden && limits_changed()) {
+    dprintf(1, "E %ld a command changed the sandbox's resource limits: the sandbox ends\n", id);
+    finish();
+    _exit(0);
+  }
   int argc = atoi(f[8]);
   if (argc < 1 || 9 + argc >= n) { dprintf(1, "E %ld malformed request\n", id); return; }
   int envc = atoi(f[9 + argc]);
@@ -543,6 +577,7 @@ int main(int argc, char **argv) {
   if (argc > 2 && strcmp(argv[1], "--inside") == 0) {
     inside_hidden = argv[2];
     prctl(PR_SET_DUMPABLE, 0);
+    note_limits();
     note_kept("/tmp");
     note_kept("/var/tmp");
     fresh_run = access("/run", W_OK) == 0;
