@@ -3,8 +3,9 @@
 // that forks each command (spawner.c, `--inside`). Starting bwrap costs more than the checks of a typical
 // Work (issue 20: ~5 ms a command); forking inside it costs a fraction of a millisecond. What a command sees
 // is the same as under a sandbox of its own (the same plan: the same binds, masks, network and HOME), and
-// the spawner gives each command a user and mount namespace of its own on top: a fresh /tmp and /var/tmp,
-// and the folder of the sandbox's output pipes covered. The commands of one sandbox share its PID
+// the spawner gives each command a user and mount namespace of its own on top: a fresh /tmp, /var/tmp and
+// /dev/shm, a read-only /dev, and the folder of the sandbox's output pipes covered; and an IPC namespace and
+// a session keyring of its own. The commands of one sandbox share its PID
 // namespace; they run one after another (the check step runs checks in order), and no process outlives its
 // command (the shim inside is a subreaper, as outside). The spawner and its shims are not dumpable, so a
 // command cannot trace them or open their descriptors; it can stop or kill them (same uid), which ends its

@@ -21,8 +21,8 @@
  *
  * `gatehouse-spawner --inside DIR`: the same spawner, started by bwrap as an attempt's shared sandbox
  * (lib/runner/sandbox/attempt-sandbox.ts), its requests and answers on FIFOs. It is not dumpable, and each
- * command gets a user and mount namespace of its own (isolate): fresh /tmp and /var/tmp, DIR (the output
- * pipes) covered.
+ * command gets a user, mount and IPC namespace and a session keyring of its own (isolate): fresh /tmp,
+ * /var/tmp and /dev/shm, /dev read-only, DIR (the output pipes) covered.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -36,7 +36,9 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -60,6 +62,9 @@ static const char *inside_hidden;
 #define MAX_KEPT 64
 static char *kept[MAX_KEPT];
 static int kept_count;
+/* Whether the sandbox's /run is its own (bwrap's --tmpfs /run when the network is off: writable, one for
+ * every command) rather than the host's, read-only: then each command gets a fresh one too. */
+static int fresh_run;
 
 static void note_kept(const char *dir) {
   DIR *d = opendir(dir);
@@ -197,15 +202,23 @@ static int write_file(const char *path, const char *text) {
 
 /* Inside an attempt's sandbox, each command gets a world of its own on top of the sandbox's: a user
  * namespace mapping only its own uid and gid (so it holds no capability outside it, and none at all once
- * it execs as that non-root uid), and a mount namespace in which /tmp and /var/tmp are fresh and empty and
- * the output pipes' folder is covered. What one check leaves in /tmp the next never sees. */
+ * it execs as that non-root uid); a mount namespace in which /tmp, /var/tmp, /dev/shm (and /run when the
+ * sandbox has one of its own) are fresh and empty, /dev is read-only (bwrap's --dev is a tmpfs of the
+ * sandbox's user: one check could otherwise point /dev/fd or /dev/stdout elsewhere for the next) and the
+ * output pipes' folder is covered; an IPC namespace (SysV queues, semaphores and shared memory, POSIX
+ * queues) and a session keyring of its own. What one check leaves there the next never sees. */
 static int isolate(void) {
   char map[64];
   uid_t uid = getuid();
   gid_t gid = getgid();
   /* Made dumpable (it is about to exec, which would do so anyway) so its own /proc files are its to write. */
   prctl(PR_SET_DUMPABLE, 1);
-  if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return -1;
+  if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC) != 0) return -1;
+  /* KEYCTL_JOIN_SESSION_KEYRING with no name: a new anonymous session keyring, gone with the command. Not
+   * a reason to refuse the command when it fails: the key quota (kernel.keys.maxkeys, 200) is one for all
+   * of the user's processes, so a command of another sandbox holding it would make this one an error. The
+   * command then shares the sandbox's session keyring, as the checks share their HOME. */
+  syscall(SYS_keyctl, 1, NULL);
   snprintf(map, sizeof map, "%u %u 1\n", uid, uid);
   if (write_file("/proc/self/uid_map", map) != 0) return -1;
   if (write_file("/proc/self/setgroups", "deny") != 0) return -1;
@@ -221,6 +234,11 @@ static int isolate(void) {
   for (int i = 0; i < kept_count; i++) held[i] = open(kept[i], O_PATH | O_CLOEXEC);
   if (mount("tmpfs", "/tmp", "tmpfs", flags, "mode=1777") != 0) return -1;
   if (access("/var/tmp", F_OK) == 0 && mount("tmpfs", "/var/tmp", "tmpfs", flags, "mode=1777") != 0) return -1;
+  if (fresh_run && mount("tmpfs", "/run", "tmpfs", flags, "mode=0755") != 0) return -1;
+  /* bwrap's /dev keeps its flags (nosuid, nodev: they are locked) and becomes read-only; its devices are
+   * mounts of their own and stay writable. */
+  if (mount(NULL, "/dev", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | flags, NULL) != 0) return -1;
+  if (access("/dev/shm", F_OK) == 0 && mount("tmpfs", "/dev/shm", "tmpfs", flags, "mode=1777") != 0) return -1;
   for (int i = 0; i < kept_count; i++) {
     if (held[i] < 0) continue;
     struct stat st;
@@ -361,6 +379,9 @@ static void shim(long id, char **f, char **argv, char **envp, int envc) {
 
 /* ---- the spawner ------------------------------------------------------------------------------------- */
 
+static int limits_changed(void);
+static void finish(void);
+
 static int slot_of(pid_t pid) {
   for (int i = 0; i < MAX_CHILDREN; i++) if (shims[i].pid == pid) return i;
   return -1;
@@ -386,12 +407,42 @@ static void reap(void) {
       kill_orphans();
     }
     shims[i].pid = 0;
+    /* The command just ended may have lowered this process's limits: the sandbox ends here, so the next
+     * command starts in a new one (the one already sent, if any, is refused by start). */
+    if (inside_hidden && limits_changed()) {
+      finish();
+      _exit(0);
+    }
   }
+}
+
+/* This process's resource limits when it started inside a sandbox. A command can lower them (prlimit needs
+ * only the same uid, and a hard limit lowered cannot be raised again), and every later command would
+ * inherit them: a sandbox whose limits changed starts nothing more. */
+static struct rlimit limits_at_start[RLIM_NLIMITS];
+
+static void note_limits(void) {
+  for (int r = 0; r < RLIM_NLIMITS; r++) getrlimit(r, &limits_at_start[r]);
+}
+
+static int limits_changed(void) {
+  for (int r = 0; r < RLIM_NLIMITS; r++) {
+    struct rlimit now;
+    if (getrlimit(r, &now) == 0 &&
+        (now.rlim_cur != limits_at_start[r].rlim_cur || now.rlim_max != limits_at_start[r].rlim_max))
+      return 1;
+  }
+  return 0;
 }
 
 /* Starts one request given as fields. */
 static void start(char **f, int n) {
   long id = atol(f[1]);
+  if (inside_hidden && limits_changed()) {
+    dprintf(1, "E %ld a command changed the sandbox's resource limits: the sandbox ends\n", id);
+    finish();
+    _exit(0);
+  }
   int argc = atoi(f[8]);
   if (argc < 1 || 9 + argc >= n) { dprintf(1, "E %ld malformed request\n", id); return; }
   int envc = atoi(f[9 + argc]);
@@ -526,8 +577,11 @@ int main(int argc, char **argv) {
   if (argc > 2 && strcmp(argv[1], "--inside") == 0) {
     inside_hidden = argv[2];
     prctl(PR_SET_DUMPABLE, 0);
+    note_limits();
     note_kept("/tmp");
     note_kept("/var/tmp");
+    fresh_run = access("/run", W_OK) == 0;
+    if (fresh_run) note_kept("/run");
   }
   /* Nothing the server was started with (a pipe at fd 251 was seen) reaches a command. */
   close_from(3, -1);
@@ -543,7 +597,11 @@ int main(int argc, char **argv) {
   sigaddset(&blocked, CONTROL_SIG);
   sigaddset(&blocked, SIGUSR2);
   sigprocmask(SIG_BLOCK, &blocked, NULL);
-  int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+  /* CONTROL_SIG is for the shims; one sent here (a command can: same uid) is taken and dropped, or queued
+   * by the thousand it would fill the user's RLIMIT_SIGPENDING, and no sigqueue to a shim would get through. */
+  sigset_t drained = chld;
+  sigaddset(&drained, CONTROL_SIG);
+  int sfd = signalfd(-1, &drained, SFD_CLOEXEC | SFD_NONBLOCK);
   signal(SIGPIPE, SIG_IGN);
   /* Ignored SIGCHLD would reap children on its own, and the shims need to wait for theirs. */
   signal(SIGCHLD, SIG_DFL);
