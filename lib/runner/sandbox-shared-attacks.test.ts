@@ -220,6 +220,41 @@ echo "attacks done"`;
     expect(attacked.logTail).not.toContain("LEAK");
   });
 
+  // Not the shared sandbox's own (the checkout is read-write for every check by design): a test the agent
+  // committed rewrites, when an earlier check runs it, the script a later held-out check runs (the proof rows
+  // never re-run a held-out check). The held-out check is not run on the rewritten script: it fails, saying
+  // why without naming the file; an earlier check that writes other files leaves it alone.
+  it("an earlier check cannot rewrite a later held-out check's script in the checkout", async () => {
+    const s = await scenario(
+      {
+        agentCommand: [
+          "mkdir -p tests && printf 'printf \\x27exit 0\\n\\x27 > gate.sh\\n' > tests/one.test.sh",
+          "git add tests && git -c user.name=Agent -c user.email=agent@example.invalid commit -qm 'add a test'",
+        ].join("\n"),
+        checkDefaults: [
+          check("one", "bash tests/one.test.sh", { kind: "test" }),
+          check("build", "echo built > build.txt"),
+          check("heldout", "bash gate.sh", { hidden: true }),
+        ],
+      },
+      { "gate.sh": "echo the held-out check fails on this change; exit 1\n" },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts[0].agentVerdict).toBe("passed");
+    const held = resultOf(detail, "heldout");
+    expect(held.verdict).toBe("failed");
+    expect(held.message).toBe("not run: a file this held-out check runs was changed by the checks before it");
+    expect(detail.run.gate).toBe("red");
+
+    const honest = await scenario(
+      { checkDefaults: [check("build", "echo built > build.txt"), check("heldout", "bash gate.sh", { hidden: true })] },
+      { "gate.sh": "test -s build.txt\n" },
+    );
+    const fine = await dispatchAndSettle(h, honest.task.id);
+    expect(resultOf(fine, "heldout").verdict).toBe("passed");
+    expect(fine.run.gate).toBe("green");
+  });
+
   // Broken before the spawner drained the signals a command sends it: CONTROL_SIG queued on the spawner
   // (which blocks it and never took it) filled its user's queue of pending signals (RLIMIT_SIGPENDING, one
   // count for every sandbox of that user), so every later sigqueue to a shim failed: a later check's

@@ -13,6 +13,7 @@ import { type AttemptContext, maskShown } from "../context";
 import { judgeOutcome } from "../judge";
 import { NO_TESTS, judgeTestSummary, readTestResults } from "../../junit-reports";
 import { runCheckHere } from "../run-check";
+import { heldOutFilesChanged, heldOutFilesOf, isHeldOut } from "../held-out-files";
 import type { Step, StepVerdict } from "../step";
 
 const STOPPED_WORDS: Partial<Record<Verdict, string>> = { timeout: "timed out", hollow: "ran no test" };
@@ -25,6 +26,8 @@ export const checksStep: Step = {
     const { run, results } = ctx;
     const verdicts: StepVerdict[] = [];
     let stoppedBy: { id: string; verdict: Verdict } | null = null;
+    const testPatterns = run.proof?.testPatterns ?? [];
+    const heldOutFiles = heldOutFilesOf(ctx.checkoutPath, run.checks, testPatterns);
     for (const check of run.checks) {
       const skip = (message: string) => {
         results.update(check.id, { verdict: "skipped", message, finishedAt: new Date() });
@@ -42,7 +45,12 @@ export const checksStep: Step = {
         verdicts.push({ required, verdict, checkId: check.id, message: shown });
         if (run.failFast && required && isBlockingVerdict(verdict)) stoppedBy = { id: check.id, verdict };
       } else if (ctx.signal.aborted) skip("not run: the run was stopped");
-      else if (ctx.budget.isSpent()) skip(`not run: ${ctx.budget.spentMessage()}`);
+      else if (isHeldOut(check) && heldOutFilesChanged(ctx.checkoutPath, check, heldOutFiles, testPatterns)) {
+        const message = "not run: a file this held-out check runs was changed by the checks before it";
+        results.update(check.id, { verdict: "failed", message, startedAt: new Date(), finishedAt: new Date() });
+        verdicts.push({ required: check.required, verdict: "failed", checkId: check.id, message });
+        if (run.failFast && check.required) stoppedBy = { id: check.id, verdict: "failed" };
+      } else if (ctx.budget.isSpent()) skip(`not run: ${ctx.budget.spentMessage()}`);
       else if (stoppedBy) {
         const how = STOPPED_WORDS[stoppedBy.verdict] ?? stoppedBy.verdict;
         skip(`not run: failFast stopped the attempt after "${stoppedBy.id}" ${how}`);
