@@ -1,3 +1,4 @@
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { ADMIN, E2E_BOOTSTRAP_TOKEN } from "./e2e/support/accounts";
 import { adminState, E2E_LANES, LANES, laneDataDir, lanePort, laneUrl } from "./e2e/support/lanes";
@@ -37,7 +38,11 @@ export default defineConfig({
     { name: "chromium", dependencies: ["setup"], use: { storageState: adminState() } },
   ],
   webServer: LANES.map((lane) => ({
-    command: `rm -rf "${laneDataDir(lane)}" && node scripts/start.mjs`,
+    // The lanes' parent folder is made first and traversable: made by the server's recursive mkdir, it
+    // would be 0700, and the sandbox's user could not reach the data dir inside it.
+    command:
+      `mkdir -p "${path.dirname(laneDataDir(lane))}" && chmod 755 "${path.dirname(laneDataDir(lane))}" && ` +
+      `rm -rf "${laneDataDir(lane)}" && node scripts/start.mjs`,
     url: `${laneUrl(lane)}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
