@@ -1,21 +1,22 @@
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { ADMIN, ADMIN_STATE, E2E_BOOTSTRAP_TOKEN } from "./e2e/support/accounts";
+import { ADMIN, E2E_BOOTSTRAP_TOKEN } from "./e2e/support/accounts";
+import { adminState, E2E_LANES, LANES, laneDataDir, lanePort, laneUrl } from "./e2e/support/lanes";
 
-// End-to-end tests in Debian's Chromium against the real built server on a fresh data dir.
-const port = Number(process.env.E2E_PORT ?? 3210);
-export const e2eDataDir = `${__dirname}/.e2e-data`;
-
+// End-to-end tests in Debian's Chromium against the real built server, one server (and fresh data dir)
+// per worker: see e2e/support/lanes.ts. This file is read again in each worker, where baseURL and the
+// admin's storage state are that worker's lane's.
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_LANES,
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 20_000 },
   reporter: "list",
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: laneUrl(),
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
@@ -34,18 +35,22 @@ export default defineConfig({
   },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts/ },
-    { name: "chromium", dependencies: ["setup"], use: { storageState: ADMIN_STATE } },
+    { name: "chromium", dependencies: ["setup"], use: { storageState: adminState() } },
   ],
-  webServer: {
-    command: `rm -rf "${e2eDataDir}" && node scripts/start.mjs`,
-    url: `http://127.0.0.1:${port}/api/health`,
+  webServer: LANES.map((lane) => ({
+    // The lanes' parent folder is made first and traversable: made by the server's recursive mkdir, it
+    // would be 0700, and the sandbox's user could not reach the data dir inside it.
+    command:
+      `mkdir -p "${path.dirname(laneDataDir(lane))}" && chmod 755 "${path.dirname(laneDataDir(lane))}" && ` +
+      `rm -rf "${laneDataDir(lane)}" && node scripts/start.mjs`,
+    url: `${laneUrl(lane)}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
-    stdout: "pipe",
-    stderr: "pipe",
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
     env: {
-      PORT: String(port),
-      GATEHOUSE_DATA_DIR: e2eDataDir,
+      PORT: String(lanePort(lane)),
+      GATEHOUSE_DATA_DIR: laneDataDir(lane),
       GATEHOUSE_DEMO: "1",
       NEXT_TELEMETRY_DISABLED: "1",
       GATEHOUSE_CONCURRENCY: "2",
@@ -55,5 +60,5 @@ export default defineConfig({
       // As root (CI), checks and agents run as `nobody`, the way a careful operator runs Gatehouse.
       ...(process.getuid?.() === 0 ? { GATEHOUSE_RUN_AS: "nobody" } : {}),
     },
-  },
+  })),
 });

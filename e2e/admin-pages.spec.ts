@@ -80,6 +80,8 @@ test("an admin adds a person; a lead gives them a role and sets a secret whose v
 });
 
 test("every page renders, on a phone as on a wide screen", async ({ page }) => {
+  // Sixteen pages at two widths.
+  test.setTimeout(120_000);
   const demo = await demoWorkJson();
   const task = (await api("GET", `/api/works/${demo.id}/tasks`)).json.tasks[0];
   const run = (await api("GET", `/api/tasks/${task.id}/runs`)).json.runs[0];

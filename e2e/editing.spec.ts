@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { api, runJson, workWithChecks } from "./support/api";
+import { adminState } from "./support/lanes";
 
 const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -67,7 +68,7 @@ test("saving over someone else's save is refused with their changes shown, then 
 }) => {
   const { workId } = await workWithChecks("Conflict", [check("unit", "npm test")]);
   await page.goto(`/works/${workId}/settings`);
-  const other = await browser.newContext({ storageState: "e2e/.auth/admin.json" });
+  const other = await browser.newContext({ storageState: adminState() });
   const otherPage = await other.newPage();
   await otherPage.goto(`/works/${workId}/settings/policy`);
   await otherPage.getByRole("combobox", { name: "Attempts per run" }).selectOption("5");

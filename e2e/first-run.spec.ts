@@ -8,7 +8,9 @@ test("the first visit creates the first admin, who is then signed in; later visi
   browser,
 }) => {
   test.setTimeout(180_000);
-  const server = await startOwnServer({ port: 3292, env: { GATEHOUSE_BOOTSTRAP_TOKEN: "" } });
+  // Beside this run's E2E_PORT, so parallel runs with different E2E_PORTs do not meet.
+  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) + 82 : 3292;
+  const server = await startOwnServer({ port, env: { GATEHOUSE_BOOTSTRAP_TOKEN: "" } });
   try {
     const context = await browser.newContext({ baseURL: server.url });
     const page = await context.newPage();

@@ -3,11 +3,13 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { api, workWithChecks } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";
+import { adminState } from "./support/lanes";
 
 // The Work settings page in sections (issue 24 item 6), at a phone's width and a laptop's: each section has
 // its own URL and a place in the side navigation, saves on its own with the version it was read at, keeps
 // the other sections' unsaved edits (and says so), and reports a stale save as a conflict. Every section
-// passes axe in light and dark; screenshots go to /tmp/settings-shots for a person to look at.
+// passes axe in light and dark (dark: `npm run test:full`); screenshots go to /tmp/settings-shots for a
+// person to look at.
 
 const SHOTS = "/tmp/settings-shots";
 const unit = { id: "unit", name: "Unit tests pass", kind: "test", command: "npm test", required: true };
@@ -136,7 +138,7 @@ for (const [width, height, device] of [
     }) => {
       const { workId } = await workWithChecks(`Conflict ${device}`, [unit]);
       await page.goto(`/works/${workId}/settings/sandbox`);
-      const other = await browser.newContext({ storageState: "e2e/.auth/admin.json" });
+      const other = await browser.newContext({ storageState: adminState() });
       const otherPage = await other.newPage();
       await otherPage.goto(`/works/${workId}/settings/policy`);
       await otherPage.getByRole("combobox", { name: "Attempts per run" }).selectOption("5");
@@ -166,8 +168,13 @@ for (const [width, height, device] of [
       });
     });
 
+    // The light pass is `npm test`'s; the dark one repeats every section (tag @full, `npm run test:full`),
+    // as the dark accessibility pass of every page is.
     for (const scheme of ["light", "dark"] as const) {
-      test(`every section passes axe in the ${scheme} theme (screenshots in ${SHOTS})`, async ({ browser }) => {
+      const full = scheme === "dark" ? { tag: "@full" } : {};
+      test(`every section passes axe in the ${scheme} theme (screenshots in ${SHOTS})`, full, async ({ browser }) => {
+        // Twelve pages, each checked by axe and photographed whole.
+        test.setTimeout(120_000);
         const { workId } = await workWithChecks(`Axe ${device} ${scheme}`, [unit], {
           sandboxMounts: [{ path: "/opt/toolchain", mode: "ro" }],
           visibleRefs: ["refs/tags/v*"],
@@ -176,7 +183,7 @@ for (const [width, height, device] of [
         const context = await browser.newContext({
           colorScheme: scheme,
           viewport: { width, height },
-          storageState: "e2e/.auth/admin.json",
+          storageState: adminState(),
         });
         const page = await context.newPage();
         fs.mkdirSync(SHOTS, { recursive: true });

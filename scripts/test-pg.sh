@@ -10,5 +10,7 @@ if ! node -e "$probe"; then
   echo "gatehouse: PostgreSQL is not reachable at $TEST_DATABASE_URL (start it, or set TEST_DATABASE_URL)" >&2
   exit 1
 fi
-# lib/db/client.test.ts is about the embedded SQLite connection's settings, so it is not run here.
-npx vitest run app lib/db lib/runner lib/services --exclude lib/db/client.test.ts
+# lib/db/client.test.ts is about the embedded SQLite connection's settings, so it is not run here; nor are
+# the runner's processes, output and sandbox folders, whose tests open no database (`npm test` runs them).
+npx vitest run app lib/db lib/runner lib/services --exclude lib/db/client.test.ts \
+  --exclude "lib/runner/process/**" --exclude "lib/runner/output/**" --exclude "lib/runner/sandbox/**"

@@ -26,7 +26,7 @@ export default async function WorksPage() {
             : "An admin gives you a role on a Work; it shows up here."}
         </EmptyState>
       ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {works.map(({ work, taskCount }) => (
             <li key={work.id}>
               <Link

@@ -1,8 +1,10 @@
-// The JSON API as automation uses it: with the bootstrap admin token of the e2e server.
+// The JSON API as automation uses it: with the bootstrap admin token of this worker's e2e server.
 import type { Json } from "@/lib/testing/json";
 import { E2E_BOOTSTRAP_TOKEN } from "./accounts";
+import { laneUrl } from "./lanes";
 
-export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
+// This worker's server (see lanes.ts).
+export const BASE_URL = laneUrl();
 
 export async function api<T = Json>(
   method: string,

@@ -41,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => c?.cleanup());
 
 describe("gatehouse mcp in Claude Code", () => {
+  // The real Claude Code CLI and two gated runs: 15 s at load 10, over 60 s at load 20 beside Playwright.
   it("run_gate answers red with the failing test, then green, and the run is accepted", async () => {
     const { s, model, api, clone, home } = c;
     const engineer = await makePerson("engineer");
@@ -79,5 +80,5 @@ describe("gatehouse mcp in Claude Code", () => {
       "accepted",
       ["red", "green"],
     ]);
-  });
+  }, 120_000);
 });
