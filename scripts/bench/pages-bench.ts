@@ -1,6 +1,7 @@
 // Page benchmarks (issue 4), in real Chromium against the real server: time until a full log of
 // 1,000,000 lines shows its last line, against a 10-line log; and time until a task page with 1,000
 // runs in its history has painted them, against a task with one run. Medians of several loads.
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { startOwnServer, BOOTSTRAP_TOKEN } from "../../e2e/support/own-server";
@@ -45,6 +46,8 @@ async function timeToReady(page: Page, url: string, ready: string, rounds: numbe
 
 export async function benchPages(rounds: number): Promise<BenchRow[]> {
   const repo = makeGitRepo({ "README.md": "bench\n" });
+  // The checks clone as the sandbox user: the repository must be readable by others (mkdtemp makes 0700).
+  execFileSync("chmod", ["-R", "a+rX", repo.dir]);
   const server = await startOwnServer({
     port: 3297,
     env: { GATEHOUSE_ADMIN_EMAIL: ADMIN.email, GATEHOUSE_ADMIN_PASSWORD: ADMIN.password, GATEHOUSE_LOG_CAP_MB: "64" },
