@@ -3,8 +3,9 @@
 // entry holds while nothing was written through this process's database client since it was built
 // (lib/db/client.ts), and for at most FRESH_MS (plus one rebuild, answered from the old entry
 // meanwhile), which bounds what writes of other processes (workers publishing rows and tails) may wait.
-// Within FRESH_MS a poll costs the reader's role on the run's Work and no read of the run; after it, the
-// run row is read again and an entry whose row changed is rebuilt before it answers. Readers of an
+// Within FRESH_MS, and while an older entry's rebuild is under way, a poll costs the reader's role on the
+// run's Work and no read of the run; otherwise the run row is read again and an entry whose row changed
+// is rebuilt before it answers. Readers of an
 // entry being built wait for it.
 import { createHash } from "node:crypto";
 import type { Actor } from "../auth/actor";
@@ -47,7 +48,9 @@ export async function runJsonFor(actor: Actor, runId: string): Promise<RunJsonTe
     // The same access check as reading the run (its role lookup), without the run row.
     const seesHidden = await seesHiddenOf(actor, workId);
     const held = entries.get(keyOf(runId, seesHidden));
-    if (held && held.generation === writeGeneration() && Date.now() - held.builtAt < FRESH_MS) return held.json;
+    // Fresh, or older with its rebuild under way (answered from it meanwhile, as below): no read of the run.
+    if (held && held.generation === writeGeneration() && (Date.now() - held.builtAt < FRESH_MS || held.refreshing))
+      return held.json;
   }
   const { run, seesHidden } = await readRunAccess(actor, runId);
   const key = keyOf(run.id, seesHidden);
