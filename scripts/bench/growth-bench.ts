@@ -46,7 +46,7 @@ async function timed(rounds: number, fn: () => Promise<unknown>): Promise<number
 // newest 100 wait for a decision, whatever the size: decisions get answered, they do not pile up with the
 // history (when every 500th waited, the inbox at 100,000 runs listed 50 decision cards against 1 at 100,
 // and its ratio measured the cards). Rows with explicit ids, in batches.
-export async function seedRuns(workId: string, taskIds: string[], runs: number, checks: number) {
+async function seedRuns(workId: string, taskIds: string[], runs: number, checks: number) {
   const db = getDb();
   const tasks = await db.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, branch: true } });
   const verdicts = ["passed", "passed", "failed", "passed", "timeout", "passed"] as const;
