@@ -12,6 +12,10 @@ import { useLogChunks, useLogMeta, useLogSearch, useStyledLines, type LogLine } 
 const LH = 20;
 const MAX_PX = 15_000_000;
 const OVERSCAN = 40;
+// Lines in the block painted before hydration: more than a screen's height of the log box holds, and no
+// more, so the page's HTML (and the browser's parse of it before first paint) does not carry all the
+// initial lines twice: as rows here and as the viewer's data.
+const PREPAINT_LINES = 80;
 
 export function LogViewer({
   base,
@@ -160,7 +164,7 @@ export function LogViewer({
           aria-label="Log lines"
         >
           <div>
-            {initialStyled.map((line) => (
+            {initialStyled.slice(-PREPAINT_LINES).map((line) => (
               <LogRow key={line.n} n={line.n} line={line} isSelected={false} mark="" onSelect={ignoreSelect} />
             ))}
           </div>

@@ -1,10 +1,11 @@
-// Pages that do not grow with history: a Work page's newest run per task found by index lookups, and the
-// check history computed over the Work's newest runs only. Rows seeded straight into the database.
+// Pages that do not grow with history: a Work page's newest run per task found by index lookups, attempts
+// counted for the listed runs only, and the check history computed over the Work's newest runs only. Rows seeded straight into the database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../testing/test-db";
 import { aggregateCheckStats, listRecentTestCases } from "./check-stats";
 import { getDb } from "./client";
-import { latestRunsOfTasks } from "./run-history";
+import { listRecentEndings } from "./inbox";
+import { countAttemptsOfRuns, latestRunsOfTasks, listRunsOfTask } from "./run-history";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -77,5 +78,38 @@ describe("the check history's window of runs", () => {
     expect(recent[0].medianMs).toBe(500);
     const cases = await listRecentTestCases({ workId: "w", perCheck: 20, windowRuns: 2 });
     expect(cases.get("unit")?.map((c) => c[0].name)).toEqual(["t6", "t5"]);
+  });
+});
+
+describe("attempts counted for the listed runs", () => {
+  it("gives each run of a page its own number of attempts, and none to a run without any", async () => {
+    await getDb().attempt.create({
+      data: { id: "b3-2", runId: "b3", n: 2, trigger: "agent-loop", status: "finished" },
+    });
+    await getDb().run.create({
+      data: {
+        id: "a7",
+        taskId: "a",
+        workId: "w",
+        number: 7,
+        status: "finished",
+        gate: "red",
+        policy: "required",
+        maxAttempts: 1,
+        checks: [],
+        branch: "a",
+        finishedAt: new Date(Date.UTC(2026, 0, 2)),
+      },
+    });
+    const counts = await countAttemptsOfRuns({ runIds: ["a6", "b3", "a7", "a6"] });
+    expect(Object.fromEntries(counts)).toEqual({ a6: 1, b3: 2 });
+    expect((await latestRunsOfTasks({ taskIds: ["a", "b"] })).get("b")?.attemptCount).toBe(2);
+    expect((await listRunsOfTask({ taskId: "a", take: 2 })).map((r) => [r.id, r.attemptCount])).toEqual([
+      ["a7", 0],
+      ["a6", 1],
+    ]);
+    const endings = await listRecentEndings({ workIds: ["w"], take: 50 });
+    expect(endings.find((r) => r.id === "b3")?.attemptCount).toBe(2);
+    expect(endings.find((r) => r.id === "a7")?.attemptCount).toBe(0);
   });
 });

@@ -3,6 +3,7 @@
 import { ACTIVE_RUN_STATUSES, type Ending } from "../gates/run-ending";
 import { stageOfRun, type Lane } from "../gates/lanes";
 import { getDb, type DbOrTx } from "./client";
+import { countAttemptsOfRuns } from "./run-history";
 import type { Prisma } from "./models";
 
 const inboxSelect = {
@@ -21,7 +22,6 @@ const inboxSelect = {
   // The lane the run froze and the stage it ran (null on both: a task on no lane).
   lane: true,
   stage: true,
-  _count: { select: { attempts: true } },
   task: { select: { id: true, key: true, title: true } },
   work: { select: { id: true, name: true } },
   // The last attempt's required checks that were not green: what a decision card names.
@@ -39,21 +39,27 @@ const inboxSelect = {
 } satisfies Prisma.RunSelect;
 
 type Row = Prisma.RunGetPayload<{ select: typeof inboxSelect }>;
-export type InboxRun = Omit<Row, "_count" | "attempts" | "lane" | "stage"> & {
+export type InboxRun = Omit<Row, "attempts" | "lane" | "stage"> & {
   attemptCount: number;
   redChecks: { name: string; verdict: string }[];
   // The lane and stage a stage run ran (null: a run of a task on no lane).
   onStage: { lane: { id: string; name: string }; stage: { id: string; name: string } } | null;
 };
-const toInboxRun = ({ _count, attempts, lane, stage, ...row }: Row): InboxRun => {
+const toInboxRun = ({ attempts, lane, stage, ...row }: Row, attemptCount: number): InboxRun => {
   const at = stageOfRun({ lane: lane as Lane | null, stage });
   return {
     ...row,
-    attemptCount: _count.attempts,
+    attemptCount,
     redChecks: attempts[0]?.results ?? [],
     onStage: at ? { lane: at.lane, stage: { id: at.stage.id, name: at.stage.name } } : null,
   };
 };
+
+// Attempts counted for the page's runs only (see countAttemptsOfRuns).
+async function toInboxRuns(rows: Row[], db?: DbOrTx): Promise<InboxRun[]> {
+  const counts = await countAttemptsOfRuns({ runIds: rows.map((r) => r.id), db });
+  return rows.map((row) => toInboxRun(row, counts.get(row.id) ?? 0));
+}
 
 // workIds null: every Work (admins).
 function scope(workIds: string[] | null) {
@@ -71,7 +77,7 @@ export async function listRunsNeedingDecision(opts: {
     take: opts.take,
     select: inboxSelect,
   });
-  return rows.map(toInboxRun);
+  return toInboxRuns(rows, opts.db);
 }
 
 export async function listRunsInProgress(opts: {
@@ -85,7 +91,7 @@ export async function listRunsInProgress(opts: {
     take: opts.take,
     select: inboxSelect,
   });
-  return rows.map(toInboxRun);
+  return toInboxRuns(rows, opts.db);
 }
 
 export async function listRecentEndings(opts: {
@@ -107,5 +113,5 @@ export async function listRecentEndings(opts: {
     take: opts.take,
     select: inboxSelect,
   });
-  return rows.map(toInboxRun);
+  return toInboxRuns(rows, opts.db);
 }

@@ -40,14 +40,27 @@ const summarySelect = {
   createdAt: true,
   startedAt: true,
   finishedAt: true,
-  _count: { select: { attempts: true } },
 } satisfies Models.RunSelect;
 
 type SummaryRow = Models.RunGetPayload<{ select: typeof summarySelect }>;
-export type RunSummary = Omit<SummaryRow, "_count"> & { attemptCount: number };
+export type RunSummary = SummaryRow & { attemptCount: number };
 
-function toSummary({ _count, ...row }: SummaryRow): RunSummary {
-  return { ...row, attemptCount: _count.attempts };
+// How many attempts each of the given runs has, counted over those runs' attempts only (Attempt's
+// runId+n index). Prisma's `_count` in a select joins a count grouped over the whole Attempt table,
+// which grows with the history: with 100,000 runs it made the inbox 15 times slower on PostgreSQL.
+export async function countAttemptsOfRuns(opts: { runIds: string[]; db?: DbOrTx }): Promise<Map<string, number>> {
+  if (opts.runIds.length === 0) return new Map();
+  const rows = await (opts.db ?? getDb()).attempt.groupBy({
+    by: ["runId"],
+    where: { runId: { in: [...new Set(opts.runIds)] } },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((r) => [r.runId, r._count._all]));
+}
+
+async function toSummaries(rows: SummaryRow[], db?: DbOrTx): Promise<RunSummary[]> {
+  const counts = await countAttemptsOfRuns({ runIds: rows.map((r) => r.id), db });
+  return rows.map((row) => ({ ...row, attemptCount: counts.get(row.id) ?? 0 }));
 }
 
 // A page of a task's runs, newest first; `beforeNumber` continues after the last page.
@@ -63,22 +76,21 @@ export async function listRunsOfTask(opts: {
     take: opts.take,
     select: summarySelect,
   });
-  return rows.map(toSummary);
+  return toSummaries(rows, opts.db);
 }
 
-// The newest run of each of the given tasks: one index lookup per task (Run's unique taskId+number), so a
+// The newest run of each of the given tasks: one backward index probe per task (Run's unique taskId+number), so a
 // Work page costs the same with 100,000 runs as with 100 (DISTINCT would read every run of the tasks).
 export async function latestRunsOfTasks(opts: { taskIds: string[]; db?: DbOrTx }): Promise<Map<string, RunSummary>> {
   if (opts.taskIds.length === 0) return new Map();
   const db = opts.db ?? getDb();
-  const newest = await db.$queryRaw<{ id: string }[]>`
-    SELECT r."id" AS "id" FROM "Task" t
-    JOIN "Run" r ON r."taskId" = t."id"
-      AND r."number" = (SELECT MAX(r2."number") FROM "Run" r2 WHERE r2."taskId" = t."id")
-    WHERE t."id" IN (${Prisma.join(opts.taskIds)})`;
-  if (newest.length === 0) return new Map();
-  const rows = await db.run.findMany({ where: { id: { in: newest.map((r) => r.id) } }, select: summarySelect });
-  return new Map(rows.map((r) => [r.taskId, toSummary(r)]));
+  const newest = await db.$queryRaw<{ id: string | null }[]>`
+    SELECT (SELECT r."id" FROM "Run" r WHERE r."taskId" = t."id" ORDER BY r."number" DESC LIMIT 1) AS "id"
+    FROM "Task" t WHERE t."id" IN (${Prisma.join(opts.taskIds)})`;
+  const ids = newest.flatMap((r) => r.id ?? []);
+  if (ids.length === 0) return new Map();
+  const rows = await db.run.findMany({ where: { id: { in: ids } }, select: summarySelect });
+  return new Map((await toSummaries(rows, db)).map((r) => [r.taskId, r]));
 }
 
 export async function countTasksOfWorks(opts: { workIds: string[]; db?: DbOrTx }): Promise<Map<string, number>> {

@@ -4,6 +4,7 @@
 import { findDecisionFacts } from "../db/decisions";
 import type { Actor } from "../auth/actor";
 import {
+  findRun,
   findRunLabels,
   listAttempts,
   listResultsOfRun,
@@ -14,9 +15,8 @@ import {
 import { notFound } from "../errors";
 import { getExecutor } from "../runner/runtime";
 import { AGENT_LOG_NAME } from "../runner/paths";
-import { readRun } from "./runs";
 import { withholdHidden } from "../gates/held-out";
-import { standingAllows, standingOn } from "./access";
+import { requireRole, standingAllows } from "./access";
 
 type AttemptDetail = AttemptRecord & { results: ResultRecord[] };
 export type RunDetail = {
@@ -38,8 +38,15 @@ export async function loadRunDetail(actor: Actor, runId: string): Promise<RunDet
 // The run if the actor may read it, and whether they see held-out checks: all a run's detail depends on
 // of who asks (lib/api/run-json-cache.ts caches the detail by it).
 export async function readRunAccess(actor: Actor, runId: string): Promise<{ run: RunRecord; seesHidden: boolean }> {
-  const run = await readRun(actor, runId);
-  return { run, seesHidden: standingAllows(await standingOn(actor, run.workId), "lead") };
+  const run = await findRun({ id: runId });
+  if (!run) throw notFound("Run");
+  return { run, seesHidden: await seesHiddenOf(actor, run.workId) };
+}
+
+// Whether the actor, who must be a viewer of the Work at least (readRun's check), sees its held-out checks:
+// the role looked up once for both.
+export async function seesHiddenOf(actor: Actor, workId: string): Promise<boolean> {
+  return standingAllows(await requireRole(actor, workId, "viewer"), "lead");
 }
 
 // The detail of a run already read, as a reader who does (or does not) see held-out checks sees it.

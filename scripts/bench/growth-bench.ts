@@ -1,16 +1,18 @@
 // `npm run bench -- growth` (issue 27 items 3 and 5): what Gatehouse costs as work grows, in-process
 // against SQLite and PostgreSQL (a fresh database or schema per size, seeded straight into the tables:
 // dispatching 100,000 runs would measure the runner for hours). For 100, 1,000, 10,000 and 100,000 runs
-// (100 tasks, 3 checks each): the data of the inbox, a Work page and the check history (medians of
-// 7 loads), dispatch → first check started (median of 3 real
-// runs; the run's start where the rows carry no check start), and the process's memory. Then the
-// run page's JSON at 5, 50 and 500 checks per run, and the full log's data (its last 200 lines) at
-// 10,000, 100,000 and 1,000,000 lines, opened cold and again. The load average is printed beside each.
+// (100 tasks, 3 checks each): the data of the inbox, a Work page and the check history (medians of 15
+// loads; every size's database is seeded first and kept open, and the sizes are then timed in turn,
+// round by round, so their ratios are taken under the same load), dispatch → first check started
+// (median of 3 real runs; the run's start where the rows carry no check start), and the process's
+// memory. Then the run page's JSON at 5, 50 and 500 checks per run, and the full log's data (its last
+// 200 lines) at 10,000, 100,000 and 1,000,000 lines, opened cold and again. The load average is printed
+// beside each.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SYSTEM_ACTOR, type Actor } from "../../lib/auth/actor";
-import { getDb } from "../../lib/db/client";
+import { getDb, setDb } from "../../lib/db/client";
 import { findRun, listResultsOfRun } from "../../lib/db/runs";
 import { lineIndexFor } from "../../lib/logs/line-index";
 import { runJsonFor } from "../../lib/api/run-json-cache";
@@ -20,7 +22,7 @@ import { loadTasksWithLatestRun } from "../../lib/services/page-data";
 import { dispatchTask } from "../../lib/services/runs";
 import { createTask } from "../../lib/services/tasks";
 import { readWork } from "../../lib/services/works";
-import { check, createHarness, makeScenario } from "../../lib/testing/runner-harness";
+import { check, createHarness, makeScenario, type Harness } from "../../lib/testing/runner-harness";
 import type { BenchRow } from "./runner-bench";
 
 const ADMIN: Actor = { ...SYSTEM_ACTOR, isAdmin: true };
@@ -40,12 +42,15 @@ async function timed(rounds: number, fn: () => Promise<unknown>): Promise<number
   return median(times);
 }
 
-// `runs` finished runs spread over the Work's tasks, one attempt and `checks` results each; every 500th
-// waits for a decision. Rows with explicit ids, in batches.
+// `runs` finished runs spread over the Work's tasks, one attempt and `checks` results each. Three of the
+// newest 100 wait for a decision, whatever the size: decisions get answered, they do not pile up with the
+// history (when every 500th waited, the inbox at 100,000 runs listed 50 decision cards against 1 at 100,
+// and its ratio measured the cards). Rows with explicit ids, in batches.
 async function seedRuns(workId: string, taskIds: string[], runs: number, checks: number) {
   const db = getDb();
   const tasks = await db.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, branch: true } });
   const verdicts = ["passed", "passed", "failed", "passed", "timeout", "passed"] as const;
+  const waits = (i: number) => i >= runs - 100 && (runs - 1 - i) % 37 === 5;
   const now = Date.now();
   const BATCH = 2000;
   for (let start = 0; start < runs; start += BATCH) {
@@ -59,8 +64,8 @@ async function seedRuns(workId: string, taskIds: string[], runs: number, checks:
         number: 1000 + Math.floor(i / tasks.length),
         status: "finished" as const,
         gate: i % 3 ? ("green" as const) : ("red" as const),
-        ending: i % 500 === 7 ? ("partial" as const) : i % 3 ? ("accepted" as const) : ("rejected" as const),
-        needsDecision: i % 500 === 7,
+        ending: waits(i) ? ("partial" as const) : i % 3 ? ("accepted" as const) : ("rejected" as const),
+        needsDecision: waits(i),
         endingReason: "seeded",
         policy: "required" as const,
         maxAttempts: 3,
@@ -102,39 +107,69 @@ async function seedRuns(workId: string, taskIds: string[], runs: number, checks:
 }
 
 type Sized = { runs: number; inbox: number; work: number; history: number; dispatch: number; rss: number };
+type Seeded = { runs: number; h: Harness; workId: string; dispatch: number; rss: number };
 
-async function measureRuns(runs: number): Promise<Sized> {
+// A fresh database of `runs` runs over TASKS tasks, and dispatch → first check started there (median of 3).
+async function seedSize(runs: number): Promise<Seeded> {
   const h = await createHarness();
-  try {
-    const s = await makeScenario(h, { checkDefaults: [check("quick", "true")] });
-    const tasks = [s.task.id];
-    for (let i = 1; i < TASKS; i++)
-      tasks.push((await createTask(SYSTEM_ACTOR, s.work.id, { title: `task ${i}`, description: "" })).id);
-    await seedRuns(s.work.id, tasks, runs, 3);
-    // Statistics, as the database's own maintenance (autovacuum, SQLite's optimize) would have them for
-    // tables that grew over months: without them PostgreSQL plans the fresh tables as empty.
-    await getDb().$executeRawUnsafe("ANALYZE");
-    const workId = s.work.id;
-    const inbox = await timed(7, () => loadInbox(ADMIN, {}));
-    const work = await timed(7, async () => {
+  const s = await makeScenario(h, { checkDefaults: [check("quick", "true")] });
+  const tasks = [s.task.id];
+  for (let i = 1; i < TASKS; i++)
+    tasks.push((await createTask(SYSTEM_ACTOR, s.work.id, { title: `task ${i}`, description: "" })).id);
+  await seedRuns(s.work.id, tasks, runs, 3);
+  // Statistics, as the database's own maintenance (autovacuum, SQLite's optimize) would have them for
+  // tables that grew over months: without them PostgreSQL plans the fresh tables as empty. On PostgreSQL
+  // the tables are vacuumed too, as autovacuum would have them: otherwise it starts on the fresh rows
+  // while the pages are timed (and index-only scans still visit the heap).
+  if (process.env.TEST_DATABASE_URL)
+    await getDb().$executeRawUnsafe('VACUUM ANALYZE "Run", "Attempt", "CheckResult", "Task", "Work"');
+  else await getDb().$executeRawUnsafe("ANALYZE");
+  const latencies: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const run = await dispatchTask(SYSTEM_ACTOR, s.task.id);
+    await h.executor.whenSettled(run.id);
+    // The first check's start where the runner records it, else the run's (the executor took it).
+    const done = (await findRun({ id: run.id }))!;
+    const starts = (await listResultsOfRun({ runId: run.id })).flatMap((r) => r.startedAt?.getTime() ?? []);
+    const started = starts.length ? Math.min(...starts) : (done.startedAt?.getTime() ?? Number.NaN);
+    latencies.push(started - done.createdAt.getTime());
+  }
+  return { runs, h, workId: s.work.id, dispatch: median(latencies), rss: process.memoryUsage().rss };
+}
+
+// Each page's data in every seeded database, the databases taken in turn round by round (each round in
+// a shuffled order), so that the sizes are timed under the same load: the shared machine's load swings
+// within a minute, and a size measured minutes after another is not comparable to it.
+async function measureSizes(seeded: Seeded[], rounds: number): Promise<Sized[]> {
+  const pages = (workId: string) => ({
+    inbox: () => loadInbox(ADMIN, {}),
+    work: async () => {
       await readWork(ADMIN, workId);
       await loadTasksWithLatestRun(ADMIN, workId);
-    });
-    const history = await timed(7, () => readCheckHistory(ADMIN, workId));
-    const latencies: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const run = await dispatchTask(SYSTEM_ACTOR, s.task.id);
-      await h.executor.whenSettled(run.id);
-      // The first check's start where the runner records it, else the run's (the executor took it).
-      const done = (await findRun({ id: run.id }))!;
-      const starts = (await listResultsOfRun({ runId: run.id })).flatMap((r) => r.startedAt?.getTime() ?? []);
-      const started = starts.length ? Math.min(...starts) : (done.startedAt?.getTime() ?? Number.NaN);
-      latencies.push(started - done.createdAt.getTime());
+    },
+    history: () => readCheckHistory(ADMIN, workId),
+  });
+  const times = seeded.map(() => ({ inbox: [] as number[], work: [] as number[], history: [] as number[] }));
+  for (let round = -1; round < rounds; round++) {
+    const order = seeded.map((_, i) => i).sort(() => Math.random() - 0.5);
+    for (const i of order) {
+      setDb(seeded[i].h.t.db);
+      for (const [key, fn] of Object.entries(pages(seeded[i].workId)) as [keyof Sized, () => Promise<unknown>][]) {
+        const t0 = performance.now();
+        await fn();
+        // The first round warms each database's connections and caches.
+        if (round >= 0) times[i][key as "inbox"].push(performance.now() - t0);
+      }
     }
-    return { runs, inbox, work, history, dispatch: median(latencies), rss: process.memoryUsage().rss };
-  } finally {
-    await h.cleanup();
   }
+  return seeded.map((s, i) => ({
+    runs: s.runs,
+    inbox: median(times[i].inbox),
+    work: median(times[i].work),
+    history: median(times[i].history),
+    dispatch: s.dispatch,
+    rss: s.rss,
+  }));
 }
 
 // The run page's JSON (GET /api/runs/:id built afresh) for a run of `checks` checks.
@@ -195,17 +230,30 @@ export async function benchGrowth(
   for (const provider of providers) {
     if (provider === "postgres") process.env.TEST_DATABASE_URL = pg;
     else delete process.env.TEST_DATABASE_URL;
-    const measured: Sized[] = [];
-    for (const runs of sizes) {
-      const before = load();
-      const m = await measureRuns(runs);
-      measured.push(m);
-      console.log(
-        `${provider}, ${runs.toLocaleString("en")} runs: inbox ${m.inbox.toFixed(1)} ms · Work page ` +
-          `${m.work.toFixed(1)} ms · check history ${m.history.toFixed(1)} ms · dispatch → first check ` +
-          `${m.dispatch.toFixed(0)} ms · rss ${mb(m.rss)} · load ${before}–${load()}`,
-      );
+    const seeded: Seeded[] = [];
+    let measured: Sized[];
+    let before: string;
+    try {
+      for (const runs of sizes) {
+        const before = load();
+        const m = await seedSize(runs);
+        seeded.push(m);
+        console.log(
+          `${provider}, ${runs.toLocaleString("en")} runs seeded: dispatch → first check ${m.dispatch.toFixed(0)} ms · ` +
+            `rss ${mb(m.rss)} · load ${before}–${load()}`,
+        );
+      }
+      before = load();
+      measured = await measureSizes(seeded, 15);
+    } finally {
+      for (const s of seeded) await s.h.cleanup();
     }
+    for (const m of measured)
+      console.log(
+        `${provider}, ${m.runs.toLocaleString("en")} runs: inbox ${m.inbox.toFixed(1)} ms · Work page ` +
+          `${m.work.toFixed(1)} ms · check history ${m.history.toFixed(1)} ms · dispatch → first check ` +
+          `${m.dispatch.toFixed(0)} ms · rss ${mb(m.rss)} · load ${before}–${load()} (sizes interleaved)`,
+      );
     const base = measured[0];
     const top = measured.at(-1)!;
     for (const [page, key] of [

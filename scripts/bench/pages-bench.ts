@@ -1,6 +1,8 @@
 // Page benchmarks (issue 4), in real Chromium against the real server: time until a full log of
 // 1,000,000 lines shows its last line, against a 10-line log; and time until a task page with 1,000
-// runs in its history has painted them, against a task with one run. Medians of several loads.
+// runs in its history has painted them, against a task with one run. Medians of several loads, each
+// subject and its baseline loaded in turn.
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { startOwnServer, BOOTSTRAP_TOKEN } from "../../e2e/support/own-server";
@@ -29,24 +31,34 @@ async function waitFinished(base: string, runId: string) {
 }
 
 // Milliseconds from navigation start until `ready` holds in the page.
-async function timeToReady(page: Page, url: string, ready: string, rounds: number): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < rounds + 1; i++) {
-    await page.goto("about:blank");
-    await page.goto(url, { waitUntil: "commit" });
-    const at = await page.waitForFunction(`(${ready}) ? performance.now() : false`, null, {
-      polling: "raf",
-      timeout: 30_000,
-    });
-    if (i > 0) times.push(Number(await at.jsonValue()));
-  }
-  return median(times);
+async function loadUntil(page: Page, url: string, ready: string): Promise<number> {
+  await page.goto("about:blank");
+  await page.goto(url, { waitUntil: "commit" });
+  const at = await page.waitForFunction(`(${ready}) ? performance.now() : false`, null, {
+    polling: "raf",
+    timeout: 30_000,
+  });
+  return Number(await at.jsonValue());
+}
+
+// Medians of `rounds` loads of each page (after one load each), the pages taken in turn round by round
+// so a subject and its baseline are timed under the same load.
+async function timeToReady(page: Page, pages: { url: string; ready: string }[], rounds: number): Promise<number[]> {
+  const times: number[][] = pages.map(() => []);
+  for (let i = 0; i < rounds + 1; i++)
+    for (const [k, p] of pages.entries()) {
+      const ms = await loadUntil(page, p.url, p.ready);
+      if (i > 0) times[k].push(ms);
+    }
+  return times.map(median);
 }
 
 export async function benchPages(rounds: number): Promise<BenchRow[]> {
   const repo = makeGitRepo({ "README.md": "bench\n" });
+  // The checks clone as the sandbox user: the repository must be readable by others (mkdtemp makes 0700).
+  execFileSync("chmod", ["-R", "a+rX", repo.dir]);
   const server = await startOwnServer({
-    port: 3297,
+    port: Number(process.env.BENCH_PAGES_PORT ?? 3297),
     env: { GATEHOUSE_ADMIN_EMAIL: ADMIN.email, GATEHOUSE_ADMIN_PASSWORD: ADMIN.password, GATEHOUSE_LOG_CAP_MB: "64" },
   });
   const browser = await chromium.launch({
@@ -94,21 +106,24 @@ export async function benchPages(rounds: number): Promise<BenchRow[]> {
       `el.closest('[aria-label="Log lines"]').getBoundingClientRect(); const r = ` +
       `el.getBoundingClientRect(); return r.height > 0 && r.top >= box.top - 1 && ` +
       `r.bottom <= box.bottom + 1; })()`;
-    const logBig = await timeToReady(
+    const log = (runId: string) => `${base}/runs/${runId}/attempts/1/checks/print/log`;
+    const [logBig, logSmall] = await timeToReady(
       page,
-      `${base}/runs/${big.runId}/attempts/1/checks/print/log`,
-      lastLine(1_000_000),
-      rounds,
-    );
-    const logSmall = await timeToReady(
-      page,
-      `${base}/runs/${small.runId}/attempts/1/checks/print/log`,
-      lastLine(10),
+      [
+        { url: log(big.runId), ready: lastLine(1_000_000) },
+        { url: log(small.runId), ready: lastLine(10) },
+      ],
       rounds,
     );
     const runsPainted = (n: number) => `document.querySelectorAll('[aria-label="Runs"] li').length === ${n}`;
-    const taskMany = await timeToReady(page, `${base}/tasks/${small.taskId}`, runsPainted(20), rounds);
-    const taskOne = await timeToReady(page, `${base}/tasks/${big.taskId}`, runsPainted(1), rounds);
+    const [taskMany, taskOne] = await timeToReady(
+      page,
+      [
+        { url: `${base}/tasks/${small.taskId}`, ready: runsPainted(20) },
+        { url: `${base}/tasks/${big.taskId}`, ready: runsPainted(1) },
+      ],
+      rounds,
+    );
     return [
       {
         name: "full-log page, 1,000,000 lines, until the last line shows (vs a 10-line log)",

@@ -9,6 +9,8 @@ import { LogViewer } from "@/components/logs/log-viewer";
 import { VerdictBadge } from "@/components/checks/verdict-badge";
 import { Breadcrumbs } from "@/components/ui/page-parts";
 
+const INITIAL_LINES = 100;
+
 type Props = { params: Promise<{ runId: string; n: string; checkId: string }> };
 
 // The log's toolbar is dark in both themes, so its links are light in both.
@@ -26,7 +28,10 @@ export default async function LogPage({ params }: Props) {
   const actor = await getPageActor();
   const [detail, initial] = await Promise.all([
     orNotFound(loadRunDetail(actor, runId)),
-    orNotFound(readLogLines(actor, runId, n, checkId, 0, 200)),
+    // The last lines, as many as the viewer's first view and its overscan hold: the page's size (read,
+    // sent and parsed before the last line shows) does not depend on the log's; the viewer fetches the
+    // chunks around them as soon as it runs.
+    orNotFound(readLogLines(actor, runId, n, checkId, 0, INITIAL_LINES)),
   ]);
   const attempt = detail.attempts.find((a) => String(a.n) === n);
   const result = attempt?.results.find((r) => r.checkId === checkId);
