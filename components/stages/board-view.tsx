@@ -49,7 +49,7 @@ export function BoardView({ workId, initial }: { workId: string; initial: Board 
           <section
             key={column.id}
             aria-label={`Stage ${column.name}`}
-            className="min-w-0 rounded-md bg-zinc-50 p-3 sm:min-w-64 sm:max-w-sm sm:flex-1 dark:bg-zinc-900"
+            className="min-w-0 rounded-md border border-zinc-200 bg-white p-3 sm:min-w-64 sm:max-w-sm sm:flex-1 dark:border-zinc-800 dark:bg-zinc-900"
           >
             <h2 className="mb-2 text-sm font-semibold">
               {column.name}{" "}
