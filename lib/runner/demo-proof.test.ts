@@ -1,19 +1,15 @@
 // The demo as a newcomer's first start makes it: its proof rows on attempt 1 (no test added, reported)
 // and attempt 2 (a test added; every row green). In a database of its own (the demo seeds an empty one).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "../startup/seed-demo";
 import type { RunDetail } from "../services/run-detail";
-import { createHarness, settle, type Harness } from "../testing/runner-harness";
+import { settle, type Harness } from "../testing/runner-harness";
+import { sandboxedHarness } from "../testing/sandboxed-harness";
 
 let h: Harness;
 // Sandboxed, as a default install runs it (the other runner tests run without: vitest.config.mts).
-beforeAll(async () => {
-  process.env.GATEHOUSE_SANDBOX = "on";
-  h = await createHarness();
-});
-afterAll(async () => {
-  process.env.GATEHOUSE_SANDBOX = "off";
-  await h.cleanup();
+sandboxedHarness((made) => {
+  h = made;
 });
 
 function proofOf(detail: RunDetail, n: number) {

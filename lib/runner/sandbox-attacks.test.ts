@@ -4,13 +4,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { setSecret } from "../services/secrets";
 import { describeAsRoot } from "../testing/needs-root";
+import { sandboxedHarness } from "../testing/sandboxed-harness";
 import { processesCarrying } from "../testing/processes";
 import { copyPytestTo } from "../testing/reachable-pytest";
-import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+import { check, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 import { worktreeDirOf } from "./checkout/checkout";
 
 // Each line an attack; it prints LEAK when it worked. Arguments: the data dir, the install folder, the
@@ -64,13 +65,8 @@ const scenario = (work: Record<string, unknown>, files: Record<string, string> =
   makeScenario(h, work, { files: { "attack.sh": ATTACK, ...files } });
 
 describeAsRoot("the sandbox, attacked from the agent step and from a check", () => {
-  beforeAll(async () => {
-    process.env.GATEHOUSE_SANDBOX = "on";
-    h = await createHarness();
-  });
-  afterAll(async () => {
-    process.env.GATEHOUSE_SANDBOX = "off";
-    await h?.cleanup();
+  sandboxedHarness((made) => {
+    h = made;
   });
 
   it("runs as an unprivileged user, and every attack on the platform and the machine fails", async () => {

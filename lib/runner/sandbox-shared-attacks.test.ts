@@ -3,16 +3,10 @@
 // held-out check among them), nothing it does to its shim turns a failure into a pass, no process outlives
 // it, and the user and mount namespace it runs in opens nothing the sandbox hides. Each attack that works
 // prints "LEAK …" (or turns a later check's verdict), so the run shows which held. Runs as root.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { describeAsRoot } from "../testing/needs-root";
-import {
-  check,
-  createHarness,
-  dispatchAndSettle,
-  makeScenario,
-  verdictsOf,
-  type Harness,
-} from "../testing/runner-harness";
+import { sandboxedHarness } from "../testing/sandboxed-harness";
+import { check, dispatchAndSettle, makeScenario, verdictsOf, type Harness } from "../testing/runner-harness";
 
 let h: Harness;
 
@@ -61,13 +55,8 @@ const SHIM_PID = `shim_pid() {
 `;
 
 describeAsRoot("an attempt's shared sandbox, attacked from a check", () => {
-  beforeAll(async () => {
-    process.env.GATEHOUSE_SANDBOX = "on";
-    h = await createHarness();
-  });
-  afterAll(async () => {
-    process.env.GATEHOUSE_SANDBOX = "off";
-    await h?.cleanup();
+  sandboxedHarness((made) => {
+    h = made;
   });
 
   // Broken before isolate() made /dev read-only for each command: the sandbox's /dev (bwrap's --dev, a

@@ -3,14 +3,15 @@
 // pass — not tracing it, not writing its answers, not seeing its pipes, not killing or stopping it.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { describeAsRoot } from "../testing/needs-root";
+import { sandboxedHarness } from "../testing/sandboxed-harness";
 import { giveTo } from "./run-as";
 import { runCommand } from "./process/run-command";
 import { AttemptSandboxes } from "./sandbox/attempt-sandbox";
 import { sandboxPlanOf } from "./sandbox/command-sandbox";
 import { DEFAULT_SANDBOX_POLICY } from "./sandbox/policy";
-import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+import { check, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 
 let h: Harness;
 
@@ -26,13 +27,8 @@ const PLATFORM_PIDS = `platform_pids() {
 }`;
 
 describeAsRoot("the checks of an attempt share one sandbox", () => {
-  beforeAll(async () => {
-    process.env.GATEHOUSE_SANDBOX = "on";
-    h = await createHarness();
-  });
-  afterAll(async () => {
-    process.env.GATEHOUSE_SANDBOX = "off";
-    await h?.cleanup();
+  sandboxedHarness((made) => {
+    h = made;
   });
 
   it("they run in one PID namespace, not the server's, and each has a /tmp and /var/tmp of its own", async () => {

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { RunDetail } from "../services/run-detail";
 import { makeCheckSourceRepo } from "../testing/check-source-repos";
 import { describeAsRoot } from "../testing/needs-root";
-import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+import { sandboxedHarness } from "../testing/sandboxed-harness";
+import { check, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 
 const TITLE_TEST = `const assert = require("node:assert");
 assert.strictEqual(require("../src/title")("Hello"), "hello");
@@ -37,13 +38,8 @@ let h: Harness;
 const rowOf = (d: RunDetail, id: string) => d.attempts[0].results.find((r) => r.checkId === id);
 
 describeAsRoot("every step of an attempt, sandboxed", () => {
-  beforeAll(async () => {
-    process.env.GATEHOUSE_SANDBOX = "on";
-    h = await createHarness();
-  });
-  afterAll(async () => {
-    process.env.GATEHOUSE_SANDBOX = "off";
-    await h?.cleanup();
+  sandboxedHarness((made) => {
+    h = made;
   });
 
   it("proof re-runs, the review and the red team do their work in the sandbox; the run is accepted", async () => {
