@@ -14,7 +14,7 @@ import { makeGitRepo } from "../../lib/testing/git-repo";
 import { findRun, listAttempts, listResults } from "../../lib/db/runs";
 import { runCommand } from "../../lib/runner/process/run-command";
 import { NO_MASKING } from "../../lib/runner/output/masker";
-import { launch, nativeSpawnerPath } from "../../lib/runner/process/spawner";
+import { launch, type Launcher, nativeSpawnerPath } from "../../lib/runner/process/spawner";
 import { AttemptSandboxes } from "../../lib/runner/sandbox/attempt-sandbox";
 import { bwrapArgs, type SandboxPlan } from "../../lib/runner/sandbox/bwrap-args";
 import { giveTo } from "../../lib/runner/run-as";
@@ -266,9 +266,10 @@ export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
     const minimal = ["--unshare-user", "--unshare-pid", "--ro-bind", "/", "/", "--chdir", checkout, "--"];
     const bash = [...BASH_ARGS, "true"];
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
-    const time = async (file: string, args: string[]) => {
+    // One command through the platform's spawner, or through `launcher` (the spawner inside a sandbox).
+    const time = async (file: string, args: string[], launcher: Launcher = { launch }) => {
       const started = performance.now();
-      const launched = await launch({ file, args, cwd: checkout, env, stdinPath: null, outPath: "/dev/null" });
+      const launched = await launcher.launch({ file, args, cwd: checkout, env, stdinPath: null, outPath: "/dev/null" });
       if ("error" in launched) throw new Error(`${file} could not start: ${launched.error}`);
       await launched.exited;
       return performance.now() - started;
@@ -297,35 +298,10 @@ export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
     const openStarted = performance.now();
     const held = await shared.insideFor({ ...fullPlan, cwd: checkout });
     if ("error" in held) throw new Error(held.error);
-    const { inside } = held;
-    const first = performance.now();
-    const firstLaunch = await inside.launcher.launch({
-      file: "bash",
-      args: bash,
-      cwd: checkout,
-      env,
-      stdinPath: null,
-      outPath: "/dev/null",
-    });
-    if ("error" in firstLaunch) throw new Error(firstLaunch.error);
-    await firstLaunch.exited;
-    const startMs = performance.now() - openStarted;
-    const firstMs = performance.now() - first;
+    const openMs = performance.now() - openStarted;
+    const firstMs = await time("bash", bash, held.inside.launcher);
     const insideTimes: number[] = [];
-    for (let i = 0; i < commands; i++) {
-      const started = performance.now();
-      const launched = await inside.launcher.launch({
-        file: "bash",
-        args: bash,
-        cwd: checkout,
-        env,
-        stdinPath: null,
-        outPath: "/dev/null",
-      });
-      if ("error" in launched) throw new Error(`inside the sandbox: ${launched.error}`);
-      await launched.exited;
-      insideTimes.push(performance.now() - started);
-    }
+    for (let i = 0; i < commands; i++) insideTimes.push(await time("bash", bash, held.inside.launcher));
     await shared.close();
     const [bare, floor, plan] = times.map(median);
     const each = median(insideTimes);
@@ -340,7 +316,7 @@ export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
       ratio: each / bare,
       extra: [
         `bare ${bare.toFixed(1)} ms · in the shared sandbox ${each.toFixed(1)} ms (+${(each - bare).toFixed(1)}: the`,
-        `command's own user and mount namespace), after starting it once ${(startMs - firstMs).toFixed(1)} ms`,
+        `command's own user and mount namespace), after starting it once ${openMs.toFixed(1)} ms`,
         `(first command ${firstMs.toFixed(1)} ms) · a sandbox per command: bwrap with namespaces and / only`,
         `${floor.toFixed(1)} ms (+${(floor - bare).toFixed(1)}), a check's full plan ${plan.toFixed(1)} ms`,
         `(+${(plan - bare).toFixed(1)}) · building the plan ${planMs.toFixed(3)} ms; ${commands} commands each;`,
