@@ -49,7 +49,15 @@ export class FifoPool {
       await this.filling;
     }
     const fifo = this.ready.shift()!;
-    const readFd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    let readFd: number;
+    try {
+      readFd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    } catch (error) {
+      // The folder was removed under the pool (a data dir cleaned up): the batch is gone, make a new one.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      this.ready = [];
+      return this.takeReadEnd();
+    }
     if (this.ready.length < BATCH / 4 && !this.filling) {
       this.filling = this.fill()
         .catch(() => undefined)
