@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentPresetCommand } from "@/lib/gates/agent-presets";
 import { makePerson } from "@/lib/testing/access-fixture";
-import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
+import { callRoute, sendTokenByDefault } from "@/lib/testing/call-route";
 import type { Json } from "@/lib/testing/json";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
 import * as works from "./works/route";
@@ -14,7 +14,7 @@ import * as task from "./tasks/[id]/route";
 let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
-  useTokenByDefault((await makePerson("admin", { admin: true })).token);
+  sendTokenByDefault((await makePerson("admin", { admin: true })).token);
 });
 afterAll(async () => t?.cleanup());
 

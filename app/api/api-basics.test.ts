@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
-import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
+import { callRoute, sendTokenByDefault } from "@/lib/testing/call-route";
 import { makePerson } from "@/lib/testing/access-fixture";
 import * as health from "./health/route";
 import * as works from "./works/route";
@@ -9,7 +9,7 @@ let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
   // These tests are about the API's behaviour, not access: they act as an admin.
-  useTokenByDefault((await makePerson("admin", { admin: true })).token);
+  sendTokenByDefault((await makePerson("admin", { admin: true })).token);
 });
 afterAll(async () => t.cleanup());
 

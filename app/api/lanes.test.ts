@@ -6,7 +6,7 @@ import { insertRunWithFirstAttempt } from "@/lib/db/runs";
 import { resolveChecks } from "@/lib/gates/merge-checks";
 import type { Lane } from "@/lib/gates/lanes";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
-import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
+import { callRoute, sendTokenByDefault } from "@/lib/testing/call-route";
 import type { Json } from "@/lib/testing/json";
 import { grant, makePerson } from "@/lib/testing/access-fixture";
 import * as works from "./works/route";
@@ -18,7 +18,7 @@ import * as board from "./works/[id]/board/route";
 let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
-  useTokenByDefault((await makePerson("admin", { admin: true })).token);
+  sendTokenByDefault((await makePerson("admin", { admin: true })).token);
 });
 afterAll(async () => t?.cleanup());
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { dispatchTask } from "@/lib/services/runs";
-import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
+import { callRoute, sendTokenByDefault } from "@/lib/testing/call-route";
 import { makePerson } from "@/lib/testing/access-fixture";
 import type { Json } from "@/lib/testing/json";
 import { check, createHarness, makeScenario, settle, type Harness } from "@/lib/testing/runner-harness";
@@ -19,7 +19,7 @@ import * as run from "./runs/[id]/route";
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
-  useTokenByDefault((await makePerson("admin", { admin: true })).token);
+  sendTokenByDefault((await makePerson("admin", { admin: true })).token);
 });
 afterAll(async () => h?.cleanup());
 

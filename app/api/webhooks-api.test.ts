@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openSecret } from "@/lib/auth/secret-box";
 import { expectForbiddenRole, grant, makePerson, type Person } from "@/lib/testing/access-fixture";
-import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
+import { callRoute, sendTokenByDefault } from "@/lib/testing/call-route";
 import type { Json } from "@/lib/testing/json";
 import { check, createHarness, dispatchAndSettle, type Harness } from "@/lib/testing/runner-harness";
 import { startReceiver, type Receiver } from "@/lib/testing/webhook-receiver";
@@ -26,7 +26,7 @@ let receiver: Receiver;
 let repoUrl = "";
 beforeAll(async () => {
   h = await createHarness();
-  useTokenByDefault((await makePerson("admin", { admin: true })).token);
+  sendTokenByDefault((await makePerson("admin", { admin: true })).token);
   engineer = await makePerson("engineer");
   receiver = await startReceiver(() => 200);
   repoUrl = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-webhooks-repo-"));

@@ -2,7 +2,7 @@
 // SQLite database with the committed migrations. Every caller is the admin "local operator".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
-import { callRoute, useTokenByDefault } from "@/lib/testing/call-route";
+import { callRoute, sendTokenByDefault } from "@/lib/testing/call-route";
 import type { Json } from "@/lib/testing/json";
 import { makePerson } from "@/lib/testing/access-fixture";
 import { makeBareRepo, makeGitRepo } from "@/lib/testing/git-repo";
@@ -15,7 +15,7 @@ let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
   // These tests are about the API's behaviour, not access: they act as an admin.
-  useTokenByDefault((await makePerson("admin", { admin: true })).token);
+  sendTokenByDefault((await makePerson("admin", { admin: true })).token);
 });
 afterAll(async () => t?.cleanup());
 

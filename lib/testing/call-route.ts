@@ -4,7 +4,7 @@ import type { Json } from "./json";
 let defaultToken: string | undefined;
 
 // Every later call without its own token (and without `token: ""`) sends this one.
-export function useTokenByDefault(token: string | undefined): void {
+export function sendTokenByDefault(token: string | undefined): void {
   defaultToken = token;
 }
 

@@ -4,7 +4,7 @@
 // environment is put back as the worker started, and the runner's process-wide runtime is dropped (the next
 // file's harness, or the first service call, configures one from that environment), and route calls send no
 // token until the file picks one.
-import { useTokenByDefault } from "./call-route";
+import { sendTokenByDefault } from "./call-route";
 
 const holder = globalThis as unknown as {
   __gatehouseTestEnv?: Record<string, string | undefined>;
@@ -18,4 +18,4 @@ else {
   for (const [name, value] of Object.entries(start)) if (process.env[name] !== value) process.env[name] = value;
 }
 delete holder.__gatehouseRuntime;
-useTokenByDefault(undefined);
+sendTokenByDefault(undefined);
