@@ -156,6 +156,11 @@ describe("git run by the platform in an armed checkout", () => {
     const tree = await checkoutFingerprint(wt);
     expect(tree).toMatch(/^[0-9a-f]{40}$/);
     expect(await headCommit(wt)).toBe(repo.head);
+    // Plumbing on the armed checkout runs nothing either: a tree of the index (write-tree ran the included
+    // clean filter when it was tried without listing the config first) and a patch between two trees.
+    expect((await git(["write-tree"], { cwd: wt })).trim()).toMatch(/^[0-9a-f]{40}$/);
+    const changed = await git(["diff-tree", "-r", "-p", repo.head, tree], { cwd: wt });
+    expect(changed).toContain("README.md");
     fs.rmSync(path.join(wt, "src", "app.txt"));
     fs.rmSync(path.join(wt, "notes.inc2"));
     fs.rmSync(path.join(wt, ".gitattributes"));
