@@ -195,9 +195,18 @@ for (const [width, height, device] of [
         }
         // With an edit waiting in one section and a problem in another, as the navigation flags them.
         await page.goto(`/works/${workId}/settings/sandbox`);
+        // Typed in at the viewport's bottom edge, the field's error shows whole, above the sticky save bar.
+        const refs = page.getByLabel("Visible refs");
+        await refs.evaluate((field) => field.scrollIntoView({ block: "end" }));
+        const refsError = page.getByText(/Visible refs: line 1 \(a b\): not a ref glob/);
         await expect(async () => {
-          await page.getByLabel("Visible refs").fill("a b");
-          await expect(page.getByText(/Visible refs: line 1 \(a b\): not a ref glob/)).toBeVisible({ timeout: 1000 });
+          await refs.fill("a b");
+          await expect(refsError).toBeVisible({ timeout: 1000 });
+        }).toPass();
+        await expect(async () => {
+          const line = (await refsError.boundingBox())!;
+          const bar = (await page.getByRole("button", { name: "Save changes" }).locator("..").boundingBox())!;
+          expect(line.y + line.height).toBeLessThanOrEqual(bar.y);
         }).toPass();
         await expect(nav(page).getByRole("link", { name: /^Sandbox/ })).toContainText("problems");
         await expectNoAxeViolations(page, `settings: sandbox with a problem (${scheme}, ${width} px)`);

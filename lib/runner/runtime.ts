@@ -82,6 +82,12 @@ function getRuntime(): Runtime {
   return holder.__gatehouseRuntime!;
 }
 
+// Drops the process-wide runtime without stopping anything: the next use configures one from the environment
+// as it is then. For the test files of one vitest worker, which share their modules (lib/testing/per-file.setup.ts).
+export function forgetRuntime(): void {
+  delete holder.__gatehouseRuntime;
+}
+
 // The sandbox this process's runs execute under (what /api/health reports).
 export function currentSandbox(): RunnerDeps["sandbox"] {
   return getRuntime().deps.sandbox;

@@ -4,12 +4,10 @@
 // environment is put back as the worker started, and the runner's process-wide runtime is dropped (the next
 // file's harness, or the first service call, configures one from that environment), and route calls send no
 // token until the file picks one.
+import { forgetRuntime } from "../runner/runtime";
 import { sendTokenByDefault } from "./call-route";
 
-const holder = globalThis as unknown as {
-  __gatehouseTestEnv?: Record<string, string | undefined>;
-  __gatehouseRuntime?: unknown;
-};
+const holder = globalThis as unknown as { __gatehouseTestEnv?: Record<string, string | undefined> };
 
 if (!holder.__gatehouseTestEnv) holder.__gatehouseTestEnv = { ...process.env };
 else {
@@ -17,5 +15,5 @@ else {
   for (const name of Object.keys(process.env)) if (!(name in start)) delete process.env[name];
   for (const [name, value] of Object.entries(start)) if (process.env[name] !== value) process.env[name] = value;
 }
-delete holder.__gatehouseRuntime;
+forgetRuntime();
 sendTokenByDefault(undefined);
