@@ -14,7 +14,7 @@ import { makeGitRepo } from "../../lib/testing/git-repo";
 import { findRun, listAttempts, listResults } from "../../lib/db/runs";
 import { runCommand } from "../../lib/runner/process/run-command";
 import { NO_MASKING } from "../../lib/runner/output/masker";
-import { launch, type Launcher, nativeSpawnerPath } from "../../lib/runner/process/spawner";
+import { launch, type Launcher, nativeSpawnerPath, watchLaunches } from "../../lib/runner/process/spawner";
 import { AttemptSandboxes } from "../../lib/runner/sandbox/attempt-sandbox";
 import { bwrapArgs, type SandboxPlan } from "../../lib/runner/sandbox/bwrap-args";
 import { giveTo } from "../../lib/runner/run-as";
@@ -45,6 +45,39 @@ async function timeShell(command: string, cwd: string): Promise<number> {
   return performance.now() - started;
 }
 
+// What a run's commands were (issue 27: where the time goes), from every command's launch to its exit:
+// the checks, and git by subcommand. Summed per kind; commands of one run may overlap.
+function commandKind(command: { file: string; args: readonly string[] }): string {
+  const file = path.basename(command.file);
+  if (file === "git") return `git ${command.args.find((a) => !a.startsWith("-")) ?? ""}`.trim();
+  if (file === "bash" && command.args.includes("-c")) return "check";
+  return file;
+}
+
+function describeCommands(perRun: Map<string, { n: number; ms: number }>[], runMs: number): string {
+  const kinds = new Map<string, { n: number; ms: number }>();
+  for (const run of perRun)
+    for (const [kind, v] of run) {
+      const k = kinds.get(kind) ?? { n: 0, ms: 0 };
+      kinds.set(kind, { n: k.n + v.n / perRun.length, ms: k.ms + v.ms / perRun.length });
+    }
+  const sum = (list: [string, { n: number; ms: number }][]) =>
+    list.reduce((t, [, v]) => ({ n: t.n + v.n, ms: t.ms + v.ms }), { n: 0, ms: 0 });
+  const fmt = ([k, v]: [string, { n: number; ms: number }]) => `${k} ×${Math.round(v.n)} ${v.ms.toFixed(0)} ms`;
+  const git = [...kinds].filter(([k]) => k.startsWith("git")).sort((a, b) => b[1].ms - a[1].ms);
+  const checks = kinds.get("check") ?? { n: 0, ms: 0 };
+  // The attempt's sandbox (bwrap) lasts as long as the checks inside it; mkfifo refills a pool of pipes
+  // beside them: both overlap the rest, so they are named and not counted.
+  const beside = [...kinds].filter(([k]) => k !== "check" && !k.startsWith("git"));
+  const serial = checks.ms + sum(git).ms;
+  return (
+    `per run (mean of the timed runs): the checks ×${Math.round(checks.n)} ${checks.ms.toFixed(0)} ms, ` +
+    `git ×${Math.round(sum(git).n)} ${sum(git).ms.toFixed(0)} ms (${git.map(fmt).join(", ")}), ` +
+    `the rest (dispatch, the database, the runner's own work) ~${Math.max(0, runMs - serial).toFixed(0)} ms` +
+    `${beside.length ? `; beside them ${beside.map(fmt).join(", ")}` : ""}`
+  );
+}
+
 export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
   const t = await createTestDb();
   const cleanups: (() => void)[] = [];
@@ -66,16 +99,28 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
       checkDefaults: checks,
     });
     const task = await createTask(SYSTEM_ACTOR, work.id, { title: "twenty trivial checks" });
+    const commands: Map<string, { n: number; ms: number }>[] = [];
     const dispatchAndWait = async () => {
+      const seen = new Map<string, { n: number; ms: number }>();
+      const unwatch = watchLaunches((command, ms) => {
+        const k = seen.get(commandKind(command)) ?? { n: 0, ms: 0 };
+        seen.set(commandKind(command), { n: k.n + 1, ms: k.ms + ms });
+      });
       const started = performance.now();
-      const run = await dispatchTask(SYSTEM_ACTOR, task.id);
-      await executor.whenSettled(run.id);
-      const ms = performance.now() - started;
-      const done = await findRun({ id: run.id });
-      if (done?.ending !== "accepted") throw new Error(`bench run ended ${done?.ending}: ${done?.endingReason}`);
-      return ms;
+      try {
+        const run = await dispatchTask(SYSTEM_ACTOR, task.id);
+        await executor.whenSettled(run.id);
+        const ms = performance.now() - started;
+        const done = await findRun({ id: run.id });
+        if (done?.ending !== "accepted") throw new Error(`bench run ended ${done?.ending}: ${done?.endingReason}`);
+        commands.push(seen);
+        return ms;
+      } finally {
+        unwatch();
+      }
     };
     await dispatchAndWait(); // creates the clone and the worktree: "a task whose worktree exists"
+    commands.length = 0;
     const loop = `for i in $(seq 20); do ${BASH} true; done`;
     const subject: number[] = [];
     const baseline: number[] = [];
@@ -85,7 +130,13 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
     }
     const s = median(subject);
     const b = median(baseline);
-    return { name: "20 × `true` through a dispatch vs a bash loop", subjectMs: s, baselineMs: b, ratio: s / b };
+    return {
+      name: "20 × `true` through a dispatch vs a bash loop",
+      subjectMs: s,
+      baselineMs: b,
+      ratio: s / b,
+      extra: describeCommands(commands, s),
+    };
   } finally {
     for (const cleanup of cleanups) cleanup();
     await t.cleanup();

@@ -41,6 +41,15 @@ export type Launched =
 
 type Pending = { started: (l: Launched) => void; exited?: (e: Exit) => void; isStarted: boolean };
 
+// Who is told of every command as it ends, started here or inside a sandbox: its file, its arguments and
+// the milliseconds from the launch request to its exit (`npm run bench`'s breakdown of a run's time).
+type LaunchWatcher = (command: { file: string; args: readonly string[] }, ms: number) => void;
+const watchers = new Set<LaunchWatcher>();
+export function watchLaunches(watcher: LaunchWatcher): () => void {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
 // Something that starts commands: the platform's spawner, or the spawner inside an attempt's sandbox
 // (lib/runner/sandbox/attempt-sandbox.ts), which speaks the same protocol over FIFOs.
 export type Launcher = { launch(request: LaunchRequest): Promise<Launched> };
@@ -135,10 +144,19 @@ export class SpawnerProtocol {
     ];
     if (fields.some((f) => f.includes("\0")))
       return Promise.resolve({ error: "a NUL character cannot be passed to a command" });
-    return new Promise<Launched>((started) => {
+    const asked = watchers.size > 0 ? performance.now() : 0;
+    const launched = new Promise<Launched>((started) => {
       this.pending.set(id, { started, isStarted: false });
       this.send(`${fields.join("\0")}\0`);
     });
+    if (asked)
+      void launched.then((l) => {
+        if ("exited" in l)
+          void l.exited.then(() => {
+            for (const watch of watchers) watch(request, performance.now() - asked);
+          });
+      });
+    return launched;
   }
 }
 
