@@ -210,7 +210,9 @@ for (const [width, height, device] of [
         }).toPass();
         await expect(nav(page).getByRole("link", { name: /^Sandbox/ })).toContainText("problems");
         await expectNoAxeViolations(page, `settings: sandbox with a problem (${scheme}, ${width} px)`);
-        await page.screenshot({ path: path.join(SHOTS, `sandbox-problem-${width}-${scheme}.png`), fullPage: true });
+        // As the person typing sees it (the viewport, scrolled to the field): whole, the page would picture
+        // the sticky header and save bar where this scroll position puts them, mid-page.
+        await page.screenshot({ path: path.join(SHOTS, `sandbox-problem-${width}-${scheme}.png`) });
         await context.close();
       });
     }
