@@ -47,6 +47,12 @@ async function timeShell(command: string, cwd: string): Promise<number> {
 
 // What a run's commands were (issue 27: where the time goes), from every command's launch to its exit:
 // the checks, and git by subcommand. Summed per kind; commands of one run may overlap.
+type Tally = Map<string, { n: number; ms: number }>;
+const tally = (into: Tally, kind: string, n: number, ms: number) => {
+  const k = into.get(kind) ?? { n: 0, ms: 0 };
+  into.set(kind, { n: k.n + n, ms: k.ms + ms });
+};
+
 function commandKind(command: { file: string; args: readonly string[] }): string {
   const file = path.basename(command.file);
   if (file === "git") return `git ${command.args.find((a) => !a.startsWith("-")) ?? ""}`.trim();
@@ -54,26 +60,20 @@ function commandKind(command: { file: string; args: readonly string[] }): string
   return file;
 }
 
-function describeCommands(perRun: Map<string, { n: number; ms: number }>[], runMs: number): string {
-  const kinds = new Map<string, { n: number; ms: number }>();
-  for (const run of perRun)
-    for (const [kind, v] of run) {
-      const k = kinds.get(kind) ?? { n: 0, ms: 0 };
-      kinds.set(kind, { n: k.n + v.n / perRun.length, ms: k.ms + v.ms / perRun.length });
-    }
-  const sum = (list: [string, { n: number; ms: number }][]) =>
-    list.reduce((t, [, v]) => ({ n: t.n + v.n, ms: t.ms + v.ms }), { n: 0, ms: 0 });
+function describeCommands(perRun: Tally[], runMs: number): string {
+  const mean: Tally = new Map();
+  for (const run of perRun) for (const [kind, v] of run) tally(mean, kind, v.n / perRun.length, v.ms / perRun.length);
   const fmt = ([k, v]: [string, { n: number; ms: number }]) => `${k} ×${Math.round(v.n)} ${v.ms.toFixed(0)} ms`;
-  const git = [...kinds].filter(([k]) => k.startsWith("git")).sort((a, b) => b[1].ms - a[1].ms);
-  const checks = kinds.get("check") ?? { n: 0, ms: 0 };
+  const git = [...mean].filter(([k]) => k.startsWith("git")).sort((a, b) => b[1].ms - a[1].ms);
+  const gitAll = git.reduce((t, [, v]) => ({ n: t.n + v.n, ms: t.ms + v.ms }), { n: 0, ms: 0 });
+  const checks = mean.get("check") ?? { n: 0, ms: 0 };
   // The attempt's sandbox (bwrap) lasts as long as the checks inside it; mkfifo refills a pool of pipes
   // beside them: both overlap the rest, so they are named and not counted.
-  const beside = [...kinds].filter(([k]) => k !== "check" && !k.startsWith("git"));
-  const serial = checks.ms + sum(git).ms;
+  const beside = [...mean].filter(([k]) => k !== "check" && !k.startsWith("git"));
   return (
     `per run (mean of the timed runs): the checks ×${Math.round(checks.n)} ${checks.ms.toFixed(0)} ms, ` +
-    `git ×${Math.round(sum(git).n)} ${sum(git).ms.toFixed(0)} ms (${git.map(fmt).join(", ")}), ` +
-    `the rest (dispatch, the database, the runner's own work) ~${Math.max(0, runMs - serial).toFixed(0)} ms` +
+    `git ×${Math.round(gitAll.n)} ${gitAll.ms.toFixed(0)} ms (${git.map(fmt).join(", ")}), the rest ` +
+    `(dispatch, the database, the runner's own work) ~${Math.max(0, runMs - checks.ms - gitAll.ms).toFixed(0)} ms` +
     `${beside.length ? `; beside them ${beside.map(fmt).join(", ")}` : ""}`
   );
 }
@@ -99,13 +99,10 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
       checkDefaults: checks,
     });
     const task = await createTask(SYSTEM_ACTOR, work.id, { title: "twenty trivial checks" });
-    const commands: Map<string, { n: number; ms: number }>[] = [];
+    const commands: Tally[] = [];
     const dispatchAndWait = async () => {
-      const seen = new Map<string, { n: number; ms: number }>();
-      const unwatch = watchLaunches((command, ms) => {
-        const k = seen.get(commandKind(command)) ?? { n: 0, ms: 0 };
-        seen.set(commandKind(command), { n: k.n + 1, ms: k.ms + ms });
-      });
+      const seen: Tally = new Map();
+      const unwatch = watchLaunches((command, ms) => tally(seen, commandKind(command), 1, ms));
       const started = performance.now();
       try {
         const run = await dispatchTask(SYSTEM_ACTOR, task.id);
