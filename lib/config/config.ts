@@ -30,6 +30,8 @@ export type Config = {
   hasLocalWorker: boolean;
   workerName: string;
   workerLostMs: number;
+  // How often an idle worker asks the queue for runs when no wake-up (LISTEN/NOTIFY) reaches it.
+  workerPollMs: number;
   // The server's PATH, for the programs Gatehouse itself starts (git, the spawner's helper).
   hostPath: string | null;
   // GATEHOUSE_SANDBOX as given ("on", "off"; unset: on) — lib/runner/sandbox/mode.ts judges it.
@@ -53,6 +55,7 @@ const NAMES = [
   "GATEHOUSE_WORKERS",
   "GATEHOUSE_WORKER_NAME",
   "GATEHOUSE_WORKER_LOST_SEC",
+  "GATEHOUSE_WORKER_POLL_MS",
   "GATEHOUSE_SANDBOX",
   "PATH",
 ] as const;
@@ -83,6 +86,7 @@ export function configFrom(env: Env): Config {
     hasLocalWorker: env.GATEHOUSE_WORKERS !== "0",
     workerName: env.GATEHOUSE_WORKER_NAME?.trim() || os.hostname(),
     workerLostMs: positiveNumber(env.GATEHOUSE_WORKER_LOST_SEC, 30) * 1000,
+    workerPollMs: positiveNumber(env.GATEHOUSE_WORKER_POLL_MS, 500),
     hostPath: env.PATH ?? null,
     sandbox: orNull(env.GATEHOUSE_SANDBOX),
   };

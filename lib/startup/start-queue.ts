@@ -28,6 +28,7 @@ export async function startQueue(databaseUrl: string): Promise<{ shutdown: () =>
         name: workerNameFromEnv(),
         concurrency: deps.concurrency,
         lostAfterMs,
+        pollMs: config().workerPollMs,
       })
     : null;
   if (!worker)

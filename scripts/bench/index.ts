@@ -34,9 +34,9 @@ async function main() {
       print(rows.at(-1)!);
     }
   }
-  // Not part of the default run: it needs PostgreSQL and takes minutes (`npm run bench -- scale [runs]`).
+  // Not part of the default run: it needs PostgreSQL and takes minutes (`npm run bench -- scale [runs] [slots]`).
   if (only === "scale") {
-    for (const row of await benchScale(Number(process.argv[3]) || 200)) {
+    for (const row of await benchScale(Number(process.argv[3]) || 200, Number(process.argv[4]) || 4)) {
       rows.push(row);
       print(row);
     }

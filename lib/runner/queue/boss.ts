@@ -5,9 +5,9 @@ import { PgBoss } from "pg-boss";
 import pg from "pg";
 
 export const RUN_QUEUE = "gatehouse-runs";
-// Wakes idle workers the moment a run is queued (they also poll, every POLL_MS, as a floor).
+// Wakes idle workers the moment a run is queued (they also poll, every GATEHOUSE_WORKER_POLL_MS, as a
+// floor: a NOTIFY does not pass a connection pooler in transaction mode).
 const WAKE_CHANNEL = "gatehouse_run_queued";
-export const POLL_MS = 500;
 
 export type QueueConnection = { boss: PgBoss; url: string };
 

@@ -6,6 +6,7 @@ import { openQueue } from "./boss";
 import { lostAfterMsFromEnv } from "./held-runs";
 import { RunWorker, workerNameFromEnv } from "./worker";
 import { describeSandboxMode } from "../sandbox/mode";
+import { config } from "../../config/config";
 
 export async function runWorkerProcess(databaseUrl: string): Promise<void> {
   const db = await readyDb();
@@ -36,6 +37,7 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     name: workerNameFromEnv(),
     concurrency: deps.concurrency,
     lostAfterMs: lostAfterMsFromEnv(),
+    pollMs: config().workerPollMs,
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {

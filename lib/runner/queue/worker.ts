@@ -26,7 +26,7 @@ import { identify, killProcessesByEnv } from "../process/process-group";
 import { prepareDataDirFor } from "../run-as";
 import type { RunnerDeps } from "../runner-deps";
 import { advanceSafely } from "../runtime";
-import { listenForRuns, POLL_MS, RUN_QUEUE, sendRunJob, type QueueConnection } from "./boss";
+import { listenForRuns, RUN_QUEUE, sendRunJob, type QueueConnection } from "./boss";
 import { reapSilentWorkers, settleRunsOf } from "./held-runs";
 import { LogShipper } from "./log-shipper";
 import { config, configFrom, type Env } from "../../config/config";
@@ -39,6 +39,8 @@ export type WorkerOptions = {
   lostAfterMs: number;
   // How often live rows and tails are published and logs shipped (ms).
   publishEveryMs?: number;
+  // How often an idle worker looks for jobs when no wake-up reaches it (ms; GATEHOUSE_WORKER_POLL_MS).
+  pollMs: number;
 };
 
 export function workerNameFromEnv(env?: Env): string {
@@ -54,6 +56,9 @@ export class RunWorker {
   private isStopping = false;
   private timers: NodeJS.Timeout[] = [];
   private wake: (() => void) | null = null;
+  // A wake-up that came while the loop was busy (fetching, claiming): it looks again at once instead of
+  // sleeping through it — the run that just finished freed a slot, or a job was queued meanwhile.
+  private isWakePending = false;
   private unlisten: (() => Promise<void>) | null = null;
   private loopDone: Promise<void> = Promise.resolve();
   private isTicking = false;
@@ -67,7 +72,7 @@ export class RunWorker {
     prepareDataDirFor(options.deps.dataDir, options.deps.runAs);
     const worker = new RunWorker(options);
     await worker.register();
-    worker.unlisten = await listenForRuns(options.queue.url, () => worker.wake?.()).catch(() => null);
+    worker.unlisten = await listenForRuns(options.queue.url, () => worker.wakeUp()).catch(() => null);
     const beatMs = heartbeatEveryMs(options.lostAfterMs);
     worker.timers.push(
       setInterval(() => void worker.beat(), beatMs),
@@ -111,11 +116,21 @@ export class RunWorker {
     });
   }
 
+  private wakeUp(): void {
+    this.isWakePending = true;
+    this.wake?.();
+  }
+
   private async loop(): Promise<void> {
+    const { pollMs } = this.options;
     let failures = 0;
     while (!this.isStopping) {
+      this.isWakePending = false;
       try {
-        const free = this.options.concurrency - this.executor.activeCount;
+        // The runs it holds, not the executor's count: a run that is ending gives up its slot (and wakes
+        // this loop) a moment before the executor lets go of it, and the executor starts a run submitted
+        // in that moment as soon as it does.
+        const free = this.options.concurrency - this.held.size;
         if (free > 0) {
           const jobs = await this.options.queue.boss.fetch<{ runId?: unknown }>(RUN_QUEUE, { batchSize: free });
           failures = 0;
@@ -126,8 +141,9 @@ export class RunWorker {
         failures++;
         console.error(`gatehouse: worker ${this.name}: taking jobs failed (${(error as Error).message}); retrying`);
       }
+      if (this.isWakePending && failures === 0) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, failures > 0 ? Math.min(30_000, POLL_MS * 2 ** failures) : POLL_MS);
+        const timer = setTimeout(resolve, failures > 0 ? Math.min(30_000, pollMs * 2 ** failures) : pollMs);
         this.wake = () => {
           clearTimeout(timer);
           resolve();
@@ -176,7 +192,7 @@ export class RunWorker {
         const after = await findRun({ id: runId }).catch(() => null);
         if (after?.status === "queued" && after.claimedBy === null) await this.requeue(runId).catch(() => undefined);
       }
-      this.wake?.();
+      this.wakeUp();
     }
   }
 
@@ -235,7 +251,7 @@ export class RunWorker {
     if (this.isStopping) return;
     this.isStopping = true;
     for (const t of this.timers) clearInterval(t);
-    this.wake?.();
+    this.wakeUp();
     const ids = [...this.held.keys()];
     for (const id of ids) this.executor.stop(id, { kind: "shutdown" });
     await Promise.all(ids.map((id) => this.executor.whenSettled(id)));

@@ -78,9 +78,26 @@ describe("workers on the PostgreSQL queue", () => {
   let w1: WorkerProcess;
 
   beforeAll(async () => {
-    w1 = worker("w1");
+    // One slot, and it never polls within a test: every run must reach it by a wake-up (a job's NOTIFY,
+    // its slot freed).
+    w1 = worker("w1", { GATEHOUSE_CONCURRENCY: "1", GATEHOUSE_WORKER_POLL_MS: String(600_000) });
     await waitForOutput(w1, "takes runs");
   }, 120_000);
+
+  it("a run queued while the worker's slot is busy starts when the slot frees, not at the next poll", async () => {
+    const s = await makeScenario(h, { checkDefaults: [check("nap", "sleep 1")] });
+    const { createTask } = await import("../../services/tasks");
+    const next = await createTask(SYSTEM_ACTOR, s.work.id, { title: "the second" });
+    const first = await dispatchTask(SYSTEM_ACTOR, s.task.id);
+    const second = await dispatchTask(SYSTEM_ACTOR, next.id);
+    const ended = await Promise.all([settled(first.id, 60_000), settled(second.id, 60_000)]);
+    for (const run of ended) {
+      expect(run.ending, run.endingReason ?? "").toBe("accepted");
+      expect(run.workerName).toBe("w1");
+    }
+    // The second waited for the slot (its job arrived while the first held it).
+    expect(ended[1].startedAt!.getTime()).toBeGreaterThanOrEqual(ended[0].finishedAt!.getTime());
+  });
 
   it("a dispatch is executed by a worker process; the run names it; logs are read from the server, \
 masked on the worker", async () => {
@@ -117,7 +134,7 @@ worker", async () => {
     const res = await callRoute(getWorkers, { path: "/api/workers", token: admin.token });
     expect(res.status, res.text).toBe(200);
     const holder = res.json.workers.find((w: Json) => w.runs.some((r: Json) => r.id === run.id)) as Json;
-    expect(holder).toMatchObject({ state: "active", concurrency: 2, host: os.hostname() });
+    expect(holder).toMatchObject({ state: "active", concurrency: 1, host: os.hostname() });
     expect(holder.runs.find((r: Json) => r.id === run.id)).toMatchObject({ taskKey: s.task.key, status: "running" });
     const runJson = await callRoute(getRun, {
       path: `/api/runs/${run.id}`,
