@@ -59,6 +59,8 @@ export class RunWorker {
   // A wake-up that came while the loop was busy (fetching, claiming): it looks again at once instead of
   // sleeping through it — the run that just finished freed a slot, or a job was queued meanwhile.
   private isWakePending = false;
+  // Runs that have ended whose logs are being shipped and claims released.
+  private readonly wrappingUp = new Set<Promise<void>>();
   private unlisten: (() => Promise<void>) | null = null;
   private loopDone: Promise<void> = Promise.resolve();
   private isTicking = false;
@@ -154,46 +156,52 @@ export class RunWorker {
   }
 
   private async take(jobId: string, runId: unknown): Promise<void> {
-    const done = () => this.options.queue.boss.complete(RUN_QUEUE, jobId).catch(() => undefined);
+    // Not waited for: a job left uncompleted is offered again after its expiry, and dropped then.
+    const done = () => void this.options.queue.boss.complete(RUN_QUEUE, jobId).catch(() => undefined);
     if (typeof runId !== "string") {
       console.log(`gatehouse: worker ${this.name} dropped job ${jobId}: it names no run`);
-      return void (await done());
-    }
-    const run = await findRun({ id: runId });
-    if (!run) {
-      console.log(`gatehouse: worker ${this.name} dropped the job for run ${runId}: no such run (deleted)`);
-      return void (await done());
+      return done();
     }
     const workerId = this.record.id;
+    // The claim first (the common case needs nothing else); why it failed is read only when it did.
     if (!(await claimRun({ runId, worker: { id: workerId, name: this.name } }))) {
+      const run = await findRun({ id: runId }).catch(() => null);
       console.log(
-        `gatehouse: worker ${this.name} dropped a job for run ${runId}: ` +
-          `it is ${run.status}${run.claimedBy ? " and held by a worker" : ""}`,
+        run
+          ? `gatehouse: worker ${this.name} dropped a job for run ${runId}: ` +
+              `it is ${run.status}${run.claimedBy ? " and held by a worker" : ""}`
+          : `gatehouse: worker ${this.name} dropped the job for run ${runId}: no such run (deleted)`,
       );
-      return void (await done());
+      return done();
     }
-    await done();
+    done();
     this.held.set(runId, workerId);
     this.executor.submit(runId);
   }
 
+  // The run's slot is free as soon as it has ended; its logs are shipped and its claim released beside the
+  // next run (in that order, so a run no worker holds has all its logs on the server).
   private async execute(runId: string, signal: AbortSignal): Promise<void> {
     try {
       await advanceSafely(runId, signal, this.options.deps);
     } finally {
-      await this.shipper.ship(runId);
-      this.shipper.forget(runId);
       const claimedAs = this.held.get(runId);
       this.held.delete(runId);
-      // Stopping: the claim stays until shutdown settles the run (hand back or end).
-      if (!this.isStopping && claimedAs) {
-        await releaseRun({ runId, workerId: claimedAs }).catch(() => undefined);
-        // Its next attempt was started while this worker still held it: queue it again.
-        const after = await findRun({ id: runId }).catch(() => null);
-        if (after?.status === "queued" && after.claimedBy === null) await this.requeue(runId).catch(() => undefined);
-      }
+      const wrapUp = this.wrapUp(runId, claimedAs).finally(() => this.wrappingUp.delete(wrapUp));
+      this.wrappingUp.add(wrapUp);
       this.wakeUp();
     }
+  }
+
+  private async wrapUp(runId: string, claimedAs: string | undefined): Promise<void> {
+    await this.shipper.ship(runId);
+    this.shipper.forget(runId);
+    // Stopping: the claim stays until shutdown settles the run (hand back or end).
+    if (this.isStopping || !claimedAs) return;
+    await releaseRun({ runId, workerId: claimedAs }).catch(() => undefined);
+    // Its next attempt was started while this worker still held it: queue it again.
+    const after = await findRun({ id: runId }).catch(() => null);
+    if (after?.status === "queued" && after.claimedBy === null) await this.requeue(runId).catch(() => undefined);
   }
 
   // Every half second: cancels and lost claims reach the runs; live rows, tails and logs are published.
@@ -255,6 +263,7 @@ export class RunWorker {
     const ids = [...this.held.keys()];
     for (const id of ids) this.executor.stop(id, { kind: "shutdown" });
     await Promise.all(ids.map((id) => this.executor.whenSettled(id)));
+    await Promise.all(this.wrappingUp);
     await this.loopDone;
     const outcomes = await settleRunsOf(this.record, WORKER_STOPPED, this.requeue);
     await stopWorker({ id: this.record.id });
