@@ -73,7 +73,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
   });
   if (!isStarted) return signal.aborted ? endStopped(run, signal) : undefined;
   // The run's first start (not a later attempt's, nor a turn resumed after a restart).
-  if (!run.startedAt) notifyRunEvent(run.id, "run.started");
+  if (!run.startedAt) notifyRunEvent(run, "run.started");
   run.gate = "running";
   let checkoutPath: string;
   const target: CheckoutTarget = {
@@ -234,8 +234,8 @@ async function endRun(
   });
   // Only the ending that took (a cancel that got there first has sent its own).
   if (!isEnded) return;
-  notifyRunEvent(run.id, "run.ended");
-  if (extra.needsDecision) notifyRunEvent(run.id, "decision.needed");
+  notifyRunEvent(run, "run.ended");
+  if (extra.needsDecision) notifyRunEvent(run, "decision.needed");
 }
 
 // A cancel ends the run rejected; a shutdown leaves it for the next start to record as interrupted.

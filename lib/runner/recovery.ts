@@ -37,7 +37,7 @@ export async function recoverRuns(executor: RunExecutor): Promise<Recovery> {
         gate: "pending",
       },
     });
-    notifyRunEvent(run.id, "run.ended");
+    notifyRunEvent(run, "run.ended");
   }
   const queued = (await listRunsWithStatus({ statuses: ["queued"] })).filter((r) => r.claimedBy === null);
   for (const run of queued) await executor.submit(run.id);

@@ -25,8 +25,10 @@ export function defaultRunnerDeps(): RunnerDeps {
     // Imported when first needed: the services import the runtime (for the executor).
     // A stage accepted moves its task on (and may dispatch the next stage); the task done may be merged.
     afterAccepted: async (runId) => {
-      await (await loadStageService()).advanceAfterStageRun(runId);
-      await (await loadMergeService()).autoMergeAfterRun(runId);
+      const run = await findRun({ id: runId });
+      if (!run) return;
+      await (await loadStageService()).advanceAfterStageRun(run);
+      await (await loadMergeService()).autoMergeAfterRun(run);
     },
   };
 }
@@ -58,7 +60,7 @@ export async function advanceSafely(runId: string, signal: AbortSignal, deps: Ru
           finishedAt: new Date(),
         },
       }).then(
-        () => notifyRunEvent(runId, "run.ended"),
+        () => notifyRunEvent(run, "run.ended"),
         () => undefined,
       );
     }

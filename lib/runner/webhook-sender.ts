@@ -85,20 +85,23 @@ function schedule(id: string, delayMs: number): void {
 }
 
 // Called where a run starts, ends, or comes to need a decision; returns at once (never awaited by the run).
-export function notifyRunEvent(runId: string, event: WebhookEvent): void {
+// The caller names the run's Work, so a Work without webhooks for the event costs one read and no more.
+export function notifyRunEvent(of: { id: string; workId: string }, event: WebhookEvent): void {
   track(
-    enqueue(runId, event).catch((error: Error) =>
-      console.error(`gatehouse: the ${event} webhooks of run ${runId} could not be written down: ${error.message}`),
+    enqueue(of, event).catch((error: Error) =>
+      console.error(`gatehouse: the ${event} webhooks of run ${of.id} could not be written down: ${error.message}`),
     ),
   );
 }
 
-async function enqueue(runId: string, event: WebhookEvent): Promise<void> {
-  const run = await findRun({ id: runId });
-  if (!run) return;
-  const hooks = await findSealedWebhooks({ workId: run.workId });
+async function enqueue(of: { id: string; workId: string }, event: WebhookEvent): Promise<void> {
+  const runId = of.id;
+  const hooks = await findSealedWebhooks({ workId: of.workId });
   const subscribed = (hooks?.webhooks ?? []).flatMap((h, i) => (h.events.includes(event) ? [{ h, i }] : []));
   if (!hooks || subscribed.length === 0) return;
+  // Read now, for the payload: the run as the event left it.
+  const run = await findRun({ id: runId });
+  if (!run) return;
   const [task, attempts] = await Promise.all([findTask({ id: run.taskId }), listAttempts({ runId })]);
   if (!task) return;
   const last = attempts.at(-1) ?? null;

@@ -10,7 +10,7 @@ import { isLastStageRun } from "./stages";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import { findLatestRunOfTask } from "../db/landing";
-import { findRun } from "../db/runs";
+import type { RunRecord } from "../db/runs";
 import { findTask, updateTaskMerge, type TaskRecord } from "../db/tasks";
 import { findWork, type WorkRecord } from "../db/works";
 import { dataDir } from "../config/database-url";
@@ -34,12 +34,13 @@ export async function mergeTask(actor: Actor, taskId: string): Promise<MergeResu
 
 // After a run ends accepted (the runner calls this once the ending is recorded): merge when the Work says
 // autoMerge. A failure is kept on the task (autoMergeError) and audited; the run's ending never changes.
-export async function autoMergeAfterRun(runId: string): Promise<void> {
-  const run = await findRun({ id: runId });
+export async function autoMergeAfterRun(run: RunRecord): Promise<void> {
   // An intermediate stage accepted is not the task done: only the lane's last stage lands the work.
-  if (run?.ending !== "accepted" || !isLastStageRun(run)) return;
-  const [task, work] = await Promise.all([findTask({ id: run.taskId }), findWork({ id: run.workId })]);
-  if (!task || !work?.mergePolicy.autoMerge) return;
+  if (run.ending !== "accepted" || !isLastStageRun(run)) return;
+  const work = await findWork({ id: run.workId });
+  if (!work?.mergePolicy.autoMerge) return;
+  const task = await findTask({ id: run.taskId });
+  if (!task) return;
   const actor = { ...SYSTEM_ACTOR, label: `auto-merge after run #${run.number}` };
   try {
     await landTask(actor, task, work);

@@ -270,11 +270,11 @@ export async function decideRun(actor: Actor, runId: string, input: unknown): Pr
   if (resubmit) await getExecutor().submit(runId);
   // The run's ending changed (partial → accepted or rejected): its receivers hear how it ended now. (More
   // attempts end the run again, with their own run.ended.)
-  if (decision.choice === "accept" || decision.choice === "reject") notifyRunEvent(runId, "run.ended");
-  if (decision.choice === "accept") {
-    await advanceAfterStageRun(runId);
-    await autoMergeAfterRun(runId);
-  }
+  if (decision.choice === "accept" || decision.choice === "reject") notifyRunEvent(run, "run.ended");
+  const after = (await findRun({ id: runId }))!;
+  if (decision.choice !== "accept") return after;
+  await advanceAfterStageRun(after);
+  await autoMergeAfterRun(after);
   return (await findRun({ id: runId }))!;
 }
 
@@ -313,7 +313,7 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
     return true;
   });
   if (!isCancelled) throw alreadyEnded((await findRun({ id: runId })) ?? run);
-  notifyRunEvent(runId, "run.ended");
+  notifyRunEvent(run, "run.ended");
   const executor = getExecutor();
   if (await executor.stop(runId, { kind: "cancel", by: who })) await executor.whenSettled(runId);
   return (await findRun({ id: runId }))!;

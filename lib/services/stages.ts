@@ -5,7 +5,7 @@ import { SYSTEM_ACTOR, type Actor } from "../auth/actor";
 import { AppError } from "../errors";
 import { insertAuditEvent } from "../db/audit";
 import type { DbOrTx } from "../db/client";
-import { findRun, type RunRecord } from "../db/runs";
+import type { RunRecord } from "../db/runs";
 import { findTask, moveTaskStage } from "../db/tasks";
 import { findWork } from "../db/works";
 import { nextStage, type Lane } from "../gates/lanes";
@@ -44,9 +44,8 @@ export async function moveStage(opts: {
 
 // After a run ends accepted: its task moves on to the next stage, dispatched at once when the Work says
 // autoAdvance. The last stage accepted is the task accepted: nothing moves.
-export async function advanceAfterStageRun(runId: string): Promise<void> {
-  const run = await findRun({ id: runId });
-  if (run?.ending !== "accepted" || !run.lane || !run.stage) return;
+export async function advanceAfterStageRun(run: RunRecord): Promise<void> {
+  if (run.ending !== "accepted" || !run.lane || !run.stage) return;
   const next = nextStage(run.lane, run.stage);
   if (!next) return;
   const actor = { ...SYSTEM_ACTOR, label: `stage ${run.stage} green (run #${run.number})` };

@@ -43,7 +43,7 @@ export async function settleRunsOf(
       if (await endHeldRun({ runId: run.id, workerId: worker.id, reason })) {
         console.log(`gatehouse: run ${run.id} ended inconclusive (${reason}: ${worker.name})`);
         // The process that ended it (the one that found the worker lost, or the stopping worker) delivers.
-        notifyRunEvent(run.id, "run.ended");
+        notifyRunEvent(run, "run.ended");
       } else await releaseRun({ runId: run.id, workerId: worker.id });
     } else await releaseRun({ runId: run.id, workerId: worker.id });
     outcomes.push({ runId: run.id, fate });
