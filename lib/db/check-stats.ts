@@ -1,6 +1,8 @@
-// Check history per Work and check id over its newest HISTORY_RUNS runs, aggregated in the database (SQL
-// the SQLite and PostgreSQL clients both run: window functions, no percentile function), so a Work with
-// 100,000 runs sends back one row per check id and at most 30 cells each, never the results themselves.
+// Check history per Work and check id, in time that does not grow with the Work's history: the counts
+// (runs, passed, flaky) over the last HISTORY_DAYS days come from CheckDay, which triggers on CheckResult
+// keep (one row per check and day: at most a month of rows per check); the durations (median, p95) and the
+// strip of newest results come from the results of the Work's newest SAMPLE_RUNS runs, aggregated in the
+// database (SQL both SQLite and PostgreSQL run: window functions, no percentile function).
 // A result counts when the check ran to a verdict (passed, failed, hollow, timeout, error) in its own
 // attempt — not skipped or unfinished, and not the copy an attempt with no change keeps of an earlier one.
 import { toTestCases, type TestCase } from "../gates/junit";
@@ -32,9 +34,16 @@ export type CheckStats = {
   last: CheckStripCell[];
 };
 
-// The Work's newest runs the history is computed over: what a page costs stays the same however long
-// the Work has run (Run's workId+createdAt index hands them over newest first).
-export const HISTORY_RUNS = 1000;
+// The days the counts cover, today (UTC) included.
+export const HISTORY_DAYS = 30;
+// The Work's newest runs the durations and strips are read from (Run's workId+createdAt index hands them
+// over newest first): what a page costs stays the same however long the Work has run.
+export const SAMPLE_RUNS = 100;
+
+// The first day (YYYY-MM-DD, UTC) of the `days` ending on `now`'s.
+function firstDayOf(now: Date, days: number): string {
+  return new Date(now.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+}
 
 const recentRuns = (workId: string, window: number) => Prisma.sql`
   recent AS MATERIALIZED (
@@ -57,11 +66,8 @@ const ran = (workId: string, window: number) => Prisma.sql`
       AND CAST(cr."verdict" AS TEXT) IN ('passed', 'failed', 'hollow', 'timeout', 'error')
   )`;
 
-type AggregateRow = {
+type PercentileRow = {
   checkId: string;
-  runs: bigint | number;
-  passed: bigint | number;
-  flaky: bigint | number;
   medianMs: bigint | number | null;
   p95Ms: bigint | number | null;
 };
@@ -76,36 +82,33 @@ type CellRow = Omit<CheckStripCell, "flaky" | "runNumber" | "n"> & {
 
 const num = (v: bigint | number | null) => (v === null ? null : Number(v));
 
-// Over the Work's newest `windowRuns` runs (HISTORY_RUNS unless told).
+// The checks that ran in the last `days` days (HISTORY_DAYS unless told, ending on `now`'s day), their
+// counts over those days, and their durations and newest results over the Work's newest `windowRuns` runs
+// (SAMPLE_RUNS unless told).
 export async function aggregateCheckStats(opts: {
   workId: string;
   windowRuns?: number;
+  days?: number;
+  now?: Date;
   db?: DbOrTx;
 }): Promise<CheckStats[]> {
   const db = opts.db ?? getDb();
-  const window = opts.windowRuns ?? HISTORY_RUNS;
-  const [aggregates, cells] = await Promise.all([
-    db.$queryRaw<AggregateRow[]>`${ran(opts.workId, window)},
-      totals AS (
-        SELECT "checkId", COUNT(*) AS "runs", SUM(CASE WHEN "verdict" = 'passed' THEN 1 ELSE 0 END) AS "passed",
-          SUM("flaky") AS "flaky"
-        FROM own GROUP BY "checkId"
-      ),
+  const window = opts.windowRuns ?? SAMPLE_RUNS;
+  const [days, percentiles, cells] = await Promise.all([
+    db.checkDay.findMany({
+      where: { workId: opts.workId, day: { gte: firstDayOf(opts.now ?? new Date(), opts.days ?? HISTORY_DAYS) } },
+      select: { checkId: true, day: true, name: true, runs: true, passed: true, flaky: true },
+    }),
+    db.$queryRaw<PercentileRow[]>`${ran(opts.workId, window)},
       ranked AS (
         SELECT "checkId", "durationMs",
           ROW_NUMBER() OVER (PARTITION BY "checkId" ORDER BY "durationMs") AS "k",
           COUNT(*) OVER (PARTITION BY "checkId") AS "c"
         FROM own WHERE "durationMs" IS NOT NULL
-      ),
-      percentiles AS (
-        SELECT "checkId", MIN(CASE WHEN "k" * 2 >= "c" THEN "durationMs" END) AS "medianMs",
-          MIN(CASE WHEN "k" * 100 >= "c" * 95 THEN "durationMs" END) AS "p95Ms"
-        FROM ranked GROUP BY "checkId"
       )
-      SELECT totals."checkId" AS "checkId", totals."runs" AS "runs", totals."passed" AS "passed",
-        totals."flaky" AS "flaky", percentiles."medianMs" AS "medianMs", percentiles."p95Ms" AS "p95Ms"
-      FROM totals LEFT JOIN percentiles ON percentiles."checkId" = totals."checkId"
-      ORDER BY totals."checkId"`,
+      SELECT "checkId", MIN(CASE WHEN "k" * 2 >= "c" THEN "durationMs" END) AS "medianMs",
+        MIN(CASE WHEN "k" * 100 >= "c" * 95 THEN "durationMs" END) AS "p95Ms"
+      FROM ranked GROUP BY "checkId"`,
     db.$queryRaw<CellRow[]>`${ran(opts.workId, window)}
       SELECT newest."checkId" AS "checkId", cr."name" AS "name", newest."verdict" AS "verdict",
         newest."flaky" AS "flaky", newest."runId" AS "runId", r."number" AS "runNumber", newest."n" AS "n",
@@ -120,25 +123,38 @@ export async function aggregateCheckStats(opts: {
       JOIN "Task" t ON t."id" = r."taskId"
       WHERE newest."rn" <= ${STRIP_LENGTH} ORDER BY newest."checkId", newest."rn"`,
   ]);
+  // Per check: the days summed, the name of its newest day.
+  const totals = new Map<string, { runs: number; passed: number; flaky: number; day: string; name: string }>();
+  for (const d of days) {
+    const t = totals.get(d.checkId) ?? { runs: 0, passed: 0, flaky: 0, day: "", name: d.name };
+    totals.set(d.checkId, {
+      runs: t.runs + d.runs,
+      passed: t.passed + d.passed,
+      flaky: t.flaky + d.flaky,
+      ...(d.day > t.day ? { day: d.day, name: d.name } : { day: t.day, name: t.name }),
+    });
+  }
+  const durations = new Map(percentiles.map((p) => [p.checkId, p]));
   const strips = new Map<string, CellRow[]>();
   for (const cell of cells) strips.set(cell.checkId, [...(strips.get(cell.checkId) ?? []), cell]);
   // The Work's checks by id, then the proof rows (ids starting with "_").
-  const ordered = [...aggregates].sort(
+  const ordered = [...totals].filter(([, t]) => t.runs > 0).map(([checkId, t]) => ({ checkId, ...t }));
+  ordered.sort(
     (a, b) => Number(a.checkId.startsWith("_")) - Number(b.checkId.startsWith("_")) || (a.checkId < b.checkId ? -1 : 1),
   );
   return ordered.map((row) => {
     const strip = strips.get(row.checkId) ?? [];
-    const runs = Number(row.runs);
-    const passed = Number(row.passed);
+    const { runs, passed } = row;
+    const timing = durations.get(row.checkId);
     return {
       checkId: row.checkId,
-      name: strip[0]?.name ?? row.checkId,
+      name: strip[0]?.name ?? row.name,
       runs,
       passed,
       passRate: runs === 0 ? 0 : passed / runs,
-      medianMs: num(row.medianMs),
-      p95Ms: num(row.p95Ms),
-      flaky: Number(row.flaky ?? 0),
+      medianMs: num(timing?.medianMs ?? null),
+      p95Ms: num(timing?.p95Ms ?? null),
+      flaky: row.flaky,
       last: strip.map((c) => ({
         runId: c.runId,
         runNumber: Number(c.runNumber),
@@ -151,8 +167,9 @@ export async function aggregateCheckStats(opts: {
   });
 }
 
-// The per-test results (JUnit) of each check's newest `perCheck` results that have them, newest first: what
-// the check history's per-test pass rates are computed over (lib/gates/junit.ts testPassRates).
+// The per-test results (JUnit) of each check's newest `perCheck` results that have them among the Work's
+// newest `windowRuns` runs, newest first: what the check history's per-test pass rates are computed over
+// (lib/gates/junit.ts testPassRates).
 export async function listRecentTestCases(opts: {
   workId: string;
   perCheck: number;
@@ -161,7 +178,7 @@ export async function listRecentTestCases(opts: {
 }): Promise<Map<string, TestCase[][]>> {
   const db = opts.db ?? getDb();
   const rows = await db.$queryRaw<{ checkId: string; testCases: unknown }[]>`
-    WITH ${recentRuns(opts.workId, opts.windowRuns ?? HISTORY_RUNS)}
+    WITH ${recentRuns(opts.workId, opts.windowRuns ?? SAMPLE_RUNS)}
     SELECT newest."checkId" AS "checkId", newest."testCases" AS "testCases" FROM (
       SELECT cr."checkId" AS "checkId", cr."testCases" AS "testCases",
         ROW_NUMBER() OVER (PARTITION BY cr."checkId" ORDER BY r."createdAt" DESC, a."n" DESC, cr."id" DESC) AS "rn"

@@ -67,17 +67,25 @@ describe("a Work page's newest run per task", () => {
   });
 });
 
-describe("the check history's window of runs", () => {
-  it("counts only the Work's newest runs: the older failures fall out of the pass rate", async () => {
-    const all = await aggregateCheckStats({ workId: "w" });
-    expect(all).toMatchObject([{ checkId: "unit", runs: 7, passed: 4 }]);
-    // The newest four runs by creation: b3, a6, a5, a4 — all passed.
-    const recent = await aggregateCheckStats({ workId: "w", windowRuns: 4 });
-    expect(recent).toMatchObject([{ checkId: "unit", runs: 4, passed: 4, passRate: 1 }]);
+describe("the check history's days and newest runs", () => {
+  // The seeded runs were all created on 2026-01-01.
+  const jan = (day: number) => new Date(Date.UTC(2026, 0, day, 12));
+
+  it("counts the results of the last 30 days; durations and the strip come from the Work's newest runs", async () => {
+    const all = await aggregateCheckStats({ workId: "w", now: jan(2) });
+    expect(all).toMatchObject([{ checkId: "unit", name: "Unit", runs: 7, passed: 4 }]);
+    // The newest four runs by creation: b3, a6, a5, a4 — all passed; the counts still cover every day.
+    const recent = await aggregateCheckStats({ workId: "w", windowRuns: 4, now: jan(2) });
+    expect(recent).toMatchObject([{ checkId: "unit", runs: 7, passed: 4 }]);
     expect(recent[0].last.map((c) => c.runId)).toEqual(["b3", "a6", "a5", "a4"]);
     expect(recent[0].medianMs).toBe(500);
     const cases = await listRecentTestCases({ workId: "w", perCheck: 20, windowRuns: 2 });
     expect(cases.get("unit")?.map((c) => c[0].name)).toEqual(["t6", "t5"]);
+  });
+
+  it("leaves out the days before the last 30: 2026-01-01 is the 30th day on the 30th, gone on the 31st", async () => {
+    expect(await aggregateCheckStats({ workId: "w", now: jan(30) })).toMatchObject([{ checkId: "unit", runs: 7 }]);
+    expect(await aggregateCheckStats({ workId: "w", now: jan(31) })).toEqual([]);
   });
 });
 

@@ -1,17 +1,23 @@
-// Check history of a Work (SPEC Part 2), over its newest HISTORY_RUNS runs: per check id, how often it
-// ran and passed, how long it takes, how often it was flaky, and its last 30 results; for checks with
+// Check history of a Work (SPEC Part 2): per check id, how often it ran, passed and was flaky in the last
+// HISTORY_DAYS days, and how long it takes and its last 30 results over the Work's newest SAMPLE_RUNS runs; for checks with
 // JUnit reports, per-test pass rates over their newest 20 such results. Viewers and up; below lead a
 // held-out check is its name and verdicts: its durations and its tests' names stay with leads.
 import type { Actor } from "../auth/actor";
-import { aggregateCheckStats, HISTORY_RUNS, listRecentTestCases, type CheckStats } from "../db/check-stats";
+import {
+  aggregateCheckStats,
+  HISTORY_DAYS,
+  listRecentTestCases,
+  SAMPLE_RUNS,
+  type CheckStats,
+} from "../db/check-stats";
 import { listHeldOutTaskCheckIds } from "../db/tasks";
 import { testPassRates, type TestHistory } from "../gates/junit";
 import { standingAllows, standingOn } from "./access";
 import { readWork } from "./works";
 
 const TEST_HISTORY_RESULTS = 20;
-// How many of the Work's newest runs the history covers.
-export { HISTORY_RUNS };
+// The days the counts cover; the Work's newest runs the durations and strips are read from.
+export { HISTORY_DAYS, SAMPLE_RUNS };
 
 export type CheckHistory = CheckStats & { tests: TestHistory | null };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { HISTORY_RUNS } from "@/lib/services/check-history";
+import { HISTORY_DAYS, SAMPLE_RUNS } from "@/lib/services/check-history";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { readWork } from "@/lib/services/works";
@@ -27,8 +27,9 @@ export default async function CheckHistoryPage({ params }: { params: Promise<{ w
         title="Check history"
         meta={
           <>
-            Every check of {work.name} that ran to a verdict in its newest {HISTORY_RUNS.toLocaleString("en")} runs,
-            across all tasks, by check id.
+            Every check of {work.name} that ran to a verdict in the last {HISTORY_DAYS} days, across all tasks, by check
+            id: runs and pass rates over those days; durations and the newest results over its newest {SAMPLE_RUNS}{" "}
+            runs.
           </>
         }
       />
