@@ -1,5 +1,6 @@
 // Pages that do not grow with history: a Work page's newest run per task found by index lookups, attempts
-// counted for the listed runs only, and the check history computed over the Work's newest runs only. Rows seeded straight into the database.
+// counted for the listed runs only, and the check history computed over its last days and the Work's newest
+// runs only. Rows seeded straight into the database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../testing/test-db";
 import { aggregateCheckStats, listRecentTestCases } from "./check-stats";

@@ -1,7 +1,7 @@
 // Check history of a Work (SPEC Part 2): per check id, how often it ran, passed and was flaky in the last
-// HISTORY_DAYS days, and how long it takes and its last 30 results over the Work's newest SAMPLE_RUNS runs; for checks with
-// JUnit reports, per-test pass rates over their newest 20 such results. Viewers and up; below lead a
-// held-out check is its name and verdicts: its durations and its tests' names stay with leads.
+// HISTORY_DAYS days, and how long it takes and its last 30 results over the Work's newest SAMPLE_RUNS runs;
+// for checks with JUnit reports, per-test pass rates over their newest 20 such results. Viewers and up;
+// below lead a held-out check is its name and verdicts: its durations and its tests' names stay with leads.
 import type { Actor } from "../auth/actor";
 import {
   aggregateCheckStats,

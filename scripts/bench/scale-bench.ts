@@ -90,7 +90,9 @@ export async function benchScale(runs: number, slots = 4): Promise<BenchRow[]> {
       const dispatchedMs = dispatched - started;
       const ideal = Math.ceil(count / (workerCount * slots)) * 1000;
       const row = {
-        name: `${count} runs of one \`sleep 1\` check, ${label}: wall time vs the ideal ${count}/(${workerCount}·${slots}) s`,
+        name:
+          `${count} runs of one \`sleep 1\` check, ${label}: ` +
+          `wall time vs the ideal ${count}/(${workerCount}·${slots}) s`,
         subjectMs: wall,
         baselineMs: ideal,
         ratio: wall / ideal,
