@@ -63,6 +63,9 @@ export function nativeSpawnerPath(): string {
   return path.join(process.cwd(), "lib", "runner", "process", "native", "gatehouse-spawner");
 }
 
+// How spawner.c ends the refusal it answers just before it exits.
+const SPAWNER_ENDS = ": the sandbox ends";
+
 // The spawner's protocol (see spawner.c) over one channel: requests written with `send`, answers handed to
 // `receive` line by line, and `closed` once the channel ends (what was starting or running cannot be
 // followed any more). `forceEnd`, when given, is how a command that no signal ends is given up on.
@@ -97,6 +100,10 @@ export class SpawnerProtocol {
       return;
     }
     if (tag === "E" || (tag === "X" && !p.isStarted)) {
+      // A sandbox's spawner that refuses because it is ending (a command changed its limits) exits after
+      // this answer: closed from here on, so the command is started again in a new sandbox even when the
+      // channel's end has not been read yet.
+      if (tag === "E" && line.endsWith(SPAWNER_ENDS)) this.isClosed = true;
       p.started({ error: tag === "E" ? rest.join(" ") : "the command's shim was killed before it started" });
     } else if (tag === "X") {
       const code = Number(rest[0]);

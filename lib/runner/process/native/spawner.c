@@ -439,6 +439,7 @@ static int limits_changed(void) {
 static void start(char **f, int n) {
   long id = atol(f[1]);
   if (inside_hidden && limits_changed()) {
+    /* The TypeScript side (SpawnerProtocol) reads ": the sandbox ends" at the end as "closed now". */
     dprintf(1, "E %ld a command changed the sandbox's resource limits: the sandbox ends\n", id);
     finish();
     _exit(0);
