@@ -1,7 +1,8 @@
 // Test helper (root): another "host" for a worker — its own network namespace (ip netns) joined to this one
 // by a veth pair, each end with its own address. PostgreSQL here listens on 127.0.0.1 only, so a small TCP
-// forwarder in this namespace, bound to this end's address, carries the worker's connections to it; git
-// is served on the same address by `git daemon`. Everything is removed by its own name and id.
+// forwarder (a process of its own) in this namespace, bound to this end's address, carries the worker's
+// connections to it; git is served on the same address by `git daemon`. Everything is removed by its own
+// name and id.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import net from "node:net";
@@ -18,6 +19,22 @@ export type Netns = {
   serveGit: (baseDir: string) => Promise<number>;
   cleanup: () => Promise<void>;
 };
+
+// Listens on argv[1] (a port of its own, printed), and carries each connection to argv[2]:argv[3].
+const FORWARDER = `
+const net = require("node:net");
+const [listenHost, targetHost, targetPort] = process.argv.slice(1);
+const server = net.createServer((inbound) => {
+  const outbound = net.connect(Number(targetPort), targetHost);
+  inbound.setNoDelay(true);
+  outbound.setNoDelay(true);
+  const end = () => { inbound.destroy(); outbound.destroy(); };
+  inbound.on("error", end);
+  outbound.on("error", end);
+  inbound.pipe(outbound).pipe(inbound);
+});
+server.listen(0, listenHost, () => process.stdout.write(server.address().port + "\\n"));
+`;
 
 function ip(...args: string[]): void {
   execFileSync("ip", args, { stdio: ["ignore", "ignore", "pipe"] });
@@ -39,32 +56,27 @@ export function createNetns(): Netns {
   ip("netns", "exec", name, "ip", "link", "set", nsEnd, "up");
   ip("netns", "exec", name, "ip", "link", "set", "lo", "up");
 
-  const servers: net.Server[] = [];
-  const sockets = new Set<net.Socket>();
   const children: { child: ChildProcess; marker: string }[] = [];
   return {
     name,
     hostAddress,
     nsAddress,
     exec: (cmd, args) => ({ cmd: "ip", args: ["netns", "exec", name, cmd, ...args] }),
-    forward: (targetHost, targetPort) =>
-      new Promise((resolve, reject) => {
-        const server = net.createServer((inbound) => {
-          const outbound = net.connect(targetPort, targetHost);
-          for (const s of [inbound, outbound]) {
-            sockets.add(s);
-            s.on("close", () => sockets.delete(s));
-            s.on("error", () => {
-              inbound.destroy();
-              outbound.destroy();
-            });
-          }
-          inbound.pipe(outbound).pipe(inbound);
-        });
-        servers.push(server);
-        server.on("error", reject);
-        server.listen(0, hostAddress, () => resolve((server.address() as net.AddressInfo).port));
-      }),
+    // In a process of its own, as a network between two machines would be: a forwarder in this process
+    // would wait on whatever else this process does (a benchmark dispatching runs, a test polling).
+    forward: async (targetHost, targetPort) => {
+      const marker = `GATEHOUSE_TEST_FORWARDER=${randomUUID()}`;
+      const [key, value] = marker.split("=");
+      const child = spawn(process.execPath, ["-e", FORWARDER, hostAddress, targetHost, String(targetPort)], {
+        env: { ...process.env, [key]: value },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      children.push({ child, marker });
+      return new Promise<number>((resolve, reject) => {
+        child.stdout!.once("data", (data: Buffer) => resolve(Number(data.toString().trim())));
+        child.once("exit", (code) => reject(new Error(`the forwarder exited (${code}) before it listened`)));
+      });
+    },
     serveGit: async (baseDir) => {
       const port = 20000 + (process.pid % 20000);
       const marker = `GATEHOUSE_TEST_GIT_DAEMON=${randomUUID()}`;
@@ -100,8 +112,6 @@ export function createNetns(): Netns {
       for (const { child, marker } of children) {
         if (child.pid && child.exitCode === null) killMarked(child.pid, [marker], "SIGTERM");
       }
-      for (const s of sockets) s.destroy();
-      await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
       try {
         ip("link", "del", hostEnd);
       } catch {
