@@ -33,6 +33,14 @@ for provider in sqlite postgres; do
   GATEHOUSE_DATA_DIR="$prev" env -u DATABASE_URL npx prisma migrate diff --config "prisma/$provider.config.ts" \
     "${from[@]}" --to-schema-datamodel "prisma/$provider" --script > "$out/migration.sql"
   echo "wrote $out/migration.sql"
+  # CheckResult carries the check history's triggers (migration 20261203102215_check_days), which read Run
+  # and Attempt: SQLite cannot rename a redefined Run or Attempt under them and drops them with a redefined
+  # CheckResult; PostgreSQL refuses to change the type of a column they name. Such a migration must drop
+  # them first and create them again after (copy them from that migration).
+  if grep -qE 'new_(Run|Attempt|CheckResult)"|ALTER TABLE "CheckResult" ALTER COLUMN' "$out/migration.sql"; then
+    echo "gatehouse: $out/migration.sql redefines a table the check history's triggers need:" \
+      "drop the CheckResult_day_* triggers first and create them again after (see 20261203102215_check_days)" >&2
+  fi
 done
 for provider in sqlite postgres; do
   [ -f "prisma/$provider/migrations/migration_lock.toml" ] \

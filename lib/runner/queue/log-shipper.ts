@@ -3,7 +3,7 @@
 // masked here, on the worker, before anything leaves it. Log files only ever grow while they are written.
 import fs from "node:fs";
 import path from "node:path";
-import { insertLogChunk } from "../../db/log-chunks";
+import { insertLogChunk, listShippedEnds } from "../../db/log-chunks";
 import { attemptDirOf } from "../paths";
 
 const CHUNK_BYTES = 1024 * 1024;
@@ -34,8 +34,13 @@ export class LogShipper {
   private async shipOnce(runId: string): Promise<void> {
     const runDir = path.dirname(attemptDirOf(this.dataDir, runId, 1));
     if (!fs.existsSync(runDir)) return;
-    const offsets = this.shipped.get(runId) ?? new Map<string, number>();
-    this.shipped.set(runId, offsets);
+    // A run this shipper has not followed yet (a later attempt of a run it shipped before, after a restart)
+    // goes on from what the database has: sending a range again would break the chunks' uniqueness.
+    let offsets = this.shipped.get(runId);
+    if (!offsets) {
+      offsets = new Map((await listShippedEnds({ runId })).map((e) => [`${e.attemptN}/${e.name}.log`, e.end]));
+      this.shipped.set(runId, offsets);
+    }
     for (const n of fs.readdirSync(runDir)) {
       if (!/^[1-9][0-9]*$/.test(n)) continue;
       const dir = path.join(runDir, n);

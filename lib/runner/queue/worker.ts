@@ -143,6 +143,7 @@ export class RunWorker {
         failures++;
         console.error(`gatehouse: worker ${this.name}: taking jobs failed (${(error as Error).message}); retrying`);
       }
+      if (this.isStopping) break;
       if (this.isWakePending && failures === 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, failures > 0 ? Math.min(30_000, pollMs * 2 ** failures) : pollMs);
@@ -175,6 +176,13 @@ export class RunWorker {
       return done();
     }
     done();
+    if (this.isStopping) {
+      // Claimed while the worker began to stop (shutdown has already listed the runs it stops): handed
+      // back at once, never started here.
+      await releaseRun({ runId, workerId }).catch(() => undefined);
+      await this.requeue(runId).catch(() => undefined);
+      return;
+    }
     this.held.set(runId, workerId);
     this.executor.submit(runId);
   }

@@ -34,6 +34,9 @@ BEGIN
   WHERE r."id" = cr."runId";
   -- Not found: not its own attempt's, or its run is being deleted (the Work's counts go with the Work).
   IF NOT FOUND THEN RETURN; END IF;
+  -- One writer per Work and day until it commits: the runner rewrites an attempt's rows as a delete and an
+  -- insert, so two runs of a Work would otherwise lock the same days' rows in opposite orders (a deadlock).
+  PERFORM pg_advisory_xact_lock(hashtext('gatehouse check day ' || work_id || ' ' || run_day));
   IF sign < 0 THEN
     -- Taken out of a day that is there (a row whose Work is being deleted finds none: nothing is made).
     UPDATE "CheckDay" SET "runs" = "runs" - 1,
