@@ -76,19 +76,19 @@ export function CheckHistoryTable({ checks }: { checks: CheckHistory[] }) {
             <th scope="col" className="px-4 py-2 font-medium">
               Check
             </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
+            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
               Runs
             </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
+            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
               Pass rate
             </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
+            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
               Median
             </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
+            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
               p95
             </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
+            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
               Flaky
             </th>
             <th scope="col" className="px-4 py-2 font-medium">
@@ -99,16 +99,16 @@ export function CheckHistoryTable({ checks }: { checks: CheckHistory[] }) {
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
           {checks.map((c) => (
             <tr key={c.checkId} data-check-id={c.checkId}>
-              <th scope="row" className="px-4 py-3 font-normal">
+              <th scope="row" className="min-w-44 px-4 py-3 font-normal">
                 <span className="block font-medium">{c.name}</span>
                 <code className="text-xs text-zinc-600 dark:text-zinc-400">{c.checkId}</code>
                 {c.tests ? <TestRates tests={c.tests} /> : null}
               </th>
-              <td className="px-3 py-3 text-right tabular-nums">{c.runs}</td>
-              <td className="px-3 py-3 text-right tabular-nums">{percent(c.passRate)}</td>
-              <td className="px-3 py-3 text-right tabular-nums">{formatDuration(c.medianMs)}</td>
-              <td className="px-3 py-3 text-right tabular-nums">{formatDuration(c.p95Ms)}</td>
-              <td className="px-3 py-3 text-right tabular-nums">{c.flaky}</td>
+              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{c.runs}</td>
+              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{percent(c.passRate)}</td>
+              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{formatDuration(c.medianMs)}</td>
+              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{formatDuration(c.p95Ms)}</td>
+              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{c.flaky}</td>
               <td className="min-w-48 px-4 py-3">
                 <Strip cells={c.last} />
               </td>
