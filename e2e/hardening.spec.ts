@@ -140,9 +140,15 @@ test.describe("bodies are capped before they are read", () => {
         streamBytes: 100 * 1024 * 1024,
         chunk: '{"a":"',
       });
-      // The cancel route reads no body: it answers without waiting for it (404: no such run).
-      expect([413, 404]).toContain(answer.status);
-      if (route !== "/api/runs/x/cancel") expect(answer.status).toBe(413);
+      if (route === "/api/runs/x/cancel") {
+        // The cancel route reads no body: it answers without waiting for it (404: no such run). What the
+        // client pushed meanwhile is its handler's time at the link's speed (38 MB in 231 ms seen on a fast
+        // machine), so the bound is only that the answer came before the body could end.
+        expect(answer.status).toBe(404);
+        expect(answer.bytesSent).toBeLessThan(100 * 1024 * 1024);
+        return;
+      }
+      expect(answer.status).toBe(413);
       expect(answer.bytesSent).toBeLessThan(32 * 1024 * 1024);
     });
   }
