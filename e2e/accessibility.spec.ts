@@ -131,9 +131,16 @@ history open", async ({ page }) => {
         .getByRole("navigation", { name: "Settings sections" })
         .getByRole("link", { name: /^Check sources/ })
         .click();
+      // The section opens at its own address; clicked before the navigation has settled, the button seen
+      // may be the one about to be replaced (seen once in CI: focused, nothing added).
+      await expect(page).toHaveURL(new RegExp(`/works/${workId}/settings/sources$`));
       const sources = page.getByRole("region", { name: /^Check sources/ });
-      await sources.getByRole("button", { name: "+ Add a source" }).click();
-      await sources.getByLabel("Repository").fill("-oProxyCommand=x");
+      const repository = sources.getByLabel("Repository");
+      await expect(async () => {
+        if ((await repository.count()) === 0) await sources.getByRole("button", { name: "+ Add a source" }).click();
+        await expect(repository).toBeVisible({ timeout: 2_000 });
+      }).toPass({ timeout: 20_000 });
+      await repository.fill("-oProxyCommand=x");
       await expect(sources.getByText("Repository: must not start with '-'")).toBeVisible();
       await expectNoAxeViolations(page, `check sources, editing (${scheme})`);
       await open(page, `/works/${workId}/settings/history`);
