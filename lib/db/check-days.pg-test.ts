@@ -3,33 +3,20 @@
 // share rows, so without an order between writers they would deadlock (40P01) and one write would be lost.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
 import { createTestDb, type TestDb } from "../testing/test-db";
 import { getDb } from "./client";
 
 let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
-  const db = getDb();
-  await db.work.create({ data: { id: "w", name: "W", repoUrl: "/nowhere", keyPrefix: "W" } });
-  for (const id of ["a", "b"]) {
-    await db.task.create({
-      data: { id, workId: "w", number: id.charCodeAt(0), key: `W-${id}`, title: id, branch: id },
-    });
-    await db.run.create({
-      data: {
-        id: `r${id}`,
-        taskId: id,
-        workId: "w",
-        number: 1,
-        status: "running",
-        gate: "running",
-        policy: "required",
-        maxAttempts: 1,
-        checks: [],
-        branch: id,
-      },
-    });
-    await db.attempt.create({ data: { id: `r${id}-1`, runId: `r${id}`, n: 1, trigger: "dispatch", status: "checks" } });
+  await seedWork();
+  for (const [id, number] of [
+    ["a", 1],
+    ["b", 2],
+  ] as const) {
+    await seedTask({ id, number });
+    await seedRun({ id: `r${id}`, taskId: id });
   }
 });
 afterAll(async () => t.cleanup());

@@ -3,6 +3,7 @@
 // them — the counts are those of the rows as they stand. Checked against the rows themselves, counted
 // afresh, on SQLite here and on PostgreSQL in `npm run test:pg`. Rows seeded straight into the database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
 import { createTestDb, type TestDb } from "../testing/test-db";
 import { getDb } from "./client";
 import { insertResults, replaceResults, settleUnfinishedResults, type QueuedResult } from "./runs";
@@ -10,36 +11,11 @@ import { insertResults, replaceResults, settleUnfinishedResults, type QueuedResu
 let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
-  const db = getDb();
-  await db.work.create({ data: { id: "w", name: "W", repoUrl: "/nowhere", keyPrefix: "W" } });
-  await db.task.create({ data: { id: "a", workId: "w", number: 1, key: "W-1", title: "a", branch: "a" } });
+  await seedWork();
+  await seedTask({ id: "a", number: 1 });
   // Run 1 on 2026-03-01 (late in the day: the day is the run's, in UTC), run 2 on 2026-03-02.
-  for (const [id, number, at] of [
-    ["r1", 1, new Date(Date.UTC(2026, 2, 1, 23, 59))],
-    ["r2", 2, new Date(Date.UTC(2026, 2, 2, 0, 1))],
-  ] as const) {
-    await db.run.create({
-      data: {
-        id,
-        taskId: "a",
-        workId: "w",
-        number,
-        status: "running",
-        gate: "running",
-        policy: "required",
-        maxAttempts: 3,
-        checks: [],
-        branch: "a",
-        createdAt: at,
-      },
-    });
-  }
-  for (const [id, runId, n] of [
-    ["r1-1", "r1", 1],
-    ["r1-2", "r1", 2],
-    ["r2-1", "r2", 1],
-  ] as const)
-    await db.attempt.create({ data: { id, runId, n, trigger: "dispatch", status: "checks" } });
+  await seedRun({ id: "r1", taskId: "a", number: 1, createdAt: new Date(Date.UTC(2026, 2, 1, 23, 59)), attempts: 2 });
+  await seedRun({ id: "r2", taskId: "a", number: 2, createdAt: new Date(Date.UTC(2026, 2, 2, 0, 1)) });
 });
 afterAll(async () => t.cleanup());
 

@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
 import { listLogChunks } from "../../db/log-chunks";
+import { seedRun, seedTask, seedWork } from "../../testing/seeded-rows";
 import { createTestDb, type TestDb } from "../../testing/test-db";
 import { checkLogPathOf } from "../paths";
 import { LogShipper } from "./log-shipper";
@@ -13,23 +13,9 @@ import { LogShipper } from "./log-shipper";
 let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
-  const db = getDb();
-  await db.work.create({ data: { id: "w", name: "W", repoUrl: "/nowhere", keyPrefix: "W" } });
-  await db.task.create({ data: { id: "a", workId: "w", number: 1, key: "W-1", title: "a", branch: "a" } });
-  await db.run.create({
-    data: {
-      id: "r",
-      taskId: "a",
-      workId: "w",
-      number: 1,
-      status: "running",
-      gate: "running",
-      policy: "required",
-      maxAttempts: 2,
-      checks: [],
-      branch: "a",
-    },
-  });
+  await seedWork();
+  await seedTask({ id: "a", number: 1 });
+  await seedRun({ id: "r", taskId: "a" });
 });
 afterAll(async () => t.cleanup());
 
