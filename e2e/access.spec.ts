@@ -1,4 +1,5 @@
-import { expect, test, type Browser } from "@playwright/test";
+import type { Browser } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { api, BASE_URL, demoWork, demoWorkJson, personWithRole } from "./support/api";
 import { callServerAction } from "./support/server-actions";
 

@@ -1,11 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { api, demoWorkJson, dispatch, runJson, workWithChecks } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";
-import { startOwnServer } from "./support/own-server";
 
 // Every page a person reaches, in light and dark, checked with axe-core (WCAG 2.1 A/AA and best
 // practices): zero violations. Seeded through the real server; the pages are visited in the states a
-// person sees them in (rows expanded, editors open, forms with their messages).
+// person sees them in (rows expanded, editors open, forms with their messages). The first-run setup page,
+// which exists only on an empty database, is checked in first-run.spec.ts on that test's own server.
 
 const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -269,31 +270,3 @@ history open", async ({ page }) => {
     });
   });
 }
-
-// The first-run page exists only on an empty database: a server of this test's own.
-test.describe("first run", () => {
-  test.use({ storageState: { cookies: [], origins: [] } });
-  test("the first-run setup page, light and dark, also with its error", async ({ browser }) => {
-    test.setTimeout(180_000);
-    const port = Number(process.env.E2E_PORT ?? 3210) + 1000;
-    const server = await startOwnServer({ port, env: { GATEHOUSE_BOOTSTRAP_TOKEN: "" } });
-    try {
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await browser.newContext({ baseURL: server.url, colorScheme: scheme });
-        const page = await context.newPage();
-        await page.goto("/setup");
-        await expect(page.getByRole("heading", { name: "Welcome to Gatehouse" })).toBeVisible();
-        await expectNoAxeViolations(page, `first-run setup (${scheme})`);
-        await page.getByLabel("Name").fill("Ada Admin");
-        await page.getByLabel("Email").fill("ada@example.com");
-        await page.getByLabel("Password").fill("short");
-        await page.getByRole("button", { name: "Create admin and sign in" }).click();
-        await expect(page.getByText("Password: at least 10 characters")).toBeVisible();
-        await expectNoAxeViolations(page, `first-run setup with an error (${scheme})`);
-        await context.close();
-      }
-    } finally {
-      server.stop();
-    }
-  });
-});

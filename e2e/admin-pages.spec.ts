@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { api, BASE_URL, demoWorkJson } from "./support/api";
 
 test("an admin creates a Work and a task from the dashboard", async ({ page }) => {

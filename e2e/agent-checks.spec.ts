@@ -1,4 +1,5 @@
-import { expect, test, type Browser } from "@playwright/test";
+import type { Browser } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { api, dispatch, personWithRole, runJson, workWithChecks } from "./support/api";
 
 const SECRET = "e2e-held-out-marker";

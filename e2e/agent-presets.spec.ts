@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { dispatch, runJson, workWithChecks } from "./support/api";
 
 // What Claude Code prints with --output-format json, as the agent step reads it from the end of its log.

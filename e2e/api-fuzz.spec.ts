@@ -4,7 +4,7 @@
 // query params and malformed path segments — as the admin (token and session cookie) and signed out.
 // No answer may be a 5xx, the server may log no unexpected error, and /api/health is ok afterwards.
 // FUZZ_SEED=<n> replays a run (the seed is printed); FUZZ_COUNT changes how many requests are sent.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import {
   enumerateApiRoutes,
   pick,

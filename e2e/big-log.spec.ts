@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { dispatch, runJson, workWithChecks } from "./support/api";
 
 // A log of 1,000,000 lines: opened at a line link, searched, and downloadable raw.

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { api, dispatch, runJson, workWithChecks } from "./support/api";
 
 async function save(page: Page) {

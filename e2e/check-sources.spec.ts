@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { api, dispatch, runJson, workWithChecks } from "./support/api";
 
 // A repository of check code on this machine: a gate script that names its version.

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 
 test("the demo task shows its declared checks and the run the first start dispatched", async ({ page }) => {
   await page.goto("/works");

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 
 test("dispatching the demo from the browser shows attempt 1 red, then the gate green on attempt 2", async ({
   page,

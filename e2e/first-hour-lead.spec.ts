@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { gitIn, makeGitRepo } from "@/lib/testing/git-repo";
 import { api, dispatch, runJson, workWithChecks } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";

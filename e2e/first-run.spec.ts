@@ -1,12 +1,15 @@
-import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/test";
+import { expectNoAxeViolations } from "./support/axe";
 import { startOwnServer } from "./support/own-server";
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
-// An empty database and no admin in the environment: the first visit asks for the first admin.
-test("the first visit creates the first admin, who is then signed in; later visits ask to sign in", async ({
-  browser,
-}) => {
+// An empty database and no admin in the environment: the first visit asks for the first admin. The setup
+// page exists only on an empty database, so its accessibility pass (light and dark, also with its error)
+// is here, on this test's own server, rather than in accessibility.spec.ts.
+test("the first visit creates the first admin, who is then signed in; later visits ask to sign in; the \
+setup page passes axe, light and dark, also with its error", async ({ browser }) => {
   test.setTimeout(180_000);
   // Beside this run's E2E_PORT, so parallel runs with different E2E_PORTs do not meet.
   const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) + 82 : 3292;
@@ -17,11 +20,24 @@ test("the first visit creates the first admin, who is then signed in; later visi
     await page.goto("/works");
     await expect(page).toHaveURL(/\/setup$/);
     await expect(page.getByRole("heading", { name: "Welcome to Gatehouse" })).toBeVisible();
-    await page.getByLabel("Name").fill("Ada Admin");
-    await page.getByLabel("Email").fill("ada@example.com");
-    await page.getByLabel("Password").fill("short");
-    await page.getByRole("button", { name: "Create admin and sign in" }).click();
-    await expect(page.getByText("Password: at least 10 characters")).toBeVisible();
+    await expectNoAxeViolations(page, "first-run setup (light)");
+    const tooShort = async (setup: Page) => {
+      await setup.getByLabel("Name").fill("Ada Admin");
+      await setup.getByLabel("Email").fill("ada@example.com");
+      await setup.getByLabel("Password").fill("short");
+      await setup.getByRole("button", { name: "Create admin and sign in" }).click();
+      await expect(setup.getByText("Password: at least 10 characters")).toBeVisible();
+    };
+    await tooShort(page);
+    await expectNoAxeViolations(page, "first-run setup with an error (light)");
+    const dark = await browser.newContext({ baseURL: server.url, colorScheme: "dark" });
+    const darkPage = await dark.newPage();
+    await darkPage.goto("/setup");
+    await expect(darkPage.getByRole("heading", { name: "Welcome to Gatehouse" })).toBeVisible();
+    await expectNoAxeViolations(darkPage, "first-run setup (dark)");
+    await tooShort(darkPage);
+    await expectNoAxeViolations(darkPage, "first-run setup with an error (dark)");
+    await dark.close();
     await page.getByLabel("Password").fill("a-good-long-password");
     await page.getByRole("button", { name: "Create admin and sign in" }).click();
     await expect(page.getByLabel("Account: Ada Admin")).toBeVisible();

@@ -2,7 +2,7 @@
 // server's files and memory, and start it behind a trusted proxy (GATEHOUSE_TRUST_PROXY=1).
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { BOOTSTRAP_TOKEN, startOwnServer } from "./support/own-server";
 import { rawRequest } from "./support/raw-http";
 

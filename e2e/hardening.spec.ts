@@ -3,7 +3,7 @@
 // redirects, and telling accounts apart by their throttling.
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { E2E_BOOTSTRAP_TOKEN } from "./support/accounts";
 import { api, BASE_URL, demoWork, dispatch, personWithRole, runJson, workWithChecks } from "./support/api";
 import { rawRequest } from "./support/raw-http";

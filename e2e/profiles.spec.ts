@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { api, demoWorkJson, dispatch, runJson } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";
 

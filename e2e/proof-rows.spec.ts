@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { api, demoWork, dispatch, runJson, workWithChecks } from "./support/api";
 
 test("a run page shows the proof rows under the checks: the demo's attempt 1 added no test, attempt 2 did", async ({

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 
 // Files a browser or crawler fetches before anyone signs in: served to everyone, with their real types.
 test.use({ storageState: { cookies: [], origins: [] } });

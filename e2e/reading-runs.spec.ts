@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { api, demoWorkJson, dispatch, runJson, workWithChecks } from "./support/api";
 
 const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { shotForPeople } from "./support/shots";
+import { expect, test } from "./support/test";
 import { api, workWithChecks } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";
 import { adminState } from "./support/lanes";
@@ -8,8 +10,8 @@ import { adminState } from "./support/lanes";
 // The Work settings page in sections (issue 24 item 6), at a phone's width and a laptop's: each section has
 // its own URL and a place in the side navigation, saves on its own with the version it was read at, keeps
 // the other sections' unsaved edits (and says so), and reports a stale save as a conflict. Every section
-// passes axe in light and dark (dark: `npm run test:full`); screenshots go to /tmp/settings-shots for a
-// person to look at.
+// passes axe in light and dark (dark: `npm run test:full`); with E2E_SHOTS set, screenshots go to
+// /tmp/settings-shots for a person to look at.
 
 const SHOTS = "/tmp/settings-shots";
 const unit = { id: "unit", name: "Unit tests pass", kind: "test", command: "npm test", required: true };
@@ -157,7 +159,7 @@ for (const [width, height, device] of [
       expect((await api("GET", `/api/works/${workId}`)).json.visibleRefs).toEqual([]);
       if (device === "laptop") {
         fs.mkdirSync(SHOTS, { recursive: true });
-        await page.screenshot({ path: path.join(SHOTS, `conflict-${width}.png`), fullPage: true });
+        await shotForPeople(page, path.join(SHOTS, `conflict-${width}.png`), { fullPage: true });
       }
       await conflict.getByRole("button", { name: "Keep my edits on top of theirs" }).click();
       await page.getByRole("button", { name: "Save changes" }).click();
@@ -172,49 +174,55 @@ for (const [width, height, device] of [
     // as the dark accessibility pass of every page is.
     for (const scheme of ["light", "dark"] as const) {
       const full = scheme === "dark" ? { tag: "@full" } : {};
-      test(`every section passes axe in the ${scheme} theme (screenshots in ${SHOTS})`, full, async ({ browser }) => {
-        // Twelve pages, each checked by axe and photographed whole.
-        test.setTimeout(120_000);
-        const { workId } = await workWithChecks(`Axe ${device} ${scheme}`, [unit], {
-          sandboxMounts: [{ path: "/opt/toolchain", mode: "ro" }],
-          visibleRefs: ["refs/tags/v*"],
-          webhooks: [{ url: "https://ci.example.test/gatehouse", events: ["run.ended"], secret: "axe-webhook-secret" }],
-        });
-        const context = await browser.newContext({
-          colorScheme: scheme,
-          viewport: { width, height },
-          storageState: adminState(),
-        });
-        const page = await context.newPage();
-        fs.mkdirSync(SHOTS, { recursive: true });
-        for (const [slug, , region] of SECTIONS) {
-          await page.goto(`/works/${workId}/settings/${slug}`);
-          await expect(page.getByRole("region", { name: region })).toBeVisible();
-          await expectNoAxeViolations(page, `settings: ${slug} (${scheme}, ${width} px)`);
-          await page.screenshot({ path: path.join(SHOTS, `${slug}-${width}-${scheme}.png`), fullPage: true });
-        }
-        // With an edit waiting in one section and a problem in another, as the navigation flags them.
-        await page.goto(`/works/${workId}/settings/sandbox`);
-        // Typed in at the viewport's bottom edge, the field's error shows whole, above the sticky save bar.
-        const refs = page.getByLabel("Visible refs");
-        await refs.evaluate((field) => field.scrollIntoView({ block: "end" }));
-        const refsError = page.getByText(/Visible refs: line 1 \(a b\): not a ref glob/);
-        await expect(async () => {
-          await refs.fill("a b");
-          await expect(refsError).toBeVisible({ timeout: 1000 });
-        }).toPass();
-        await expect(async () => {
-          const line = (await refsError.boundingBox())!;
-          const bar = (await page.getByRole("button", { name: "Save changes" }).locator("..").boundingBox())!;
-          expect(line.y + line.height).toBeLessThanOrEqual(bar.y);
-        }).toPass();
-        await expect(nav(page).getByRole("link", { name: /^Sandbox/ })).toContainText("problems");
-        await expectNoAxeViolations(page, `settings: sandbox with a problem (${scheme}, ${width} px)`);
-        // As the person typing sees it (the viewport, scrolled to the field): whole, the page would picture
-        // the sticky header and save bar where this scroll position puts them, mid-page.
-        await page.screenshot({ path: path.join(SHOTS, `sandbox-problem-${width}-${scheme}.png`) });
-        await context.close();
-      });
+      test(
+        `every section passes axe in the ${scheme} theme (screenshots in ${SHOTS} with E2E_SHOTS)`,
+        full,
+        async ({ browser }) => {
+          // Twelve pages, each checked by axe and photographed whole.
+          test.setTimeout(120_000);
+          const { workId } = await workWithChecks(`Axe ${device} ${scheme}`, [unit], {
+            sandboxMounts: [{ path: "/opt/toolchain", mode: "ro" }],
+            visibleRefs: ["refs/tags/v*"],
+            webhooks: [
+              { url: "https://ci.example.test/gatehouse", events: ["run.ended"], secret: "axe-webhook-secret" },
+            ],
+          });
+          const context = await browser.newContext({
+            colorScheme: scheme,
+            viewport: { width, height },
+            storageState: adminState(),
+          });
+          const page = await context.newPage();
+          fs.mkdirSync(SHOTS, { recursive: true });
+          for (const [slug, , region] of SECTIONS) {
+            await page.goto(`/works/${workId}/settings/${slug}`);
+            await expect(page.getByRole("region", { name: region })).toBeVisible();
+            await expectNoAxeViolations(page, `settings: ${slug} (${scheme}, ${width} px)`);
+            await shotForPeople(page, path.join(SHOTS, `${slug}-${width}-${scheme}.png`), { fullPage: true });
+          }
+          // With an edit waiting in one section and a problem in another, as the navigation flags them.
+          await page.goto(`/works/${workId}/settings/sandbox`);
+          // Typed in at the viewport's bottom edge, the field's error shows whole, above the sticky save bar.
+          const refs = page.getByLabel("Visible refs");
+          await refs.evaluate((field) => field.scrollIntoView({ block: "end" }));
+          const refsError = page.getByText(/Visible refs: line 1 \(a b\): not a ref glob/);
+          await expect(async () => {
+            await refs.fill("a b");
+            await expect(refsError).toBeVisible({ timeout: 1000 });
+          }).toPass();
+          await expect(async () => {
+            const line = (await refsError.boundingBox())!;
+            const bar = (await page.getByRole("button", { name: "Save changes" }).locator("..").boundingBox())!;
+            expect(line.y + line.height).toBeLessThanOrEqual(bar.y);
+          }).toPass();
+          await expect(nav(page).getByRole("link", { name: /^Sandbox/ })).toContainText("problems");
+          await expectNoAxeViolations(page, `settings: sandbox with a problem (${scheme}, ${width} px)`);
+          // As the person typing sees it (the viewport, scrolled to the field): whole, the page would picture
+          // the sticky header and save bar where this scroll position puts them, mid-page.
+          await shotForPeople(page, path.join(SHOTS, `sandbox-problem-${width}-${scheme}.png`));
+          await context.close();
+        },
+      );
     }
   });
 }

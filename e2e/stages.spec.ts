@@ -1,7 +1,9 @@
 // Lanes and stages in Chromium (issue 26): a lead builds a lane in the settings' lane editor (a bad output
 // path refused as typed, stages reordered, saved as the API then returns it); the Work's board shows a card
 // per task at its stage and marks a stuck one, live while its run moves; readable at 390 px.
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { shotForPeople } from "./support/shots";
+import { expect, test } from "./support/test";
 import { api, dispatch, personWithRole, runJson, workWithChecks } from "./support/api";
 
 async function save(page: Page) {
@@ -65,7 +67,7 @@ test("a lead builds a lane of two stages in the lane editor, reorders them and s
   ]);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `test-results/lane-editor-${width}.png`, fullPage: true });
+    await shotForPeople(page, `test-results/lane-editor-${width}.png`, { fullPage: true });
   }
 });
 
@@ -118,7 +120,7 @@ test("the board shows each task at its stage, marks a stuck one live, and reads 
   await page.getByRole("combobox", { name: "Lane", exact: true }).selectOption("delivery");
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `test-results/board-${width}.png`, fullPage: true });
+    await shotForPeople(page, `test-results/board-${width}.png`, { fullPage: true });
     // Nothing wider than the screen: the columns stack on a phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   }
@@ -127,7 +129,7 @@ test("the board shows each task at its stage, marks a stuck one live, and reads 
   const stepper = page.getByRole("navigation", { name: "Stages of lane Delivery" });
   await expect(stepper.getByRole("listitem").nth(0)).toContainText("stuck");
   await expect(stepper.getByRole("listitem").nth(1)).toContainText("waiting");
-  await page.screenshot({ path: "test-results/stepper-1280.png", fullPage: true });
+  await shotForPeople(page, "test-results/stepper-1280.png", { fullPage: true });
 });
 
 test("the stages demo: research fails once (one source of two), passes, then build; the task ends accepted", async ({
@@ -155,7 +157,7 @@ test("the stages demo: research fails once (one source of two), passes, then bui
   await expect(stepper.getByRole("listitem").nth(0)).toContainText("done");
   await expect(stepper.getByRole("listitem").nth(1)).toContainText("done");
   await page.setViewportSize({ width: 390, height: 900 });
-  await page.screenshot({ path: "test-results/stages-demo-stepper-390.png", fullPage: true });
+  await shotForPeople(page, "test-results/stages-demo-stepper-390.png", { fullPage: true });
 });
 
 const stage = (id: string, name: string, command: string, extra: Record<string, unknown> = {}) => ({

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { dispatch, runJson, workWithChecks } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";
 

@@ -16,6 +16,10 @@ type AxeViolation = {
 async function axeViolations(page: Page): Promise<AxeViolation[]> {
   // Colours are measured as painted: let transitions (hover, theme, chevrons) finish first.
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  // A page with its own title (generateMetadata) gets it streamed after the body, again after a refresh: a
+  // run in between would report a missing <title> (seen once after a decision). Still none after a few
+  // seconds, and axe reports it.
+  await page.waitForFunction(() => document.title !== "", null, { timeout: 5_000 }).catch(() => undefined);
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
   return page.evaluate(async (tags) => {
     type Result = {
