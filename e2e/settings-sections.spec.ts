@@ -174,55 +174,51 @@ for (const [width, height, device] of [
     // as the dark accessibility pass of every page is.
     for (const scheme of ["light", "dark"] as const) {
       const full = scheme === "dark" ? { tag: "@full" } : {};
-      test(
-        `every section passes axe in the ${scheme} theme (screenshots in ${SHOTS} with E2E_SHOTS)`,
-        full,
-        async ({ browser }) => {
-          // Twelve pages, each checked by axe and photographed whole.
-          test.setTimeout(120_000);
-          const { workId } = await workWithChecks(`Axe ${device} ${scheme}`, [unit], {
-            sandboxMounts: [{ path: "/opt/toolchain", mode: "ro" }],
-            visibleRefs: ["refs/tags/v*"],
-            webhooks: [
-              { url: "https://ci.example.test/gatehouse", events: ["run.ended"], secret: "axe-webhook-secret" },
-            ],
-          });
-          const context = await browser.newContext({
-            colorScheme: scheme,
-            viewport: { width, height },
-            storageState: adminState(),
-          });
-          const page = await context.newPage();
-          fs.mkdirSync(SHOTS, { recursive: true });
-          for (const [slug, , region] of SECTIONS) {
-            await page.goto(`/works/${workId}/settings/${slug}`);
-            await expect(page.getByRole("region", { name: region })).toBeVisible();
-            await expectNoAxeViolations(page, `settings: ${slug} (${scheme}, ${width} px)`);
-            await shotForPeople(page, path.join(SHOTS, `${slug}-${width}-${scheme}.png`), { fullPage: true });
-          }
-          // With an edit waiting in one section and a problem in another, as the navigation flags them.
-          await page.goto(`/works/${workId}/settings/sandbox`);
-          // Typed in at the viewport's bottom edge, the field's error shows whole, above the sticky save bar.
-          const refs = page.getByLabel("Visible refs");
-          await refs.evaluate((field) => field.scrollIntoView({ block: "end" }));
-          const refsError = page.getByText(/Visible refs: line 1 \(a b\): not a ref glob/);
-          await expect(async () => {
-            await refs.fill("a b");
-            await expect(refsError).toBeVisible({ timeout: 1000 });
-          }).toPass();
-          await expect(async () => {
-            const line = (await refsError.boundingBox())!;
-            const bar = (await page.getByRole("button", { name: "Save changes" }).locator("..").boundingBox())!;
-            expect(line.y + line.height).toBeLessThanOrEqual(bar.y);
-          }).toPass();
-          await expect(nav(page).getByRole("link", { name: /^Sandbox/ })).toContainText("problems");
-          await expectNoAxeViolations(page, `settings: sandbox with a problem (${scheme}, ${width} px)`);
-          // As the person typing sees it (the viewport, scrolled to the field): whole, the page would picture
-          // the sticky header and save bar where this scroll position puts them, mid-page.
-          await shotForPeople(page, path.join(SHOTS, `sandbox-problem-${width}-${scheme}.png`));
-          await context.close();
-        },
-      );
+      test.describe(`${scheme} theme`, () => {
+        test.use({ colorScheme: scheme });
+        test(
+          `every section passes axe in the ${scheme} theme (screenshots in ${SHOTS} with E2E_SHOTS)`,
+          full,
+          async ({ page }) => {
+            // Twelve pages, each checked by axe (and photographed whole with E2E_SHOTS).
+            test.setTimeout(120_000);
+            const { workId } = await workWithChecks(`Axe ${device} ${scheme}`, [unit], {
+              sandboxMounts: [{ path: "/opt/toolchain", mode: "ro" }],
+              visibleRefs: ["refs/tags/v*"],
+              webhooks: [
+                { url: "https://ci.example.test/gatehouse", events: ["run.ended"], secret: "axe-webhook-secret" },
+              ],
+            });
+            fs.mkdirSync(SHOTS, { recursive: true });
+            for (const [slug, , region] of SECTIONS) {
+              await page.goto(`/works/${workId}/settings/${slug}`);
+              await expect(page.getByRole("region", { name: region })).toBeVisible();
+              await expectNoAxeViolations(page, `settings: ${slug} (${scheme}, ${width} px)`);
+              await shotForPeople(page, path.join(SHOTS, `${slug}-${width}-${scheme}.png`), { fullPage: true });
+            }
+            // With an edit waiting in one section and a problem in another, as the navigation flags them.
+            await page.goto(`/works/${workId}/settings/sandbox`);
+            // Typed in at the viewport's bottom edge, the field's error shows whole, above the sticky save bar.
+            const refs = page.getByLabel("Visible refs");
+            await refs.evaluate((field) => field.scrollIntoView({ block: "end" }));
+            const refsError = page.getByText(/Visible refs: line 1 \(a b\): not a ref glob/);
+            await expect(async () => {
+              await refs.fill("a b");
+              await expect(refsError).toBeVisible({ timeout: 1000 });
+            }).toPass();
+            await expect(async () => {
+              const line = (await refsError.boundingBox())!;
+              const bar = (await page.getByRole("button", { name: "Save changes" }).locator("..").boundingBox())!;
+              expect(line.y + line.height).toBeLessThanOrEqual(bar.y);
+            }).toPass();
+            await expect(nav(page).getByRole("link", { name: /^Sandbox/ })).toContainText("problems");
+            await expectNoAxeViolations(page, `settings: sandbox with a problem (${scheme}, ${width} px)`);
+            // As the person typing sees it (the viewport, scrolled to the field): whole, the page would picture
+            // the sticky header and save bar where this scroll position puts them, mid-page.
+            await shotForPeople(page, path.join(SHOTS, `sandbox-problem-${width}-${scheme}.png`));
+          },
+        );
+      });
     }
   });
 }
