@@ -14,12 +14,8 @@ bash scripts/ensure-bubblewrap.sh
 logs=$(mktemp -d)
 touch "$logs/e2e"
 t0=$(date +%s)
-# The build starts the end-to-end half, the longer one: as root it runs ahead of vitest (nice -5), so
-# Playwright starts after ~50 s of build instead of ~130 s shared evenly with vitest's workers (2 cores).
-ahead=()
-if [ "$(id -u)" = 0 ]; then ahead=(nice -n -5); fi
 (
-  if ! "${ahead[@]}" node scripts/start.mjs --build-only >"$logs/build" 2>&1; then
+  if ! node scripts/start.mjs --build-only >"$logs/build" 2>&1; then
     echo 1 >"$logs/build.rc"
     exit 0
   fi

@@ -56,7 +56,10 @@ class AdminTab {
     if (!open) return;
     try {
       if (testInfo.status !== testInfo.expectedStatus && !open.page.isClosed()) {
-        await testInfo.attach("screenshot", { body: await open.page.screenshot(), contentType: "image/png" });
+        await testInfo.attach("screenshot", {
+          body: await open.page.screenshot({ timeout: 5_000 }),
+          contentType: "image/png",
+        });
       }
       const events = emitter(open.page);
       for (const name of events.eventNames()) {
