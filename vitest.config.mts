@@ -21,7 +21,7 @@ export default defineConfig({
     // once per file (on 2 cores: vitest 150 s instead of ~490 s; the import was most of it). What a file leaves
     // process-wide (the environment, the runner's runtime) is put back before the next: per-file.setup.ts.
     isolate: false,
-    setupFiles: ["lib/testing/per-file.setup.ts"],
+    setupFiles: ["lib/testing/per-file.setup.ts", "lib/testing/cheap-passwords.setup.ts"],
     // Vitest's default is one file fewer than the cores (one at a time on two), but most tests wait on
     // real processes (git, the spawner, bwrap, servers): one more file than cores keeps them busy. Seen on
     // 2 cores at load ~19: 33.5 min with one at a time, 13.8 min with three, every test passing.

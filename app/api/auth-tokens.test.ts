@@ -17,22 +17,8 @@ import * as work from "./works/[id]/route";
 import * as workTasks from "./works/[id]/tasks/route";
 import * as users from "./users/route";
 
-// These tests count sign-ins by the hundred (the throttle's): passwords are hashed at scrypt cost 2^10
-// instead of 2^15 here (the hash records its cost and is verified at it; lib/auth/passwords.test.ts covers
-// the default). Every sign-in still hashes, and an unknown email still burns a hash check like a known one.
-vi.mock("@/lib/auth/passwords", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@/lib/auth/passwords")>();
-  const CHEAP = 2 ** 10;
-  let dummy: Promise<string> | null = null;
-  return {
-    ...real,
-    hashPassword: (password: string) => real.hashPassword(password, CHEAP),
-    burnPasswordCheck: async (password: string) => {
-      dummy ??= real.hashPassword("gatehouse-timing-equaliser", CHEAP);
-      await real.verifyPassword(password, await dummy);
-    },
-  };
-});
+// These tests count sign-ins by the hundred (the throttle's): passwords are hashed at scrypt cost 2^10 here, as
+// in every vitest file (lib/testing/cheap-passwords.setup.ts); lib/auth/passwords.test.ts covers the default.
 
 // Each group of tests gets a database of its own (the bootstrap tests need an empty one).
 function withFreshDb(): { t: () => TestDb } {

@@ -1,7 +1,10 @@
 // Password hashes as stored: scrypt at the default cost (2^15, 32 MB), a fresh salt each time, verified at
 // the cost recorded in the hash, so a cheaper hash (the throttle tests' own) still verifies as itself.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { burnPasswordCheck, hashPassword, UNUSABLE_PASSWORD, verifyPassword } from "./passwords";
+
+// Every other test file hashes at a cheaper cost (lib/testing/cheap-passwords.setup.ts): this one, the default.
+vi.unmock("@/lib/auth/passwords");
 
 describe("password hashes", () => {
   it("are scrypt at cost 2^15 with a fresh salt, and verify only the same password", async () => {
