@@ -3,7 +3,7 @@
 // `E2E_SHOTS=1 npm run test:e2e -- e2e/settings-sections.spec.ts` writes them again.
 import type { Page } from "@playwright/test";
 
-export const SHOTS_WANTED = Boolean(process.env.E2E_SHOTS);
+const SHOTS_WANTED = Boolean(process.env.E2E_SHOTS);
 
 export async function shotForPeople(page: Page, path: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (SHOTS_WANTED) await page.screenshot({ path, ...options });
