@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { shotForPeople } from "./support/shots";
@@ -158,7 +157,6 @@ for (const [width, height, device] of [
       await expect(conflict.getByText("maxGateAttempts")).toBeVisible();
       expect((await api("GET", `/api/works/${workId}`)).json.visibleRefs).toEqual([]);
       if (device === "laptop") {
-        fs.mkdirSync(SHOTS, { recursive: true });
         await shotForPeople(page, path.join(SHOTS, `conflict-${width}.png`), { fullPage: true });
       }
       await conflict.getByRole("button", { name: "Keep my edits on top of theirs" }).click();
@@ -189,7 +187,6 @@ for (const [width, height, device] of [
                 { url: "https://ci.example.test/gatehouse", events: ["run.ended"], secret: "axe-webhook-secret" },
               ],
             });
-            fs.mkdirSync(SHOTS, { recursive: true });
             for (const [slug, , region] of SECTIONS) {
               await page.goto(`/works/${workId}/settings/${slug}`);
               await expect(page.getByRole("region", { name: region })).toBeVisible();

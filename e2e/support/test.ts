@@ -7,15 +7,19 @@
 // that changed the cookies or broke the tab leaves it to be replaced. A test with another storage state
 // (signed out, another person), or any test while E2E_TRACE records traces, gets a fresh context, as
 // Playwright's own fixture gives.
-import { test as base, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import {
+  test as base,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type PlaywrightTestOptions,
+  type TestInfo,
+} from "@playwright/test";
 import { adminState } from "./lanes";
 
 export { expect } from "@playwright/test";
 
-type Look = {
-  viewport: { width: number; height: number } | null;
-  colorScheme: "light" | "dark" | "no-preference" | null;
-};
+type Look = Pick<PlaywrightTestOptions, "viewport" | "colorScheme">;
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 // Playwright's Page is an event emitter with Node's methods; its typings name only on/once/off.
 type Listener = (...args: unknown[]) => void;
