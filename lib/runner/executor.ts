@@ -78,6 +78,17 @@ export class LocalExecutor implements RunExecutor {
     for (const command of commands) command.signal("SIGKILL");
   }
 
+  // Stops every queued and active run as a shutdown does and resolves once none is left (a run that ends
+  // may dispatch the next, a stage's autoAdvance: that one is stopped too). For tests and benchmarks about to
+  // remove the database their runs write to.
+  async stopAll(): Promise<void> {
+    while (this.active.size > 0 || this.queue.length > 0) {
+      const settled = new Promise((resolve) => this.events.once("settled", resolve));
+      for (const runId of [...this.queue, ...this.active.keys()]) this.stop(runId, { kind: "shutdown" });
+      await settled;
+    }
+  }
+
   private pump(): void {
     while (this.active.size < this.concurrency && this.queue.length > 0) this.start(this.queue.shift()!);
   }

@@ -48,6 +48,8 @@ export async function createHarness(overrides: Partial<RunnerDeps> = {}): Promis
     scratch,
     repos,
     cleanup: async () => {
+      // A run a test left going (the demo's second Work, say) would write to a database that is gone.
+      await executor.stopAll();
       for (const r of repos) r.cleanup();
       fs.rmSync(scratch, { recursive: true, force: true });
       await t.cleanup();
