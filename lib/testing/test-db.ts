@@ -17,6 +17,21 @@ function migrationsOf(provider: "sqlite" | "postgres"): string[] {
     .map((d) => fs.readFileSync(path.join(dir, d, "migration.sql"), "utf8"));
 }
 
+// The committed migrations applied once per test process into a template file that each test database
+// copies (applying them takes ~150 ms a database here, a copy ~1 ms). Removed when the process exits.
+let sqliteTemplate: string | undefined;
+function migratedSqliteTemplate(): string {
+  if (sqliteTemplate) return sqliteTemplate;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-test-template-"));
+  const file = path.join(dir, "migrated.db");
+  const raw = new Database(file);
+  for (const sql of migrationsOf("sqlite")) raw.exec(sql);
+  raw.close();
+  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  sqliteTemplate = file;
+  return file;
+}
+
 export type TestDb = {
   db: Db;
   dataDir: string;
@@ -33,9 +48,7 @@ export async function createTestDb(): Promise<TestDb> {
   if (pgUrl) return createPostgresTestDb(pgUrl, dataDir);
   delete process.env.DATABASE_URL;
   const file = path.join(dataDir, "gatehouse.db");
-  const raw = new Database(file);
-  for (const sql of migrationsOf("sqlite")) raw.exec(sql);
-  raw.close();
+  fs.copyFileSync(migratedSqliteTemplate(), file);
   const db = createDb({ url: `file:${file}` });
   setDb(db);
   const files = () => fs.readdirSync(dataDir).filter((f) => f.startsWith("gatehouse.db"));
