@@ -21,6 +21,9 @@ export default defineConfig({
     // every passing test. On when asked (E2E_TRACE=1) to look into a failure; a failure's screenshot is kept.
     trace: process.env.E2E_TRACE ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
+    // As someone who asked for less motion sees the pages (app/globals.css): a spinner or a pulsing "live"
+    // dot animating in a waiting test repaints ~60 times a second, CPU the other tests on the machine need.
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
       args: [

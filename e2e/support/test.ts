@@ -19,7 +19,7 @@ import { adminState } from "./lanes";
 
 export { expect } from "@playwright/test";
 
-type Look = Pick<PlaywrightTestOptions, "viewport" | "colorScheme">;
+type Look = Pick<PlaywrightTestOptions, "viewport" | "colorScheme" | "reducedMotion">;
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 // Playwright's Page is an event emitter with Node's methods; its typings name only on/once/off.
 type Listener = (...args: unknown[]) => void;
@@ -48,7 +48,10 @@ class AdminTab {
     const viewport = look.viewport ?? DEFAULT_VIEWPORT;
     const now = page.viewportSize();
     if (now?.width !== viewport.width || now?.height !== viewport.height) await page.setViewportSize(viewport);
-    await page.emulateMedia({ colorScheme: look.colorScheme ?? "light" });
+    await page.emulateMedia({
+      colorScheme: look.colorScheme ?? "light",
+      reducedMotion: look.reducedMotion ?? "reduce",
+    });
     const events = emitter(page);
     this.open.listeners = new Map(events.eventNames().map((name) => [name, events.listeners(name)]));
     return page;
@@ -103,14 +106,14 @@ export const test = base.extend<object, { adminTab: AdminTab }>({
     },
     { scope: "worker" },
   ],
-  page: async ({ adminTab, browser, baseURL, storageState, viewport, colorScheme }, use, testInfo) => {
+  page: async ({ adminTab, browser, baseURL, storageState, viewport, colorScheme, reducedMotion }, use, testInfo) => {
     if (storageState !== adminState() || process.env.E2E_TRACE) {
-      const context = await browser.newContext({ baseURL, storageState, viewport, colorScheme });
+      const context = await browser.newContext({ baseURL, storageState, viewport, colorScheme, reducedMotion });
       await use(await context.newPage());
       await context.close();
       return;
     }
-    await use(await adminTab.take({ viewport, colorScheme }));
+    await use(await adminTab.take({ viewport, colorScheme, reducedMotion }));
     await adminTab.give(testInfo);
   },
 });
