@@ -24,7 +24,8 @@ export default defineConfig({
     setupFiles: ["lib/testing/per-file.setup.ts", "lib/testing/cheap-passwords.setup.ts"],
     // Vitest's default is one file fewer than the cores (one at a time on two), but most tests wait on
     // real processes (git, the spawner, bwrap, servers): one more file than cores keeps them busy. Seen on
-    // 2 cores at load ~19: 33.5 min with one at a time, 13.8 min with three, every test passing.
+    // 2 cores at load ~19: 33.5 min with one at a time, 13.8 min with three, every test passing. (`npm test`,
+    // where the build and Playwright share the cores, runs as many files as cores: scripts/test.sh.)
     maxWorkers: os.availableParallelism() + 1,
     globalSetup: ["lib/testing/build-native.global.ts"],
     // Tests of other behaviour write counters and pids to scratch folders outside the checkout, which the
