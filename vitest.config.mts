@@ -27,7 +27,7 @@ export default defineConfig({
     // 2 cores at load ~19: 33.5 min with one at a time, 13.8 min with three, every test passing. (`npm test`,
     // where the build and Playwright share the cores, runs as many files as cores: scripts/test.sh.)
     maxWorkers: os.availableParallelism() + 1,
-    globalSetup: ["lib/testing/build-native.global.ts"],
+    globalSetup: ["lib/testing/build-native.global.ts", "lib/testing/scratch.global.ts"],
     // Tests of other behaviour write counters and pids to scratch folders outside the checkout, which the
     // sandbox (rightly) forbids: they run unsandboxed. The sandbox's own tests (lib/runner/sandbox*.test.ts,
     // demo-proof) and the end-to-end suite run with it on, as a default install does.

@@ -1,9 +1,8 @@
 // Test helper: the real `gatehouse` command (scripts/gatehouse.mjs) as a child process, started without
 // blocking the test's event loop (the API it talks to runs in the test's own process).
 import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { scratchDir } from "./scratch";
 
 export const CLI_BIN = path.resolve(__dirname, "..", "..", "scripts", "gatehouse.mjs");
 
@@ -11,7 +10,7 @@ export type CliResult = { code: number | null; stdout: string; stderr: string };
 
 // A HOME of its own, so no stored login of the machine's user is read.
 export function cliEnv(url: string, token: string, extra: Record<string, string> = {}): Record<string, string> {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-cli-home-"));
+  const home = scratchDir("gatehouse-cli-home-");
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: home,

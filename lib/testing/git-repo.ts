@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { scratchDir } from "./scratch";
 
 const GIT_ENV = {
   GIT_AUTHOR_NAME: "Gatehouse test",
@@ -43,7 +44,7 @@ export function makeGitRepo(
   files: Record<string, string> = { "README.md": "a test repository\n" },
   branch = "main",
 ): TestRepo {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-repo-"));
+  const dir = scratchDir("gatehouse-repo-");
   // Readable by every user (mkdtemp makes it private): the sandbox's user clones it, as a Work's repository
   // on a server would be.
   fs.chmodSync(dir, 0o755);

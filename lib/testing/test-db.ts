@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { createDb, setDb, type Db } from "../db/client";
+import { scratchDir } from "./scratch";
 
 const root = path.resolve(__dirname, "..", "..");
 
@@ -18,16 +19,15 @@ function migrationsOf(provider: "sqlite" | "postgres"): string[] {
 }
 
 // The committed migrations applied once per test process into a template file that each test database
-// copies (applying them takes ~150 ms a database here, a copy ~1 ms). Removed when the process exits.
+// copies (applying them takes ~150 ms a database here, a copy ~1 ms), in the run's scratch folder.
 let sqliteTemplate: string | undefined;
 function migratedSqliteTemplate(): string {
   if (sqliteTemplate) return sqliteTemplate;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-test-template-"));
+  const dir = scratchDir("gatehouse-test-template-");
   const file = path.join(dir, "migrated.db");
   const raw = new Database(file);
   for (const sql of migrationsOf("sqlite")) raw.exec(sql);
   raw.close();
-  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
   sqliteTemplate = file;
   return file;
 }
