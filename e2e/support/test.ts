@@ -50,7 +50,8 @@ class AdminTab {
     if (now?.width !== viewport.width || now?.height !== viewport.height) await page.setViewportSize(viewport);
     await page.emulateMedia({
       colorScheme: look.colorScheme ?? "light",
-      reducedMotion: look.reducedMotion ?? "reduce",
+      // The config's (reduce); a test that sets none gets none, not the last test's.
+      reducedMotion: look.reducedMotion ?? null,
     });
     const events = emitter(page);
     this.open.listeners = new Map(events.eventNames().map((name) => [name, events.listeners(name)]));
