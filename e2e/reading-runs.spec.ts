@@ -84,7 +84,8 @@ test("a partial run's decision is answered from the run page: more attempts, the
     .click();
   await expect(page.getByRole("heading", { name: "Decision needed", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Grant more attempts" }).click();
-  await expect(page.getByText("Waiting for a fix")).toBeVisible();
+  // Exactly: Next's route announcer reads out the page's title, "Run #1 Waiting for a fix", as well.
+  await expect(page.getByText("Waiting for a fix", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Run attempt 2" }).click();
   await expect(page.getByRole("heading", { name: "Decision needed", exact: true })).toBeVisible();
   await expect(page.getByTestId("attempt-counter")).toHaveText("Attempt 2 of 2");
