@@ -1,11 +1,12 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { ADMIN, E2E_BOOTSTRAP_TOKEN } from "./e2e/support/accounts";
+import { CHROMIUM_PATH } from "./e2e/support/browser";
 import { adminState, E2E_LANES, LANES, laneDataDir, lanePort, laneUrl } from "./e2e/support/lanes";
 
-// End-to-end tests in Debian's Chromium against the real built server, one server (and fresh data dir)
-// per worker: see e2e/support/lanes.ts. This file is read again in each worker, where baseURL and the
-// admin's storage state are that worker's lane's.
+// End-to-end tests in Debian's Chromium (its headless shell: e2e/support/browser.ts) against the real built
+// server, one server (and fresh data dir) per worker: see e2e/support/lanes.ts. This file is read again in
+// each worker, where baseURL and the admin's storage state are that worker's lane's.
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
@@ -25,10 +26,7 @@ export default defineConfig({
     // dot animating in a waiting test repaints ~60 times a second, CPU the other tests on the machine need.
     reducedMotion: "reduce",
     launchOptions: {
-      // Debian's Chromium headless shell (scripts/ensure-chromium.sh): the engine without the desktop browser
-      // around it. On the 2-core machine the same 33 tests took 88 CPU-s in it against 107–111 in the full
-      // browser. E2E_CHROMIUM=/usr/bin/chromium runs them in the full browser (to watch one, say).
-      executablePath: process.env.E2E_CHROMIUM || "/usr/bin/chromium-headless-shell",
+      executablePath: CHROMIUM_PATH,
       args: [
         "--no-sandbox",
         "--headless",

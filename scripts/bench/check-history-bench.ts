@@ -4,6 +4,7 @@
 // into the server's database (running 10,000 checks would take minutes and measure the runner instead).
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
+import { CHROMIUM_PATH } from "../../e2e/support/browser";
 import { startOwnServer, BOOTSTRAP_TOKEN } from "../../e2e/support/own-server";
 import { createDb } from "../../lib/db/client";
 import { makeGitRepo } from "../../lib/testing/git-repo";
@@ -110,7 +111,7 @@ export async function benchCheckHistory(rounds: number): Promise<BenchRow[]> {
     env: { GATEHOUSE_ADMIN_EMAIL: ADMIN.email, GATEHOUSE_ADMIN_PASSWORD: ADMIN.password, GATEHOUSE_DEMO: "0" },
   });
   const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: CHROMIUM_PATH,
     args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
   });
   try {

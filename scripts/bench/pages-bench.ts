@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
+import { CHROMIUM_PATH } from "../../e2e/support/browser";
 import { startOwnServer, BOOTSTRAP_TOKEN } from "../../e2e/support/own-server";
 import { createDb } from "../../lib/db/client";
 import { makeGitRepo } from "../../lib/testing/git-repo";
@@ -62,7 +63,7 @@ export async function benchPages(rounds: number): Promise<BenchRow[]> {
     env: { GATEHOUSE_ADMIN_EMAIL: ADMIN.email, GATEHOUSE_ADMIN_PASSWORD: ADMIN.password, GATEHOUSE_LOG_CAP_MB: "64" },
   });
   const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: CHROMIUM_PATH,
     args: [
       "--no-sandbox",
       "--headless",

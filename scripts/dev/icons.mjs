@@ -1,4 +1,5 @@
-// Renders public/icon.svg to the PNG icons the web manifest lists (192 and 512 px), in Debian's Chromium.
+// Renders public/icon.svg to the PNG icons the web manifest lists (192 and 512 px), in Debian's Chromium
+// (its headless shell).
 // Run after changing the SVG: node scripts/dev/icons.mjs
 import fs from "node:fs";
 import path from "node:path";
@@ -6,7 +7,10 @@ import { chromium } from "@playwright/test";
 
 const root = path.join(import.meta.dirname, "..", "..");
 const svg = fs.readFileSync(path.join(root, "public", "icon.svg"), "utf8");
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
+const browser = await chromium.launch({
+  executablePath: process.env.E2E_CHROMIUM || "/usr/bin/chromium-headless-shell",
+  args: ["--no-sandbox", "--headless"],
+});
 try {
   for (const size of [192, 512]) {
     const page = await browser.newPage({ viewport: { width: size, height: size } });

@@ -6,7 +6,7 @@ const base = process.env.BASE || "http://localhost:3100";
 const out = process.env.OUT || "/tmp/shots";
 fs.mkdirSync(out, { recursive: true });
 const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
+  executablePath: process.env.E2E_CHROMIUM || "/usr/bin/chromium-headless-shell",
   args: [
     "--no-sandbox",
     "--headless",
