@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/git-repo";
+import { watchLaunches } from "../process/spawner";
 import {
   checkoutFingerprint,
   prepareCheckout,
@@ -184,6 +185,26 @@ if the checkout directory is lost", async () => {
     );
     expect(new Set(done.map((c) => c.path)).size).toBe(4);
     for (const [i, c] of done.entries()) expect(branchOf(c.path)).toBe(`par-${i}`);
+  });
+
+  it("prepares asked for together share one fetch of the clone; one asked for after a push fetches again", async () => {
+    let fetches = 0;
+    const unwatch = watchLaunches(({ file, args }) => {
+      if (path.basename(file) === "git" && args.includes("fetch") && args.includes("origin")) fetches++;
+    });
+    try {
+      const together = await Promise.all(
+        ["f1", "f2", "f3"].map((id, i) => prepareCheckout(target(`task-${id}`, `fetch-${i}`))),
+      );
+      expect(fetches).toBe(1);
+      const pushed = commitFiles(repo.dir, { "src/app.txt": "v4 upstream\n" }, "upstream moves again");
+      expect(together.every((c) => c.head !== pushed)).toBe(true);
+      const later = await prepareCheckout(target("task-f4", "fetch-3"));
+      expect(fetches).toBe(2);
+      expect(later.head).toBe(pushed);
+    } finally {
+      unwatch();
+    }
   });
 
   it("the checkout fingerprint changes with any content change (tracked or untracked) and not otherwise", async () => {

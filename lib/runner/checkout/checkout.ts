@@ -62,7 +62,21 @@ export function resolveRepoUrl(repoUrl: string): string {
 }
 
 export function prepareCheckout(target: CheckoutTarget): Promise<Checkout> {
-  return withLock(target.work.id, () => prepareLocked(target));
+  const askedAt = performance.now();
+  return withLock(target.work.id, () => prepareLocked(target, askedAt));
+}
+
+// When the fetch (or clone) that last brought each clone up to date started, on this process's clock.
+const fetchedSince = new Map<string, number>();
+
+// Brings the clone up to date with its origin, unless a fetch that started after `askedAt` already did:
+// runs of one Work claimed together wait for the clone's lock in turn, and the first one's fetch serves
+// those that asked before it started.
+async function fetchOrigin(repoDir: string, askedAt: number): Promise<void> {
+  if ((fetchedSince.get(repoDir) ?? Number.NEGATIVE_INFINITY) >= askedAt) return;
+  const startedAt = performance.now();
+  await git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
+  fetchedSince.set(repoDir, startedAt);
 }
 
 // Clones whose origin URL was checked in this process (a Work's repoUrl rarely changes).
@@ -75,19 +89,27 @@ export async function ensureClone(dataDir: string, work: CheckoutTarget["work"])
   // Checked at every clone or fetch, with realpath now: the path may have become a link since it was saved.
   const local = localRepositoryProblem(work.repoUrl, { dataDir, installDir: process.cwd() });
   if (local) throw new GitError(`could not clone ${work.repoUrl}: the repository ${local}`);
-  if (!fs.existsSync(path.join(repoDir, "HEAD"))) await cloneBare(url, repoDir);
-  else if (
+  if (!fs.existsSync(path.join(repoDir, "HEAD"))) {
+    const startedAt = performance.now();
+    await cloneBare(url, repoDir);
+    fetchedSince.set(repoDir, startedAt);
+  } else if (
     checkedOrigins.get(repoDir) !== url &&
     (await git(["config", "--get", "remote.origin.url"], { cwd: repoDir }).catch(() => "")).trim() !== url
   ) {
     await git(["remote", "set-url", "origin", url], { cwd: repoDir });
+    const startedAt = performance.now();
     await git(["fetch", "--quiet", "--prune", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
+    fetchedSince.set(repoDir, startedAt);
   }
   checkedOrigins.set(repoDir, url);
   return repoDir;
 }
 
-async function prepareLocked({ dataDir, work, task, visibleRefs = [] }: CheckoutTarget): Promise<Checkout> {
+async function prepareLocked(
+  { dataDir, work, task, visibleRefs = [] }: CheckoutTarget,
+  askedAt: number,
+): Promise<Checkout> {
   const repoDir = await ensureClone(dataDir, work);
   const wt = worktreeDirOf(dataDir, task.id);
   const syncRefs = async () => {
@@ -113,7 +135,7 @@ async function prepareLocked({ dataDir, work, task, visibleRefs = [] }: Checkout
   if (!keepFiles) fs.rmSync(wt, { recursive: true, force: true });
   // Worktrees of the clone are left only from the layout before (and the scratch worktrees it made).
   if (fs.existsSync(path.join(repoDir, "worktrees"))) await git(["worktree", "prune"], { cwd: repoDir });
-  await git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
+  await fetchOrigin(repoDir, askedAt);
   fs.mkdirSync(path.dirname(wt), { recursive: true });
   await createTaskRepository({ repoDir, dir: wt, branch: task.branch, baseBranch, visibleRefs, keepFiles });
   return { path: wt, head: await headCommit(wt), baseBranch };
