@@ -12,6 +12,7 @@ export NEXT_TELEMETRY_DISABLED=1
 bash scripts/ensure-chromium.sh
 bash scripts/ensure-bubblewrap.sh
 logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 touch "$logs/e2e"
 t0=$(date +%s)
 (

@@ -16,12 +16,20 @@ export type OwnServer = {
   output: () => string;
 };
 
+// What this worker made in the temp folder (servers' data dirs, repositories), removed when it exits: a
+// server restarted on the same data dir outlives the first server's stop().
+const made: string[] = [];
+process.once("exit", () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 export async function startOwnServer(opts: {
   port: number;
   dataDir?: string;
   env?: Record<string, string>;
 }): Promise<OwnServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-own-"));
+  if (!opts.dataDir) made.push(dataDir);
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: path.resolve(__dirname, "..", ".."),
     env: {
@@ -85,6 +93,7 @@ export function describeProcessesWithEnv(entry: string): string[] {
 // repository runs as the sandbox's unprivileged user (a folder from mkdtemp is its creator's alone).
 export function makeGitRepo(): string {
   const dir = makeTestRepo({ "README.md": "e2e\n" }).dir;
+  made.push(dir);
   fs.chmodSync(dir, 0o755);
   return dir;
 }
