@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   // Packages with native parts or large runtimes stay outside the server bundle.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "pg-boss"],
   poweredByHeader: false,
+  // The runner's file system calls on paths made at run time (a checkout, the data dir) carry
+  // `/* turbopackIgnore: true */`: the build's file tracer would otherwise trace the whole project for each.
   // The build type-checks the app; tests and tooling are checked by `npm run typecheck`.
   typescript: { tsconfigPath: "tsconfig.build.json" },
   experimental: {

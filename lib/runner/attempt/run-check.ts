@@ -42,7 +42,10 @@ function placeholderDirsOf(
   if (!resultsDir) return { dirs: dirs(checkoutDir), resultsMissing: null };
   const where = resolveInsideCheckout(checkoutDir, resultsDir);
   if (!("error" in where)) return { dirs: dirs(where.path), resultsMissing: null };
-  if (!fs.existsSync(path.resolve(checkoutDir, resultsDir)) && !where.error.includes("leaves"))
+  if (
+    !fs.existsSync(path.resolve(/* turbopackIgnore: true */ checkoutDir, resultsDir)) &&
+    !where.error.includes("leaves")
+  )
     return {
       dirs: dirs(path.resolve(checkoutDir, resultsDir)),
       resultsMissing: `{{results_dir}}: the results directory "${resultsDir}" does not exist in the checkout`,

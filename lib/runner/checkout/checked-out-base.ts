@@ -25,7 +25,7 @@ export async function checkedOutBaseWarning(work: {
   baseBranch: string | null;
 }): Promise<string | null> {
   const dir = localPathOf(work.repoUrl);
-  if (!dir || !fs.existsSync(dir)) return null;
+  if (!dir || !fs.existsSync(/* turbopackIgnore: true */ dir)) return null;
   const options = { cwd: dir, asServer: true, timeoutMs: 10_000 };
   const bare = await gitCaptured(["rev-parse", "--is-bare-repository"], options);
   if (bare.code !== 0 || bare.stdout.trim() !== "false") return null;

@@ -49,7 +49,7 @@ function walkFolders(root: string, rel: string, create: { mode: number } | null)
   if (!Array.isArray(names)) return { reason: `"${rel}" ${names.reason}` };
   const shown = (i = names.length) => names.slice(0, i).join("/");
   let dirPath = fs.realpathSync(root);
-  let fd = fs.openSync(dirPath, O_RDONLY | O_DIRECTORY);
+  let fd = fs.openSync(/* turbopackIgnore: true */ dirPath, O_RDONLY | O_DIRECTORY);
   try {
     for (let i = 0; i < names.length - 1; i++) {
       const name = names[i];
@@ -60,7 +60,10 @@ function walkFolders(root: string, rel: string, create: { mode: number } | null)
         const code = codeOf(error);
         if (code === "ENOENT" && create) {
           try {
-            fs.mkdirSync(HAS_PROC_FD ? `/proc/self/fd/${fd}/${name}` : path.join(dirPath, name), create.mode);
+            fs.mkdirSync(
+              HAS_PROC_FD ? `/proc/self/fd/${fd}/${name}` : path.join(/* turbopackIgnore: true */ dirPath, name),
+              create.mode,
+            );
             next = openAt(fd, dirPath, name, O_RDONLY | O_DIRECTORY);
           } catch (again) {
             return { reason: reasonAt(dirPath, name, shown(i + 1), codeOf(again)) };
@@ -70,7 +73,7 @@ function walkFolders(root: string, rel: string, create: { mode: number } | null)
       }
       fs.closeSync(fd);
       fd = next;
-      dirPath = path.join(dirPath, name);
+      dirPath = path.join(/* turbopackIgnore: true */ dirPath, name);
     }
     const walk = { fd, dirPath, last: names[names.length - 1], shown };
     fd = -1;

@@ -45,7 +45,7 @@ export function sandboxPlanOf(req: Omit<SandboxRequest, "mode">): SandboxPlan | 
   if (!checkout) return { error: `the sandbox has no checkout to bind: ${req.cwd} is not inside one` };
   const task = realDir(req.taskCheckout);
   const binds: SandboxMount[] = [{ path: checkout, mode: "rw" }, ...gitPathsOf(checkout, task)];
-  if (task !== checkout && fs.existsSync(task)) binds.unshift({ path: task, mode: "ro" });
+  if (task !== checkout && fs.existsSync(/* turbopackIgnore: true */ task)) binds.unshift({ path: task, mode: "ro" });
   // A folder of the platform's on the PATH (the review's recording shims, which link to a script beside
   // them): its parent, read-only, before the files that may lie in it.
   for (const dir of (req.env.PATH ?? "").split(":"))
