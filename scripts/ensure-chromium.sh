@@ -4,6 +4,8 @@
 # tests; Playwright cannot download browsers here). Installs it when missing and we are root; otherwise
 # says the one command to run.
 set -euo pipefail
+# The browser asked for instead (E2E_CHROMIUM, e2e/support/browser.ts) is used as it is.
+if [ -n "${E2E_CHROMIUM:-}" ] && [ -x "$E2E_CHROMIUM" ]; then exit 0; fi
 if [ -x /usr/bin/chromium-headless-shell ]; then exit 0; fi
 if [ "$(id -u)" = "0" ]; then
   echo "gatehouse: /usr/bin/chromium-headless-shell is missing; installing Debian's chromium-headless-shell"

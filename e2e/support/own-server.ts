@@ -20,7 +20,13 @@ export type OwnServer = {
 // server restarted on the same data dir outlives the first server's stop().
 const made: string[] = [];
 process.once("exit", () => {
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of made) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      /* still written to by a server that has not stopped: left */
+    }
+  }
 });
 
 export async function startOwnServer(opts: {

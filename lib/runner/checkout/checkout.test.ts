@@ -207,6 +207,24 @@ if the checkout directory is lost", async () => {
     }
   });
 
+  it("a checkout of a Work whose repository moved comes from the new one, right after a fetch of the old", async () => {
+    const moved = makeGitRepo({ "README.md": "moved\n" });
+    try {
+      const before = { id: "work-moved", repoUrl: repo.dir, baseBranch: "main" };
+      const after = { ...before, repoUrl: moved.dir };
+      await prepareCheckout(target("task-m1", "moved-1", before));
+      const [old, fresh] = await Promise.all([
+        prepareCheckout(target("task-m2", "moved-2", before)),
+        prepareCheckout(target("task-m3", "moved-3", after)),
+      ]);
+      expect(fs.readFileSync(path.join(old.path, "README.md"), "utf8")).toBe("base\n");
+      expect(fresh.head).toBe(gitIn(moved.dir, "rev-parse", "main"));
+      expect(fs.readFileSync(path.join(fresh.path, "README.md"), "utf8")).toBe("moved\n");
+    } finally {
+      moved.cleanup();
+    }
+  });
+
   it("the checkout fingerprint changes with any content change (tracked or untracked) and not otherwise", async () => {
     const c = await prepareCheckout(target("task-fp", "gate-fp"));
     const before = await checkoutFingerprint(c.path);

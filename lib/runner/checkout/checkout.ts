@@ -66,17 +66,24 @@ export function prepareCheckout(target: CheckoutTarget): Promise<Checkout> {
   return withLock(target.work.id, () => prepareLocked(target, askedAt));
 }
 
-// When the fetch (or clone) that last brought each clone up to date started, on this process's clock.
-const fetchedSince = new Map<string, number>();
+// The fetch (or clone) that last brought each clone up to date: from which URL, and when it started (on
+// this process's clock). Forgotten whenever the clone's origin is changed, so a fetch from the Work's former
+// repository never serves a checkout of the new one.
+const lastFetch = new Map<string, { url: string; startedAt: number }>();
 
-// Brings the clone up to date with its origin, unless a fetch that started after `askedAt` already did:
-// runs of one Work claimed together wait for the clone's lock in turn, and the first one's fetch serves
-// those that asked before it started.
-async function fetchOrigin(repoDir: string, askedAt: number): Promise<void> {
-  if ((fetchedSince.get(repoDir) ?? Number.NEGATIVE_INFINITY) >= askedAt) return;
+async function fetchRecorded(repoDir: string, url: string, fetch: () => Promise<unknown>): Promise<void> {
   const startedAt = performance.now();
-  await git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
-  fetchedSince.set(repoDir, startedAt);
+  await fetch();
+  lastFetch.set(repoDir, { url, startedAt });
+}
+
+// Brings the clone up to date with its origin, unless a fetch from the same URL that started after
+// `askedAt` already did: runs of one Work claimed together wait for the clone's lock in turn, and the first
+// one's fetch serves those that asked before it started.
+async function fetchOrigin(repoDir: string, url: string, askedAt: number): Promise<void> {
+  const last = lastFetch.get(repoDir);
+  if (last && last.url === url && last.startedAt >= askedAt) return;
+  await fetchRecorded(repoDir, url, () => git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000 }));
 }
 
 // Clones whose origin URL was checked in this process (a Work's repoUrl rarely changes).
@@ -90,17 +97,17 @@ export async function ensureClone(dataDir: string, work: CheckoutTarget["work"])
   const local = localRepositoryProblem(work.repoUrl, { dataDir, installDir: process.cwd() });
   if (local) throw new GitError(`could not clone ${work.repoUrl}: the repository ${local}`);
   if (!fs.existsSync(path.join(repoDir, "HEAD"))) {
-    const startedAt = performance.now();
-    await cloneBare(url, repoDir);
-    fetchedSince.set(repoDir, startedAt);
+    lastFetch.delete(repoDir);
+    await fetchRecorded(repoDir, url, () => cloneBare(url, repoDir));
   } else if (
     checkedOrigins.get(repoDir) !== url &&
     (await git(["config", "--get", "remote.origin.url"], { cwd: repoDir }).catch(() => "")).trim() !== url
   ) {
+    lastFetch.delete(repoDir);
     await git(["remote", "set-url", "origin", url], { cwd: repoDir });
-    const startedAt = performance.now();
-    await git(["fetch", "--quiet", "--prune", "origin"], { cwd: repoDir, timeoutMs: 600_000 });
-    fetchedSince.set(repoDir, startedAt);
+    await fetchRecorded(repoDir, url, () =>
+      git(["fetch", "--quiet", "--prune", "origin"], { cwd: repoDir, timeoutMs: 600_000 }),
+    );
   }
   checkedOrigins.set(repoDir, url);
   return repoDir;
@@ -135,7 +142,7 @@ async function prepareLocked(
   if (!keepFiles) fs.rmSync(wt, { recursive: true, force: true });
   // Worktrees of the clone are left only from the layout before (and the scratch worktrees it made).
   if (fs.existsSync(path.join(repoDir, "worktrees"))) await git(["worktree", "prune"], { cwd: repoDir });
-  await fetchOrigin(repoDir, askedAt);
+  await fetchOrigin(repoDir, resolveRepoUrl(work.repoUrl), askedAt);
   fs.mkdirSync(path.dirname(wt), { recursive: true });
   await createTaskRepository({ repoDir, dir: wt, branch: task.branch, baseBranch, visibleRefs, keepFiles });
   return { path: wt, head: await headCommit(wt), baseBranch };
