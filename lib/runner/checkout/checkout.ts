@@ -96,10 +96,8 @@ export async function ensureClone(dataDir: string, work: CheckoutTarget["work"])
   // Checked at every clone or fetch, with realpath now: the path may have become a link since it was saved.
   const local = localRepositoryProblem(work.repoUrl, { dataDir, installDir: process.cwd() });
   if (local) throw new GitError(`could not clone ${work.repoUrl}: the repository ${local}`);
-  if (!fs.existsSync(path.join(repoDir, "HEAD"))) {
-    lastFetch.delete(repoDir);
-    await fetchRecorded(repoDir, url, () => cloneBare(url, repoDir));
-  } else if (
+  if (!fs.existsSync(path.join(repoDir, "HEAD"))) await fetchRecorded(repoDir, url, () => cloneBare(url, repoDir));
+  else if (
     checkedOrigins.get(repoDir) !== url &&
     (await git(["config", "--get", "remote.origin.url"], { cwd: repoDir }).catch(() => "")).trim() !== url
   ) {
