@@ -1,5 +1,6 @@
 // Advancing one run: prepare the checkout, run queued attempts, and after each decide (lib/gates) whether
 // to accept, try again, wait for a person, or end partial or inconclusive.
+import fs from "node:fs";
 import { supersedeOlderRuns } from "../db/decisions";
 import { sandboxSettingsOf } from "../gates/work-settings";
 import { ACTIVE_RUN_STATUSES, pickBestAttempt, decideNextStep } from "../gates/run-ending";
@@ -42,9 +43,12 @@ export async function advanceRun(runId: string, signal: AbortSignal, deps: Runne
         console.error(`gatehouse: the task branch of run ${runId} could not be saved: ${error.message}`),
       );
   }
-  // A finished run's check sources (their cache and clones) are not needed again.
+  // A finished run's check sources (their cache and clones) are not needed again (a run without check
+  // sources has none: no read of the run for it).
+  const checksDir = runChecksDirOf(deps.dataDir, runId);
+  if (!fs.existsSync(checksDir)) return;
   const after = await findRun({ id: runId });
-  if (!after || after.status === "finished") removeReadOnlyTree(runChecksDirOf(deps.dataDir, runId));
+  if (!after || after.status === "finished") removeReadOnlyTree(checksDir);
 }
 
 // The checkout whose task branch is carried into the Work's clone when the run's turn ends.
@@ -73,7 +77,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
   });
   if (!isStarted) return signal.aborted ? endStopped(run, signal) : undefined;
   // The run's first start (not a later attempt's, nor a turn resumed after a restart).
-  if (!run.startedAt) notifyRunEvent(run, "run.started");
+  if (!run.startedAt) notifyRunEvent(run, "run.started", work);
   run.gate = "running";
   let checkoutPath: string;
   const target: CheckoutTarget = {
@@ -179,7 +183,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
         await endRun(run, "accepted", step.reason);
         // The task's older partial runs no longer need a decision: this one did the work.
         await supersedeOlderRuns({ taskId: run.taskId, number: run.number, byRunId: run.id });
-        return deps.afterAccepted?.(run.id).catch((error) => console.error("gatehouse: auto-merge failed", error));
+        return deps.afterAccepted?.(run).catch((error) => console.error("gatehouse: auto-merge failed", error));
       case "wait":
         await updateRunIfStatus({
           id: run.id,
@@ -218,22 +222,21 @@ async function endRun(
   reason: string,
   extra: { bestAttempt?: number | null; bestCommit?: string | null; needsDecision?: boolean } = {},
 ): Promise<void> {
-  const isEnded = await updateRunIfStatus({
-    id: run.id,
-    statuses: [...ACTIVE_RUN_STATUSES],
-    changes: {
-      status: "finished",
-      ending,
-      endingReason: reason,
-      finishedAt: new Date(),
-      needsDecision: extra.needsDecision ?? false,
-      bestAttempt: extra.bestAttempt ?? null,
-      bestCommit: extra.bestCommit ?? null,
-      gate: run.gate === "running" ? "pending" : run.gate,
-    },
-  });
+  const changes = {
+    status: "finished" as const,
+    ending,
+    endingReason: reason,
+    finishedAt: new Date(),
+    needsDecision: extra.needsDecision ?? false,
+    bestAttempt: extra.bestAttempt ?? null,
+    bestCommit: extra.bestCommit ?? null,
+    gate: run.gate === "running" ? "pending" : run.gate,
+  };
+  const isEnded = await updateRunIfStatus({ id: run.id, statuses: [...ACTIVE_RUN_STATUSES], changes });
   // Only the ending that took (a cancel that got there first has sent its own).
   if (!isEnded) return;
+  // The run in hand is the run as recorded now (what follows an accepted run reads it).
+  Object.assign(run, changes);
   notifyRunEvent(run, "run.ended");
   if (extra.needsDecision) notifyRunEvent(run, "decision.needed");
 }

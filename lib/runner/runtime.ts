@@ -24,9 +24,7 @@ export function defaultRunnerDeps(): RunnerDeps {
     makeMasker: makeSecretMasker,
     // Imported when first needed: the services import the runtime (for the executor).
     // A stage accepted moves its task on (and may dispatch the next stage); the task done may be merged.
-    afterAccepted: async (runId) => {
-      const run = await findRun({ id: runId });
-      if (!run) return;
+    afterAccepted: async (run) => {
       await (await loadStageService()).advanceAfterStageRun(run);
       await (await loadMergeService()).autoMergeAfterRun(run);
     },

@@ -85,8 +85,14 @@ function schedule(id: string, delayMs: number): void {
 }
 
 // Called where a run starts, ends, or comes to need a decision; returns at once (never awaited by the run).
-// The caller names the run's Work, so a Work without webhooks for the event costs one read and no more.
-export function notifyRunEvent(of: { id: string; workId: string }, event: WebhookEvent): void {
+// The caller names the run's Work, so a Work without webhooks for the event costs one read and no more —
+// none when the caller has just read the Work (`justRead`: its webhooks as of that read) and none subscribe.
+export function notifyRunEvent(
+  of: { id: string; workId: string },
+  event: WebhookEvent,
+  justRead?: { webhooks: readonly { events: readonly WebhookEvent[] }[] },
+): void {
+  if (justRead && !justRead.webhooks.some((h) => h.events.includes(event))) return;
   track(
     enqueue(of, event).catch((error: Error) =>
       console.error(`gatehouse: the ${event} webhooks of run ${of.id} could not be written down: ${error.message}`),

@@ -266,7 +266,8 @@ async function readChange(checkoutPath: string, start: string): Promise<Change> 
   const tree = await checkoutFingerprint(checkoutPath);
   const [changes, diff] = await Promise.all([
     filesChanged(checkoutPath, start, tree),
-    git(["diff", "-U0", "--no-renames", "--no-color", "--no-ext-diff", start, tree], { cwd: checkoutPath }),
+    // Plumbing, tree to tree: no config of the checkout's (diff.noprefix, diff.relative) reshapes it.
+    git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree], { cwd: checkoutPath }),
   ]);
   let commit: Promise<string> | null = null;
   return {

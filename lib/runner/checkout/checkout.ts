@@ -7,7 +7,7 @@ import path from "node:path";
 import { resolveInside } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
 import { git, GitError } from "./git";
-import { readWorktreeHead } from "./read-head";
+import { indexFileOf, readWorktreeHead } from "./read-head";
 import {
   createTaskRepository,
   hasManagedRefs,
@@ -215,7 +215,8 @@ export async function isDirtyCheckout(wt: string): Promise<boolean> {
 // A content fingerprint of the whole checkout (tracked and untracked files, not ignored ones): the tree
 // `git add -A` would write, built in a copy of the index so the worktree's own index is left alone.
 export async function checkoutFingerprint(wt: string): Promise<string> {
-  const index = (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
+  const index =
+    indexFileOf(wt) ?? (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
   const tmpIndex = `${index}.gatehouse-${process.pid}`;
   try {
     if (fs.existsSync(index)) {

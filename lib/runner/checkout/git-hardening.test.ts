@@ -132,7 +132,8 @@ describe("git run by the platform in an armed checkout", () => {
     // Attributes in the shared info/ (every worktree of the clone) and in the checkout itself.
     fs.mkdirSync(path.join(repoDir, "info"), { recursive: true });
     fs.writeFileSync(path.join(repoDir, "info", "attributes"), "* filter=evil diff=evil\n*.md filter=proc\n");
-    fs.writeFileSync(path.join(wt, ".gitattributes"), "*.txt filter=inc\n*.inc2 filter=inc2\n");
+    // (and the README's diff through the textconv driver: diff-tree runs without a listing of the config)
+    fs.writeFileSync(path.join(wt, ".gitattributes"), "*.txt filter=inc\n*.inc2 filter=inc2\n*.md diff=evil\n");
     // include.path and includeIf pull another config that sets fsmonitor and more filters.
     const inc = path.join(dataDir, "evil", "included.config");
     fs.writeFileSync(

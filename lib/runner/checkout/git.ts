@@ -35,6 +35,9 @@ export type GitOptions = {
   httpHeader?: string;
   // More command-scope config for this command alone (e.g. fsck what a fetch receives).
   config?: ReadonlyArray<readonly [string, string]>;
+  // The repository's config is the platform's alone (a repository it has just made, that nothing else has
+  // reached yet): there is no driver of anyone else's to list and switch off.
+  isOwnConfig?: boolean;
 };
 
 const FIXED_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -95,8 +98,12 @@ const NAMED_PROGRAM_KEYS: Readonly<Record<string, ReadonlyArray<readonly [string
 };
 
 // Subcommands that read no per-name driver (no filter, diff, merge or transport), so need no listing.
+// `diff-tree` compares two trees (never the worktree, so no filter runs) and, being plumbing, starts no
+// external diff or textconv (the flags below say so again). Not `write-tree`: it has been seen to run a
+// clean filter.
 const NO_DRIVER_COMMANDS = new Set([
   "rev-parse",
+  "diff-tree",
   "config",
   "symbolic-ref",
   "remote",
@@ -282,7 +289,7 @@ export async function gitCaptured(
   const cwd = options.cwd ?? (runAs ? dataDir() : process.cwd());
   const network = NETWORK_COMMANDS.has(args[0] ?? "");
   let config: Array<[string, string]> = [];
-  if (!NO_DRIVER_COMMANDS.has(args[0] ?? "")) {
+  if (!options.isOwnConfig && !NO_DRIVER_COMMANDS.has(args[0] ?? "")) {
     // Read as data: `git config --list` parses the config (with its includes) and runs nothing.
     const listEnv = gitEnvironment(home, { extra: options.env });
     const listed = await run(["config", "--list", "--includes", "--name-only", "--null"], cwd, listEnv, 30_000, runAs);
@@ -311,6 +318,7 @@ const SAFE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   pull: ["--upload-pack=git-upload-pack"],
   push: ["--receive-pack=git-receive-pack"],
   diff: ["--no-ext-diff", "--no-textconv"],
+  "diff-tree": ["--no-ext-diff", "--no-textconv"],
   log: ["--no-ext-diff", "--no-textconv"],
   show: ["--no-ext-diff", "--no-textconv"],
 };

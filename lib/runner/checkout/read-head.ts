@@ -51,3 +51,9 @@ export function readWorktreeHead(worktree: string): { branch: string | null; com
   const commit = resolveRef(dirs, ref);
   return commit ? { branch: ref.replace(/^refs\/heads\//, ""), commit } : null;
 }
+
+// The checkout's index file (each worktree has its own, in its git dir); null when its git dir is unusual.
+export function indexFileOf(worktree: string): string | null {
+  const gitDir = gitDirOf(worktree);
+  return gitDir && path.join(gitDir, "index");
+}

@@ -132,13 +132,18 @@ export async function createTaskRepository(opts: {
       const runAs = runAsFromEnv();
       for (let p = ref; p !== path.dirname(made ?? ref) && p.startsWith(gitDir); p = path.dirname(p)) giveTo(p, runAs);
     }
+    // A fresh repository (not the agent's kept files) is the platform's until it is renamed into place.
+    const isOwnConfig = !opts.keepFiles;
     await git([...FETCH, "--update-head-ok", repoDir, `+refs/heads/${branch}:refs/heads/${branch}`], {
       cwd: target,
       timeoutMs: 600_000,
+      isOwnConfig,
     });
     // Fresh: write the files. Kept: the files stay, the index becomes the branch's (changes show as changes).
-    await git(opts.keepFiles ? ["reset", "--quiet"] : ["reset", "--hard", "--quiet"], { cwd: target });
-    await syncVisibleRefs({ repoDir, checkoutPath: target, visibleRefs: opts.visibleRefs });
+    await git(opts.keepFiles ? ["reset", "--quiet"] : ["reset", "--hard", "--quiet"], { cwd: target, isOwnConfig });
+    // A new .git has no tag or remote ref (one branch fetched, no tags): only visible refs are to add.
+    if (opts.visibleRefs.length > 0)
+      await syncVisibleRefs({ repoDir, checkoutPath: target, visibleRefs: opts.visibleRefs });
     if (!opts.keepFiles) {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.renameSync(target, dir);

@@ -72,7 +72,7 @@ async function runReview(ctx: AttemptContext): Promise<StepResult> {
   try {
     const change = await ctx.change();
     const commit = await change.commit();
-    const diff = await git(["diff", "--no-color", "--no-ext-diff", "--no-renames", run.startCommit, change.tree], {
+    const diff = await git(["diff-tree", "-r", "-p", "--no-color", "--no-renames", run.startCommit, change.tree], {
       cwd: ctx.checkoutPath,
     });
     const isDiffCut = Buffer.byteLength(diff) > MAX_DIFF_BYTES;
