@@ -37,14 +37,16 @@ export async function markFlakyResults(opts: { attemptId: string; db?: DbOrTx })
       commit: true,
       isDirty: true,
       run: { select: { taskId: true } },
-      results: { where: { verdict: "passed", kind: { not: "proof" } }, select: { checkId: true } },
+      // One read for both flags: the rows' verdicts (per check) and their per-test results (per test).
+      results: { where: { kind: { not: "proof" } }, select: { id: true, checkId: true, verdict: true, testCases: true } },
     },
   });
   if (!attempt?.commit || attempt.isDirty) return [];
   // A check that failed as a whole can still hold tests that passed after failing: flagged each.
-  await markFlakyTests({ attemptId: opts.attemptId, now: attempt, taskId: attempt.run.taskId, db });
-  if (attempt.results.length === 0) return [];
-  const passed = attempt.results.map((r) => r.checkId);
+  const withTests = attempt.results.filter((r) => r.testCases !== null);
+  await markFlakyTests({ attemptId: opts.attemptId, rows: withTests, now: attempt, taskId: attempt.run.taskId, db });
+  const passed = attempt.results.filter((r) => r.verdict === "passed").map((r) => r.checkId);
+  if (passed.length === 0) return [];
   const failures = await db.checkResult.findMany({
     where: {
       attemptId: { not: opts.attemptId },
@@ -80,15 +82,13 @@ const DB_NULL = Prisma.DbNull;
 // per-test results are read, and only those of the same task and commit.
 async function markFlakyTests(opts: {
   attemptId: string;
+  // The attempt's rows (not proof rows) that hold per-test results.
+  rows: readonly { id: string; checkId: string; testCases: Prisma.JsonValue }[];
   now: { commit: string | null; isDirty: boolean };
   taskId: string;
   db: DbOrTx;
 }): Promise<void> {
-  const { db } = opts;
-  const rows = await db.checkResult.findMany({
-    where: { attemptId: opts.attemptId, kind: { not: "proof" }, testCases: { not: DB_NULL } },
-    select: { id: true, checkId: true, testCases: true },
-  });
+  const { db, rows } = opts;
   if (rows.length === 0 || !opts.now.commit || opts.now.isDirty) return;
   const earlier = await db.checkResult.findMany({
     where: {
