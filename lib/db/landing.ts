@@ -38,7 +38,10 @@ export async function markFlakyResults(opts: { attemptId: string; db?: DbOrTx })
       isDirty: true,
       run: { select: { taskId: true } },
       // One read for both flags: the rows' verdicts (per check) and their per-test results (per test).
-      results: { where: { kind: { not: "proof" } }, select: { id: true, checkId: true, verdict: true, testCases: true } },
+      results: {
+        where: { kind: { not: "proof" } },
+        select: { id: true, checkId: true, verdict: true, testCases: true },
+      },
     },
   });
   if (!attempt?.commit || attempt.isDirty) return [];
