@@ -200,7 +200,7 @@ describe("protectedRow", () => {
 
 describe("findSkipMarkers", () => {
   const diff = (file: string, ...added: string[]) =>
-    `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-old\n` +
+    `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1,${added.length} @@\n-old\n` +
     `${added.map((l) => `+${l}`).join("\n")}\n`;
   it.each([
     ['it.skip("x", () => {})', "it.skip"],
@@ -226,6 +226,14 @@ describe("findSkipMarkers", () => {
       `${diff("a.test.js", 'it("runs", () => {})', "const exit = 1;", "skipit(1)")}--- a/b.js\n+++ ` +
       `b/b.js\n-it.skip("old")\n`;
     expect(findSkipMarkers(text)).toEqual([]);
+  });
+
+  it("an added line that begins with ++ is a line of the file, not a header that hides what follows", () => {
+    const text = diff("src/a.test.js", '++i; it.skip("hidden")', "++ b/elsewhere.txt", 'test.skip("after")');
+    expect(findSkipMarkers(text)).toEqual([
+      { file: "src/a.test.js", marker: "it.skip", line: '++i; it.skip("hidden")' },
+      { file: "src/a.test.js", marker: "test.skip", line: 'test.skip("after")' },
+    ]);
   });
 
   it("a deleted file's lines are not added lines", () => {

@@ -213,20 +213,37 @@ const SKIP_MARKERS: { label: string; pattern: RegExp }[] = [
 
 export type SkipMarker = { file: string; marker: string; line: string };
 
-// Skip markers on the lines a change added, from `git diff -U0` output.
+// Skip markers on the lines a change added, from `git diff -U0` output. A hunk's lines are counted from its
+// header, so an added line that itself begins "++" (`++i; it.skip(…)`) is read as a line, never as a file
+// header.
 export function findSkipMarkers(diff: string): SkipMarker[] {
   const found: SkipMarker[] = [];
   let file: string | null = null;
+  let oldLeft = 0;
+  let newLeft = 0;
   for (const line of diff.split("\n")) {
-    if (line.startsWith("+++ ")) {
-      const name = line.slice(4);
-      file = name === "/dev/null" ? null : name.replace(/^"?b\//, "").replace(/"$/, "");
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith("-")) oldLeft--;
+      else if (line.startsWith(" ")) {
+        oldLeft--;
+        newLeft--;
+      } else if (line.startsWith("+")) {
+        newLeft--;
+        const added = line.slice(1);
+        if (file)
+          for (const { label, pattern } of SKIP_MARKERS)
+            if (pattern.test(added)) found.push({ file, marker: label, line: added.trim().slice(0, 160) });
+      }
       continue;
     }
-    if (!file || !line.startsWith("+") || line.startsWith("+++")) continue;
-    const added = line.slice(1);
-    for (const { label, pattern } of SKIP_MARKERS)
-      if (pattern.test(added)) found.push({ file, marker: label, line: added.trim().slice(0, 160) });
+    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
+    if (hunk) {
+      oldLeft = hunk[1] === undefined ? 1 : Number(hunk[1]);
+      newLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
+    } else if (line.startsWith("+++ ")) {
+      const name = line.slice(4);
+      file = name === "/dev/null" ? null : name.replace(/^"?b\//, "").replace(/"$/, "");
+    }
   }
   return found;
 }

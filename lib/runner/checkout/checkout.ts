@@ -16,7 +16,7 @@ import {
   switchTaskBranch,
   syncVisibleRefs,
 } from "./task-repo";
-import { giveTo, runAsFromEnv } from "../run-as";
+import { runAsFromEnv, type RunAsUser } from "../run-as";
 
 export type CheckoutTarget = {
   dataDir: string;
@@ -219,15 +219,46 @@ export async function checkoutFingerprint(wt: string): Promise<string> {
     indexFileOf(wt) ?? (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
   const tmpIndex = `${index}.gatehouse-${process.pid}`;
   try {
-    if (fs.existsSync(index)) {
-      fs.copyFileSync(index, tmpIndex);
-      giveTo(tmpIndex, runAsFromEnv());
-    }
+    copyIndex(index, tmpIndex, runAsFromEnv());
     const env = { GIT_INDEX_FILE: tmpIndex };
     await git(["add", "-A", "."], { cwd: wt, env });
     return (await git(["write-tree"], { cwd: wt, env })).trim();
   } finally {
     fs.rmSync(tmpIndex, { force: true });
+  }
+}
+
+// The checkout's index copied for git to work on, without following a symlink either way: the .git
+// directory is the agent's, and an index (or a planted copy) that points elsewhere would have the server
+// read a file of its own into it, or write one and give it away. An index that is not a regular file is
+// left out (git then builds the tree from the files alone); the copy is given to the run-as user through
+// the file just made, never by its name.
+function copyIndex(from: string, to: string, runAs: RunAsUser | null): void {
+  let data: Buffer;
+  try {
+    const fd = fs.openSync(from, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      if (!fs.fstatSync(fd).isFile()) return;
+      data = fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ELOOP") return;
+    throw error;
+  }
+  fs.rmSync(to, { force: true });
+  const fd = fs.openSync(
+    to,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+    0o600,
+  );
+  try {
+    fs.writeFileSync(fd, data);
+    if (runAs) fs.fchownSync(fd, runAs.uid, runAs.gid);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

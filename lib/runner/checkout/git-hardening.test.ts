@@ -3,6 +3,7 @@
 // planted program would leave a marker file (with the environment it saw); none may appear. Separately,
 // a program git is explicitly told to run (as a repository could, were a key ever missed) sees only the
 // fixed environment: none of the server's secrets.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -277,3 +278,48 @@ describe("the environment git gets", () => {
     expect(overrides).not.toHaveProperty("core.fsmonitor");
   });
 });
+
+describe("the index of a checkout is the agent's to forge", () => {
+  it("a patch between two trees shows the trees' files, whatever the index says of the worktree's", async () => {
+    const co = (await prepareCheckout(target("task-f", "gate-f"))).path;
+    const file = path.join(co, "forged.test.js");
+    const stamp = path.join(dataDir, "stamp");
+    // Staged with an old mtime (so the entry is not racy), then overwritten in place with the same size and
+    // the same times: the index still says the file holds the staged blob.
+    fs.writeFileSync(file, 'it.skip("a");\n');
+    gitIn(co, "config", "core.trustctime", "false");
+    fs.writeFileSync(stamp, "");
+    fs.utimesSync(stamp, new Date("2020-01-01"), new Date("2020-01-01"));
+    execTouch(["-r", stamp, file]);
+    gitIn(co, "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "add", "forged.test.js");
+    fs.writeFileSync(file, 'it("b");     \n');
+    execTouch(["-r", stamp, file]);
+    const tree = await checkoutFingerprint(co);
+    const inTree = gitIn(co, "cat-file", "blob", `${tree}:forged.test.js`);
+    // The forgery took (the fingerprint trusts the index's stat data, as `git add` does) …
+    expect(inTree).toBe('it.skip("a");');
+    // … and the patch of the change shows what the tree holds, not the file on disk.
+    const patch = await git(["diff-tree", "-r", "-p", "-U0", "--no-renames", repo.head, tree], { cwd: co });
+    expect(patch).toContain('+it.skip("a");');
+    expect(patch).not.toContain('it("b")');
+  });
+
+  it("copying the index follows no link the agent planted, either way", async () => {
+    const co = (await prepareCheckout(target("task-g", "gate-g"))).path;
+    const victim = path.join(dataDir, "server-file");
+    fs.writeFileSync(victim, "the server's own\n");
+    // A link where the copy goes: the copy would overwrite (and give away) the file it points at.
+    fs.symlinkSync(victim, path.join(co, ".git", `index.gatehouse-${process.pid}`));
+    expect(await checkoutFingerprint(co)).toMatch(/^[0-9a-f]{40}$/);
+    expect(fs.readFileSync(victim, "utf8")).toBe("the server's own\n");
+    // The index itself a link to a file of the server's: not read into the agent's .git (left out).
+    fs.rmSync(path.join(co, ".git", "index"));
+    fs.symlinkSync(victim, path.join(co, ".git", "index"));
+    expect(await checkoutFingerprint(co)).toMatch(/^[0-9a-f]{40}$/);
+    expect(fs.readdirSync(path.join(co, ".git")).filter((f) => f.startsWith("index.gatehouse"))).toEqual([]);
+  });
+});
+
+function execTouch(args: string[]): void {
+  execFileSync("touch", args);
+}

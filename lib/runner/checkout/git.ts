@@ -40,6 +40,8 @@ export type GitOptions = {
   isOwnConfig?: boolean;
 };
 
+const NO_INDEX = "/proc/self/gatehouse-no-index";
+
 const FIXED_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 // Config that makes git run a program (or reach one), each set to a value that runs nothing. Command
@@ -301,9 +303,16 @@ export async function gitCaptured(
           `(${config.length} keys to override, at most ${MAX_NAMED_OVERRIDES})`,
       );
   }
+  // diff-tree reads the index, and takes a side of its patch from the worktree's file where an index entry
+  // says that file holds the tree's blob (the index is the agent's to forge): with no index (a path under
+  // /proc, where nobody can make one) every side comes from the trees.
+  const extra =
+    args[0] === "diff-tree" && options.env?.GIT_INDEX_FILE === undefined
+      ? { ...options.env, GIT_INDEX_FILE: NO_INDEX }
+      : options.env;
   if (options.httpHeader !== undefined) config.push(["http.extraHeader", options.httpHeader]);
   for (const [key, value] of options.config ?? []) config.push([key, value]);
-  const env = gitEnvironment(home, { network, extra: options.env, config });
+  const env = gitEnvironment(home, { network, extra, config });
   const finalArgs = withSafeFlags(args);
   return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs);
 }

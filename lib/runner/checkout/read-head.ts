@@ -52,8 +52,13 @@ export function readWorktreeHead(worktree: string): { branch: string | null; com
   return commit ? { branch: ref.replace(/^refs\/heads\//, ""), commit } : null;
 }
 
-// The checkout's index file (each worktree has its own, in its git dir); null when its git dir is unusual.
+// The index file of a checkout whose `.git` is a directory of its own; null otherwise (a `.git` file's
+// pointer is not followed here: git, which checks where it leads, is asked instead).
 export function indexFileOf(worktree: string): string | null {
-  const gitDir = gitDirOf(worktree);
-  return gitDir && path.join(gitDir, "index");
+  const dotGit = path.join(worktree, ".git");
+  try {
+    return fs.lstatSync(dotGit).isDirectory() ? path.join(dotGit, "index") : null;
+  } catch {
+    return null;
+  }
 }
