@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { resolveInside } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
-import { git, GitError } from "./git";
+import { git, gitCaptured, GitError } from "./git";
 import { indexFileOf, readWorktreeHead } from "./read-head";
 import {
   createTaskRepository,
@@ -16,7 +16,6 @@ import {
   switchTaskBranch,
   syncVisibleRefs,
 } from "./task-repo";
-import { runAsFromEnv, type RunAsUser } from "../run-as";
 
 export type CheckoutTarget = {
   dataDir: string;
@@ -213,52 +212,27 @@ export async function isDirtyCheckout(wt: string): Promise<boolean> {
 }
 
 // A content fingerprint of the whole checkout (tracked and untracked files, not ignored ones): the tree
-// `git add -A` would write, built in a copy of the index so the worktree's own index is left alone.
+// `git add -A` would write, built in an index of its own so the worktree's is left alone. That index is read
+// from HEAD's tree, not copied from the worktree's: the worktree's index is the agent's to forge, and an
+// entry whose saved file details match the file on disk makes `git add` keep the entry's blob without
+// reading the file (so the tree, and every proof row read from it, would show code the checks never ran).
+// Read from a tree, no entry has file details: every file is read. Tracked files that match .gitignore
+// stay in (they are HEAD's).
 export async function checkoutFingerprint(wt: string): Promise<string> {
   const index =
     indexFileOf(wt) ?? (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
+  // git writes it through a lock file and a rename, so a link planted at this name is replaced, not followed.
   const tmpIndex = `${index}.gatehouse-${process.pid}`;
   try {
-    copyIndex(index, tmpIndex, runAsFromEnv());
+    fs.rmSync(tmpIndex, { force: true });
     const env = { GIT_INDEX_FILE: tmpIndex };
+    // No HEAD yet (a branch without commits): the index starts empty.
+    const read = await gitCaptured(["read-tree", "HEAD"], { cwd: wt, env });
+    if (read.code !== 0) fs.rmSync(tmpIndex, { force: true });
     await git(["add", "-A", "."], { cwd: wt, env });
     return (await git(["write-tree"], { cwd: wt, env })).trim();
   } finally {
     fs.rmSync(tmpIndex, { force: true });
-  }
-}
-
-// The checkout's index copied for git to work on, without following a symlink either way: the .git
-// directory is the agent's, and an index (or a planted copy) that points elsewhere would have the server
-// read a file of its own into it, or write one and give it away. An index that is not a regular file is
-// left out (git then builds the tree from the files alone); the copy is given to the run-as user through
-// the file just made, never by its name.
-function copyIndex(from: string, to: string, runAs: RunAsUser | null): void {
-  let data: Buffer;
-  try {
-    const fd = fs.openSync(from, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    try {
-      if (!fs.fstatSync(fd).isFile()) return;
-      data = fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ELOOP") return;
-    throw error;
-  }
-  fs.rmSync(to, { force: true });
-  const fd = fs.openSync(
-    to,
-    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
-    0o600,
-  );
-  try {
-    fs.writeFileSync(fd, data);
-    if (runAs) fs.fchownSync(fd, runAs.uid, runAs.gid);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

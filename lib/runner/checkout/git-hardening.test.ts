@@ -280,12 +280,13 @@ describe("the environment git gets", () => {
 });
 
 describe("the index of a checkout is the agent's to forge", () => {
-  it("a patch between two trees shows the trees' files, whatever the index says of the worktree's", async () => {
-    const co = (await prepareCheckout(target("task-f", "gate-f"))).path;
+  // The agent's index forged: a test file staged with `it.skip`, then overwritten in place with the same
+  // size and the same times (staged with an old mtime, so the entry is not racy; ctime not trusted): the
+  // index says the file on disk holds the staged blob.
+  const forge = async (taskId: string) => {
+    const co = (await prepareCheckout(target(taskId, `gate-${taskId}`))).path;
     const file = path.join(co, "forged.test.js");
-    const stamp = path.join(dataDir, "stamp");
-    // Staged with an old mtime (so the entry is not racy), then overwritten in place with the same size and
-    // the same times: the index still says the file holds the staged blob.
+    const stamp = path.join(dataDir, `stamp-${taskId}`);
     fs.writeFileSync(file, 'it.skip("a");\n');
     gitIn(co, "config", "core.trustctime", "false");
     fs.writeFileSync(stamp, "");
@@ -294,21 +295,32 @@ describe("the index of a checkout is the agent's to forge", () => {
     gitIn(co, "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "add", "forged.test.js");
     fs.writeFileSync(file, 'it("b");     \n');
     execTouch(["-r", stamp, file]);
+    return co;
+  };
+
+  it("the checkout's fingerprint holds the files on disk, whatever the index says of them", async () => {
+    const co = await forge("task-e");
+    // The agent's own `git add` is fooled: it keeps the staged blob.
+    gitIn(co, "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "add", "-A", ".");
+    expect(gitIn(co, "cat-file", "blob", `${gitIn(co, "write-tree")}:forged.test.js`)).toBe('it.skip("a");');
     const tree = await checkoutFingerprint(co);
-    const inTree = gitIn(co, "cat-file", "blob", `${tree}:forged.test.js`);
-    // The forgery took (the fingerprint trusts the index's stat data, as `git add` does) …
-    expect(inTree).toBe('it.skip("a");');
-    // … and the patch of the change shows what the tree holds, not the file on disk.
-    const patch = await git(["diff-tree", "-r", "-p", "-U0", "--no-renames", repo.head, tree], { cwd: co });
+    expect(gitIn(co, "cat-file", "blob", `${tree}:forged.test.js`)).toBe('it("b");');
+  });
+
+  it("a patch between two trees shows the trees' files, whatever the index says of the worktree's", async () => {
+    const co = await forge("task-f");
+    // A tree whose blob the forged entry names: git would take that side from the file on disk.
+    const forgedTree = gitIn(co, "write-tree");
+    const patch = await git(["diff-tree", "-r", "-p", "-U0", "--no-renames", repo.head, forgedTree], { cwd: co });
     expect(patch).toContain('+it.skip("a");');
     expect(patch).not.toContain('it("b")');
   });
 
-  it("copying the index follows no link the agent planted, either way", async () => {
+  it("the fingerprint's own index follows no link the agent planted, and a linked index is not read", async () => {
     const co = (await prepareCheckout(target("task-g", "gate-g"))).path;
     const victim = path.join(dataDir, "server-file");
     fs.writeFileSync(victim, "the server's own\n");
-    // A link where the copy goes: the copy would overwrite (and give away) the file it points at.
+    // A link where the fingerprint's index goes: a copy there would overwrite (and give away) its target.
     fs.symlinkSync(victim, path.join(co, ".git", `index.gatehouse-${process.pid}`));
     expect(await checkoutFingerprint(co)).toMatch(/^[0-9a-f]{40}$/);
     expect(fs.readFileSync(victim, "utf8")).toBe("the server's own\n");

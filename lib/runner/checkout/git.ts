@@ -115,6 +115,9 @@ const NO_DRIVER_COMMANDS = new Set([
   "for-each-ref",
   "merge-base",
 ]);
+// `read-tree` without -u fills an index from trees and never touches the worktree: no filter runs.
+const isIndexOnlyReadTree = (args: readonly string[]) => args[0] === "read-tree" && !args.includes("-u");
+
 // Network commands keep the operator's proxy, CA and ssh-agent settings (only git and ssh see them).
 const NETWORK_COMMANDS = new Set(["clone", "fetch", "ls-remote", "push"]);
 const NETWORK_ENV = [
@@ -291,7 +294,7 @@ export async function gitCaptured(
   const cwd = options.cwd ?? (runAs ? dataDir() : process.cwd());
   const network = NETWORK_COMMANDS.has(args[0] ?? "");
   let config: Array<[string, string]> = [];
-  if (!options.isOwnConfig && !NO_DRIVER_COMMANDS.has(args[0] ?? "")) {
+  if (!options.isOwnConfig && !NO_DRIVER_COMMANDS.has(args[0] ?? "") && !isIndexOnlyReadTree(args)) {
     // Read as data: `git config --list` parses the config (with its includes) and runs nothing.
     const listEnv = gitEnvironment(home, { extra: options.env });
     const listed = await run(["config", "--list", "--includes", "--name-only", "--null"], cwd, listEnv, 30_000, runAs);
