@@ -207,30 +207,44 @@ export async function headCommit(wt: string): Promise<string> {
   return readWorktreeHead(wt)?.commit ?? (await git(["rev-parse", "HEAD"], { cwd: wt })).trim();
 }
 
+// Whether the files differ from HEAD (changed, deleted or untracked, not ignored), read against an index of
+// its own (see checkoutFingerprint): the agent's index could make a changed file look unchanged.
 export async function isDirtyCheckout(wt: string): Promise<boolean> {
-  return (await git(["status", "--porcelain", "--untracked-files=normal"], { cwd: wt })).trim().length > 0;
+  return withHeadIndex(
+    wt,
+    async (env) =>
+      (await git(["status", "--porcelain", "--untracked-files=normal"], { cwd: wt, env })).trim().length > 0,
+  );
 }
 
 // A content fingerprint of the whole checkout (tracked and untracked files, not ignored ones): the tree
-// `git add -A` would write, built in an index of its own so the worktree's is left alone. That index is read
-// from HEAD's tree, not copied from the worktree's: the worktree's index is the agent's to forge, and an
-// entry whose saved file details match the file on disk makes `git add` keep the entry's blob without
-// reading the file (so the tree, and every proof row read from it, would show code the checks never ran).
-// Read from a tree, no entry has file details: every file is read. Tracked files that match .gitignore
-// stay in (they are HEAD's).
+// `git add -A` would write, built in an index of its own (withHeadIndex) so the worktree's is left alone.
 export async function checkoutFingerprint(wt: string): Promise<string> {
+  return withHeadIndex(wt, async (env) => {
+    await git(["add", "-A", "."], { cwd: wt, env });
+    return (await git(["write-tree"], { cwd: wt, env })).trim();
+  });
+}
+
+let ownIndexes = 0;
+
+// Runs `fn` with GIT_INDEX_FILE an index of the platform's, read from HEAD's tree. Not a copy of the
+// worktree's index: that is the agent's to forge, and an entry whose saved file details match the file on
+// disk makes git trust the file holds the entry's blob without reading it (so a tree or a status would
+// show code the checks never ran). Read from a tree, no entry has file details: every file is read.
+// Tracked files that match .gitignore stay tracked (they are HEAD's).
+async function withHeadIndex<T>(wt: string, fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
   const index =
     indexFileOf(wt) ?? (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
   // git writes it through a lock file and a rename, so a link planted at this name is replaced, not followed.
-  const tmpIndex = `${index}.gatehouse-${process.pid}`;
+  const tmpIndex = `${index}.gatehouse-${process.pid}-${++ownIndexes}`;
   try {
     fs.rmSync(tmpIndex, { force: true });
     const env = { GIT_INDEX_FILE: tmpIndex };
     // No HEAD yet (a branch without commits): the index starts empty.
     const read = await gitCaptured(["read-tree", "HEAD"], { cwd: wt, env });
     if (read.code !== 0) fs.rmSync(tmpIndex, { force: true });
-    await git(["add", "-A", "."], { cwd: wt, env });
-    return (await git(["write-tree"], { cwd: wt, env })).trim();
+    return await fn(env);
   } finally {
     fs.rmSync(tmpIndex, { force: true });
   }
