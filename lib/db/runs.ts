@@ -1,6 +1,6 @@
 // Runs, their attempts and check results: one query or command per function.
 import type { Verdict } from "../gates/gate";
-import { ACTIVE_RUN_STATUSES, type RunStatus } from "../gates/run-ending";
+import { ACTIVE_RUN_STATUSES, isActiveRun, type RunStatus } from "../gates/run-ending";
 import { toTestCounts, type TestCounts } from "../gates/test-summary";
 import type { Lane } from "../gates/lanes";
 import type { StageRunFact } from "../gates/board";
@@ -73,18 +73,26 @@ export type RunInsert = Pick<
 
 // Creates the run (numbered per task) with its first attempt queued. Call inside a transaction.
 // `pushed`: the first attempt runs at a commit the agent pushed (a stop hook, run_gate).
+// `newestNumber`: the number of the task's newest run as read in the same transaction (null: it has none);
+// read here when not given.
 export async function insertRunWithFirstAttempt(opts: {
   data: RunInsert;
   pushed?: PushedAttempt;
+  newestNumber?: number | null;
   db?: DbOrTx;
 }): Promise<RunRecord> {
   const db = opts.db ?? getDb();
   const { proof, sandbox, lane, ...data } = opts.data;
-  const last = await db.run.findFirst({
-    where: { taskId: data.taskId },
-    orderBy: { number: "desc" },
-    select: { number: true },
-  });
+  const last =
+    opts.newestNumber !== undefined
+      ? opts.newestNumber === null
+        ? null
+        : { number: opts.newestNumber }
+      : await db.run.findFirst({
+          where: { taskId: data.taskId },
+          orderBy: { number: "desc" },
+          select: { number: true },
+        });
   const row = await db.run.create({
     data: {
       ...data,
@@ -124,13 +132,20 @@ export async function findRunLabels(opts: { id: string; db?: DbOrTx }): Promise<
     : null;
 }
 
-export async function findActiveRunOfTask(opts: { taskId: string; db?: DbOrTx }): Promise<RunRecord | null> {
+// A task's newest run. Only it can be active: a task is dispatched only when none of its runs is, and a
+// run that has finished never becomes active again (every way back to "queued" starts from an active one).
+export async function findNewestRunOfTask(opts: { taskId: string; db?: DbOrTx }): Promise<RunRecord | null> {
   const row = await (opts.db ?? getDb()).run.findFirst({
-    where: { taskId: opts.taskId, status: { in: [...ACTIVE_RUN_STATUSES] } },
+    where: { taskId: opts.taskId },
     orderBy: { number: "desc" },
     omit: runOmit,
   });
   return row && runJson(row);
+}
+
+export async function findActiveRunOfTask(opts: { taskId: string; db?: DbOrTx }): Promise<RunRecord | null> {
+  const newest = await findNewestRunOfTask(opts);
+  return newest && isActiveRun(newest) ? newest : null;
 }
 
 // The active runs of a Work that run a stage of a lane: which lane and stage, and the task's key.

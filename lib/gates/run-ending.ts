@@ -10,6 +10,9 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 // A run in one of these has not ended yet: a task runs one such run at a time.
 export const ACTIVE_RUN_STATUSES = ["queued", "running", "waiting"] as const satisfies readonly RunStatus[];
 
+export const isActiveRun = (run: { status: RunStatus }): boolean =>
+  (ACTIVE_RUN_STATUSES as readonly RunStatus[]).includes(run.status);
+
 export type NextStep =
   | { kind: "accept"; reason: string }
   | { kind: "next-attempt" }

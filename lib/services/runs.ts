@@ -4,13 +4,14 @@ import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
 import { ZDecision } from "../gates/decision-schema";
 import { supersedeOlderRuns } from "../db/decisions";
-import { ACTIVE_RUN_STATUSES, endingForDecision } from "../gates/run-ending";
+import { ACTIVE_RUN_STATUSES, endingForDecision, isActiveRun } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
 import { stageAttempts, stageToRun } from "../gates/lanes";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import {
   findActiveRunOfTask,
+  findNewestRunOfTask,
   findLastAttemptN,
   findRun,
   insertAttempt,
@@ -48,8 +49,8 @@ export async function dispatchTask(
     await requireRole(actor, fresh.workId, "engineer", tx);
     const work = await findWork({ id: fresh.workId, db: tx });
     if (!work) throw notFound("Work");
-    const active = await findActiveRunOfTask({ taskId, db: tx });
-    if (active) throw new AppError("busy", describeActive(active, fresh.key));
+    const newest = await findNewestRunOfTask({ taskId, db: tx });
+    if (newest && isActiveRun(newest)) throw new AppError("busy", describeActive(newest, fresh.key));
     // A task on a lane runs its current stage: the stage's checks and attempts instead of the Work's.
     const toRun = stageToRun(work.lanes, fresh);
     if ("problem" in toRun) throw new AppError("conflict", toRun.problem);
@@ -75,6 +76,7 @@ export async function dispatchTask(
         dispatchedById: actor.userId,
       },
       pushed: opts.pushed,
+      newestNumber: newest?.number ?? null,
       db: tx,
     });
     await insertAuditEvent({

@@ -134,11 +134,13 @@ export async function createTaskRepository(opts: {
     }
     // A fresh repository (not the agent's kept files) is the platform's until it is renamed into place.
     const isOwnConfig = !opts.keepFiles;
-    await git([...FETCH, "--update-head-ok", repoDir, `+refs/heads/${branch}:refs/heads/${branch}`], {
-      cwd: target,
-      timeoutMs: 600_000,
-      isOwnConfig,
-    });
+    // A kept pack of the branch's very commit holds all it reaches: nothing is left to fetch.
+    if (seeded !== tip)
+      await git([...FETCH, "--update-head-ok", repoDir, `+refs/heads/${branch}:refs/heads/${branch}`], {
+        cwd: target,
+        timeoutMs: 600_000,
+        isOwnConfig,
+      });
     // Fresh: write the files. Kept: the files stay, the index becomes the branch's (changes show as changes).
     await git(opts.keepFiles ? ["reset", "--quiet"] : ["reset", "--hard", "--quiet"], { cwd: target, isOwnConfig });
     // A new .git has no tag or remote ref (one branch fetched, no tags): only visible refs are to add.
