@@ -19,6 +19,7 @@ describe("configFrom", () => {
       runAs: null,
       hasLocalWorker: true,
       workerLostMs: 30_000,
+      workerWarmWorks: 8,
       hostPath: null,
     });
     expect(configFrom({}).concurrency).toBeGreaterThan(0);
@@ -55,6 +56,13 @@ describe("config", () => {
   afterEach(() => {
     if (before === undefined) delete process.env.GATEHOUSE_WORKER_LOST_SEC;
     else process.env.GATEHOUSE_WORKER_LOST_SEC = before;
+  });
+
+  it("GATEHOUSE_WORKER_WARM is a count: 0 turns the warm-up off, anything but a whole number keeps the default", () => {
+    const warm = (value: string) => configFrom({ GATEHOUSE_WORKER_WARM: value }).workerWarmWorks;
+    expect(warm("0")).toBe(0);
+    expect(warm("3")).toBe(3);
+    for (const bad of ["", " ", "-1", "2.5", "many"]) expect(warm(bad)).toBe(8);
   });
 
   it("is parsed once, and again when a variable it reads changes", () => {

@@ -32,6 +32,8 @@ export type Config = {
   workerLostMs: number;
   // How often an idle worker asks the queue for runs when no wake-up (LISTEN/NOTIFY) reaches it.
   workerPollMs: number;
+  // How many of the Works run in the last week a starting worker readies the clones of (0: none).
+  workerWarmWorks: number;
   // The server's PATH, for the programs Gatehouse itself starts (git, the spawner's helper).
   hostPath: string | null;
   // GATEHOUSE_SANDBOX as given ("on", "off"; unset: on) — lib/runner/sandbox/mode.ts judges it.
@@ -56,6 +58,7 @@ const NAMES = [
   "GATEHOUSE_WORKER_NAME",
   "GATEHOUSE_WORKER_LOST_SEC",
   "GATEHOUSE_WORKER_POLL_MS",
+  "GATEHOUSE_WORKER_WARM",
   "GATEHOUSE_SANDBOX",
   "PATH",
 ] as const;
@@ -64,6 +67,13 @@ function positiveNumber(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
+
+function count(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== "" && Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+export const DEFAULT_WORKER_WARM_WORKS = 8;
 
 const orNull = (value: string | undefined) => (value ? value : null);
 
@@ -87,6 +97,7 @@ export function configFrom(env: Env): Config {
     workerName: env.GATEHOUSE_WORKER_NAME?.trim() || os.hostname(),
     workerLostMs: positiveNumber(env.GATEHOUSE_WORKER_LOST_SEC, 30) * 1000,
     workerPollMs: positiveNumber(env.GATEHOUSE_WORKER_POLL_MS, 500),
+    workerWarmWorks: count(env.GATEHOUSE_WORKER_WARM, DEFAULT_WORKER_WARM_WORKS),
     hostPath: env.PATH ?? null,
     sandbox: orNull(env.GATEHOUSE_SANDBOX),
   };

@@ -98,3 +98,26 @@ export async function takeNextTaskNumber(opts: { workId: string; db?: DbOrTx }):
 export async function countWorks(opts: { db?: DbOrTx } = {}): Promise<number> {
   return (opts.db ?? getDb()).work.count();
 }
+
+// The Works with a run dispatched since `since`, the most recently run first (what a starting worker
+// readies the clones of): their repository settings only.
+export async function listWorksRunSince(opts: {
+  since: Date;
+  take: number;
+  db?: DbOrTx;
+}): Promise<Array<Pick<WorkRecord, "id" | "repoUrl" | "baseBranch">>> {
+  const db = opts.db ?? getDb();
+  const latest = await db.run.groupBy({
+    by: ["workId"],
+    where: { createdAt: { gte: opts.since } },
+    _max: { createdAt: true },
+    orderBy: { _max: { createdAt: "desc" } },
+    take: opts.take,
+  });
+  const rows = await db.work.findMany({
+    where: { id: { in: latest.map((r) => r.workId) } },
+    select: { id: true, repoUrl: true, baseBranch: true },
+  });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return latest.flatMap((r) => byId.get(r.workId) ?? []);
+}

@@ -29,6 +29,7 @@ export async function startQueue(databaseUrl: string): Promise<{ shutdown: () =>
         concurrency: deps.concurrency,
         lostAfterMs,
         pollMs: config().workerPollMs,
+        warmWorks: config().workerWarmWorks,
       })
     : null;
   if (!worker)

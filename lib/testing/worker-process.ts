@@ -48,6 +48,8 @@ export function startWorkerProcess(
       GATEHOUSE_WORKER_NAME: name,
       GATEHOUSE_CONCURRENCY: "2",
       GATEHOUSE_WORKER_LOST_SEC: "3",
+      // Readying clones at start is tested on its own; elsewhere a worker starts without it.
+      GATEHOUSE_WORKER_WARM: "0",
       [markerName]: markerValue,
       ...env,
     },

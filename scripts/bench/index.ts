@@ -34,9 +34,11 @@ async function main() {
       print(rows.at(-1)!);
     }
   }
-  // Not part of the default run: it needs PostgreSQL and takes minutes (`npm run bench -- scale [runs] [slots]`).
+  // Not part of the default run: it needs PostgreSQL and takes minutes (`npm run bench -- scale [runs] [slots]
+  // [host]`; `host`: the second worker in the host's network too, reaching PostgreSQL directly).
   if (only === "scale") {
-    for (const row of await benchScale(Number(process.argv[3]) || 200, Number(process.argv[4]) || 4)) {
+    const onHost = process.argv[5] === "host";
+    for (const row of await benchScale(Number(process.argv[3]) || 200, Number(process.argv[4]) || 4, { onHost })) {
       rows.push(row);
       print(row);
     }

@@ -6,6 +6,7 @@
 import os from "node:os";
 import path from "node:path";
 import { SYSTEM_ACTOR } from "../../lib/auth/actor";
+import { DEFAULT_WORKER_WARM_WORKS } from "../../lib/config/config";
 import { getDb } from "../../lib/db/client";
 import { findRun, listResultsOfRun } from "../../lib/db/runs";
 import { configureRuntime } from "../../lib/runner/runtime";
@@ -28,7 +29,7 @@ import { openQueueBench, pollViewers, viewerToken } from "./viewers-bench";
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-export async function benchScale(runs: number, slots = 4): Promise<BenchRow[]> {
+export async function benchScale(runs: number, slots = 4, opts: { onHost?: boolean } = {}): Promise<BenchRow[]> {
   const { deps, close } = await openQueueBench();
   const repo = makeGitRepo({ "README.md": "scale\n" });
   const workers: WorkerProcess[] = [];
@@ -63,6 +64,11 @@ export async function benchScale(runs: number, slots = 4): Promise<BenchRow[]> {
       const started = (await listResultsOfRun({ runId: id }))[0]?.startedAt;
       return started ? started.getTime() - run.createdAt.getTime() : Number.NaN;
     };
+    const workerEnv = {
+      GATEHOUSE_CONCURRENCY: String(slots),
+      GATEHOUSE_WORKER_LOST_SEC: "30",
+      GATEHOUSE_WORKER_WARM: String(DEFAULT_WORKER_WARM_WORKS),
+    };
     const startWorker = async (name: string, inNamespace: boolean) => {
       let w: WorkerProcess;
       if (inNamespace && ns) {
@@ -72,12 +78,14 @@ export async function benchScale(runs: number, slots = 4): Promise<BenchRow[]> {
         db.port = String(port);
         w = startWorkerProcess(
           name,
-          { DATABASE_URL: db.toString(), GATEHOUSE_CONCURRENCY: String(slots), GATEHOUSE_WORKER_LOST_SEC: "30" },
+          { DATABASE_URL: db.toString(), ...workerEnv },
           ns.exec(process.execPath, [path.join(process.cwd(), "scripts", "worker.mjs")]),
         );
-      } else w = startWorkerProcess(name, { GATEHOUSE_CONCURRENCY: String(slots), GATEHOUSE_WORKER_LOST_SEC: "30" });
+      } else w = startWorkerProcess(name, workerEnv);
       workers.push(w);
       await waitForOutput(w, "takes runs", 120_000);
+      // A worker that joins readies the clones of the Works run lately: the burst comes after that.
+      await waitForOutput(w, "readied the clones", 120_000);
     };
     const wave = async (label: string, workerCount: number, slots: number, count: number) => {
       const list = await tasks(count);
@@ -116,7 +124,7 @@ export async function benchScale(runs: number, slots = 4): Promise<BenchRow[]> {
     await startWorker("scale-1", false);
     rows.push(await wave(`1 worker × ${slots}`, 1, slots, runs));
     const queued = await latencies(20);
-    if (isRoot) ns = createNetns();
+    if (isRoot && !opts.onHost) ns = createNetns();
     await startWorker("scale-2", !!ns);
     rows.push(await wave(`2 workers × ${slots}${ns ? " (the second in a network namespace)" : ""}`, 2, slots, runs));
 

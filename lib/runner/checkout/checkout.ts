@@ -4,6 +4,7 @@
 // after each attempt. Git work on one Work's clone is serialised (fetches and ref updates take its lock).
 import fs from "node:fs";
 import path from "node:path";
+import { buildBasePack } from "./base-packs";
 import { resolveInside } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
 import { git, gitCaptured, GitError } from "./git";
@@ -108,6 +109,24 @@ export async function ensureClone(dataDir: string, work: CheckoutTarget["work"])
   }
   checkedOrigins.set(repoDir, url);
   return repoDir;
+}
+
+// Readies the Work's clone before any run of it needs it (a starting worker, for the Works run lately):
+// cloned when this data dir has none, with the pack a new checkout of the base branch starts from. A clone
+// already here is left as it is (the next checkout fetches). "made" when it cloned.
+export function warmClone(dataDir: string, work: CheckoutTarget["work"]): Promise<"made" | "kept"> {
+  return withLock(work.id, async () => {
+    if (fs.existsSync(path.join(repoDirOf(dataDir, work.id), "HEAD"))) return "kept";
+    const repoDir = await ensureClone(dataDir, work);
+    const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
+    const tip = (
+      await gitCaptured(["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${baseBranch}^{commit}`], {
+        cwd: repoDir,
+      })
+    ).stdout.trim();
+    if (tip) await buildBasePack({ repoDir, tip });
+    return "made";
+  });
 }
 
 async function prepareLocked(

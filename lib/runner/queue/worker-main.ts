@@ -38,6 +38,7 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     concurrency: deps.concurrency,
     lostAfterMs: lostAfterMsFromEnv(),
     pollMs: config().workerPollMs,
+    warmWorks: config().workerWarmWorks,
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {

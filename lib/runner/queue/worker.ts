@@ -5,7 +5,10 @@
 import os from "node:os";
 import { AGENT_LOG_NAME } from "../paths";
 import { heartbeatEveryMs, WORKER_STOPPED } from "../../gates/workers";
+import { warmConnections } from "../../db/client";
 import { findRun } from "../../db/runs";
+import { listWorksRunSince } from "../../db/works";
+import { warmClone } from "../checkout/checkout";
 import {
   beatWorker,
   claimRun,
@@ -31,6 +34,8 @@ import { reapSilentWorkers, settleRunsOf } from "./held-runs";
 import { LogShipper } from "./log-shipper";
 import { config, configFrom, type Env } from "../../config/config";
 
+const WEEK_MS = 7 * 24 * 3600_000;
+
 export type WorkerOptions = {
   queue: QueueConnection;
   deps: RunnerDeps;
@@ -41,6 +46,8 @@ export type WorkerOptions = {
   publishEveryMs?: number;
   // How often an idle worker looks for jobs when no wake-up reaches it (ms; GATEHOUSE_WORKER_POLL_MS).
   pollMs: number;
+  // How many of the Works run lately it readies the clones of when it starts (GATEHOUSE_WORKER_WARM).
+  warmWorks: number;
 };
 
 export function workerNameFromEnv(env?: Env): string {
@@ -82,11 +89,42 @@ export class RunWorker {
     );
     for (const t of worker.timers) t.unref();
     worker.loopDone = worker.loop();
+    void worker.warmUp();
     console.log(
       `gatehouse: worker ${options.name} (${os.hostname()}, pid ${process.pid}) takes runs, ` +
         `${options.concurrency} at once`,
     );
     return worker;
+  }
+
+  // Beside the first runs: the pool's connections for its slots, then the clones of the Works run in the last
+  // week (GATEHOUSE_WORKER_WARM of them, the most recently run first), so a worker that joins does not make
+  // its first runs of each Work wait for a clone. Takes each clone's lock, as a checkout does.
+  private async warmUp(): Promise<void> {
+    const started = performance.now();
+    const { concurrency, warmWorks, deps } = this.options;
+    try {
+      await warmConnections(Math.min(concurrency, 10));
+      if (warmWorks === 0) return;
+      const works = await listWorksRunSince({ since: new Date(Date.now() - WEEK_MS), take: warmWorks });
+      let made = 0;
+      for (const work of works) {
+        if (this.isStopping) return;
+        const outcome = await warmClone(deps.dataDir, work).catch((error: Error) => {
+          console.error(
+            `gatehouse: worker ${this.name}: could not ready the clone of Work ${work.id}: ${error.message}`,
+          );
+          return "failed" as const;
+        });
+        if (outcome === "made") made++;
+      }
+      console.log(
+        `gatehouse: worker ${this.name} readied the clones of ${works.length} Works run lately ` +
+          `(${made} cloned) in ${Math.round(performance.now() - started)} ms`,
+      );
+    } catch (error) {
+      console.error(`gatehouse: worker ${this.name}: warming up failed: ${(error as Error).message}`);
+    }
   }
 
   get id(): string {

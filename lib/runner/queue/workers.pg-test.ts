@@ -233,6 +233,23 @@ worker", async () => {
     await stopWorkerProcess(w2);
   });
 
+  it("a worker that joins readies the clone of a Work run lately, and the pack its new checkouts start \
+from, before any run of it reaches the worker", async () => {
+    const s = await makeScenario(h, { checkDefaults: [check("ok", "true")] });
+    const run = await settled((await dispatchTask(SYSTEM_ACTOR, s.task.id)).id);
+    expect(run.workerName).toBe(w1.name);
+    // The Work just run is the most recently run: the one a warm-up of one Work readies.
+    const joining = worker("joining", { GATEHOUSE_WORKER_WARM: "1" });
+    await waitForOutput(joining, "readied the clones of 1 Works run lately (1 cloned)");
+    const repo = path.join(joining.dataDir, "repos", `${s.work.id}.git`);
+    expect(fs.existsSync(path.join(repo, "HEAD"))).toBe(true);
+    const packs = fs.readdirSync(path.join(joining.dataDir, "repos", `${s.work.id}.base-packs`));
+    expect(packs).toEqual([run.startCommit]);
+    // Nothing of a run: no checkout, no log.
+    expect(fs.existsSync(path.join(joining.dataDir, "worktrees", s.task.id))).toBe(false);
+    await stopWorkerProcess(joining);
+  });
+
   // Whichever worker takes a run is the one the test stops; w1 is replaced when it was that one.
   async function holderOf(runId: string): Promise<WorkerProcess> {
     const name = (await findRun({ id: runId }))!.workerName;
