@@ -115,7 +115,9 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   // Before the checks, never beside them: git reads the checkout's config (the agent's to write) when it
   // starts, and a check running at that moment could add a filter driver after Gatehouse listed the ones
   // to switch off (git.ts), which `git status` would then run outside the sandbox.
-  const dirty = await isDirtyCheckout(ctx.checkoutPath).catch(() => false);
+  // Unreadable (git refused the agent's config, say) counts as changed: a run never records a clean
+  // commit it could not check.
+  const dirty = await isDirtyCheckout(ctx.checkoutPath).catch(() => true);
 
   // The agent changed nothing since the previous attempt's checks: do not run them again.
   if (attempt.trigger === "agent-loop" && previous?.treeAfter) {

@@ -232,7 +232,11 @@ export async function isDirtyCheckout(wt: string): Promise<boolean> {
   return withHeadIndex(
     wt,
     async (env) =>
-      (await git(["status", "--porcelain", "--untracked-files=normal"], { cwd: wt, env })).trim().length > 0,
+      // A submodule's status is read by a git started in it, under its own config (a filter of its own,
+      // never listed here): not looked into.
+      (
+        await git(["status", "--porcelain", "--untracked-files=normal", "--ignore-submodules=all"], { cwd: wt, env })
+      ).trim().length > 0,
   );
 }
 
@@ -240,6 +244,14 @@ export async function isDirtyCheckout(wt: string): Promise<boolean> {
 // `git add -A` would write, built in an index of its own (withHeadIndex) so the worktree's is left alone.
 export async function checkoutFingerprint(wt: string): Promise<string> {
   return withHeadIndex(wt, async (env) => {
+    // `add` asks a git started in each submodule whether it changed (under the submodule's own config, with
+    // filters never listed here): HEAD's submodules leave the index first, so `add` takes each one's
+    // commit as it finds it, as for a repository it has not seen, and starts nothing there.
+    const gitlinks = (await git(["ls-files", "--stage", "-z"], { cwd: wt, env }))
+      .split("\0")
+      .filter((entry) => entry.startsWith("160000 "))
+      .map((entry) => entry.slice(entry.indexOf("\t") + 1));
+    if (gitlinks.length > 0) await git(["update-index", "--force-remove", "--", ...gitlinks], { cwd: wt, env });
     await git(["add", "-A", "."], { cwd: wt, env });
     return (await git(["write-tree"], { cwd: wt, env })).trim();
   });
@@ -257,15 +269,17 @@ async function withHeadIndex<T>(wt: string, fn: (env: Record<string, string>) =>
     indexFileOf(wt) ?? (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
   // git writes it through a lock file and a rename, so a link planted at this name is replaced, not followed.
   const tmpIndex = `${index}.gatehouse-${process.pid}-${++ownIndexes}`;
+  // Whatever the agent planted at that name goes (a directory too; a link is removed, not followed).
+  const clear = () => fs.rmSync(tmpIndex, { force: true, recursive: true });
   try {
-    fs.rmSync(tmpIndex, { force: true });
+    clear();
     const env = { GIT_INDEX_FILE: tmpIndex };
     // No HEAD yet (a branch without commits): the index starts empty.
     const read = await gitCaptured(["read-tree", "HEAD"], { cwd: wt, env });
-    if (read.code !== 0) fs.rmSync(tmpIndex, { force: true });
+    if (read.code !== 0) clear();
     return await fn(env);
   } finally {
-    fs.rmSync(tmpIndex, { force: true });
+    clear();
   }
 }
 

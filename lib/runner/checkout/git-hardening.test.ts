@@ -20,6 +20,7 @@ import {
 } from "./checkout";
 import { withScratchWorktree } from "./scratch";
 import { git, gitEnvironment, gitHomeOf, namedOverrides } from "./git";
+import { findSkipMarkers } from "../../gates/proof";
 
 const SECRETS: Record<string, string> = {
   GATEHOUSE_SECRET_KEY: "sentinel-secret-key-4f1c9a",
@@ -352,3 +353,145 @@ describe("the index of a checkout is the agent's to forge", () => {
 function execTouch(args: string[]): void {
   execFileSync("touch", args);
 }
+
+describe("a checkout's git settings are the agent's to forge (review of session 20's mends)", () => {
+  const fresh = async (taskId: string) => (await prepareCheckout(target(taskId, `gate-${taskId}`))).path;
+  // The agent's own git in its checkout (its own commits, config, replace refs): it runs nothing itself.
+  const agent = (co: string, ...args: string[]) =>
+    gitIn(co, "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", ...args);
+  // What an object really holds (the test reads past any replace ref the agent made).
+  const blobAt = (co: string, tree: string, file: string) =>
+    gitIn(co, "--no-replace-objects", "cat-file", "blob", `${tree}:${file}`);
+  const write = (file: string, content: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  };
+  // The agent commits broken code, then puts HEAD's files (the broken ones) where `core.worktree` or a
+  // replace ref will show them to git, while the checks run on the good files in the checkout's root.
+  const commitBroken = (co: string) => {
+    write(path.join(co, "app.js"), "BROKEN\n");
+    agent(co, "add", "-A");
+    agent(co, "commit", "-qm", "X");
+    return gitIn(co, "rev-parse", "HEAD");
+  };
+
+  it("a submodule's own config names a filter: checking the checkout runs none of its programs", async () => {
+    const co = await fresh("task-sm");
+    const sub = path.join(co, "sub");
+    fs.mkdirSync(sub);
+    gitIn(sub, "init", "-q");
+    commitFiles(sub, { "a.txt": "x\n" }, "the submodule's commit");
+    write(path.join(sub, ".gitattributes"), "* filter=x\n");
+    gitIn(sub, "config", "filter.x.clean", evil("submodule-clean"));
+    agent(co, "add", "sub");
+    agent(co, "commit", "-qm", "a gitlink");
+    const marker = path.join(marks, "submodule-clean.env");
+    fs.rmSync(marker, { force: true });
+    // Stat-dirty in the submodule's index: a git asked about it would read the file through the filter.
+    fs.utimesSync(path.join(sub, "a.txt"), new Date(2001, 1, 1), new Date(2001, 1, 1));
+    await isDirtyCheckout(co);
+    fs.utimesSync(path.join(sub, "a.txt"), new Date(2002, 1, 1), new Date(2002, 1, 1));
+    expect(await checkoutFingerprint(co)).toMatch(/^[0-9a-f]{40}$/);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it.each(["inside", "outside"])(
+    "core.worktree pointed at a shadow copy of HEAD (%s the checkout): the checkout's own files are read",
+    async (where) => {
+      const co = await fresh(`task-cw-${where}`);
+      commitBroken(co);
+      const shadow = where === "inside" ? path.join(co, "shadow") : path.join(dataDir, "shadow-cw");
+      write(path.join(shadow, "README.md"), fs.readFileSync(path.join(co, "README.md"), "utf8"));
+      write(path.join(shadow, "src", "app.txt"), fs.readFileSync(path.join(co, "src", "app.txt"), "utf8"));
+      write(path.join(shadow, "app.js"), "BROKEN\n");
+      write(path.join(co, "app.js"), "good\n");
+      agent(co, "config", "core.worktree", shadow);
+      expect(await isDirtyCheckout(co)).toBe(true);
+      // A file of the server's beside the shadow copy: `add -A` there would copy it into the agent's objects.
+      const secret = path.join(shadow, "server-secret.txt");
+      write(secret, "the server's own 5d1e\n");
+      const tree = await checkoutFingerprint(co);
+      expect(blobAt(co, tree, "app.js")).toBe("good");
+      if (where === "outside") {
+        const sha = gitIn(repo.dir, "hash-object", "--no-filters", secret);
+        expect(() => gitIn(co, "cat-file", "-e", sha)).toThrow();
+      }
+    },
+  );
+
+  it("a .git/commondir naming another repository is refused, and that repository gets nothing", async () => {
+    const co = await fresh("task-cd");
+    const other = makeGitRepo({ "README.md": "another repository\n" });
+    try {
+      write(path.join(co, "planted.txt"), "the checkout's new file 93af\n");
+      const sha = gitIn(repo.dir, "hash-object", "--no-filters", path.join(co, "planted.txt"));
+      fs.writeFileSync(path.join(co, ".git", "commondir"), `${path.join(other.dir, ".git")}\n`);
+      await expect(checkoutFingerprint(co)).rejects.toThrow(/commondir/);
+      expect(() => gitIn(other.dir, "cat-file", "-e", sha)).toThrow();
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it("replace refs do not stand in for the objects: the patch shows the real test file, and a replaced \
+HEAD does not make a changed checkout look clean", async () => {
+    const co = await fresh("task-rp");
+    const start = gitIn(co, "rev-parse", "HEAD");
+    // (a) A skipped test, its blob replaced by an innocent one.
+    write(path.join(co, "x.test.js"), 'it.skip("hidden", () => {});\n');
+    const real = agent(co, "hash-object", "-w", "x.test.js");
+    const innocent = path.join(dataDir, "innocent.test.js");
+    write(innocent, 'it("shown", () => {});\n');
+    agent(co, "replace", real, agent(co, "hash-object", "-w", innocent));
+    const tree = await checkoutFingerprint(co);
+    expect(blobAt(co, tree, "x.test.js")).toBe('it.skip("hidden", () => {});');
+    const patch = await git(["diff-tree", "-r", "-p", "--no-ext-diff", "--no-textconv", "--text", start, tree], {
+      cwd: co,
+    });
+    expect(patch).toContain('+it.skip("hidden", () => {});');
+    expect(patch).not.toContain("shown");
+    // (b) HEAD is broken commit X, replaced by a commit Y of the good files on disk.
+    fs.rmSync(path.join(co, "x.test.js"));
+    agent(co, "replace", "-d", real);
+    const x = commitBroken(co);
+    write(path.join(co, "app.js"), "good\n");
+    agent(co, "add", "-A");
+    agent(co, "commit", "-qm", "Y");
+    const y = gitIn(co, "rev-parse", "HEAD");
+    agent(co, "update-ref", `refs/heads/gate-task-rp`, x);
+    agent(co, "replace", x, y);
+    expect(await headCommit(co)).toBe(x);
+    expect(await isDirtyCheckout(co)).toBe(true);
+  });
+
+  it("sparse-checkout patterns leave no changed file out of the fingerprint", async () => {
+    const co = await fresh("task-sp");
+    commitBroken(co);
+    agent(co, "config", "core.sparseCheckout", "true");
+    write(path.join(co, ".git", "info", "sparse-checkout"), "/README.md\n");
+    write(path.join(co, "app.js"), "good\n");
+    expect(await isDirtyCheckout(co)).toBe(true);
+    expect(blobAt(co, await checkoutFingerprint(co), "app.js")).toBe("good");
+  });
+
+  it("a test file marked binary by .git/info/attributes still shows its lines in the change's patch", async () => {
+    const co = await fresh("task-bin");
+    const start = gitIn(co, "rev-parse", "HEAD");
+    write(path.join(co, ".git", "info", "attributes"), "*.test.js -diff\n");
+    write(path.join(co, "x.test.js"), 'it.skip("hidden", () => {});\n');
+    const tree = await checkoutFingerprint(co);
+    // The arguments the attempt reads its change with (readChange in lib/runner/attempt/context.ts).
+    const patch = await git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree], { cwd: co });
+    expect(patch).toContain('+it.skip("hidden", () => {});');
+    expect(patch).not.toContain("Binary files");
+    expect(findSkipMarkers(patch).map((m) => m.file)).toEqual(["x.test.js"]);
+  });
+
+  it("directories planted where the fingerprint's own index goes do not stop the checkout being read", async () => {
+    const co = await fresh("task-dir");
+    for (let i = 1; i <= 300; i++) fs.mkdirSync(path.join(co, ".git", `index.gatehouse-${process.pid}-${i}`));
+    write(path.join(co, "README.md"), "changed\n");
+    expect(await isDirtyCheckout(co)).toBe(true);
+    expect(blobAt(co, await checkoutFingerprint(co), "README.md")).toBe("changed");
+  });
+});

@@ -77,6 +77,16 @@ const NEUTRAL_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ["protocol.http.allow", "always"],
   ["protocol.https.allow", "always"],
   ["protocol.ssh.allow", "always"],
+  // What git reads of a checkout is what is on its disk, whatever the agent's config says: no sparse
+  // patterns leaving files out of `add -A`, no split index, no line-ending or file-mode conversions.
+  ["core.sparseCheckout", "false"],
+  ["core.sparseCheckoutCone", "false"],
+  ["index.sparse", "false"],
+  ["core.splitIndex", "false"],
+  ["core.untrackedCache", "false"],
+  ["core.autocrlf", "false"],
+  ["core.fileMode", "true"],
+  ["core.symlinks", "true"],
   // The Work's repository may belong to another user (GATEHOUSE_RUN_AS); the ownership check guards
   // against running a foreign repository's programs, which the overrides above already prevent.
   ["safe.directory", "*"],
@@ -115,8 +125,31 @@ const NO_DRIVER_COMMANDS = new Set([
   "for-each-ref",
   "merge-base",
 ]);
-// `read-tree` without -u fills an index from trees and never touches the worktree: no filter runs.
-const isIndexOnlyReadTree = (args: readonly string[]) => args[0] === "read-tree" && !args.includes("-u");
+// `read-tree` without -u fills an index from trees and never touches the worktree, and `ls-files --stage`
+// only prints the index: no filter runs.
+const isIndexOnly = (args: readonly string[]) =>
+  (args[0] === "read-tree" && !args.includes("-u")) ||
+  (args[0] === "ls-files" && args.length === 3 && args[1] === "--stage" && args[2] === "-z");
+
+// A checkout's repository is the `.git` directory in it and its files are the directory itself: named to
+// git outright, so `core.worktree` in the agent's config cannot point git's reads and writes at another
+// directory. A `.git` directory naming a common directory elsewhere (`commondir`, which a linked worktree's
+// git directory has, never a repository's own) is refused: git would read and write that repository.
+// A `.git` file (a scratch worktree's pointer) is left to git.
+function repositoryEnvOf(cwd: string | undefined): Record<string, string> {
+  if (!cwd) return {};
+  const dotGit = path.resolve(cwd, ".git");
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(dotGit);
+  } catch {
+    return {};
+  }
+  if (!stat.isDirectory()) return {};
+  if (fs.existsSync(path.join(dotGit, "commondir")))
+    throw new GitError(`refused: the checkout's .git/commondir names another repository (${path.resolve(cwd)})`);
+  return { GIT_DIR: dotGit, GIT_WORK_TREE: path.resolve(cwd) };
+}
 
 // Network commands keep the operator's proxy, CA and ssh-agent settings (only git and ssh see them).
 const NETWORK_COMMANDS = new Set(["clone", "fetch", "ls-remote", "push"]);
@@ -217,6 +250,10 @@ export function gitEnvironment(
     GIT_SSH_COMMAND: "ssh",
     GIT_PROTOCOL_FROM_USER: "0",
     GIT_OPTIONAL_LOCKS: "0",
+    // Objects are what they are: no replace refs (refs/replace/, the agent's to write) and no grafts
+    // standing in for the commits, trees and blobs the checks ran on.
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_GRAFT_FILE: "/dev/null",
   };
   if (options.network)
     for (const name of NETWORK_ENV) {
@@ -294,9 +331,15 @@ export async function gitCaptured(
   const cwd = options.cwd ?? (runAs ? dataDir() : process.cwd());
   const network = NETWORK_COMMANDS.has(args[0] ?? "");
   let config: Array<[string, string]> = [];
-  if (!options.isOwnConfig && !NO_DRIVER_COMMANDS.has(args[0] ?? "") && !isIndexOnlyReadTree(args)) {
+  let repository: Record<string, string>;
+  try {
+    repository = repositoryEnvOf(options.cwd);
+  } catch (error) {
+    return { code: null, stdout: "", stderr: (error as Error).message };
+  }
+  if (!options.isOwnConfig && !NO_DRIVER_COMMANDS.has(args[0] ?? "") && !isIndexOnly(args)) {
     // Read as data: `git config --list` parses the config (with its includes) and runs nothing.
-    const listEnv = gitEnvironment(home, { extra: options.env });
+    const listEnv = gitEnvironment(home, { extra: { ...repository, ...options.env } });
     const listed = await run(["config", "--list", "--includes", "--name-only", "--null"], cwd, listEnv, 30_000, runAs);
     if (listed.code !== 0) throw failure(args, listed);
     config = namedOverrides(listed.stdout);
@@ -311,8 +354,8 @@ export async function gitCaptured(
   // /proc, where nobody can make one) every side comes from the trees.
   const extra =
     args[0] === "diff-tree" && options.env?.GIT_INDEX_FILE === undefined
-      ? { ...options.env, GIT_INDEX_FILE: NO_INDEX }
-      : options.env;
+      ? { ...repository, ...options.env, GIT_INDEX_FILE: NO_INDEX }
+      : { ...repository, ...options.env };
   if (options.httpHeader !== undefined) config.push(["http.extraHeader", options.httpHeader]);
   for (const [key, value] of options.config ?? []) config.push([key, value]);
   const env = gitEnvironment(home, { network, extra, config });
@@ -330,7 +373,8 @@ const SAFE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   pull: ["--upload-pack=git-upload-pack"],
   push: ["--receive-pack=git-receive-pack"],
   diff: ["--no-ext-diff", "--no-textconv"],
-  "diff-tree": ["--no-ext-diff", "--no-textconv"],
+  // --text: a patch shows every file's lines, whatever attributes (info/attributes is in no tree) say.
+  "diff-tree": ["--no-ext-diff", "--no-textconv", "--text"],
   log: ["--no-ext-diff", "--no-textconv"],
   show: ["--no-ext-diff", "--no-textconv"],
 };
