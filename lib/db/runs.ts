@@ -6,7 +6,7 @@ import type { Lane } from "../gates/lanes";
 import type { StageRunFact } from "../gates/board";
 import type { CopiedColumns, GroupColumns, TaskResolvedColumns } from "../gates/work-settings";
 import { toTestCases, type TestCase } from "../gates/junit";
-import { getDb, type Db, type DbOrTx } from "./client";
+import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
@@ -231,15 +231,17 @@ export async function updateRunIfStatus(opts: {
   changes: RunChanges;
   db?: DbOrTx;
 }): Promise<boolean> {
-  const result = await (opts.db ?? getDb()).run.updateMany({
-    where: {
-      id: opts.id,
-      status: { in: opts.statuses },
-      ...(opts.needsDecision !== undefined ? { needsDecision: opts.needsDecision } : {}),
-    },
-    data: opts.changes,
-  });
-  return result.count > 0;
+  return isUpdated(
+    (opts.db ?? getDb()).run.update({
+      where: {
+        id: opts.id,
+        status: { in: opts.statuses },
+        ...(opts.needsDecision !== undefined ? { needsDecision: opts.needsDecision } : {}),
+      },
+      data: opts.changes,
+      select: { id: true },
+    }),
+  );
 }
 
 export async function listAttempts(opts: { runId: string; db?: DbOrTx }): Promise<AttemptRecord[]> {

@@ -1,7 +1,7 @@
 // Workers and the runs they hold: registration, heartbeats, the conditional claim that lets one worker
 // alone execute a run, and the hand-back of a lost or stopping worker's runs. One query or command each.
 import { ACTIVE_RUN_STATUSES } from "../gates/run-ending";
-import { getDb, type Db, type DbOrTx } from "./client";
+import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
 import { runJson, type Worker } from "./models";
 import type { RunRecord } from "./runs";
 
@@ -16,11 +16,13 @@ export async function insertWorker(opts: {
 
 // The heartbeat; false when the worker is no longer active (another process declared it lost).
 export async function beatWorker(opts: { id: string; db?: DbOrTx }): Promise<boolean> {
-  const result = await (opts.db ?? getDb()).worker.updateMany({
-    where: { id: opts.id, state: "active" },
-    data: { heartbeatAt: new Date() },
-  });
-  return result.count === 1;
+  return isUpdated(
+    (opts.db ?? getDb()).worker.update({
+      where: { id: opts.id, state: "active" },
+      data: { heartbeatAt: new Date() },
+      select: { id: true },
+    }),
+  );
 }
 
 export async function stopWorker(opts: { id: string; db?: DbOrTx }): Promise<void> {
@@ -74,19 +76,23 @@ export async function claimRun(opts: {
   worker: { id: string; name: string };
   db?: DbOrTx;
 }): Promise<boolean> {
-  const result = await (opts.db ?? getDb()).run.updateMany({
-    where: { id: opts.runId, status: "queued", claimedBy: null },
-    data: { claimedBy: opts.worker.id, workerName: opts.worker.name },
-  });
-  return result.count === 1;
+  return isUpdated(
+    (opts.db ?? getDb()).run.update({
+      where: { id: opts.runId, status: "queued", claimedBy: null },
+      data: { claimedBy: opts.worker.id, workerName: opts.worker.name },
+      select: { id: true },
+    }),
+  );
 }
 
 export async function releaseRun(opts: { runId: string; workerId: string; db?: DbOrTx }): Promise<boolean> {
-  const result = await (opts.db ?? getDb()).run.updateMany({
-    where: { id: opts.runId, claimedBy: opts.workerId },
-    data: { claimedBy: null },
-  });
-  return result.count === 1;
+  return isUpdated(
+    (opts.db ?? getDb()).run.update({
+      where: { id: opts.runId, claimedBy: opts.workerId },
+      data: { claimedBy: null },
+      select: { id: true },
+    }),
+  );
 }
 
 export async function listRunsClaimedBy(opts: { workerId: string; db?: DbOrTx }): Promise<RunRecord[]> {

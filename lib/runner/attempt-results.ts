@@ -23,6 +23,10 @@ export class AttemptResults {
   private writing: Promise<void> = Promise.resolve();
   private hasWritten = false;
   private isClosed = false;
+  // The rows as last handed to the database, and as last saved there: a write of the same rows is not sent
+  // again (a run whose check sleeps is published every half second, its rows unchanged).
+  private lastQueued: string | null = null;
+  private lastSaved: string | null = null;
 
   constructor(
     readonly runId: string,
@@ -70,6 +74,9 @@ export class AttemptResults {
 
   private write(copy: (row: Row) => Row = (r) => ({ ...r })): Promise<void> {
     const snapshot = this.rows.map(copy);
+    const written = JSON.stringify(snapshot);
+    if (written === this.lastQueued) return this.writing;
+    this.lastQueued = written;
     const isFirst = !this.hasWritten;
     this.hasWritten = true;
     const save = () =>
@@ -86,9 +93,16 @@ export class AttemptResults {
             logAttempt: this.attempt.n,
             results: snapshot,
           });
-    this.writing = this.writing.then(save).catch((error) => {
-      console.error(`gatehouse: could not save results of run ${this.runId} attempt ${this.attempt.n}`, error);
-    });
+    this.writing = this.writing
+      .then(save)
+      .then(() => {
+        this.lastSaved = written;
+      })
+      .catch((error) => {
+        // Not saved: the next write of these rows is sent again.
+        if (this.lastQueued === written) this.lastQueued = null;
+        console.error(`gatehouse: could not save results of run ${this.runId} attempt ${this.attempt.n}`, error);
+      });
     return this.writing;
   }
 
@@ -97,7 +111,12 @@ export class AttemptResults {
     this.isClosed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.write();
+    // The rows as they stand are in the database once this resolves, even when an earlier write of them failed.
+    await this.writing;
+    if (JSON.stringify(this.rows) !== this.lastSaved) {
+      this.lastQueued = null;
+      await this.write();
+    }
     live.delete(keyOf(this.runId, this.attempt.n));
   }
 

@@ -181,8 +181,8 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     switch (step.kind) {
       case "accept":
         await endRun(run, "accepted", step.reason);
-        // The task's older partial runs no longer need a decision: this one did the work.
-        await supersedeOlderRuns({ taskId: run.taskId, number: run.number, byRunId: run.id });
+        // The task's older partial runs no longer need a decision: this one did the work (a first run has none).
+        if (run.number > 1) await supersedeOlderRuns({ taskId: run.taskId, number: run.number, byRunId: run.id });
         return deps.afterAccepted?.(run).catch((error) => console.error("gatehouse: auto-merge failed", error));
       case "wait":
         await updateRunIfStatus({

@@ -1,8 +1,10 @@
 // `npm run bench -- scale [runs]` (issue 11): runs of one `sleep 1` check through the PostgreSQL queue with
-// 1 worker × concurrency 4, then 2 workers × 4 (the second in its own network namespace when root), wall
-// time against the ideal runs/(workers·4) s; dispatch-to-first-check latency through the queue vs the local
+// 1 worker × concurrency 4, then 2 workers × 4 (the second in its own network namespace when root) twice —
+// just after the second started, then with both warm — wall time against the ideal runs/(workers·4) s, where
+// each run's time went and what CPU it cost the machine; dispatch-to-first-check latency through the queue vs the local
 // executor (one run at a time, idle system); 100 simulated live viewers polling one running run. Needs
 // PostgreSQL (TEST_DATABASE_URL, default the local server): everything is made in a fresh schema and dropped.
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SYSTEM_ACTOR } from "../../lib/auth/actor";
@@ -89,12 +91,18 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
     };
     const wave = async (label: string, workerCount: number, slots: number, count: number) => {
       const list = await tasks(count);
+      const running = workers.flatMap((w) => (w.child.pid ? [{ name: w.name, pid: w.child.pid }] : []));
+      const pids = running.map((w) => w.pid);
+      const cpuBefore = machineCpu(pids);
+      const ticksBefore = running.map((w) => ({ ...w, ticksBefore: readTicks(w.pid) }));
       const started = performance.now();
       const ids = [];
       for (const task of list) ids.push((await dispatchTask(SYSTEM_ACTOR, task.id)).id);
       const dispatched = performance.now();
       await allFinished(ids);
       const wall = performance.now() - started;
+      const cpu = cpuSince(cpuBefore, pids);
+      const perWorker = await perWorkerCpu(ids, ticksBefore);
       const dispatchedMs = dispatched - started;
       const ideal = Math.ceil(count / (workerCount * slots)) * 1000;
       const row = {
@@ -106,6 +114,7 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
         ratio: wall / ideal,
         extra:
           `${await breakdownOf(ids, slots)}; dispatching all ${count} took ${(dispatchedMs / 1000).toFixed(1)} s; ` +
+          `${describeCpu(cpu, count, ideal)}; ${perWorker}; ` +
           `load average ${os.loadavg()[0].toFixed(2)}`,
       };
       console.log(`${row.name}: ${(wall / 1000).toFixed(1)} s, ratio ${row.ratio.toFixed(2)}\n  ${row.extra}`);
@@ -126,7 +135,10 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
     const queued = await latencies(20);
     if (isRoot && !opts.onHost) ns = createNetns();
     await startWorker("scale-2", !!ns);
-    rows.push(await wave(`2 workers × ${slots}${ns ? " (the second in a network namespace)" : ""}`, 2, slots, runs));
+    const where = ns ? " (the second in a network namespace)" : "";
+    rows.push(await wave(`2 workers × ${slots}${where}, the second just started`, 2, slots, runs));
+    // Again, both workers having run before: what a fleet that has been up a while does.
+    rows.push(await wave(`2 workers × ${slots}${where}, both warm`, 2, slots, runs));
 
     // 100 viewers of one running run (viewers-bench.ts).
     rows.push(await pollViewers(work.id, await viewerToken()));
@@ -154,6 +166,86 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
     repo.cleanup();
     await close();
   }
+}
+
+// The machine's CPU time (every process: workers, git, bash, PostgreSQL, this bench), from /proc, split by
+// who spent it: the worker processes themselves, PostgreSQL, this bench (dispatching, the forwarder it
+// may run), and the rest — the commands the workers start (git, bwrap, the spawner, bash, the check).
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+type CpuSample = { busy: number; workers: number; postgres: number; bench: number; cores: number };
+const readTicks = (pid: number | string) => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
+  } catch {
+    return 0;
+  }
+};
+function machineCpu(workerPids: readonly number[]): CpuSample | null {
+  try {
+    const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = fields;
+    let postgres = 0;
+    for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      try {
+        if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") postgres += readTicks(pid);
+      } catch {}
+    }
+    const usage = process.cpuUsage();
+    return {
+      busy: (user + nice + system + irq + softirq + steal) * TICK_MS,
+      workers: workerPids.reduce((sum, pid) => sum + readTicks(pid), 0),
+      postgres,
+      bench: (usage.user + usage.system) / 1000,
+      cores: os.availableParallelism(),
+    };
+  } catch {
+    return null;
+  }
+}
+const cpuSince = (before: CpuSample | null, workerPids: readonly number[]): CpuSample | null => {
+  const after = machineCpu(workerPids);
+  if (!before || !after) return null;
+  return {
+    busy: after.busy - before.busy,
+    workers: after.workers - before.workers,
+    postgres: after.postgres - before.postgres,
+    bench: after.bench - before.bench,
+    cores: after.cores,
+  };
+};
+
+// Each worker's own CPU per run it executed in the wave (a worker's first runs pay for loading and compiling
+// the code they reach).
+async function perWorkerCpu(
+  ids: readonly string[],
+  workers: readonly { name: string; pid: number; ticksBefore: number }[],
+): Promise<string> {
+  const runs = await getDb().run.findMany({ where: { id: { in: [...ids] } }, select: { workerName: true } });
+  return workers
+    .map((w) => ({ ...w, count: runs.filter((r) => r.workerName === w.name).length }))
+    .filter((w) => w.count > 0)
+    .map(
+      (w) =>
+        `${w.name} ${w.count} runs, ${((readTicks(w.pid) - w.ticksBefore) / w.count).toFixed(0)} ms of its CPU a run`,
+    )
+    .join(", ");
+}
+
+// What the wave cost the machine, per run and by who spent it, and the wall that CPU alone needs on these
+// cores: every slot's runs start and end together (the checks only sleep), so their set-ups and wrap-ups
+// queue for the cores while nothing else runs.
+function describeCpu(cpu: CpuSample | null, runs: number, idealMs: number): string {
+  if (!cpu) return "machine CPU not read";
+  const per = (ms: number) => (ms / runs).toFixed(0);
+  const rest = cpu.busy - cpu.workers - cpu.postgres - cpu.bench;
+  const floor = idealMs + cpu.busy / cpu.cores;
+  return (
+    `the machine's CPU ${per(cpu.busy)} ms a run (the workers ${per(cpu.workers)}, the commands they start ` +
+    `${per(rest)}, PostgreSQL ${per(cpu.postgres)}, this bench ${per(cpu.bench)}), so ideal + CPU / ` +
+    `${cpu.cores} cores = ${(floor / 1000).toFixed(2)} s, ratio ${(floor / idealMs).toFixed(2)}`
+  );
 }
 
 // Where a run's time goes, from what the database recorded (p50 / p95 over the runs): waiting in the queue
