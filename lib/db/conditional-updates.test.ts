@@ -1,0 +1,51 @@
+// The conditional updates a run goes through (its claim, its status, a worker's heartbeat) are single
+// statements: true when the row matched, false when it did not — also inside a transaction, which goes on
+// after a miss (a decision made twice at once is refused by the second, not by a broken transaction).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb, type TestDb } from "../testing/test-db";
+import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
+import { findRun, updateRunIfStatus } from "./runs";
+import { beatWorker, claimRun, insertWorker, markWorkerGone, releaseRun } from "./workers";
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+  await seedWork();
+  await seedTask({ id: "a", number: 1 });
+  await seedRun({ id: "r", taskId: "a" });
+});
+afterAll(async () => t.cleanup());
+
+describe("conditional updates of one row", () => {
+  it("change the row when it matches and report whether it did", async () => {
+    expect(await updateRunIfStatus({ id: "r", statuses: ["queued"], changes: { gate: "red" } })).toBe(false);
+    expect((await findRun({ id: "r" }))?.gate).toBe("running");
+    expect(await updateRunIfStatus({ id: "r", statuses: ["queued", "running"], changes: { status: "queued" } })).toBe(
+      true,
+    );
+    expect(await updateRunIfStatus({ id: "nope", statuses: ["queued"], changes: { gate: "red" } })).toBe(false);
+
+    const worker = await insertWorker({ data: { name: "w1", host: "h", pid: 1, concurrency: 1 } });
+    expect(await claimRun({ runId: "r", worker })).toBe(true);
+    // Claimed once: a second claim (a duplicate job) does not take it.
+    expect(await claimRun({ runId: "r", worker: { id: "other", name: "w2" } })).toBe(false);
+    expect(await releaseRun({ runId: "r", workerId: "other" })).toBe(false);
+    expect(await releaseRun({ runId: "r", workerId: worker.id })).toBe(true);
+    expect((await findRun({ id: "r" }))?.claimedBy).toBeNull();
+
+    expect(await beatWorker({ id: worker.id })).toBe(true);
+    expect(await markWorkerGone({ id: worker.id })).toBe(true);
+    // Declared lost by another process: its heartbeat says so.
+    expect(await beatWorker({ id: worker.id })).toBe(false);
+  });
+
+  it("inside a transaction, a miss leaves the transaction usable and its later writes commit", async () => {
+    const outcome = await t.db.$transaction(async (tx) => {
+      const miss = await updateRunIfStatus({ id: "r", statuses: ["finished"], changes: { gate: "red" }, db: tx });
+      const hit = await updateRunIfStatus({ id: "r", statuses: ["queued"], changes: { gate: "green" }, db: tx });
+      return { miss, hit };
+    });
+    expect(outcome).toEqual({ miss: false, hit: true });
+    expect((await findRun({ id: "r" }))?.gate).toBe("green");
+  });
+});
