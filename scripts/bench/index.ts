@@ -10,6 +10,7 @@ import { benchScale } from "./scale-bench";
 import { benchProof } from "./proof-bench";
 import { benchViewers } from "./viewers-bench";
 import { benchGrowth } from "./growth-bench";
+import { benchQueryPath } from "./query-path-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -20,6 +21,15 @@ async function main() {
   console.log(`Gatehouse benchmarks on ${machine}\n`);
   if (!only || only === "runner") {
     rows.push(await benchTrivialChecks(9));
+    print(rows.at(-1)!);
+  }
+  // What one model query costs against raw SQL (`npm run bench -- queries`; in the default run on SQLite).
+  if (!only || only === "runner" || only === "queries") {
+    rows.push(await benchQueryPath("sqlite"));
+    print(rows.at(-1)!);
+  }
+  if (only === "queries" || only === "scale") {
+    rows.push(await benchQueryPath("postgres"));
     print(rows.at(-1)!);
   }
   if (!only || only === "runner" || only === "sandbox") {
