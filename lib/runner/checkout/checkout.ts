@@ -227,8 +227,10 @@ export async function headCommit(wt: string): Promise<string> {
 }
 
 // Whether the files differ from HEAD (changed, deleted or untracked, not ignored), read against an index of
-// its own (see checkoutFingerprint): the agent's index could make a changed file look unchanged.
+// its own (see checkoutFingerprint): the agent's index could make a changed file look unchanged. A task's
+// checkout only (its .git a directory of its own); anything else is refused (see ownGitDirectory).
 export async function isDirtyCheckout(wt: string): Promise<boolean> {
+  ownGitDirectory(wt);
   return withHeadIndex(
     wt,
     async (env) =>
@@ -242,7 +244,10 @@ export async function isDirtyCheckout(wt: string): Promise<boolean> {
 
 // A content fingerprint of the whole checkout (tracked and untracked files, not ignored ones): the tree
 // `git add -A` would write, built in an index of its own (withHeadIndex) so the worktree's is left alone.
-export async function checkoutFingerprint(wt: string): Promise<string> {
+// `scratch`: a scratch worktree of Gatehouse's (its .git a file naming the task checkout's git data);
+// otherwise a task's checkout, whose .git must be a directory of its own.
+export async function checkoutFingerprint(wt: string, opts: { scratch?: boolean } = {}): Promise<string> {
+  if (!opts.scratch) ownGitDirectory(wt);
   return withHeadIndex(wt, async (env) => {
     // `add` asks a git started in each submodule whether it changed (under the submodule's own config, with
     // filters never listed here): HEAD's submodules leave the index first, so `add` takes each one's
@@ -250,11 +255,43 @@ export async function checkoutFingerprint(wt: string): Promise<string> {
     const gitlinks = (await git(["ls-files", "--stage", "-z"], { cwd: wt, env }))
       .split("\0")
       .filter((entry) => entry.startsWith("160000 "))
-      .map((entry) => entry.slice(entry.indexOf("\t") + 1));
-    if (gitlinks.length > 0) await git(["update-index", "--force-remove", "--", ...gitlinks], { cwd: wt, env });
+      .map((entry) => ({ sha: entry.split(" ")[1], path: entry.slice(entry.indexOf("\t") + 1) }));
+    for (const chunk of chunksOf(gitlinks))
+      await git(["update-index", "--force-remove", "--", ...chunk.map((g) => g.path)], { cwd: wt, env });
     await git(["add", "-A", "."], { cwd: wt, env });
+    // A submodule never initialised (its folder empty, as a new checkout leaves it) is unchanged, as git
+    // itself sees it: HEAD's entry goes back (`add` found nothing there and would have it deleted).
+    const unopened = gitlinks.filter((g) => isEmptyFolder(wt, g.path));
+    for (const chunk of chunksOf(unopened))
+      await git(["update-index", "--add", ...chunk.flatMap((g) => ["--cacheinfo", `160000,${g.sha},${g.path}`])], {
+        cwd: wt,
+        env,
+      });
     return (await git(["write-tree"], { cwd: wt, env })).trim();
   });
+}
+
+// A task's checkout is read by git only through a `.git` directory of its own: a `.git` file or link (which
+// the agent can plant) could lead git to another repository, another worktree or another index.
+function ownGitDirectory(wt: string): void {
+  if (!isOwnRepository(wt))
+    throw new GitError(`the checkout's .git is not a directory of its own (${wt}): it is not read`);
+}
+
+function isEmptyFolder(wt: string, relative: string): boolean {
+  try {
+    const where = path.join(wt, relative);
+    return fs.lstatSync(where).isDirectory() && fs.readdirSync(where).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+// Paths go to git on its command line, a few hundred at a time.
+function chunksOf<T>(items: readonly T[], size = 200): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 let ownIndexes = 0;

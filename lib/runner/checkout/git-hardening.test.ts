@@ -495,3 +495,49 @@ HEAD does not make a changed checkout look clean", async () => {
     expect(blobAt(co, await checkoutFingerprint(co), "README.md")).toBe("changed");
   });
 });
+
+describe("a task checkout's .git is a directory of its own (review of session 22)", () => {
+  const fresh = async (taskId: string) => (await prepareCheckout(target(taskId, `gate-${taskId}`))).path;
+
+  it.each(["a gitdir file", "a link"])(
+    "replaced by %s to a shadow repository whose worktree is a clean copy of HEAD: the checkout is not read",
+    async (kind) => {
+      const co = await fresh(`task-dotgit-${kind === "a link" ? "l" : "f"}`);
+      // The agent's change, then its git data moved aside and pointed at a shadow copy of HEAD's files.
+      fs.writeFileSync(path.join(co, "README.md"), "changed by the agent\n");
+      const moved = path.join(co, ".g");
+      fs.renameSync(path.join(co, ".git"), moved);
+      const shadow = path.join(dataDir, `shadow-${kind.length}`);
+      fs.mkdirSync(shadow, { recursive: true });
+      gitIn(shadow, "--git-dir", moved, "--work-tree", shadow, "checkout", "-f", "HEAD", "--", ".");
+      gitIn(co, "--git-dir", moved, "config", "core.worktree", shadow);
+      if (kind === "a link") fs.symlinkSync(".g", path.join(co, ".git"));
+      else fs.writeFileSync(path.join(co, ".git"), "gitdir: .g\n");
+      await expect(isDirtyCheckout(co)).rejects.toThrow(/not a directory of its own/);
+      await expect(checkoutFingerprint(co)).rejects.toThrow(/not a directory of its own/);
+    },
+  );
+
+  it("a submodule never initialised keeps HEAD's entry in the fingerprint; one the agent removed is gone", async () => {
+    const co = await fresh("task-sub-empty");
+    const sub = makeGitRepo({ "lib.txt": "a library\n" });
+    try {
+      const subCommit = gitIn(sub.dir, "rev-parse", "HEAD");
+      // HEAD gains two gitlinks; their folders stay empty, as a fresh checkout of the repository leaves them.
+      gitIn(co, "update-index", "--add", "--cacheinfo", `160000,${subCommit},vendor/lib`);
+      gitIn(co, "update-index", "--add", "--cacheinfo", `160000,${subCommit},vendor/gone`);
+      gitIn(co, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "two submodules");
+      const head = gitIn(co, "rev-parse", "HEAD");
+      for (const folder of ["lib", "gone"]) fs.mkdirSync(path.join(co, "vendor", folder), { recursive: true });
+      expect(await checkoutFingerprint(co)).toBe(gitIn(co, "rev-parse", "HEAD^{tree}"));
+      const changes = gitIn(co, "diff-tree", "-r", "--name-status", head, await checkoutFingerprint(co));
+      expect(changes).toBe("");
+      // Removing one's folder is a change the fingerprint shows (git add -A records the deletion).
+      fs.rmSync(path.join(co, "vendor", "gone"), { recursive: true });
+      const tree = await checkoutFingerprint(co);
+      expect(gitIn(co, "diff-tree", "-r", "--name-status", head, tree)).toBe("D\tvendor/gone");
+    } finally {
+      sub.cleanup();
+    }
+  });
+});

@@ -148,7 +148,8 @@ function repositoryEnvOf(cwd: string | undefined): Record<string, string> {
   if (!stat.isDirectory()) return {};
   if (fs.existsSync(path.join(dotGit, "commondir")))
     throw new GitError(`refused: the checkout's .git/commondir names another repository (${path.resolve(cwd)})`);
-  return { GIT_DIR: dotGit, GIT_WORK_TREE: path.resolve(cwd) };
+  // The common directory named too: git then never reads a `commondir` planted after the check above.
+  return { GIT_DIR: dotGit, GIT_COMMON_DIR: dotGit, GIT_WORK_TREE: path.resolve(cwd) };
 }
 
 // Network commands keep the operator's proxy, CA and ssh-agent settings (only git and ssh see them).

@@ -117,7 +117,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
         logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${RED_TEAM}.run.log`),
         liveName: RED_TEAM,
       });
-      const changes = await filesChanged(scratch, commit, await checkoutFingerprint(scratch));
+      const changes = await filesChanged(scratch, commit, await checkoutFingerprint(scratch, { scratch: true }));
       const files = new Map<string, Buffer>();
       for (const c of changes)
         if (c.status === "A") {
