@@ -273,9 +273,34 @@ export async function checkoutFingerprint(wt: string, opts: { scratch?: boolean 
 
 // A task's checkout is read by git only through a `.git` directory of its own: a `.git` file or link (which
 // the agent can plant) could lead git to another repository, another worktree or another index.
+// Its `info/attributes` and `info/exclude` are refused too: git always reads them, no setting turns them off,
+// and they are in no commit — `* ident` or an eol rule makes an edited file read as HEAD's, an exclude line
+// hides a new file the checks load.
 function ownGitDirectory(wt: string): void {
   if (!isOwnRepository(wt))
     throw new GitError(`the checkout's .git is not a directory of its own (${wt}): it is not read`);
+  for (const file of ["attributes", "exclude"]) {
+    const rules = readRules(path.join(wt, ".git", "info", file));
+    if (rules) throw new GitError(`the checkout's .git/info/${file} has rules (${rules}): it is not read`);
+  }
+}
+
+// The rules of a gitattributes or gitignore file (blank lines and comments are none), cut short; null when
+// it has none. A link or a folder there counts as rules.
+function readRules(file: string): string | null {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(file);
+  } catch {
+    return null;
+  }
+  if (!stat.isFile()) return "not a plain file";
+  const rules = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"));
+  return rules.length ? rules.slice(0, 3).join("; ").slice(0, 120) : null;
 }
 
 function isEmptyFolder(wt: string, relative: string): boolean {

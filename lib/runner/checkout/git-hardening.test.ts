@@ -477,9 +477,10 @@ HEAD does not make a changed checkout look clean", async () => {
   it("a test file marked binary by .git/info/attributes still shows its lines in the change's patch", async () => {
     const co = await fresh("task-bin");
     const start = gitIn(co, "rev-parse", "HEAD");
-    write(path.join(co, ".git", "info", "attributes"), "*.test.js -diff\n");
     write(path.join(co, "x.test.js"), 'it.skip("hidden", () => {});\n');
     const tree = await checkoutFingerprint(co);
+    // Planted after the fingerprint (which refuses a checkout with such rules): the patch is read with them.
+    write(path.join(co, ".git", "info", "attributes"), "*.test.js -diff\n");
     // The arguments the attempt reads its change with (readChange in lib/runner/attempt/context.ts).
     const patch = await git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree], { cwd: co });
     expect(patch).toContain('+it.skip("hidden", () => {});');
@@ -539,5 +540,66 @@ describe("a task checkout's .git is a directory of its own (review of session 22
     } finally {
       sub.cleanup();
     }
+  });
+});
+
+describe("what git reads of a task checkout that no commit shows (second review of session 22)", () => {
+  const fresh = async (taskId: string) => (await prepareCheckout(target(taskId, `gate-${taskId}`))).path;
+  const write = (file: string, content: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  };
+
+  it("a loose ref that is symbolic (or a link) is resolved by git, not by packed-refs planted beside it", async () => {
+    const co = await fresh("task-ref");
+    const branch = "gate-task-ref";
+    // C1: broken code, committed on a side branch; C2: the code the checks pass, left in the checkout.
+    const c1 = commitFiles(co, { "app.js": "BROKEN\n" }, "C1");
+    gitIn(co, "reset", "-q", "--hard", "HEAD~1");
+    gitIn(co, "checkout", "-q", "-b", "y");
+    const c2 = commitFiles(co, { "app.js": "good\n" }, "C2");
+    gitIn(co, "checkout", "-q", branch);
+    gitIn(co, "reset", "-q", "--hard", c2);
+    const refFile = path.join(co, ".git", "refs", "heads", branch);
+    const packed = path.join(co, ".git", "packed-refs");
+    for (const plant of ["symbolic", "link"]) {
+      fs.rmSync(refFile, { force: true });
+      if (plant === "symbolic") fs.writeFileSync(refFile, "ref: refs/heads/y\n");
+      else {
+        fs.symlinkSync("refs/heads/y", refFile);
+        write(path.join(co, ".git", "refs", "heads", "refs", "heads", "y"), `${c1}\n`);
+      }
+      fs.writeFileSync(packed, `# pack-refs with: peeled fully-peeled sorted\n${c1} refs/heads/${branch}\n`);
+      // What git sees (HEAD → the branch → y → C2) is what Gatehouse records.
+      expect(gitIn(co, "rev-parse", "HEAD")).toBe(c2);
+      expect(await headCommit(co)).toBe(c2);
+      expect(await isDirtyCheckout(co)).toBe(false);
+    }
+  });
+
+  it.each([
+    ["attributes", "* ident\n"],
+    ["exclude", "helper.js\n"],
+  ])(".git/info/%s with rules: the checkout is not read", async (file, rules) => {
+    const co = await fresh(`task-info-${file}`);
+    // ident: an edit inside $Id: … $ reads as HEAD's line; exclude: a new file the checks load is hidden.
+    commitFiles(co, { "app.js": "/* $Id$ */\n" }, "an ident line");
+    write(path.join(co, "app.js"), "/* $Id: */ process.exit(0); /* $ */\n");
+    write(path.join(co, "helper.js"), "module.exports = 1;\n");
+    write(path.join(co, ".git", "info", file), `# a comment is no rule\n${rules}`);
+    await expect(isDirtyCheckout(co)).rejects.toThrow(new RegExp(`info/${file} has rules`));
+    await expect(checkoutFingerprint(co)).rejects.toThrow(new RegExp(`info/${file} has rules`));
+    // Comments alone (what git's own template writes) are no rules.
+    write(path.join(co, ".git", "info", file), "# comments only\n\n");
+    expect(await isDirtyCheckout(co)).toBe(true);
+  });
+
+  it("core.ignoreCase does not hide a new file beside a tracked one of the same name in another case", async () => {
+    const co = await fresh("task-case");
+    commitFiles(co, { "foo.js": "tracked\n" }, "foo");
+    gitIn(co, "config", "core.ignoreCase", "true");
+    write(path.join(co, "Foo.js"), "loaded by the checks\n");
+    expect(await isDirtyCheckout(co)).toBe(true);
+    expect(gitIn(co, "ls-tree", "--name-only", await checkoutFingerprint(co))).toContain("Foo.js");
   });
 });

@@ -79,6 +79,7 @@ const NEUTRAL_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ["protocol.ssh.allow", "always"],
   // What git reads of a checkout is what is on its disk, whatever the agent's config says: no sparse
   // patterns leaving files out of `add -A`, no split index, no line-ending or file-mode conversions.
+  ["core.ignoreCase", "false"],
   ["core.sparseCheckout", "false"],
   ["core.sparseCheckoutCone", "false"],
   ["index.sparse", "false"],

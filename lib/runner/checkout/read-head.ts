@@ -3,19 +3,33 @@
 import fs from "node:fs";
 import path from "node:path";
 
+// A plain file's text; null when it is missing or anything else (a link, a folder).
 function read(file: string): string | null {
   try {
-    return fs.readFileSync(file, "utf8");
+    return fs.lstatSync(file).isFile() ? fs.readFileSync(file, "utf8") : null;
   } catch {
     return null;
   }
 }
 
-// A ref's commit from git's files in these git dirs (loose, then packed); null when not found there.
+const exists = (file: string) => {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// A ref's commit from git's files in these git dirs (loose, then packed); null when not found there, or when
+// a loose ref is anything but a plain file holding a commit id (a symbolic ref, a link): git, asked instead,
+// follows it, and packed-refs must not answer for a name git would read elsewhere.
 export function resolveRef(dirs: string[], ref: string): string | null {
   for (const dir of dirs) {
-    const loose = read(path.join(dir, ref))?.trim();
-    if (loose && /^[0-9a-f]{40,64}$/.test(loose)) return loose;
+    const file = path.join(dir, ref);
+    if (!exists(file)) continue;
+    const loose = read(file)?.trim();
+    return loose && /^[0-9a-f]{40,64}$/.test(loose) ? loose : null;
   }
   for (const dir of dirs) {
     for (const line of (read(path.join(dir, "packed-refs")) ?? "").split("\n")) {
