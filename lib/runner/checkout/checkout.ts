@@ -226,21 +226,19 @@ export async function headCommit(wt: string): Promise<string> {
   return readWorktreeHead(wt)?.commit ?? (await git(["rev-parse", "HEAD"], { cwd: wt })).trim();
 }
 
-// Whether the files differ from HEAD (changed, deleted or untracked, not ignored), read against an index of
-// its own (see checkoutFingerprint): the agent's index could make a changed file look unchanged. A task's
-// checkout only (its .git a directory of its own); anything else is refused (see ownGitDirectory).
+// Whether the files differ from HEAD (changed, deleted or untracked, not ignored): the checkout's fingerprint
+// (its files as they are on disk, hashed; see checkoutFingerprint) against HEAD's tree. Not `git status`,
+// which compares the files with HEAD's trees as stored — and a subtree's object file is the agent's to
+// rewrite (git does not check a subtree's hash when it reads it), so the checks could run on files that
+// are not the commit recorded. A task's checkout only (its .git a directory of its own).
 export async function isDirtyCheckout(wt: string): Promise<boolean> {
-  ownGitDirectory(wt);
-  return withHeadIndex(
-    wt,
-    async (env) =>
-      // A submodule's status is read by a git started in it, under its own config (a filter of its own,
-      // never listed here): not looked into.
-      (
-        await git(["status", "--porcelain", "--untracked-files=normal", "--ignore-submodules=all"], { cwd: wt, env })
-      ).trim().length > 0,
-  );
+  const tree = await checkoutFingerprint(wt);
+  const head = await gitCaptured(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], { cwd: wt });
+  // No commit yet: changed when anything is there (the empty tree's id is the one `write-tree` gives then).
+  return head.code === 0 ? tree !== head.stdout.trim() : tree !== EMPTY_TREE;
 }
+
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 // A content fingerprint of the whole checkout (tracked and untracked files, not ignored ones): the tree
 // `git add -A` would write, built in an index of its own (withHeadIndex) so the worktree's is left alone.
@@ -279,6 +277,10 @@ export async function checkoutFingerprint(wt: string, opts: { scratch?: boolean 
 function ownGitDirectory(wt: string): void {
   if (!isOwnRepository(wt))
     throw new GitError(`the checkout's .git is not a directory of its own (${wt}): it is not read`);
+  // Gatehouse writes in .git/info while it reads (withHeadIndex): a real folder, never a link out.
+  const info = path.join(wt, ".git", "info");
+  if (isLink(info) || (fs.existsSync(info) && !fs.lstatSync(info).isDirectory()))
+    throw new GitError("the checkout's .git/info is not a folder: it is not read");
   for (const file of ["attributes", "exclude"]) {
     const rules = readRules(path.join(wt, ".git", "info", file));
     if (rules) throw new GitError(`the checkout's .git/info/${file} has rules (${rules}): it is not read`);
@@ -287,6 +289,14 @@ function ownGitDirectory(wt: string): void {
 
 // The rules of a gitattributes or gitignore file (blank lines and comments are none), cut short; null when
 // it has none. A link or a folder there counts as rules.
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 function readRules(file: string): string | null {
   let stat: fs.Stats;
   try {
@@ -333,8 +343,18 @@ async function withHeadIndex<T>(wt: string, fn: (env: Record<string, string>) =>
   const tmpIndex = `${index}.gatehouse-${process.pid}-${++ownIndexes}`;
   // Whatever the agent planted at that name goes (a directory too; a link is removed, not followed).
   const clear = () => fs.rmSync(tmpIndex, { force: true, recursive: true });
+  // `ident` in a committed .gitattributes would read `$Id: anything $` as `$Id$`: an edit inside it would not
+  // show. The repository's own info/attributes (checked to hold no rules, ownGitDirectory) outranks every
+  // .gitattributes; it says `-ident` while Gatehouse reads, and is put back as it was.
+  const attributes = isOwnRepository(wt) ? path.join(wt, ".git", "info", "attributes") : null;
+  const attributesBefore = attributes && fs.existsSync(attributes) ? fs.readFileSync(attributes) : null;
   try {
     clear();
+    if (attributes) {
+      fs.mkdirSync(path.dirname(attributes), { recursive: true });
+      fs.rmSync(attributes, { force: true });
+      fs.writeFileSync(attributes, "* -ident\n", { flag: "wx" });
+    }
     const env = { GIT_INDEX_FILE: tmpIndex };
     // No HEAD yet (a branch without commits): the index starts empty.
     const read = await gitCaptured(["read-tree", "HEAD"], { cwd: wt, env });
@@ -342,6 +362,10 @@ async function withHeadIndex<T>(wt: string, fn: (env: Record<string, string>) =>
     return await fn(env);
   } finally {
     clear();
+    if (attributes) {
+      fs.rmSync(attributes, { force: true });
+      if (attributesBefore) fs.writeFileSync(attributes, attributesBefore);
+    }
   }
 }
 

@@ -603,3 +603,63 @@ describe("what git reads of a task checkout that no commit shows (second review 
     expect(gitIn(co, "ls-tree", "--name-only", await checkoutFingerprint(co))).toContain("Foo.js");
   });
 });
+
+describe("objects and attributes the agent rewrites (third review of session 22)", () => {
+  const fresh = async (taskId: string) => (await prepareCheckout(target(taskId, `gate-${taskId}`))).path;
+  // `git status` against an index read from HEAD's tree, as Gatehouse's check was: what the attack fools.
+  const statusFromHead = (co: string) => {
+    const env = { ...process.env, GIT_INDEX_FILE: path.join(co, ".git", "index.test-from-head") };
+    execFileSync("git", ["read-tree", "HEAD"], { cwd: co, env });
+    const out = execFileSync("git", ["status", "--porcelain"], { cwd: co, env, encoding: "utf8" }).trim();
+    fs.rmSync(env.GIT_INDEX_FILE, { force: true });
+    return out;
+  };
+  const write = (file: string, content: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  };
+
+  it("a subtree object of HEAD rewritten to list the files on disk: the checkout still reads as changed", async () => {
+    const co = await fresh("task-forged-tree");
+    // X: a bug in src/add.js, committed; then the fixed file on disk.
+    commitFiles(co, { "src/add.js": "module.exports = (a, b) => a - b;\n" }, "X");
+    const realSub = gitIn(co, "rev-parse", "HEAD:src");
+    write(path.join(co, "src", "add.js"), "module.exports = (a, b) => a + b;\n");
+    // The forged subtree S': what `src` would be with the fixed file, written over X's `src` object file.
+    const blob = gitIn(co, "hash-object", "-w", "src/add.js");
+    const appBlob = gitIn(co, "rev-parse", "HEAD:src/app.txt");
+    const fakeTree = execFileSync("git", ["mktree"], {
+      cwd: co,
+      input: `100644 blob ${blob}\tadd.js\n100644 blob ${appBlob}\tapp.txt\n`,
+      encoding: "utf8",
+    }).trim();
+    const objectFile = (sha: string) => path.join(co, ".git", "objects", sha.slice(0, 2), sha.slice(2));
+    fs.chmodSync(objectFile(realSub), 0o644);
+    fs.copyFileSync(objectFile(fakeTree), objectFile(realSub));
+    // git's own status is fooled; Gatehouse's check is not.
+    expect(statusFromHead(co)).toBe("");
+    expect(await isDirtyCheckout(co)).toBe(true);
+  });
+
+  it("a committed .gitattributes with ident: an edit inside $Id: … $ is a change", async () => {
+    const co = await fresh("task-ident");
+    commitFiles(co, { ".gitattributes": "*.js ident\n", "add.js": "module.exports = 1; /* $Id$ */\n" }, "ident");
+    write(path.join(co, "add.js"), 'module.exports = 1; /* $Id: */ require("./x"); /* $ */\n');
+    expect(statusFromHead(co)).toBe("");
+    expect(await isDirtyCheckout(co)).toBe(true);
+    const tree = await checkoutFingerprint(co);
+    expect(gitIn(co, "cat-file", "blob", `${tree}:add.js`)).toContain('require("./x")');
+    // Gatehouse's own attributes are gone once it has read.
+    expect(fs.existsSync(path.join(co, ".git", "info", "attributes"))).toBe(false);
+  });
+
+  it("a .git/info that is a link is not written through: the checkout is not read", async () => {
+    const co = await fresh("task-info-link");
+    const outside = path.join(dataDir, "info-outside");
+    fs.mkdirSync(outside, { recursive: true });
+    fs.rmSync(path.join(co, ".git", "info"), { recursive: true, force: true });
+    fs.symlinkSync(outside, path.join(co, ".git", "info"));
+    await expect(checkoutFingerprint(co)).rejects.toThrow(/\.git\/info is not a folder/);
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+});
