@@ -7,7 +7,7 @@ import path from "node:path";
 import { buildBasePack } from "./base-packs";
 import { resolveInside } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
-import { git, gitCaptured, GitError } from "./git";
+import { git, gitCaptured, GitError, listDriverOverrides } from "./git";
 import { indexFileOf, readWorktreeHead } from "./read-head";
 import {
   createTaskRepository,
@@ -256,7 +256,9 @@ export async function checkoutFingerprint(wt: string, opts: { scratch?: boolean 
       .map((entry) => ({ sha: entry.split(" ")[1], path: entry.slice(entry.indexOf("\t") + 1) }));
     for (const chunk of chunksOf(gitlinks))
       await git(["update-index", "--force-remove", "--", ...chunk.map((g) => g.path)], { cwd: wt, env });
-    await git(["add", "-A", "."], { cwd: wt, env });
+    // One listing for `add` and `write-tree`: nothing but these two runs in the checkout in between.
+    const listed = await listDriverOverrides(wt, env);
+    await git(["add", "-A", "."], { cwd: wt, env, listed });
     // A submodule never initialised (its folder empty, as a new checkout leaves it) is unchanged, as git
     // itself sees it: HEAD's entry goes back (`add` found nothing there and would have it deleted).
     const unopened = gitlinks.filter((g) => isEmptyFolder(wt, g.path));
@@ -265,7 +267,7 @@ export async function checkoutFingerprint(wt: string, opts: { scratch?: boolean 
         cwd: wt,
         env,
       });
-    return (await git(["write-tree"], { cwd: wt, env })).trim();
+    return (await git(["write-tree"], { cwd: wt, env, listed })).trim();
   });
 }
 

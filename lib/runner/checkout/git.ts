@@ -38,7 +38,13 @@ export type GitOptions = {
   // The repository's config is the platform's alone (a repository it has just made, that nothing else has
   // reached yet): there is no driver of anyone else's to list and switch off.
   isOwnConfig?: boolean;
+  // The drivers to switch off, as listed by `listDriverOverrides` for the same repository a moment before,
+  // with nothing of anyone else's run in it since (Gatehouse's own commands in a row): not listed again.
+  listed?: ListedOverrides;
 };
+
+// What a config listing found to switch off (opaque outside this module).
+export type ListedOverrides = { readonly pairs: ReadonlyArray<readonly [string, string]> };
 
 const NO_INDEX = "/proc/self/gatehouse-no-index";
 
@@ -339,18 +345,9 @@ export async function gitCaptured(
   } catch (error) {
     return { code: null, stdout: "", stderr: (error as Error).message };
   }
-  if (!options.isOwnConfig && !NO_DRIVER_COMMANDS.has(args[0] ?? "") && !isIndexOnly(args)) {
-    // Read as data: `git config --list` parses the config (with its includes) and runs nothing.
-    const listEnv = gitEnvironment(home, { extra: { ...repository, ...options.env } });
-    const listed = await run(["config", "--list", "--includes", "--name-only", "--null"], cwd, listEnv, 30_000, runAs);
-    if (listed.code !== 0) throw failure(args, listed);
-    config = namedOverrides(listed.stdout);
-    if (config.length > MAX_NAMED_OVERRIDES)
-      throw new GitError(
-        `git ${args[0]} refused: the repository's config names too many filter, diff, merge or remote drivers ` +
-          `(${config.length} keys to override, at most ${MAX_NAMED_OVERRIDES})`,
-      );
-  }
+  if (options.listed) config = options.listed.pairs.map(([key, value]) => [key, value]);
+  else if (!options.isOwnConfig && !NO_DRIVER_COMMANDS.has(args[0] ?? "") && !isIndexOnly(args))
+    config = await listOverrides(args[0] ?? "", { home, cwd, runAs, env: { ...repository, ...options.env } });
   // diff-tree reads the index, and takes a side of its patch from the worktree's file where an index entry
   // says that file holds the tree's blob (the index is the agent's to forge): with no index (a path under
   // /proc, where nobody can make one) every side comes from the trees.
@@ -363,6 +360,38 @@ export async function gitCaptured(
   const env = gitEnvironment(home, { network, extra, config });
   const finalArgs = withSafeFlags(args);
   return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs);
+}
+
+// Read as data: `git config --list` parses the config (with its includes) and runs nothing.
+async function listOverrides(
+  command: string,
+  at: { home: string; cwd: string; runAs: ReturnType<typeof runAsFromEnv>; env: Record<string, string> },
+): Promise<Array<[string, string]>> {
+  const listEnv = gitEnvironment(at.home, { extra: at.env });
+  const args = ["config", "--list", "--includes", "--name-only", "--null"];
+  const listed = await run(args, at.cwd, listEnv, 30_000, at.runAs);
+  if (listed.code !== 0) throw failure([command], listed);
+  const config = namedOverrides(listed.stdout);
+  if (config.length > MAX_NAMED_OVERRIDES)
+    throw new GitError(
+      `git ${command} refused: the repository's config names too many filter, diff, merge or remote drivers ` +
+        `(${config.length} keys to override, at most ${MAX_NAMED_OVERRIDES})`,
+    );
+  return config;
+}
+
+// The drivers a repository's config names, listed once for several of Gatehouse's commands in a row (see
+// GitOptions.listed).
+export async function listDriverOverrides(cwd: string, env: Record<string, string> = {}): Promise<ListedOverrides> {
+  const runAs = runAsFromEnv();
+  return {
+    pairs: await listOverrides("config", {
+      home: ensureGitHome(dataDir()),
+      cwd,
+      runAs,
+      env: { ...repositoryEnvOf(cwd), ...env },
+    }),
+  };
 }
 
 // Flags for what config cannot override: remote.<name>.uploadpack/receivepack keep their FIRST value
