@@ -6,7 +6,7 @@ import { computeGate, countRequiredPassed } from "../../gates/gate";
 import type { Gate } from "../../gates/gate";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord } from "../../db/runs";
 import { markFlakyResults } from "../../db/landing";
-import { headCommit, isDirtyCheckout } from "../checkout/checkout";
+import { checkoutState, headCommit } from "../checkout/checkout";
 import { attemptFingerprint } from "./stage-fingerprint";
 import { rowsFor } from "../attempt-results";
 import { cloneCheckSources, removeReadOnlyTree } from "../check-sources";
@@ -117,11 +117,12 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   // to switch off (git.ts), which `git status` would then run outside the sandbox.
   // Unreadable (git refused the agent's config, say) counts as changed: a run never records a clean
   // commit it could not check.
-  const dirty = await isDirtyCheckout(ctx.checkoutPath).catch(() => true);
+  const state = await checkoutState(ctx.checkoutPath).catch(() => null);
+  const dirty = state?.isDirty ?? true;
 
   // The agent changed nothing since the previous attempt's checks: do not run them again.
   if (attempt.trigger === "agent-loop" && previous?.treeAfter) {
-    const tree = await attemptFingerprint(ctx.checkoutPath, run);
+    const tree = await attemptFingerprint(ctx.checkoutPath, run, state?.tree);
     if (tree && tree === previous.treeAfter) return recordNoChange(ctx, previous, commit, dirty, tree);
   }
 

@@ -8,12 +8,14 @@ import { readCheckoutFile } from "../checkout/checkout-files";
 
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
+// `tree`: the checkout's fingerprint when the caller has just read it (checkoutState), not read again.
 export async function attemptFingerprint(
   checkoutPath: string,
   run: { lane: Lane | null; stage: string | null },
+  tree?: string,
 ): Promise<string | null> {
   const output = stageOfRun(run)?.stage.output;
-  if (!output) return checkoutFingerprint(checkoutPath).catch(() => null);
+  if (!output) return tree ?? checkoutFingerprint(checkoutPath).catch(() => null);
   const read = readCheckoutFile(checkoutPath, output, { maxBytes: MAX_OUTPUT_BYTES });
   if (read.kind === "refused") return null;
   const content = read.kind === "file" ? crypto.createHash("sha256").update(read.bytes).digest("hex") : "missing";

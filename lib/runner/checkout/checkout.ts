@@ -230,12 +230,17 @@ export async function headCommit(wt: string): Promise<string> {
 // (its files as they are on disk, hashed; see checkoutFingerprint) against HEAD's tree. Not `git status`,
 // which compares the files with HEAD's trees as stored — and a subtree's object file is the agent's to
 // rewrite (git does not check a subtree's hash when it reads it), so the checks could run on files that
-// are not the commit recorded. A task's checkout only (its .git a directory of its own).
-export async function isDirtyCheckout(wt: string): Promise<boolean> {
+// are not the commit recorded. A task's checkout only (its .git a directory of its own). The fingerprint
+// comes with it, for what compares attempts (stage-fingerprint.ts) at the same moment.
+export async function checkoutState(wt: string): Promise<{ tree: string; isDirty: boolean }> {
   const tree = await checkoutFingerprint(wt);
   const head = await gitCaptured(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], { cwd: wt });
   // No commit yet: changed when anything is there (the empty tree's id is the one `write-tree` gives then).
-  return head.code === 0 ? tree !== head.stdout.trim() : tree !== EMPTY_TREE;
+  return { tree, isDirty: head.code === 0 ? tree !== head.stdout.trim() : tree !== EMPTY_TREE };
+}
+
+export async function isDirtyCheckout(wt: string): Promise<boolean> {
+  return (await checkoutState(wt)).isDirty;
 }
 
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -246,7 +251,7 @@ const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 // otherwise a task's checkout, whose .git must be a directory of its own.
 export async function checkoutFingerprint(wt: string, opts: { scratch?: boolean } = {}): Promise<string> {
   if (!opts.scratch) ownGitDirectory(wt);
-  return withHeadIndex(wt, async (env) => {
+  return withHeadIndex(wt, !opts.scratch, async (env) => {
     // `add` asks a git started in each submodule whether it changed (under the submodule's own config, with
     // filters never listed here): HEAD's submodules leave the index first, so `add` takes each one's
     // commit as it finds it, as for a repository it has not seen, and starts nothing there.
@@ -280,32 +285,27 @@ function ownGitDirectory(wt: string): void {
   if (!isOwnRepository(wt))
     throw new GitError(`the checkout's .git is not a directory of its own (${wt}): it is not read`);
   // Gatehouse writes in .git/info while it reads (withHeadIndex): a real folder, never a link out.
-  const info = path.join(wt, ".git", "info");
-  if (isLink(info) || (fs.existsSync(info) && !fs.lstatSync(info).isDirectory()))
-    throw new GitError("the checkout's .git/info is not a folder: it is not read");
+  const info = lstatOrNull(path.join(wt, ".git", "info"));
+  if (info && !info.isDirectory()) throw new GitError("the checkout's .git/info is not a folder: it is not read");
   for (const file of ["attributes", "exclude"]) {
     const rules = readRules(path.join(wt, ".git", "info", file));
     if (rules) throw new GitError(`the checkout's .git/info/${file} has rules (${rules}): it is not read`);
   }
 }
 
-// The rules of a gitattributes or gitignore file (blank lines and comments are none), cut short; null when
-// it has none. A link or a folder there counts as rules.
-function isLink(file: string): boolean {
+function lstatOrNull(file: string): fs.Stats | null {
   try {
-    return fs.lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
-function readRules(file: string): string | null {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(file);
+    return fs.lstatSync(file);
   } catch {
     return null;
   }
+}
+
+// The rules of a gitattributes or gitignore file (blank lines and comments are none), cut short; null when
+// it has none. A link or a folder there counts as rules.
+function readRules(file: string): string | null {
+  const stat = lstatOrNull(file);
+  if (!stat) return null;
   if (!stat.isFile()) return "not a plain file";
   const rules = fs
     .readFileSync(file, "utf8")
@@ -316,12 +316,8 @@ function readRules(file: string): string | null {
 }
 
 function isEmptyFolder(wt: string, relative: string): boolean {
-  try {
-    const where = path.join(wt, relative);
-    return fs.lstatSync(where).isDirectory() && fs.readdirSync(where).length === 0;
-  } catch {
-    return false;
-  }
+  const where = path.join(wt, relative);
+  return !!lstatOrNull(where)?.isDirectory() && fs.readdirSync(where).length === 0;
 }
 
 // Paths go to git on its command line, a few hundred at a time.
@@ -338,7 +334,11 @@ let ownIndexes = 0;
 // disk makes git trust the file holds the entry's blob without reading it (so a tree or a status would
 // show code the checks never ran). Read from a tree, no entry has file details: every file is read.
 // Tracked files that match .gitignore stay tracked (they are HEAD's).
-async function withHeadIndex<T>(wt: string, fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
+async function withHeadIndex<T>(
+  wt: string,
+  isOwn: boolean,
+  fn: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
   const index =
     indexFileOf(wt) ?? (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
   // git writes it through a lock file and a rename, so a link planted at this name is replaced, not followed.
@@ -348,7 +348,7 @@ async function withHeadIndex<T>(wt: string, fn: (env: Record<string, string>) =>
   // `ident` in a committed .gitattributes would read `$Id: anything $` as `$Id$`: an edit inside it would not
   // show. The repository's own info/attributes (checked to hold no rules, ownGitDirectory) outranks every
   // .gitattributes; it says `-ident` while Gatehouse reads, and is put back as it was.
-  const attributes = isOwnRepository(wt) ? path.join(wt, ".git", "info", "attributes") : null;
+  const attributes = isOwn ? path.join(wt, ".git", "info", "attributes") : null;
   const attributesBefore = attributes && fs.existsSync(attributes) ? fs.readFileSync(attributes) : null;
   try {
     clear();
