@@ -2,17 +2,14 @@
 // statements: true when the row matched, false when it did not — also inside a transaction, which goes on
 // after a miss (a decision made twice at once is refused by the second, not by a broken transaction).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../testing/test-db";
-import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
+import type { TestDb } from "../testing/test-db";
+import { createTestDbWithRun } from "../testing/seeded-rows";
 import { findRun, updateRunIfStatus } from "./runs";
 import { beatWorker, claimRun, insertWorker, markWorkerGone, releaseRun } from "./workers";
 
 let t: TestDb;
 beforeAll(async () => {
-  t = await createTestDb();
-  await seedWork();
-  await seedTask({ id: "a", number: 1 });
-  await seedRun({ id: "r", taskId: "a" });
+  t = await createTestDbWithRun();
 });
 afterAll(async () => t.cleanup());
 

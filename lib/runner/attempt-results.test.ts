@@ -6,16 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { writeGeneration } from "../db/client";
 import * as runs from "../db/runs";
 import type { EffectiveCheck } from "../gates/merge-checks";
-import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
-import { createTestDb, type TestDb } from "../testing/test-db";
+import { createTestDbWithRun, seedRun } from "../testing/seeded-rows";
+import type { TestDb } from "../testing/test-db";
 import { AttemptResults } from "./attempt-results";
 
 let t: TestDb;
 beforeAll(async () => {
-  t = await createTestDb();
-  await seedWork();
-  await seedTask({ id: "a", number: 1 });
-  await seedRun({ id: "r", taskId: "a", attempts: 3 });
+  t = await createTestDbWithRun({ attempts: 3 });
 });
 afterAll(async () => t.cleanup());
 

@@ -5,16 +5,21 @@
 import fs from "node:fs";
 import { killMarked } from "../runner/process/process-group";
 
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+// The fields of /proc/<pid>/stat after "pid (comm)" (comm may hold spaces or parentheses, so they start after
+// the last ")"): [0] state, [1] ppid, [2] pgrp, … [11] utime, [12] stime in clock ticks. null when gone.
+export function procStatFields(pid: number | string): string[] | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // "pid (comm) S ..." — comm may contain spaces or parentheses, so read the state after the last ")".
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state !== "Z" && state !== "X";
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
-    return false;
+    return null;
   }
+}
+
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  const state = procStatFields(pid)?.[0];
+  return state !== undefined && state !== "Z" && state !== "X";
 }
 
 export async function waitFor<T>(
@@ -75,14 +80,8 @@ export function liveProcessesInGroup(pgid: number): number[] {
   const found: number[] = [];
   for (const name of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // fields[0] = state, fields[1] = ppid, fields[2] = pgrp
-      if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") found.push(Number(name));
-    } catch {
-      /* gone */
-    }
+    const fields = procStatFields(name);
+    if (fields && Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") found.push(Number(name));
   }
   return found;
 }

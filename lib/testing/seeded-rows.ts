@@ -1,6 +1,7 @@
 // Test helper: a Work, its tasks and runs written straight into the database, for tests of what the data
 // layer does with rows (counts, history, shipped logs) without dispatching anything.
 import { getDb } from "../db/client";
+import { createTestDb, type TestDb } from "./test-db";
 
 export async function seedWork(id = "w"): Promise<void> {
   await getDb().work.create({ data: { id, name: id.toUpperCase(), repoUrl: "/nowhere", keyPrefix: "W" } });
@@ -40,4 +41,13 @@ export async function seedRun(opts: {
   });
   for (let n = 1; n <= attempts; n++)
     await db.attempt.create({ data: { id: `${id}-${n}`, runId: id, n, trigger: "dispatch", status: "checks" } });
+}
+
+// A fresh test database holding Work "w", its task "a" and the task's running run "r" (attempts r-1 … r-n).
+export async function createTestDbWithRun(opts: { attempts?: number } = {}): Promise<TestDb> {
+  const t = await createTestDb();
+  await seedWork();
+  await seedTask({ id: "a", number: 1 });
+  await seedRun({ id: "r", taskId: "a", attempts: opts.attempts });
+  return t;
 }

@@ -18,7 +18,7 @@ import { createWork } from "../../lib/services/works";
 import { makeGitRepo } from "../../lib/testing/git-repo";
 const isRoot = process.getuid?.() === 0;
 import { createNetns, type Netns } from "../../lib/testing/netns";
-import { waitFor } from "../../lib/testing/processes";
+import { procStatFields, waitFor } from "../../lib/testing/processes";
 import {
   startWorkerProcess,
   stopWorkerProcess,
@@ -92,17 +92,15 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
     const wave = async (label: string, workerCount: number, slots: number, count: number) => {
       const list = await tasks(count);
       const running = workers.flatMap((w) => (w.child.pid ? [{ name: w.name, pid: w.child.pid }] : []));
-      const pids = running.map((w) => w.pid);
-      const cpuBefore = machineCpu(pids);
-      const ticksBefore = running.map((w) => ({ ...w, ticksBefore: readTicks(w.pid) }));
+      const cpuBefore = machineCpu(running);
       const started = performance.now();
       const ids = [];
       for (const task of list) ids.push((await dispatchTask(SYSTEM_ACTOR, task.id)).id);
       const dispatched = performance.now();
       await allFinished(ids);
       const wall = performance.now() - started;
-      const cpu = cpuSince(cpuBefore, pids);
-      const perWorker = await perWorkerCpu(ids, ticksBefore);
+      const cpu = cpuSince(cpuBefore, running);
+      const perWorker = await perWorkerCpu(ids, cpu);
       const dispatchedMs = dispatched - started;
       const ideal = Math.ceil(count / (workerCount * slots)) * 1000;
       const row = {
@@ -172,30 +170,27 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
 // who spent it: the worker processes themselves, PostgreSQL, this bench (dispatching, the forwarder it
 // may run), and the rest — the commands the workers start (git, bwrap, the spawner, bash, the check).
 const TICK_MS = 10; // USER_HZ is 100 on Linux
-type CpuSample = { busy: number; workers: number; postgres: number; bench: number; cores: number };
-const readTicks = (pid: number | string) => {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
-  } catch {
-    return 0;
-  }
+type CpuSample = { busy: number; workers: Map<string, number>; postgres: number; bench: number; cores: number };
+type Running = { name: string; pid: number };
+const cpuOf = (pid: number | string) => {
+  const fields = procStatFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) * TICK_MS : 0;
 };
-function machineCpu(workerPids: readonly number[]): CpuSample | null {
+const total = (m: Map<string, number>) => [...m.values()].reduce((sum, ms) => sum + ms, 0);
+function machineCpu(workers: readonly Running[]): CpuSample | null {
   try {
     const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
     const [user, nice, system, , , irq, softirq, steal] = fields;
     let postgres = 0;
     for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
       try {
-        if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") postgres += readTicks(pid);
+        if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") postgres += cpuOf(pid);
       } catch {}
     }
     const usage = process.cpuUsage();
     return {
       busy: (user + nice + system + irq + softirq + steal) * TICK_MS,
-      workers: workerPids.reduce((sum, pid) => sum + readTicks(pid), 0),
+      workers: new Map(workers.map((w) => [w.name, cpuOf(w.pid)])),
       postgres,
       bench: (usage.user + usage.system) / 1000,
       cores: os.availableParallelism(),
@@ -204,12 +199,12 @@ function machineCpu(workerPids: readonly number[]): CpuSample | null {
     return null;
   }
 }
-const cpuSince = (before: CpuSample | null, workerPids: readonly number[]): CpuSample | null => {
-  const after = machineCpu(workerPids);
+const cpuSince = (before: CpuSample | null, workers: readonly Running[]): CpuSample | null => {
+  const after = machineCpu(workers);
   if (!before || !after) return null;
   return {
     busy: after.busy - before.busy,
-    workers: after.workers - before.workers,
+    workers: new Map([...after.workers].map(([name, ms]) => [name, ms - (before.workers.get(name) ?? 0)])),
     postgres: after.postgres - before.postgres,
     bench: after.bench - before.bench,
     cores: after.cores,
@@ -218,18 +213,13 @@ const cpuSince = (before: CpuSample | null, workerPids: readonly number[]): CpuS
 
 // Each worker's own CPU per run it executed in the wave (a worker's first runs pay for loading and compiling
 // the code they reach).
-async function perWorkerCpu(
-  ids: readonly string[],
-  workers: readonly { name: string; pid: number; ticksBefore: number }[],
-): Promise<string> {
+async function perWorkerCpu(ids: readonly string[], cpu: CpuSample | null): Promise<string> {
+  if (!cpu) return "";
   const runs = await getDb().run.findMany({ where: { id: { in: [...ids] } }, select: { workerName: true } });
-  return workers
-    .map((w) => ({ ...w, count: runs.filter((r) => r.workerName === w.name).length }))
+  return [...cpu.workers]
+    .map(([name, ms]) => ({ name, ms, count: runs.filter((r) => r.workerName === name).length }))
     .filter((w) => w.count > 0)
-    .map(
-      (w) =>
-        `${w.name} ${w.count} runs, ${((readTicks(w.pid) - w.ticksBefore) / w.count).toFixed(0)} ms of its CPU a run`,
-    )
+    .map((w) => `${w.name} ${w.count} runs, ${(w.ms / w.count).toFixed(0)} ms of its CPU a run`)
     .join(", ");
 }
 
@@ -239,10 +229,10 @@ async function perWorkerCpu(
 function describeCpu(cpu: CpuSample | null, runs: number, idealMs: number): string {
   if (!cpu) return "machine CPU not read";
   const per = (ms: number) => (ms / runs).toFixed(0);
-  const rest = cpu.busy - cpu.workers - cpu.postgres - cpu.bench;
+  const rest = cpu.busy - total(cpu.workers) - cpu.postgres - cpu.bench;
   const floor = idealMs + cpu.busy / cpu.cores;
   return (
-    `the machine's CPU ${per(cpu.busy)} ms a run (the workers ${per(cpu.workers)}, the commands they start ` +
+    `the machine's CPU ${per(cpu.busy)} ms a run (the workers ${per(total(cpu.workers))}, the commands they start ` +
     `${per(rest)}, PostgreSQL ${per(cpu.postgres)}, this bench ${per(cpu.bench)}), so ideal + CPU / ` +
     `${cpu.cores} cores = ${(floor / 1000).toFixed(2)} s, ratio ${(floor / idealMs).toFixed(2)}`
   );

@@ -5,17 +5,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listLogChunks } from "../../db/log-chunks";
-import { seedRun, seedTask, seedWork } from "../../testing/seeded-rows";
-import { createTestDb, type TestDb } from "../../testing/test-db";
+import { createTestDbWithRun } from "../../testing/seeded-rows";
+import type { TestDb } from "../../testing/test-db";
 import { checkLogPathOf } from "../paths";
 import { LogShipper } from "./log-shipper";
 
 let t: TestDb;
 beforeAll(async () => {
-  t = await createTestDb();
-  await seedWork();
-  await seedTask({ id: "a", number: 1 });
-  await seedRun({ id: "r", taskId: "a" });
+  t = await createTestDbWithRun();
 });
 afterAll(async () => t.cleanup());
 
