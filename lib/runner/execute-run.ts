@@ -92,6 +92,9 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     saved.target = target;
     checkoutPath = checkout.path;
     if (!run.startCommit) {
+      // What the proof rows compare with is read from the Work's clone (checkout/verified-store.ts): the
+      // start commit is carried there now if an earlier attempt's commit never was (nothing to do when it was).
+      await saveCheckoutBranch(target).catch(() => null);
       run.startCommit = checkout.head;
       await updateRun({ id: run.id, changes: { startCommit: checkout.head } });
     }

@@ -13,11 +13,13 @@ import { stripAnsi } from "../../gates/strip-ansi";
 import { AttemptResults } from "../attempt-results";
 import { buildCheckEnv, processMarkers } from "../check-env";
 import { checkoutFingerprint } from "../checkout/checkout";
-import { git } from "../checkout/git";
-import { commitOfTree } from "../checkout/scratch";
+import { git, type GitOptions } from "../checkout/git";
+import { repoDirOf } from "../checkout/checkout";
+import { commitOfTree, scratchDirOf, type Scratch, withScratchWorktree } from "../checkout/scratch";
+import { VerifiedStore } from "../checkout/verified-store";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "../live-logs";
 import type { OutputMasker } from "../output/masker";
-import { attemptDirOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "../paths";
+import { attemptDirOf, attemptFilesDirOf, checkHomeOf, checkLogPathOf, pipeDirOf } from "../paths";
 import { runCommand, type CommandOutcome, type InsideSandbox } from "../process/run-command";
 import { type CommandSandbox, sandboxFor, sandboxPlanOf, type SandboxRequest } from "../sandbox/command-sandbox";
 import { AttemptSandboxes } from "../sandbox/attempt-sandbox";
@@ -67,8 +69,15 @@ export type ExecSpec = {
 
 // The change from the run's start commit to the checkout as the checks saw it (uncommitted changes
 // included): the tree, its files by status, the diff without context, and (made when first asked) a
-// commit of that tree for scratch worktrees.
-export type Change = { tree: string; changes: FileChange[]; diff: string; commit: () => Promise<string> };
+// commit of that tree for scratch worktrees. Read from the attempt's verified store (verified-store.ts),
+// whose `store` is here for what reads more of the two versions.
+export type Change = {
+  tree: string;
+  changes: FileChange[];
+  diff: string;
+  commit: () => Promise<string>;
+  store: VerifiedStore;
+};
 
 const TAIL_BYTES = 16 * 1024;
 
@@ -95,6 +104,7 @@ export class AttemptContext {
   agentReport: AppliedReport | null = null;
   private readonly secretValues: string[];
   private changeRead: Promise<Change> | null = null;
+  private store: VerifiedStore | null = null;
   // The sandboxes the attempt's checks share (null: the sandbox is off or unavailable).
   private readonly sandboxes: AttemptSandboxes | null;
 
@@ -119,9 +129,12 @@ export class AttemptContext {
         : null;
   }
 
-  // Ends the sandboxes the checks shared (the pipeline, once the attempt is judged).
-  closeSandboxes(): Promise<void> {
-    return this.sandboxes?.close() ?? Promise.resolve();
+  // Ends the sandboxes the checks shared and removes the verified store (the pipeline, once the attempt
+  // is judged).
+  async close(): Promise<void> {
+    this.store?.close();
+    this.store = null;
+    await this.sandboxes?.close();
   }
 
   streamMasker(): OutputMasker {
@@ -221,8 +234,33 @@ export class AttemptContext {
 
   // Read once per attempt (proof, review, red team and mutation ask for it); rejects when git cannot.
   change(): Promise<Change> {
-    this.changeRead ??= readChange(this.checkoutPath, this.run.startCommit!);
+    this.changeRead ??= readChange(this.checkoutPath, this.run.startCommit!, this.verifiedStore());
     return this.changeRead;
+  }
+
+  // The attempt's verified store, made when first asked for.
+  private verifiedStore(): VerifiedStore {
+    this.store ??= VerifiedStore.open({
+      dir: path.join(attemptFilesDirOf(this.deps.dataDir, this.run.id, this.attempt.n), "verified-objects"),
+      repoDir: repoDirOf(this.deps.dataDir, this.run.workId),
+      runAs: this.deps.runAs,
+    });
+    return this.store;
+  }
+
+  // A scratch worktree named `name`, at the change (the checkout as the checks saw it) or at the start
+  // commit, its files from the verified store; removed once `fn` is done.
+  async withScratch<T>(name: string, at: "change" | "start", fn: (scratch: Scratch) => Promise<T>): Promise<T> {
+    const change = await this.change();
+    const start = this.run.startCommit!;
+    return withScratchWorktree({
+      checkoutPath: this.checkoutPath,
+      dir: scratchDirOf(this.deps.dataDir, this.run.id, this.attempt.n, name),
+      commit: at === "change" ? await change.commit() : start,
+      tree: at === "change" ? change.tree : start,
+      store: change.store,
+      fn,
+    });
   }
 
   // Gatehouse itself committed to the checkout (the red team's probes): the change is read again.
@@ -262,18 +300,21 @@ export class AttemptContext {
   }
 }
 
-async function readChange(checkoutPath: string, start: string): Promise<Change> {
-  const tree = await checkoutFingerprint(checkoutPath);
+async function readChange(checkoutPath: string, start: string, store: VerifiedStore): Promise<Change> {
+  const [startTree, tree] = await Promise.all([store.treeOf(start), checkoutFingerprint(checkoutPath)]);
+  if (!startTree) throw new Error(`the run's start commit ${start.slice(0, 12)} is not in the Work's repository`);
+  await store.bring(checkoutPath, tree, startTree);
   const [changes, diff] = await Promise.all([
-    filesChanged(checkoutPath, start, tree),
+    filesChanged(store.options(), start, tree),
     // Plumbing, tree to tree: no config of the checkout's (diff.noprefix, diff.relative) reshapes it.
-    git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree], { cwd: checkoutPath }),
+    store.git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree]),
   ]);
   let commit: Promise<string> | null = null;
   return {
     tree,
     changes,
     diff,
+    store,
     commit: () => {
       commit ??= commitOfTree(checkoutPath, tree, start);
       return commit;
@@ -281,9 +322,10 @@ async function readChange(checkoutPath: string, start: string): Promise<Change> 
   };
 }
 
-// The files that differ between two commits or trees, by status (renames as a delete and an add).
-export async function filesChanged(cwd: string, from: string, to: string): Promise<FileChange[]> {
-  return parseNameStatus(await git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to], { cwd }));
+// The files that differ between two commits or trees, by status (renames as a delete and an add), as the
+// repository `where` (a verified store's options) has them.
+export async function filesChanged(where: GitOptions, from: string, to: string): Promise<FileChange[]> {
+  return parseNameStatus(await git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to], where));
 }
 
 // Text masked as it is SHOWN: the masker matches through escape sequences, and if the text with its

@@ -8,8 +8,7 @@ import { editedGateFiles, gateFilesOf, type GateEdit, type GateFiles } from "../
 import { globMatcher } from "../../gates/globs";
 import type { EffectiveCheck } from "../../gates/merge-checks";
 import { PROTECTED, type Rerun } from "../../gates/proof";
-import { git } from "../checkout/git";
-import { scratchDirOf, withScratchWorktree } from "../checkout/scratch";
+import { git, type GitOptions } from "../checkout/git";
 import type { AttemptContext, Change } from "./context";
 import { isRerunnable, rerunAll, showRunning } from "./reruns";
 
@@ -20,13 +19,13 @@ export type GateJudgement = {
   notPassing: string[];
 };
 
-// A file's text at a commit or tree, read through git (null: not there). The gate-file rules are pure
+// A file's text at a commit or tree, read through git from the verified store (null: not there). The gate-file rules are pure
 // and synchronous, so they run over what was read so far and say what else they need; read it, repeat.
 class VersionReader {
   private readonly cache = new Map<string, string | null>();
   private readonly wanted = new Set<string>();
   constructor(
-    private readonly cwd: string,
+    private readonly where: GitOptions,
     private readonly rev: string,
   ) {}
   read = (file: string): string | null => {
@@ -39,7 +38,7 @@ class VersionReader {
     this.wanted.clear();
     await Promise.all(
       files.map(async (file) => {
-        const text = await git(["cat-file", "blob", `${this.rev}:${file}`], { cwd: this.cwd }).catch(() => null);
+        const text = await git(["cat-file", "blob", `${this.rev}:${file}`], this.where).catch(() => null);
         this.cache.set(file, text);
       }),
     );
@@ -73,8 +72,8 @@ async function gateFilesOfChecks(
 }
 
 export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promise<GateJudgement> {
-  const start = new VersionReader(ctx.checkoutPath, ctx.run.startCommit!);
-  const head = new VersionReader(ctx.checkoutPath, change.tree);
+  const start = new VersionReader(change.store.options(), ctx.run.startCommit!);
+  const head = new VersionReader(change.store.options(), change.tree);
   const checks = ctx.run.checks.filter((c) => isRerunnable(c) && c.use === undefined);
   const gateFiles = await gateFilesOfChecks(ctx, checks, start, head);
   const hasGateFiles = [...gateFiles.values()].some((g) => g.refs.length > 0 || g.globs.length > 0);
@@ -99,27 +98,22 @@ export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promi
   const notPassing = checks.filter((c) => affected.has(c.id) && !passedNow(c.id)).map((c) => c.id);
   if (toRerun.length === 0) return { hasGateFiles, edits, reruns: null, notPassing };
   showRunning(ctx, PROTECTED, new Date(), "running the checks with their gate files as they were…");
-  const reruns = await withScratchWorktree({
-    checkoutPath: ctx.checkoutPath,
-    dir: scratchDirOf(ctx.deps.dataDir, ctx.run.id, ctx.attempt.n, PROTECTED),
-    commit: await change.commit(),
-    fn: async (dir) => {
-      for (const e of edits) {
-        const text = restoreParts(start.read(e.path), head.read(e.path), e.parts);
-        const target = path.resolve(dir, e.path);
-        if (!target.startsWith(dir + path.sep)) continue;
-        if (text === null) fs.rmSync(target, { force: true });
-        else {
-          fs.mkdirSync(path.dirname(target), { recursive: true });
-          // Never written through a symlink the change left: the folder must resolve inside the worktree.
-          const real = fs.realpathSync(path.dirname(target));
-          if (real !== fs.realpathSync(dir) && !real.startsWith(fs.realpathSync(dir) + path.sep)) continue;
-          fs.rmSync(target, { force: true });
-          fs.writeFileSync(target, text);
-        }
+  const reruns = await ctx.withScratch(PROTECTED, "change", async ({ dir }) => {
+    for (const e of edits) {
+      const text = restoreParts(start.read(e.path), head.read(e.path), e.parts);
+      const target = path.resolve(dir, e.path);
+      if (!target.startsWith(dir + path.sep)) continue;
+      if (text === null) fs.rmSync(target, { force: true });
+      else {
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        // Never written through a symlink the change left: the folder must resolve inside the worktree.
+        const real = fs.realpathSync(path.dirname(target));
+        if (real !== fs.realpathSync(dir) && !real.startsWith(fs.realpathSync(dir) + path.sep)) continue;
+        fs.rmSync(target, { force: true });
+        fs.writeFileSync(target, text);
       }
-      return rerunAll(ctx, toRerun, dir, PROTECTED);
-    },
+    }
+    return rerunAll(ctx, toRerun, dir, PROTECTED);
   });
   return { hasGateFiles, edits, reruns, notPassing };
 }

@@ -131,7 +131,7 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   try {
     judged = await runSteps(ctx, JUDGING_STEPS);
   } finally {
-    await ctx.closeSandboxes();
+    await ctx.close();
     await ctx.results.close();
   }
   const { verdicts } = judged;

@@ -12,7 +12,7 @@ import {
   type Rerun,
   TESTS_KEPT,
 } from "../../gates/proof";
-import { layOver } from "../checkout/scratch";
+import type { Scratch } from "../checkout/scratch";
 import { resolveInsideCheckout } from "../checkout/checkout";
 import { attemptDirOf } from "../paths";
 import { timeoutWords } from "./budget";
@@ -120,18 +120,19 @@ export async function completeSubsets(
   input: {
     reruns: Rerun[];
     checks: readonly EffectiveCheck[];
-    dir: string;
+    scratch: Scratch;
     needs: ReadonlySet<string>;
     restored: readonly FileChange[];
-    changeCommit: string;
+    changeTree: string;
   },
 ): Promise<Rerun[]> {
-  const { dir, needs, restored } = input;
+  const { scratch, needs, restored } = input;
+  const { dir } = scratch;
   if (needs.size === 0) return input.reruns;
   const start = ctx.run.startCommit!;
   const modified = restored.filter((c) => c.status === "M").map((c) => c.path);
   const deleted = restored.filter((c) => c.status === "D").map((c) => c.path);
-  await layOver(dir, input.changeCommit, modified, deleted);
+  await scratch.layOver(input.changeTree, modified, deleted);
   const after = new Map<string, { tail: string | null } | string>();
   for (const r of input.reruns) {
     const check = input.checks.find((c) => c.id === r.checkId);
@@ -149,7 +150,7 @@ export async function completeSubsets(
     after.set(r.checkId, ran.verdict === "passed" || ran.verdict === "failed" ? { tail: ran.tail } : ran.verdict);
   }
   const whole = [...after].filter(([, a]) => typeof a === "string").map(([id]) => id);
-  if (whole.length) await layOver(dir, start, [...modified, ...deleted]);
+  if (whole.length) await scratch.layOver(start, [...modified, ...deleted]);
   const out: Rerun[] = [];
   for (const r of input.reruns) {
     const a = after.get(r.checkId);

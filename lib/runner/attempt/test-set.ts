@@ -8,7 +8,6 @@ import type { EffectiveCheck } from "../../gates/merge-checks";
 import type { Rerun } from "../../gates/proof";
 import { parseRenames, shrinkOf, testSetOf, type Shrink, type TestSet } from "../../gates/test-set";
 import { recogniseTests, toTestCounts } from "../../gates/test-summary";
-import { git } from "../checkout/git";
 import type { AttemptContext, Change } from "./context";
 
 const TAIL_BYTES = 16 * 1024;
@@ -57,9 +56,9 @@ export async function testSetShrinks(
   const isTest = globMatcher(testPatterns);
   const deleted = change.changes.filter((c) => c.status === "D" && isTest(c.path)).map((c) => c.path);
   const renames = deleted.length
-    ? parseRenames(
-        await git(["diff-tree", "-r", "-z", "-M", "--name-status", start, change.tree], { cwd: ctx.checkoutPath }),
-      ).filter((r) => deleted.includes(r.from))
+    ? parseRenames(await change.store.git(["diff-tree", "-r", "-z", "-M", "--name-status", start, change.tree])).filter(
+        (r) => deleted.includes(r.from),
+      )
     : [];
   const renamedOut = renames.filter((r) => !isTest(r.to));
   const deletesTests = deleted.some((d) => !renames.some((r) => r.from === d));

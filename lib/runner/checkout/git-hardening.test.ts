@@ -19,6 +19,7 @@ import {
   type CheckoutTarget,
 } from "./checkout";
 import { withScratchWorktree } from "./scratch";
+import { VerifiedStore } from "./verified-store";
 import { git, gitEnvironment, gitHomeOf, namedOverrides } from "./git";
 import { findSkipMarkers } from "../../gates/proof";
 
@@ -181,7 +182,9 @@ describe("git run by the platform in an armed checkout", () => {
       checkoutPath: wt,
       dir: path.join(dataDir, "scratch", "s1"),
       commit: committed,
-      fn: async (dir) => expect(fs.readFileSync(path.join(dir, "src", "app.txt"), "utf8")).toBe("v1 on other\n"),
+      tree: committed,
+      store: VerifiedStore.open({ dir: path.join(dataDir, "store-s1"), repoDir, runAs: null }),
+      fn: async ({ dir }) => expect(fs.readFileSync(path.join(dir, "src", "app.txt"), "utf8")).toBe("v1 on other\n"),
     });
     const fresh = await prepareCheckout(target("task-b", "gate-2"));
     // The new worktree has the files as committed: no smudge filter rewrote them.

@@ -41,6 +41,8 @@ export type GitOptions = {
   // The drivers to switch off, as listed by `listDriverOverrides` for the same repository a moment before,
   // with nothing of anyone else's run in it since (Gatehouse's own commands in a row): not listed again.
   listed?: ListedOverrides;
+  // A file git reads as its standard input (revisions for pack-objects, a pack for index-pack).
+  stdinFile?: string;
 };
 
 // What a config listing found to switch off (opaque outside this module).
@@ -97,6 +99,8 @@ const NEUTRAL_CONFIG: ReadonlyArray<readonly [string, string]> = [
   // The Work's repository may belong to another user (GATEHOUSE_RUN_AS); the ownership check guards
   // against running a foreign repository's programs, which the overrides above already prevent.
   ["safe.directory", "*"],
+  // GIT_GRAFT_FILE (below) is set: no hint about grafts in the messages git prints.
+  ["advice.graftFileDeprecated", "false"],
 ];
 
 // Per-name keys that run a program: for a section.<name> listed in the config, each of its keys here is
@@ -302,6 +306,7 @@ async function run(
   env: Record<string, string>,
   timeoutMs: number,
   runAs: RunAsUser | null,
+  stdinFile?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return execCaptured(findGit(), ["--no-pager", ...args], {
     cwd,
@@ -309,6 +314,7 @@ async function run(
     pipeDir: pipeDirOf(dataDir()),
     timeoutMs,
     runAs,
+    stdinFile,
   }).catch((error: Error) => ({ code: null, stdout: "", stderr: error.message }));
 }
 
@@ -359,7 +365,7 @@ export async function gitCaptured(
   for (const [key, value] of options.config ?? []) config.push([key, value]);
   const env = gitEnvironment(home, { network, extra, config });
   const finalArgs = withSafeFlags(args);
-  return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs);
+  return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs, options.stdinFile);
 }
 
 // Read as data: `git config --list` parses the config (with its includes) and runs nothing.

@@ -12,6 +12,7 @@ import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/gi
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../../testing/runner-harness";
 import { prepareCheckout, repoDirOf, saveCheckoutBranch, type CheckoutTarget } from "./checkout";
 import { withScratchWorktree } from "./scratch";
+import { VerifiedStore } from "./verified-store";
 import { gitPathsOf } from "./task-repo";
 
 const lines = (text: string) => text.split("\n").filter(Boolean).sort();
@@ -173,7 +174,9 @@ forged pointer", async () => {
       checkoutPath: g.path,
       dir,
       commit: g.head,
-      fn: async (scratch) => {
+      tree: g.head,
+      store: VerifiedStore.open({ dir: `${dir}.store`, repoDir: repoDirOf(dataDir, "work-iso"), runAs: null }),
+      fn: async ({ dir: scratch }) => {
         expect(gitPathsOf(scratch)).toEqual([path.join(g.path, ".git")]);
         // The scratch worktree sees what the task's checkout has, no more.
         expect(() => gitIn(scratch, "cat-file", "-e", secret.solution)).toThrow();

@@ -1,11 +1,13 @@
-// Scratch worktrees for the proof rows: a detached worktree of the Work's clone at a given commit, apart
-// from the task's worktree (which is never touched), removed afterwards. The task worktree's dependency
-// directories (node_modules, .venv, venv — ignored by git, so absent from a fresh worktree) are linked
-// in, so the checks find what they found in the task's worktree.
+// Scratch worktrees for the proof rows: a detached worktree of the task's checkout at a given commit, apart
+// from the checkout's own files (which are never touched), removed afterwards. Its files and index come from
+// the attempt's verified store (verified-store.ts), never from the checkout's objects, which the agent can
+// rewrite. The checkout's dependency directories (node_modules, .venv, venv — ignored by git, so absent
+// from a fresh worktree) are linked in, so the checks find what they found in the checkout.
 import fs from "node:fs";
 import path from "node:path";
 import { giveTo, runAsFromEnv } from "../run-as";
-import { git } from "./git";
+import { git, GitError } from "./git";
+import type { VerifiedStore } from "./verified-store";
 
 const DEPENDENCY_DIRS = new Set(["node_modules", ".venv", "venv"]);
 const IDENTITY = {
@@ -29,26 +31,51 @@ export async function commitOfTree(checkoutPath: string, tree: string, parent: s
   ).trim();
 }
 
+// A scratch worktree while `fn` runs: `dir` its files; `layOver` puts files of a tree (from the store) over them.
+export type Scratch = {
+  dir: string;
+  layOver: (treeish: string, files: readonly string[], deleted?: readonly string[]) => Promise<void>;
+};
+
+// `commit` is what the worktree's HEAD names (in the checkout); `tree` what its files are, read from `store`
+// (the same content when nothing was forged).
 export async function withScratchWorktree<T>(opts: {
   checkoutPath: string;
   dir: string;
   commit: string;
-  fn: (dir: string) => Promise<T>;
+  tree: string;
+  store: VerifiedStore;
+  fn: (scratch: Scratch) => Promise<T>;
 }): Promise<T> {
-  const { checkoutPath, dir } = opts;
+  const { checkoutPath, dir, store } = opts;
   await oneAtATime(checkoutPath, async () => {
     await removeScratch(checkoutPath, dir);
     const parent = path.dirname(dir);
     fs.mkdirSync(parent, { recursive: true });
     giveTo(parent, runAsFromEnv());
-    await git(["worktree", "add", "--quiet", "--detach", dir, opts.commit], { cwd: checkoutPath });
+    // git writes the worktree's bookkeeping there: a folder of the checkout's, never a link out of it.
+    const worktrees = path.join(checkoutPath, ".git", "worktrees");
+    if (fs.existsSync(worktrees) && !fs.lstatSync(worktrees).isDirectory())
+      throw new GitError("the checkout's .git/worktrees is not a folder: no scratch worktree is made there");
+    await git(["worktree", "add", "--quiet", "--detach", "--no-checkout", dir, opts.commit], { cwd: checkoutPath });
   });
   try {
+    await store.fill(dir, scratchIndexOf(checkoutPath, dir), opts.tree);
     await linkDependencies(checkoutPath, dir);
-    return await opts.fn(dir);
+    return await opts.fn({ dir, layOver: (treeish, files, deleted) => store.layOver(dir, treeish, files, deleted) });
   } finally {
     await oneAtATime(checkoutPath, () => removeScratch(checkoutPath, dir));
   }
+}
+
+// The index of the scratch worktree git has just made at `dir`: in the checkout's .git/worktrees/<name>.
+function scratchIndexOf(checkoutPath: string, dir: string): string {
+  const pointer = /^gitdir: (.+)$/m.exec(fs.readFileSync(path.join(dir, ".git"), "utf8"));
+  const gitDir = pointer ? path.resolve(dir, pointer[1].trim()) : null;
+  const worktrees = fs.realpathSync(path.join(checkoutPath, ".git", "worktrees"));
+  if (!gitDir || fs.realpathSync(path.dirname(gitDir)) !== worktrees)
+    throw new GitError(`the scratch worktree ${dir} is not registered in the checkout's .git/worktrees`);
+  return path.join(gitDir, "index");
 }
 
 // git's worktree bookkeeping is not safe to change twice at once (an add reads every other worktree's
@@ -84,14 +111,5 @@ async function linkDependencies(checkoutPath: string, dir: string): Promise<void
     const target = path.join(dir, rel);
     if (!fs.existsSync(path.dirname(target)) || fs.existsSync(target)) continue;
     fs.symlinkSync(path.join(checkoutPath, rel), target);
-  }
-}
-
-// Lays files of `commit` over the scratch worktree (added or changed there), and deletes `deleted`.
-export async function layOver(dir: string, commit: string, files: readonly string[], deleted: readonly string[] = []) {
-  if (files.length > 0) await git(["checkout", "--quiet", commit, "--", ...files], { cwd: dir });
-  for (const file of deleted) {
-    const target = path.resolve(dir, file);
-    if (target.startsWith(dir + path.sep)) fs.rmSync(target, { force: true });
   }
 }

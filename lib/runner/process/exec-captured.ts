@@ -45,7 +45,15 @@ function collect(fd: number): { text: Promise<string>; finish: () => void } {
 export async function execCaptured(
   file: string,
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; pipeDir: string; timeoutMs: number; runAs?: RunAs | null },
+  opts: {
+    cwd: string;
+    env: Record<string, string>;
+    pipeDir: string;
+    timeoutMs: number;
+    runAs?: RunAs | null;
+    // A file the command reads as its standard input (none: it reads nothing).
+    stdinFile?: string;
+  },
 ): Promise<Captured> {
   const pool = fifoPoolFor(opts.pipeDir);
   const out = await pool.takeReadEnd();
@@ -55,7 +63,7 @@ export async function execCaptured(
     args,
     cwd: opts.cwd,
     env: opts.env,
-    stdinPath: null,
+    stdinPath: opts.stdinFile ?? null,
     outPath: out.path,
     errPath: err.path,
     runAs: opts.runAs,

@@ -19,7 +19,6 @@ import { profilesWith } from "../../../gates/profiles";
 import { MUTATION, PROOF_KIND, PROOF_NAMES } from "../../../gates/proof-ids";
 import { shellQuote } from "../../../gates/shell-quote";
 import { saveAttemptMutation } from "../../../db/runs";
-import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import { attemptDirOf } from "../../paths";
 import { timeoutWords } from "../budget";
 import type { AttemptContext } from "../context";
@@ -90,65 +89,58 @@ async function mutate(ctx: AttemptContext): Promise<MutationRecord> {
   if (ctx.budget.isSpent()) return skipped(`not run: ${ctx.budget.spentMessage()}`);
   const timeout = ctx.budget.timeoutFor(null);
 
-  const commit = await change.commit();
-  return withScratchWorktree({
-    checkoutPath: ctx.checkoutPath,
-    dir: scratchDirOf(deps.dataDir, run.id, attempt.n, MUTATION),
-    commit,
-    fn: async (dir) => {
-      let command: string;
-      let reportFile: string;
-      if (isCommand) {
-        command = run.mutationCommand!;
-        reportFile = run.mutationReport!;
-      } else {
-        if (!fs.existsSync(path.join(dir, "node_modules", ".bin", "stryker")))
-          return {
-            ...skipped(
-              `${stryker!.file} sets a threshold, but Stryker is not installed in the checkout ` +
-                "(node_modules/.bin/stryker): add @stryker-mutator/core to its devDependencies",
-            ),
-            verdict: "error" as const,
-          };
-        const [file, mutate] = [shellQuote(stryker!.file), shellQuote(targets.join(","))];
-        command = `node_modules/.bin/stryker run ${file} --mutate ${mutate} --reporters json,clear-text`;
-        reportFile = stryker!.settings.reportFile;
-      }
-      const outcome = await ctx.exec({
-        command,
-        cwd: dir,
-        env: {
-          checkId: null,
-          passthrough: run.agentEnvPassthrough,
-          extra: { GATEHOUSE_MUTATE_FILES: targets.join("\n") },
-        },
-        timeoutMs: timeout.timeoutMs,
-        logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${MUTATION}.run.log`),
-        liveName: `${MUTATION}.run`,
-      });
-      if (outcome.isAborted) return skipped("not run to the end: the run was stopped");
-      if (outcome.isTimedOut) return skipped(timeout.isBudgetBound ? timeoutWords(timeout) : "stopped: it timed out");
-      if (outcome.spawnError)
-        return { ...skipped(`could not start: ${outcome.spawnError}`), verdict: "error" as const };
-      // Read without following a link: a report linked to the database or to a file outside is not read.
-      const read = readCheckoutFile(dir, reportFile, { maxBytes: MAX_REPORT_BYTES });
-      if (read.kind === "refused")
-        return { ...skipped(`the report is not read: ${read.reason}`), verdict: "error" as const };
-      if (read.kind === "missing")
+  return ctx.withScratch(MUTATION, "change", async ({ dir }) => {
+    let command: string;
+    let reportFile: string;
+    if (isCommand) {
+      command = run.mutationCommand!;
+      reportFile = run.mutationReport!;
+    } else {
+      if (!fs.existsSync(path.join(dir, "node_modules", ".bin", "stryker")))
         return {
-          ...skipped(`no report at ${reportFile} (exit code ${outcome.exitCode}${said(outcome.message)})`),
+          ...skipped(
+            `${stryker!.file} sets a threshold, but Stryker is not installed in the checkout ` +
+              "(node_modules/.bin/stryker): add @stryker-mutator/core to its devDependencies",
+          ),
           verdict: "error" as const,
         };
-      const report = parseMutationReport(read.bytes.toString("utf8"));
-      if ("problem" in report) return { ...skipped(`${reportFile}: ${report.problem}`), verdict: "error" as const };
-      return judgeMutation({
-        tool: isCommand ? "command" : "stryker",
-        report,
-        breakAt: isCommand ? null : stryker!.settings.breakAt,
-        exitCode: outcome.exitCode,
-        mutated: targets,
-      });
-    },
+      const [file, mutate] = [shellQuote(stryker!.file), shellQuote(targets.join(","))];
+      command = `node_modules/.bin/stryker run ${file} --mutate ${mutate} --reporters json,clear-text`;
+      reportFile = stryker!.settings.reportFile;
+    }
+    const outcome = await ctx.exec({
+      command,
+      cwd: dir,
+      env: {
+        checkId: null,
+        passthrough: run.agentEnvPassthrough,
+        extra: { GATEHOUSE_MUTATE_FILES: targets.join("\n") },
+      },
+      timeoutMs: timeout.timeoutMs,
+      logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${MUTATION}.run.log`),
+      liveName: `${MUTATION}.run`,
+    });
+    if (outcome.isAborted) return skipped("not run to the end: the run was stopped");
+    if (outcome.isTimedOut) return skipped(timeout.isBudgetBound ? timeoutWords(timeout) : "stopped: it timed out");
+    if (outcome.spawnError) return { ...skipped(`could not start: ${outcome.spawnError}`), verdict: "error" as const };
+    // Read without following a link: a report linked to the database or to a file outside is not read.
+    const read = readCheckoutFile(dir, reportFile, { maxBytes: MAX_REPORT_BYTES });
+    if (read.kind === "refused")
+      return { ...skipped(`the report is not read: ${read.reason}`), verdict: "error" as const };
+    if (read.kind === "missing")
+      return {
+        ...skipped(`no report at ${reportFile} (exit code ${outcome.exitCode}${said(outcome.message)})`),
+        verdict: "error" as const,
+      };
+    const report = parseMutationReport(read.bytes.toString("utf8"));
+    if ("problem" in report) return { ...skipped(`${reportFile}: ${report.problem}`), verdict: "error" as const };
+    return judgeMutation({
+      tool: isCommand ? "command" : "stryker",
+      report,
+      breakAt: isCommand ? null : stryker!.settings.breakAt,
+      exitCode: outcome.exitCode,
+      mutated: targets,
+    });
   });
 }
 

@@ -26,7 +26,6 @@ import { globMatcher } from "../../../gates/globs";
 import { PROFILES, type ProofSettings } from "../../../gates/work-schema";
 import { listGreenCommitsOfTask } from "../../../db/run-history";
 import { gitOk } from "../../checkout/git";
-import { layOver, scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import type { AttemptContext, Change } from "../context";
 import { judgeGateEdits } from "../gate-edits";
 import { subsetNeedsCounts, testSetShrinks } from "../test-set";
@@ -140,22 +139,19 @@ async function testsKept(ctx: AttemptContext, settings: ProofSettings, change: C
   }
   showRunning(ctx, TESTS_KEPT, startedAt, "running the test checks with the tests as they were…");
   try {
-    const changeCommit = await change.commit();
-    const reruns = await withScratchWorktree({
-      checkoutPath: ctx.checkoutPath,
-      dir: scratchDirOf(ctx.deps.dataDir, ctx.run.id, ctx.attempt.n, TESTS_KEPT),
-      commit: changeCommit,
-      fn: async (dir) => {
-        await layOver(
-          dir,
-          start,
-          restored.map((c) => c.path),
-        );
-        const files = restored.map((c) => c.path);
-        const ran = await rerunAll(ctx, testChecks, dir, TESTS_KEPT, { files, trusts: "passed" });
-        const needs = await subsetNeedsCounts(ctx, ran);
-        return completeSubsets(ctx, { reruns: ran, checks: testChecks, dir, needs, restored, changeCommit });
-      },
+    const reruns = await ctx.withScratch(TESTS_KEPT, "change", async (scratch) => {
+      const files = restored.map((c) => c.path);
+      await scratch.layOver(start, files);
+      const ran = await rerunAll(ctx, testChecks, scratch.dir, TESTS_KEPT, { files, trusts: "passed" });
+      const needs = await subsetNeedsCounts(ctx, ran);
+      return completeSubsets(ctx, {
+        reruns: ran,
+        checks: testChecks,
+        scratch,
+        needs,
+        restored,
+        changeTree: change.tree,
+      });
     });
     const row = (await shrinking(reruns, testsKeptRow({ restored, markers, reruns, hasTestChecks: true })))!;
     return { row: withRerunNotes(row, reruns), startedAt };
@@ -165,7 +161,6 @@ async function testsKept(ctx: AttemptContext, settings: ProofSettings, change: C
 }
 
 async function failsWithoutChange(ctx: AttemptContext, settings: ProofSettings, change: Change): Promise<Timed | null> {
-  const start = ctx.run.startCommit!;
   const provers = ctx.run.checks.filter((c) => provesChangeOf(c) && isRerunnable(c));
   if (settings.vacuousPolicy === "off" || provers.length === 0) return null;
   const startedAt = new Date();
@@ -175,16 +170,11 @@ async function failsWithoutChange(ctx: AttemptContext, settings: ProofSettings, 
   const removed = tests.filter((c) => c.status === "D").map((c) => c.path);
   showRunning(ctx, FAILS_WITHOUT_CHANGE, startedAt, "running the checks without the change…");
   try {
-    const reruns = await withScratchWorktree({
-      checkoutPath: ctx.checkoutPath,
-      dir: scratchDirOf(ctx.deps.dataDir, ctx.run.id, ctx.attempt.n, FAILS_WITHOUT_CHANGE),
-      commit: start,
-      fn: async (dir) => {
-        await layOver(dir, laid.length ? await change.commit() : start, laid, removed);
-        return rerunAll(ctx, provers, dir, FAILS_WITHOUT_CHANGE, { files: laid, trusts: "failing tests" });
-      },
+    const reruns = await ctx.withScratch(FAILS_WITHOUT_CHANGE, "start", async (scratch) => {
+      await scratch.layOver(change.tree, laid, removed);
+      return rerunAll(ctx, provers, scratch.dir, FAILS_WITHOUT_CHANGE, { files: laid, trusts: "failing tests" });
     });
-    const heldFix = reruns.some((r) => r.verdict === "passed") ? await heldFixOf(ctx) : null;
+    const heldFix = reruns.some((r) => r.verdict === "passed") ? await heldFixOf(ctx, change) : null;
     const r = failsWithoutChangeRow({ vacuousPolicy: settings.vacuousPolicy, reruns, laidOver: laid, heldFix });
     return r ? { row: withRerunNotes(r, reruns), startedAt } : null;
   } catch (error) {
@@ -192,11 +182,12 @@ async function failsWithoutChange(ctx: AttemptContext, settings: ProofSettings, 
   }
 }
 
-// The newest earlier run of this task that went green on a commit the start commit holds (null: none).
-async function heldFixOf(ctx: AttemptContext): Promise<{ runNumber: number; commit: string } | null> {
+// The newest earlier run of this task that went green on a commit the start commit holds (null: none), by
+// the history the verified store has (the checkout's commit objects are the agent's to rewrite).
+async function heldFixOf(ctx: AttemptContext, change: Change): Promise<{ runNumber: number; commit: string } | null> {
   const start = ctx.run.startCommit!;
   const green = await listGreenCommitsOfTask({ taskId: ctx.run.taskId, beforeNumber: ctx.run.number });
   for (const fix of green)
-    if (await gitOk(["merge-base", "--is-ancestor", fix.commit, start], { cwd: ctx.checkoutPath })) return fix;
+    if (await gitOk(["merge-base", "--is-ancestor", fix.commit, start], change.store.options())) return fix;
   return null;
 }

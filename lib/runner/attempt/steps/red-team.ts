@@ -21,7 +21,6 @@ import {
   writeRunFile,
 } from "../../checkout/checkout-files";
 import { git } from "../../checkout/git";
-import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import { attemptDirOf } from "../../paths";
 import { giveTo } from "../../run-as";
 import { timeoutWords } from "../budget";
@@ -83,7 +82,6 @@ const failure = (message: string, exitCode: number | null = null): RedTeamRecord
 async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
   const { run, attempt, deps, task } = ctx;
   const change = await ctx.change();
-  const commit = await change.commit();
   const changed = change.changes.map((c) => c.path);
   const dir = path.join(deps.dataDir, "briefs", run.id, `${attempt.n}-redteam`);
   makeRunDir(deps.dataDir, dir);
@@ -102,30 +100,28 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
   if (ctx.budget.isSpent()) return failure(`not run: ${ctx.budget.spentMessage()}`);
   const timeout = ctx.budget.timeoutFor(null);
   // 1. The red team writes its probes in its own scratch worktree.
-  const written = await withScratchWorktree({
-    checkoutPath: ctx.checkoutPath,
-    dir: scratchDirOf(deps.dataDir, run.id, attempt.n, RED_TEAM),
-    commit,
-    fn: async (scratch) => {
-      const outcome = await ctx.exec({
-        role: "reviewer",
-        command: run.redTeamCommand!,
-        cwd: scratch,
-        env: { ...envOf(ctx, brief), reportFile },
-        timeoutMs: timeout.timeoutMs,
-        stdinFile: brief,
-        logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${RED_TEAM}.run.log`),
-        liveName: RED_TEAM,
-      });
-      const changes = await filesChanged(scratch, commit, await checkoutFingerprint(scratch, { scratch: true }));
-      const files = new Map<string, Buffer>();
-      for (const c of changes)
-        if (c.status === "A") {
-          const read = readCheckoutFile(scratch, c.path, { maxBytes: MAX_PROBE_BYTES });
-          if (read.kind === "file") files.set(c.path, read.bytes);
-        }
-      return { outcome, changes, files };
-    },
+  const written = await ctx.withScratch(RED_TEAM, "change", async ({ dir: scratch }) => {
+    const outcome = await ctx.exec({
+      role: "reviewer",
+      command: run.redTeamCommand!,
+      cwd: scratch,
+      env: { ...envOf(ctx, brief), reportFile },
+      timeoutMs: timeout.timeoutMs,
+      stdinFile: brief,
+      logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${RED_TEAM}.run.log`),
+      liveName: RED_TEAM,
+    });
+    // What the red team wrote, hashed from its files and brought into the verified store.
+    const probed = await checkoutFingerprint(scratch, { scratch: true });
+    await change.store.bring(ctx.checkoutPath, probed, change.tree);
+    const changes = await filesChanged(change.store.options(), change.tree, probed);
+    const files = new Map<string, Buffer>();
+    for (const c of changes)
+      if (c.status === "A") {
+        const read = readCheckoutFile(scratch, c.path, { maxBytes: MAX_PROBE_BYTES });
+        if (read.kind === "file") files.set(c.path, read.bytes);
+      }
+    return { outcome, changes, files };
   });
   const report = readCapped(deps.dataDir, reportFile, MAX_REPORT);
   const { outcome } = written;
@@ -149,7 +145,7 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
       probes.push({ path: probe, verdict: "skipped", exitCode: null, output: "not run: the budget ran out" });
       continue;
     }
-    probes.push(await runProbe(ctx, commit, probe, written.files.get(probe) ?? Buffer.alloc(0), brief));
+    probes.push(await runProbe(ctx, probe, written.files.get(probe) ?? Buffer.alloc(0), brief));
   }
   const judged = judgeRedTeam({ probes, refused: sorted.refused, report, exitCode: outcome.exitCode });
   // 3. All passing: kept on the task branch.
@@ -164,39 +160,33 @@ function envOf(ctx: AttemptContext, brief: string): ExecEnv {
 
 async function runProbe(
   ctx: AttemptContext,
-  commit: string,
   probe: string,
   content: Buffer,
   brief: string,
 ): Promise<RedTeamRecord["probes"][number]> {
   const { run, attempt, deps } = ctx;
-  return withScratchWorktree({
-    checkoutPath: ctx.checkoutPath,
-    dir: scratchDirOf(deps.dataDir, run.id, attempt.n, `${RED_TEAM}-probe`),
-    commit,
-    fn: async (scratch) => {
-      const written = writeCheckoutFile(scratch, probe, content);
-      if (written.kind === "refused")
-        return { path: probe, verdict: "error" as const, exitCode: null, output: `not run: ${written.reason}` };
-      giveTo(written.path, deps.runAs);
-      const outcome = await ctx.exec({
-        command: run.redTeamTestCommand!,
-        cwd: scratch,
-        env: { ...envOf(ctx, brief), extra: { GATEHOUSE_PROBE: probe } },
-        timeoutMs: ctx.budget.timeoutFor(null).timeoutMs,
-        logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${RED_TEAM}.probe.log`),
-        liveName: `${RED_TEAM}.probe`,
-      });
-      const output = ctx.masker.maskText(outcome.tail.slice(-MAX_PROBE_OUTPUT));
-      if (outcome.spawnError || outcome.isTimedOut || outcome.isAborted)
-        return {
-          path: probe,
-          verdict: "error" as const,
-          exitCode: outcome.exitCode,
-          output: outcome.spawnError ?? (outcome.isTimedOut ? "stopped: out of time" : "stopped"),
-        };
-      return { path: probe, verdict: outcome.exitCode === 0 ? "passed" : "failed", exitCode: outcome.exitCode, output };
-    },
+  return ctx.withScratch(`${RED_TEAM}-probe`, "change", async ({ dir: scratch }) => {
+    const written = writeCheckoutFile(scratch, probe, content);
+    if (written.kind === "refused")
+      return { path: probe, verdict: "error" as const, exitCode: null, output: `not run: ${written.reason}` };
+    giveTo(written.path, deps.runAs);
+    const outcome = await ctx.exec({
+      command: run.redTeamTestCommand!,
+      cwd: scratch,
+      env: { ...envOf(ctx, brief), extra: { GATEHOUSE_PROBE: probe } },
+      timeoutMs: ctx.budget.timeoutFor(null).timeoutMs,
+      logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${RED_TEAM}.probe.log`),
+      liveName: `${RED_TEAM}.probe`,
+    });
+    const output = ctx.masker.maskText(outcome.tail.slice(-MAX_PROBE_OUTPUT));
+    if (outcome.spawnError || outcome.isTimedOut || outcome.isAborted)
+      return {
+        path: probe,
+        verdict: "error" as const,
+        exitCode: outcome.exitCode,
+        output: outcome.spawnError ?? (outcome.isTimedOut ? "stopped: out of time" : "stopped"),
+      };
+    return { path: probe, verdict: outcome.exitCode === 0 ? "passed" : "failed", exitCode: outcome.exitCode, output };
   });
 }
 

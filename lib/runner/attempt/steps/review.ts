@@ -30,8 +30,6 @@ import {
 import { shellQuote } from "../../../gates/shell-quote";
 import { saveAttemptReview } from "../../../db/runs";
 import { makeRunDir, readRunFile, writeRunFile } from "../../checkout/checkout-files";
-import { git } from "../../checkout/git";
-import { scratchDirOf, withScratchWorktree } from "../../checkout/scratch";
 import { attemptDirOf } from "../../paths";
 import { giveTo } from "../../run-as";
 import { type AttemptContext, maskDeep } from "../context";
@@ -71,10 +69,15 @@ async function runReview(ctx: AttemptContext): Promise<StepResult> {
   let record: ReviewRecord;
   try {
     const change = await ctx.change();
-    const commit = await change.commit();
-    const diff = await git(["diff-tree", "-r", "-p", "--no-color", "--no-renames", run.startCommit, change.tree], {
-      cwd: ctx.checkoutPath,
-    });
+    const diff = await change.store.git([
+      "diff-tree",
+      "-r",
+      "-p",
+      "--no-color",
+      "--no-renames",
+      run.startCommit,
+      change.tree,
+    ]);
     const isDiffCut = Buffer.byteLength(diff) > MAX_DIFF_BYTES;
     const brief = ctx.masker.maskText(
       composeReviewBrief({
@@ -100,12 +103,9 @@ async function runReview(ctx: AttemptContext): Promise<StepResult> {
         tries.push({ n, exitCode: null, executed: [], problem: ctx.budget.spentMessage(), durationMs: 0 });
         break;
       }
-      const done = await withScratchWorktree({
-        checkoutPath: ctx.checkoutPath,
-        dir: scratchDirOf(deps.dataDir, run.id, attempt.n, `${REVIEW}${n}`),
-        commit,
-        fn: (dir) => reviewTry(ctx, { dir, n, files, shimBin }),
-      });
+      const done = await ctx.withScratch(`${REVIEW}${n}`, "change", ({ dir }) =>
+        reviewTry(ctx, { dir, n, files, shimBin }),
+      );
       const parsed = done.problem ? null : parseReviewReport(done.report, ids);
       const problem =
         done.problem ??

@@ -1,0 +1,137 @@
+// What Gatehouse judges a change by is read from objects it can trust. A task checkout's object store is
+// the agent's: git never checks, when it reads a loose object or a pack, that the content matches the id
+// it is filed under, so an agent can rewrite the start commit's copy of a test file — the patch the proof
+// rows read would then hide the edit, `_tests-kept` would lay the forgery back as "the original", and
+// `_fails-without-change` would run the start commit's code as the agent rewrote it.
+//
+// An attempt's verified store is a bare repository of the platform's (made by hand, outside every sandbox,
+// removed with the attempt's files) whose object lookups never reach the checkout: the Work's clone as its
+// alternate (every object the clone holds was hashed when it arrived: clone, fetch.fsckObjects) and, in its
+// own object directory, what the checkout as the checks saw it holds beyond the start commit's tree. That
+// comes as a pack git hashes object by object while indexing it (index-pack): an object whose content does
+// not match its id arrives under its real id, and the tree naming the forged id points at an object the
+// store does not have — reading it fails, it never shows the forgery.
+//
+// Scratch worktrees stay worktrees of the task checkout (what the checks run in sees no more of the
+// repository than the checkout does), but their files and index are written from the verified store.
+import fs from "node:fs";
+import path from "node:path";
+import { giveTo, type RunAsUser } from "../run-as";
+import { git, gitCaptured, GitError, type GitOptions } from "./git";
+
+// An empty pack: the 12-byte header and the 20-byte checksum.
+const EMPTY_PACK_BYTES = 32;
+
+export class VerifiedStore {
+  private packs = 0;
+
+  private constructor(
+    readonly dir: string,
+    private readonly runAs: RunAsUser | null,
+  ) {}
+
+  // Makes the store at `dir` (anything there before goes), borrowing the objects of the clone at `repoDir`.
+  static open(opts: { dir: string; repoDir: string; runAs: RunAsUser | null }): VerifiedStore {
+    const { dir, runAs } = opts;
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    for (const sub of ["", "objects", "objects/info", "objects/pack", "refs", "incoming"]) {
+      fs.mkdirSync(path.join(dir, sub), { recursive: true });
+      giveTo(path.join(dir, sub), runAs);
+    }
+    fs.writeFileSync(path.join(dir, "HEAD"), "ref: refs/heads/none\n");
+    fs.writeFileSync(path.join(dir, "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = true\n");
+    fs.writeFileSync(
+      path.join(dir, "objects", "info", "alternates"),
+      `${fs.realpathSync(path.join(opts.repoDir, "objects"))}\n`,
+    );
+    return new VerifiedStore(dir, runAs);
+  }
+
+  // git in the store (its config is the platform's alone: nothing to list and switch off).
+  options(more: Omit<GitOptions, "cwd" | "isOwnConfig"> = {}): GitOptions {
+    return { ...more, cwd: this.dir, isOwnConfig: true, env: { GIT_DIR: this.dir, ...more.env } };
+  }
+
+  git(args: string[], more: Omit<GitOptions, "cwd" | "isOwnConfig"> = {}): Promise<string> {
+    return git(args, this.options(more));
+  }
+
+  // The tree of `commit` as the store (through the clone) has it; null when it does not have the commit.
+  async treeOf(commit: string): Promise<string | null> {
+    const read = await gitCaptured(["rev-parse", "--verify", "--quiet", `${commit}^{tree}`], this.options());
+    return read.code === 0 ? read.stdout.trim() : null;
+  }
+
+  // Brings the objects of the tree `tree` of the checkout that `base` (a tree the store already has, read
+  // from the checkout's copy only to leave its objects out) does not hold. An object `base` claims, forged,
+  // is left out and then missing here; one sent forged arrives under its real id.
+  async bring(checkoutPath: string, tree: string, base: string): Promise<void> {
+    if (tree === base) return;
+    const n = ++this.packs;
+    const incoming = path.join(this.dir, "incoming");
+    const revs = path.join(incoming, `revs-${n}`);
+    fs.writeFileSync(revs, `${tree}\n--not\n${base}\n`);
+    giveTo(revs, this.runAs);
+    try {
+      const name = (
+        await git(["pack-objects", "--revs", "--quiet", path.join(incoming, `p${n}`)], {
+          cwd: checkoutPath,
+          stdinFile: revs,
+          timeoutMs: 600_000,
+          // One pack, whatever size the agent's config would cut packs at.
+          config: [["pack.packSizeLimit", "0"]],
+        })
+      ).trim();
+      if (!/^[0-9a-f]{40,64}$/.test(name)) throw new GitError(`git pack-objects named no pack (${name.slice(0, 80)})`);
+      const pack = path.join(incoming, `p${n}-${name}.pack`);
+      if (fs.statSync(pack).size > EMPTY_PACK_BYTES)
+        await this.git(["index-pack", "--stdin"], { stdinFile: pack, timeoutMs: 600_000 });
+    } finally {
+      for (const file of fs.readdirSync(incoming))
+        if (file === `revs-${n}` || file.startsWith(`p${n}-`)) fs.rmSync(path.join(incoming, file), { force: true });
+    }
+  }
+
+  // Writes the files of `treeish` into the scratch worktree `dir` (empty but for its .git), with the index
+  // `indexFile` (the scratch worktree's own, which no command has reached yet) made to match them.
+  async fill(dir: string, indexFile: string, treeish: string): Promise<void> {
+    await git(["read-tree", "--reset", "-u", treeish], { ...this.worktreeOptions(dir, indexFile), timeoutMs: 600_000 });
+  }
+
+  // Lays `files` of `treeish` over the scratch worktree `dir` (added or changed there), and deletes
+  // `deleted`. The index git needs for it is one of the store's own: nothing is written in the checkout's
+  // .git, which the commands run in scratch worktrees can reach.
+  async layOver(
+    dir: string,
+    treeish: string,
+    files: readonly string[],
+    deleted: readonly string[] = [],
+  ): Promise<void> {
+    if (files.length > 0) {
+      const index = path.join(this.dir, "incoming", `index-${++this.packs}`);
+      try {
+        await git(["checkout", "--quiet", treeish, "--", ...files], this.worktreeOptions(dir, index));
+      } finally {
+        fs.rmSync(index, { force: true });
+      }
+    }
+    for (const file of deleted) {
+      const target = path.resolve(dir, file);
+      if (target.startsWith(dir + path.sep)) fs.rmSync(target, { force: true });
+    }
+  }
+
+  // git with the store's objects and the scratch worktree's files; paths are taken literally (no globs).
+  private worktreeOptions(dir: string, indexFile: string): GitOptions {
+    return {
+      cwd: dir,
+      isOwnConfig: true,
+      env: { GIT_DIR: this.dir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: "1" },
+    };
+  }
+
+  close(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
