@@ -206,6 +206,23 @@ are red", async () => {
     expect(detail.run.gate).toBe("red");
   });
 
+  it("a weakened test that writes the original back on disk as it runs: the rows judge what the checks were \
+run on, and the gate is red", async () => {
+    const restoring =
+      `require("node:fs").writeFileSync(__filename, ${JSON.stringify(TITLE_TEST)});\n` + 'console.log("ok restored");\n';
+    const s = await scenario(agentWriting({ "test/title.test.js": restoring }));
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.attempts[0].results.find((r) => r.checkId === "unit")!.verdict).toBe("passed");
+    // The checkout shows the original again; the commit keeps the weakened test.
+    expect(fs.readFileSync(path.join(s.worktree, "test/title.test.js"), "utf8")).toBe(TITLE_TEST);
+    expect(gitIn(s.worktree, "show", "HEAD:test/title.test.js")).toContain("ok restored");
+    expect(proofOf(detail)["_tests-kept"]).toMatchObject({
+      verdict: "failed",
+      message: 'With the tests as they were, "unit" fails: the change weakened or removed tests',
+    });
+    expect(detail.run.gate).toBe("red");
+  });
+
   it("an agent that deletes the failing test file: red, naming the deleted file", async () => {
     const detail = await dispatchAndSettle(h, (await scenario(agentWriting({ "test/title.test.js": null }))).task.id);
     expect(detail.attempts[0].results.find((r) => r.checkId === "unit")!.verdict).toBe("passed");

@@ -67,7 +67,7 @@ export type ExecSpec = {
   role?: CommandRole;
 };
 
-// The change from the run's start commit to the checkout as the checks saw it (uncommitted changes
+// The change from the run's start commit to the checkout as the checks found it (uncommitted changes
 // included): the tree, its files by status, the diff without context, and (made when first asked) a
 // commit of that tree for scratch worktrees. Read from the attempt's verified store (verified-store.ts),
 // whose `store` is here for what reads more of the two versions.
@@ -105,6 +105,9 @@ export class AttemptContext {
   private readonly secretValues: string[];
   private changeRead: Promise<Change> | null = null;
   private store: VerifiedStore | null = null;
+  // The checkout's fingerprint read just before the checks (null: it could not be read; undefined: not
+  // read by a pipeline, as when a test runs one step alone — read when the change is first asked for).
+  private checkedTree: string | null | undefined = undefined;
   // The sandboxes the attempt's checks share (null: the sandbox is off or unavailable).
   private readonly sandboxes: AttemptSandboxes | null;
 
@@ -232,10 +235,23 @@ export class AttemptContext {
     return liveLogKey(this.run.id, this.attempt.n, name);
   }
 
+  // What the checks were run on: the checkout's fingerprint just before them (the pipeline says). The
+  // change is that tree, not the checkout after the checks: the agent's code runs in the checks and could put
+  // a weakened test's original text back on disk once it has passed, while the commit keeps the weakened one.
+  setCheckedTree(tree: string | null): void {
+    this.checkedTree = tree;
+  }
+
   // Read once per attempt (proof, review, red team and mutation ask for it); rejects when git cannot.
   change(): Promise<Change> {
-    this.changeRead ??= readChange(this.checkoutPath, this.run.startCommit!, this.verifiedStore());
+    this.changeRead ??= this.readChange();
     return this.changeRead;
+  }
+
+  private async readChange(): Promise<Change> {
+    if (this.checkedTree === null) throw new Error("the checkout could not be read before the checks");
+    const tree = this.checkedTree ?? (await checkoutFingerprint(this.checkoutPath));
+    return readChange(this.checkoutPath, this.run.startCommit!, tree, this.verifiedStore());
   }
 
   // The attempt's verified store, made when first asked for.
@@ -263,9 +279,11 @@ export class AttemptContext {
     });
   }
 
-  // Gatehouse itself committed to the checkout (the red team's probes): the change is read again.
+  // Gatehouse itself committed to the checkout (the red team's probes): the change is read again, from
+  // the checkout as it is now.
   forgetChange(): void {
     this.changeRead = null;
+    this.checkedTree = undefined;
   }
 
   // A row no command produced (proof rows, the layers' rows): its log is what it found (masked like every
@@ -300,8 +318,8 @@ export class AttemptContext {
   }
 }
 
-async function readChange(checkoutPath: string, start: string, store: VerifiedStore): Promise<Change> {
-  const [startTree, tree] = await Promise.all([store.treeOf(start), checkoutFingerprint(checkoutPath)]);
+async function readChange(checkoutPath: string, start: string, tree: string, store: VerifiedStore): Promise<Change> {
+  const startTree = await store.treeOf(start);
   if (!startTree) throw new Error(`the run's start commit ${start.slice(0, 12)} is not in the Work's repository`);
   await store.bring(checkoutPath, tree, startTree);
   const [changes, diff] = await Promise.all([

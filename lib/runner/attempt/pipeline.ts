@@ -119,6 +119,7 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   // commit it could not check.
   const state = await checkoutState(ctx.checkoutPath).catch(() => null);
   const dirty = state?.isDirty ?? true;
+  ctx.setCheckedTree(state?.tree ?? null);
 
   // The agent changed nothing since the previous attempt's checks: do not run them again.
   if (attempt.trigger === "agent-loop" && previous?.treeAfter) {
