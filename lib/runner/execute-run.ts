@@ -94,7 +94,11 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     if (!run.startCommit) {
       // What the proof rows compare with is read from the Work's clone (checkout/verified-store.ts): the
       // start commit is carried there now if an earlier attempt's commit never was (nothing to do when it was).
-      await saveCheckoutBranch(target).catch(() => null);
+      await saveCheckoutBranch(target).catch((error: Error) =>
+        console.error(
+          `gatehouse: the start commit of run ${run.id} could not be carried to the clone: ${error.message}`,
+        ),
+      );
       run.startCommit = checkout.head;
       await updateRun({ id: run.id, changes: { startCommit: checkout.head } });
     }

@@ -1,4 +1,5 @@
-// An agent rewriting the objects of its own checkout: git never checks, reading a loose object, that its
+// An agent rewriting the objects of its own checkout (first part), and what the agent's code, run by the
+// checks, leaves behind for the re-runs that judge it (second part): git never checks, reading a loose object, that its
 // content matches the id it is filed under, so an agent can make the start commit's copy of a file say
 // what it likes (or the tree of its own commit). The proof rows must judge the change by the real start
 // commit — the Work's clone — and never by the checkout's copy. Real git, real scripted agents, real
@@ -152,5 +153,58 @@ ${LOOSEN}`,
     expect(rowOf(detail, "_fails-without-change")?.verdict).toBe("passed");
     expect(rowOf(detail, "_tests-kept")?.verdict).toBe("passed");
     expect(detail.run.gate).toBe("green");
+  });
+});
+
+describe("what the agent's code leaves for the runs that judge it", () => {
+  it("a .gitattributes turning a test script into CRLF where it is laid over the start commit: the script \
+is laid as its blob holds it, passes there, and proves nothing", async () => {
+    const { detail } = await runAgent(
+      "crlf-attributes",
+      `printf 'set -e\\ntrue\\n' > test/accept.sh
+printf '*.sh text eol=crlf\\n' > test/.gitattributes
+printf %s ${shellQuote(TITLE_FIXED)} > src/title.js
+git add -A && git commit -qm "fix, with an acceptance script"`,
+      { vacuousPolicy: "required", testPatterns: ["test/**"] },
+      { acceptanceChecks: [check("accept", "bash test/accept.sh", { kind: "test" })] },
+    );
+    expect(rowOf(detail, "accept")?.verdict).toBe("passed");
+    expect(rowOf(detail, "_fails-without-change")).toMatchObject({
+      verdict: "failed",
+      message: '"accept" passes without the change too: it proves nothing',
+    });
+    expect(detail.run.gate).toBe("red");
+  });
+
+  it("code that, run by the check, plants a Python .pth in the checks' HOME passing every run in a scratch \
+worktree: the re-run has a HOME of its own, the original test fails there, and the gate is red", async () => {
+    const test = `import sys\nsys.path.insert(0, "src")\nfrom t import title\nassert title("Hello") == "hello"\nprint("ok")\n`;
+    const weakened = test.replace('assert title("Hello") == "hello"', 'assert title("Hello")');
+    const planting = `import os, site
+p = site.getusersitepackages()
+os.makedirs(p, exist_ok=True)
+open(os.path.join(p, "zz.pth"), "w").write("import os; (os.getcwd().find('/scratch/') >= 0) and (print('ok'), os._exit(0))\\n")
+def title(s): return s
+`;
+    const s = await makeScenario(
+      h,
+      {
+        checkDefaults: [check("unit", "/usr/bin/python3 test/test_t.py", { kind: "test" })],
+        agentCommand: script(
+          "plant-pth",
+          `printf %s ${shellQuote(weakened)} > test/test_t.py
+printf %s ${shellQuote(planting)} > src/t.py
+git add -A && git commit -qm "tidy"`,
+        ),
+        maxGateAttempts: 1,
+        testPatterns: ["test/**"],
+      },
+      { files: { "src/t.py": "def title(s): return s\n", "test/test_t.py": test } },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(rowOf(detail, "unit")?.verdict).toBe("passed");
+    expect(rowOf(detail, "_tests-kept")).toMatchObject({ verdict: "failed" });
+    expect(logOf(detail, "_tests-kept")).toContain("AssertionError");
+    expect(detail.run.gate).toBe("red");
   });
 });

@@ -209,7 +209,8 @@ are red", async () => {
   it("a weakened test that writes the original back on disk as it runs: the rows judge what the checks were \
 run on, and the gate is red", async () => {
     const restoring =
-      `require("node:fs").writeFileSync(__filename, ${JSON.stringify(TITLE_TEST)});\n` + 'console.log("ok restored");\n';
+      `require("node:fs").writeFileSync(__filename, ${JSON.stringify(TITLE_TEST)});\n` +
+      'console.log("ok restored");\n';
     const s = await scenario(agentWriting({ "test/title.test.js": restoring }));
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.attempts[0].results.find((r) => r.checkId === "unit")!.verdict).toBe("passed");

@@ -15,7 +15,7 @@ import { buildCheckEnv, processMarkers } from "../check-env";
 import { checkoutFingerprint } from "../checkout/checkout";
 import { git, type GitOptions } from "../checkout/git";
 import { repoDirOf } from "../checkout/checkout";
-import { commitOfTree, scratchDirOf, type Scratch, withScratchWorktree } from "../checkout/scratch";
+import { commitOfTree, isScratch, scratchDirOf, type Scratch, withScratchWorktree } from "../checkout/scratch";
 import { VerifiedStore } from "../checkout/verified-store";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "../live-logs";
 import type { OutputMasker } from "../output/masker";
@@ -23,7 +23,7 @@ import { attemptDirOf, attemptFilesDirOf, checkHomeOf, checkLogPathOf, pipeDirOf
 import { runCommand, type CommandOutcome, type InsideSandbox } from "../process/run-command";
 import { type CommandSandbox, sandboxFor, sandboxPlanOf, type SandboxRequest } from "../sandbox/command-sandbox";
 import { AttemptSandboxes } from "../sandbox/attempt-sandbox";
-import { dropEmptyReportFile, homeFor, prepareReportFile } from "../sandbox/command-files";
+import { dropEmptyReportFile, freshHomeFor, homeFor, prepareReportFile } from "../sandbox/command-files";
 import { sandboxPolicyOf, type CommandRole } from "../sandbox/policy";
 import { sandboxSettingsOf } from "../../gates/work-settings";
 import type { RunnerDeps } from "../runner-deps";
@@ -103,6 +103,7 @@ export class AttemptContext {
   // The agent checks' verdicts from the agent's report (null: no agent step in this attempt).
   agentReport: AppliedReport | null = null;
   private readonly secretValues: string[];
+  private freshHomes = 0;
   private changeRead: Promise<Change> | null = null;
   private store: VerifiedStore | null = null;
   // The checkout's fingerprint read just before the checks (null: it could not be read; undefined: not
@@ -166,8 +167,14 @@ export class AttemptContext {
       passthrough: spec.env.passthrough,
       secrets: this.secrets,
       serverEnv: deps.serverEnv,
-      // The agent's HOME is the Work's, kept between runs; the checks' is fresh per attempt.
-      home: homeFor(owner, role),
+      // The agent's HOME is the Work's, kept between runs; the checks' is fresh per attempt, and a command
+      // run again in a scratch worktree (the proof rows, the red team's probes, the mutation floor) gets one
+      // of its own: nothing the agent's code left in the checks' HOME (a Python .pth in ~/.local, an
+      // ~/.npmrc) reaches the runs that judge it.
+      home:
+        role === "check" && isScratch(deps.dataDir, spec.cwd)
+          ? freshHomeFor(owner, ++this.freshHomes)
+          : homeFor(owner, role),
     });
     if (spec.env.pathPrefix) env.PATH = `${spec.env.pathPrefix}:${env.PATH}`;
     Object.assign(env, spec.env.extra);

@@ -18,7 +18,7 @@ import {
   saveCheckoutBranch,
   type CheckoutTarget,
 } from "./checkout";
-import { withScratchWorktree } from "./scratch";
+import { type Scratch, withScratchWorktree } from "./scratch";
 import { VerifiedStore } from "./verified-store";
 import { git, gitEnvironment, gitHomeOf, namedOverrides } from "./git";
 import { findSkipMarkers } from "../../gates/proof";
@@ -126,11 +126,8 @@ describe("git run by the platform in an armed checkout", () => {
     agentGit("config", "core.alternateRefsCommand", evil("alternate-refs"));
     agentGit("config", "remote.origin.uploadpack", evil("uploadpack"));
     // What upload-pack in the checkout's repository would honour, were the branch fetched from it directly:
-    // a pack-objects hook, and a promisor remote whose lazy fetch runs a transport.
+    // a pack-objects hook. (A promisor remote: "a partial clone's config" below.)
     agentGit("config", "uploadpack.packObjectsHook", evil("pack-objects-hook"));
-    agentGit("config", "extensions.partialClone", "evil");
-    agentGit("config", "remote.evil.promisor", "true");
-    agentGit("config", "remote.evil.url", `ext::sh -c ${evil("promisor-transport")}`);
     agentGit("config", "protocol.allow", "always");
     // Attributes in the shared info/ (every worktree of the clone) and in the checkout itself.
     fs.mkdirSync(path.join(repoDir, "info"), { recursive: true });
@@ -604,6 +601,91 @@ describe("what git reads of a task checkout that no commit shows (second review 
     write(path.join(co, "Foo.js"), "loaded by the checks\n");
     expect(await isDirtyCheckout(co)).toBe(true);
     expect(gitIn(co, "ls-tree", "--name-only", await checkoutFingerprint(co))).toContain("Foo.js");
+  });
+});
+
+describe("a partial clone's config (review of session 23)", () => {
+  it("a promisor remote on a local path with its own upload-pack, and an object missing: reading the \
+checkout is refused, and no command of the platform's fetches the object or runs the program", async () => {
+    const co = (await prepareCheckout(target("task-promisor", "gate-promisor"))).path;
+    commitFiles(co, { "src/lazy.txt": "fetched on demand\n" }, "lazy");
+    const lazy = gitIn(co, "rev-parse", "HEAD:src/lazy.txt");
+    gitIn(co, "config", "extensions.partialClone", "evil");
+    gitIn(co, "config", "remote.evil.promisor", "true");
+    gitIn(co, "config", "remote.evil.url", repo.dir);
+    gitIn(co, "config", "remote.evil.uploadpack", evil("promisor-upload-pack"));
+    // The blob goes: a command that reads it would ask the promisor remote for it.
+    fs.rmSync(path.join(co, ".git", "objects", lazy.slice(0, 2), lazy.slice(2)), { force: true });
+    await expect(checkoutFingerprint(co)).rejects.toThrow(/partial clone \(extensions\.partialclone\)/);
+    // A command that lists no config (plumbing) reads the missing blob: no transport is allowed, nothing runs.
+    await expect(git(["cat-file", "blob", lazy], { cwd: co })).rejects.toThrow();
+    await expect(git(["diff-tree", "-p", "HEAD~1", "HEAD"], { cwd: co })).rejects.toThrow();
+    expect(ran()).toEqual([]);
+  });
+});
+
+describe("scratch worktrees after the commands run in them (review of session 23)", () => {
+  const scratchOf = async (name: string, fn: (scratch: Scratch, co: string, head: string) => Promise<void>) => {
+    const co = (await prepareCheckout(target(`task-${name}`, `gate-${name}`))).path;
+    const head = await headCommit(co);
+    await withScratchWorktree({
+      checkoutPath: co,
+      dir: path.join(dataDir, "scratch", name),
+      commit: head,
+      tree: head,
+      store: VerifiedStore.open({ dir: path.join(dataDir, `store-${name}`), repoDir, runAs: null }),
+      fn: (scratch) => fn(scratch, co, head),
+    });
+  };
+
+  it("a .git folder left in the scratch (its config naming a smudge filter) is not read when files are \
+laid over it: nothing runs, and the file is the tree's", async () => {
+    await scratchOf("swapped-git", async (scratch) => {
+      const dotGit = path.join(scratch.dir, ".git");
+      fs.rmSync(dotGit, { force: true });
+      fs.mkdirSync(path.join(dotGit, "info"), { recursive: true });
+      fs.writeFileSync(path.join(dotGit, "HEAD"), "ref: refs/heads/main\n");
+      fs.mkdirSync(path.join(dotGit, "objects"), { recursive: true });
+      fs.mkdirSync(path.join(dotGit, "refs"), { recursive: true });
+      fs.writeFileSync(path.join(dotGit, "config"), `[filter "x"]\n\tsmudge = ${evil("scratch-smudge")}\n`);
+      fs.writeFileSync(path.join(dotGit, "info", "attributes"), "* filter=x\n");
+      fs.writeFileSync(path.join(scratch.dir, "README.md"), "changed by a check\n");
+      await scratch.layOver(repo.head, ["README.md"]);
+      expect(fs.readFileSync(path.join(scratch.dir, "README.md"), "utf8")).toBe("base\n");
+    });
+    expect(ran()).toEqual([]);
+  });
+
+  it("a file to delete behind a folder turned into a link is not deleted outside the scratch", async () => {
+    const victim = path.join(dataDir, "victim");
+    fs.mkdirSync(victim, { recursive: true });
+    fs.writeFileSync(path.join(victim, "app.txt"), "keep me\n");
+    await scratchOf("linked-folder", async (scratch) => {
+      fs.rmSync(path.join(scratch.dir, "src"), { recursive: true, force: true });
+      fs.symlinkSync(victim, path.join(scratch.dir, "src"));
+      await scratch.layOver(repo.head, [], ["src/app.txt"]);
+    });
+    expect(fs.readFileSync(path.join(victim, "app.txt"), "utf8")).toBe("keep me\n");
+  });
+
+  it("a link the agent planted in .git/worktrees is dropped, not followed: what it points at stays", async () => {
+    const victim = path.join(dataDir, "victim-prune");
+    fs.mkdirSync(victim, { recursive: true });
+    fs.writeFileSync(path.join(victim, "precious.txt"), "keep me\n");
+    const co = (await prepareCheckout(target("task-prune-link", "gate-prune-link"))).path;
+    fs.mkdirSync(path.join(co, ".git", "worktrees"), { recursive: true });
+    fs.symlinkSync(victim, path.join(co, ".git", "worktrees", "evil"));
+    const head = await headCommit(co);
+    await withScratchWorktree({
+      checkoutPath: co,
+      dir: path.join(dataDir, "scratch", "prune-link"),
+      commit: head,
+      tree: head,
+      store: VerifiedStore.open({ dir: path.join(dataDir, "store-prune-link"), repoDir, runAs: null }),
+      fn: async ({ dir }) => expect(fs.readFileSync(path.join(dir, "README.md"), "utf8")).toBe("base\n"),
+    });
+    expect(fs.readdirSync(victim)).toEqual(["precious.txt"]);
+    expect(fs.existsSync(path.join(co, ".git", "worktrees", "evil"))).toBe(false);
   });
 });
 

@@ -43,6 +43,8 @@ export type GitOptions = {
   listed?: ListedOverrides;
   // A file git reads as its standard input (revisions for pack-objects, a pack for index-pack).
   stdinFile?: string;
+  // An existing file git writes its standard output to (a pack), instead of the output being returned.
+  stdoutFile?: string;
 };
 
 // What a config listing found to switch off (opaque outside this module).
@@ -78,13 +80,10 @@ const NEUTRAL_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ["tag.gpgSign", "false"],
   ["submodule.recurse", "false"],
   ["fetch.recurseSubmodules", "false"],
-  // Transports: only the known ones (ext::, fd:: and other remote helpers are refused).
+  // Transports: none (ext::, fd:: and other remote helpers never; the known ones only for the commands that
+  // fetch or push, TRANSPORTS). A command that reads objects may otherwise fetch one it lacks from a
+  // "promisor" remote the checkout's config names, with the upload-pack program that config names.
   ["protocol.allow", "never"],
-  ["protocol.file.allow", "always"],
-  ["protocol.git.allow", "always"],
-  ["protocol.http.allow", "always"],
-  ["protocol.https.allow", "always"],
-  ["protocol.ssh.allow", "always"],
   // What git reads of a checkout is what is on its disk, whatever the agent's config says: no sparse
   // patterns leaving files out of `add -A`, no split index, no line-ending or file-mode conversions.
   ["core.ignoreCase", "false"],
@@ -101,6 +100,18 @@ const NEUTRAL_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ["safe.directory", "*"],
   // GIT_GRAFT_FILE (below) is set: no hint about grafts in the messages git prints.
   ["advice.graftFileDeprecated", "false"],
+];
+
+// The known transports, for the commands that fetch or push (NETWORK_COMMANDS) alone.
+const TRANSPORTS: ReadonlyArray<readonly [string, string]> = ["file", "git", "http", "https", "ssh"].map(
+  (name) => [`protocol.${name}.allow`, "always"] as const,
+);
+
+// In a task's checkout: no automatic gc or maintenance after a fetch (its `worktree prune` would remove
+// whatever a link the agent planted in .git/worktrees points at).
+const CHECKOUT_CONFIG: ReadonlyArray<readonly [string, string]> = [
+  ["gc.auto", "0"],
+  ["maintenance.auto", "false"],
 ];
 
 // Per-name keys that run a program: for a section.<name> listed in the config, each of its keys here is
@@ -266,13 +277,17 @@ export function gitEnvironment(
     // standing in for the commits, trees and blobs the checks ran on.
     GIT_NO_REPLACE_OBJECTS: "1",
     GIT_GRAFT_FILE: "/dev/null",
+    // No object fetched on demand from a promisor remote (git 2.45 and later; before, no transport is
+    // allowed outside fetch and push, and a partial clone's config is refused).
+    GIT_NO_LAZY_FETCH: "1",
   };
   if (options.network)
     for (const name of NETWORK_ENV) {
       const value = serverEnv()[name];
       if (value !== undefined) env[name] = value;
     }
-  return { ...env, ...options.extra, ...configEnv([...NEUTRAL_CONFIG, ...(options.config ?? [])]) };
+  const transports = options.network ? TRANSPORTS : [];
+  return { ...env, ...options.extra, ...configEnv([...NEUTRAL_CONFIG, ...transports, ...(options.config ?? [])]) };
 }
 
 // The overrides for the per-name keys in a config listing (names NUL-terminated, as --null prints them;
@@ -306,7 +321,7 @@ async function run(
   env: Record<string, string>,
   timeoutMs: number,
   runAs: RunAsUser | null,
-  stdinFile?: string,
+  files: { stdinFile?: string; stdoutFile?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return execCaptured(findGit(), ["--no-pager", ...args], {
     cwd,
@@ -314,7 +329,7 @@ async function run(
     pipeDir: pipeDirOf(dataDir()),
     timeoutMs,
     runAs,
-    stdinFile,
+    ...files,
   }).catch((error: Error) => ({ code: null, stdout: "", stderr: error.message }));
 }
 
@@ -344,16 +359,18 @@ export async function gitCaptured(
   const home = ensureGitHome(dataDir());
   const cwd = options.cwd ?? (runAs ? dataDir() : process.cwd());
   const network = NETWORK_COMMANDS.has(args[0] ?? "");
-  let config: Array<[string, string]> = [];
+  const config: Array<readonly [string, string]> = [];
   let repository: Record<string, string>;
   try {
-    repository = repositoryEnvOf(options.cwd);
+    // A repository named outright (GIT_DIR: a verified store) is the only one git reads: nothing found at cwd.
+    repository = options.env?.GIT_DIR ? {} : repositoryEnvOf(options.cwd);
   } catch (error) {
     return { code: null, stdout: "", stderr: (error as Error).message };
   }
-  if (options.listed) config = options.listed.pairs.map(([key, value]) => [key, value]);
+  if (repository.GIT_DIR) config.push(...CHECKOUT_CONFIG);
+  if (options.listed) config.push(...options.listed.pairs.map(([key, value]) => [key, value] as [string, string]));
   else if (!options.isOwnConfig && !NO_DRIVER_COMMANDS.has(args[0] ?? "") && !isIndexOnly(args))
-    config = await listOverrides(args[0] ?? "", { home, cwd, runAs, env: { ...repository, ...options.env } });
+    config.push(...(await listOverrides(args[0] ?? "", { home, cwd, runAs, env: { ...repository, ...options.env } })));
   // diff-tree reads the index, and takes a side of its patch from the worktree's file where an index entry
   // says that file holds the tree's blob (the index is the agent's to forge): with no index (a path under
   // /proc, where nobody can make one) every side comes from the trees.
@@ -365,7 +382,8 @@ export async function gitCaptured(
   for (const [key, value] of options.config ?? []) config.push([key, value]);
   const env = gitEnvironment(home, { network, extra, config });
   const finalArgs = withSafeFlags(args);
-  return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs, options.stdinFile);
+  const files = { stdinFile: options.stdinFile, stdoutFile: options.stdoutFile };
+  return run(finalArgs, cwd, env, options.timeoutMs ?? 120_000, runAs, files);
 }
 
 // Read as data: `git config --list` parses the config (with its includes) and runs nothing.
@@ -377,6 +395,14 @@ async function listOverrides(
   const args = ["config", "--list", "--includes", "--name-only", "--null"];
   const listed = await run(args, at.cwd, listEnv, 30_000, at.runAs);
   if (listed.code !== 0) throw failure([command], listed);
+  const partial = listed.stdout
+    .split("\0")
+    .find((key) => /^(extensions\.partialclone|remote\..+\.promisor)$/s.test(key));
+  if (partial)
+    throw new GitError(
+      `git ${command} refused: the repository's config makes it a partial clone (${partial}), which fetches ` +
+        "missing objects from a remote it names",
+    );
   const config = namedOverrides(listed.stdout);
   if (config.length > MAX_NAMED_OVERRIDES)
     throw new GitError(

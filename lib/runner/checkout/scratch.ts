@@ -21,6 +21,11 @@ export function scratchDirOf(dataDir: string, runId: string, n: number, name: st
   return path.join(dataDir, "scratch", `${runId}-${n}${name}`);
 }
 
+// Whether `dir` is inside a scratch worktree.
+export function isScratch(dataDir: string, dir: string): boolean {
+  return path.resolve(dir).startsWith(path.join(dataDir, "scratch") + path.sep);
+}
+
 // A commit holding `tree` (the checkout as the checks saw it, uncommitted changes included) on `parent`.
 export async function commitOfTree(checkoutPath: string, tree: string, parent: string): Promise<string> {
   return (
@@ -53,10 +58,7 @@ export async function withScratchWorktree<T>(opts: {
     const parent = path.dirname(dir);
     fs.mkdirSync(parent, { recursive: true });
     giveTo(parent, runAsFromEnv());
-    // git writes the worktree's bookkeeping there: a folder of the checkout's, never a link out of it.
-    const worktrees = path.join(checkoutPath, ".git", "worktrees");
-    if (fs.existsSync(worktrees) && !fs.lstatSync(worktrees).isDirectory())
-      throw new GitError("the checkout's .git/worktrees is not a folder: no scratch worktree is made there");
+    dropPlantedWorktreeEntries(checkoutPath);
     await git(["worktree", "add", "--quiet", "--detach", "--no-checkout", dir, opts.commit], { cwd: checkoutPath });
   });
   try {
@@ -98,7 +100,21 @@ async function removeScratch(checkoutPath: string, dir: string): Promise<void> {
   if (!fs.existsSync(dir)) return;
   await git(["worktree", "remove", "--force", dir], { cwd: checkoutPath }).catch(() => undefined);
   fs.rmSync(dir, { recursive: true, force: true });
+  dropPlantedWorktreeEntries(checkoutPath);
   await git(["worktree", "prune"], { cwd: checkoutPath }).catch(() => undefined);
+}
+
+// git keeps a worktree's bookkeeping in the checkout's .git/worktrees/<name>: that must be a folder of the
+// checkout's, never a link out of it, and an entry there that is not a folder (a link the agent planted)
+// goes before git reads it — `worktree prune` would empty whatever such a link points at.
+function dropPlantedWorktreeEntries(checkoutPath: string): void {
+  const worktrees = path.join(checkoutPath, ".git", "worktrees");
+  const stat = fs.lstatSync(worktrees, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (!stat.isDirectory())
+    throw new GitError("the checkout's .git/worktrees is not a folder: no scratch worktree is made there");
+  for (const entry of fs.readdirSync(worktrees, { withFileTypes: true }))
+    if (!entry.isDirectory()) fs.rmSync(path.join(worktrees, entry.name), { force: true });
 }
 
 async function linkDependencies(checkoutPath: string, dir: string): Promise<void> {

@@ -17,7 +17,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { giveTo, type RunAsUser } from "../run-as";
-import { git, gitCaptured, GitError, type GitOptions } from "./git";
+import { git, gitCaptured, type GitOptions } from "./git";
 
 // An empty pack: the 12-byte header and the 20-byte checksum.
 const EMPTY_PACK_BYTES = 32;
@@ -35,12 +35,16 @@ export class VerifiedStore {
     const { dir, runAs } = opts;
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    for (const sub of ["", "objects", "objects/info", "objects/pack", "refs", "incoming"]) {
+    for (const sub of ["", "info", "objects", "objects/info", "objects/pack", "refs", "incoming"]) {
       fs.mkdirSync(path.join(dir, sub), { recursive: true });
       giveTo(path.join(dir, sub), runAs);
     }
     fs.writeFileSync(path.join(dir, "HEAD"), "ref: refs/heads/none\n");
     fs.writeFileSync(path.join(dir, "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = true\n");
+    // A file is written as its blob holds it: no line-ending, encoding, ident or filter conversion that a
+    // `.gitattributes` of the change names (this file outranks every one of them). A laid-over test file
+    // must be the start commit's bytes, not a CRLF copy in which `true\r` is no command.
+    fs.writeFileSync(path.join(dir, "info", "attributes"), "* -text -ident -filter -working-tree-encoding\n");
     fs.writeFileSync(
       path.join(dir, "objects", "info", "alternates"),
       `${fs.realpathSync(path.join(opts.repoDir, "objects"))}\n`,
@@ -71,25 +75,30 @@ export class VerifiedStore {
     const n = ++this.packs;
     const incoming = path.join(this.dir, "incoming");
     const revs = path.join(incoming, `revs-${n}`);
+    const pack = path.join(incoming, `pack-${n}`);
     fs.writeFileSync(revs, `${tree}\n--not\n${base}\n`);
+    // Written by git as its stdout (never a file git names in the checkout's .git, which is the agent's).
+    fs.writeFileSync(pack, "");
     giveTo(revs, this.runAs);
+    giveTo(pack, this.runAs);
     try {
-      const name = (
-        await git(["pack-objects", "--revs", "--quiet", path.join(incoming, `p${n}`)], {
-          cwd: checkoutPath,
-          stdinFile: revs,
-          timeoutMs: 600_000,
-          // One pack, whatever size the agent's config would cut packs at.
-          config: [["pack.packSizeLimit", "0"]],
-        })
-      ).trim();
-      if (!/^[0-9a-f]{40,64}$/.test(name)) throw new GitError(`git pack-objects named no pack (${name.slice(0, 80)})`);
-      const pack = path.join(incoming, `p${n}-${name}.pack`);
+      await git(["pack-objects", "--revs", "--stdout", "--quiet", "--no-reuse-delta"], {
+        cwd: checkoutPath,
+        stdinFile: revs,
+        stdoutFile: pack,
+        timeoutMs: 600_000,
+        // No delta search (the pack is hashed whole on arrival anyway), whatever the agent's config asks.
+        config: [
+          ["pack.window", "0"],
+          ["pack.depth", "0"],
+          ["pack.threads", "1"],
+        ],
+      });
       if (fs.statSync(pack).size > EMPTY_PACK_BYTES)
         await this.git(["index-pack", "--stdin"], { stdinFile: pack, timeoutMs: 600_000 });
     } finally {
-      for (const file of fs.readdirSync(incoming))
-        if (file === `revs-${n}` || file.startsWith(`p${n}-`)) fs.rmSync(path.join(incoming, file), { force: true });
+      fs.rmSync(revs, { force: true });
+      fs.rmSync(pack, { force: true });
     }
   }
 
@@ -116,18 +125,37 @@ export class VerifiedStore {
         fs.rmSync(index, { force: true });
       }
     }
+    // Never through a link: the folder must resolve inside the worktree (the commands run there before).
+    const root = fs.realpathSync(dir);
     for (const file of deleted) {
       const target = path.resolve(dir, file);
-      if (target.startsWith(dir + path.sep)) fs.rmSync(target, { force: true });
+      if (!target.startsWith(dir + path.sep)) continue;
+      let folder: string;
+      try {
+        folder = fs.realpathSync(path.dirname(target));
+      } catch {
+        continue;
+      }
+      if (folder === root || folder.startsWith(root + path.sep))
+        fs.rmSync(path.join(folder, path.basename(target)), { force: true });
     }
   }
 
   // git with the store's objects and the scratch worktree's files; paths are taken literally (no globs).
+  // Every place git would look for a repository is named, so a `.git` the commands run in the scratch left
+  // there (a folder with a config naming a filter program) is never read.
   private worktreeOptions(dir: string, indexFile: string): GitOptions {
     return {
       cwd: dir,
       isOwnConfig: true,
-      env: { GIT_DIR: this.dir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: "1" },
+      env: {
+        GIT_DIR: this.dir,
+        GIT_COMMON_DIR: this.dir,
+        GIT_OBJECT_DIRECTORY: path.join(this.dir, "objects"),
+        GIT_WORK_TREE: dir,
+        GIT_INDEX_FILE: indexFile,
+        GIT_LITERAL_PATHSPECS: "1",
+      },
     };
   }
 

@@ -53,10 +53,12 @@ export async function execCaptured(
     runAs?: RunAs | null;
     // A file the command reads as its standard input (none: it reads nothing).
     stdinFile?: string;
+    // An existing file its standard output goes to (then the captured stdout is empty).
+    stdoutFile?: string;
   },
 ): Promise<Captured> {
   const pool = fifoPoolFor(opts.pipeDir);
-  const out = await pool.takeReadEnd();
+  const out = opts.stdoutFile ? null : await pool.takeReadEnd();
   const err = await pool.takeReadEnd();
   const launched = await launch({
     file,
@@ -64,23 +66,23 @@ export async function execCaptured(
     cwd: opts.cwd,
     env: opts.env,
     stdinPath: opts.stdinFile ?? null,
-    outPath: out.path,
+    outPath: out?.path ?? opts.stdoutFile!,
     errPath: err.path,
     runAs: opts.runAs,
   });
-  fs.rmSync(out.path, { force: true });
+  if (out) fs.rmSync(out.path, { force: true });
   fs.rmSync(err.path, { force: true });
   if ("error" in launched) {
-    fs.closeSync(out.readFd);
+    if (out) fs.closeSync(out.readFd);
     fs.closeSync(err.readFd);
     throw new Error(`${file} could not start: ${launched.error}`);
   }
-  const stdout = collect(out.readFd);
+  const stdout = out ? collect(out.readFd) : null;
   const stderr = collect(err.readFd);
   const timer = setTimeout(() => launched.signal("SIGKILL"), opts.timeoutMs);
   const exit = await launched.exited;
   clearTimeout(timer);
-  stdout.finish();
+  stdout?.finish();
   stderr.finish();
-  return { code: exit.code, stdout: await stdout.text, stderr: await stderr.text };
+  return { code: exit.code, stdout: stdout ? await stdout.text : "", stderr: await stderr.text };
 }

@@ -25,6 +25,16 @@ export function homeFor(owner: CommandOwner, role: CommandRole): string {
   return home;
 }
 
+// A HOME of its own for one command (`k`-th of the attempt), empty; removed with the attempt's files.
+export function freshHomeFor(owner: CommandOwner, k: number): string {
+  homeFor(owner, "check");
+  const home = path.join(attemptFilesDirOf(owner.dataDir, owner.runId, owner.n), `home-${k}`);
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.mkdirSync(home, { mode: 0o700 });
+  giveTo(home, owner.runAs);
+  return home;
+}
+
 // The Work's agent HOME, made (the command's user's) when missing.
 export function ensureAgentHome(dataDir: string, workId: string, runAs: RunAsUser | null): string {
   const home = agentHomeOf(dataDir, workId);
