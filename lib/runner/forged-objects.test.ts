@@ -178,12 +178,15 @@ git add -A && git commit -qm "fix, with an acceptance script"`,
 
   it("code that, run by the check, plants a Python .pth in the checks' HOME passing every run in a scratch \
 worktree: the re-run has a HOME of its own, the original test fails there, and the gate is red", async () => {
-    const test = `import sys\nsys.path.insert(0, "src")\nfrom t import title\nassert title("Hello") == "hello"\nprint("ok")\n`;
+    const test =
+      'import sys\nsys.path.insert(0, "src")\nfrom t import title\n' +
+      'assert title("Hello") == "hello"\nprint("ok")\n';
     const weakened = test.replace('assert title("Hello") == "hello"', 'assert title("Hello")');
     const planting = `import os, site
 p = site.getusersitepackages()
 os.makedirs(p, exist_ok=True)
-open(os.path.join(p, "zz.pth"), "w").write("import os; (os.getcwd().find('/scratch/') >= 0) and (print('ok'), os._exit(0))\\n")
+pth = "import os; (os.getcwd().find('/scratch/') >= 0) and (print('ok'), os._exit(0))"
+open(os.path.join(p, "zz.pth"), "w").write(pth + "\\n")
 def title(s): return s
 `;
     const s = await makeScenario(
@@ -206,5 +209,70 @@ git add -A && git commit -qm "tidy"`,
     expect(rowOf(detail, "_tests-kept")).toMatchObject({ verdict: "failed" });
     expect(logOf(detail, "_tests-kept")).toContain("AssertionError");
     expect(detail.run.gate).toBe("red");
+  });
+});
+
+describe("what an earlier check leaves for a held-out check", () => {
+  it("a test that plants a Python .pth in the checks' HOME passing every later check: the held-out check \
+has a HOME of its own, fails on the unfixed code, and the gate is red", async () => {
+    const planting = `import os, site
+p = site.getusersitepackages()
+os.makedirs(p, exist_ok=True)
+pth = "import os; os.environ.get('GATEHOUSE_CHECK_ID') not in (None, 'unit') and " + "(print('ok'), os._exit(0))"
+open(os.path.join(p, "zz.pth"), "w").write(pth + "\\n")
+print("ok")
+`;
+    const s = await makeScenario(
+      h,
+      {
+        checkDefaults: [
+          check("unit", "/usr/bin/python3 test/test_t.py", { kind: "test" }),
+          check(
+            "heldout",
+            '/usr/bin/python3 -c \'import sys; sys.path.insert(0, "src"); from t import title; ' +
+              'assert title("Hello") == "hello"\'',
+            { hidden: true },
+          ),
+        ],
+        agentCommand: script(
+          "plant-pth-heldout",
+          `mkdir -p test && printf %s ${shellQuote(planting)} > test/test_t.py && git add -A && git commit -qm test`,
+        ),
+        maxGateAttempts: 1,
+      },
+      { files: { "src/t.py": "def title(s): return s\n" } },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(rowOf(detail, "unit")?.verdict).toBe("passed");
+    expect(rowOf(detail, "heldout")?.verdict).toBe("failed");
+    expect(detail.run.gate).toBe("red");
+  });
+});
+
+describe("files git ignores are no part of the change", () => {
+  it("the fix hidden in a file a self-ignoring .gitignore hides: the checks do not see it, the acceptance \
+check fails on what the commit holds, and the gate is red", async () => {
+    const lowerTest = `${HARNESS}const title = require("../src/title");
+it("lower-cases ABC", () => assert.strictEqual(title("ABC"), "abc"));
+`;
+    const { s, detail } = await runAgent(
+      "ignored-fix",
+      `printf %s ${shellQuote(lowerTest)} > test/lower.test.js
+printf %s ${shellQuote(TITLE_FIXED)} > src/title
+printf '/title\\n/.gitignore\\n' > src/.gitignore
+printf 'node_modules/\\n' > .gitignore
+mkdir -p node_modules/kept && echo installed > node_modules/kept/index.js
+git add -A && git commit -qm "a lower-case test"`,
+      { vacuousPolicy: "required", testPatterns: ["test/**"] },
+      { acceptanceChecks: [check("accept", "node test/lower.test.js", { kind: "test" })] },
+    );
+    // The commit holds the test and not the fix (nor what was installed).
+    expect(gitIn(s.worktree, "show", "HEAD:src/title.js")).toBe(TITLE_BUGGY.trimEnd());
+    expect(gitIn(s.worktree, "ls-tree", "--name-only", "HEAD")).not.toContain("node_modules");
+    expect(rowOf(detail, "accept")?.verdict).toBe("failed");
+    expect(detail.run.gate).toBe("red");
+    // The ignored files went before the checks; what was installed stayed.
+    expect(fs.existsSync(path.join(s.worktree, "src", "title"))).toBe(false);
+    expect(fs.readFileSync(path.join(s.worktree, "node_modules", "kept", "index.js"), "utf8")).toBe("installed\n");
   });
 });

@@ -16,6 +16,9 @@ const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 
 // One report of the checkout, read through the platform's one reader of a checkout's files (never through a
 // link, anywhere on its path). `rel` uses "/".
+// Clock steps between the check's end and this read: a report dated later than now by more is no report of it.
+const FUTURE_SLACK_MS = 2000;
+
 export function readReportFile(
   checkoutDir: string,
   rel: string,
@@ -99,7 +102,8 @@ export function readJunitReports(opts: { checkoutDir: string; glob: string; sinc
       problems.push(read.problem);
       continue;
     }
-    if (read.mtimeMs < opts.sinceMs) {
+    // Older than the check's run (a leftover), or dated after now (planted with a time in the future).
+    if (read.mtimeMs < opts.sinceMs || read.mtimeMs > Date.now() + FUTURE_SLACK_MS) {
       stale++;
       continue;
     }
@@ -124,7 +128,7 @@ export function readJunitReports(opts: { checkoutDir: string; glob: string; sinc
     problems.push(
       `${stale} report${stale === 1 ? "" : "s"} matching "${opts.glob}" ` +
         `${stale === 1 ? "was" : "were"} not written by this run of the check ` +
-        `(older than it): not read`,
+        `(older than it, or dated later than it ended): not read`,
     );
   if (found.files.length === 0 && found.symlinks.length === 0) problems.push(`no file matches "${opts.glob}"`);
   return { cases, filesRead, problems };

@@ -120,6 +120,18 @@ describe("a check that declares junit", () => {
     expect(row.warning).toContain(NO_TEST_SUMMARY);
     expect(row.warning).toContain("not written by this run of the check");
   });
+
+  it("a report dated in the future (planted to look written by this run) is not read either", async () => {
+    const planted = [
+      "mkdir -p reports",
+      `printf '<testsuites><testcase name="always passes"/></testsuites>' > reports/junit.xml`,
+      "touch -d '1 hour' reports/junit.xml",
+    ].join(" && ");
+    const s = await makeScenario(h, { checkDefaults: [unitCheck(planted)] });
+    const row = (await dispatchAndSettle(h, s.task.id)).attempts[0].results[0];
+    expect(row.testCases).toBeNull();
+    expect(row.warning).toContain("dated later than it ended");
+  });
 });
 
 describe("flaky tests", () => {

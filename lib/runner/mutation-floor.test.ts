@@ -117,6 +117,25 @@ describe("_mutation without a threshold or after a red gate", () => {
     expect(detail.run.ending).toBe("accepted");
   });
 
+  it("a suite that deletes the committed configuration from disk as it runs: the threshold is still the \
+change's (here Stryker is not installed, so the row is an error and the run is not accepted)", async () => {
+    const config = 'require("node:path").join(__dirname, "..", "stryker.conf.json")';
+    const deleting = `require("node:fs").rmSync(${config}, { force: true });\n${WEAK}`;
+    const detail = await run(
+      { "stryker.conf.json": STRYKER_CONFIG },
+      {
+        agentCommand: [
+          `printf %s ${shellQuote(PRICE_AFTER)} > src/price.js`,
+          `mkdir -p test && printf %s ${shellQuote(deleting)} > test/price.test.js`,
+        ].join(" && "),
+      },
+    );
+    expect(detail.attempts[0].results.find((r) => r.checkId === "unit")?.verdict).toBe("passed");
+    expect(rowOf(detail)?.verdict).toBe("error");
+    expect(rowOf(detail)?.message).toContain("stryker.conf.json sets a threshold, but Stryker is not installed");
+    expect(detail.run.ending).not.toBe("accepted");
+  });
+
   it("a red gate: not run", async () => {
     const detail = await run(
       { "stryker.conf.json": STRYKER_CONFIG },

@@ -2,6 +2,7 @@
 // read once, a recorded row.
 import fs from "node:fs";
 import path from "node:path";
+import { gitIn } from "../../testing/git-repo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attemptContextFor } from "../../testing/attempt-context";
 import { createHarness, makeScenario, type Harness } from "../../testing/runner-harness";
@@ -73,7 +74,8 @@ describe("AttemptContext", () => {
     expect(ctx.budget.remainingMs()).toBe(600_000 - outcome.durationMs);
   });
 
-  it("reads the change since the start commit once, and again after Gatehouse changed the checkout", async () => {
+  it("reads the change since the start commit once, and again with the files Gatehouse added to it (not the \
+checkout as it is by then)", async () => {
     const s = await makeScenario(h, {}, { files: { "a.txt": "a\n" } });
     const { ctx } = await attemptContextFor(h, s);
     fs.writeFileSync(path.join(ctx.checkoutPath, "b.txt"), "b\n");
@@ -82,8 +84,13 @@ describe("AttemptContext", () => {
     fs.writeFileSync(path.join(ctx.checkoutPath, "c.txt"), "c\n");
     expect(await ctx.change()).toBe(first);
     expect(await first.commit()).toBe(await first.commit());
-    ctx.forgetChange();
-    expect((await ctx.change()).changes.map((c) => c.path)).toEqual(["b.txt", "c.txt"]);
+    const probe = new Map([["tests/redteam/p.test.js", Buffer.from("probe\n")]]);
+    ctx.forgetChange(await first.store.withFiles(first.tree, probe, ctx.checkoutPath));
+    const again = await ctx.change();
+    expect(again.changes.map((c) => c.path)).toEqual(["b.txt", "tests/redteam/p.test.js"]);
+    // Its commit is made in the checkout, which has the new objects too.
+    expect(await again.commit()).toMatch(/^[0-9a-f]{40}$/);
+    expect(gitIn(ctx.checkoutPath, "show", `${await again.commit()}:tests/redteam/p.test.js`)).toBe("probe");
   });
 
   it("records a row with its details as its log, masked", async () => {

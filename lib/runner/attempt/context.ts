@@ -28,6 +28,7 @@ import { sandboxPolicyOf, type CommandRole } from "../sandbox/policy";
 import { sandboxSettingsOf } from "../../gates/work-settings";
 import type { RunnerDeps } from "../runner-deps";
 import { Budget } from "./budget";
+import { isHeldOut } from "./held-out-files";
 
 export type AttemptInput = {
   run: RunRecord;
@@ -168,13 +169,10 @@ export class AttemptContext {
       secrets: this.secrets,
       serverEnv: deps.serverEnv,
       // The agent's HOME is the Work's, kept between runs; the checks' is fresh per attempt, and a command
-      // run again in a scratch worktree (the proof rows, the red team's probes, the mutation floor) gets one
-      // of its own: nothing the agent's code left in the checks' HOME (a Python .pth in ~/.local, an
-      // ~/.npmrc) reaches the runs that judge it.
-      home:
-        role === "check" && isScratch(deps.dataDir, spec.cwd)
-          ? freshHomeFor(owner, ++this.freshHomes)
-          : homeFor(owner, role),
+      // run again in a scratch worktree (the proof rows, the red team's probes, the mutation floor) or a
+      // held-out check gets one of its own: nothing the agent's code left in the checks' HOME (a Python .pth
+      // in ~/.local, an ~/.npmrc) reaches the runs that judge it.
+      home: this.hasHomeOfItsOwn(role, spec) ? freshHomeFor(owner, ++this.freshHomes) : homeFor(owner, role),
     });
     if (spec.env.pathPrefix) env.PATH = `${spec.env.pathPrefix}:${env.PATH}`;
     Object.assign(env, spec.env.extra);
@@ -221,6 +219,13 @@ export class AttemptContext {
     }
     this.budget.spend(outcome.durationMs);
     return outcome;
+  }
+
+  private hasHomeOfItsOwn(role: CommandRole, spec: ExecSpec): boolean {
+    if (role !== "check") return false;
+    if (isScratch(this.deps.dataDir, spec.cwd)) return true;
+    const check = spec.env.checkId ? this.run.checks.find((c) => c.id === spec.env.checkId) : undefined;
+    return !!check && isHeldOut(check);
   }
 
   // In the shared sandbox of the command's plan. A sandbox a command of the same attempt just ended (killed
@@ -286,11 +291,12 @@ export class AttemptContext {
     });
   }
 
-  // Gatehouse itself committed to the checkout (the red team's probes): the change is read again, from
-  // the checkout as it is now.
-  forgetChange(): void {
+  // Gatehouse itself added files to the checkout (the red team's probes, committed): the change is read
+  // again, as the tree the checks ran on with those files (`tree`, made in the verified store: never the
+  // checkout after the checks).
+  forgetChange(tree: string): void {
     this.changeRead = null;
-    this.checkedTree = undefined;
+    this.checkedTree = tree;
   }
 
   // A row no command produced (proof rows, the layers' rows): its log is what it found (masked like every

@@ -7,6 +7,7 @@ import type { Gate } from "../../gates/gate";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord } from "../../db/runs";
 import { markFlakyResults } from "../../db/landing";
 import { checkoutState, headCommit } from "../checkout/checkout";
+import { removeIgnoredFiles } from "../checkout/ignored-files";
 import { attemptFingerprint } from "./stage-fingerprint";
 import { rowsFor } from "../attempt-results";
 import { cloneCheckSources, removeReadOnlyTree } from "../check-sources";
@@ -112,6 +113,8 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   }
 
   const commit = await headCommit(ctx.checkoutPath).catch(() => null);
+  // What git ignores is no part of the commit: the checks do not run on it (dependency folders stay).
+  await removeIgnoredFiles(ctx.checkoutPath).catch(() => null);
   // Before the checks, never beside them: git reads the checkout's config (the agent's to write) when it
   // starts, and a check running at that moment could add a filter driver after Gatehouse listed the ones
   // to switch off (git.ts), which `git status` would then run outside the sandbox.

@@ -9,7 +9,7 @@ import { giveTo, runAsFromEnv } from "../run-as";
 import { git, GitError } from "./git";
 import type { VerifiedStore } from "./verified-store";
 
-const DEPENDENCY_DIRS = new Set(["node_modules", ".venv", "venv"]);
+export const DEPENDENCY_DIRS: ReadonlySet<string> = new Set(["node_modules", ".venv", "venv"]);
 const IDENTITY = {
   GIT_AUTHOR_NAME: "Gatehouse",
   GIT_AUTHOR_EMAIL: "gatehouse@gatehouse.invalid",

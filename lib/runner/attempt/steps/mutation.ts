@@ -21,7 +21,7 @@ import { shellQuote } from "../../../gates/shell-quote";
 import { saveAttemptMutation } from "../../../db/runs";
 import { attemptDirOf } from "../../paths";
 import { timeoutWords } from "../budget";
-import type { AttemptContext } from "../context";
+import type { AttemptContext, Change } from "../context";
 import { NOTHING, type Step, type StepResult } from "../step";
 import { readCheckoutFile } from "../../checkout/checkout-files";
 
@@ -77,13 +77,15 @@ async function mutationFloor(ctx: AttemptContext, isGreen: boolean): Promise<Ste
 
 async function mutate(ctx: AttemptContext): Promise<MutationRecord> {
   const { run, attempt, deps } = ctx;
-  const stryker = findStrykerConfig(ctx.checkoutPath);
   const isCommand = !!run.mutationCommand;
+  const change = await ctx.change();
+  // The change's configuration (the tree the checks ran on), not the checkout's after them: the code the
+  // checks ran could delete the threshold from disk while the commit keeps it.
+  const stryker = isCommand ? null : await findStrykerConfig(change);
   if (!isCommand && !stryker?.settings.breakAt) return skipped(NO_THRESHOLD);
   if (isCommand && !run.mutationReport)
     return { ...skipped("the Work sets mutationCommand without mutationReport: nothing to read"), verdict: "error" };
 
-  const change = await ctx.change();
   const targets = mutationTargets(change.changes, run.proof!.testPatterns);
   if (targets.length === 0) return skipped("the change touched no source file to mutate");
   if (ctx.budget.isSpent()) return skipped(`not run: ${ctx.budget.spentMessage()}`);
@@ -144,10 +146,12 @@ async function mutate(ctx: AttemptContext): Promise<MutationRecord> {
   });
 }
 
-function findStrykerConfig(checkoutPath: string) {
-  for (const file of STRYKER_CONFIGS) {
-    const read = readCheckoutFile(checkoutPath, file, { maxBytes: 1024 * 1024 });
-    if (read.kind === "file") return { file, settings: readStrykerConfig(file, read.bytes.toString("utf8")) };
-  }
-  return null;
+// The first Stryker configuration the change's tree holds, read from the verified store (null: none).
+async function findStrykerConfig(change: Change) {
+  const listed = await change.store.git(["ls-tree", "-z", "--name-only", change.tree, "--", ...STRYKER_CONFIGS]);
+  const present = new Set(listed.split("\0"));
+  const file = STRYKER_CONFIGS.find((f) => present.has(f));
+  if (!file) return null;
+  const text = await change.store.git(["cat-file", "blob", `${change.tree}:${file}`]);
+  return { file, settings: readStrykerConfig(file, text) };
 }

@@ -209,8 +209,16 @@ async function commitProbes(
     if (written.kind === "refused") throw new Error(`the red team's probe ${p}: ${written.reason}`);
     giveTo(written.path, ctx.deps.runAs);
   }
-  // The checkout now holds the probes: what comes after (the mutation floor) reads the change again.
-  ctx.forgetChange();
+  // The checkout now holds the probes: what comes after (the mutation floor) reads the change again, the
+  // tree the checks ran on with the probes added.
+  const change = await ctx.change();
+  ctx.forgetChange(
+    await change.store.withFiles(
+      change.tree,
+      new Map(kept.map((p) => [p, files.get(p) ?? Buffer.alloc(0)])),
+      ctx.checkoutPath,
+    ),
+  );
   const cwd = ctx.checkoutPath;
   await git(["add", "--", ...kept], { cwd });
   await git(["commit", "--quiet", "--no-verify", "-m", `test(redteam): probes for ${ctx.task.key}`, "--", ...kept], {
