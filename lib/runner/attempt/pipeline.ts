@@ -8,6 +8,8 @@ import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecor
 import { markFlakyResults } from "../../db/landing";
 import { checkoutState, headCommit } from "../checkout/checkout";
 import { removeIgnoredFiles } from "../checkout/ignored-files";
+import { EVIDENCE_FILE } from "../../gates/evidence";
+import { stageOfRun } from "../../gates/lanes";
 import { attemptFingerprint } from "./stage-fingerprint";
 import { rowsFor } from "../attempt-results";
 import { cloneCheckSources, removeReadOnlyTree } from "../check-sources";
@@ -114,7 +116,8 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
 
   const commit = await headCommit(ctx.checkoutPath).catch(() => null);
   // What git ignores is no part of the commit: the checks do not run on it (dependency folders stay).
-  await removeIgnoredFiles(ctx.checkoutPath).catch(() => null);
+  const output = stageOfRun(run)?.stage.output;
+  await removeIgnoredFiles(ctx.checkoutPath, [EVIDENCE_FILE, ...(output ? [output] : [])]).catch(() => null);
   // Before the checks, never beside them: git reads the checkout's config (the agent's to write) when it
   // starts, and a check running at that moment could add a filter driver after Gatehouse listed the ones
   // to switch off (git.ts), which `git status` would then run outside the sandbox.

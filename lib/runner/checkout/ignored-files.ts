@@ -9,25 +9,28 @@ import path from "node:path";
 import { git } from "./git";
 import { DEPENDENCY_DIRS } from "./scratch";
 
-// Removes what git ignores in the task checkout `wt` but the dependency folders; returns what was removed
-// (as git lists it: a folder whose files are all ignored once).
-export async function removeIgnoredFiles(wt: string): Promise<string[]> {
+// Removes what git ignores in the task checkout `wt` but the dependency folders and the `keep` paths
+// (relative: the agent's evidence folder, a stage's output — files Gatehouse reads, never runs); returns
+// what was removed (as git lists it: a folder whose files are all ignored once).
+export async function removeIgnoredFiles(wt: string, keep: readonly string[] = []): Promise<string[]> {
   const listed = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], {
     cwd: wt,
   });
+  const kept = new Set(keep.map((k) => path.posix.normalize(k).replace(/\/$/, "")));
   const removed: string[] = [];
   for (const entry of listed.split("\0")) {
     const rel = entry.replace(/\/$/, "");
     if (!rel || rel.split("/").includes("..") || path.isAbsolute(rel)) continue;
-    if (removeKeepingDependencies(path.join(wt, rel))) removed.push(rel);
+    if (removeKeeping(wt, rel, kept)) removed.push(rel);
   }
   return removed;
 }
 
-// A file or link goes; a folder is emptied (its dependency folders kept) and goes when empty. Links are
-// removed, never followed. True when anything was removed.
-function removeKeepingDependencies(abs: string): boolean {
-  if (DEPENDENCY_DIRS.has(path.basename(abs))) return false;
+// A file or link goes; a folder is emptied (its dependency folders and kept paths kept) and goes when
+// empty. Links are removed, never followed. True when anything was removed.
+function removeKeeping(root: string, rel: string, kept: ReadonlySet<string>): boolean {
+  if (DEPENDENCY_DIRS.has(path.posix.basename(rel)) || kept.has(rel)) return false;
+  const abs = path.join(root, rel);
   const stat = fs.lstatSync(abs, { throwIfNoEntry: false });
   if (!stat) return false;
   if (!stat.isDirectory()) {
@@ -35,7 +38,7 @@ function removeKeepingDependencies(abs: string): boolean {
     return true;
   }
   let any = false;
-  for (const name of fs.readdirSync(abs)) any = removeKeepingDependencies(path.join(abs, name)) || any;
+  for (const name of fs.readdirSync(abs)) any = removeKeeping(root, path.posix.join(rel, name), kept) || any;
   if (fs.readdirSync(abs).length === 0) {
     fs.rmdirSync(abs);
     return true;
