@@ -4,6 +4,7 @@
 // what it likes (or the tree of its own commit). The proof rows must judge the change by the real start
 // commit — the Work's clone — and never by the checkout's copy. Real git, real scripted agents, real
 // re-runs; each forgery made the gate green before the verified store (lib/runner/checkout/verified-store.ts).
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -246,6 +247,93 @@ print("ok")
     expect(rowOf(detail, "unit")?.verdict).toBe("passed");
     expect(rowOf(detail, "heldout")?.verdict).toBe("failed");
     expect(detail.run.gate).toBe("red");
+  });
+});
+
+describe("code the checks load that the commit does not hold (third review)", () => {
+  const lowerTest = `${HARNESS}const title = require("../src/title");
+it("lower-cases ABC", () => assert.strictEqual(title("ABC"), "abc"));
+`;
+  const hiding = (name: string, body: string, gitignore: string) =>
+    makeScenario(
+      h,
+      {
+        checkDefaults: [UNIT],
+        agentCommand: script(
+          name,
+          `${body}\nprintf %s ${shellQuote(lowerTest)} > test/lower.test.js\n` +
+            'git add -A && git commit -qm "lower-case titles"',
+        ),
+        maxGateAttempts: 1,
+        vacuousPolicy: "required",
+        testPatterns: ["test/**"],
+      },
+      {
+        files: { ...PROJECT, ".gitignore": gitignore },
+        task: { acceptanceChecks: [check("accept", "node test/lower.test.js", { kind: "test" })] },
+      },
+    );
+  const judged = async (name: string, body: string, gitignore = "node_modules/\n") => {
+    const s = await hiding(name, body, gitignore);
+    return { s, detail: await dispatchAndSettle(h, s.task.id) };
+  };
+
+  it("the fix in a node_modules folder where nothing is installed (no package.json beside it): removed before \
+the checks, and the gate is red", async () => {
+    const { s, detail } = await judged(
+      "nested-node-modules",
+      `mkdir -p src/node_modules/lower
+printf %s ${shellQuote(TITLE_FIXED)} > src/node_modules/lower/index.js
+printf 'module.exports = require("lower");\\n' > src/title.js`,
+    );
+    expect(gitIn(s.worktree, "ls-tree", "-r", "--name-only", "HEAD")).not.toContain("lower/index.js");
+    expect(rowOf(detail, "accept")?.verdict).not.toBe("passed");
+    expect(detail.run.gate).not.toBe("green");
+  });
+
+  it("an ignored folder too deep to remove beside the hidden fix: nothing is judged green on it", async () => {
+    const { s, detail } = await judged(
+      "too-deep",
+      `printf %s ${shellQuote(TITLE_FIXED)} > src/title
+printf '/title\\n/.gitignore\\n' > src/.gitignore
+mkdir aaa && printf '*\\n' > aaa/.gitignore
+( cd aaa; n=$(printf 'd%.0s' $(seq 200)); for i in $(seq 25); do mkdir $n; cd $n; done; touch f )`,
+    );
+    try {
+      expect(detail.attempts[0].isDirty).toBe(true);
+      expect(rowOf(detail, "_protected")?.verdict).toBe("error");
+      expect(detail.run.gate).not.toBe("green");
+    } finally {
+      execFileSync("rm", ["-rf", "aaa"], { cwd: s.worktree });
+    }
+  });
+
+  it("the fix in an ignored evidence file the code requires: the evidence is read before the checks, the file \
+goes, and the gate is red", async () => {
+    const { detail } = await judged(
+      "evidence-as-code",
+      `mkdir -p .gatehouse
+printf %s ${shellQuote(TITLE_FIXED)} > .gatehouse/evidence.md
+printf 'module.exports = require("../.gatehouse/evidence.md");\\n' > src/title.js`,
+      "node_modules/\n.gatehouse/\n",
+    );
+    expect(rowOf(detail, "accept")?.verdict).not.toBe("passed");
+    expect(detail.run.gate).not.toBe("green");
+  });
+
+  it("the fix in a git repository nested in the checkout (only its commit id in the commit): the checkout is \
+not read, and the gate is not green", async () => {
+    const { s, detail } = await judged(
+      "nested-repository",
+      `mkdir -p lib/lower
+cd lib/lower && git init -q && printf %s ${shellQuote(TITLE_FIXED)} > index.js && git add -A
+git -c user.name=a -c user.email=a@a.invalid commit -qm fix && cd ../..
+printf 'module.exports = require("../lib/lower");\\n' > src/title.js`,
+    );
+    expect(gitIn(s.worktree, "ls-tree", "HEAD", "lib/lower")).toMatch(/^160000 commit/);
+    expect(detail.attempts[0].isDirty).toBe(true);
+    expect(rowOf(detail, "_protected")?.verdict).toBe("error");
+    expect(detail.run.gate).not.toBe("green");
   });
 });
 

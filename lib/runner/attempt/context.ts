@@ -110,6 +110,10 @@ export class AttemptContext {
   // The checkout's fingerprint read just before the checks (null: it could not be read; undefined: not
   // read by a pipeline, as when a test runs one step alone — read when the change is first asked for).
   private checkedTree: string | null | undefined = undefined;
+  // Where a dependency folder is an install (ignored-files.ts); the root alone until the pipeline reads it.
+  dependencyHomes: ReadonlySet<string> = new Set([""]);
+  // The agent's evidence file as it was before the checks (undefined: not read then; the checkout's is read).
+  evidence: string | null | undefined = undefined;
   // The sandboxes the attempt's checks share (null: the sandbox is off or unavailable).
   private readonly sandboxes: AttemptSandboxes | null;
 
@@ -287,6 +291,7 @@ export class AttemptContext {
       commit: at === "change" ? await change.commit() : start,
       tree: at === "change" ? change.tree : start,
       store: change.store,
+      dependencyHomes: this.dependencyHomes,
       fn,
     });
   }

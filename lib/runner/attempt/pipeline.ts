@@ -6,9 +6,9 @@ import { computeGate, countRequiredPassed } from "../../gates/gate";
 import type { Gate } from "../../gates/gate";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord } from "../../db/runs";
 import { markFlakyResults } from "../../db/landing";
-import { checkoutState, headCommit } from "../checkout/checkout";
-import { removeIgnoredFiles } from "../checkout/ignored-files";
-import { EVIDENCE_FILE } from "../../gates/evidence";
+import { checkoutState, headCommit, repoDirOf } from "../checkout/checkout";
+import { removeIgnoredFiles, startTreeFacts } from "../checkout/ignored-files";
+import { readEvidenceFile } from "../evidence-file";
 import { stageOfRun } from "../../gates/lanes";
 import { attemptFingerprint } from "./stage-fingerprint";
 import { rowsFor } from "../attempt-results";
@@ -115,15 +115,30 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   }
 
   const commit = await headCommit(ctx.checkoutPath).catch(() => null);
-  // What git ignores is no part of the commit: the checks do not run on it (dependency folders stay).
+  // What git ignores is no part of the commit: the checks do not run on it (installed dependency folders and a
+  // stage's output stay; the evidence is read now). When it cannot all be removed, the checkout counts as
+  // unreadable: changed, and no proof row passes on it.
+  ctx.evidence = readEvidenceFile(ctx.checkoutPath);
   const output = stageOfRun(run)?.stage.output;
-  await removeIgnoredFiles(ctx.checkoutPath, [EVIDENCE_FILE, ...(output ? [output] : [])]).catch(() => null);
+  const facts = await startTreeFacts(repoDirOf(ctx.deps.dataDir, run.workId), run.startCommit ?? "HEAD").catch(
+    () => null,
+  );
+  ctx.dependencyHomes = facts?.dependencyHomes ?? new Set([""]);
+  const isCleared = await removeIgnoredFiles(ctx.checkoutPath, ctx.dependencyHomes, output ? [output] : []).then(
+    () => true,
+    (error: Error) => {
+      console.error(`gatehouse: run ${run.id}: ${error.message}`);
+      return false;
+    },
+  );
   // Before the checks, never beside them: git reads the checkout's config (the agent's to write) when it
   // starts, and a check running at that moment could add a filter driver after Gatehouse listed the ones
   // to switch off (git.ts), which `git status` would then run outside the sandbox.
   // Unreadable (git refused the agent's config, say) counts as changed: a run never records a clean
   // commit it could not check.
-  const state = await checkoutState(ctx.checkoutPath).catch(() => null);
+  const state = isCleared
+    ? await checkoutState(ctx.checkoutPath, { submodules: facts?.submodules }).catch(() => null)
+    : null;
   const dirty = state?.isDirty ?? true;
   ctx.setCheckedTree(state?.tree ?? null);
 

@@ -232,8 +232,11 @@ export async function headCommit(wt: string): Promise<string> {
 // rewrite (git does not check a subtree's hash when it reads it), so the checks could run on files that
 // are not the commit recorded. A task's checkout only (its .git a directory of its own). The fingerprint
 // comes with it, for what compares attempts (stage-fingerprint.ts) at the same moment.
-export async function checkoutState(wt: string): Promise<{ tree: string; isDirty: boolean }> {
-  const tree = await checkoutFingerprint(wt);
+export async function checkoutState(
+  wt: string,
+  opts: { submodules?: ReadonlySet<string> } = {},
+): Promise<{ tree: string; isDirty: boolean }> {
+  const tree = await checkoutFingerprint(wt, opts);
   const head = await gitCaptured(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], { cwd: wt });
   // No commit yet: changed when anything is there (the empty tree's id is the one `write-tree` gives then).
   return { tree, isDirty: head.code === 0 ? tree !== head.stdout.trim() : tree !== EMPTY_TREE };
@@ -249,7 +252,11 @@ const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 // `git add -A` would write, built in an index of its own (withHeadIndex) so the worktree's is left alone.
 // `scratch`: a scratch worktree of Gatehouse's (its .git a file naming the task checkout's git data);
 // otherwise a task's checkout, whose .git must be a directory of its own.
-export async function checkoutFingerprint(wt: string, opts: { scratch?: boolean } = {}): Promise<string> {
+// `submodules`: the paths a submodule may be at (the start commit's); any other nested repository is refused.
+export async function checkoutFingerprint(
+  wt: string,
+  opts: { scratch?: boolean; submodules?: ReadonlySet<string> } = {},
+): Promise<string> {
   if (!opts.scratch) ownGitDirectory(wt);
   return withHeadIndex(wt, !opts.scratch, async (env) => {
     // `add` asks a git started in each submodule whether it changed (under the submodule's own config, with
@@ -272,6 +279,19 @@ export async function checkoutFingerprint(wt: string, opts: { scratch?: boolean 
         cwd: wt,
         env,
       });
+    // A repository nested in the checkout where HEAD (or, when given, the start commit) has no submodule:
+    // `add` records only its commit, which the Work's repository does not hold, while the checks run its files.
+    const known = opts.submodules ?? new Set(gitlinks.map((g) => g.path));
+    const nested = (await git(["ls-files", "--stage", "-z"], { cwd: wt, env }))
+      .split("\0")
+      .filter((entry) => entry.startsWith("160000 "))
+      .map((entry) => entry.slice(entry.indexOf("\t") + 1))
+      .filter((p) => !known.has(p));
+    if (nested.length > 0)
+      throw new GitError(
+        `the checkout holds a git repository of its own at ${nested.slice(0, 3).join(", ")} (no submodule of HEAD): ` +
+          "its files are no part of the commit, and the checkout is not read",
+      );
     return (await git(["write-tree"], { cwd: wt, env, listed })).trim();
   });
 }

@@ -1,14 +1,16 @@
-// What goes before the checks: every file git ignores but the dependency folders and the paths kept
-// (the evidence file, a stage's output). A real repository, the platform's git.
+// What goes before the checks: every file git ignores but the dependency folders where the project installs
+// them and a stage's output. A real repository, the platform's git.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gitIn, makeGitRepo } from "../../testing/git-repo";
-import { removeIgnoredFiles } from "./ignored-files";
+import { removeIgnoredFiles, startTreeFacts } from "./ignored-files";
 
 const repo = makeGitRepo({
   ".gitignore": "node_modules/\n.venv/\n.gatehouse/\ndist/\n*.pyc\nplan/\n",
   "src/title.js": "module.exports = (s) => s;\n",
+  "pkg/package.json": "{}\n",
 });
 afterAll(() => repo.cleanup());
 
@@ -19,27 +21,30 @@ const write = (rel: string, text = "x\n") => {
 const exists = (rel: string) => fs.existsSync(path.join(repo.dir, rel));
 
 describe("removeIgnoredFiles", () => {
-  it("removes ignored files and folders, a self-ignoring .gitignore too, keeping dependency folders, the \
-kept paths and tracked files", async () => {
+  it("removes ignored files and folders, a self-ignoring .gitignore and a dependency folder where nothing is \
+installed too, keeping installed dependency folders, a stage's output and tracked files", async () => {
     write("dist/tracked.js");
     gitIn(repo.dir, "add", "-f", "dist/tracked.js");
     gitIn(repo.dir, "commit", "-qm", "a tracked file under an ignored folder");
+    const homes = (await startTreeFacts(path.join(repo.dir, ".git"), "HEAD")).dependencyHomes;
+    expect([...homes].sort()).toEqual(["", "pkg"]);
     for (const rel of [
       "node_modules/runner/index.js",
       "pkg/node_modules/dep/index.js",
+      "src/node_modules/lower/index.js",
       ".venv/lib/site.py",
       "dist/bundle.js",
       "src/__pycache__/title.cpython-311.pyc",
       ".gatehouse/evidence.md",
-      ".gatehouse/notes.md",
       "plan/out.md",
+      "plan/other.md",
       "src/title",
     ])
       write(rel);
     write("src/.gitignore", "/title\n/.gitignore\n");
     fs.symlinkSync("/etc", path.join(repo.dir, "dist", "link"));
 
-    const removed = await removeIgnoredFiles(repo.dir, [".gatehouse/evidence.md", "plan/out.md"]);
+    const removed = await removeIgnoredFiles(repo.dir, homes, ["plan/out.md"]);
 
     for (const gone of [
       "dist/bundle.js",
@@ -47,14 +52,15 @@ kept paths and tracked files", async () => {
       "src/__pycache__",
       "src/title",
       "src/.gitignore",
-      ".gatehouse/notes.md",
+      "src/node_modules",
+      ".gatehouse/evidence.md",
+      "plan/other.md",
     ])
       expect(exists(gone), gone).toBe(false);
     for (const kept of [
       "node_modules/runner/index.js",
       "pkg/node_modules/dep/index.js",
       ".venv/lib/site.py",
-      ".gatehouse/evidence.md",
       "plan/out.md",
       "dist/tracked.js",
       "src/title.js",
@@ -62,6 +68,20 @@ kept paths and tracked files", async () => {
       expect(exists(kept), kept).toBe(true);
     expect(fs.existsSync("/etc/passwd")).toBe(true);
     expect(removed).toEqual(expect.arrayContaining(["src/title", "src/.gitignore", "src/__pycache__"]));
-    expect(gitIn(repo.dir, "status", "--porcelain", "--ignored")).not.toContain("src/title");
+  });
+
+  it("throws when an ignored path cannot be removed (deeper than a path may be), so no check runs on it", async () => {
+    write("deep/.gitignore", "*\n");
+    const deep = "d".repeat(200);
+    execFileSync("bash", ["-c", `cd deep && for i in $(seq 25); do mkdir ${deep} && cd ${deep}; done && touch f`], {
+      cwd: repo.dir,
+    });
+    write("src/title", "the fix, ignored\n");
+    write("src/.gitignore", "/title\n/.gitignore\n");
+    try {
+      await expect(removeIgnoredFiles(repo.dir, new Set([""]))).rejects.toThrow(/ENAMETOOLONG|could not be removed/);
+    } finally {
+      execFileSync("rm", ["-rf", "deep"], { cwd: repo.dir });
+    }
   });
 });

@@ -2,37 +2,93 @@
 // not run on them. An agent could otherwise put the fix in a file a `.gitignore` of its own hides (even a
 // `.gitignore` that ignores itself), or leave a stale `.pyc` or build output the checks load: every check
 // passes, and the commit fails wherever it is checked out. Before the checks, every ignored file and folder
-// is removed from the checkout — except the dependency folders (node_modules, .venv, venv), which are what
-// was installed, not what was written.
+// is removed from the checkout — except the dependency folders where the project installs them
+// (node_modules, .venv, venv at the root or beside a manifest the start commit holds: package.json,
+// pyproject.toml, requirements.txt, setup.py, setup.cfg, Pipfile), which are what was installed, not what
+// was written. A `src/node_modules/lower` holding the fix is no install, and goes.
 import fs from "node:fs";
 import path from "node:path";
-import { git } from "./git";
-import { DEPENDENCY_DIRS } from "./scratch";
+import { git, GitError } from "./git";
 
-// Removes what git ignores in the task checkout `wt` but the dependency folders and the `keep` paths
-// (relative: the agent's evidence folder, a stage's output — files Gatehouse reads, never runs); returns
-// what was removed (as git lists it: a folder whose files are all ignored once).
-export async function removeIgnoredFiles(wt: string, keep: readonly string[] = []): Promise<string[]> {
-  const listed = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], {
-    cwd: wt,
-  });
-  const kept = new Set(keep.map((k) => path.posix.normalize(k).replace(/\/$/, "")));
-  const removed: string[] = [];
+const DEPENDENCY_DIRS: ReadonlySet<string> = new Set(["node_modules", ".venv", "venv"]);
+const MANIFESTS = new Set(["package.json", "pyproject.toml", "requirements.txt", "setup.py", "setup.cfg", "Pipfile"]);
+
+// What the start commit says of the checkout, read from the Work's clone at `repoDir` (the checkout's objects
+// are the agent's): the folders ("" the root) where a dependency folder is an install (the root and those
+// holding a manifest), and the paths of its submodules.
+export async function startTreeFacts(
+  repoDir: string,
+  commit: string,
+): Promise<{ dependencyHomes: Set<string>; submodules: Set<string> }> {
+  const listed = await git(["ls-tree", "-r", "-z", commit], { cwd: repoDir, timeoutMs: 600_000 });
+  const dependencyHomes = new Set([""]);
+  const submodules = new Set<string>();
   for (const entry of listed.split("\0")) {
-    const rel = entry.replace(/\/$/, "");
-    if (!rel || rel.split("/").includes("..") || path.isAbsolute(rel)) continue;
-    if (removeKeeping(wt, rel, kept)) removed.push(rel);
+    const file = entry.slice(entry.indexOf("\t") + 1);
+    if (entry.startsWith("160000 ")) submodules.add(file);
+    else if (MANIFESTS.has(path.posix.basename(file)))
+      dependencyHomes.add(path.posix.dirname(file).replace(/^\.$/, ""));
   }
+  return { dependencyHomes, submodules };
+}
+
+// Whether `rel` (checkout-relative) is a dependency folder where the project installs one.
+export function isInstalledDependency(rel: string, homes: ReadonlySet<string>): boolean {
+  return DEPENDENCY_DIRS.has(path.posix.basename(rel)) && homes.has(path.posix.dirname(rel).replace(/^\.$/, ""));
+}
+
+const LIST = ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"];
+
+type Kept = { homes: ReadonlySet<string>; files: ReadonlySet<string> };
+
+// Removes what git ignores in the task checkout `wt` but the installed dependency folders (`homes`) and the
+// `files` kept (a stage's output: a regular file Gatehouse reads); then lists again and throws when anything
+// else is left (a path too long to remove, a listing cut short): the caller must not run the checks on it.
+// Returns what was removed (as git lists it: a fully ignored folder once).
+export async function removeIgnoredFiles(
+  wt: string,
+  homes: ReadonlySet<string>,
+  files: readonly string[] = [],
+): Promise<string[]> {
+  const kept: Kept = { homes, files: new Set(files.map((f) => path.posix.normalize(f))) };
+  const removed: string[] = [];
+  for (const rel of entriesOf(await git(LIST, { cwd: wt }))) if (removeKeeping(wt, rel, kept)) removed.push(rel);
+  const left = entriesOf(await git(LIST, { cwd: wt })).filter((rel) => !isKeptEntry(wt, rel, kept));
+  if (left.length > 0)
+    throw new GitError(
+      `files git ignores could not be removed before the checks: ${left.slice(0, 3).join(", ")}` +
+        (left.length > 3 ? ` and ${left.length - 3} more` : ""),
+    );
   return removed;
 }
 
-// A file or link goes; a folder is emptied (its dependency folders and kept paths kept) and goes when
-// empty. Links are removed, never followed. True when anything was removed.
-function removeKeeping(root: string, rel: string, kept: ReadonlySet<string>): boolean {
-  if (DEPENDENCY_DIRS.has(path.posix.basename(rel)) || kept.has(rel)) return false;
+function entriesOf(listed: string): string[] {
+  return listed
+    .split("\0")
+    .map((entry) => entry.replace(/\/$/, ""))
+    .filter((rel) => rel && !rel.split("/").includes("..") && !path.isAbsolute(rel));
+}
+
+// Left after the removal and rightly so: an installed dependency folder, or a folder holding only such.
+function isKeptEntry(root: string, rel: string, kept: Kept): boolean {
+  if (isInstalledDependency(rel, kept.homes)) return true;
+  const stat = fs.lstatSync(path.join(root, rel), { throwIfNoEntry: false });
+  if (!stat) return true;
+  if (stat.isFile()) return kept.files.has(rel);
+  return (
+    stat.isDirectory() &&
+    fs.readdirSync(path.join(root, rel)).every((name) => isKeptEntry(root, path.posix.join(rel, name), kept))
+  );
+}
+
+// A file or link goes; a folder is emptied (its installed dependency folders kept) and goes when empty.
+// Links are removed, never followed. True when anything was removed.
+function removeKeeping(root: string, rel: string, kept: Kept): boolean {
+  if (isInstalledDependency(rel, kept.homes)) return false;
   const abs = path.join(root, rel);
   const stat = fs.lstatSync(abs, { throwIfNoEntry: false });
   if (!stat) return false;
+  if (stat.isFile() && kept.files.has(rel)) return false;
   if (!stat.isDirectory()) {
     fs.rmSync(abs, { force: true });
     return true;

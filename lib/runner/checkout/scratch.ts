@@ -7,9 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { giveTo, runAsFromEnv } from "../run-as";
 import { git, GitError } from "./git";
+import { isInstalledDependency } from "./ignored-files";
 import type { VerifiedStore } from "./verified-store";
 
-export const DEPENDENCY_DIRS: ReadonlySet<string> = new Set(["node_modules", ".venv", "venv"]);
 const IDENTITY = {
   GIT_AUTHOR_NAME: "Gatehouse",
   GIT_AUTHOR_EMAIL: "gatehouse@gatehouse.invalid",
@@ -50,6 +50,9 @@ export async function withScratchWorktree<T>(opts: {
   commit: string;
   tree: string;
   store: VerifiedStore;
+  // The folders where a dependency folder is an install (ignored-files.ts; default the root): only those
+  // are linked in.
+  dependencyHomes?: ReadonlySet<string>;
   fn: (scratch: Scratch) => Promise<T>;
 }): Promise<T> {
   const { checkoutPath, dir, store } = opts;
@@ -63,7 +66,7 @@ export async function withScratchWorktree<T>(opts: {
   });
   try {
     await store.fill(dir, scratchIndexOf(checkoutPath, dir), opts.tree);
-    await linkDependencies(checkoutPath, dir);
+    await linkDependencies(checkoutPath, dir, opts.dependencyHomes ?? new Set([""]));
     return await opts.fn({ dir, layOver: (treeish, files, deleted) => store.layOver(dir, treeish, files, deleted) });
   } finally {
     await oneAtATime(checkoutPath, () => removeScratch(checkoutPath, dir));
@@ -117,13 +120,13 @@ function dropPlantedWorktreeEntries(checkoutPath: string): void {
     if (!entry.isDirectory()) fs.rmSync(path.join(worktrees, entry.name), { force: true });
 }
 
-async function linkDependencies(checkoutPath: string, dir: string): Promise<void> {
+async function linkDependencies(checkoutPath: string, dir: string, homes: ReadonlySet<string>): Promise<void> {
   const ignored = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], {
     cwd: checkoutPath,
   }).catch(() => "");
   for (const entry of ignored.split("\0")) {
     const rel = entry.replace(/\/$/, "");
-    if (!rel || !DEPENDENCY_DIRS.has(path.basename(rel)) || rel.split("/").includes("..")) continue;
+    if (!rel || !isInstalledDependency(rel, homes) || rel.split("/").includes("..")) continue;
     const target = path.join(dir, rel);
     if (!fs.existsSync(path.dirname(target)) || fs.existsSync(target)) continue;
     fs.symlinkSync(path.join(checkoutPath, rel), target);

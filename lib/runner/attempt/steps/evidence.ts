@@ -20,7 +20,10 @@ export const evidenceStep: Step = {
       () => false,
     );
     if (!isChangeRead) return NOTHING;
-    const row = evidenceRow({ criteria: criteriaOf(run.checks), text: readEvidenceFile(ctx.checkoutPath) });
+    // As the agent left it, read before the checks (which run the agent's code, and an ignored evidence file
+    // is removed before them).
+    const text = ctx.evidence === undefined ? readEvidenceFile(ctx.checkoutPath) : ctx.evidence;
+    const row = evidenceRow({ criteria: criteriaOf(run.checks), text });
     if (!row) return NOTHING;
     ctx.record(row, startedAt);
     return { verdicts: [{ required: row.required, verdict: row.verdict, checkId: row.checkId, message: row.message }] };
