@@ -4,6 +4,7 @@ export const TESTS_ADDED = "_tests-added";
 export const PROTECTED = "_protected";
 export const TESTS_KEPT = "_tests-kept";
 export const FAILS_WITHOUT_CHANGE = "_fails-without-change";
+export const UNCHANGED = "_unchanged";
 // The verification profiles' rows (standard, full).
 export const EVIDENCE = "_evidence";
 export const REVIEW = "_review";
@@ -15,6 +16,7 @@ export const PROOF_NAMES: Record<string, string> = {
   [PROTECTED]: "The gate was not edited",
   [TESTS_KEPT]: "The tests that were there still pass",
   [FAILS_WITHOUT_CHANGE]: "The checks fail without the change",
+  [UNCHANGED]: "The checks left the change as it was",
   [EVIDENCE]: "Each criterion was shown working",
   [REVIEW]: "An independent review ran the criteria",
   [MUTATION]: "The tests notice changes to the changed files",

@@ -337,6 +337,32 @@ printf 'module.exports = require("../lib/lower");\\n' > src/title.js`,
   });
 });
 
+describe("what an earlier check rewrites for a later one", () => {
+  it("the agent's own test, run by the first check, writes the fix to disk for the acceptance check: the \
+checks changed a file of the change, the row says which, and the gate is red", async () => {
+    const lowerTest = `${HARNESS}const title = require("../src/title");
+it("lower-cases ABC", () => assert.strictEqual(title("ABC"), "abc"));
+`;
+    const fixed = JSON.stringify(TITLE_FIXED);
+    const planting = `${HARNESS}require("node:fs").writeFileSync(__dirname + "/../src/title.js", ${fixed});
+it("fine", () => assert.ok(true));
+`;
+    const { s, detail } = await runAgent(
+      "write-for-later",
+      `printf %s ${shellQuote(planting)} > test/a.test.js
+printf %s ${shellQuote(lowerTest)} > test/lower.test.js
+git add -A && git commit -qm tests`,
+      { vacuousPolicy: "warn", testPatterns: ["test/**"] },
+      { acceptanceChecks: [check("accept", "node test/lower.test.js", { kind: "test", hidden: true })] },
+    );
+    expect(gitIn(s.worktree, "show", "HEAD:src/title.js")).toBe(TITLE_BUGGY.trimEnd());
+    expect(rowOf(detail, "accept")?.verdict).toBe("passed");
+    expect(rowOf(detail, "_unchanged")).toMatchObject({ verdict: "failed", required: true });
+    expect(rowOf(detail, "_unchanged")?.message).toContain("src/title.js (modified)");
+    expect(detail.run.gate).toBe("red");
+  });
+});
+
 describe("files git ignores are no part of the change", () => {
   it("the fix hidden in a file a self-ignoring .gitignore hides: the checks do not see it, the acceptance \
 check fails on what the commit holds, and the gate is red", async () => {

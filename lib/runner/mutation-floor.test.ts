@@ -117,8 +117,9 @@ describe("_mutation without a threshold or after a red gate", () => {
     expect(detail.run.ending).toBe("accepted");
   });
 
-  it("a suite that deletes the committed configuration from disk as it runs: the threshold is still the \
-change's (here Stryker is not installed, so the row is an error and the run is not accepted)", async () => {
+  it("a suite that deletes the committed configuration from disk as it runs: the checks changed a file of the \
+change (the mutation floor would read the threshold from the change's tree anyway), and the run is not \
+accepted", async () => {
     const config = 'require("node:path").join(__dirname, "..", "stryker.conf.json")';
     const deleting = `require("node:fs").rmSync(${config}, { force: true });\n${WEAK}`;
     const detail = await run(
@@ -131,8 +132,9 @@ change's (here Stryker is not installed, so the row is an error and the run is n
       },
     );
     expect(detail.attempts[0].results.find((r) => r.checkId === "unit")?.verdict).toBe("passed");
-    expect(rowOf(detail)?.verdict).toBe("error");
-    expect(rowOf(detail)?.message).toContain("stryker.conf.json sets a threshold, but Stryker is not installed");
+    const unchanged = detail.attempts[0].results.find((r) => r.checkId === "_unchanged");
+    expect(unchanged).toMatchObject({ verdict: "failed", required: true });
+    expect(unchanged?.message).toContain("stryker.conf.json (deleted)");
     expect(detail.run.ending).not.toBe("accepted");
   });
 

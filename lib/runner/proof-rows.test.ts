@@ -206,8 +206,8 @@ are red", async () => {
     expect(detail.run.gate).toBe("red");
   });
 
-  it("a weakened test that writes the original back on disk as it runs: the rows judge what the checks were \
-run on, and the gate is red", async () => {
+  it("a weakened test that writes the original back on disk as it runs: the checks changed a file of the \
+change, and the gate is red", async () => {
     const restoring =
       `require("node:fs").writeFileSync(__filename, ${JSON.stringify(TITLE_TEST)});\n` +
       'console.log("ok restored");\n';
@@ -217,10 +217,8 @@ run on, and the gate is red", async () => {
     // The checkout shows the original again; the commit keeps the weakened test.
     expect(fs.readFileSync(path.join(s.worktree, "test/title.test.js"), "utf8")).toBe(TITLE_TEST);
     expect(gitIn(s.worktree, "show", "HEAD:test/title.test.js")).toContain("ok restored");
-    expect(proofOf(detail)["_tests-kept"]).toMatchObject({
-      verdict: "failed",
-      message: 'With the tests as they were, "unit" fails: the change weakened or removed tests',
-    });
+    expect(proofOf(detail)._unchanged).toMatchObject({ verdict: "failed", required: true });
+    expect(proofOf(detail)._unchanged.message).toContain("test/title.test.js (modified)");
     expect(detail.run.gate).toBe("red");
   });
 

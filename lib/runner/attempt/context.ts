@@ -251,6 +251,11 @@ export class AttemptContext {
     return liveLogKey(this.run.id, this.attempt.n, name);
   }
 
+  // The checkout's fingerprint read just before the checks (null: unreadable; undefined: not read).
+  checkedTreeRead(): string | null | undefined {
+    return this.checkedTree;
+  }
+
   // What the checks were run on: the checkout's fingerprint just before them (the pipeline says). The
   // change is that tree, not the checkout after the checks: the agent's code runs in the checks and could put
   // a weakened test's original text back on disk once it has passed, while the commit keeps the weakened one.

@@ -96,6 +96,7 @@ describe("JUDGING_STEPS", () => {
   it("are the checks, the proof rows and the layers, in the order their rows appear", () => {
     expect(JUDGING_STEPS.map((s) => `${s.id}:${s.after}:${s.profiles.join("/")}`)).toEqual([
       "checks:always:lite/standard/full",
+      "unchanged:always:lite/standard/full",
       "proof:always:lite/standard/full",
       "evidence:always:standard/full",
       "proof-reruns:green:lite/standard/full",

@@ -18,6 +18,7 @@ import { AttemptContext, type AttemptInput } from "./context";
 import type { Step, StepResult, StepVerdict } from "./step";
 import { agentStep } from "./steps/agent";
 import { checksStep } from "./steps/checks";
+import { unchangedStep } from "./steps/unchanged";
 import { evidenceStep } from "./steps/evidence";
 import { proofStep, rerunStep } from "./steps/proof";
 import { reviewStep } from "./steps/review";
@@ -27,6 +28,7 @@ import { mutationStep } from "./steps/mutation";
 // After the agent: the order the rows appear in and the gate grows through.
 export const JUDGING_STEPS: readonly Step[] = [
   checksStep,
+  unchangedStep,
   proofStep,
   evidenceStep,
   rerunStep,
