@@ -147,11 +147,13 @@ const NO_DRIVER_COMMANDS = new Set([
   "for-each-ref",
   "merge-base",
 ]);
-// `read-tree` without -u fills an index from trees and never touches the worktree, and `ls-files --stage`
-// only prints the index: no filter runs.
+// `read-tree` without -u fills an index from trees and never touches the worktree, `ls-files --stage`
+// only prints the index, and `ls-files --others` lists paths by the ignore rules (it reads no file's
+// content): no filter runs.
 const isIndexOnly = (args: readonly string[]) =>
   (args[0] === "read-tree" && !args.includes("-u")) ||
-  (args[0] === "ls-files" && args.length === 3 && args[1] === "--stage" && args[2] === "-z");
+  (args[0] === "ls-files" && args.length === 3 && args[1] === "--stage" && args[2] === "-z") ||
+  (args[0] === "ls-files" && args.includes("--others") && !args.some((a) => /^(-m|--modified|-s|--stage)$/.test(a)));
 
 // A checkout's repository is the `.git` directory in it and its files are the directory itself: named to
 // git outright, so `core.worktree` in the agent's config cannot point git's reads and writes at another

@@ -52,8 +52,11 @@ export async function removeIgnoredFiles(
 ): Promise<string[]> {
   const kept: Kept = { homes, files: new Set(files.map((f) => path.posix.normalize(f))) };
   const removed: string[] = [];
-  for (const rel of entriesOf(await git(LIST, { cwd: wt }))) if (removeKeeping(wt, rel, kept)) removed.push(rel);
-  const left = entriesOf(await git(LIST, { cwd: wt })).filter((rel) => !isKeptEntry(wt, rel, kept));
+  const listed = entriesOf(await git(LIST, { cwd: wt }));
+  for (const rel of listed) if (removeKeeping(wt, rel, kept)) removed.push(rel);
+  // Listed again when there was anything to remove (a listing of kept paths alone stands as it is).
+  const isAllKept = removed.length === 0 && listed.every((rel) => isKeptEntry(wt, rel, kept));
+  const left = isAllKept ? [] : entriesOf(await git(LIST, { cwd: wt })).filter((rel) => !isKeptEntry(wt, rel, kept));
   if (left.length > 0)
     throw new GitError(
       `files git ignores could not be removed before the checks: ${left.slice(0, 3).join(", ")}` +
