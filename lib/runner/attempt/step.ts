@@ -26,3 +26,11 @@ export type Step = {
 };
 
 export const NOTHING: StepResult = { verdicts: [] };
+
+// The verdict a row no command produced (a proof row) adds to the gate.
+export const verdictOfRow = (r: {
+  required: boolean;
+  verdict: Verdict;
+  checkId: string;
+  message: string | null;
+}): StepVerdict => ({ required: r.required, verdict: r.verdict, checkId: r.checkId, message: r.message });

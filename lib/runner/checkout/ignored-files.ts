@@ -16,10 +16,29 @@ const MANIFESTS = new Set(["package.json", "pyproject.toml", "requirements.txt",
 // What the start commit says of the checkout, read from the Work's clone at `repoDir` (the checkout's objects
 // are the agent's): the folders ("" the root) where a dependency folder is an install (the root and those
 // holding a manifest), and the paths of its submodules.
-export async function startTreeFacts(
-  repoDir: string,
-  commit: string,
-): Promise<{ dependencyHomes: Set<string>; submodules: Set<string> }> {
+type StartTreeFacts = { dependencyHomes: ReadonlySet<string>; submodules: ReadonlySet<string> };
+
+// A commit's tree never changes: read once per run's start commit (each attempt of a run asks again), the
+// last few kept.
+const factsRead = new Map<string, Promise<StartTreeFacts>>();
+const FACTS_KEPT = 32;
+
+export function startTreeFacts(repoDir: string, commit: string): Promise<StartTreeFacts> {
+  // Only a commit id names the same tree for ever (a ref such as HEAD moves).
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return readStartTreeFacts(repoDir, commit);
+  const key = `${repoDir}\0${commit}`;
+  let read = factsRead.get(key);
+  if (!read) {
+    read = readStartTreeFacts(repoDir, commit);
+    // A failed read is not kept: the next attempt asks git again.
+    read.catch(() => factsRead.delete(key));
+    factsRead.set(key, read);
+    if (factsRead.size > FACTS_KEPT) factsRead.delete(factsRead.keys().next().value!);
+  }
+  return read;
+}
+
+async function readStartTreeFacts(repoDir: string, commit: string): Promise<StartTreeFacts> {
   const listed = await git(["ls-tree", "-r", "-z", commit], { cwd: repoDir, timeoutMs: 600_000 });
   const dependencyHomes = new Set([""]);
   const submodules = new Set<string>();

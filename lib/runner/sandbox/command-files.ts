@@ -12,10 +12,7 @@ type CommandOwner = { dataDir: string; workId: string; runId: string; n: number;
 export function homeFor(owner: CommandOwner, role: CommandRole): string {
   const { dataDir, runId, n, runAs } = owner;
   if (role === "agent") return ensureAgentHome(dataDir, owner.workId, runAs);
-  // Inside the attempt's files (data/run-files/<run>/<n>): removed with them when the attempt ends.
-  const base = attemptFilesDirOf(dataDir, runId, n);
-  for (const dir of [path.dirname(path.dirname(base)), path.dirname(base), base])
-    if (!fs.existsSync(dir)) fs.mkdirSync(dir, { mode: 0o711 });
+  ensureAttemptFilesDir(owner);
   const home = role === "check" ? attemptHomeOf(dataDir, runId, n) : reviewerHomeOf(dataDir, runId, n);
   if (role === "reviewer") fs.rmSync(home, { recursive: true, force: true });
   if (!fs.existsSync(home)) {
@@ -27,12 +24,19 @@ export function homeFor(owner: CommandOwner, role: CommandRole): string {
 
 // A HOME of its own for one command (`k`-th of the attempt), empty; removed with the attempt's files.
 export function freshHomeFor(owner: CommandOwner, k: number): string {
-  homeFor(owner, "check");
+  ensureAttemptFilesDir(owner);
   const home = path.join(attemptFilesDirOf(owner.dataDir, owner.runId, owner.n), `home-${k}`);
   fs.rmSync(home, { recursive: true, force: true });
   fs.mkdirSync(home, { mode: 0o700 });
   giveTo(home, owner.runAs);
   return home;
+}
+
+// Inside the attempt's files (data/run-files/<run>/<n>): removed with them when the attempt ends.
+function ensureAttemptFilesDir({ dataDir, runId, n }: CommandOwner): void {
+  const base = attemptFilesDirOf(dataDir, runId, n);
+  for (const dir of [path.dirname(path.dirname(base)), path.dirname(base), base])
+    if (!fs.existsSync(dir)) fs.mkdirSync(dir, { mode: 0o711 });
 }
 
 // The Work's agent HOME, made (the command's user's) when missing.

@@ -30,14 +30,7 @@ import type { AttemptContext, Change } from "../context";
 import { judgeGateEdits } from "../gate-edits";
 import { subsetNeedsCounts, testSetShrinks } from "../test-set";
 import { completeSubsets, errorRow, isRerunnable, rerunAll, showRunning } from "../reruns";
-import { NOTHING, type Step, type StepVerdict } from "../step";
-
-const verdictOf = (r: ProofRow): StepVerdict => ({
-  required: r.required,
-  verdict: r.verdict,
-  checkId: r.checkId,
-  message: r.message,
-});
+import { NOTHING, type Step, type StepVerdict, verdictOfRow } from "../step";
 
 // `_tests-added` and `_protected`: what the change touched.
 export const proofStep: Step = {
@@ -65,7 +58,7 @@ export const proofStep: Step = {
         details: message,
       };
       ctx.record(row, startedAt);
-      return { verdicts: [verdictOf(row)] };
+      return { verdicts: [verdictOfRow(row)] };
     }
     const added = testsAddedRow({ changes: change.changes, ...settings });
     // Shown at once: _protected may run checks again before it has its row.
@@ -84,7 +77,7 @@ export const proofStep: Step = {
       rows.push(guarded);
       ctx.record(guarded, startedAt);
     }
-    return { verdicts: rows.map(verdictOf) };
+    return { verdicts: rows.map(verdictOfRow) };
   },
 };
 
@@ -106,13 +99,13 @@ export const rerunStep: Step = {
     const kept = await keeping;
     if (kept) {
       ctx.record(kept.row, kept.startedAt);
-      verdicts.push(verdictOf(kept.row));
+      verdicts.push(verdictOfRow(kept.row));
     }
     if (!together && ctx.signal.aborted) return { verdicts };
     const vacuous = await (vacuousNow ?? failsWithoutChange(ctx, settings, change));
     if (vacuous) {
       ctx.record(vacuous.row, vacuous.startedAt);
-      verdicts.push(verdictOf(vacuous.row));
+      verdicts.push(verdictOfRow(vacuous.row));
     }
     return { verdicts };
   },

@@ -8,7 +8,7 @@ import { PROOF_KIND, PROOF_NAMES, UNCHANGED } from "../../../gates/proof-ids";
 import { PROFILES } from "../../../gates/work-schema";
 import { checkoutFingerprint } from "../../checkout/checkout";
 import { filesChanged } from "../context";
-import { NOTHING, type Step } from "../step";
+import { NOTHING, type Step, verdictOfRow } from "../step";
 
 const MAX_NAMED = 5;
 
@@ -21,7 +21,9 @@ export const unchangedStep: Step = {
     const before = ctx.checkedTreeRead();
     if (!run.proof || !run.startCommit || !before) return NOTHING;
     const startedAt = new Date();
-    let row: ProofRow | null;
+    let verdict: ProofRow["verdict"] = "failed";
+    let message: string;
+    let details: string;
     try {
       const after = await checkoutFingerprint(ctx.checkoutPath);
       if (after === before) return NOTHING;
@@ -31,31 +33,25 @@ export const unchangedStep: Step = {
       if (touched.length === 0) return NOTHING;
       const names = touched.slice(0, MAX_NAMED).map((c) => `${c.path} (${c.status === "D" ? "deleted" : "modified"})`);
       const more = touched.length > MAX_NAMED ? ` and ${touched.length - MAX_NAMED} more` : "";
-      const message =
+      message =
         `The checks changed ${touched.length === 1 ? "a file" : `${touched.length} files`} of the change: ` +
         `${names.join(", ")}${more}; the checks after that ran on code the commit does not hold`;
-      row = {
-        checkId: UNCHANGED,
-        name: PROOF_NAMES[UNCHANGED],
-        kind: PROOF_KIND,
-        required: true,
-        verdict: "failed",
-        message,
-        details: `${message}\n\n${touched.map((c) => `${c.status} ${c.path}`).join("\n")}\n`,
-      };
+      details = `${message}\n\n${touched.map((c) => `${c.status} ${c.path}`).join("\n")}\n`;
     } catch (error) {
-      const message = `could not read the checkout after the checks: ${(error as Error).message}`;
-      row = {
-        checkId: UNCHANGED,
-        name: PROOF_NAMES[UNCHANGED],
-        kind: PROOF_KIND,
-        required: true,
-        verdict: "error",
-        message,
-        details: `${message}\n`,
-      };
+      verdict = "error";
+      message = `could not read the checkout after the checks: ${(error as Error).message}`;
+      details = `${message}\n`;
     }
+    const row: ProofRow = {
+      checkId: UNCHANGED,
+      name: PROOF_NAMES[UNCHANGED],
+      kind: PROOF_KIND,
+      required: true,
+      verdict,
+      message,
+      details,
+    };
     ctx.record(row, startedAt);
-    return { verdicts: [{ required: true, verdict: row.verdict, checkId: row.checkId, message: row.message }] };
+    return { verdicts: [verdictOfRow(row)] };
   },
 };
