@@ -345,11 +345,15 @@ async function readChange(checkoutPath: string, start: string, tree: string, sto
   const startTree = await store.treeOf(start);
   if (!startTree) throw new Error(`the run's start commit ${start.slice(0, 12)} is not in the Work's repository`);
   await store.bring(checkoutPath, tree, startTree);
-  const [changes, diff] = await Promise.all([
-    filesChanged(store.options(), start, tree),
-    // Plumbing, tree to tree: no config of the checkout's (diff.noprefix, diff.relative) reshapes it.
-    store.git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree]),
-  ]);
+  // The checks ran on the start commit's very tree (a run of checks alone): nothing changed, nothing to read.
+  const [changes, diff] =
+    tree === startTree
+      ? [[], ""]
+      : await Promise.all([
+          filesChanged(store.options(), start, tree),
+          // Plumbing, tree to tree: no config of the checkout's (diff.noprefix, diff.relative) reshapes it.
+          store.git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree]),
+        ]);
   let commit: Promise<string> | null = null;
   return {
     tree,

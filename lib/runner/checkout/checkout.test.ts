@@ -10,6 +10,7 @@ import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/gi
 import { watchLaunches } from "../process/spawner";
 import {
   checkoutFingerprint,
+  checkoutState,
   prepareCheckout,
   repoDirOf,
   resolveInsideCheckout,
@@ -236,6 +237,30 @@ if the checkout directory is lost", async () => {
     expect(gitIn(c.path, "status", "--porcelain")).toBe("?? new-file.txt");
     fs.rmSync(path.join(c.path, "new-file.txt"));
     expect(await checkoutFingerprint(c.path)).toBe(before);
+  });
+
+  // The fingerprint reads HEAD's tree and the submodule entries from the index git just wrote (index-file.ts)
+  // instead of asking git again (an index it cannot read is asked of git: index-file.test.ts).
+  it("the state of a checkout takes four git processes: read-tree, the config listing, add and write-tree", async () => {
+    const c = await prepareCheckout(target("task-state", "gate-state"));
+    const started: string[] = [];
+    const unwatch = watchLaunches(({ file, args }) => {
+      if (path.basename(file) === "git") started.push(args.find((a) => !a.startsWith("-")) ?? "");
+    });
+    const edit = () => fs.writeFileSync(path.join(c.path, "README.md"), "edited\n");
+    const undo = () => fs.writeFileSync(path.join(c.path, "README.md"), "base\n");
+    try {
+      const clean = await checkoutState(c.path);
+      expect(clean.isDirty).toBe(false);
+      expect(started).toEqual(["read-tree", "config", "add", "write-tree"]);
+      edit();
+      expect((await checkoutState(c.path)).isDirty).toBe(true);
+      undo();
+      expect(await checkoutState(c.path)).toEqual(clean);
+    } finally {
+      unwatch();
+      undo();
+    }
   });
 });
 

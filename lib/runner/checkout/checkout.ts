@@ -8,6 +8,7 @@ import { buildBasePack } from "./base-packs";
 import { resolveInside } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
 import { git, gitCaptured, GitError, listDriverOverrides } from "./git";
+import { type IndexFile, readIndexFile } from "./index-file";
 import { indexFileOf, readWorktreeHead } from "./read-head";
 import {
   createTaskRepository,
@@ -236,7 +237,8 @@ export async function checkoutState(
   wt: string,
   opts: { submodules?: ReadonlySet<string> } = {},
 ): Promise<{ tree: string; isDirty: boolean }> {
-  const tree = await checkoutFingerprint(wt, opts);
+  const { tree, headTree } = await fingerprintAndHead(wt, opts);
+  if (headTree) return { tree, isDirty: tree !== headTree };
   const head = await gitCaptured(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], { cwd: wt });
   // No commit yet: changed when anything is there (the empty tree's id is the one `write-tree` gives then).
   return { tree, isDirty: head.code === 0 ? tree !== head.stdout.trim() : tree !== EMPTY_TREE };
@@ -257,15 +259,22 @@ export async function checkoutFingerprint(
   wt: string,
   opts: { scratch?: boolean; submodules?: ReadonlySet<string> } = {},
 ): Promise<string> {
+  return (await fingerprintAndHead(wt, opts)).tree;
+}
+
+// The fingerprint, and HEAD's tree when the index `read-tree HEAD` wrote says it (its cache-tree's root);
+// null when it does not (no HEAD, an index this process does not read): the caller asks git.
+async function fingerprintAndHead(
+  wt: string,
+  opts: { scratch?: boolean; submodules?: ReadonlySet<string> },
+): Promise<{ tree: string; headTree: string | null }> {
   if (!opts.scratch) ownGitDirectory(wt);
   return withHeadIndex(wt, !opts.scratch, async (env) => {
     // `add` asks a git started in each submodule whether it changed (under the submodule's own config, with
     // filters never listed here): HEAD's submodules leave the index first, so `add` takes each one's
     // commit as it finds it, as for a repository it has not seen, and starts nothing there.
-    const gitlinks = (await git(["ls-files", "--stage", "-z"], { cwd: wt, env }))
-      .split("\0")
-      .filter((entry) => entry.startsWith("160000 "))
-      .map((entry) => ({ sha: entry.split(" ")[1], path: entry.slice(entry.indexOf("\t") + 1) }));
+    const headIndex = readIndexFile(env.GIT_INDEX_FILE);
+    const gitlinks = await gitlinksOf(wt, env, headIndex);
     for (const chunk of chunksOf(gitlinks))
       await git(["update-index", "--force-remove", "--", ...chunk.map((g) => g.path)], { cwd: wt, env });
     // One listing for `add` and `write-tree`: nothing but these two runs in the checkout in between.
@@ -282,19 +291,34 @@ export async function checkoutFingerprint(
     // A repository nested in the checkout where HEAD (or, when given, the start commit) has no submodule:
     // `add` records only its commit, which the Work's repository does not hold, while the checks run its files.
     const known = opts.submodules ?? new Set(gitlinks.map((g) => g.path));
-    const nested = (await git(["ls-files", "--stage", "-z"], { cwd: wt, env }))
-      .split("\0")
-      .filter((entry) => entry.startsWith("160000 "))
-      .map((entry) => entry.slice(entry.indexOf("\t") + 1))
+    const nested = (await gitlinksOf(wt, env, readIndexFile(env.GIT_INDEX_FILE)))
+      .map((g) => g.path)
       .filter((p) => !known.has(p));
     if (nested.length > 0)
       throw new GitError(
         `the checkout holds a git repository of its own at ${nested.slice(0, 3).join(", ")} (no submodule of HEAD): ` +
           "its files are no part of the commit, and the checkout is not read",
       );
-    return (await git(["write-tree"], { cwd: wt, env, listed })).trim();
+    const tree = (await git(["write-tree"], { cwd: wt, env, listed })).trim();
+    return { tree, headTree: headIndex?.rootTree ?? null };
   });
 }
+
+// The submodule entries (mode 160000) of the index at env.GIT_INDEX_FILE: from `parsed` when this process
+// could read it, else from `git ls-files`.
+async function gitlinksOf(
+  wt: string,
+  env: { GIT_INDEX_FILE: string },
+  parsed: IndexFile | null,
+): Promise<{ sha: string; path: string }[]> {
+  if (parsed) return parsed.entries.filter((e) => e.mode === GITLINK_MODE).map((e) => ({ sha: e.id, path: e.path }));
+  return (await git(["ls-files", "--stage", "-z"], { cwd: wt, env }))
+    .split("\0")
+    .filter((entry) => entry.startsWith("160000 "))
+    .map((entry) => ({ sha: entry.split(" ")[1], path: entry.slice(entry.indexOf("\t") + 1) }));
+}
+
+const GITLINK_MODE = 0o160000;
 
 // A task's checkout is read by git only through a `.git` directory of its own: a `.git` file or link (which
 // the agent can plant) could lead git to another repository, another worktree or another index.
@@ -357,7 +381,7 @@ let ownIndexes = 0;
 async function withHeadIndex<T>(
   wt: string,
   isOwn: boolean,
-  fn: (env: Record<string, string>) => Promise<T>,
+  fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
 ): Promise<T> {
   const index =
     indexFileOf(wt) ?? (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();

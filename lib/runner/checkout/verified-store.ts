@@ -21,6 +21,9 @@ import { git, gitCaptured, type GitOptions } from "./git";
 
 // An empty pack: the 12-byte header and the 20-byte checksum.
 const EMPTY_PACK_BYTES = 32;
+// Commit id → tree id, as verified stores read them (the oldest goes first past the limit).
+const treesOfCommits = new Map<string, string>();
+const KEPT_TREES = 1000;
 
 export class VerifiedStore {
   private packs = 0;
@@ -62,9 +65,19 @@ export class VerifiedStore {
   }
 
   // The tree of `commit` as the store (through the clone) has it; null when it does not have the commit.
+  // A commit's id names its tree (the tree's id is part of what the commit id hashes), and every store reads
+  // commits from objects that were hashed as they arrived: the answer is kept for the process, by commit id.
   async treeOf(commit: string): Promise<string | null> {
+    const known = treesOfCommits.get(commit);
+    if (known) return known;
     const read = await gitCaptured(["rev-parse", "--verify", "--quiet", `${commit}^{tree}`], this.options());
-    return read.code === 0 ? read.stdout.trim() : null;
+    if (read.code !== 0) return null;
+    const tree = read.stdout.trim();
+    if (/^[0-9a-f]{40}$/.test(commit)) {
+      if (treesOfCommits.size >= KEPT_TREES) treesOfCommits.delete(treesOfCommits.keys().next().value as string);
+      treesOfCommits.set(commit, tree);
+    }
+    return tree;
   }
 
   // Brings the objects of the tree `tree` of the checkout that `base` (a tree the store already has, read
