@@ -272,7 +272,7 @@ export class AttemptContext {
   private async readChange(): Promise<Change> {
     if (this.checkedTree === null) throw new Error("the checkout could not be read before the checks");
     const tree = this.checkedTree ?? (await checkoutFingerprint(this.checkoutPath));
-    return readChange(this.checkoutPath, this.run.startCommit!, tree, this.verifiedStore());
+    return readChange(this.checkoutPath, this.run.startCommit!, tree, () => this.verifiedStore());
   }
 
   // The attempt's verified store, made when first asked for.
@@ -341,11 +341,33 @@ export class AttemptContext {
   }
 }
 
-async function readChange(checkoutPath: string, start: string, tree: string, store: VerifiedStore): Promise<Change> {
+async function readChange(
+  checkoutPath: string,
+  start: string,
+  tree: string,
+  storeOf: () => VerifiedStore,
+): Promise<Change> {
+  let commit: Promise<string> | null = null;
+  const commitOf = () => {
+    commit ??= commitOfTree(checkoutPath, tree, start);
+    return commit;
+  };
+  // The checks ran on the start commit's very tree (a run of checks alone): nothing changed, nothing to read,
+  // and the store is made only if a step asks for it.
+  if (VerifiedStore.knownTreeOf(start) === tree)
+    return {
+      tree,
+      changes: [],
+      diff: "",
+      commit: commitOf,
+      get store() {
+        return storeOf();
+      },
+    };
+  const store = storeOf();
   const startTree = await store.treeOf(start);
   if (!startTree) throw new Error(`the run's start commit ${start.slice(0, 12)} is not in the Work's repository`);
   await store.bring(checkoutPath, tree, startTree);
-  // The checks ran on the start commit's very tree (a run of checks alone): nothing changed, nothing to read.
   const [changes, diff] =
     tree === startTree
       ? [[], ""]
@@ -354,17 +376,7 @@ async function readChange(checkoutPath: string, start: string, tree: string, sto
           // Plumbing, tree to tree: no config of the checkout's (diff.noprefix, diff.relative) reshapes it.
           store.git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree]),
         ]);
-  let commit: Promise<string> | null = null;
-  return {
-    tree,
-    changes,
-    diff,
-    store,
-    commit: () => {
-      commit ??= commitOfTree(checkoutPath, tree, start);
-      return commit;
-    },
-  };
+  return { tree, changes, diff, store, commit: commitOf };
 }
 
 // The files that differ between two commits or trees, by status (renames as a delete and an add), as the

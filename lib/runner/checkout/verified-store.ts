@@ -64,6 +64,11 @@ export class VerifiedStore {
     return git(args, this.options(more));
   }
 
+  // The tree of `commit` when a store of this process has read it already (no git process, no store); else null.
+  static knownTreeOf(commit: string): string | null {
+    return treesOfCommits.get(commit) ?? null;
+  }
+
   // The tree of `commit` as the store (through the clone) has it; null when it does not have the commit.
   // A commit's id names its tree (the tree's id is part of what the commit id hashes), and every store reads
   // commits from objects that were hashed as they arrived: the answer is kept for the process, by commit id.
