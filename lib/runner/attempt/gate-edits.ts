@@ -25,7 +25,8 @@ class VersionReader {
   private readonly cache = new Map<string, string | null>();
   private readonly wanted = new Set<string>();
   constructor(
-    private readonly where: GitOptions,
+    // Asked only when a file must be read (a change of checks alone may read none, and make no store).
+    private readonly where: () => GitOptions,
     private readonly rev: string,
   ) {}
   read = (file: string): string | null => {
@@ -38,7 +39,7 @@ class VersionReader {
     this.wanted.clear();
     await Promise.all(
       files.map(async (file) => {
-        const text = await git(["cat-file", "blob", `${this.rev}:${file}`], this.where).catch(() => null);
+        const text = await git(["cat-file", "blob", `${this.rev}:${file}`], this.where()).catch(() => null);
         this.cache.set(file, text);
       }),
     );
@@ -72,8 +73,8 @@ async function gateFilesOfChecks(
 }
 
 export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promise<GateJudgement> {
-  const start = new VersionReader(change.store.options(), ctx.run.startCommit!);
-  const head = new VersionReader(change.store.options(), change.tree);
+  const start = new VersionReader(() => change.store.options(), ctx.run.startCommit!);
+  const head = new VersionReader(() => change.store.options(), change.tree);
   const checks = ctx.run.checks.filter((c) => isRerunnable(c) && c.use === undefined);
   const gateFiles = await gateFilesOfChecks(ctx, checks, start, head);
   const hasGateFiles = [...gateFiles.values()].some((g) => g.refs.length > 0 || g.globs.length > 0);
