@@ -41,8 +41,11 @@ export type TestDb = {
   cleanup: () => Promise<void>;
 };
 
-export async function createTestDb(): Promise<TestDb> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-test-"));
+// `parentDir`: where the data dir is made (default the system's temporary folder).
+export async function createTestDb(opts: { parentDir?: string } = {}): Promise<TestDb> {
+  const parent = opts.parentDir ?? os.tmpdir();
+  fs.mkdirSync(parent, { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(parent, "gatehouse-test-"));
   process.env.GATEHOUSE_DATA_DIR = dataDir;
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (pgUrl) return createPostgresTestDb(pgUrl, dataDir);

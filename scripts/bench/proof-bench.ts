@@ -15,7 +15,7 @@ import { createTask } from "../../lib/services/tasks";
 import { createWork } from "../../lib/services/works";
 import { makeGitRepo } from "../../lib/testing/git-repo";
 import { createTestDb } from "../../lib/testing/test-db";
-import type { BenchRow } from "./runner-bench";
+import { BENCH_DATA_PARENT, type BenchRow } from "./runner-bench";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -84,7 +84,7 @@ const PYTEST_COPY = "/opt/gatehouse-bench-pytest";
 const reachablePytest = () => copyPytestTo(PYTEST_COPY);
 
 async function benchSuite(suite: Suite, rounds: number): Promise<BenchRow> {
-  const t = await createTestDb();
+  const t = await createTestDb({ parentDir: BENCH_DATA_PARENT });
   const repo = makeGitRepo(suite.files);
   try {
     const deps = { ...defaultRunnerDeps(), dataDir: t.dataDir };
