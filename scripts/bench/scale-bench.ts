@@ -25,7 +25,7 @@ import {
   waitForOutput,
   type WorkerProcess,
 } from "../../lib/testing/worker-process";
-import type { BenchRow } from "./runner-bench";
+import { BENCH_DATA_PARENT, type BenchRow } from "./runner-bench";
 import { openQueueBench, pollViewers, viewerToken } from "./viewers-bench";
 
 const pct = (xs: number[], p: number) =>
@@ -35,6 +35,7 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
   const { deps, close } = await openQueueBench();
   const repo = makeGitRepo({ "README.md": "scale\n" });
   const workers: WorkerProcess[] = [];
+  const dataDirs: string[] = [];
   let ns: Netns | null = null;
   const rows: BenchRow[] = [];
   try {
@@ -73,6 +74,10 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
     };
     const startWorker = async (name: string, inNamespace: boolean) => {
       let w: WorkerProcess;
+      // Each worker's data dir where a worker keeps it by default (./data of its install), not in /tmp.
+      fs.mkdirSync(BENCH_DATA_PARENT, { recursive: true });
+      const dataDir = fs.mkdtempSync(path.join(BENCH_DATA_PARENT, `worker-${name}-`));
+      dataDirs.push(dataDir);
       if (inNamespace && ns) {
         const db = new URL(process.env.DATABASE_URL!);
         const port = await ns.forward(db.hostname, Number(db.port || 5432));
@@ -80,10 +85,10 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
         db.port = String(port);
         w = startWorkerProcess(
           name,
-          { DATABASE_URL: db.toString(), ...workerEnv },
+          { DATABASE_URL: db.toString(), ...workerEnv, GATEHOUSE_DATA_DIR: dataDir },
           ns.exec(process.execPath, [path.join(process.cwd(), "scripts", "worker.mjs")]),
         );
-      } else w = startWorkerProcess(name, workerEnv);
+      } else w = startWorkerProcess(name, { ...workerEnv, GATEHOUSE_DATA_DIR: dataDir });
       workers.push(w);
       await waitForOutput(w, "takes runs", 120_000);
       // A worker that joins readies the clones of the Works run lately: the burst comes after that.
@@ -161,6 +166,7 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
   } finally {
     for (const w of workers) await stopWorkerProcess(w);
     await ns?.cleanup();
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
     repo.cleanup();
     await close();
   }
