@@ -6,6 +6,7 @@ import type { Lane } from "../gates/lanes";
 import type { StageRunFact } from "../gates/board";
 import type { CopiedColumns, GroupColumns, TaskResolvedColumns } from "../gates/work-settings";
 import { toTestCases, type TestCase } from "../gates/junit";
+import { rowById } from "./by-id";
 import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
@@ -112,7 +113,7 @@ export async function insertRunWithFirstAttempt(opts: {
 }
 
 export async function findRun(opts: { id: string; db?: DbOrTx }): Promise<RunRecord | null> {
-  const row = await (opts.db ?? getDb()).run.findUnique({ where: { id: opts.id }, omit: runOmit });
+  const row = await rowById<Omit<Run, keyof typeof runOmit>>(opts.db ?? getDb(), "Run", opts.id, Object.keys(runOmit));
   return row && runJson(row);
 }
 

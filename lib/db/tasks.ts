@@ -1,5 +1,6 @@
 // Tasks: one query or command per function.
 import type { TaskCheckEntry } from "../gates/check-schema";
+import { rowById } from "./by-id";
 import { getDb, type DbOrTx } from "./client";
 import { Prisma } from "./generated/sqlite/client";
 import { taskJson, type Task, type TaskJsonFields } from "./models";
@@ -10,7 +11,7 @@ export type TaskRecord = Omit<Task, keyof TaskJsonFields> & TaskJsonFields;
 const checksOrNull = (entries: TaskCheckEntry[] | null) => entries ?? Prisma.DbNull;
 
 export async function findTask(opts: { id: string; db?: DbOrTx }): Promise<TaskRecord | null> {
-  const row = await (opts.db ?? getDb()).task.findUnique({ where: { id: opts.id } });
+  const row = await rowById<Task>(opts.db ?? getDb(), "Task", opts.id);
   return row && taskJson(row);
 }
 

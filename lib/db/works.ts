@@ -4,6 +4,7 @@ import type { WorkCreate } from "../gates/work-schema";
 import { freezeWorkSettings, WORK_SETTINGS } from "../gates/work-settings";
 import { hideWebhookSecrets, type SealedWebhook } from "../gates/webhooks";
 import type { RunRecord } from "./runs";
+import { rowById } from "./by-id";
 import { getDb, type DbOrTx } from "./client";
 import { workJson, type Work, type WorkJsonFields } from "./models";
 
@@ -47,7 +48,7 @@ export function frozenSettingsOf(work: WorkRecord): FrozenWorkSettings {
 }
 
 export async function findWork(opts: { id: string; db?: DbOrTx }): Promise<WorkRecord | null> {
-  const row = await (opts.db ?? getDb()).work.findUnique({ where: { id: opts.id }, omit });
+  const row = await rowById<Omit<Work, keyof typeof omit>>(opts.db ?? getDb(), "Work", opts.id, Object.keys(omit));
   return row && toWorkRecord(row);
 }
 

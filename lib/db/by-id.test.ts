@@ -1,0 +1,134 @@
+// A row read by one raw statement (by-id.ts) is the row the model query gives: same columns, same values,
+// same types (Date, parsed JSON, booleans, floats), with every nullable column set and with each left null.
+// Runs on SQLite here and on PostgreSQL in `npm run test:pg`.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "./client";
+import { rowById } from "./by-id";
+import { findRun } from "./runs";
+import { findTask } from "./tasks";
+import { findWork } from "./works";
+import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
+import { createTestDb, type TestDb } from "../testing/test-db";
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+  await seedWork("w-bare");
+  await seedTask({ id: "t-bare", workId: "w-bare", number: 1 });
+  await seedRun({ id: "r-bare", taskId: "t-bare", workId: "w-bare" });
+  await seedWork("w-full");
+  await seedTask({ id: "t-full", workId: "w-full", number: 1 });
+  await seedRun({ id: "r-full", taskId: "t-full", workId: "w-full" });
+  const when = new Date("2026-03-04T05:06:07.089Z");
+  const json = { list: [1, "two", null, { deep: true }], text: 'quote " and \\ backslash', n: 1.5 };
+  await getDb().work.update({
+    where: { id: "w-full" },
+    data: {
+      baseBranch: "main",
+      agentCommand: "claude -p",
+      budgetSec: 600,
+      budgetUsd: 2.75,
+      testPatterns: ["test/**"],
+      protectedPaths: ["ci/**"],
+      mergePolicy: json,
+      resultsDir: "reports",
+      reviewCommand: "review",
+      mutationCommand: "stryker run",
+      mutationReport: "reports/mutation.json",
+      redTeamCommand: "red",
+      redTeamTestCommand: "red test",
+      failFast: true,
+      autoAdvance: true,
+      checkDefaults: [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }],
+    },
+  });
+  await getDb().task.update({
+    where: { id: "t-full" },
+    data: {
+      acceptanceChecks: [{ id: "unit", suppressed: true }],
+      maxGateAttempts: 4,
+      agentCommand: "codex",
+      budgetSec: 60,
+      budgetUsd: 0.125,
+      mergedCommit: "a".repeat(40),
+      mergedAt: when,
+      mergedBy: "someone",
+      autoMergeError: "conflict in x",
+      lane: "delivery",
+      stage: "plan",
+    },
+  });
+  await getDb().run.update({
+    where: { id: "r-full" },
+    data: {
+      ending: "accepted",
+      endingReason: "green",
+      agentCommand: "claude",
+      budgetSec: 30,
+      budgetUsd: 1e-3,
+      proof: json,
+      reviewCommand: "r",
+      mutationCommand: "m",
+      mutationReport: "m.json",
+      redTeamCommand: "rt",
+      redTeamTestCommand: "rtt",
+      sandbox: { mounts: [] },
+      lane: { id: "delivery", stages: [] },
+      stage: "plan",
+      startCommit: "b".repeat(40),
+      bestAttempt: 1,
+      bestCommit: "c".repeat(40),
+      decision: "accept",
+      decidedById: "u1",
+      decidedAt: when,
+      decisionReason: "fine",
+      supersededById: null,
+      dispatchedById: "u2",
+      startedAt: when,
+      finishedAt: new Date(when.getTime() + 1),
+      claimedBy: "worker-1",
+      workerName: "w1",
+      sandboxMode: "bwrap",
+      needsDecision: true,
+      failFast: true,
+    },
+  });
+});
+afterAll(() => t.cleanup());
+
+describe("rowById", () => {
+  for (const which of ["bare", "full"]) {
+    it(`reads a ${which} run, task and Work as the model query does`, async () => {
+      const db = getDb();
+      const cases = [
+        [await db.run.findUnique({ where: { id: `r-${which}` } }), await rowById(db, "Run", `r-${which}`)],
+        [await db.task.findUnique({ where: { id: `t-${which}` } }), await rowById(db, "Task", `t-${which}`)],
+        [await db.work.findUnique({ where: { id: `w-${which}` } }), await rowById(db, "Work", `w-${which}`)],
+      ];
+      for (const [model, raw] of cases) {
+        expect(raw).toStrictEqual(model);
+        for (const [column, value] of Object.entries(model ?? {}))
+          if (value instanceof Date) expect((raw as Record<string, unknown>)[column]).toBeInstanceOf(Date);
+      }
+    });
+  }
+
+  it("leaves out the columns asked to, gives null for an id that is not there, and works inside a transaction", async () => {
+    const db = getDb();
+    const row = await rowById<Record<string, unknown>>(db, "Run", "r-full", ["updatedAt"]);
+    expect(row && "updatedAt" in row).toBe(false);
+    expect(row?.startCommit).toBe("b".repeat(40));
+    expect(await rowById(db, "Work", "no-such-work")).toBeNull();
+    const inside = await db.$transaction(async (tx) => rowById<{ title: string }>(tx, "Task", "t-full"));
+    expect(inside?.title).toBe("t-full");
+  });
+
+  it("is what findRun, findTask and findWork read", async () => {
+    expect((await findRun({ id: "r-full" }))?.proof).toEqual(
+      expect.objectContaining({ text: 'quote " and \\ backslash', n: 1.5 }),
+    );
+    expect((await findTask({ id: "t-full" }))?.mergedAt).toEqual(new Date("2026-03-04T05:06:07.089Z"));
+    expect((await findWork({ id: "w-full" }))?.budgetUsd).toBe(2.75);
+    expect(await findRun({ id: "nope" })).toBeNull();
+  });
+});
