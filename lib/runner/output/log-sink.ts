@@ -36,14 +36,25 @@ export class LogSink {
   private total = 0;
   private closed = false;
 
+  // `fd`: the log file already opened for writing (LogSink.open); else it is opened (created) here.
   constructor(
     readonly path: string,
     readonly capBytes: number,
+    fd?: number,
   ) {
-    this.fd = fs.openSync(path, "w");
+    this.fd = fd ?? fs.openSync(path, "w");
     const ringCap = Math.min(Math.floor(capBytes / 2), MAX_RING_BYTES);
     this.headCap = capBytes - ringCap;
     this.ring = ringCap > 0 ? new ByteRing(ringCap) : null;
+  }
+
+  // Creates the log file off the event loop (making a file is a metadata write that can take a millisecond
+  // on a busy disk): a command is started meanwhile, and its first output waits in the pipe.
+  static async open(path: string, capBytes: number): Promise<LogSink> {
+    const fd = await new Promise<number>((resolve, reject) =>
+      fs.open(path, "w", (error, opened) => (error ? reject(error) : resolve(opened))),
+    );
+    return new LogSink(path, capBytes, fd);
   }
 
   get bytesSeen(): number {

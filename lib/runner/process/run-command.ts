@@ -61,12 +61,16 @@ const BASH_ARGS = ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c"];
 
 export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   const started = performance.now();
-  const sink = new LogSink(spec.logPath, spec.capBytes);
+  // The log file is made while the command starts (a check's first output waits in the pipe meanwhile).
+  const sinkOpened = LogSink.open(spec.logPath, spec.capBytes);
+  // Awaited at once where the command is not started after all (its rejection is then this call's).
+  sinkOpened.catch(() => {});
   const search = spec.expectStdout !== undefined ? new StreamSearch(spec.expectStdout) : null;
   const killGraceMs = spec.killGraceMs ?? 2000;
   const closeGraceMs = spec.closeGraceMs ?? 1000;
 
-  const fail = (message: string): CommandOutcome => {
+  const fail = async (message: string): Promise<CommandOutcome> => {
+    const sink = await sinkOpened;
     sink.write(Buffer.from(`[gatehouse] ${message}\n`));
     const summary = sink.finish();
     return {
@@ -83,7 +87,7 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   };
 
   if (!isDirectory(spec.cwd)) return fail(`working directory ${spec.cwd} does not exist`);
-  if (spec.signal?.aborted) return { ...fail("cancelled before it started"), isAborted: true };
+  if (spec.signal?.aborted) return { ...(await fail("cancelled before it started")), isAborted: true };
   if (spec.sandbox && "error" in spec.sandbox) return fail(spec.sandbox.error);
   const bash = [...BASH_ARGS, spec.command];
   // Sandboxed, the main process is the spawner's waiter around bwrap (see spawner.c): the command inside
@@ -115,6 +119,16 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
   if ("error" in launched) {
     fs.closeSync(pipe.readFd);
     return fail(`could not start: ${launched.error}`);
+  }
+  let sink: LogSink;
+  try {
+    sink = await sinkOpened;
+  } catch (error) {
+    // No log to write to: the command that just started is ended (and reaped) before the failure is passed on.
+    launched.signal("SIGKILL");
+    await launched.exited;
+    fs.closeSync(pipe.readFd);
+    throw error;
   }
   return new Promise((resolve) => {
     let isTimedOut = false;
