@@ -84,7 +84,10 @@ async function fetchRecorded(repoDir: string, url: string, fetch: () => Promise<
 async function fetchOrigin(repoDir: string, url: string, askedAt: number): Promise<void> {
   const last = lastFetch.get(repoDir);
   if (last && last.url === url && last.startedAt >= askedAt) return;
-  await fetchRecorded(repoDir, url, () => git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000 }));
+  // The clone's config is Gatehouse's alone (no sandbox reaches it): nothing to list and switch off first.
+  await fetchRecorded(repoDir, url, () =>
+    git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000, isOwnConfig: true }),
+  );
 }
 
 // Clones whose origin URL was checked in this process (a Work's repoUrl rarely changes).
