@@ -3,8 +3,8 @@
 // Runs on SQLite here and on PostgreSQL in `npm run test:pg`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "./client";
-import { rowById } from "./by-id";
-import { findRun } from "./runs";
+import { rowById, rowsWhere } from "./by-id";
+import { findAttempt, findRun, listAttempts, listResults } from "./runs";
 import { findTask } from "./tasks";
 import { findWork } from "./works";
 import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
@@ -93,6 +93,67 @@ beforeAll(async () => {
       failFast: true,
     },
   });
+  // The run's attempt with every column set, and a result of each shape (BigInt log sizes among them).
+  await getDb().attempt.update({
+    where: { id: "r-full-1" },
+    data: {
+      status: "finished",
+      gate: "green",
+      startedAt: when,
+      finishedAt: when,
+      commit: "d".repeat(40),
+      isDirty: true,
+      treeAfter: "e".repeat(40),
+      noChangeSince: 1,
+      brief: "brief",
+      agentVerdict: "passed",
+      agentExitCode: 0,
+      agentDurationMs: 1234,
+      agentMessage: "done",
+      agentLogTail: "tail",
+      agentLogBytes: 5_000_000_000n,
+      agentLogNote: "cut",
+      agentResult: json,
+      reportNotes: ["a note"],
+      review: json,
+      mutation: json,
+      redTeam: json,
+      pushed: { commit: "f".repeat(40) },
+      startedById: "u3",
+    },
+  });
+  const result = {
+    attemptId: "r-full-1",
+    runId: "r-full",
+    name: "Unit",
+    kind: "test" as const,
+    required: true,
+    logAttempt: 1,
+  };
+  await getDb().checkResult.createMany({
+    data: [
+      { ...result, position: 1, checkId: "b", verdict: "queued" },
+      {
+        ...result,
+        position: 0,
+        checkId: "a",
+        verdict: "failed",
+        exitCode: 1,
+        signal: "SIGTERM",
+        durationMs: 10,
+        message: "m",
+        logTail: "t",
+        logBytes: 3_000_000_000n,
+        logNote: "n",
+        tests: { passed: 1, failed: 2 },
+        testCases: [{ name: "x", status: "failed" }],
+        warning: "w",
+        flaky: true,
+        startedAt: when,
+        finishedAt: when,
+      },
+    ],
+  });
 });
 afterAll(() => t.cleanup());
 
@@ -113,7 +174,24 @@ describe("rowById", () => {
     });
   }
 
-  it("leaves out the columns asked to, gives null for an id that is not there, and works inside a transaction", async () => {
+  it("reads attempts and results by their columns, in order, as the model query does (BigInt too)", async () => {
+    const db = getDb();
+    const attempts = await db.attempt.findMany({ where: { runId: "r-full" }, orderBy: { n: "asc" } });
+    expect(await rowsWhere(db, "Attempt", { runId: "r-full" }, { orderBy: "n" })).toStrictEqual(attempts);
+    expect(await rowsWhere(db, "Attempt", { runId: "r-full", n: 1 })).toStrictEqual(attempts.slice(0, 1));
+    expect(await rowsWhere(db, "Attempt", { runId: "r-full", n: 2 })).toEqual([]);
+    const results = await db.checkResult.findMany({ where: { attemptId: "r-full-1" }, orderBy: { position: "asc" } });
+    expect(results.map((r) => r.checkId)).toEqual(["a", "b"]);
+    expect(await rowsWhere(db, "CheckResult", { attemptId: "r-full-1" }, { orderBy: "position" })).toStrictEqual(
+      results,
+    );
+    expect((await listResults({ attemptId: "r-full-1" }))[0].logBytes).toBe(3_000_000_000);
+    expect((await findAttempt({ runId: "r-full", n: 1 }))?.agentLogBytes).toBe(5_000_000_000);
+    expect((await listAttempts({ runId: "r-full" })).map((a) => a.n)).toEqual([1]);
+    await expect(rowsWhere(db, "Run", { 'id" OR 1=1 --': "x" })).rejects.toThrow(/not a column/);
+  });
+
+  it("leaves out the columns asked to, gives null for no such id, and works in a transaction", async () => {
     const db = getDb();
     const row = await rowById<Record<string, unknown>>(db, "Run", "r-full", ["updatedAt"]);
     expect(row && "updatedAt" in row).toBe(false);

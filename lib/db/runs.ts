@@ -6,7 +6,7 @@ import type { Lane } from "../gates/lanes";
 import type { StageRunFact } from "../gates/board";
 import type { CopiedColumns, GroupColumns, TaskResolvedColumns } from "../gates/work-settings";
 import { toTestCases, type TestCase } from "../gates/junit";
-import { rowById } from "./by-id";
+import { rowById, rowsWhere } from "./by-id";
 import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
@@ -246,10 +246,7 @@ export async function updateRunIfStatus(opts: {
 }
 
 export async function listAttempts(opts: { runId: string; db?: DbOrTx }): Promise<AttemptRecord[]> {
-  const rows = await (opts.db ?? getDb()).attempt.findMany({
-    where: { runId: opts.runId },
-    orderBy: { n: "asc" },
-  });
+  const rows = await rowsWhere<Attempt>(opts.db ?? getDb(), "Attempt", { runId: opts.runId }, { orderBy: "n" });
   return rows.map(toAttemptRecord);
 }
 
@@ -264,9 +261,7 @@ export async function findLastAttemptN(opts: { runId: string; db?: DbOrTx }): Pr
 }
 
 export async function findAttempt(opts: { runId: string; n: number; db?: DbOrTx }): Promise<AttemptRecord | null> {
-  const row = await (opts.db ?? getDb()).attempt.findUnique({
-    where: { runId_n: { runId: opts.runId, n: opts.n } },
-  });
+  const [row] = await rowsWhere<Attempt>(opts.db ?? getDb(), "Attempt", { runId: opts.runId, n: opts.n });
   return row ? toAttemptRecord(row) : null;
 }
 
@@ -417,10 +412,12 @@ export async function settleUnfinishedResults(opts: {
 }
 
 export async function listResults(opts: { attemptId: string; db?: DbOrTx }): Promise<ResultRecord[]> {
-  const rows = await (opts.db ?? getDb()).checkResult.findMany({
-    where: { attemptId: opts.attemptId },
-    orderBy: { position: "asc" },
-  });
+  const rows = await rowsWhere<CheckResult>(
+    opts.db ?? getDb(),
+    "CheckResult",
+    { attemptId: opts.attemptId },
+    { orderBy: "position" },
+  );
   return rows.map(toResultRecord);
 }
 

@@ -241,7 +241,7 @@ if the checkout directory is lost", async () => {
 
   // The fingerprint reads HEAD's tree and the submodule entries from the index git just wrote (index-file.ts)
   // instead of asking git again (an index it cannot read is asked of git: index-file.test.ts).
-  it("the state of a checkout takes four git processes: read-tree, the config listing, add and write-tree", async () => {
+  it("the state of a checkout takes four git processes: read-tree, config listing, add, write-tree", async () => {
     const c = await prepareCheckout(target("task-state", "gate-state"));
     const started: string[] = [];
     const unwatch = watchLaunches(({ file, args }) => {

@@ -84,7 +84,7 @@ describe("readIndexFile", () => {
     }
   });
 
-  it("gives null for what it cannot be sure of: a checksum that does not match, no checksum, a cut file, a split index", () => {
+  it("gives null for what it cannot be sure of: a wrong or no checksum, a cut file, a split index", () => {
     const index = indexAt("index-bad");
     readTreeInto(index, 2);
     const good = fs.readFileSync(index);
