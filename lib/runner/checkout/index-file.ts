@@ -7,7 +7,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 
-export type IndexEntry = { mode: number; id: string; stage: number; path: string };
+type IndexEntry = { mode: number; id: string; stage: number; path: string };
 export type IndexFile = {
   entries: IndexEntry[];
   // The root tree of the cache-tree extension when it is valid (as `read-tree <tree>` leaves it), else null.
@@ -36,7 +36,7 @@ export function readIndexFile(file: string): IndexFile | null {
   }
 }
 
-export function parseIndex(data: Buffer): IndexFile | null {
+function parseIndex(data: Buffer): IndexFile | null {
   if (data.length < 12 + HASH_BYTES || data.toString("latin1", 0, 4) !== "DIRC") return null;
   const body = data.subarray(0, data.length - HASH_BYTES);
   const trailer = data.subarray(data.length - HASH_BYTES);
