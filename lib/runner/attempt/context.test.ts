@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attemptContextFor } from "../../testing/attempt-context";
 import { createHarness, makeScenario, type Harness } from "../../testing/runner-harness";
 import { Budget, timeoutWords } from "./budget";
+import { repoDirOf } from "../checkout/checkout";
+import { VerifiedStore } from "../checkout/verified-store";
 
 describe("Budget", () => {
   const budget = (budgetSec: number | null, spentMs = 0, budgetFromMs = 0) =>
@@ -91,6 +93,28 @@ checkout as it is by then)", async () => {
     // Its commit is made in the checkout, which has the new objects too.
     expect(await again.commit()).toMatch(/^[0-9a-f]{40}$/);
     expect(gitIn(ctx.checkoutPath, "show", `${await again.commit()}:tests/redteam/p.test.js`)).toBe("probe");
+  });
+
+  it("a change of checks alone (the start commit's tree) is read with no store until a step asks for one, and none \
+once the attempt is closed", async () => {
+    const s = await makeScenario(h, {}, { files: { "a.txt": "a\n" } });
+    const { ctx } = await attemptContextFor(h, s);
+    const storeDir = path.join(h.dataDir, "run-files", ctx.run.id, String(ctx.attempt.n), "verified-objects");
+    // Another store of the same clone read the start commit's tree before (as an earlier attempt's would).
+    const repoDir = repoDirOf(h.dataDir, ctx.run.workId);
+    const earlier = VerifiedStore.open({ dir: path.join(h.scratch, "earlier-store"), repoDir, runAs: null });
+    const startTree = await earlier.treeOf(ctx.run.startCommit!);
+    earlier.close();
+    expect(VerifiedStore.knownTreeOf(repoDir, ctx.run.startCommit!)).toBe(startTree);
+    // Not for another Work's clone, which may not hold the commit.
+    expect(VerifiedStore.knownTreeOf(path.join(h.dataDir, "repos", "another"), ctx.run.startCommit!)).toBeNull();
+    const change = await ctx.change();
+    expect(change).toMatchObject({ tree: startTree, changes: [], diff: "" });
+    expect(fs.existsSync(storeDir)).toBe(false);
+    expect(change.store.dir).toBe(storeDir);
+    expect(fs.existsSync(storeDir)).toBe(true);
+    await ctx.close();
+    expect(() => change.store).toThrow(/attempt is over/);
   });
 
   it("records a row with its details as its log, masked", async () => {

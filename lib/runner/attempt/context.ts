@@ -107,6 +107,7 @@ export class AttemptContext {
   private freshHomes = 0;
   private changeRead: Promise<Change> | null = null;
   private store: VerifiedStore | null = null;
+  private isClosed = false;
   // The checkout's fingerprint read just before the checks (null: it could not be read; undefined: not
   // read by a pipeline, as when a test runs one step alone — read when the change is first asked for).
   private checkedTree: string | null | undefined = undefined;
@@ -141,6 +142,7 @@ export class AttemptContext {
   // Ends the sandboxes the checks shared and removes the verified store (the pipeline, once the attempt
   // is judged).
   async close(): Promise<void> {
+    this.isClosed = true;
     this.store?.close();
     this.store = null;
     await this.sandboxes?.close();
@@ -272,11 +274,13 @@ export class AttemptContext {
   private async readChange(): Promise<Change> {
     if (this.checkedTree === null) throw new Error("the checkout could not be read before the checks");
     const tree = this.checkedTree ?? (await checkoutFingerprint(this.checkoutPath));
-    return readChange(this.checkoutPath, this.run.startCommit!, tree, () => this.verifiedStore());
+    const repoDir = repoDirOf(this.deps.dataDir, this.run.workId);
+    return readChange(this.checkoutPath, this.run.startCommit!, tree, repoDir, () => this.verifiedStore());
   }
 
-  // The attempt's verified store, made when first asked for.
+  // The attempt's verified store, made when first asked for (never again once the attempt is closed).
   private verifiedStore(): VerifiedStore {
+    if (this.isClosed) throw new Error("the attempt is over: its verified store is gone");
     this.store ??= VerifiedStore.open({
       dir: path.join(attemptFilesDirOf(this.deps.dataDir, this.run.id, this.attempt.n), "verified-objects"),
       repoDir: repoDirOf(this.deps.dataDir, this.run.workId),
@@ -345,6 +349,7 @@ async function readChange(
   checkoutPath: string,
   start: string,
   tree: string,
+  repoDir: string,
   storeOf: () => VerifiedStore,
 ): Promise<Change> {
   let commit: Promise<string> | null = null;
@@ -354,7 +359,7 @@ async function readChange(
   };
   // The checks ran on the start commit's very tree (a run of checks alone): nothing changed, nothing to read,
   // and the store is made only if a step asks for it.
-  if (VerifiedStore.knownTreeOf(start) === tree)
+  if (VerifiedStore.knownTreeOf(repoDir, start) === tree)
     return {
       tree,
       changes: [],

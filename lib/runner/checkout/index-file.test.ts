@@ -1,6 +1,7 @@
 // The in-process index reader against git's own view of the same file: every entry `git ls-files --stage`
 // lists (mode, id, stage, path), and the root tree `read-tree` records, for each index version git writes;
 // null (so the caller asks git) for what it cannot be sure of.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -103,5 +104,19 @@ describe("readIndexFile", () => {
     gitIn(repo.dir, "-c", "core.splitIndex=true", "read-tree", `--index-output=${split}`, "HEAD");
     withIndex(split, () => gitIn(repo.dir, "-c", "core.splitIndex=true", "update-index", "--split-index"));
     expect(readIndexFile(split)).toBeNull();
+  });
+
+  it("leaves an index over 1 MB to git (reading it here would hold the server's event loop)", () => {
+    const big = indexAt("index-big");
+    readTreeInto(big, 2);
+    const blob = gitIn(repo.dir, "hash-object", "-w", "README.md");
+    const lines = Array.from({ length: 12_000 }, (_, i) => `100644 ${blob}\tmany/${"f".repeat(40)}-${i}.txt`);
+    const list = path.join(repo.dir, ".git", "index-info");
+    fs.writeFileSync(list, `${lines.join("\n")}\n`);
+    withIndex(big, () =>
+      execFileSync("git", ["update-index", "--index-info"], { cwd: repo.dir, input: fs.readFileSync(list) }),
+    );
+    expect(fs.statSync(big).size).toBeGreaterThan(1024 * 1024);
+    expect(readIndexFile(big)).toBeNull();
   });
 });

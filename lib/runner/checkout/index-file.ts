@@ -3,7 +3,7 @@
 // just wrote into a private file twice; parsing it here instead of starting `git ls-files --stage` each
 // time saves two git processes per fingerprint. Anything this reader does not know for certain — another
 // version, a checksum that does not match (or the zeros of `index.skipHash`), a split or sparse index,
-// SHA-256 ids, a truncated entry — gives null, and the caller asks git instead.
+// SHA-256 ids, a truncated entry — gives null, and the caller asks git instead; so does an index over 1 MB.
 import crypto from "node:crypto";
 import fs from "node:fs";
 
@@ -22,9 +22,14 @@ const EXTENDED_FLAG = 0x4000;
 // (sparse index): the caller asks git.
 const INCOMPLETE = new Set(["link", "sdir"]);
 
+// Larger indexes (~10,000 entries and up, or an agent's million untracked files after `add`) are left to git:
+// reading, hashing and parsing them here would hold the server's event loop (~1 ms per 100 KB).
+const MAX_BYTES = 1024 * 1024;
+
 export function readIndexFile(file: string): IndexFile | null {
   let data: Buffer;
   try {
+    if (fs.statSync(file).size > MAX_BYTES) return null;
     data = fs.readFileSync(file);
   } catch {
     return null;

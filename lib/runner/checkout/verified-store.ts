@@ -24,6 +24,7 @@ const EMPTY_PACK_BYTES = 32;
 // Commit id → tree id, as verified stores read them (the oldest goes first past the limit).
 const treesOfCommits = new Map<string, string>();
 const KEPT_TREES = 1000;
+const treeKey = (repoDir: string, commit: string) => `${path.resolve(repoDir)}\0${commit}`;
 
 export class VerifiedStore {
   private packs = 0;
@@ -31,6 +32,8 @@ export class VerifiedStore {
   private constructor(
     readonly dir: string,
     private readonly runAs: RunAsUser | null,
+    // The Work's clone it borrows from: a commit's tree is kept for that clone alone.
+    private readonly repoDir: string,
   ) {}
 
   // Makes the store at `dir` (anything there before goes), borrowing the objects of the clone at `repoDir`.
@@ -52,7 +55,7 @@ export class VerifiedStore {
       path.join(dir, "objects", "info", "alternates"),
       `${fs.realpathSync(path.join(opts.repoDir, "objects"))}\n`,
     );
-    return new VerifiedStore(dir, runAs);
+    return new VerifiedStore(dir, runAs, opts.repoDir);
   }
 
   // git in the store (its config is the platform's alone: nothing to list and switch off).
@@ -64,23 +67,27 @@ export class VerifiedStore {
     return git(args, this.options(more));
   }
 
-  // The tree of `commit` when a store of this process has read it already (no git process, no store); else null.
-  static knownTreeOf(commit: string): string | null {
-    return treesOfCommits.get(commit) ?? null;
+  // The tree of `commit` when a store of the clone at `repoDir` has read it already (no git process, no
+  // store); else null.
+  static knownTreeOf(repoDir: string, commit: string): string | null {
+    return treesOfCommits.get(treeKey(repoDir, commit)) ?? null;
   }
 
   // The tree of `commit` as the store (through the clone) has it; null when it does not have the commit.
-  // A commit's id names its tree (the tree's id is part of what the commit id hashes), and every store reads
-  // commits from objects that were hashed as they arrived: the answer is kept for the process, by commit id.
+  // A commit's id names its tree (the tree's id is part of what the commit id hashes), and a store reads
+  // commits from objects that were hashed as they arrived: the answer is kept for the process, by clone and
+  // commit id (so a commit only another Work's clone holds is never taken as this one's). Asked before the
+  // store brings anything, it is the clone's own answer.
   async treeOf(commit: string): Promise<string | null> {
-    const known = treesOfCommits.get(commit);
+    const key = treeKey(this.repoDir, commit);
+    const known = treesOfCommits.get(key);
     if (known) return known;
     const read = await gitCaptured(["rev-parse", "--verify", "--quiet", `${commit}^{tree}`], this.options());
     if (read.code !== 0) return null;
     const tree = read.stdout.trim();
-    if (/^[0-9a-f]{40}$/.test(commit)) {
+    if (this.packs === 0 && /^[0-9a-f]{40}$/.test(commit)) {
       if (treesOfCommits.size >= KEPT_TREES) treesOfCommits.delete(treesOfCommits.keys().next().value as string);
-      treesOfCommits.set(commit, tree);
+      treesOfCommits.set(key, tree);
     }
     return tree;
   }
