@@ -37,9 +37,12 @@ export async function copyAssetsForAttempt(opts: {
   return dir;
 }
 
-export function removeAttemptFiles(dataDir: string, runId: string, n: number): void {
+// Removed on libuv's threads, not the event loop's: an attempt leaves a few dozen files (logs, homes, the
+// verified store), each a metadata write to remove, and a worker's other runs (or the server's pages) wait
+// for the event loop meanwhile.
+export async function removeAttemptFiles(dataDir: string, runId: string, n: number): Promise<void> {
   const base = attemptFilesDirOf(dataDir, runId, n);
   const dir = path.join(base, "assets");
   if (fs.existsSync(dir)) fs.chmodSync(dir, 0o755);
-  fs.rmSync(base, { recursive: true, force: true });
+  await fs.promises.rm(base, { recursive: true, force: true });
 }

@@ -92,7 +92,7 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptResult
       removeReadOnlyTree(cloned.dir);
     }
   } finally {
-    removeAttemptFiles(deps.dataDir, run.id, attempt.n);
+    await removeAttemptFiles(deps.dataDir, run.id, attempt.n);
   }
 }
 
