@@ -352,36 +352,36 @@ async function readChange(
   repoDir: string,
   storeOf: () => VerifiedStore,
 ): Promise<Change> {
+  let changes: FileChange[] = [];
+  let diff = "";
+  // Made here unless the checks ran on the start commit's very tree as this process knows it (a run of checks
+  // alone): nothing changed, nothing to read, and the store is made only if a step asks for it.
+  let store: VerifiedStore | null = null;
+  if (VerifiedStore.knownTreeOf(repoDir, start) !== tree) {
+    store = storeOf();
+    const startTree = await store.treeOf(start);
+    if (!startTree) throw new Error(`the run's start commit ${start.slice(0, 12)} is not in the Work's repository`);
+    await store.bring(checkoutPath, tree, startTree);
+    if (tree !== startTree)
+      [changes, diff] = await Promise.all([
+        filesChanged(store.options(), start, tree),
+        // Plumbing, tree to tree: no config of the checkout's (diff.noprefix, diff.relative) reshapes it.
+        store.git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree]),
+      ]);
+  }
   let commit: Promise<string> | null = null;
-  const commitOf = () => {
-    commit ??= commitOfTree(checkoutPath, tree, start);
-    return commit;
+  return {
+    tree,
+    changes,
+    diff,
+    get store() {
+      return store ?? storeOf();
+    },
+    commit: () => {
+      commit ??= commitOfTree(checkoutPath, tree, start);
+      return commit;
+    },
   };
-  // The checks ran on the start commit's very tree (a run of checks alone): nothing changed, nothing to read,
-  // and the store is made only if a step asks for it.
-  if (VerifiedStore.knownTreeOf(repoDir, start) === tree)
-    return {
-      tree,
-      changes: [],
-      diff: "",
-      commit: commitOf,
-      get store() {
-        return storeOf();
-      },
-    };
-  const store = storeOf();
-  const startTree = await store.treeOf(start);
-  if (!startTree) throw new Error(`the run's start commit ${start.slice(0, 12)} is not in the Work's repository`);
-  await store.bring(checkoutPath, tree, startTree);
-  const [changes, diff] =
-    tree === startTree
-      ? [[], ""]
-      : await Promise.all([
-          filesChanged(store.options(), start, tree),
-          // Plumbing, tree to tree: no config of the checkout's (diff.noprefix, diff.relative) reshapes it.
-          store.git(["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-color", start, tree]),
-        ]);
-  return { tree, changes, diff, store, commit: commitOf };
 }
 
 // The files that differ between two commits or trees, by status (renames as a delete and an add), as the

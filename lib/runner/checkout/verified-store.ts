@@ -28,6 +28,9 @@ const treeKey = (repoDir: string, commit: string) => `${path.resolve(repoDir)}\0
 
 export class VerifiedStore {
   private packs = 0;
+  // Holds objects brought from the checkout (the agent's, hashed on arrival): its answers are then no longer
+  // the clone's alone.
+  private hasBrought = false;
 
   private constructor(
     readonly dir: string,
@@ -85,7 +88,7 @@ export class VerifiedStore {
     const read = await gitCaptured(["rev-parse", "--verify", "--quiet", `${commit}^{tree}`], this.options());
     if (read.code !== 0) return null;
     const tree = read.stdout.trim();
-    if (this.packs === 0 && /^[0-9a-f]{40}$/.test(commit)) {
+    if (!this.hasBrought && /^[0-9a-f]{40}$/.test(commit)) {
       if (treesOfCommits.size >= KEPT_TREES) treesOfCommits.delete(treesOfCommits.keys().next().value as string);
       treesOfCommits.set(key, tree);
     }
@@ -97,6 +100,7 @@ export class VerifiedStore {
   // is left out and then missing here; one sent forged arrives under its real id.
   async bring(checkoutPath: string, tree: string, base: string): Promise<void> {
     if (tree === base) return;
+    this.hasBrought = true;
     const n = ++this.packs;
     const incoming = path.join(this.dir, "incoming");
     const revs = path.join(incoming, `revs-${n}`);
