@@ -176,7 +176,15 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
 // who spent it: the worker processes themselves, PostgreSQL, this bench (dispatching, the forwarder it
 // may run), and the rest — the commands the workers start (git, bwrap, the spawner, bash, the check).
 const TICK_MS = 10; // USER_HZ is 100 on Linux
-type CpuSample = { busy: number; workers: Map<string, number>; postgres: number; bench: number; cores: number };
+// `steal`: time the virtual machine's host gave to others while this one had work (not spent here, but lost).
+type CpuSample = {
+  busy: number;
+  steal: number;
+  workers: Map<string, number>;
+  postgres: number;
+  bench: number;
+  cores: number;
+};
 type Running = { name: string; pid: number };
 const cpuOf = (pid: number | string) => {
   const fields = procStatFields(pid);
@@ -195,7 +203,8 @@ function machineCpu(workers: readonly Running[]): CpuSample | null {
     }
     const usage = process.cpuUsage();
     return {
-      busy: (user + nice + system + irq + softirq + steal) * TICK_MS,
+      busy: (user + nice + system + irq + softirq) * TICK_MS,
+      steal: steal * TICK_MS,
       workers: new Map(workers.map((w) => [w.name, cpuOf(w.pid)])),
       postgres,
       bench: (usage.user + usage.system) / 1000,
@@ -210,6 +219,7 @@ const cpuSince = (before: CpuSample | null, workers: readonly Running[]): CpuSam
   if (!before || !after) return null;
   return {
     busy: after.busy - before.busy,
+    steal: after.steal - before.steal,
     workers: new Map([...after.workers].map(([name, ms]) => [name, ms - (before.workers.get(name) ?? 0)])),
     postgres: after.postgres - before.postgres,
     bench: after.bench - before.bench,
@@ -240,7 +250,8 @@ function describeCpu(cpu: CpuSample | null, runs: number, idealMs: number): stri
   return (
     `the machine's CPU ${per(cpu.busy)} ms a run (the workers ${per(total(cpu.workers))}, the commands they start ` +
     `${per(rest)}, PostgreSQL ${per(cpu.postgres)}, this bench ${per(cpu.bench)}), so ideal + CPU / ` +
-    `${cpu.cores} cores = ${(floor / 1000).toFixed(2)} s, ratio ${(floor / idealMs).toFixed(2)}`
+    `${cpu.cores} cores = ${(floor / 1000).toFixed(2)} s, ratio ${(floor / idealMs).toFixed(2)}` +
+    (cpu.steal > 0 ? `; the virtual machine's host took ${per(cpu.steal)} ms a run more (steal)` : "")
   );
 }
 
