@@ -11,6 +11,7 @@ import { benchProof } from "./proof-bench";
 import { benchViewers } from "./viewers-bench";
 import { benchGrowth } from "./growth-bench";
 import { benchQueryPath } from "./query-path-bench";
+import { benchFingerprint } from "./fingerprint-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -36,6 +37,10 @@ async function main() {
     rows.push(await benchSandboxFloor(40));
     print(rows.at(-1)!);
     rows.push(await benchSandbox(9));
+    print(rows.at(-1)!);
+  }
+  if (!only || only === "runner" || only === "fingerprint") {
+    rows.push(await benchFingerprint(15_000, 7));
     print(rows.at(-1)!);
   }
   if (!only || only === "runner") {

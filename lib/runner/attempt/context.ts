@@ -12,7 +12,7 @@ import { parseNameStatus, type FileChange, type ProofRow } from "../../gates/pro
 import { stripAnsi } from "../../gates/strip-ansi";
 import { AttemptResults } from "../attempt-results";
 import { buildCheckEnv, processMarkers } from "../check-env";
-import { checkoutFingerprint } from "../checkout/checkout";
+import { checkoutFingerprint, checkoutFingerprintSince, type SavedIndex } from "../checkout/checkout";
 import { git, type GitOptions } from "../checkout/git";
 import { repoDirOf } from "../checkout/checkout";
 import { commitOfTree, isScratch, scratchDirOf, type Scratch, withScratchWorktree } from "../checkout/scratch";
@@ -111,6 +111,8 @@ export class AttemptContext {
   // The checkout's fingerprint read just before the checks (null: it could not be read; undefined: not
   // read by a pipeline, as when a test runs one step alone — read when the change is first asked for).
   private checkedTree: string | null | undefined = undefined;
+  // The index that fingerprint was written from (null: not kept), for reading the checkout again after them.
+  private checkedIndex: SavedIndex | null = null;
   // Where a dependency folder is an install (ignored-files.ts); the root alone until the pipeline reads it.
   dependencyHomes: ReadonlySet<string> = new Set([""]);
   // The agent's evidence file as it was before the checks (undefined: not read then; the checkout's is read).
@@ -261,8 +263,17 @@ export class AttemptContext {
   // What the checks were run on: the checkout's fingerprint just before them (the pipeline says). The
   // change is that tree, not the checkout after the checks: the agent's code runs in the checks and could put
   // a weakened test's original text back on disk once it has passed, while the commit keeps the weakened one.
-  setCheckedTree(tree: string | null): void {
+  setCheckedTree(tree: string | null, index: SavedIndex | null = null): void {
     this.checkedTree = tree;
+    this.checkedIndex = tree === null ? null : index;
+  }
+
+  // The checkout's fingerprint now (after the checks): from the index read before them when it was kept, so
+  // git reads again only the files whose details changed since.
+  fingerprintNow(): Promise<string> {
+    return this.checkedIndex
+      ? checkoutFingerprintSince(this.checkoutPath, this.checkedIndex)
+      : checkoutFingerprint(this.checkoutPath);
   }
 
   // Read once per attempt (proof, review, red team and mutation ask for it); rejects when git cannot.
@@ -311,6 +322,7 @@ export class AttemptContext {
   forgetChange(tree: string): void {
     this.changeRead = null;
     this.checkedTree = tree;
+    this.checkedIndex = null;
   }
 
   // A row no command produced (proof rows, the layers' rows): its log is what it found (masked like every

@@ -142,7 +142,7 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
     ? await checkoutState(ctx.checkoutPath, { submodules: facts?.submodules }).catch(() => null)
     : null;
   const dirty = state?.isDirty ?? true;
-  ctx.setCheckedTree(state?.tree ?? null);
+  ctx.setCheckedTree(state?.tree ?? null, state?.index ?? null);
 
   // The agent changed nothing since the previous attempt's checks: do not run them again.
   if (attempt.trigger === "agent-loop" && previous?.treeAfter) {

@@ -2,6 +2,7 @@
 // its own branch (from the base branch when new), commits that stay on the task branch, errors that name
 // the git problem, and cwd resolution that refuses to leave the checkout. What a checkout does NOT carry
 // (other branches, tags, later commits) is tested in isolation.test.ts.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/gi
 import { watchLaunches } from "../process/spawner";
 import {
   checkoutFingerprint,
+  checkoutFingerprintSince,
   checkoutState,
   prepareCheckout,
   repoDirOf,
@@ -256,10 +258,116 @@ if the checkout directory is lost", async () => {
       edit();
       expect((await checkoutState(c.path)).isDirty).toBe(true);
       undo();
-      expect(await checkoutState(c.path)).toEqual(clean);
+      const again = await checkoutState(c.path);
+      expect({ tree: again.tree, isDirty: again.isDirty }).toEqual({ tree: clean.tree, isDirty: false });
     } finally {
       unwatch();
       undo();
+    }
+  });
+
+  // The file rewritten in place with other text of the same length, its modification time put back: only
+  // its change time (which no unprivileged process sets) says it changed.
+  // Written an hour ago: older than any index git writes now, so git has no reason of its own (a file as new
+  // as the index) to read it again.
+  const age = (file: string) => execFileSync("touch", ["-d", `@${Math.floor(Date.now() / 1000) - 3600}`, file]);
+  const nextSecondAfter = async (ms: number) => {
+    while (Math.floor(Date.now() / 1000) <= Math.floor(ms / 1000)) await new Promise((r) => setTimeout(r, 10));
+  };
+  const rewriteKeepingDetails = (file: string, text: string) => {
+    const before = fs.statSync(file, { bigint: true });
+    expect(BigInt(Buffer.byteLength(text))).toBe(before.size);
+    const times = `${file}.times`;
+    execFileSync("touch", ["-r", file, times]);
+    fs.writeFileSync(file, text);
+    execFileSync("touch", ["-r", times, file]);
+    fs.rmSync(times);
+    const after = fs.statSync(file, { bigint: true });
+    expect(after.mtimeNs).toBe(before.mtimeNs);
+    expect(after.ino).toBe(before.ino);
+  };
+
+  it("after the checks, the fingerprint from the index kept before them takes three git processes and sees a \
+file rewritten with its size and modification time kept", async () => {
+    const c = await prepareCheckout(target("task-since", "gate-since"));
+    const file = path.join(c.path, "README.md");
+    const original = fs.readFileSync(file, "utf8");
+    age(file);
+    const state = await checkoutState(c.path);
+    expect(state.index).not.toBeNull();
+    const started: string[] = [];
+    const unwatch = watchLaunches(({ file, args }) => {
+      if (path.basename(file) === "git") started.push(args.find((a) => !a.startsWith("-")) ?? "");
+    });
+    try {
+      expect(await checkoutFingerprintSince(c.path, state.index!)).toBe(state.tree);
+      expect(started).toEqual(["config", "add", "write-tree"]);
+      rewriteKeepingDetails(file, original.replace(/./, "X"));
+      const edited = await checkoutFingerprintSince(c.path, state.index!);
+      expect(edited).not.toBe(state.tree);
+      // The same tree `read-tree HEAD` and reading every file give.
+      expect(edited).toBe(await checkoutFingerprint(c.path));
+    } finally {
+      unwatch();
+      fs.writeFileSync(file, original);
+    }
+  });
+
+  it("the checkout's config cannot make git trust a file's saved details: change time, full comparison and no \
+entry taken as unchanged are the platform's", async () => {
+    const c = await prepareCheckout(target("task-since-config", "gate-since-config"));
+    const file = path.join(c.path, "README.md");
+    const original = fs.readFileSync(file, "utf8");
+    age(file);
+    // The index written in a later second than the file's change time: its entry is not marked to be read
+    // again, so only comparing the change time finds the rewrite.
+    // The agent's config, there before the index is written (ignoreStat would have `add` mark each entry to be
+    // trusted without looking) and after.
+    fs.appendFileSync(
+      path.join(c.path, ".git", "config"),
+      "[core]\n\ttrustctime = false\n\tcheckStat = minimal\n\tignoreStat = true\n",
+    );
+    await nextSecondAfter(fs.statSync(file).ctimeMs);
+    const state = await checkoutState(c.path);
+    try {
+      rewriteKeepingDetails(file, original.replace(/./, "Y"));
+      expect(await checkoutFingerprintSince(c.path, state.index!)).toBe(await checkoutFingerprint(c.path));
+      expect(await checkoutFingerprintSince(c.path, state.index!)).not.toBe(state.tree);
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+  });
+
+  it("a file the agent changed and a check rewrote within one second, its size and modification time kept, is \
+read again: git here compares change times to the second, so the kept index marks what changed in its own \
+second", async () => {
+    const c = await prepareCheckout(target("task-since-second", "gate-since-second"));
+    const file = path.join(c.path, "README.md");
+    const original = fs.readFileSync(file, "utf8");
+    try {
+      // All three in one second (tried again when a second boundary falls between them).
+      for (let tries = 0; ; tries++) {
+        await nextSecondAfter(Date.now());
+        age(file);
+        const changedSec = Math.floor(fs.statSync(file).ctimeMs / 1000);
+        const state = await checkoutState(c.path);
+        rewriteKeepingDetails(file, original.replace(/^./, "Q"));
+        const rewrittenSec = Math.floor(fs.statSync(file).ctimeMs / 1000);
+        if (
+          (changedSec !== rewrittenSec || Math.floor(state.index!.mtime.getTime() / 1000) !== changedSec) &&
+          tries < 5
+        ) {
+          fs.writeFileSync(file, original);
+          continue;
+        }
+        expect(rewrittenSec).toBe(changedSec);
+        const after = await checkoutFingerprintSince(c.path, state.index!);
+        expect(after).not.toBe(state.tree);
+        expect(after).toBe(await checkoutFingerprint(c.path));
+        break;
+      }
+    } finally {
+      fs.writeFileSync(file, original);
     }
   });
 });

@@ -8,8 +8,9 @@ import { buildBasePack } from "./base-packs";
 import { resolveInside } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
 import { git, gitCaptured, GitError, listDriverOverrides } from "./git";
-import { type IndexFile, readIndexFile } from "./index-file";
+import { type IndexFile, markRecentEntries, readIndexFile } from "./index-file";
 import { indexFileOf, readWorktreeHead } from "./read-head";
+import { giveTo, runAsFromEnv } from "../run-as";
 import {
   createTaskRepository,
   hasManagedRefs,
@@ -236,15 +237,45 @@ export async function headCommit(wt: string): Promise<string> {
 // rewrite (git does not check a subtree's hash when it reads it), so the checks could run on files that
 // are not the commit recorded. A task's checkout only (its .git a directory of its own). The fingerprint
 // comes with it, for what compares attempts (stage-fingerprint.ts) at the same moment.
+// `index`: the index the fingerprint was written from, kept in memory for checkoutFingerprintSince (null when
+// the checkout has submodules).
 export async function checkoutState(
   wt: string,
   opts: { submodules?: ReadonlySet<string> } = {},
-): Promise<{ tree: string; isDirty: boolean }> {
-  const { tree, headTree } = await fingerprintAndHead(wt, opts);
-  if (headTree) return { tree, isDirty: tree !== headTree };
+): Promise<{ tree: string; isDirty: boolean; index: SavedIndex | null }> {
+  const { tree, headTree, index } = await fingerprintAndHead(wt, { ...opts, keepIndex: true });
+  if (headTree) return { tree, isDirty: tree !== headTree, index };
   const head = await gitCaptured(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], { cwd: wt });
   // No commit yet: changed when anything is there (the empty tree's id is the one `write-tree` gives then).
-  return { tree, isDirty: head.code === 0 ? tree !== head.stdout.trim() : tree !== EMPTY_TREE };
+  return { tree, isDirty: head.code === 0 ? tree !== head.stdout.trim() : tree !== EMPTY_TREE, index };
+}
+
+// An index Gatehouse's own `add -A` wrote (never one the agent or a check could have touched: it is read back
+// into memory before the checkout's commands run again), with the time it was written.
+export type SavedIndex = { readonly bytes: Buffer; readonly mtime: Date };
+
+// The fingerprint again, from the index an earlier fingerprint of the same checkout wrote instead of from
+// HEAD's tree: each entry there holds the file's details as git saw them when it read the file (size,
+// modification and change times, inode), so git reads again only the files whose details changed — and a
+// change time no unprivileged process can set back. On a checkout of many files `read-tree` leaves git
+// none, and it reads every file. Command-scope config holds git to comparing every detail (core.trustctime,
+// core.checkStat), whatever the checkout's config says; entries as new as the index are read again (git's
+// own rule for files changed in the moment it was written, kept by writing the index back with its time).
+export async function checkoutFingerprintSince(wt: string, saved: SavedIndex): Promise<string> {
+  ownGitDirectory(wt);
+  return withOwnIndex(
+    wt,
+    true,
+    async (tmpIndex) => {
+      fs.writeFileSync(tmpIndex, saved.bytes, { flag: "wx", mode: 0o600 });
+      fs.utimesSync(tmpIndex, saved.mtime, saved.mtime);
+      // git runs as the run-as user, when there is one: the index is its to read and replace, as read-tree's is.
+      giveTo(tmpIndex, runAsFromEnv());
+      return true;
+    },
+    // The saved index holds no submodule (it is kept only then), and no nested repository is one.
+    async (env) => (await fingerprintIn(wt, env, { submodules: new Set() }, { headTree: null, gitlinks: [] })).tree,
+  );
 }
 
 export async function isDirtyCheckout(wt: string): Promise<boolean> {
@@ -269,42 +300,78 @@ export async function checkoutFingerprint(
 // null when it does not (no HEAD, an index this process does not read): the caller asks git.
 async function fingerprintAndHead(
   wt: string,
-  opts: { scratch?: boolean; submodules?: ReadonlySet<string> },
-): Promise<{ tree: string; headTree: string | null }> {
+  opts: { scratch?: boolean; submodules?: ReadonlySet<string>; keepIndex?: boolean },
+): Promise<{ tree: string; headTree: string | null; index: SavedIndex | null }> {
   if (!opts.scratch) ownGitDirectory(wt);
   return withHeadIndex(wt, !opts.scratch, async (env) => {
-    // `add` asks a git started in each submodule whether it changed (under the submodule's own config, with
-    // filters never listed here): HEAD's submodules leave the index first, so `add` takes each one's
-    // commit as it finds it, as for a repository it has not seen, and starts nothing there.
     const headIndex = readIndexFile(env.GIT_INDEX_FILE);
     const gitlinks = await gitlinksOf(wt, env, headIndex);
-    for (const chunk of chunksOf(gitlinks))
-      await git(["update-index", "--force-remove", "--", ...chunk.map((g) => g.path)], { cwd: wt, env });
-    // One listing for `add` and `write-tree`: nothing but these two runs in the checkout in between.
-    const listed = await listDriverOverrides(wt, env);
-    await git(["add", "-A", "."], { cwd: wt, env, listed });
-    // A submodule never initialised (its folder empty, as a new checkout leaves it) is unchanged, as git
-    // itself sees it: HEAD's entry goes back (`add` found nothing there and would have it deleted).
-    const unopened = gitlinks.filter((g) => isEmptyFolder(wt, g.path));
-    for (const chunk of chunksOf(unopened))
-      await git(["update-index", "--add", ...chunk.flatMap((g) => ["--cacheinfo", `160000,${g.sha},${g.path}`])], {
-        cwd: wt,
-        env,
-      });
-    // A repository nested in the checkout where HEAD (or, when given, the start commit) has no submodule:
-    // `add` records only its commit, which the Work's repository does not hold, while the checks run its files.
-    const known = opts.submodules ?? new Set(gitlinks.map((g) => g.path));
-    const nested = (await gitlinksOf(wt, env, readIndexFile(env.GIT_INDEX_FILE)))
-      .map((g) => g.path)
-      .filter((p) => !known.has(p));
-    if (nested.length > 0)
-      throw new GitError(
-        `the checkout holds a git repository of its own at ${nested.slice(0, 3).join(", ")} (no submodule of HEAD): ` +
-          "its files are no part of the commit, and the checkout is not read",
-      );
-    const tree = (await git(["write-tree"], { cwd: wt, env, listed })).trim();
-    return { tree, headTree: headIndex?.rootTree ?? null };
+    return fingerprintIn(wt, env, opts, { headTree: headIndex?.rootTree ?? null, gitlinks });
   });
+}
+
+// `start`: what the index holds before `add` (HEAD's tree when read-tree wrote it, the submodule entries).
+async function fingerprintIn(
+  wt: string,
+  env: { GIT_INDEX_FILE: string },
+  opts: { submodules?: ReadonlySet<string>; keepIndex?: boolean },
+  start: { headTree: string | null; gitlinks: { sha: string; path: string }[] },
+): Promise<{ tree: string; headTree: string | null; index: SavedIndex | null }> {
+  const { gitlinks } = start;
+  // `add` asks a git started in each submodule whether it changed (under the submodule's own config, with
+  // filters never listed here): HEAD's submodules leave the index first, so `add` takes each one's
+  // commit as it finds it, as for a repository it has not seen, and starts nothing there.
+  for (const chunk of chunksOf(gitlinks))
+    await git(["update-index", "--force-remove", "--", ...chunk.map((g) => g.path)], { cwd: wt, env });
+  // One listing for `add` and `write-tree`: nothing but these two runs in the checkout in between.
+  const listed = await listDriverOverrides(wt, env);
+  await git(["add", "-A", "."], { cwd: wt, env, listed });
+  // A submodule never initialised (its folder empty, as a new checkout leaves it) is unchanged, as git
+  // itself sees it: HEAD's entry goes back (`add` found nothing there and would have it deleted).
+  const unopened = gitlinks.filter((g) => isEmptyFolder(wt, g.path));
+  for (const chunk of chunksOf(unopened))
+    await git(["update-index", "--add", ...chunk.flatMap((g) => ["--cacheinfo", `160000,${g.sha},${g.path}`])], {
+      cwd: wt,
+      env,
+    });
+  // A repository nested in the checkout where HEAD (or, when given, the start commit) has no submodule:
+  // `add` records only its commit, which the Work's repository does not hold, while the checks run its files.
+  const known = opts.submodules ?? new Set(gitlinks.map((g) => g.path));
+  const after = await gitlinksOf(wt, env, readIndexFile(env.GIT_INDEX_FILE));
+  const nested = after.map((g) => g.path).filter((p) => !known.has(p));
+  if (nested.length > 0)
+    throw new GitError(
+      `the checkout holds a git repository of its own at ${nested.slice(0, 3).join(", ")} (no submodule of HEAD): ` +
+        "its files are no part of the commit, and the checkout is not read",
+    );
+  const tree = (await git(["write-tree"], { cwd: wt, env, listed })).trim();
+  // Kept only when it holds no submodule: `add` would start git inside one (see above).
+  const index = opts.keepIndex && after.length === 0 ? readOwnIndex(env.GIT_INDEX_FILE) : null;
+  return { tree, headTree: start.headTree, index };
+}
+
+// ~20,000 files; a larger index is left (reading and marking it would hold the event loop ~1 ms per 100 KB).
+const MAX_SAVED_INDEX = 2 * 1024 * 1024;
+
+// The index git just wrote (through a rename: a file of its own, never a link), into memory, with the entries
+// changed in the second it was written marked to be read again (markRecentEntries: a file rewritten in that
+// same second, its size and modification time put back, would otherwise match every detail git compares
+// here). Null when it is not a plain file, is too large to keep, or is not one this process reads.
+function readOwnIndex(file: string): SavedIndex | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_SAVED_INDEX) return null;
+    const bytes = markRecentEntries(fs.readFileSync(fd), Math.floor(stat.mtimeMs / 1000));
+    return bytes && { bytes, mtime: stat.mtime };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 // The submodule entries (mode 160000) of the index at env.GIT_INDEX_FILE: from `parsed` when this process
@@ -386,6 +453,20 @@ async function withHeadIndex<T>(
   isOwn: boolean,
   fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
 ): Promise<T> {
+  // No HEAD yet (a branch without commits): the index starts empty.
+  const fill = async (tmpIndex: string) =>
+    (await gitCaptured(["read-tree", "HEAD"], { cwd: wt, env: { GIT_INDEX_FILE: tmpIndex } })).code === 0;
+  return withOwnIndex(wt, isOwn, fill, fn);
+}
+
+// Runs `fn` with GIT_INDEX_FILE an index of the platform's beside the checkout's, filled by `fill` (false:
+// it could not, and the index starts empty).
+async function withOwnIndex<T>(
+  wt: string,
+  isOwn: boolean,
+  fill: (tmpIndex: string) => Promise<boolean>,
+  fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
+): Promise<T> {
   const index =
     indexFileOf(wt) ?? (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
   // git writes it through a lock file and a rename, so a link planted at this name is replaced, not followed.
@@ -404,11 +485,8 @@ async function withHeadIndex<T>(
       fs.rmSync(attributes, { force: true });
       fs.writeFileSync(attributes, "* -ident\n", { flag: "wx" });
     }
-    const env = { GIT_INDEX_FILE: tmpIndex };
-    // No HEAD yet (a branch without commits): the index starts empty.
-    const read = await gitCaptured(["read-tree", "HEAD"], { cwd: wt, env });
-    if (read.code !== 0) clear();
-    return await fn(env);
+    if (!(await fill(tmpIndex))) clear();
+    return await fn({ GIT_INDEX_FILE: tmpIndex });
   } finally {
     clear();
     if (attributes) {

@@ -94,6 +94,11 @@ const NEUTRAL_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ["core.autocrlf", "false"],
   ["core.fileMode", "true"],
   ["core.symlinks", "true"],
+  // A file's saved details are compared in full before git trusts it unchanged (an index of Gatehouse's is
+  // read again after the checks, checkout.ts), and no entry is marked to be trusted without looking.
+  ["core.trustctime", "true"],
+  ["core.checkStat", "default"],
+  ["core.ignoreStat", "false"],
   // The Work's repository may belong to another user (GATEHOUSE_RUN_AS); the ownership check guards
   // against running a foreign repository's programs, which the overrides above already prevent.
   ["safe.directory", "*"],

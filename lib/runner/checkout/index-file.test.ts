@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gitIn, makeGitRepo } from "../../testing/git-repo";
-import { readIndexFile } from "./index-file";
+import { markRecentEntries, readIndexFile } from "./index-file";
 
 const repo = makeGitRepo({
   "README.md": "hello\n",
@@ -118,5 +118,43 @@ describe("readIndexFile", () => {
     );
     expect(fs.statSync(big).size).toBeGreaterThan(1024 * 1024);
     expect(readIndexFile(big)).toBeNull();
+  });
+});
+
+describe("markRecentEntries", () => {
+  // The repository's own index, written by `add` (every entry with its file's times), in versions 2 and 4.
+  for (const version of [2, 4]) {
+    it(`zeroes the times of entries changed in the given second or later, in an index git still reads (version \
+${version})`, () => {
+      const index = indexAt(`index-marked-v${version}`);
+      fs.copyFileSync(indexAt("index"), index);
+      withIndex(index, () => gitIn(repo.dir, "update-index", "--index-version", String(version)));
+      const data = fs.readFileSync(index);
+      const times = (file: string) =>
+        withIndex(file, () => gitIn(repo.dir, "ls-files", "--debug"))
+          .split("\n")
+          .filter((line) => /^\s+(ctime|mtime):/.test(line))
+          .map((line) => line.trim());
+      // Every entry but the submodule's (added by id alone) has its file's times.
+      expect(times(index).filter((t) => !t.endsWith(" 0:0")).length).toBe(times(index).length - 2);
+
+      // Nothing that new: the same bytes.
+      expect(markRecentEntries(data, Math.floor(Date.now() / 1000) + 3600)?.equals(data)).toBe(true);
+
+      const marked = markRecentEntries(data, 0);
+      expect(marked).not.toBeNull();
+      fs.writeFileSync(index, marked!);
+      expect(times(index).length).toBe(times(indexAt("index")).length);
+      expect(times(index).every((t) => t === "ctime: 0:0" || t === "mtime: 0:0")).toBe(true);
+      // The entries themselves unchanged, and the checksum right (git and this reader both read it).
+      expect(gitsView(index)).toEqual(gitsView(indexAt("index")));
+      expect(readIndexFile(index)?.entries).toEqual(gitsView(index));
+    });
+  }
+
+  it("gives null for an index it cannot vouch for (a wrong checksum)", () => {
+    const data = Buffer.from(fs.readFileSync(indexAt("index")));
+    data[data.length - 1] ^= 0xff;
+    expect(markRecentEntries(data, 0)).toBeNull();
   });
 });

@@ -41,7 +41,34 @@ export function readIndexFile(file: string): IndexFile | null {
   }
 }
 
-function parseIndex(data: Buffer): IndexFile | null {
+// The same index with every entry whose change or modification time falls in second `sinceSec` or later marked
+// to be read again: its four time fields zeroed, so no detail saved for it can match a file (git's own rule
+// for an entry as new as its index, on the modification time, made to cover the change time too — git here
+// compares both to the second only). Null when this reader cannot vouch for the index (see above).
+export function markRecentEntries(data: Buffer, sinceSec: number): Buffer | null {
+  let parsed: (IndexFile & { starts: number[] }) | null;
+  try {
+    parsed = parseIndex(data);
+  } catch {
+    return null;
+  }
+  if (!parsed) return null;
+  const out = Buffer.from(data);
+  for (const start of parsed.starts) {
+    const ctime = out.readUInt32BE(start);
+    const mtime = out.readUInt32BE(start + 8);
+    if (ctime >= sinceSec || mtime >= sinceSec) out.fill(0, start, start + 16);
+  }
+  const body = out.subarray(0, out.length - HASH_BYTES);
+  crypto
+    .createHash("sha1")
+    .update(body)
+    .digest()
+    .copy(out, out.length - HASH_BYTES);
+  return out;
+}
+
+function parseIndex(data: Buffer): (IndexFile & { starts: number[] }) | null {
   if (data.length < 12 + HASH_BYTES || data.toString("latin1", 0, 4) !== "DIRC") return null;
   const body = data.subarray(0, data.length - HASH_BYTES);
   const trailer = data.subarray(data.length - HASH_BYTES);
@@ -50,10 +77,12 @@ function parseIndex(data: Buffer): IndexFile | null {
   if (version < 2 || version > 4) return null;
   const count = body.readUInt32BE(8);
   const entries: IndexEntry[] = [];
+  const starts: number[] = [];
   let at = 12;
   let previous = "";
   for (let i = 0; i < count; i++) {
     const start = at;
+    starts.push(start);
     if (at + ENTRY_FIXED_BYTES > body.length) return null;
     const mode = body.readUInt32BE(at + 24);
     const id = body.toString("hex", at + 40, at + 40 + HASH_BYTES);
@@ -92,7 +121,7 @@ function parseIndex(data: Buffer): IndexFile | null {
     at = content + size;
   }
   if (at !== body.length) return null;
-  return { entries, rootTree };
+  return { entries, rootTree, starts };
 }
 
 // The first record of a TREE extension is the root: "" NUL, "<entries> <subtrees>\n", then its id when the

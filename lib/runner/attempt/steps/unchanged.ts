@@ -6,7 +6,6 @@
 import type { ProofRow } from "../../../gates/proof";
 import { PROOF_KIND, PROOF_NAMES, UNCHANGED } from "../../../gates/proof-ids";
 import { PROFILES } from "../../../gates/work-schema";
-import { checkoutFingerprint } from "../../checkout/checkout";
 import { filesChanged } from "../context";
 import { NOTHING, type Step, verdictOfRow } from "../step";
 
@@ -25,7 +24,7 @@ export const unchangedStep: Step = {
     let message: string;
     let details: string;
     try {
-      const after = await checkoutFingerprint(ctx.checkoutPath);
+      const after = await ctx.fingerprintNow();
       if (after === before) return NOTHING;
       const { store } = await ctx.change();
       await store.bring(ctx.checkoutPath, after, before);
