@@ -338,6 +338,34 @@ entry taken as unchanged are the platform's", async () => {
     }
   });
 
+  it("the kept index has git read the change's files again whatever their times (a file mapped shared and \
+writable changes with no time changing); files as HEAD has them keep their saved details", async () => {
+    const c = await prepareCheckout(target("task-since-change", "gate-since-change"));
+    const readme = path.join(c.path, "README.md");
+    const app = path.join(c.path, "src", "app.txt");
+    try {
+      fs.writeFileSync(readme, "edited by the agent\n");
+      age(readme);
+      age(app);
+      await nextSecondAfter(Math.max(fs.statSync(readme).ctimeMs, fs.statSync(app).ctimeMs));
+      const state = await checkoutState(c.path);
+      expect(state.isDirty).toBe(true);
+      const kept = path.join(c.path, ".git", "kept-index-for-test");
+      fs.writeFileSync(kept, state.index!.bytes);
+      const debug = execFileSync("git", ["ls-files", "--debug", "README.md", "src/app.txt"], {
+        cwd: c.path,
+        env: { ...process.env, GIT_INDEX_FILE: kept },
+        encoding: "utf8",
+      });
+      fs.rmSync(kept);
+      const [changed, asHead] = debug.split(/\n(?=\S)/);
+      expect(changed).toMatch(/^README\.md\n\s+ctime: 0:0\n\s+mtime: 0:0/);
+      expect(asHead).toMatch(/^src\/app\.txt\n\s+ctime: [1-9]/);
+    } finally {
+      gitIn(c.path, "checkout", "--", "README.md");
+    }
+  });
+
   it("a file the agent changed and a check rewrote within one second, its size and modification time kept, is \
 read again: git here compares change times to the second, so the kept index marks what changed in its own \
 second", async () => {

@@ -267,10 +267,19 @@ export async function checkoutFingerprintSince(wt: string, saved: SavedIndex): P
     wt,
     true,
     async (tmpIndex) => {
-      fs.writeFileSync(tmpIndex, saved.bytes, { flag: "wx", mode: 0o600 });
-      fs.utimesSync(tmpIndex, saved.mtime, saved.mtime);
-      // git runs as the run-as user, when there is one: the index is its to read and replace, as read-tree's is.
-      giveTo(tmpIndex, runAsFromEnv());
+      // Through the descriptor alone: .git is the agent's user's, and a link swapped in at this name between
+      // calls by path would have root set the times and owner of whatever it points at.
+      const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+      const fd = fs.openSync(tmpIndex, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+      try {
+        fs.writeFileSync(fd, saved.bytes);
+        fs.futimesSync(fd, saved.mtime, saved.mtime);
+        // git runs as the run-as user, when there is one: the index is its to read and replace, as read-tree's is.
+        const user = runAsFromEnv();
+        if (user) fs.fchownSync(fd, user.uid, user.gid);
+      } finally {
+        fs.closeSync(fd);
+      }
       return true;
     },
     // The saved index holds no submodule (it is kept only then), and no nested repository is one.
@@ -304,9 +313,9 @@ async function fingerprintAndHead(
 ): Promise<{ tree: string; headTree: string | null; index: SavedIndex | null }> {
   if (!opts.scratch) ownGitDirectory(wt);
   return withHeadIndex(wt, !opts.scratch, async (env) => {
-    const headIndex = readIndexFile(env.GIT_INDEX_FILE);
+    const headIndex = readIndexFile(env.GIT_INDEX_FILE, opts.keepIndex ? MAX_SAVED_INDEX : undefined);
     const gitlinks = await gitlinksOf(wt, env, headIndex);
-    return fingerprintIn(wt, env, opts, { headTree: headIndex?.rootTree ?? null, gitlinks });
+    return fingerprintIn(wt, env, opts, { headTree: headIndex?.rootTree ?? null, gitlinks, headIndex });
   });
 }
 
@@ -315,7 +324,7 @@ async function fingerprintIn(
   wt: string,
   env: { GIT_INDEX_FILE: string },
   opts: { submodules?: ReadonlySet<string>; keepIndex?: boolean },
-  start: { headTree: string | null; gitlinks: { sha: string; path: string }[] },
+  start: { headTree: string | null; gitlinks: { sha: string; path: string }[]; headIndex?: IndexFile | null },
 ): Promise<{ tree: string; headTree: string | null; index: SavedIndex | null }> {
   const { gitlinks } = start;
   // `add` asks a git started in each submodule whether it changed (under the submodule's own config, with
@@ -346,7 +355,9 @@ async function fingerprintIn(
     );
   const tree = (await git(["write-tree"], { cwd: wt, env, listed })).trim();
   // Kept only when it holds no submodule: `add` would start git inside one (see above).
-  const index = opts.keepIndex && after.length === 0 ? readOwnIndex(env.GIT_INDEX_FILE) : null;
+  // Kept only when HEAD's entries are known here (the change's files are told from them).
+  const index =
+    opts.keepIndex && after.length === 0 && start.headIndex ? readOwnIndex(env.GIT_INDEX_FILE, start.headIndex) : null;
   return { tree, headTree: start.headTree, index };
 }
 
@@ -357,7 +368,7 @@ const MAX_SAVED_INDEX = 2 * 1024 * 1024;
 // changed in the second it was written marked to be read again (markRecentEntries: a file rewritten in that
 // same second, its size and modification time put back, would otherwise match every detail git compares
 // here). Null when it is not a plain file, is too large to keep, or is not one this process reads.
-function readOwnIndex(file: string): SavedIndex | null {
+function readOwnIndex(file: string, head: IndexFile): SavedIndex | null {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
@@ -367,7 +378,11 @@ function readOwnIndex(file: string): SavedIndex | null {
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile() || stat.size > MAX_SAVED_INDEX) return null;
-    const bytes = markRecentEntries(fs.readFileSync(fd), Math.floor(stat.mtimeMs / 1000));
+    const headIds = new Map(head.entries.map((e) => [e.path, e.id]));
+    const bytes = markRecentEntries(fs.readFileSync(fd), {
+      sinceSec: Math.floor(stat.mtimeMs / 1000),
+      isChange: (entry) => headIds.get(entry.path) !== entry.id,
+    });
     return bytes && { bytes, mtime: stat.mtime };
   } finally {
     fs.closeSync(fd);
@@ -491,7 +506,8 @@ async function withOwnIndex<T>(
     clear();
     if (attributes) {
       fs.rmSync(attributes, { force: true });
-      if (attributesBefore) fs.writeFileSync(attributes, attributesBefore);
+      // Made anew (never through a link planted at the name meanwhile).
+      if (attributesBefore) fs.writeFileSync(attributes, attributesBefore, { flag: "wx" });
     }
   }
 }

@@ -139,9 +139,9 @@ ${version})`, () => {
       expect(times(index).filter((t) => !t.endsWith(" 0:0")).length).toBe(times(index).length - 2);
 
       // Nothing that new: the same bytes.
-      expect(markRecentEntries(data, Math.floor(Date.now() / 1000) + 3600)?.equals(data)).toBe(true);
+      expect(markRecentEntries(data, { sinceSec: Math.floor(Date.now() / 1000) + 3600 })?.equals(data)).toBe(true);
 
-      const marked = markRecentEntries(data, 0);
+      const marked = markRecentEntries(data, { sinceSec: 0 });
       expect(marked).not.toBeNull();
       fs.writeFileSync(index, marked!);
       expect(times(index).length).toBe(times(indexAt("index")).length);
@@ -152,9 +152,25 @@ ${version})`, () => {
     });
   }
 
+  it("zeroes the times of the entries it is told are the change's, however old", () => {
+    const index = indexAt("index-marked-change");
+    const marked = markRecentEntries(fs.readFileSync(indexAt("index")), {
+      sinceSec: Math.floor(Date.now() / 1000) + 3600,
+      isChange: (entry) => entry.path === "src/a.js",
+    });
+    fs.writeFileSync(index, marked!);
+    const debug = withIndex(index, () => gitIn(repo.dir, "ls-files", "--debug", "src/a.js", "README.md"));
+    const [readme, a] = debug.split(/\n(?=\S)/);
+    expect(readme).toMatch(/^README\.md/);
+    expect(readme).not.toContain("ctime: 0:0");
+    expect(a).toMatch(/^src\/a\.js/);
+    expect(a).toContain("ctime: 0:0");
+    expect(a).toContain("mtime: 0:0");
+  });
+
   it("gives null for an index it cannot vouch for (a wrong checksum)", () => {
     const data = Buffer.from(fs.readFileSync(indexAt("index")));
     data[data.length - 1] ^= 0xff;
-    expect(markRecentEntries(data, 0)).toBeNull();
+    expect(markRecentEntries(data, { sinceSec: 0 })).toBeNull();
   });
 });

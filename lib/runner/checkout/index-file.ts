@@ -26,10 +26,11 @@ const INCOMPLETE = new Set(["link", "sdir"]);
 // reading, hashing and parsing them here would hold the server's event loop (~1 ms per 100 KB).
 const MAX_BYTES = 1024 * 1024;
 
-export function readIndexFile(file: string): IndexFile | null {
+// `maxBytes`: a larger limit for a caller that has more to gain from reading it here (a kept index, checkout.ts).
+export function readIndexFile(file: string, maxBytes = MAX_BYTES): IndexFile | null {
   let data: Buffer;
   try {
-    if (fs.statSync(file).size > MAX_BYTES) return null;
+    if (fs.statSync(file).size > maxBytes) return null;
     data = fs.readFileSync(file);
   } catch {
     return null;
@@ -45,7 +46,13 @@ export function readIndexFile(file: string): IndexFile | null {
 // to be read again: its four time fields zeroed, so no detail saved for it can match a file (git's own rule
 // for an entry as new as its index, on the modification time, made to cover the change time too — git here
 // compares both to the second only). Null when this reader cannot vouch for the index (see above).
-export function markRecentEntries(data: Buffer, sinceSec: number): Buffer | null {
+// `isChange`: an entry of the change (its id not HEAD's), also marked whatever its times: a process that keeps a
+// file mapped shared and writable can change its content with no time changing (only the first write to a
+// clean page sets them), and the change's files are few.
+export function markRecentEntries(
+  data: Buffer,
+  mark: { sinceSec: number; isChange?: (entry: { path: string; id: string }) => boolean },
+): Buffer | null {
   let parsed: (IndexFile & { starts: number[] }) | null;
   try {
     parsed = parseIndex(data);
@@ -54,11 +61,12 @@ export function markRecentEntries(data: Buffer, sinceSec: number): Buffer | null
   }
   if (!parsed) return null;
   const out = Buffer.from(data);
-  for (const start of parsed.starts) {
+  parsed.starts.forEach((start, i) => {
     const ctime = out.readUInt32BE(start);
     const mtime = out.readUInt32BE(start + 8);
-    if (ctime >= sinceSec || mtime >= sinceSec) out.fill(0, start, start + 16);
-  }
+    if (ctime >= mark.sinceSec || mtime >= mark.sinceSec || mark.isChange?.(parsed.entries[i]))
+      out.fill(0, start, start + 16);
+  });
   const body = out.subarray(0, out.length - HASH_BYTES);
   crypto
     .createHash("sha1")
