@@ -65,7 +65,9 @@ export async function benchFingerprint(files: number, rounds: number): Promise<B
     const s = median(since);
     const b = median(fromHead);
     return {
-      name: `the checkout read again after the checks, ${files.toLocaleString("en")} files, one changed: from the index kept before them vs from HEAD's tree`,
+      name:
+        `the checkout read again after the checks, ${files.toLocaleString("en")} files, one changed: ` +
+        "from the index kept before them vs from HEAD's tree",
       subjectMs: s,
       baselineMs: b,
       ratio: s / b,
