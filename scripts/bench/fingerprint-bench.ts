@@ -14,9 +14,7 @@ import {
 import { commitFiles, gitIn } from "../../lib/testing/git-repo";
 import { configureRuntime, defaultRunnerDeps } from "../../lib/runner/runtime";
 import { createTestDb } from "../../lib/testing/test-db";
-import { BENCH_DATA_PARENT, type BenchRow } from "./runner-bench";
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+import { BENCH_DATA_PARENT, type BenchRow, median } from "./runner-bench";
 
 export async function benchFingerprint(files: number, rounds: number): Promise<BenchRow> {
   const t = await createTestDb({ parentDir: BENCH_DATA_PARENT });
@@ -46,7 +44,7 @@ export async function benchFingerprint(files: number, rounds: number): Promise<B
     for (const file of Object.keys(tree)) fs.utimesSync(path.join(dir, file), past, past);
     const second = Math.floor(Date.now() / 1000);
     while (Math.floor(Date.now() / 1000) === second) await new Promise((r) => setTimeout(r, 10));
-    const state = await checkoutState(dir);
+    const state = await checkoutState(dir, { keepIndex: true });
     if (!state.index) throw new Error("the checkout's index was not kept (too large?)");
     const changed = path.join(dir, "src/m7/f7.js");
     fs.appendFileSync(changed, "// a check wrote this\n");

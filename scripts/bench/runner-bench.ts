@@ -26,7 +26,7 @@ export type BenchRow = { name: string; subjectMs: number; baselineMs: number; ra
 // costs 0.5–0.9 ms against 0.07–0.25 ms elsewhere on the same disk, and a run makes a few dozen.
 export const BENCH_DATA_PARENT = path.resolve(".bench", "data");
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const BASH_ARGS = ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c"];
 const BASH = `bash ${BASH_ARGS.join(" ")}`;

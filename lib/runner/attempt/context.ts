@@ -12,9 +12,8 @@ import { parseNameStatus, type FileChange, type ProofRow } from "../../gates/pro
 import { stripAnsi } from "../../gates/strip-ansi";
 import { AttemptResults } from "../attempt-results";
 import { buildCheckEnv, processMarkers } from "../check-env";
-import { checkoutFingerprint, checkoutFingerprintSince, type SavedIndex } from "../checkout/checkout";
+import { checkoutFingerprint, checkoutFingerprintSince, repoDirOf, type SavedIndex } from "../checkout/checkout";
 import { git, type GitOptions } from "../checkout/git";
-import { repoDirOf } from "../checkout/checkout";
 import { commitOfTree, isScratch, scratchDirOf, type Scratch, withScratchWorktree } from "../checkout/scratch";
 import { VerifiedStore } from "../checkout/verified-store";
 import { liveLogKey, registerLiveLog, unregisterLiveLog } from "../live-logs";

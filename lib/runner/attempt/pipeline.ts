@@ -139,7 +139,7 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
   // Unreadable (git refused the agent's config, say) counts as changed: a run never records a clean
   // commit it could not check.
   const state = isCleared
-    ? await checkoutState(ctx.checkoutPath, { submodules: facts?.submodules }).catch(() => null)
+    ? await checkoutState(ctx.checkoutPath, { submodules: facts?.submodules, keepIndex: true }).catch(() => null)
     : null;
   const dirty = state?.isDirty ?? true;
   ctx.setCheckedTree(state?.tree ?? null, state?.index ?? null);

@@ -293,7 +293,7 @@ file rewritten with its size and modification time kept", async () => {
     const file = path.join(c.path, "README.md");
     const original = fs.readFileSync(file, "utf8");
     age(file);
-    const state = await checkoutState(c.path);
+    const state = await checkoutState(c.path, { keepIndex: true });
     expect(state.index).not.toBeNull();
     const started: string[] = [];
     const unwatch = watchLaunches(({ file, args }) => {
@@ -328,7 +328,7 @@ entry taken as unchanged are the platform's", async () => {
       "[core]\n\ttrustctime = false\n\tcheckStat = minimal\n\tignoreStat = true\n",
     );
     await nextSecondAfter(fs.statSync(file).ctimeMs);
-    const state = await checkoutState(c.path);
+    const state = await checkoutState(c.path, { keepIndex: true });
     try {
       rewriteKeepingDetails(file, original.replace(/./, "Y"));
       expect(await checkoutFingerprintSince(c.path, state.index!)).toBe(await checkoutFingerprint(c.path));
@@ -348,7 +348,7 @@ writable changes with no time changing); files as HEAD has them keep their saved
       age(readme);
       age(app);
       await nextSecondAfter(Math.max(fs.statSync(readme).ctimeMs, fs.statSync(app).ctimeMs));
-      const state = await checkoutState(c.path);
+      const state = await checkoutState(c.path, { keepIndex: true });
       expect(state.isDirty).toBe(true);
       const kept = path.join(c.path, ".git", "kept-index-for-test");
       fs.writeFileSync(kept, state.index!.bytes);
@@ -378,7 +378,7 @@ second", async () => {
         await nextSecondAfter(Date.now());
         age(file);
         const changedSec = Math.floor(fs.statSync(file).ctimeMs / 1000);
-        const state = await checkoutState(c.path);
+        const state = await checkoutState(c.path, { keepIndex: true });
         rewriteKeepingDetails(file, original.replace(/^./, "Q"));
         const rewrittenSec = Math.floor(fs.statSync(file).ctimeMs / 1000);
         if (

@@ -237,13 +237,13 @@ export async function headCommit(wt: string): Promise<string> {
 // rewrite (git does not check a subtree's hash when it reads it), so the checks could run on files that
 // are not the commit recorded. A task's checkout only (its .git a directory of its own). The fingerprint
 // comes with it, for what compares attempts (stage-fingerprint.ts) at the same moment.
-// `index`: the index the fingerprint was written from, kept in memory for checkoutFingerprintSince (null when
-// the checkout has submodules).
+// `keepIndex`: the index the fingerprint was written from comes with it (`index`), kept in memory for
+// checkoutFingerprintSince (null when it was not asked for, or cannot be kept: submodules, over 2 MB).
 export async function checkoutState(
   wt: string,
-  opts: { submodules?: ReadonlySet<string> } = {},
+  opts: { submodules?: ReadonlySet<string>; keepIndex?: boolean } = {},
 ): Promise<{ tree: string; isDirty: boolean; index: SavedIndex | null }> {
-  const { tree, headTree, index } = await fingerprintAndHead(wt, { ...opts, keepIndex: true });
+  const { tree, headTree, index } = await fingerprintAndHead(wt, opts);
   if (headTree) return { tree, isDirty: tree !== headTree, index };
   const head = await gitCaptured(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], { cwd: wt });
   // No commit yet: changed when anything is there (the empty tree's id is the one `write-tree` gives then).
@@ -259,8 +259,8 @@ export type SavedIndex = { readonly bytes: Buffer; readonly mtime: Date };
 // modification and change times, inode), so git reads again only the files whose details changed — and a
 // change time no unprivileged process can set back. On a checkout of many files `read-tree` leaves git
 // none, and it reads every file. Command-scope config holds git to comparing every detail (core.trustctime,
-// core.checkStat), whatever the checkout's config says; entries as new as the index are read again (git's
-// own rule for files changed in the moment it was written, kept by writing the index back with its time).
+// core.checkStat), whatever the checkout's config says; the entries readOwnIndex marked (changed in the
+// index's own second, or the change's own files) are read again whatever their details.
 export async function checkoutFingerprintSince(wt: string, saved: SavedIndex): Promise<string> {
   ownGitDirectory(wt);
   return withOwnIndex(
@@ -283,7 +283,7 @@ export async function checkoutFingerprintSince(wt: string, saved: SavedIndex): P
       return true;
     },
     // The saved index holds no submodule (it is kept only then), and no nested repository is one.
-    async (env) => (await fingerprintIn(wt, env, { submodules: new Set() }, { headTree: null, gitlinks: [] })).tree,
+    async (env) => (await fingerprintIn(wt, env, { submodules: new Set() }, { headIndex: null, gitlinks: [] })).tree,
   );
 }
 
@@ -315,16 +315,17 @@ async function fingerprintAndHead(
   return withHeadIndex(wt, !opts.scratch, async (env) => {
     const headIndex = readIndexFile(env.GIT_INDEX_FILE, opts.keepIndex ? MAX_SAVED_INDEX : undefined);
     const gitlinks = await gitlinksOf(wt, env, headIndex);
-    return fingerprintIn(wt, env, opts, { headTree: headIndex?.rootTree ?? null, gitlinks, headIndex });
+    return fingerprintIn(wt, env, opts, { headIndex, gitlinks });
   });
 }
 
-// `start`: what the index holds before `add` (HEAD's tree when read-tree wrote it, the submodule entries).
+// `start`: what the index holds before `add` (HEAD's, as parsed here when read-tree wrote it; its submodule
+// entries).
 async function fingerprintIn(
   wt: string,
   env: { GIT_INDEX_FILE: string },
   opts: { submodules?: ReadonlySet<string>; keepIndex?: boolean },
-  start: { headTree: string | null; gitlinks: { sha: string; path: string }[]; headIndex?: IndexFile | null },
+  start: { headIndex: IndexFile | null; gitlinks: { sha: string; path: string }[] },
 ): Promise<{ tree: string; headTree: string | null; index: SavedIndex | null }> {
   const { gitlinks } = start;
   // `add` asks a git started in each submodule whether it changed (under the submodule's own config, with
@@ -354,11 +355,11 @@ async function fingerprintIn(
         "its files are no part of the commit, and the checkout is not read",
     );
   const tree = (await git(["write-tree"], { cwd: wt, env, listed })).trim();
-  // Kept only when it holds no submodule: `add` would start git inside one (see above).
-  // Kept only when HEAD's entries are known here (the change's files are told from them).
+  // Kept only when it holds no submodule (`add` would start git inside one, see above) and HEAD's entries are
+  // known here (the change's files are told from them).
   const index =
     opts.keepIndex && after.length === 0 && start.headIndex ? readOwnIndex(env.GIT_INDEX_FILE, start.headIndex) : null;
-  return { tree, headTree: start.headTree, index };
+  return { tree, headTree: start.headIndex?.rootTree ?? null, index };
 }
 
 // ~20,000 files; a larger index is left (reading and marking it would hold the event loop ~1 ms per 100 KB).
