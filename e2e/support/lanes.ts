@@ -13,6 +13,8 @@ export const LANES = Array.from({ length: E2E_LANES }, (_, i) => i);
 const thisLane = (): number => Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 export const lanePort = (lane: number): number => E2E_PORT + lane;
 export const laneUrl = (lane = thisLane()): string => `http://127.0.0.1:${lanePort(lane)}`;
-export const laneDataDir = (lane: number): string => path.resolve(__dirname, "..", "..", ".e2e-data", String(lane));
+// The lanes' data dirs: in the checkout's .e2e-data, or under E2E_DATA_DIR (CI puts it on a tmpfs).
+const DATA_ROOT = process.env.E2E_DATA_DIR ?? path.resolve(__dirname, "..", "..", ".e2e-data");
+export const laneDataDir = (lane: number): string => path.join(DATA_ROOT, String(lane));
 // The admin's signed-in browser state on a lane's server (written by auth.setup.ts).
 export const adminState = (lane = thisLane()): string => `e2e/.auth/admin-${lane}.json`;
