@@ -3,9 +3,9 @@
 // (the task, its criteria with their commands, the diff) on stdin and in $GATEHOUSE_BRIEF_FILE, and writes
 // its report to $GATEHOUSE_REPORT_FILE. lib/gates/review.ts judges the report.
 //
-// Counting what the review executed: its PATH starts with a directory of shims, one per program name found
-// on the PATH, each a small bash script that appends its pid and command line to a log only Gatehouse reads
-// back, then execs the real program. The first entry is the review command's own shell (the spawner finds
+// Counting what the review executed: its PATH starts with a directory of shims (../review-shims.ts), one per
+// program name found on the PATH, each a link to a small bash script that appends its pid and command line
+// to a log only Gatehouse reads back, then execs the real program. The first entry is the review command's own shell (the spawner finds
 // `bash` on the command's PATH); it, and whatever it exec'd in its place, share its pid and are not counted.
 // What this cannot see: programs started by absolute path, shell builtins, and an interpreter's own work
 // (a `node -e` that reads a file runs no program). See the README.
@@ -27,13 +27,13 @@ import {
   type ReviewRecord,
   type ReviewTry,
 } from "../../../gates/review";
-import { shellQuote } from "../../../gates/shell-quote";
 import { saveAttemptReview } from "../../../db/runs";
 import { makeRunDir, readRunFile, writeRunFile } from "../../checkout/checkout-files";
 import { attemptDirOf } from "../../paths";
 import { giveTo } from "../../run-as";
 import { type AttemptContext, maskDeep } from "../context";
 import { NOTHING, type Step, type StepResult } from "../step";
+import { reviewShims } from "../review-shims";
 
 const MAX_DIFF_BYTES = 256 * 1024;
 const MAX_REPORT_BYTES = 4 * 1024 * 1024;
@@ -93,7 +93,7 @@ async function runReview(ctx: AttemptContext): Promise<StepResult> {
     giveTo(files.dir, deps.runAs);
     writeRunFile(deps.dataDir, files.brief, brief);
     giveTo(files.brief, deps.runAs);
-    const shimBin = writeShims(files.dir, (deps.serverEnv.PATH ?? "").split(":"), deps.runAs);
+    const shimBin = reviewShims(deps.dataDir, (deps.serverEnv.PATH ?? "").split(":")).bin;
 
     const tries: ReviewTry[] = [];
     let judged: ReviewRecord | null = null;
@@ -145,47 +145,6 @@ function reviewFilesOf(dataDir: string, runId: string, n: number): ReviewFiles {
     report: (k) => path.join(dir, `report-${k}.json`),
     execLog: (k) => path.join(dir, `executed-${k}.log`),
   };
-}
-
-// The shim directory: one symlink per program name on the PATH, all to one recording script.
-function writeShims(dir: string, pathDirs: readonly string[], runAs: AttemptContext["deps"]["runAs"]): string {
-  const bin = path.join(dir, "bin");
-  fs.rmSync(bin, { recursive: true, force: true });
-  fs.mkdirSync(bin, { recursive: true, mode: 0o755 });
-  const script = path.join(dir, "record-exec");
-  fs.writeFileSync(
-    script,
-    [
-      "#!/bin/bash",
-      "# Gatehouse review shim: records the command (pid, command line), then runs the real program.",
-      "n=${0##*/}",
-      'printf -v line "%q " "$n" "$@"',
-      `printf '%s\\t%s\\n' "$$" "\${line% }" >> "$GATEHOUSE_EXEC_LOG" 2>/dev/null || true`,
-      'IFS=: read -r -a dirs <<< "$PATH"',
-      'for d in "${dirs[@]}"; do',
-      `  [ "$d" = ${shellQuote(bin)} ] || [ -z "$d" ] && continue`,
-      '  if [ -f "$d/$n" ] && [ -x "$d/$n" ]; then exec -a "$n" "$d/$n" "$@"; fi',
-      "done",
-      'printf "%s: command not found\\n" "$n" >&2',
-      "exit 127",
-      "",
-    ].join("\n"),
-    { mode: 0o755 },
-  );
-  const names = new Set<string>();
-  for (const d of pathDirs) {
-    if (!d || !path.isAbsolute(d)) continue;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) if ((e.isFile() || e.isSymbolicLink()) && !names.has(e.name)) names.add(e.name);
-  }
-  for (const name of names) fs.symlinkSync(script, path.join(bin, name));
-  giveTo(bin, runAs);
-  return bin;
 }
 
 type TryOutcome = {
