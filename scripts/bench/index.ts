@@ -10,7 +10,7 @@ import { benchScale } from "./scale-bench";
 import { benchProof } from "./proof-bench";
 import { benchViewers } from "./viewers-bench";
 import { benchGrowth } from "./growth-bench";
-import { benchQueryPath } from "./query-path-bench";
+import { benchQueryPath, benchResultRows } from "./query-path-bench";
 import { benchFingerprint } from "./fingerprint-bench";
 
 async function main() {
@@ -28,9 +28,15 @@ async function main() {
   if (!only || only === "runner" || only === "queries") {
     rows.push(await benchQueryPath("sqlite"));
     print(rows.at(-1)!);
+    rows.push(await benchResultRows("sqlite"));
+    print(rows.at(-1)!);
   }
   if (only === "queries" || only === "scale") {
     rows.push(await benchQueryPath("postgres"));
+    print(rows.at(-1)!);
+  }
+  if (only === "queries") {
+    rows.push(await benchResultRows("postgres"));
     print(rows.at(-1)!);
   }
   if (!only || only === "runner" || only === "sandbox") {

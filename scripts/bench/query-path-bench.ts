@@ -3,6 +3,7 @@
 // the same client and connection. A run makes a few dozen model queries, so this is most of a worker's own
 // CPU per run. Both sides interleaved, CPU per query of this process (the database's own work is beside it).
 import { getDb } from "../../lib/db/client";
+import { insertResults, type QueuedResult } from "../../lib/db/runs";
 import { seedRun, seedTask, seedWork } from "../../lib/testing/seeded-rows";
 import { createTestDb } from "../../lib/testing/test-db";
 import type { BenchRow } from "./runner-bench";
@@ -44,6 +45,82 @@ export async function benchQueryPath(db: "sqlite" | "postgres", queries = 400, r
       baselineMs: b,
       ratio: s / b,
       extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a query (${queries} × ${rounds} each)`,
+    };
+  } finally {
+    await t.cleanup();
+    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
+    else process.env.TEST_DATABASE_URL = previous;
+  }
+}
+
+// An attempt's 20 result rows written (issue 27): Prisma's createMany, as runs.ts wrote them until session
+// 26, against the raw statement insertResults writes them with now. CPU of this process around each write
+// only; the rows are removed between writes, untimed.
+export async function benchResultRows(db: "sqlite" | "postgres", writes = 60, rounds = 5): Promise<BenchRow> {
+  const previous = process.env.TEST_DATABASE_URL;
+  if (db === "postgres") process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
+  else delete process.env.TEST_DATABASE_URL;
+  const t = await createTestDb();
+  try {
+    await seedWork("qw");
+    await seedTask({ id: "qt", workId: "qw", number: 1 });
+    await seedRun({ id: "qr", taskId: "qt", workId: "qw" });
+    const client = getDb();
+    const attemptId = (await client.attempt.findFirstOrThrow({ where: { runId: "qr" } })).id;
+    const results: QueuedResult[] = Array.from({ length: 20 }, (_, i) => ({
+      checkId: `c${i + 1}`,
+      name: `check ${i + 1}`,
+      kind: "custom",
+      required: true,
+      verdict: "passed",
+      exitCode: 0,
+      durationMs: 12,
+      logBytes: 0,
+      logTail: "",
+      startedAt: new Date(),
+      finishedAt: new Date(),
+    }));
+    const model = () =>
+      client.checkResult.createMany({
+        data: results.map((r, position) => ({
+          ...r,
+          logBytes: BigInt(r.logBytes ?? 0),
+          tests: undefined,
+          testCases: undefined,
+          attemptId,
+          runId: "qr",
+          position,
+          logAttempt: 1,
+        })),
+      });
+    const raw = () => insertResults({ attemptId, runId: "qr", logAttempt: 1, results });
+    const cpuPerWrite = async (write: () => Promise<unknown>) => {
+      let cpu = 0;
+      for (let i = 0; i < writes; i++) {
+        const before = process.cpuUsage();
+        await write();
+        const used = process.cpuUsage(before);
+        cpu += (used.user + used.system) / 1000;
+        await client.$executeRaw`DELETE FROM "CheckResult" WHERE "attemptId" = ${attemptId}`;
+      }
+      return cpu / writes;
+    };
+    await cpuPerWrite(model);
+    await cpuPerWrite(raw);
+    const subject: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      subject.push(await cpuPerWrite(model));
+      baseline.push(await cpuPerWrite(raw));
+    }
+    const s = median(subject);
+    const b = median(baseline);
+    return {
+      name: `20 result rows written on ${db === "sqlite" ? "SQLite" : "PostgreSQL"}: createMany vs raw, CPU a write`,
+      subjectMs: s,
+      baselineMs: b,
+      ratio: s / b,
+      extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a write (${writes} × ${rounds} each)`,
     };
   } finally {
     await t.cleanup();

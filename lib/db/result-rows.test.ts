@@ -1,0 +1,122 @@
+// An attempt's result rows are written by raw statements (runs.ts insertResults, replaceResults): what they
+// store reads back exactly as the model query's createMany stores the same rows — every column set, and
+// each nullable one left null — with ids shaped as cuid() gives them. Runs on SQLite here and on PostgreSQL
+// in `npm run test:pg`.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "./client";
+import { insertResults, listResults, replaceResults, type QueuedResult } from "./runs";
+import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
+import { createTestDb, type TestDb } from "../testing/test-db";
+
+let t: TestDb;
+let attempts: string[];
+beforeAll(async () => {
+  t = await createTestDb();
+  await seedWork("w");
+  await seedTask({ id: "t", workId: "w", number: 1 });
+  await seedRun({ id: "r", taskId: "t", workId: "w", attempts: 4 });
+  attempts = (await getDb().attempt.findMany({ where: { runId: "r" }, orderBy: { n: "asc" } })).map((a) => a.id);
+});
+afterAll(async () => t.cleanup());
+
+const FULL: QueuedResult = {
+  checkId: "unit",
+  name: "Unit tests — «quoted» 'and' \"double\"",
+  kind: "test",
+  required: false,
+  verdict: "failed",
+  exitCode: 3,
+  signal: "SIGTERM",
+  durationMs: 1234,
+  message: "2 failed\nline two",
+  logTail: "\u001b[31mred\u001b[0m and a NUL-free tail ✓",
+  logBytes: 2 ** 40 + 5,
+  logNote: "the log was cut at 64 MB",
+  tests: { runner: "vitest", passed: 10, failed: 2, skipped: 1, total: 13 },
+  testCases: [{ suite: "s", name: 'a "case"', status: "failed", durationMs: 1.5, message: "boom" }] as never,
+  warning: "no sign that tests ran",
+  startedAt: new Date("2026-03-04T05:06:07.089Z"),
+  finishedAt: new Date("2026-03-04T05:06:08.5Z"),
+};
+const BARE: QueuedResult = { checkId: "lint", name: "Lint", kind: "lint", required: true };
+
+// The columns as stored (text, as raw SQL comparing or ordering them sees them): a date written as a number,
+// or JSON as something other than its text, would read back the same through the model and not here.
+async function storedOf(attemptId: string) {
+  return getDb().$queryRaw`SELECT "position", CAST("startedAt" AS TEXT) AS "startedAt",
+    CAST("finishedAt" AS TEXT) AS "finishedAt", CAST("tests" AS TEXT) AS "tests",
+    CAST("testCases" AS TEXT) AS "testCases", CAST("logBytes" AS TEXT) AS "logBytes",
+    CAST("required" AS TEXT) AS "required", CAST("kind" AS TEXT) AS "kind"
+    FROM "CheckResult" WHERE "attemptId" = ${attemptId} ORDER BY "position"`;
+}
+
+// The rows as the model query reads them, without what differs by design (the id) or by attempt.
+async function rowsOf(attemptId: string) {
+  const rows = await getDb().checkResult.findMany({ where: { attemptId }, orderBy: { position: "asc" } });
+  return rows.map(({ id: _id, attemptId: _a, ...row }) => row);
+}
+
+describe("result rows written raw", () => {
+  it("read back as the model query's createMany writes them: every column set, and each left null", async () => {
+    const [viaModel, viaRaw] = attempts;
+    await getDb().checkResult.createMany({
+      data: [FULL, BARE].map((r, position) => ({
+        ...r,
+        logBytes: BigInt(r.logBytes ?? 0) || null,
+        tests: r.tests ?? undefined,
+        testCases: r.testCases ?? undefined,
+        attemptId: viaModel,
+        runId: "r",
+        position,
+        logAttempt: 1,
+      })),
+    });
+    await insertResults({ attemptId: viaRaw, runId: "r", logAttempt: 1, results: [FULL, BARE] });
+    const raw = await rowsOf(viaRaw);
+    expect(raw).toEqual(await rowsOf(viaModel));
+    expect(await storedOf(viaRaw)).toEqual(await storedOf(viaModel));
+    expect(raw[0]).toMatchObject({ logBytes: BigInt(2 ** 40 + 5), verdict: "failed", flaky: false });
+    expect(raw[1]).toMatchObject({ verdict: "queued", tests: null, testCases: null, startedAt: null, logBytes: null });
+    expect((await listResults({ attemptId: viaRaw })).map((r) => r.tests)).toEqual([FULL.tests, null]);
+  });
+
+  it("are given distinct ids shaped as cuid() gives them", async () => {
+    const attemptId = attempts[2];
+    const many = Array.from({ length: 40 }, (_, i) => ({ ...BARE, checkId: `c${i}` }));
+    await insertResults({ attemptId, runId: "r", logAttempt: 1, results: many });
+    const ids = (await getDb().checkResult.findMany({ where: { attemptId }, select: { id: true } })).map((r) => r.id);
+    expect(new Set(ids).size).toBe(40);
+    for (const id of ids) expect(id).toMatch(/^c[0-9a-z]{24}$/);
+  });
+
+  it("are rewritten whole by replaceResults, keeping a row's id and its flaky flag, in one transaction", async () => {
+    const attemptId = attempts[3];
+    await insertResults({ attemptId, runId: "r", logAttempt: 1, results: [BARE, { ...BARE, checkId: "other" }] });
+    const [first] = await listResults({ attemptId });
+    await replaceResults({
+      attemptId,
+      runId: "r",
+      logAttempt: 2,
+      results: [{ ...first, verdict: "passed", flaky: true } as QueuedResult, FULL],
+    });
+    const after = await listResults({ attemptId });
+    expect(after.map((r) => [r.checkId, r.verdict, r.position, r.logAttempt])).toEqual([
+      ["lint", "passed", 0, 2],
+      ["unit", "failed", 1, 2],
+    ]);
+    expect(after[0]).toMatchObject({ id: first.id, flaky: true });
+    // A rewrite that fails half-way (a duplicate check id) leaves the rows as they were.
+    await expect(replaceResults({ attemptId, runId: "r", logAttempt: 3, results: [BARE, BARE] })).rejects.toThrow();
+    expect(await listResults({ attemptId })).toEqual(after);
+  });
+
+  it("more rows than one statement takes go in several, in order", async () => {
+    const attemptId = attempts[1];
+    await getDb().checkResult.deleteMany({ where: { attemptId } });
+    const many = Array.from({ length: 1203 }, (_, i) => ({ ...BARE, checkId: `k${i}` }));
+    await replaceResults({ attemptId, runId: "r", logAttempt: 1, results: many });
+    const rows = await listResults({ attemptId });
+    expect(rows.map((r) => r.checkId)).toEqual(many.map((r) => r.checkId));
+    expect(rows.map((r) => r.position)).toEqual(many.map((_, i) => i));
+  });
+});
