@@ -80,8 +80,14 @@ describe("the review's shim folder", () => {
     expect(fs.readdirSync(b.bin).sort()).toEqual(["extra", "greet", "shout"]);
   });
 
-  it("is the platform's: no one else may write to it", () => {
-    const { bin } = reviewShims(dataDir, [tools]);
+  it("is the platform's: only it may write there; anyone may enter and run it, whatever the umask", () => {
+    const umask = process.umask(0o077);
+    let bin: string;
+    try {
+      bin = reviewShims(dataDir, [tools]).bin;
+    } finally {
+      process.umask(umask);
+    }
     for (const p of [
       path.dirname(path.dirname(bin)),
       path.dirname(bin),
@@ -90,7 +96,7 @@ describe("the review's shim folder", () => {
     ]) {
       const st = fs.statSync(p);
       expect(st.uid).toBe(process.getuid!());
-      expect(st.mode & 0o022).toBe(0);
+      expect((st.mode & 0o777).toString(8)).toBe("755");
     }
   });
 

@@ -89,14 +89,17 @@ function programsIn(dir: string): string[] {
 // the platform's, or makes it anew: built under a temporary name and renamed into place, so no review ever
 // sees half a folder.
 function adopt(root: string, dir: string, bin: string, script: string): Known {
-  fs.mkdirSync(root, { recursive: true, mode: 0o755 });
+  fs.mkdirSync(root, { recursive: true });
   fs.chmodSync(root, 0o755);
   const found = isWhole(dir, bin, script);
   if (!found) {
     const fresh = fs.mkdtempSync(path.join(root, ".new-"));
     fs.chmodSync(fresh, 0o755);
-    fs.mkdirSync(path.join(fresh, "bin"), { mode: 0o755 });
-    fs.writeFileSync(path.join(fresh, "record-exec"), shimScript(bin), { mode: 0o755 });
+    // Modes set outright: a strict umask would leave the run-as user unable to enter or run them.
+    fs.mkdirSync(path.join(fresh, "bin"));
+    fs.chmodSync(path.join(fresh, "bin"), 0o755);
+    fs.writeFileSync(path.join(fresh, "record-exec"), shimScript(bin));
+    fs.chmodSync(path.join(fresh, "record-exec"), 0o755);
     const old = `${dir}.old-${process.pid}-${Date.now()}`;
     if (fs.existsSync(dir)) fs.renameSync(dir, old);
     try {
