@@ -6,7 +6,7 @@ import { getDb } from "./client";
 import { rowById, rowsWhere } from "./by-id";
 import { findAttempt, findRun, listAttempts, listResults } from "./runs";
 import { findTask } from "./tasks";
-import { findWork } from "./works";
+import { findSealedWebhooks, findWork } from "./works";
 import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
 import { createTestDb, type TestDb } from "../testing/test-db";
 
@@ -208,5 +208,26 @@ describe("rowById", () => {
     expect((await findTask({ id: "t-full" }))?.mergedAt).toEqual(new Date("2026-03-04T05:06:07.089Z"));
     expect((await findWork({ id: "w-full" }))?.budgetUsd).toBe(2.75);
     expect(await findRun({ id: "nope" })).toBeNull();
+  });
+
+  it("reads only the columns asked for: a Work's name and webhooks, as findSealedWebhooks gives them", async () => {
+    const db = getDb();
+    const hooks = [{ id: "h1", url: 'https://example.test/h?a=1&b="x"', events: ["run.ended"], secret: "sealed:abc" }];
+    await db.work.update({ where: { id: "w-full" }, data: { webhooks: hooks } });
+    const [row] = await rowsWhere<Record<string, unknown>>(
+      db,
+      "Work",
+      { id: "w-full" },
+      { select: ["name", "webhooks"] },
+    );
+    expect(row).toEqual({ name: "W-FULL", webhooks: hooks });
+    expect(await findSealedWebhooks({ workId: "w-full" })).toEqual(
+      await db.work.findUnique({ where: { id: "w-full" }, select: { name: true, webhooks: true } }),
+    );
+    expect(await findSealedWebhooks({ workId: "w-bare" })).toEqual({ name: "W-BARE", webhooks: [] });
+    expect(await findSealedWebhooks({ workId: "no-such-work" })).toBeNull();
+    await expect(rowsWhere(db, "Work", { id: "w-full" }, { select: ["name; DROP TABLE"] })).rejects.toThrow(
+      "not a column or table name",
+    );
   });
 });

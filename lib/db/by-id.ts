@@ -18,19 +18,19 @@ const quoted = (name: string) => {
 };
 
 // The rows whose columns equal `where` (column → value), ordered by one column ascending when asked, without
-// the columns in `omit` (as a model query's `omit`).
+// the columns in `omit` (as a model query's `omit`), or with only the columns in `select`.
 export async function rowsWhere<Row>(
   db: DbOrTx,
   table: RawTable,
   where: Record<string, string | number>,
-  opts: { orderBy?: string; omit?: readonly string[] } = {},
+  opts: { orderBy?: string; omit?: readonly string[]; select?: readonly string[] } = {},
 ): Promise<Row[]> {
   const conditions = Object.entries(where).map(([column, value]) => Prisma.sql`${quoted(column)} = ${value}`);
   const order = opts.orderBy ? Prisma.sql` ORDER BY ${quoted(opts.orderBy)} ASC` : Prisma.empty;
-  const rows = await db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM ${quoted(table)} WHERE ${Prisma.join(
-    conditions,
-    " AND ",
-  )}${order}`;
+  const columns = opts.select ? Prisma.join(opts.select.map(quoted), ", ") : Prisma.raw("*");
+  const rows = await db.$queryRaw<
+    Record<string, unknown>[]
+  >`SELECT ${columns} FROM ${quoted(table)} WHERE ${Prisma.join(conditions, " AND ")}${order}`;
   for (const row of rows) for (const column of opts.omit ?? []) delete row[column];
   return rows as Row[];
 }

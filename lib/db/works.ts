@@ -4,7 +4,7 @@ import type { WorkCreate } from "../gates/work-schema";
 import { freezeWorkSettings, WORK_SETTINGS } from "../gates/work-settings";
 import { hideWebhookSecrets, type SealedWebhook } from "../gates/webhooks";
 import type { RunRecord } from "./runs";
-import { rowById } from "./by-id";
+import { rowById, rowsWhere } from "./by-id";
 import { getDb, type DbOrTx } from "./client";
 import { workJson, type Work, type WorkJsonFields } from "./models";
 
@@ -34,11 +34,14 @@ export async function findSealedWebhooks(opts: {
   workId: string;
   db?: DbOrTx;
 }): Promise<{ name: string; webhooks: SealedWebhook[] } | null> {
-  const row = await (opts.db ?? getDb()).work.findUnique({
-    where: { id: opts.workId },
-    select: { name: true, webhooks: true },
-  });
-  return row && { name: row.name, webhooks: row.webhooks as unknown as SealedWebhook[] };
+  // Read at every event of every run (to know whether anyone listens): raw, ~0.3 ms of CPU against ~2.
+  const [row] = await rowsWhere<{ name: string; webhooks: unknown }>(
+    opts.db ?? getDb(),
+    "Work",
+    { id: opts.workId },
+    { select: ["name", "webhooks"] },
+  );
+  return row ? { name: row.name, webhooks: row.webhooks as SealedWebhook[] } : null;
 }
 
 // What a dispatch freezes of the Work alone, as the run's columns (the registry says which and how).
