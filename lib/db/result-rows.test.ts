@@ -119,4 +119,23 @@ describe("result rows written raw", () => {
     expect(rows.map((r) => r.checkId)).toEqual(many.map((r) => r.checkId));
     expect(rows.map((r) => r.position)).toEqual(many.map((_, i) => i));
   });
+
+  it("many rows are written all or none: a duplicate in the last statement leaves none of the first", async () => {
+    const attemptId = attempts[1];
+    await getDb().checkResult.deleteMany({ where: { attemptId } });
+    const many = Array.from({ length: 501 }, (_, i) => ({ ...BARE, checkId: `d${i}` }));
+    many[500] = { ...BARE, checkId: "d0" };
+    await expect(insertResults({ attemptId, runId: "r", logAttempt: 1, results: many })).rejects.toThrow();
+    expect(await listResults({ attemptId })).toEqual([]);
+  });
+
+  it("a kind or verdict that is not one is refused, naming the field, and nothing is written", async () => {
+    const attemptId = attempts[1];
+    await getDb().checkResult.deleteMany({ where: { attemptId } });
+    const bad = (r: Partial<QueuedResult>) =>
+      insertResults({ attemptId, runId: "r", logAttempt: 1, results: [BARE, { ...BARE, checkId: "x", ...r }] });
+    await expect(bad({ verdict: "passd" as never })).rejects.toThrow("result x: verdict must be one of");
+    await expect(bad({ kind: "unit" as never })).rejects.toThrow("result x: kind must be one of");
+    expect(await listResults({ attemptId })).toEqual([]);
+  });
 });

@@ -9,6 +9,7 @@ import { toTestCases, type TestCase } from "../gates/junit";
 import { randomBytes } from "node:crypto";
 import { rowById, rowsWhere } from "./by-id";
 import { Prisma as Sql } from "./generated/sqlite/client";
+import { CheckKind, Verdict as Verdicts } from "./generated/sqlite/enums";
 import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
@@ -422,7 +423,15 @@ function newRowId(): string {
 
 type ResultOf = { attemptId: string; runId: string; logAttempt: number };
 
+// What the model query's validation refused before the row was written (PostgreSQL's enum types still would;
+// SQLite stores any text): a row that is not one of the check kinds or verdicts is never written.
+const KINDS = new Set<string>(Object.values(CheckKind));
+const VERDICTS = new Set<string>(Object.values(Verdicts));
+
 function resultValues(r: ResultInsert, position: number, opts: ResultOf) {
+  if (!KINDS.has(r.kind)) throw new Error(`result ${r.checkId}: kind must be one of ${[...KINDS].join(", ")}`);
+  if (r.verdict !== undefined && !VERDICTS.has(r.verdict))
+    throw new Error(`result ${r.checkId}: verdict must be one of ${[...VERDICTS].join(", ")}`);
   const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
   const values: Record<(typeof RESULT_COLUMNS)[number], unknown> = {
     id: r.id ?? newRowId(),
@@ -471,7 +480,12 @@ export async function insertResults(opts: {
   db?: DbOrTx;
 }): Promise<void> {
   if (opts.results.length === 0) return;
-  for (const statement of insertResultRows(opts.db ?? getDb(), opts)) await statement;
+  const db = opts.db ?? getDb();
+  const statements = insertResultRows(db, opts);
+  // Several statements (more than 500 checks) all or none, as createMany was; in a caller's transaction
+  // they are part of it already.
+  if (statements.length > 1 && "$transaction" in db) await db.$transaction(statements);
+  else for (const statement of statements) await statement;
 }
 
 // Ends every unfinished row of an attempt at once (cancel, interruption, skipped by failFast).

@@ -1,6 +1,6 @@
 // The review's shim folder, kept between reviews: made once, added to as programs appear on the PATH, made
 // anew when someone else changed it, and still recording what the review runs.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -125,5 +125,82 @@ describe("the review's shim folder", () => {
     vi.resetModules();
     const other = await import("./review-shims");
     expect(other.reviewShims(dataDir, [tools])).toEqual({ bin: first.bin, linked: 0 });
+  });
+
+  it("a link removed behind the platform's back is made again, and the review records that program", () => {
+    const { bin } = reviewShims(dataDir, [tools]);
+    fs.unlinkSync(path.join(bin, "greet"));
+    expect(reviewShims(dataDir, [tools]).linked).toBe(1);
+    expect(asReview(bin, "greet z").logged).toEqual(["greet z"]);
+  });
+
+  it("a PATH folder that is a link switched to another folder with the same times is listed again", () => {
+    const v1 = path.join(scratch, "v1");
+    const v2 = path.join(scratch, "v2");
+    const onPath = path.join(scratch, "current");
+    for (const v of [v1, v2]) fs.mkdirSync(v);
+    fs.writeFileSync(path.join(v1, "oldtool"), "#!/bin/bash\necho old\n", { mode: 0o755 });
+    fs.writeFileSync(path.join(v2, "newtool"), "#!/bin/bash\necho new\n", { mode: 0o755 });
+    // As a store of packages gives every folder: the same old times.
+    for (const v of [v1, v2]) fs.utimesSync(v, 1, 1);
+    fs.symlinkSync(v1, onPath);
+    const { bin } = reviewShims(dataDir, [onPath]);
+    fs.unlinkSync(onPath);
+    fs.symlinkSync(v2, onPath);
+    expect(reviewShims(dataDir, [onPath]).linked).toBe(1);
+    const log = path.join(scratch, "switch.log");
+    fs.writeFileSync(log, "");
+    const out = execFileSync("/bin/bash", ["-c", "newtool"], {
+      env: { ...process.env, PATH: [bin, onPath].join(":"), GATEHOUSE_EXEC_LOG: log },
+      encoding: "utf8",
+    });
+    expect(out).toBe("new\n");
+    expect(fs.readFileSync(log, "utf8")).toContain("\tnewtool\n");
+  });
+
+  it("made anew, it has every link before it takes the old one's place: a review running meanwhile is recorded", () => {
+    const { bin } = reviewShims(dataDir, [tools]);
+    fs.writeFileSync(path.join(path.dirname(bin), "record-exec"), '#!/bin/bash\nexec "$@"\n');
+    // How many links the folder in place holds at each link the rebuild makes.
+    const seen: number[] = [];
+    const real = fs.symlinkSync;
+    const watch = vi.spyOn(fs, "symlinkSync").mockImplementation((target, p) => {
+      seen.push(fs.readdirSync(bin).length);
+      real(target, p);
+    });
+    try {
+      expect(reviewShims(dataDir, [tools]).linked).toBe(2);
+    } finally {
+      watch.mockRestore();
+    }
+    expect(seen).toEqual([2, 2]);
+    expect(asReview(bin, "greet again").logged).toEqual(["greet again"]);
+  });
+
+  it("a FIFO in place of the script, or a file in place of bin, is made anew without the server waiting", () => {
+    const { bin } = reviewShims(dataDir, [tools]);
+    const script = path.join(path.dirname(bin), "record-exec");
+    fs.rmSync(script);
+    execFileSync("mkfifo", ["-m", "755", script]);
+    reviewShims(dataDir, [tools]);
+    expect(asReview(bin, "greet fifo").logged).toEqual(["greet fifo"]);
+    fs.rmSync(bin, { recursive: true });
+    fs.writeFileSync(bin, "", { mode: 0o755 });
+    reviewShims(dataDir, [tools]);
+    expect(asReview(bin, "greet file").logged).toEqual(["greet file"]);
+  });
+
+  it("a program gone from the PATH since it was linked is not counted as run", () => {
+    const { bin } = reviewShims(dataDir, [tools]);
+    fs.rmSync(path.join(tools, "shout"));
+    const log = path.join(scratch, "gone.log");
+    fs.writeFileSync(log, "");
+    const ran = spawnSync("/bin/bash", ["-c", "shout hi"], {
+      env: { ...process.env, PATH: [bin, tools].join(":"), GATEHOUSE_EXEC_LOG: log },
+      encoding: "utf8",
+    });
+    expect(ran.status).toBe(127);
+    expect(ran.stderr).toContain("shout: command not found");
+    expect(fs.readFileSync(log, "utf8")).toBe("");
   });
 });
