@@ -10,7 +10,7 @@ import { localRepositoryProblem } from "./local-repository";
 import { git, gitCaptured, GitError, listDriverOverrides } from "./git";
 import { type IndexFile, markRecentEntries, readIndexFile } from "./index-file";
 import { indexFileOf, readWorktreeHead } from "./read-head";
-import { giveTo, runAsFromEnv } from "../run-as";
+import { runAsFromEnv } from "../run-as";
 import {
   createTaskRepository,
   hasManagedRefs,
