@@ -1,7 +1,8 @@
 // Where a run's database time goes (issue 27): one model query through Prisma (its query compiler plans
 // every call anew: JSON protocol, WebAssembly, result decoding) against the same row read by raw SQL through
-// the same client and connection. A run makes a few dozen model queries, so this is most of a worker's own
-// CPU per run. Both sides interleaved, CPU per query of this process (the database's own work is beside it).
+// the same client and connection; and an attempt's result rows written by createMany against one raw INSERT.
+// A run makes a few dozen model queries, so this is most of a worker's own CPU per run. Both sides
+// interleaved, CPU of this process (the database's own work is beside it).
 import { getDb } from "../../lib/db/client";
 import { insertResults, type QueuedResult } from "../../lib/db/runs";
 import { seedRun, seedTask, seedWork } from "../../lib/testing/seeded-rows";
@@ -9,9 +10,12 @@ import { createTestDb } from "../../lib/testing/test-db";
 import type { BenchRow } from "./runner-bench";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+type Database = "sqlite" | "postgres";
+const nameOf = (db: Database) => (db === "sqlite" ? "SQLite" : "PostgreSQL");
 
-// `db`: "sqlite" (a fresh test database) or "postgres" (TEST_DATABASE_URL, default the local server).
-export async function benchQueryPath(db: "sqlite" | "postgres", queries = 400, rounds = 5): Promise<BenchRow> {
+// A fresh test database with one Work, task and run (ids qw, qt, qr): SQLite, or PostgreSQL at
+// TEST_DATABASE_URL (default the local server).
+async function withSeededDb<T>(db: Database, body: () => Promise<T>): Promise<T> {
   const previous = process.env.TEST_DATABASE_URL;
   if (db === "postgres") process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
   else delete process.env.TEST_DATABASE_URL;
@@ -20,32 +24,7 @@ export async function benchQueryPath(db: "sqlite" | "postgres", queries = 400, r
     await seedWork("qw");
     await seedTask({ id: "qt", workId: "qw", number: 1 });
     await seedRun({ id: "qr", taskId: "qt", workId: "qw" });
-    const client = getDb();
-    const cpuPerQuery = async (query: () => Promise<unknown>) => {
-      const before = process.cpuUsage();
-      for (let i = 0; i < queries; i++) await query();
-      const used = process.cpuUsage(before);
-      return (used.user + used.system) / 1000 / queries;
-    };
-    const model = () => client.run.findUnique({ where: { id: "qr" } });
-    const raw = () => client.$queryRaw`SELECT * FROM "Run" WHERE "id" = ${"qr"}`;
-    await cpuPerQuery(model);
-    await cpuPerQuery(raw);
-    const subject: number[] = [];
-    const baseline: number[] = [];
-    for (let i = 0; i < rounds; i++) {
-      subject.push(await cpuPerQuery(model));
-      baseline.push(await cpuPerQuery(raw));
-    }
-    const s = median(subject);
-    const b = median(baseline);
-    return {
-      name: `one run read by id on ${db === "sqlite" ? "SQLite" : "PostgreSQL"}: Prisma's findUnique vs raw SQL, CPU a query`,
-      subjectMs: s,
-      baselineMs: b,
-      ratio: s / b,
-      extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a query (${queries} × ${rounds} each)`,
-    };
+    return await body();
   } finally {
     await t.cleanup();
     if (previous === undefined) delete process.env.TEST_DATABASE_URL;
@@ -53,18 +32,49 @@ export async function benchQueryPath(db: "sqlite" | "postgres", queries = 400, r
   }
 }
 
+// Medians of `rounds` interleaved measurements of each side, after one of each to warm up.
+async function interleaved(rounds: number, subject: () => Promise<number>, baseline: () => Promise<number>) {
+  await subject();
+  await baseline();
+  const s: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    s.push(await subject());
+    b.push(await baseline());
+  }
+  return { s: median(s), b: median(b) };
+}
+
+const cpuMs = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1000;
+
+export function benchQueryPath(db: Database, queries = 400, rounds = 5): Promise<BenchRow> {
+  return withSeededDb(db, async () => {
+    const client = getDb();
+    const cpuPerQuery = async (query: () => Promise<unknown>) => {
+      const before = process.cpuUsage();
+      for (let i = 0; i < queries; i++) await query();
+      return cpuMs(process.cpuUsage(before)) / queries;
+    };
+    const { s, b } = await interleaved(
+      rounds,
+      () => cpuPerQuery(() => client.run.findUnique({ where: { id: "qr" } })),
+      () => cpuPerQuery(() => client.$queryRaw`SELECT * FROM "Run" WHERE "id" = ${"qr"}`),
+    );
+    return {
+      name: `one run read by id on ${nameOf(db)}: Prisma's findUnique vs raw SQL, CPU a query`,
+      subjectMs: s,
+      baselineMs: b,
+      ratio: s / b,
+      extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a query (${queries} × ${rounds} each)`,
+    };
+  });
+}
+
 // An attempt's 20 result rows written (issue 27): Prisma's createMany, as runs.ts wrote them until session
 // 26, against the raw statement insertResults writes them with now. CPU of this process around each write
 // only; the rows are removed between writes, untimed.
-export async function benchResultRows(db: "sqlite" | "postgres", writes = 60, rounds = 5): Promise<BenchRow> {
-  const previous = process.env.TEST_DATABASE_URL;
-  if (db === "postgres") process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
-  else delete process.env.TEST_DATABASE_URL;
-  const t = await createTestDb();
-  try {
-    await seedWork("qw");
-    await seedTask({ id: "qt", workId: "qw", number: 1 });
-    await seedRun({ id: "qr", taskId: "qt", workId: "qw" });
+export function benchResultRows(db: Database, writes = 60, rounds = 5): Promise<BenchRow> {
+  return withSeededDb(db, async () => {
     const client = getDb();
     const attemptId = (await client.attempt.findFirstOrThrow({ where: { runId: "qr" } })).id;
     const results: QueuedResult[] = Array.from({ length: 20 }, (_, i) => ({
@@ -99,32 +109,22 @@ export async function benchResultRows(db: "sqlite" | "postgres", writes = 60, ro
       for (let i = 0; i < writes; i++) {
         const before = process.cpuUsage();
         await write();
-        const used = process.cpuUsage(before);
-        cpu += (used.user + used.system) / 1000;
+        cpu += cpuMs(process.cpuUsage(before));
         await client.$executeRaw`DELETE FROM "CheckResult" WHERE "attemptId" = ${attemptId}`;
       }
       return cpu / writes;
     };
-    await cpuPerWrite(model);
-    await cpuPerWrite(raw);
-    const subject: number[] = [];
-    const baseline: number[] = [];
-    for (let i = 0; i < rounds; i++) {
-      subject.push(await cpuPerWrite(model));
-      baseline.push(await cpuPerWrite(raw));
-    }
-    const s = median(subject);
-    const b = median(baseline);
+    const { s, b } = await interleaved(
+      rounds,
+      () => cpuPerWrite(model),
+      () => cpuPerWrite(raw),
+    );
     return {
-      name: `20 result rows written on ${db === "sqlite" ? "SQLite" : "PostgreSQL"}: createMany vs raw, CPU a write`,
+      name: `20 result rows written on ${nameOf(db)}: createMany vs raw, CPU a write`,
       subjectMs: s,
       baselineMs: b,
       ratio: s / b,
       extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a write (${writes} × ${rounds} each)`,
     };
-  } finally {
-    await t.cleanup();
-    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
-    else process.env.TEST_DATABASE_URL = previous;
-  }
+  });
 }
