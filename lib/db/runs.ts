@@ -428,15 +428,13 @@ type ResultOf = { attemptId: string; runId: string; logAttempt: number };
 const KINDS = new Set<string>(Object.values(CheckKind));
 const VERDICTS = new Set<string>(Object.values(Verdicts));
 
-function resultValues(r: ResultInsert, position: number, opts: ResultOf) {
-  if (!KINDS.has(r.kind)) throw new Error(`result ${r.checkId}: kind must be one of ${[...KINDS].join(", ")}`);
-  if (r.verdict !== undefined && !VERDICTS.has(r.verdict))
-    throw new Error(`result ${r.checkId}: verdict must be one of ${[...VERDICTS].join(", ")}`);
-  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
-  const values: Record<(typeof RESULT_COLUMNS)[number], unknown> = {
-    id: r.id ?? newRowId(),
-    attemptId: opts.attemptId,
-    runId: opts.runId,
+// A queued result as the row it becomes, every column given (defaults as the schema's): what is written, and
+// what the runner shows of an attempt's rows before they are written (attempt-results.ts).
+export function resultRecordOf(r: ResultInsert, position: number, of: ResultOf & { id: string }): ResultRecord {
+  return {
+    id: of.id,
+    attemptId: of.attemptId,
+    runId: of.runId,
     position,
     checkId: r.checkId,
     name: r.name,
@@ -448,15 +446,29 @@ function resultValues(r: ResultInsert, position: number, opts: ResultOf) {
     durationMs: r.durationMs ?? null,
     message: r.message ?? null,
     logTail: r.logTail ?? null,
-    logBytes: bigBytes(r.logBytes) ?? null,
+    logBytes: r.logBytes ?? null,
     logNote: r.logNote ?? null,
-    tests: json(r.tests),
-    testCases: json(r.testCases),
+    tests: r.tests ?? null,
+    testCases: r.testCases ?? null,
     warning: r.warning ?? null,
-    logAttempt: opts.logAttempt,
+    logAttempt: of.logAttempt,
     flaky: r.flaky ?? false,
     startedAt: r.startedAt ?? null,
     finishedAt: r.finishedAt ?? null,
+  };
+}
+
+function resultValues(r: ResultInsert, position: number, opts: ResultOf) {
+  if (!KINDS.has(r.kind)) throw new Error(`result ${r.checkId}: kind must be one of ${[...KINDS].join(", ")}`);
+  if (r.verdict !== undefined && !VERDICTS.has(r.verdict))
+    throw new Error(`result ${r.checkId}: verdict must be one of ${[...VERDICTS].join(", ")}`);
+  const row = resultRecordOf(r, position, { ...opts, id: r.id ?? newRowId() });
+  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
+  const values: Record<(typeof RESULT_COLUMNS)[number], unknown> = {
+    ...row,
+    logBytes: bigBytes(row.logBytes) ?? null,
+    tests: json(row.tests),
+    testCases: json(row.testCases),
   };
   return Sql.sql`(${Sql.join(RESULT_COLUMNS.map((c) => values[c]))})`;
 }

@@ -2,7 +2,7 @@
 // and are written to the database behind the checks: at most once a second while they change, and at
 // the end. Per check that is no database write at all, which keeps a run of many quick checks close to
 // the speed of running the commands. (After a crash, recovery writes the frozen checks as interrupted.)
-import { insertResults, replaceResults, type QueuedResult, type ResultRecord } from "../db/runs";
+import { insertResults, replaceResults, resultRecordOf, type QueuedResult, type ResultRecord } from "../db/runs";
 import type { EffectiveCheck } from "../gates/merge-checks";
 
 const WRITE_BEHIND_MS = 1000;
@@ -121,31 +121,14 @@ export class AttemptResults {
   }
 
   view(): ResultRecord[] {
-    return this.rows.map((r, position) => ({
-      id: `${this.attempt.id}:${r.checkId}`,
-      attemptId: this.attempt.id,
-      runId: this.runId,
-      position,
-      checkId: r.checkId,
-      name: r.name,
-      kind: r.kind,
-      required: r.required,
-      verdict: r.verdict ?? "queued",
-      exitCode: r.exitCode ?? null,
-      signal: r.signal ?? null,
-      durationMs: r.durationMs ?? null,
-      message: r.message ?? null,
-      logTail: r.logTail ?? null,
-      logBytes: r.logBytes ?? null,
-      logNote: r.logNote ?? null,
-      tests: r.tests ?? null,
-      testCases: r.testCases ?? null,
-      warning: r.warning ?? null,
-      logAttempt: this.attempt.n,
-      flaky: false,
-      startedAt: r.startedAt ?? null,
-      finishedAt: r.finishedAt ?? null,
-    }));
+    return this.rows.map((r, position) =>
+      resultRecordOf(r, position, {
+        id: `${this.attempt.id}:${r.checkId}`,
+        attemptId: this.attempt.id,
+        runId: this.runId,
+        logAttempt: this.attempt.n,
+      }),
+    );
   }
 }
 
