@@ -4,8 +4,8 @@
 // its report to $GATEHOUSE_REPORT_FILE. lib/gates/review.ts judges the report.
 //
 // Counting what the review executed: its PATH starts with a directory of shims (../review-shims.ts), one
-// per program name found on the PATH, each a link to a small bash script that appends its pid and command
-// line to a log only Gatehouse reads back, then execs the real program. The first entry is the review
+// per program name found on the PATH, each a link to a small bash script that finds the real program,
+// appends its pid and command line to a log only Gatehouse reads back, and execs it. The first entry is the review
 // command's own shell (the spawner finds `bash` on the command's PATH); it, and whatever it exec'd in its
 // place, share its pid and are not counted.
 // What this cannot see: programs started by absolute path, shell builtins, and an interpreter's own work
