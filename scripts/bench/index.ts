@@ -49,7 +49,7 @@ async function main() {
     rows.push(await benchFingerprint(15_000, 7));
     print(rows.at(-1)!);
   }
-  if (!only || only === "runner") {
+  if (!only || only === "runner" || only === "floods") {
     for (const [label, command] of Object.entries(FLOODS)) {
       rows.push(await benchFlood(label, command, 9));
       print(rows.at(-1)!);

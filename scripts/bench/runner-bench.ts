@@ -13,6 +13,8 @@ import { createTestDb } from "../../lib/testing/test-db";
 import { makeGitRepo } from "../../lib/testing/git-repo";
 import { findRun, listAttempts, listResults } from "../../lib/db/runs";
 import { runCommand } from "../../lib/runner/process/run-command";
+import { fifoPoolFor } from "../../lib/runner/process/fifo-pool";
+import { PipePoller } from "../../lib/runner/process/pipe-poller";
 import { NO_MASKING } from "../../lib/runner/output/masker";
 import { launch, type Launcher, nativeSpawnerPath, watchLaunches } from "../../lib/runner/process/spawner";
 import { AttemptSandboxes } from "../../lib/runner/sandbox/attempt-sandbox";
@@ -237,6 +239,7 @@ export async function benchFlood(label: string, command: string, rounds: number)
     const subject: number[] = [];
     const baseline: number[] = [];
     const piped: number[] = [];
+    const readOnly: number[] = [];
     let growthMb = 0;
     const measureBaseline = async () => {
       baseline.push(await timeShell(`${command} > /dev/null`, dir));
@@ -244,6 +247,29 @@ export async function benchFlood(label: string, command: string, rounds: number)
     // The floor for any capture through a pipe: the same output read by cat and thrown away.
     const measurePiped = async () => {
       piped.push(await timeShell(`(${command}) | cat > /dev/null`, dir));
+    };
+    // Where the subject's time goes: the same output read by Gatehouse's pipe reader and thrown away (no
+    // log, no tail ring, no masking), started the way a check is.
+    const measureReader = async () => {
+      const started = performance.now();
+      const pipe = await fifoPoolFor(path.join(dir, "pipes")).takeReadEnd();
+      const launched = await launch({
+        file: "bash",
+        args: [...BASH_ARGS, command],
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, LANG: "C.UTF-8" },
+        stdinPath: null,
+        outPath: pipe.path,
+      });
+      fs.rmSync(pipe.path);
+      if ("error" in launched) throw new Error(`bash could not start: ${launched.error}`);
+      let bytes = 0;
+      const ended = new Promise<void>((resolve) => {
+        new PipePoller(pipe.readFd, (chunk) => (bytes += chunk.length), resolve).poll();
+      });
+      await Promise.all([launched.exited, ended]);
+      readOnly.push(performance.now() - started);
+      if (bytes < 190_000_000) throw new Error(`flood printed only ${bytes} bytes`);
     };
     const measureSubject = async () => {
       global.gc?.();
@@ -266,13 +292,14 @@ export async function benchFlood(label: string, command: string, rounds: number)
     };
     // On a virtual machine each run leaves the memory in a different state for the next one, so the
     // order of the three rotates from round to round rather than always favouring one of them.
-    const order = [measureBaseline, measureSubject, measurePiped];
+    const order = [measureBaseline, measureSubject, measurePiped, measureReader];
     for (let i = 0; i < rounds; i++) {
       for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]();
     }
     const s = median(subject);
     const b = median(baseline);
     const p = median(piped);
+    const r = median(readOnly);
     return {
       name: `200 MB of output (${label}) vs the same to /dev/null`,
       subjectMs: s,
@@ -280,7 +307,8 @@ export async function benchFlood(label: string, command: string, rounds: number)
       ratio: s / b,
       extra:
         `peak memory growth ${growthMb.toFixed(1)} MB; a bare pipe (| cat > /dev/null) takes ` +
-        `${p.toFixed(0)} ms, ratio ${(p / b).toFixed(2)}`,
+        `${p.toFixed(0)} ms, ratio ${(p / b).toFixed(2)}; against that pipe: Gatehouse ${(s / p).toFixed(2)}, ` +
+        `its pipe reader alone (the output thrown away: no log, no tail ring) ${r.toFixed(0)} ms, ${(r / p).toFixed(2)}`,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
