@@ -189,6 +189,30 @@ passed, the later on a tie) and its commit", async () => {
   });
 });
 
+describe("flaky checks", () => {
+  it("a check that failed in the task's first run and passes in its next on the same commit is flaky", async () => {
+    const counter = scratchFile("flaky-runs");
+    const s = await makeScenario(h, {
+      maxGateAttempts: 1,
+      checkDefaults: [
+        check("second-time", `echo run >> ${counter}; test "$(wc -l < ${counter})" -ge 2`),
+        check("steady", "true"),
+      ],
+    });
+    const first = await dispatchAndSettle(h, s.task.id);
+    expect(verdictsOf(first, 1)).toEqual({ "second-time": "failed", steady: "passed" });
+    expect(first.attempts[0].results.map((r) => r.flaky)).toEqual([false, false]);
+    await decideRun(SYSTEM_ACTOR, first.run.id, { choice: "reject" });
+    const second = await dispatchAndSettle(h, s.task.id);
+    expect(second.run.number).toBe(2);
+    expect(second.attempts[0].commit).toBe(first.attempts[0].commit);
+    expect(second.attempts[0].results.map((r) => [r.checkId, r.verdict, r.flaky])).toEqual([
+      ["second-time", "passed", true],
+      ["steady", "passed", false],
+    ]);
+  });
+});
+
 describe("decisions on a partial run", () => {
   async function partialRun(extra: Record<string, unknown> = {}) {
     const s = await makeScenario(h, {

@@ -170,7 +170,9 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
     id: attempt.id,
     changes: { status: "finished", gate, finishedAt: new Date(), treeAfter, commit, isDirty: dirty },
   });
-  await markFlakyResults({ attemptId: attempt.id });
+  // Flaky means passed now and failed in an earlier attempt of the task: the first attempt of its first run
+  // has none to compare with (two reads a run saved for every new task's run).
+  if (run.number > 1 || attempt.n > 1) await markFlakyResults({ attemptId: attempt.id });
   await updateRun({ id: run.id, changes: { gate, spentMs: run.spentMs } });
   return {
     gate,
