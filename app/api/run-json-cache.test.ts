@@ -104,6 +104,11 @@ describe("the run's JSON shared by its viewers", () => {
     const afterRun = await ask(runId, admin, afterRow.headers.get("etag")!);
     expect(afterRun.status).toBe(200);
     expect(afterRun.json.endingReason).toBe("said again");
+    // Raw SQL through this server's client counts too (the result rows are written that way).
+    await getDb().$executeRaw`UPDATE "CheckResult" SET "message" = 'written raw' WHERE "runId" = ${runId}`;
+    const afterRaw = await ask(runId, admin, afterRun.headers.get("etag")!);
+    expect(afterRaw.status).toBe(200);
+    expect(afterRaw.text).toContain('"message":"written raw"');
   });
 
   it("answers a hundred concurrent viewers alike", async () => {

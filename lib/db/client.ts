@@ -37,8 +37,10 @@ export function createDb(options: { url?: string } = {}): Db {
 }
 
 // Every write through a client of this process counts once it is done: what a presentation cached in
-// memory (lib/api/run-json-cache.ts) compares to know nothing changed since it was built. Writes
-// by other processes (workers, other servers) are not counted; the cache bounds their staleness by time.
+// memory (lib/api/run-json-cache.ts) compares to know nothing changed since it was built. Raw statements
+// count too (`$executeRaw`: an attempt's result rows are written that way); raw queries (`$queryRaw`) here
+// only read. Writes by other processes (workers, other servers) are not counted; the cache bounds their
+// staleness by time.
 const READS = new Set([
   "findUnique",
   "findUniqueOrThrow",
@@ -48,6 +50,8 @@ const READS = new Set([
   "count",
   "aggregate",
   "groupBy",
+  "$queryRaw",
+  "$queryRawUnsafe",
 ]);
 const writes = globalThis as unknown as { __gatehouseWrites?: number };
 
@@ -58,15 +62,13 @@ export function writeGeneration(): number {
 function countingWrites(client: Db): Db {
   return client.$extends({
     query: {
-      $allModels: {
-        async $allOperations({ operation, args, query }) {
-          if (READS.has(operation)) return query(args);
-          try {
-            return await query(args);
-          } finally {
-            writes.__gatehouseWrites = writeGeneration() + 1;
-          }
-        },
+      async $allOperations({ operation, args, query }) {
+        if (READS.has(operation)) return query(args);
+        try {
+          return await query(args);
+        } finally {
+          writes.__gatehouseWrites = writeGeneration() + 1;
+        }
       },
     },
   }) as unknown as Db;
