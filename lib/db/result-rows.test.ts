@@ -46,7 +46,7 @@ async function storedOf(attemptId: string) {
   return getDb().$queryRaw`SELECT "position", CAST("startedAt" AS TEXT) AS "startedAt",
     CAST("finishedAt" AS TEXT) AS "finishedAt", CAST("tests" AS TEXT) AS "tests",
     CAST("testCases" AS TEXT) AS "testCases", CAST("logBytes" AS TEXT) AS "logBytes",
-    CAST("required" AS TEXT) AS "required", CAST("kind" AS TEXT) AS "kind"
+    CAST("required" AS TEXT) AS "required", CAST("flaky" AS TEXT) AS "flaky", CAST("kind" AS TEXT) AS "kind"
     FROM "CheckResult" WHERE "attemptId" = ${attemptId} ORDER BY "position"`;
 }
 
