@@ -8,7 +8,7 @@ import type { CopiedColumns, GroupColumns, TaskResolvedColumns } from "../gates/
 import { toTestCases, type TestCase } from "../gates/junit";
 import { randomBytes } from "node:crypto";
 import { rowById, rowsWhere } from "./by-id";
-import { Prisma as Sql } from "./generated/sqlite/client";
+import { Prisma } from "./generated/sqlite/client";
 import { CheckKind, Verdict as Verdicts } from "./generated/sqlite/enums";
 import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
@@ -22,7 +22,6 @@ import {
   type Attempt,
   type AttemptJsonFields,
   type CheckResult,
-  type Prisma,
   type Run,
   type RunJsonFields,
 } from "./models";
@@ -458,27 +457,28 @@ export function resultRecordOf(r: ResultInsert, position: number, of: ResultOf &
   };
 }
 
+const jsonText = (v: unknown) => (v === null ? null : JSON.stringify(v));
+
 function resultValues(r: ResultInsert, position: number, opts: ResultOf) {
   if (!KINDS.has(r.kind)) throw new Error(`result ${r.checkId}: kind must be one of ${[...KINDS].join(", ")}`);
   if (r.verdict !== undefined && !VERDICTS.has(r.verdict))
     throw new Error(`result ${r.checkId}: verdict must be one of ${[...VERDICTS].join(", ")}`);
   const row = resultRecordOf(r, position, { ...opts, id: r.id ?? newRowId() });
-  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
   const values: Record<(typeof RESULT_COLUMNS)[number], unknown> = {
     ...row,
     logBytes: bigBytes(row.logBytes) ?? null,
-    tests: json(row.tests),
-    testCases: json(row.testCases),
+    tests: jsonText(row.tests),
+    testCases: jsonText(row.testCases),
   };
-  return Sql.sql`(${Sql.join(RESULT_COLUMNS.map((c) => values[c]))})`;
+  return Prisma.sql`(${Prisma.join(RESULT_COLUMNS.map((c) => values[c]))})`;
 }
 
 function insertResultRows(db: DbOrTx, opts: ResultOf & { results: ResultInsert[] }): Prisma.PrismaPromise<number>[] {
-  const columns = Sql.raw(RESULT_COLUMNS.map((c) => `"${c}"`).join(", "));
+  const columns = Prisma.raw(RESULT_COLUMNS.map((c) => `"${c}"`).join(", "));
   const statements: Prisma.PrismaPromise<number>[] = [];
   for (let i = 0; i < opts.results.length; i += RESULT_ROWS_PER_STATEMENT) {
     const rows = opts.results.slice(i, i + RESULT_ROWS_PER_STATEMENT).map((r, k) => resultValues(r, i + k, opts));
-    statements.push(db.$executeRaw`INSERT INTO "CheckResult" (${columns}) VALUES ${Sql.join(rows)}`);
+    statements.push(db.$executeRaw`INSERT INTO "CheckResult" (${columns}) VALUES ${Prisma.join(rows)}`);
   }
   return statements;
 }
