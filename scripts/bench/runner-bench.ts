@@ -33,20 +33,29 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
 const BASH_ARGS = ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c"];
 const BASH = `bash ${BASH_ARGS.join(" ")}`;
 
-// Times a shell command started the way Gatehouse starts commands: through the spawner, its output to
-// /dev/null. The benchmark process never forks itself, as the server never does (after a fork every
-// page the parent writes faults once, which would charge the subject for the baseline's start).
-async function timeShell(command: string, cwd: string): Promise<number> {
-  const started = performance.now();
+// The environment the benchmark's shell commands get (HOME: their working folder).
+const shellEnv = (cwd: string) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, LANG: "C.UTF-8" });
+
+// Starts a shell command the way Gatehouse starts commands: through the spawner, its output to `outPath`.
+// The benchmark process never forks itself, as the server never does (after a fork every page the parent
+// writes faults once, which would charge the subject for the baseline's start).
+async function launchShell(command: string, cwd: string, outPath: string) {
   const launched = await launch({
     file: "bash",
     args: [...BASH_ARGS, command],
     cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, LANG: "C.UTF-8" },
+    env: shellEnv(cwd),
     stdinPath: null,
-    outPath: "/dev/null",
+    outPath,
   });
   if ("error" in launched) throw new Error(`bash could not start: ${launched.error}`);
+  return launched;
+}
+
+// Times a shell command started as above, its output to /dev/null.
+async function timeShell(command: string, cwd: string): Promise<number> {
+  const started = performance.now();
+  const launched = await launchShell(command, cwd, "/dev/null");
   // The exit status is not the point (`yes | head` ends by SIGPIPE under pipefail, as it does in the check).
   await launched.exited;
   return performance.now() - started;
@@ -253,16 +262,7 @@ export async function benchFlood(label: string, command: string, rounds: number)
     const measureReader = async () => {
       const started = performance.now();
       const pipe = await fifoPoolFor(path.join(dir, "pipes")).takeReadEnd();
-      const launched = await launch({
-        file: "bash",
-        args: [...BASH_ARGS, command],
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, LANG: "C.UTF-8" },
-        stdinPath: null,
-        outPath: pipe.path,
-      });
-      fs.rmSync(pipe.path);
-      if ("error" in launched) throw new Error(`bash could not start: ${launched.error}`);
+      const launched = await launchShell(command, dir, pipe.path).finally(() => fs.rmSync(pipe.path));
       let bytes = 0;
       const ended = new Promise<void>((resolve) => {
         new PipePoller(pipe.readFd, (chunk) => (bytes += chunk.length), resolve).poll();
@@ -279,7 +279,7 @@ export async function benchFlood(label: string, command: string, rounds: number)
       const outcome = await runCommand({
         command,
         cwd: dir,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, LANG: "C.UTF-8" },
+        env: shellEnv(dir),
         timeoutMs: 600_000,
         logPath: path.join(dir, `flood-${subject.length}.log`),
         capBytes: 32 * 1024 * 1024,
@@ -291,7 +291,7 @@ export async function benchFlood(label: string, command: string, rounds: number)
       if (outcome.totalBytes < 190_000_000) throw new Error(`flood printed only ${outcome.totalBytes} bytes`);
     };
     // On a virtual machine each run leaves the memory in a different state for the next one, so the
-    // order of the three rotates from round to round rather than always favouring one of them.
+    // order of the four rotates from round to round rather than always favouring one of them.
     const order = [measureBaseline, measureSubject, measurePiped, measureReader];
     for (let i = 0; i < rounds; i++) {
       for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]();
@@ -346,7 +346,7 @@ export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
     const full = bwrapArgs(fullPlan);
     const minimal = ["--unshare-user", "--unshare-pid", "--ro-bind", "/", "/", "--chdir", checkout, "--"];
     const bash = [...BASH_ARGS, "true"];
-    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
+    const env = shellEnv(home);
     // One command through the platform's spawner, or through `launcher` (the spawner inside a sandbox).
     const time = async (file: string, args: string[], launcher: Launcher = { launch }) => {
       const started = performance.now();
