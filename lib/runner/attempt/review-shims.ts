@@ -4,9 +4,9 @@
 //
 // One folder serves every review of a data dir with the same PATH, made once and kept: a PATH holds
 // ~1,600 programs here, and a folder of its own per review cost 1,600 symlinks made on the server's event
-// loop (20 ms on a quiet disk, 0.4–0.5 s on the development VM's once it had been used a while). Each review
-// then only looks whether a folder of the PATH changed (one stat each) and links the programs that appeared
-// since. The folder is the platform's (root's, 0755: the run-as user reads it and writes nothing there; the
+// loop (20 ms on a quiet disk, 0.4–0.5 s on the development VM's at times). Each review then reads the
+// folder's links back (~7 ms), lists again only the PATH folders that changed, and links the programs that
+// appeared since. The folder is the platform's (root's, 0755: the run-as user reads it and writes nothing there; the
 // sandbox binds it read-only); if its entries or script were changed by anyone else (root, outside the
 // sandbox), it is made anew.
 import crypto from "node:crypto";
