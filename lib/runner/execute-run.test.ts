@@ -10,6 +10,8 @@ import { cancelRun, decideRun, dispatchTask, startNextAttempt } from "../service
 import { updateWork } from "../services/works";
 import { listAuditEvents } from "../db/audit";
 import { commitFiles, gitIn } from "../testing/git-repo";
+import type { RunDetail } from "../services/run-detail";
+import { watchLaunches } from "./process/spawner";
 import { agentLogPathOf, checkLogPathOf } from "./paths";
 import { killQuietly, liveProcessesInGroup, waitFor, waitUntilGone } from "../testing/processes";
 import {
@@ -210,6 +212,63 @@ describe("flaky checks", () => {
       ["second-time", "passed", true],
       ["steady", "passed", false],
     ]);
+  });
+});
+
+// A new task's checkout is read before the checks from the index git wrote as it made it (checkout.ts
+// `written`): nothing but HEAD's files is there yet, so there are no ignored files to list and no
+// `read-tree HEAD` to start from. Anything that ran in the checkout first (an agent) has it read whole.
+describe("a new task's checkout", () => {
+  async function dispatchWatched(taskId: string) {
+    const git: string[] = [];
+    const unwatch = watchLaunches(({ file, args }) => {
+      if (path.basename(file) === "git") git.push(args.find((a) => !a.startsWith("-")) ?? "");
+    });
+    try {
+      return { detail: await dispatchAndSettle(h, taskId), git };
+    } finally {
+      unwatch();
+    }
+  }
+  const unchangedRow = (detail: RunDetail) => detail.attempts[0].results.find((r) => r.checkId === "_unchanged");
+
+  it("its first run lists no ignored files and starts no read-tree, and still sees a file a check rewrites; \
+its next run reads the checkout whole", async () => {
+    const s = await makeScenario(
+      h,
+      { requireTests: "warn", maxGateAttempts: 1, checkDefaults: [check("rewrite", "echo more >> README.md")] },
+      { files: { "README.md": "base\n", "src/app.txt": "v1\n" } },
+    );
+    const first = await dispatchWatched(s.task.id);
+    expect(first.git).not.toContain("read-tree");
+    expect(first.git).not.toContain("ls-files");
+    expect(first.detail.attempts[0].isDirty).toBe(false);
+    expect(unchangedRow(first.detail)).toMatchObject({ verdict: "failed", required: true });
+    expect(unchangedRow(first.detail)?.message).toContain("README.md (modified)");
+    await decideRun(SYSTEM_ACTOR, first.detail.run.id, { choice: "reject" });
+    const second = await dispatchWatched(s.task.id);
+    expect(second.git).toContain("read-tree");
+    expect(second.git).toContain("ls-files");
+    // What the first run's check left is the checkout's now: changed.
+    expect(second.detail.attempts[0].isDirty).toBe(true);
+  });
+
+  it("after an agent, the first run reads the checkout whole: the ignored file it left is removed and its \
+uncommitted change makes the checkout changed", async () => {
+    const s = await makeScenario(
+      h,
+      {
+        agentCommand: "echo new > extra.txt; echo noise > build.log",
+        maxGateAttempts: 1,
+        checkDefaults: [check("seen", "test ! -e build.log && test -e extra.txt")],
+      },
+      { files: { "README.md": "base\n", ".gitignore": "*.log\n" } },
+    );
+    const { detail, git } = await dispatchWatched(s.task.id);
+    expect(git).toContain("read-tree");
+    expect(git).toContain("ls-files");
+    expect(verdictsOf(detail, 1)).toEqual({ seen: "passed" });
+    expect(detail.attempts[0].isDirty).toBe(true);
   });
 });
 

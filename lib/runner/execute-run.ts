@@ -23,7 +23,7 @@ import {
 import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { rowsFor } from "./attempt-results";
-import { prepareCheckout, saveCheckoutBranch, type CheckoutTarget } from "./checkout/checkout";
+import { prepareCheckout, saveCheckoutBranch, type CheckoutTarget, type SavedIndex } from "./checkout/checkout";
 import { moveCheckoutToCommit } from "./checkout/move-to-commit";
 import { visibleRefsOf } from "./checkout/visible-refs";
 import { freezeCheckSources, removeReadOnlyTree, runChecksDirOf } from "./check-sources";
@@ -80,6 +80,8 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
   if (!run.startedAt) notifyRunEvent(run, "run.started", work);
   run.gate = "running";
   let checkoutPath: string;
+  // The index git wrote as it made a new checkout: good for the first attempt of this turn alone.
+  let written: SavedIndex | null = null;
   const target: CheckoutTarget = {
     dataDir: deps.dataDir,
     work,
@@ -91,6 +93,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     const checkout = await prepareCheckout(target);
     saved.target = target;
     checkoutPath = checkout.path;
+    written = checkout.written;
     if (!run.startCommit) {
       // What the proof rows compare with is read from the Work's clone (checkout/verified-store.ts): the
       // start commit is carried there now if an earlier attempt's commit never was (nothing to do when it was).
@@ -154,7 +157,10 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
       signal,
       deps,
       secrets,
+      // A pushed commit was just checked out over it.
+      written: attempt.pushed ? null : written,
     });
+    written = null;
 
     if (signal.aborted) {
       await settleUnfinishedResults({

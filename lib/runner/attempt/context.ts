@@ -39,6 +39,9 @@ export type AttemptInput = {
   signal: AbortSignal;
   deps: RunnerDeps;
   secrets: Record<string, string>;
+  // The index git wrote as it made the checkout for this attempt, nothing having run there since (the first
+  // attempt of a new task's run, with no agent step before the checks; checkout.ts `written`).
+  written?: SavedIndex | null;
 };
 
 // The environment of a command beyond the scrubbed base every command gets (lib/runner/check-env.ts).

@@ -6,7 +6,7 @@ import { computeGate, countRequiredPassed } from "../../gates/gate";
 import type { Gate } from "../../gates/gate";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord } from "../../db/runs";
 import { markFlakyResults } from "../../db/landing";
-import { checkoutState, headCommit, repoDirOf } from "../checkout/checkout";
+import { checkoutState, headCommit, repoDirOf, type SavedIndex } from "../checkout/checkout";
 import { removeIgnoredFiles, startTreeFacts } from "../checkout/ignored-files";
 import { readEvidenceFile } from "../evidence-file";
 import { stageOfRun } from "../../gates/lanes";
@@ -58,6 +58,8 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptResult
 
   const agent = await agentStep.run(ctx);
   if (agent.inconclusive || ctx.signal.aborted) return endPending(ctx, agent.inconclusive ?? null);
+  // The checkout as git wrote it, when no agent has run in it since (steps/agent.ts ran nothing).
+  const written = hasAgentStep ? null : (input.written ?? null);
   // After the agent step, so nothing the agent did reaches them: the Work's assets, read-only, and fresh
   // clones of the check sources at their frozen commits.
   ctx.assetsDir = await copyAssetsForAttempt({
@@ -67,7 +69,7 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptResult
     n: attempt.n,
   });
   try {
-    if (run.checkSources.length === 0 || run.policy === "off") return await judgeAttempt(ctx);
+    if (run.checkSources.length === 0 || run.policy === "off") return await judgeAttempt(ctx, written);
     const cloned = await cloneCheckSources({
       dataDir: deps.dataDir,
       runId: run.id,
@@ -87,7 +89,7 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptResult
     }
     ctx.checksDir = cloned.dir;
     try {
-      return await judgeAttempt(ctx);
+      return await judgeAttempt(ctx, written);
     } finally {
       removeReadOnlyTree(cloned.dir);
     }
@@ -102,7 +104,8 @@ async function endPending(ctx: AttemptContext, inconclusiveReason: string | null
   return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason };
 }
 
-async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
+// `written`: the index git wrote as it made the checkout, nothing having run there since (or null).
+async function judgeAttempt(ctx: AttemptContext, written: SavedIndex | null): Promise<AttemptResult> {
   const { run, attempt, previous } = ctx;
   if (run.policy === "off") {
     await insertResults({
@@ -126,20 +129,25 @@ async function judgeAttempt(ctx: AttemptContext): Promise<AttemptResult> {
     () => null,
   );
   ctx.dependencyHomes = facts?.dependencyHomes ?? new Set([""]);
-  const isCleared = await removeIgnoredFiles(ctx.checkoutPath, ctx.dependencyHomes, output ? [output] : []).then(
-    () => true,
-    (error: Error) => {
-      console.error(`gatehouse: run ${run.id}: ${error.message}`);
-      return false;
-    },
-  );
+  // A checkout git has just written holds HEAD's files alone: nothing there is ignored, none to list.
+  const isCleared =
+    !!written ||
+    (await removeIgnoredFiles(ctx.checkoutPath, ctx.dependencyHomes, output ? [output] : []).then(
+      () => true,
+      (error: Error) => {
+        console.error(`gatehouse: run ${run.id}: ${error.message}`);
+        return false;
+      },
+    ));
   // Before the checks, never beside them: git reads the checkout's config (the agent's to write) when it
   // starts, and a check running at that moment could add a filter driver after Gatehouse listed the ones
   // to switch off (git.ts), which `git status` would then run outside the sandbox.
   // Unreadable (git refused the agent's config, say) counts as changed: a run never records a clean
   // commit it could not check.
   const state = isCleared
-    ? await checkoutState(ctx.checkoutPath, { submodules: facts?.submodules, keepIndex: true }).catch(() => null)
+    ? await checkoutState(ctx.checkoutPath, { submodules: facts?.submodules, keepIndex: true, written }).catch(
+        () => null,
+      )
     : null;
   const dirty = state?.isDirty ?? true;
   ctx.setCheckedTree(state?.tree ?? null, state?.index ?? null);

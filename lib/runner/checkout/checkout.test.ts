@@ -266,6 +266,52 @@ if the checkout directory is lost", async () => {
     }
   });
 
+  // A new checkout's first state starts from the index `reset --hard` wrote (Checkout's `written`) instead of
+  // from `read-tree HEAD`: every file there is HEAD's, as git wrote it a moment before.
+  it("a new checkout comes with the index git wrote: its state starts from it (config listing, add, write-tree) \
+and is the state read from HEAD; a checkout already there, or one whose commit has a .gitattributes, comes \
+without", async () => {
+    const c = await prepareCheckout(target("task-written", "gate-written"));
+    expect(c.written).not.toBeNull();
+    const started: string[] = [];
+    const unwatch = watchLaunches(({ file, args }) => {
+      if (path.basename(file) === "git") started.push(args.find((a) => !a.startsWith("-")) ?? "");
+    });
+    let state: Awaited<ReturnType<typeof checkoutState>>;
+    try {
+      state = await checkoutState(c.path, { keepIndex: true, written: c.written });
+    } finally {
+      unwatch();
+    }
+    expect(started).toEqual(["config", "add", "write-tree"]);
+    expect(state.isDirty).toBe(false);
+    expect(state.tree).toBe(gitIn(c.path, "rev-parse", "HEAD^{tree}"));
+    expect(state.index).not.toBeNull();
+    expect((await prepareCheckout(target("task-written", "gate-written"))).written).toBeNull();
+
+    const attributed = makeGitRepo({ "README.md": "base\n", ".gitattributes": "*.txt text eol=crlf\n" });
+    try {
+      const w = { id: "work-attributes", repoUrl: attributed.dir, baseBranch: "main" };
+      expect((await prepareCheckout(target("task-attributes", "gate-attributes", w))).written).toBeNull();
+    } finally {
+      attributed.cleanup();
+    }
+  });
+
+  it("from the index git wrote, a file rewritten right after the checkout was made, its size and modification \
+time kept, is read again", async () => {
+    const c = await prepareCheckout(target("task-written-rewrite", "gate-written-rewrite"));
+    const file = path.join(c.path, "README.md");
+    const original = fs.readFileSync(file, "utf8");
+    const rewritten = original.replace(/^./, "Z");
+    const before = fs.statSync(file, { bigint: true });
+    fs.writeFileSync(file, rewritten);
+    fs.utimesSync(file, new Date(Number(before.atimeNs / 1_000_000n)), new Date(Number(before.mtimeNs / 1_000_000n)));
+    const state = await checkoutState(c.path, { keepIndex: true, written: c.written });
+    expect(state.isDirty).toBe(true);
+    expect(state.tree).toBe(await checkoutFingerprint(c.path));
+  });
+
   // The file rewritten in place with other text of the same length, its modification time put back: only
   // its change time (which no unprivileged process sets) says it changed.
   // Written an hour ago: older than any index git writes now, so git has no reason of its own (a file as new

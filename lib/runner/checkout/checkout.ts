@@ -28,7 +28,10 @@ export type CheckoutTarget = {
   visibleRefs?: readonly string[];
 };
 
-export type Checkout = { path: string; head: string; baseBranch: string | null };
+// `written`: the index git wrote as it made a new checkout (null: the checkout was there already, or its index
+// cannot stand for its files: see writtenIndexOf). While nothing else has run in the checkout, its first
+// fingerprint starts from it instead of from `read-tree HEAD` (checkoutState's `written`).
+export type Checkout = { path: string; head: string; baseBranch: string | null; written: SavedIndex | null };
 
 const locks = new Map<string, Promise<unknown>>();
 
@@ -148,13 +151,13 @@ async function prepareLocked(
     const known = readWorktreeHead(wt);
     if (known && known.branch === task.branch) {
       await syncRefs();
-      return { path: wt, head: known.commit, baseBranch: work.baseBranch };
+      return { path: wt, head: known.commit, baseBranch: work.baseBranch, written: null };
     }
     // A checkout on another branch (the task's branch was renamed, or the agent switched).
     const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
     await switchTaskBranch({ repoDir, checkoutPath: wt, branch: task.branch, baseBranch });
     await syncRefs();
-    return { path: wt, head: await headCommit(wt), baseBranch };
+    return { path: wt, head: await headCommit(wt), baseBranch, written: null };
   }
   const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
   // A `.git` that is not a directory of its own: a worktree of the clone (the layout before checkouts were
@@ -166,7 +169,7 @@ async function prepareLocked(
   await fetchOrigin(repoDir, resolveRepoUrl(work.repoUrl), askedAt);
   fs.mkdirSync(path.dirname(wt), { recursive: true });
   await createTaskRepository({ repoDir, dir: wt, branch: task.branch, baseBranch, visibleRefs, keepFiles });
-  return { path: wt, head: await headCommit(wt), baseBranch };
+  return { path: wt, head: await headCommit(wt), baseBranch, written: keepFiles ? null : writtenIndexOf(wt) };
 }
 
 // Removes a checkout's `.git` pointer (file or symlink) and, when it names a worktree of the clone, that
@@ -239,9 +242,12 @@ export async function headCommit(wt: string): Promise<string> {
 // comes with it, for what compares attempts (stage-fingerprint.ts) at the same moment.
 // `keepIndex`: the index the fingerprint was written from comes with it (`index`), kept in memory for
 // checkoutFingerprintSince (null when it was not asked for, or cannot be kept: submodules, over 2 MB).
+// `written`: the index git wrote as it made this checkout (Checkout's `written`), when nothing has run in the
+// checkout since: the fingerprint's index starts from it, not from `read-tree HEAD` (one git process fewer,
+// and on a large checkout git reads again only the files written in the index's own second).
 export async function checkoutState(
   wt: string,
-  opts: { submodules?: ReadonlySet<string>; keepIndex?: boolean } = {},
+  opts: { submodules?: ReadonlySet<string>; keepIndex?: boolean; written?: SavedIndex | null } = {},
 ): Promise<{ tree: string; isDirty: boolean; index: SavedIndex | null }> {
   const { tree, headTree, index } = await fingerprintAndHead(wt, opts);
   if (headTree) return { tree, isDirty: tree !== headTree, index };
@@ -266,25 +272,43 @@ export async function checkoutFingerprintSince(wt: string, saved: SavedIndex): P
   return withOwnIndex(
     wt,
     true,
-    async (tmpIndex) => {
-      // Through the descriptor alone: .git is the agent's user's, and a link swapped in at this name between
-      // calls by path would have root set the times and owner of whatever it points at.
-      const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-      const fd = fs.openSync(tmpIndex, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-      try {
-        fs.writeFileSync(fd, saved.bytes);
-        fs.futimesSync(fd, saved.mtime, saved.mtime);
-        // git runs as the run-as user, when there is one: the index is its to read and replace, as read-tree's is.
-        const user = runAsFromEnv();
-        if (user) fs.fchownSync(fd, user.uid, user.gid);
-      } finally {
-        fs.closeSync(fd);
-      }
-      return true;
-    },
+    (tmpIndex) => writeSavedIndex(tmpIndex, saved),
     // The saved index holds no submodule (it is kept only then), and no nested repository is one.
     async (env) => (await fingerprintIn(wt, env, { submodules: new Set() }, { headIndex: null, gitlinks: [] })).tree,
   );
+}
+
+// A saved index into the platform's own index file beside the checkout's, with the time it was written.
+async function writeSavedIndex(tmpIndex: string, saved: SavedIndex): Promise<boolean> {
+  // Through the descriptor alone: .git is the agent's user's, and a link swapped in at this name between
+  // calls by path would have root set the times and owner of whatever it points at.
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const fd = fs.openSync(tmpIndex, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    fs.writeFileSync(fd, saved.bytes);
+    fs.futimesSync(fd, saved.mtime, saved.mtime);
+    // git runs as the run-as user, when there is one: the index is its to read and replace, as read-tree's is.
+    const user = runAsFromEnv();
+    if (user) fs.fchownSync(fd, user.uid, user.gid);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
+
+// The index `reset --hard` has just written in a new checkout (Checkout's `written`), read before anything
+// else runs there, with every entry written in the index's own second marked to be read again (as a kept
+// index's are). Null when its entries may not be what `add` finds on disk: a `.gitattributes` anywhere
+// (filters, eol conversion and `ident` make a file on disk differ from its blob, which a stat match would
+// hide), a submodule, an entry not at stage 0, no cache-tree root (HEAD's tree), or an index this process
+// does not read (see readOwnIndex).
+function writtenIndexOf(wt: string): SavedIndex | null {
+  const file = path.join(wt, ".git", "index");
+  const parsed = readIndexFile(file, MAX_SAVED_INDEX);
+  if (!parsed?.rootTree) return null;
+  const isPlain = (e: IndexFile["entries"][number]) =>
+    e.stage === 0 && e.mode !== GITLINK_MODE && path.posix.basename(e.path) !== ".gitattributes";
+  return parsed.entries.every(isPlain) ? readOwnIndex(file, parsed) : null;
 }
 
 export async function isDirtyCheckout(wt: string): Promise<boolean> {
@@ -294,7 +318,8 @@ export async function isDirtyCheckout(wt: string): Promise<boolean> {
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 // A content fingerprint of the whole checkout (tracked and untracked files, not ignored ones): the tree
-// `git add -A` would write, built in an index of its own (withHeadIndex) so the worktree's is left alone.
+// `git add -A` would write, built in an index of its own (withOwnIndex, from HEAD's entries) so the
+// worktree's is left alone.
 // `scratch`: a scratch worktree of Gatehouse's (its .git a file naming the task checkout's git data);
 // otherwise a task's checkout, whose .git must be a directory of its own.
 // `submodules`: the paths a submodule may be at (the start commit's); any other nested repository is refused.
@@ -309,10 +334,12 @@ export async function checkoutFingerprint(
 // null when it does not (no HEAD, an index this process does not read): the caller asks git.
 async function fingerprintAndHead(
   wt: string,
-  opts: { scratch?: boolean; submodules?: ReadonlySet<string>; keepIndex?: boolean },
+  opts: { scratch?: boolean; submodules?: ReadonlySet<string>; keepIndex?: boolean; written?: SavedIndex | null },
 ): Promise<{ tree: string; headTree: string | null; index: SavedIndex | null }> {
   if (!opts.scratch) ownGitDirectory(wt);
-  return withHeadIndex(wt, !opts.scratch, async (env) => {
+  const { written } = opts;
+  const fill = written ? (tmpIndex: string) => writeSavedIndex(tmpIndex, written) : fillFromHead(wt);
+  return withOwnIndex(wt, !opts.scratch, fill, async (env) => {
     const headIndex = readIndexFile(env.GIT_INDEX_FILE, opts.keepIndex ? MAX_SAVED_INDEX : undefined);
     const gitlinks = await gitlinksOf(wt, env, headIndex);
     return fingerprintIn(wt, env, opts, { headIndex, gitlinks });
@@ -414,7 +441,7 @@ const GITLINK_MODE = 0o160000;
 function ownGitDirectory(wt: string): void {
   if (!isOwnRepository(wt))
     throw new GitError(`the checkout's .git is not a directory of its own (${wt}): it is not read`);
-  // Gatehouse writes in .git/info while it reads (withHeadIndex): a real folder, never a link out.
+  // Gatehouse writes in .git/info while it reads (withOwnIndex): a real folder, never a link out.
   const info = lstatOrNull(path.join(wt, ".git", "info"));
   if (info && !info.isDirectory()) throw new GitError("the checkout's .git/info is not a folder: it is not read");
   for (const file of ["attributes", "exclude"]) {
@@ -464,15 +491,10 @@ let ownIndexes = 0;
 // disk makes git trust the file holds the entry's blob without reading it (so a tree or a status would
 // show code the checks never ran). Read from a tree, no entry has file details: every file is read.
 // Tracked files that match .gitignore stay tracked (they are HEAD's).
-async function withHeadIndex<T>(
-  wt: string,
-  isOwn: boolean,
-  fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
-): Promise<T> {
-  // No HEAD yet (a branch without commits): the index starts empty.
-  const fill = async (tmpIndex: string) =>
+// Fills an index with HEAD's entries (no HEAD yet, a branch without commits: the index starts empty).
+function fillFromHead(wt: string): (tmpIndex: string) => Promise<boolean> {
+  return async (tmpIndex) =>
     (await gitCaptured(["read-tree", "HEAD"], { cwd: wt, env: { GIT_INDEX_FILE: tmpIndex } })).code === 0;
-  return withOwnIndex(wt, isOwn, fill, fn);
 }
 
 // Runs `fn` with GIT_INDEX_FILE an index of the platform's beside the checkout's, filled by `fill` (false:
