@@ -3,8 +3,18 @@
 // Runs on SQLite here and on PostgreSQL in `npm run test:pg`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "./client";
-import { rowById, rowsWhere } from "./by-id";
-import { findAttempt, findRun, listAttempts, listResults } from "./runs";
+import { rowById, rowsWhere, updateWhere } from "./by-id";
+import {
+  type AttemptChanges,
+  findAttempt,
+  findRun,
+  listAttempts,
+  listResults,
+  type RunChanges,
+  updateAttempt,
+  updateRun,
+  updateRunIfStatus,
+} from "./runs";
 import { findTask } from "./tasks";
 import { findSealedWebhooks, findWork } from "./works";
 import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
@@ -229,5 +239,107 @@ describe("rowById", () => {
     await expect(rowsWhere(db, "Work", { id: "w-full" }, { select: ["name; DROP TABLE"] })).rejects.toThrow(
       "not a column or table name",
     );
+  });
+});
+
+// A run's and an attempt's changes written raw (updateRun, updateAttempt) leave the row the model update
+// leaves: the same change set through both, on two rows alike, read back by the model query.
+describe("updateWhere", () => {
+  const when = new Date("2026-05-06T07:08:09.123Z");
+  const runChanges: RunChanges = {
+    status: "finished",
+    gate: "green",
+    ending: "accepted",
+    endingReason: 'green: "all" \\ passed',
+    maxAttempts: 5,
+    startCommit: "a".repeat(40),
+    spentMs: 1234,
+    budgetFromMs: 99,
+    bestAttempt: 2,
+    bestCommit: "b".repeat(40),
+    needsDecision: true,
+    decision: "accept",
+    decidedById: "u1",
+    decidedAt: when,
+    decisionReason: null,
+    startedAt: when,
+    finishedAt: new Date(when.getTime() + 1),
+    checkSources: [{ name: "suite", url: "https://example.test/x.git", ref: "main", commit: "c".repeat(40) }],
+    sandboxMode: "bwrap",
+  };
+  const attemptChanges: AttemptChanges = {
+    status: "finished",
+    gate: "red",
+    startedAt: when,
+    finishedAt: when,
+    commit: "d".repeat(40),
+    isDirty: true,
+    treeAfter: null,
+    noChangeSince: 1,
+    brief: "fix it",
+    agentVerdict: "failed",
+    agentExitCode: 2,
+    agentDurationMs: 77,
+    agentMessage: "exit 2",
+    agentLogTail: "tail",
+    agentLogBytes: 5_000_000_000,
+    agentLogNote: "cut",
+    reportNotes: ["a note", 'with "quotes"'],
+  };
+  // What differs between two rows made a moment apart whatever wrote them.
+  const ownOf = <T extends { id: string; number: number; createdAt: Date; updatedAt: Date }>(row: T | null) => {
+    const { id: _id, number: _n, createdAt: _c, updatedAt: _u, ...rest } = row!;
+    return rest;
+  };
+
+  it("leaves a run and an attempt as the model update does (dates, JSON, booleans, BigInt, null), and moves \
+the run's updatedAt", async () => {
+    const db = getDb();
+    await seedTask({ id: "t-up", workId: "w-bare", number: 2 });
+    await seedRun({ id: "r-model", taskId: "t-up", workId: "w-bare", number: 1 });
+    await seedRun({ id: "r-raw", taskId: "t-up", workId: "w-bare", number: 2 });
+    const { agentLogBytes, ...attemptRest } = attemptChanges;
+    await db.run.update({ where: { id: "r-model" }, data: runChanges as object });
+    await db.attempt.update({
+      where: { id: "r-model-1" },
+      data: { ...attemptRest, agentLogBytes: BigInt(agentLogBytes!) },
+    });
+    const before = (await db.run.findUnique({ where: { id: "r-raw" } }))!.updatedAt;
+    await updateRun({ id: "r-raw", changes: runChanges });
+    await updateAttempt({ id: "r-raw-1", changes: attemptChanges });
+    const [model, raw] = await Promise.all(["r-model", "r-raw"].map((id) => db.run.findUnique({ where: { id } })));
+    expect(ownOf(raw)).toEqual(ownOf(model));
+    expect(raw!.updatedAt.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    const [modelAttempt, rawAttempt] = await Promise.all(
+      ["r-model-1", "r-raw-1"].map((id) => db.attempt.findUnique({ where: { id } })),
+    );
+    expect({ ...rawAttempt, id: "", runId: "" }).toEqual({ ...modelAttempt, id: "", runId: "" });
+    expect(rawAttempt!.agentLogBytes).toBe(5_000_000_000n);
+  });
+
+  it("changes a run only in the statuses given; a run or an attempt that is not there is an error", async () => {
+    await seedTask({ id: "t-if", workId: "w-bare", number: 3 });
+    await seedRun({ id: "r-if", taskId: "t-if", workId: "w-bare" });
+    const gateOf = async () => (await getDb().run.findUnique({ where: { id: "r-if" } }))!.gate;
+    expect(await updateRunIfStatus({ id: "r-if", statuses: ["waiting"], changes: { gate: "red" } })).toBe(false);
+    expect(await updateRunIfStatus({ id: "r-if", statuses: [], changes: { gate: "red" } })).toBe(false);
+    expect(
+      await updateRunIfStatus({ id: "r-if", statuses: ["running"], needsDecision: true, changes: { gate: "red" } }),
+    ).toBe(false);
+    expect(await gateOf()).toBe("running");
+    expect(
+      await updateRunIfStatus({
+        id: "r-if",
+        statuses: ["queued", "running"],
+        needsDecision: false,
+        changes: { gate: "red" },
+      }),
+    ).toBe(true);
+    expect(await gateOf()).toBe("red");
+    await expect(updateRun({ id: "no-such-run", changes: { gate: "red" } })).rejects.toThrow("not found");
+    await expect(updateAttempt({ id: "no-such-attempt", changes: {} })).rejects.toThrow("not found");
+    await expect(
+      updateWhere(getDb(), "Run", { id: "r-if" }, { "gate = 'red'; --": 1 }, { json: new Set() }),
+    ).rejects.toThrow("not a column or table name");
   });
 });

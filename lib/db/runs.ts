@@ -7,10 +7,10 @@ import type { StageRunFact } from "../gates/board";
 import type { CopiedColumns, GroupColumns, TaskResolvedColumns } from "../gates/work-settings";
 import { toTestCases, type TestCase } from "../gates/junit";
 import { randomBytes } from "node:crypto";
-import { rowById, rowsWhere } from "./by-id";
+import { rowById, rowsWhere, updateWhere } from "./by-id";
 import { Prisma } from "./generated/sqlite/client";
 import { CheckKind, Verdict as Verdicts } from "./generated/sqlite/enums";
-import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
+import { getDb, type Db, type DbOrTx } from "./client";
 import type { MutationRecord } from "../gates/mutation";
 import type { RedTeamRecord } from "../gates/red-team";
 import type { ReviewRecord } from "../gates/review";
@@ -222,8 +222,15 @@ export type RunChanges = Partial<
   >
 >;
 
+// A run's and an attempt's changes are written raw (by-id.ts updateWhere): a run writes them several times
+// on its way, and the model query plans each in Prisma's query compiler (~2 ms of CPU against ~0.4).
+const RUN_WRITE = { json: new Set(["checkSources"]), touch: "updatedAt" } as const;
+const ATTEMPT_WRITE = { json: new Set(["reportNotes"]) } as const;
+
+// Throws when there is no such run (as the model update did).
 export async function updateRun(opts: { id: string; changes: RunChanges; db?: DbOrTx }): Promise<void> {
-  await (opts.db ?? getDb()).run.update({ where: { id: opts.id }, data: opts.changes, select: { id: true } });
+  const changed = await updateWhere(opts.db ?? getDb(), "Run", { id: opts.id }, opts.changes, RUN_WRITE);
+  if (changed === 0) throw new Error(`run ${opts.id} not found: nothing was changed`);
 }
 
 // Changes a run only while it still has one of the expected statuses (guards against double answers).
@@ -234,17 +241,12 @@ export async function updateRunIfStatus(opts: {
   changes: RunChanges;
   db?: DbOrTx;
 }): Promise<boolean> {
-  return isUpdated(
-    (opts.db ?? getDb()).run.update({
-      where: {
-        id: opts.id,
-        status: { in: opts.statuses },
-        ...(opts.needsDecision !== undefined ? { needsDecision: opts.needsDecision } : {}),
-      },
-      data: opts.changes,
-      select: { id: true },
-    }),
-  );
+  const where = {
+    id: opts.id,
+    status: opts.statuses,
+    ...(opts.needsDecision !== undefined ? { needsDecision: opts.needsDecision } : {}),
+  };
+  return (await updateWhere(opts.db ?? getDb(), "Run", where, opts.changes, RUN_WRITE)) > 0;
 }
 
 export async function listAttempts(opts: { runId: string; db?: DbOrTx }): Promise<AttemptRecord[]> {
@@ -306,16 +308,12 @@ export type AttemptChanges = Partial<
   }
 >;
 
+// Throws when there is no such attempt (as the model update did).
 export async function updateAttempt(opts: { id: string; changes: AttemptChanges; db?: DbOrTx }): Promise<void> {
   const { agentLogBytes, ...rest } = opts.changes;
-  await (opts.db ?? getDb()).attempt.update({
-    where: { id: opts.id },
-    data: {
-      ...rest,
-      agentLogBytes: bigBytes(agentLogBytes),
-    },
-    select: { id: true },
-  });
+  const changes = { ...rest, agentLogBytes: bigBytes(agentLogBytes) };
+  const changed = await updateWhere(opts.db ?? getDb(), "Attempt", { id: opts.id }, changes, ATTEMPT_WRITE);
+  if (changed === 0) throw new Error(`attempt ${opts.id} not found: nothing was changed`);
 }
 
 // What the agent CLI reported about its session (written once, after the agent step).
