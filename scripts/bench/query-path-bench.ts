@@ -1,10 +1,11 @@
 // Where a run's database time goes (issue 27): one model query through Prisma (its query compiler plans
 // every call anew: JSON protocol, WebAssembly, result decoding) against the same row read by raw SQL through
-// the same client and connection; and an attempt's result rows written by createMany against one raw INSERT.
+// the same client and connection; an attempt's result rows written by createMany against one raw INSERT; and
+// a run's changes written by the model update against one raw UPDATE.
 // A run makes a few dozen model queries, so this is most of a worker's own CPU per run. Both sides
 // interleaved, CPU of this process (the database's own work is beside it).
 import { getDb } from "../../lib/db/client";
-import { insertResults, type QueuedResult } from "../../lib/db/runs";
+import { insertResults, type QueuedResult, type RunChanges, updateRun } from "../../lib/db/runs";
 import { seedRun, seedTask, seedWork } from "../../lib/testing/seeded-rows";
 import { createTestDb } from "../../lib/testing/test-db";
 import type { BenchRow } from "./runner-bench";
@@ -121,6 +122,37 @@ export function benchResultRows(db: Database, writes = 60, rounds = 5): Promise<
     );
     return {
       name: `20 result rows written on ${nameOf(db)}: createMany vs raw, CPU a write`,
+      subjectMs: s,
+      baselineMs: b,
+      ratio: s / b,
+      extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a write (${writes} × ${rounds} each)`,
+    };
+  });
+}
+
+// A run's changes as a run writes them on its way (issue 27: six such writes in a trivial run): Prisma's model
+// update, as runs.ts wrote them until session 28, against the raw UPDATE updateRun writes now (updatedAt
+// set by both). CPU of this process around each write.
+export function benchRunChanges(db: Database, writes = 200, rounds = 5): Promise<BenchRow> {
+  return withSeededDb(db, async () => {
+    const client = getDb();
+    let n = 0;
+    // Each write changes something (a database may skip a write that changes nothing).
+    const changes = (): RunChanges => ({ status: "running", gate: "running", spentMs: ++n, startedAt: new Date() });
+    const model = () => client.run.update({ where: { id: "qr" }, data: changes(), select: { id: true } });
+    const raw = () => updateRun({ id: "qr", changes: changes() });
+    const cpuPerWrite = async (write: () => Promise<unknown>) => {
+      const before = process.cpuUsage();
+      for (let i = 0; i < writes; i++) await write();
+      return cpuMs(process.cpuUsage(before)) / writes;
+    };
+    const { s, b } = await interleaved(
+      rounds,
+      () => cpuPerWrite(model),
+      () => cpuPerWrite(raw),
+    );
+    return {
+      name: `a run's changes written on ${nameOf(db)}: the model update vs raw, CPU a write`,
       subjectMs: s,
       baselineMs: b,
       ratio: s / b,
