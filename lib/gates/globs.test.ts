@@ -78,3 +78,18 @@ describe("ZGlob", () => {
     expect(problem(glob)).toBe(message);
   });
 });
+
+describe("globMatcher's compiled lists", () => {
+  it("compiles a list once: asked again it is the same predicate; another list, or one past the kept few, \
+still matches as its globs say", () => {
+    const tests = globMatcher(["test/**", "**/*.spec.ts"]);
+    expect(globMatcher(["test/**", "**/*.spec.ts"])).toBe(tests);
+    const other = globMatcher(["test/**"]);
+    expect(other).not.toBe(tests);
+    expect(other("a/b.spec.ts")).toBe(false);
+    expect(tests("a/b.spec.ts")).toBe(true);
+    for (let i = 0; i < 100; i++) expect(globMatcher([`dir${i}/**`])(`./dir${i}/x.ts`)).toBe(true);
+    expect(globMatcher(["test/**", "**/*.spec.ts"])("./test/a.js")).toBe(true);
+    expect(globMatcher(["test/**", "**/*.spec.ts"])("src/a.js")).toBe(false);
+  });
+});
