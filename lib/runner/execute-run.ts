@@ -23,7 +23,7 @@ import {
 import { findTask } from "../db/tasks";
 import { findWork } from "../db/works";
 import { rowsFor } from "./attempt-results";
-import { prepareCheckout, saveCheckoutBranch, type CheckoutTarget, type SavedIndex } from "./checkout/checkout";
+import { prepareCheckout, saveCheckoutBranch, type CheckoutTarget, type WrittenIndex } from "./checkout/checkout";
 import { moveCheckoutToCommit } from "./checkout/move-to-commit";
 import { visibleRefsOf } from "./checkout/visible-refs";
 import { freezeCheckSources, removeReadOnlyTree, runChecksDirOf } from "./check-sources";
@@ -81,7 +81,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
   run.gate = "running";
   let checkoutPath: string;
   // The index git wrote as it made a new checkout: good for the first attempt of this turn alone.
-  let written: SavedIndex | null = null;
+  let written: WrittenIndex | null = null;
   const target: CheckoutTarget = {
     dataDir: deps.dataDir,
     work,

@@ -12,7 +12,13 @@ import { parseNameStatus, type FileChange, type ProofRow } from "../../gates/pro
 import { stripAnsi } from "../../gates/strip-ansi";
 import { AttemptResults } from "../attempt-results";
 import { buildCheckEnv, processMarkers } from "../check-env";
-import { checkoutFingerprint, checkoutFingerprintSince, repoDirOf, type SavedIndex } from "../checkout/checkout";
+import {
+  checkoutFingerprint,
+  checkoutFingerprintSince,
+  repoDirOf,
+  type SavedIndex,
+  type WrittenIndex,
+} from "../checkout/checkout";
 import { git, type GitOptions } from "../checkout/git";
 import { commitOfTree, isScratch, scratchDirOf, type Scratch, withScratchWorktree } from "../checkout/scratch";
 import { VerifiedStore } from "../checkout/verified-store";
@@ -41,7 +47,7 @@ export type AttemptInput = {
   secrets: Record<string, string>;
   // The index git wrote as it made the checkout for this attempt, nothing having run there since (the first
   // attempt of a new task's run, with no agent step before the checks; checkout.ts `written`).
-  written?: SavedIndex | null;
+  written?: WrittenIndex | null;
 };
 
 // The environment of a command beyond the scrubbed base every command gets (lib/runner/check-env.ts).

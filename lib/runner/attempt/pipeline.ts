@@ -6,7 +6,7 @@ import { computeGate, countRequiredPassed } from "../../gates/gate";
 import type { Gate } from "../../gates/gate";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord } from "../../db/runs";
 import { markFlakyResults } from "../../db/landing";
-import { checkoutState, headCommit, repoDirOf, type SavedIndex } from "../checkout/checkout";
+import { checkoutState, headCommit, repoDirOf, type WrittenIndex } from "../checkout/checkout";
 import { removeIgnoredFiles, startTreeFacts } from "../checkout/ignored-files";
 import { readEvidenceFile } from "../evidence-file";
 import { stageOfRun } from "../../gates/lanes";
@@ -105,7 +105,7 @@ async function endPending(ctx: AttemptContext, inconclusiveReason: string | null
 }
 
 // `written`: the index git wrote as it made the checkout, nothing having run there since (or null).
-async function judgeAttempt(ctx: AttemptContext, written: SavedIndex | null): Promise<AttemptResult> {
+async function judgeAttempt(ctx: AttemptContext, written: WrittenIndex | null): Promise<AttemptResult> {
   const { run, attempt, previous } = ctx;
   if (run.policy === "off") {
     await insertResults({

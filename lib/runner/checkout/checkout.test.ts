@@ -298,6 +298,44 @@ without", async () => {
     }
   });
 
+  // A tree listing one file twice (made with `mktree`/`hash-object --literally`; nothing checks a pushed tree):
+  // reset's cache-tree holds HEAD's ids unchecked, so a fingerprint that kept it would call it clean; read
+  // from the entries, as after `read-tree HEAD` and `add`, it is changed.
+  it("a new checkout of a malformed tree (an entry twice) is changed from its index as from HEAD", async () => {
+    const odd = makeGitRepo({ "README.md": "base\n" });
+    try {
+      const blob = (text: string) =>
+        execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: odd.dir, input: text, encoding: "utf8" }).trim();
+      const listing = `100644 blob ${blob("exit 1\n")}\tcheck.sh\n100644 blob ${blob("exit 0\n")}\tcheck.sh\n`;
+      const tree = execFileSync("git", ["mktree", "--missing"], {
+        cwd: odd.dir,
+        input: listing,
+        encoding: "utf8",
+      }).trim();
+      const commit = gitIn(
+        odd.dir,
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t.invalid",
+        "commit-tree",
+        "-m",
+        "odd",
+        tree,
+      );
+      gitIn(odd.dir, "update-ref", "refs/heads/main", commit);
+      const w = { id: "work-malformed", repoUrl: odd.dir, baseBranch: "main" };
+      const c = await prepareCheckout(target("task-malformed", "gate-malformed", w));
+      expect(c.written).not.toBeNull();
+      const fromWritten = await checkoutState(c.path, { keepIndex: true, written: c.written });
+      const fromHead = await checkoutState(c.path);
+      expect(fromHead.isDirty).toBe(true);
+      expect({ tree: fromWritten.tree, isDirty: fromWritten.isDirty }).toEqual({ tree: fromHead.tree, isDirty: true });
+    } finally {
+      odd.cleanup();
+    }
+  });
+
   it("from the index git wrote, a file rewritten right after the checkout was made, its size and modification \
 time kept, is read again", async () => {
     const c = await prepareCheckout(target("task-written-rewrite", "gate-written-rewrite"));

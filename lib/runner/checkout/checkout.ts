@@ -8,7 +8,7 @@ import { buildBasePack } from "./base-packs";
 import { resolveInside } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
 import { git, gitCaptured, GitError, listDriverOverrides } from "./git";
-import { type IndexFile, markRecentEntries, readIndexFile } from "./index-file";
+import { type IndexFile, markRecentEntries, readIndexFile, withoutCacheTree } from "./index-file";
 import { indexFileOf, readWorktreeHead } from "./read-head";
 import { runAsFromEnv } from "../run-as";
 import {
@@ -31,7 +31,7 @@ export type CheckoutTarget = {
 // `written`: the index git wrote as it made a new checkout (null: the checkout was there already, or its index
 // cannot stand for its files: see writtenIndexOf). While nothing else has run in the checkout, its first
 // fingerprint starts from it instead of from `read-tree HEAD` (checkoutState's `written`).
-export type Checkout = { path: string; head: string; baseBranch: string | null; written: SavedIndex | null };
+export type Checkout = { path: string; head: string; baseBranch: string | null; written: WrittenIndex | null };
 
 const locks = new Map<string, Promise<unknown>>();
 
@@ -247,7 +247,7 @@ export async function headCommit(wt: string): Promise<string> {
 // and on a large checkout git reads again only the files written in the index's own second).
 export async function checkoutState(
   wt: string,
-  opts: { submodules?: ReadonlySet<string>; keepIndex?: boolean; written?: SavedIndex | null } = {},
+  opts: { submodules?: ReadonlySet<string>; keepIndex?: boolean; written?: WrittenIndex | null } = {},
 ): Promise<{ tree: string; isDirty: boolean; index: SavedIndex | null }> {
   const { tree, headTree, index } = await fingerprintAndHead(wt, opts);
   if (headTree) return { tree, isDirty: tree !== headTree, index };
@@ -302,14 +302,22 @@ async function writeSavedIndex(tmpIndex: string, saved: SavedIndex): Promise<boo
 // (filters, eol conversion and `ident` make a file on disk differ from its blob, which a stat match would
 // hide), a submodule, an entry not at stage 0, no cache-tree root (HEAD's tree), or an index this process
 // does not read (see readOwnIndex).
-function writtenIndexOf(wt: string): SavedIndex | null {
+function writtenIndexOf(wt: string): WrittenIndex | null {
   const file = path.join(wt, ".git", "index");
   const parsed = readIndexFile(file, MAX_SAVED_INDEX);
-  if (!parsed?.rootTree) return null;
+  const headTree = parsed?.rootTree;
+  if (!parsed || !headTree) return null;
   const isPlain = (e: IndexFile["entries"][number]) =>
     e.stage === 0 && e.mode !== GITLINK_MODE && path.posix.basename(e.path) !== ".gitattributes";
-  return parsed.entries.every(isPlain) ? readOwnIndex(file, parsed) : null;
+  const saved = parsed.entries.every(isPlain) ? readOwnIndex(file, parsed) : null;
+  // Without the cache-tree reset primed from HEAD's own trees, unchecked: `write-tree` builds the tree from the
+  // entries, as after `read-tree HEAD` and `add` — a malformed HEAD tree (an entry twice, say) reads as changed.
+  const bytes = saved && withoutCacheTree(saved.bytes);
+  return bytes ? { bytes, mtime: saved.mtime, headTree } : null;
 }
+
+// The index a new checkout's reset wrote, kept as above, with HEAD's tree as that reset recorded it.
+export type WrittenIndex = SavedIndex & { readonly headTree: string };
 
 export async function isDirtyCheckout(wt: string): Promise<boolean> {
   return (await checkoutState(wt)).isDirty;
@@ -334,7 +342,7 @@ export async function checkoutFingerprint(
 // null when it does not (no HEAD, an index this process does not read): the caller asks git.
 async function fingerprintAndHead(
   wt: string,
-  opts: { scratch?: boolean; submodules?: ReadonlySet<string>; keepIndex?: boolean; written?: SavedIndex | null },
+  opts: { scratch?: boolean; submodules?: ReadonlySet<string>; keepIndex?: boolean; written?: WrittenIndex | null },
 ): Promise<{ tree: string; headTree: string | null; index: SavedIndex | null }> {
   if (!opts.scratch) ownGitDirectory(wt);
   const { written } = opts;
@@ -342,7 +350,8 @@ async function fingerprintAndHead(
   return withOwnIndex(wt, !opts.scratch, fill, async (env) => {
     const headIndex = readIndexFile(env.GIT_INDEX_FILE, opts.keepIndex ? MAX_SAVED_INDEX : undefined);
     const gitlinks = await gitlinksOf(wt, env, headIndex);
-    return fingerprintIn(wt, env, opts, { headIndex, gitlinks });
+    const read = await fingerprintIn(wt, env, opts, { headIndex, gitlinks });
+    return written ? { ...read, headTree: written.headTree } : read;
   });
 }
 

@@ -53,7 +53,7 @@ export function markRecentEntries(
   data: Buffer,
   mark: { sinceSec: number; isChange?: (entry: { path: string; id: string }) => boolean },
 ): Buffer | null {
-  let parsed: (IndexFile & { starts: number[] }) | null;
+  let parsed: ReturnType<typeof parseIndex>;
   try {
     parsed = parseIndex(data);
   } catch {
@@ -76,7 +76,28 @@ export function markRecentEntries(
   return out;
 }
 
-function parseIndex(data: Buffer): (IndexFile & { starts: number[] }) | null {
+// The same index without its cache-tree extension (TREE), so that `write-tree` builds every tree from the
+// entries instead of handing back the ids the extension holds; null when this reader cannot vouch for it.
+export function withoutCacheTree(data: Buffer): Buffer | null {
+  let parsed: ReturnType<typeof parseIndex>;
+  try {
+    parsed = parseIndex(data);
+  } catch {
+    return null;
+  }
+  if (!parsed) return null;
+  const body = data.subarray(0, data.length - HASH_BYTES);
+  const kept: Buffer[] = [body.subarray(0, parsed.extensionsAt)];
+  for (let at = parsed.extensionsAt; at + 8 <= body.length; ) {
+    const size = body.readUInt32BE(at + 4);
+    if (body.toString("latin1", at, at + 4) !== "TREE") kept.push(body.subarray(at, at + 8 + size));
+    at += 8 + size;
+  }
+  const out = Buffer.concat(kept);
+  return Buffer.concat([out, crypto.createHash("sha1").update(out).digest()]);
+}
+
+function parseIndex(data: Buffer): (IndexFile & { starts: number[]; extensionsAt: number }) | null {
   if (data.length < 12 + HASH_BYTES || data.toString("latin1", 0, 4) !== "DIRC") return null;
   const body = data.subarray(0, data.length - HASH_BYTES);
   const trailer = data.subarray(data.length - HASH_BYTES);
@@ -119,6 +140,7 @@ function parseIndex(data: Buffer): (IndexFile & { starts: number[] }) | null {
     entries.push({ mode, id, stage: (flags >> 12) & 3, path: Buffer.from(name, "latin1").toString("utf8") });
   }
   let rootTree: string | null = null;
+  const extensionsAt = at;
   while (at + 8 <= body.length) {
     const signature = body.toString("latin1", at, at + 4);
     const size = body.readUInt32BE(at + 4);
@@ -129,7 +151,7 @@ function parseIndex(data: Buffer): (IndexFile & { starts: number[] }) | null {
     at = content + size;
   }
   if (at !== body.length) return null;
-  return { entries, rootTree, starts };
+  return { entries, rootTree, starts, extensionsAt };
 }
 
 // The first record of a TREE extension is the root: "" NUL, "<entries> <subtrees>\n", then its id when the

@@ -113,7 +113,10 @@ export async function createTaskRepository(opts: {
   if (opts.keepFiles) fs.rmSync(path.join(dir, ".git"), { recursive: true, force: true });
   else fs.rmSync(target, { recursive: true, force: true });
   try {
-    if (opts.keepFiles) await git(["init", "--quiet", "--template=", `--initial-branch=${branch}`, target]);
+    // By hand only when the server's user owns the worktrees folder: with a run-as user (who owns it) root would
+    // be writing and giving away paths that user could swap for links meanwhile; git init runs as that user.
+    if (opts.keepFiles || runAsFromEnv())
+      await git(["init", "--quiet", "--template=", `--initial-branch=${branch}`, target]);
     else initRepository(target, branch);
     const gitDir = path.join(target, ".git");
     fs.appendFileSync(path.join(gitDir, "config"), IDENTITY);
@@ -157,26 +160,18 @@ export async function createTaskRepository(opts: {
 }
 
 // A new repository at `dir` (which must not exist), on `branch`, laid out as `git init --template=` lays it out
-// (no template: no sample hooks, nothing the platform did not choose) and the run-as user's, as git started
-// as that user would have made it — without starting git (one process fewer for every new task).
+// (no template: no sample hooks, nothing the platform did not choose) — without starting git (one process
+// fewer for every new task). The server's own, in a folder no other user can write.
 export function initRepository(dir: string, branch: string): void {
-  const user = runAsFromEnv();
   const gitDir = path.join(dir, ".git");
-  const made: string[] = [dir, gitDir];
-  for (const d of made) fs.mkdirSync(d, { mode: 0o755 });
-  for (const sub of ["objects", "objects/info", "objects/pack", "refs", "refs/heads", "refs/tags"]) {
+  for (const d of [dir, gitDir]) fs.mkdirSync(d, { mode: 0o755 });
+  for (const sub of ["objects", "objects/info", "objects/pack", "refs", "refs/heads", "refs/tags"])
     fs.mkdirSync(path.join(gitDir, sub), { mode: 0o755 });
-    made.push(path.join(gitDir, sub));
-  }
   const files: [string, string][] = [
     ["HEAD", `ref: refs/heads/${branch}\n`],
     ["config", "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"],
   ];
-  for (const [name, text] of files) {
-    fs.writeFileSync(path.join(gitDir, name), text, { flag: "wx", mode: 0o644 });
-    made.push(path.join(gitDir, name));
-  }
-  for (const p of made) giveTo(p, user);
+  for (const [name, text] of files) fs.writeFileSync(path.join(gitDir, name), text, { flag: "wx", mode: 0o644 });
 }
 
 // Puts the checkout on `branch`, fetching it from the clone when the checkout does not have it yet.
