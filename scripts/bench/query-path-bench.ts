@@ -48,18 +48,20 @@ async function interleaved(rounds: number, subject: () => Promise<number>, basel
 
 const cpuMs = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1000;
 
+// This process's CPU a call, over `count` calls one after another.
+async function cpuPerCall(count: number, call: () => Promise<unknown>): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < count; i++) await call();
+  return cpuMs(process.cpuUsage(before)) / count;
+}
+
 export function benchQueryPath(db: Database, queries = 400, rounds = 5): Promise<BenchRow> {
   return withSeededDb(db, async () => {
     const client = getDb();
-    const cpuPerQuery = async (query: () => Promise<unknown>) => {
-      const before = process.cpuUsage();
-      for (let i = 0; i < queries; i++) await query();
-      return cpuMs(process.cpuUsage(before)) / queries;
-    };
     const { s, b } = await interleaved(
       rounds,
-      () => cpuPerQuery(() => client.run.findUnique({ where: { id: "qr" } })),
-      () => cpuPerQuery(() => client.$queryRaw`SELECT * FROM "Run" WHERE "id" = ${"qr"}`),
+      () => cpuPerCall(queries, () => client.run.findUnique({ where: { id: "qr" } })),
+      () => cpuPerCall(queries, () => client.$queryRaw`SELECT * FROM "Run" WHERE "id" = ${"qr"}`),
     );
     return {
       name: `one run read by id on ${nameOf(db)}: Prisma's findUnique vs raw SQL, CPU a query`,
@@ -141,15 +143,10 @@ export function benchRunChanges(db: Database, writes = 200, rounds = 5): Promise
     const changes = (): RunChanges => ({ status: "running", gate: "running", spentMs: ++n, startedAt: new Date() });
     const model = () => client.run.update({ where: { id: "qr" }, data: changes(), select: { id: true } });
     const raw = () => updateRun({ id: "qr", changes: changes() });
-    const cpuPerWrite = async (write: () => Promise<unknown>) => {
-      const before = process.cpuUsage();
-      for (let i = 0; i < writes; i++) await write();
-      return cpuMs(process.cpuUsage(before)) / writes;
-    };
     const { s, b } = await interleaved(
       rounds,
-      () => cpuPerWrite(model),
-      () => cpuPerWrite(raw),
+      () => cpuPerCall(writes, model),
+      () => cpuPerCall(writes, raw),
     );
     return {
       name: `a run's changes written on ${nameOf(db)}: the model update vs raw, CPU a write`,

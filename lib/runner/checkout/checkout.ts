@@ -8,7 +8,7 @@ import { buildBasePack } from "./base-packs";
 import { resolveInside } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
 import { git, gitCaptured, GitError, listDriverOverrides } from "./git";
-import { type IndexFile, markRecentEntries, readIndexFile, withoutCacheTree } from "./index-file";
+import { type IndexFile, markRecentEntries, parseIndexData, readIndexFile } from "./index-file";
 import { indexFileOf, readWorktreeHead } from "./read-head";
 import { runAsFromEnv } from "../run-as";
 import {
@@ -303,17 +303,17 @@ async function writeSavedIndex(tmpIndex: string, saved: SavedIndex): Promise<boo
 // hide), a submodule, an entry not at stage 0, no cache-tree root (HEAD's tree), or an index this process
 // does not read (see readOwnIndex).
 function writtenIndexOf(wt: string): WrittenIndex | null {
-  const file = path.join(wt, ".git", "index");
-  const parsed = readIndexFile(file, MAX_SAVED_INDEX);
+  const own = readOwnFile(path.join(wt, ".git", "index"));
+  const parsed = own && parseIndexData(own.bytes);
   const headTree = parsed?.rootTree;
-  if (!parsed || !headTree) return null;
+  if (!own || !parsed || !headTree) return null;
   const isPlain = (e: IndexFile["entries"][number]) =>
     e.stage === 0 && e.mode !== GITLINK_MODE && path.posix.basename(e.path) !== ".gitattributes";
-  const saved = parsed.entries.every(isPlain) ? readOwnIndex(file, parsed) : null;
+  if (!parsed.entries.every(isPlain)) return null;
   // Without the cache-tree reset primed from HEAD's own trees, unchecked: `write-tree` builds the tree from the
   // entries, as after `read-tree HEAD` and `add` — a malformed HEAD tree (an entry twice, say) reads as changed.
-  const bytes = saved && withoutCacheTree(saved.bytes);
-  return bytes ? { bytes, mtime: saved.mtime, headTree } : null;
+  const bytes = markRecentEntries(own.bytes, { sinceSec: secondOf(own.mtime), dropCacheTree: true });
+  return bytes && { bytes, mtime: own.mtime, headTree };
 }
 
 // The index a new checkout's reset wrote, kept as above, with HEAD's tree as that reset recorded it.
@@ -406,6 +406,21 @@ const MAX_SAVED_INDEX = 2 * 1024 * 1024;
 // same second, its size and modification time put back, would otherwise match every detail git compares
 // here). Null when it is not a plain file, is too large to keep, or is not one this process reads.
 function readOwnIndex(file: string, head: IndexFile): SavedIndex | null {
+  const own = readOwnFile(file);
+  if (!own) return null;
+  const headIds = new Map(head.entries.map((e) => [e.path, e.id]));
+  const bytes = markRecentEntries(own.bytes, {
+    sinceSec: secondOf(own.mtime),
+    isChange: (entry) => headIds.get(entry.path) !== entry.id,
+  });
+  return bytes && { bytes, mtime: own.mtime };
+}
+
+const secondOf = (time: Date) => Math.floor(time.getTime() / 1000);
+
+// A file git wrote through a rename (a plain file, never followed through a link), with its modification time;
+// null when it is not one, or is over MAX_SAVED_INDEX.
+function readOwnFile(file: string): { bytes: Buffer; mtime: Date } | null {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
@@ -415,12 +430,7 @@ function readOwnIndex(file: string, head: IndexFile): SavedIndex | null {
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile() || stat.size > MAX_SAVED_INDEX) return null;
-    const headIds = new Map(head.entries.map((e) => [e.path, e.id]));
-    const bytes = markRecentEntries(fs.readFileSync(fd), {
-      sinceSec: Math.floor(stat.mtimeMs / 1000),
-      isChange: (entry) => headIds.get(entry.path) !== entry.id,
-    });
-    return bytes && { bytes, mtime: stat.mtime };
+    return { bytes: fs.readFileSync(fd), mtime: stat.mtime };
   } finally {
     fs.closeSync(fd);
   }

@@ -35,11 +35,21 @@ export function readIndexFile(file: string, maxBytes = MAX_BYTES): IndexFile | n
   } catch {
     return null;
   }
+  return parseIndexData(data);
+}
+
+// An index's bytes as read here (null when this reader cannot vouch for them, as above).
+export function parseIndexData(data: Buffer): ReturnType<typeof parseIndex> {
   try {
     return parseIndex(data);
   } catch {
     return null;
   }
+}
+
+// The index body with its checksum (SHA-1 of the body) after it.
+function sealed(body: Buffer): Buffer {
+  return Buffer.concat([body, crypto.createHash("sha1").update(body).digest()]);
 }
 
 // The same index with every entry whose change or modification time falls in second `sinceSec` or later marked
@@ -51,50 +61,27 @@ export function readIndexFile(file: string, maxBytes = MAX_BYTES): IndexFile | n
 // clean page sets them), and the change's files are few.
 export function markRecentEntries(
   data: Buffer,
-  mark: { sinceSec: number; isChange?: (entry: { path: string; id: string }) => boolean },
+  mark: { sinceSec: number; isChange?: (entry: { path: string; id: string }) => boolean; dropCacheTree?: boolean },
 ): Buffer | null {
-  let parsed: ReturnType<typeof parseIndex>;
-  try {
-    parsed = parseIndex(data);
-  } catch {
-    return null;
-  }
+  const parsed = parseIndexData(data);
   if (!parsed) return null;
-  const out = Buffer.from(data);
+  const body = Buffer.from(data.subarray(0, data.length - HASH_BYTES));
   parsed.starts.forEach((start, i) => {
-    const ctime = out.readUInt32BE(start);
-    const mtime = out.readUInt32BE(start + 8);
+    const ctime = body.readUInt32BE(start);
+    const mtime = body.readUInt32BE(start + 8);
     if (ctime >= mark.sinceSec || mtime >= mark.sinceSec || mark.isChange?.(parsed.entries[i]))
-      out.fill(0, start, start + 16);
+      body.fill(0, start, start + 16);
   });
-  const body = out.subarray(0, out.length - HASH_BYTES);
-  crypto
-    .createHash("sha1")
-    .update(body)
-    .digest()
-    .copy(out, out.length - HASH_BYTES);
-  return out;
-}
-
-// The same index without its cache-tree extension (TREE), so that `write-tree` builds every tree from the
-// entries instead of handing back the ids the extension holds; null when this reader cannot vouch for it.
-export function withoutCacheTree(data: Buffer): Buffer | null {
-  let parsed: ReturnType<typeof parseIndex>;
-  try {
-    parsed = parseIndex(data);
-  } catch {
-    return null;
-  }
-  if (!parsed) return null;
-  const body = data.subarray(0, data.length - HASH_BYTES);
+  if (!mark.dropCacheTree) return sealed(body);
+  // `dropCacheTree`: without the cache-tree extension (TREE), so that `write-tree` builds every tree from the
+  // entries instead of handing back the ids the extension holds.
   const kept: Buffer[] = [body.subarray(0, parsed.extensionsAt)];
   for (let at = parsed.extensionsAt; at + 8 <= body.length; ) {
     const size = body.readUInt32BE(at + 4);
     if (body.toString("latin1", at, at + 4) !== "TREE") kept.push(body.subarray(at, at + 8 + size));
     at += 8 + size;
   }
-  const out = Buffer.concat(kept);
-  return Buffer.concat([out, crypto.createHash("sha1").update(out).digest()]);
+  return sealed(Buffer.concat(kept));
 }
 
 function parseIndex(data: Buffer): (IndexFile & { starts: number[]; extensionsAt: number }) | null {
