@@ -1,13 +1,14 @@
 // GATEHOUSE_RUN_AS: checks, agents and git run as an unprivileged user (here `nobody`), which cannot
 // read the platform's files in the data dir: the database, the secret key, the logs.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { setSecret } from "../services/secrets";
 import { describeAsRoot, isRoot } from "../testing/needs-root";
 import { createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
-import { resolveRunAs } from "./run-as";
+import { giveTo, resolveRunAs } from "./run-as";
 
 const nobody = isRoot ? resolveRunAs({ GATEHOUSE_RUN_AS: "nobody" }) : null;
 const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
@@ -79,6 +80,23 @@ describeAsRoot("running checks as another user", () => {
     await setSecret(SYSTEM_ACTOR, s.work.id, "API_KEY", { value: "s3cr3t-value-42" });
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.attempts[0].results[0].verdict).toBe("passed");
+  });
+});
+
+describeAsRoot("giveTo", () => {
+  it("hands over a link in the path's place as the link, never the file it leads to", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-give-"));
+    try {
+      const rootsFile = path.join(dir, "roots-file");
+      fs.writeFileSync(rootsFile, "the server's\n");
+      const planted = path.join(dir, "made-by-the-platform");
+      fs.symlinkSync(rootsFile, planted);
+      giveTo(planted, nobody);
+      expect(fs.statSync(rootsFile).uid).toBe(0);
+      expect(fs.lstatSync(planted).uid).toBe(nobody!.uid);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

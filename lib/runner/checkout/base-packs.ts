@@ -49,12 +49,9 @@ export async function seedFromBasePack(opts: { repoDir: string; gitDir: string; 
     if (!files.some((f) => f.endsWith(".pack")) || !files.some((f) => f.endsWith(".idx"))) continue;
     const to = path.join(opts.gitDir, "objects", "pack");
     fs.mkdirSync(to, { recursive: true });
-    // The checkout is the run-as user's (GATEHOUSE_RUN_AS): so are the copies.
-    const runAs = runAsFromEnv();
-    for (const file of files) {
+    // Into a repository being made where only the server reaches: the caller hands it over as a whole.
+    for (const file of files)
       fs.copyFileSync(path.join(from, file), path.join(to, file), fs.constants.COPYFILE_FICLONE);
-      giveTo(path.join(to, file), runAs);
-    }
     const now = new Date();
     fs.utimesSync(from, now, now);
     return sha;

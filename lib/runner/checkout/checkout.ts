@@ -168,7 +168,15 @@ async function prepareLocked(
   if (fs.existsSync(path.join(repoDir, "worktrees"))) await git(["worktree", "prune"], { cwd: repoDir });
   await fetchOrigin(repoDir, resolveRepoUrl(work.repoUrl), askedAt);
   fs.mkdirSync(path.dirname(wt), { recursive: true });
-  await createTaskRepository({ repoDir, dir: wt, branch: task.branch, baseBranch, visibleRefs, keepFiles });
+  await createTaskRepository({
+    repoDir,
+    dir: wt,
+    branch: task.branch,
+    baseBranch,
+    visibleRefs,
+    keepFiles,
+    stagingDir: path.join(dataDir, "tmp"),
+  });
   return { path: wt, head: await headCommit(wt), baseBranch, written: keepFiles ? null : writtenIndexOf(wt) };
 }
 

@@ -15,7 +15,7 @@ import path from "node:path";
 import { buildBasePack, seedFromBasePack } from "./base-packs";
 import { git, GitError, gitCaptured } from "./git";
 import { resolveRef } from "./read-head";
-import { giveTo, runAsFromEnv } from "../run-as";
+import { runAsFromEnv, type RunAsUser } from "../run-as";
 import { isManagedCheckoutRef, selectVisibleRefs } from "./visible-refs";
 
 const IDENTITY = "[user]\n\tname = Gatehouse agent\n\temail = agent@gatehouse.invalid\n";
@@ -106,6 +106,8 @@ export async function createTaskRepository(opts: {
   baseBranch: string;
   visibleRefs: readonly string[];
   keepFiles: boolean;
+  // A folder only the server's user reaches, on the same file system as `dir` (the data dir's tmp).
+  stagingDir: string;
 }): Promise<void> {
   const { repoDir, dir, branch } = opts;
   const tip = await ensureCloneBranch(repoDir, branch, opts.baseBranch);
@@ -113,28 +115,7 @@ export async function createTaskRepository(opts: {
   if (opts.keepFiles) fs.rmSync(path.join(dir, ".git"), { recursive: true, force: true });
   else fs.rmSync(target, { recursive: true, force: true });
   try {
-    // By hand only when the server's user owns the worktrees folder: with a run-as user (who owns it) root would
-    // be writing and giving away paths that user could swap for links meanwhile; git init runs as that user.
-    if (opts.keepFiles || runAsFromEnv())
-      await git(["init", "--quiet", "--template=", `--initial-branch=${branch}`, target]);
-    else initRepository(target, branch);
-    const gitDir = path.join(target, ".git");
-    fs.appendFileSync(path.join(gitDir, "config"), IDENTITY);
-    // From a kept pack of an earlier commit of this history, the branch first points there, so the fetch
-    // negotiates from it and brings only the rest.
-    let seeded = await seedFromBasePack({ repoDir, gitDir, tip });
-    if (!seeded) {
-      await buildBasePack({ repoDir, tip });
-      seeded = await seedFromBasePack({ repoDir, gitDir, tip });
-    }
-    if (seeded) {
-      const ref = path.join(gitDir, "refs", "heads", branch);
-      const made = fs.mkdirSync(path.dirname(ref), { recursive: true });
-      fs.writeFileSync(ref, `${seeded}\n`);
-      // The checkout is the run-as user's (GATEHOUSE_RUN_AS): what the server wrote in it is too.
-      const runAs = runAsFromEnv();
-      for (let p = ref; p !== path.dirname(made ?? ref) && p.startsWith(gitDir); p = path.dirname(p)) giveTo(p, runAs);
-    }
+    const seeded = await makeRepository({ ...opts, target, tip });
     // A fresh repository (not the agent's kept files) is the platform's until it is renamed into place.
     const isOwnConfig = !opts.keepFiles;
     // A kept pack of the branch's very commit holds all it reaches: nothing is left to fetch.
@@ -159,12 +140,85 @@ export async function createTaskRepository(opts: {
   }
 }
 
+// The new repository's .git, laid out by hand (as `git init --template=` would: initRepository) with the platform's identity and, from a
+// kept pack of an earlier commit of this history, its branch pointing there, so the fetch that follows
+// negotiates from it and brings only the rest; returns that commit. With a run-as user, who owns the
+// worktrees folder (and, with keepFiles, the checkout), it is made in the staging folder only the server
+// reaches, handed to that user as a whole and then moved into place with one rename: root never writes or
+// chowns a path in a folder where a process of that user could meanwhile have put a link.
+async function makeRepository(o: {
+  repoDir: string;
+  dir: string;
+  target: string;
+  branch: string;
+  tip: string;
+  keepFiles: boolean;
+  stagingDir: string;
+}): Promise<string | null> {
+  const runAs = runAsFromEnv();
+  let staged: string | null = null;
+  if (runAs) {
+    fs.mkdirSync(o.stagingDir, { recursive: true, mode: 0o700 });
+    staged = fs.mkdtempSync(path.join(o.stagingDir, "repo-"));
+  }
+  try {
+    const made = staged ? path.join(staged, "repo") : o.target;
+    if (staged || !o.keepFiles) fs.mkdirSync(made, { mode: 0o755 });
+    const gitDir = path.join(made, ".git");
+    layOutGitDir(gitDir, o.branch);
+    fs.appendFileSync(path.join(gitDir, "config"), IDENTITY);
+    let seeded = await seedFromBasePack({ repoDir: o.repoDir, gitDir, tip: o.tip });
+    if (!seeded) {
+      await buildBasePack({ repoDir: o.repoDir, tip: o.tip });
+      seeded = await seedFromBasePack({ repoDir: o.repoDir, gitDir, tip: o.tip });
+    }
+    if (seeded) {
+      const ref = path.join(gitDir, "refs", "heads", o.branch);
+      fs.mkdirSync(path.dirname(ref), { recursive: true });
+      fs.writeFileSync(ref, `${seeded}\n`);
+    }
+    if (staged && runAs) {
+      giveTree(made, runAs);
+      if (o.keepFiles) moveIntoFolder(gitDir, o.dir, ".git");
+      else fs.renameSync(made, o.target);
+    }
+    return seeded;
+  } finally {
+    if (staged) fs.rmSync(staged, { recursive: true, force: true });
+  }
+}
+
+// Hands a tree the server made where nobody else reaches to the run-as user, links included as links.
+function giveTree(dir: string, user: RunAsUser): void {
+  fs.lchownSync(dir, user.uid, user.gid);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) giveTree(p, user);
+    else fs.lchownSync(p, user.uid, user.gid);
+  }
+}
+
+// Renames `from` to `folder`/`name` with `folder` opened without following a link: the folder belongs to the
+// run-as user, who could have swapped it for a link to somewhere else.
+function moveIntoFolder(from: string, folder: string, name: string): void {
+  const fd = fs.openSync(folder, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  try {
+    fs.renameSync(from, `/proc/self/fd/${fd}/${name}`);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 // A new repository at `dir` (which must not exist), on `branch`, laid out as `git init --template=` lays it out
 // (no template: no sample hooks, nothing the platform did not choose) — without starting git (one process
 // fewer for every new task). The server's own, in a folder no other user can write.
 export function initRepository(dir: string, branch: string): void {
-  const gitDir = path.join(dir, ".git");
-  for (const d of [dir, gitDir]) fs.mkdirSync(d, { mode: 0o755 });
+  fs.mkdirSync(dir, { mode: 0o755 });
+  layOutGitDir(path.join(dir, ".git"), branch);
+}
+
+function layOutGitDir(gitDir: string, branch: string): void {
+  fs.mkdirSync(gitDir, { mode: 0o755 });
   for (const sub of ["objects", "objects/info", "objects/pack", "refs", "refs/heads", "refs/tags"])
     fs.mkdirSync(path.join(gitDir, sub), { mode: 0o755 });
   const files: [string, string][] = [

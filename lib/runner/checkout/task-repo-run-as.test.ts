@@ -1,0 +1,113 @@
+// A new task's repository with a run-as user (GATEHOUSE_RUN_AS), who owns the worktrees folder: a process of
+// that user (another task's agent, a check left running) could put a link where root is about to write or
+// chown. So the repository is made where only the server reaches, handed over whole and moved in with one
+// rename: root writes nothing inside the user's folder, and what it made is all the user's.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { gitIn, makeGitRepo, type TestRepo } from "../../testing/git-repo";
+import { describeAsRoot } from "../../testing/needs-root";
+import { prepareDataDirFor, resolveRunAs, type RunAsUser } from "../run-as";
+import { prepareCheckout, type CheckoutTarget } from "./checkout";
+
+let dataDir: string;
+let repo: TestRepo;
+let nobody: RunAsUser;
+const saved = { runAs: process.env.GATEHOUSE_RUN_AS, dataDir: process.env.GATEHOUSE_DATA_DIR };
+
+const target = (taskId: string): CheckoutTarget => ({
+  dataDir,
+  work: { id: "work-1", repoUrl: repo.dir, baseBranch: "main" },
+  task: { id: taskId, branch: `gatehouse/${taskId}` },
+});
+
+// Paths root wrote, made or chowned while `fn` ran (the calls that create or change a file by its path; for
+// copyFileSync the copy's path).
+const WRITERS = ["writeFileSync", "appendFileSync", "mkdirSync", "chownSync", "lchownSync", "copyFileSync"] as const;
+
+async function pathsWrittenDuring(fn: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const spies = WRITERS.map((name) => {
+    const original = fs[name] as (...args: unknown[]) => unknown;
+    return vi.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
+      seen.push(String(name === "copyFileSync" ? args[1] : args[0]));
+      return original(...args);
+    }) as never);
+  });
+  try {
+    await fn();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  return seen;
+}
+
+// Every path under `dir` whose owner is not `uid`.
+function notOwnedBy(dir: string, uid: number): string[] {
+  const out: string[] = [];
+  const walk = (p: string) => {
+    const stat = fs.lstatSync(p);
+    if (stat.uid !== uid) out.push(path.relative(dir, p) || ".");
+    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+  };
+  walk(dir);
+  return out;
+}
+
+const asAnyOwner = (dir: string, ...args: string[]) => gitIn(dir, "-c", "safe.directory=*", ...args);
+
+describeAsRoot("a new checkout with a run-as user", () => {
+  beforeAll(() => {
+    nobody = resolveRunAs({ GATEHOUSE_RUN_AS: "nobody" })!;
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-run-as-repo-"));
+    process.env.GATEHOUSE_RUN_AS = "nobody";
+    process.env.GATEHOUSE_DATA_DIR = dataDir;
+    prepareDataDirFor(dataDir, nobody);
+    repo = makeGitRepo({ "README.md": "base\n", "src/app.txt": "v1\n" });
+  });
+  afterEach(() => vi.restoreAllMocks());
+  afterAll(() => {
+    for (const [key, value] of [
+      ["GATEHOUSE_RUN_AS", saved.runAs],
+      ["GATEHOUSE_DATA_DIR", saved.dataDir],
+    ] as const)
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    repo.cleanup();
+  });
+
+  it("is made where only the server reaches: root writes and chowns nothing inside the user's worktrees folder", async () => {
+    const worktrees = path.join(dataDir, "worktrees");
+    for (const taskId of ["task-a", "task-b"]) {
+      // task-a builds the kept pack of main and seeds from it, task-b seeds from the kept one.
+      const written = await pathsWrittenDuring(() => prepareCheckout(target(taskId)));
+      expect(written.filter((p) => p.startsWith(worktrees + path.sep))).toEqual([]);
+      expect(written.some((p) => p.startsWith(path.join(dataDir, "tmp") + path.sep))).toBe(true);
+      const checkout = path.join(worktrees, taskId);
+      expect(notOwnedBy(checkout, nobody.uid)).toEqual([]);
+      expect(asAnyOwner(checkout, "rev-parse", "--abbrev-ref", "HEAD")).toBe(`gatehouse/${taskId}`);
+      expect(asAnyOwner(checkout, "rev-parse", "HEAD")).toBe(gitIn(repo.dir, "rev-parse", "main"));
+      expect(asAnyOwner(checkout, "status", "--porcelain")).toBe("");
+      expect(asAnyOwner(checkout, "config", "user.email")).toBe("agent@gatehouse.invalid");
+    }
+    // Nothing is left behind in the staging folder.
+    expect(fs.readdirSync(path.join(dataDir, "tmp")).filter((n) => n.startsWith("repo-"))).toEqual([]);
+  });
+
+  it("a checkout whose .git was a pointer keeps its files, with a .git of the user's moved in beside them", async () => {
+    const checkout = path.join(dataDir, "worktrees", "task-kept");
+    fs.mkdirSync(checkout);
+    fs.writeFileSync(path.join(checkout, "README.md"), "changed by the agent\n");
+    fs.writeFileSync(path.join(checkout, ".git"), "gitdir: /nowhere\n");
+    for (const p of [checkout, path.join(checkout, "README.md"), path.join(checkout, ".git")])
+      fs.lchownSync(p, nobody.uid, nobody.gid);
+    const written = await pathsWrittenDuring(() => prepareCheckout(target("task-kept")));
+    expect(written.filter((p) => p.startsWith(checkout + path.sep))).toEqual([]);
+    expect(fs.lstatSync(path.join(checkout, ".git")).isDirectory()).toBe(true);
+    expect(notOwnedBy(path.join(checkout, ".git"), nobody.uid)).toEqual([]);
+    // The agent's files are its changes (gitIn trims the first status column's space).
+    expect(asAnyOwner(checkout, "status", "--porcelain")).toBe("M README.md\n D src/app.txt");
+  });
+});
