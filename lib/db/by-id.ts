@@ -6,11 +6,22 @@
 // columns' types, so it comes back as the model query gives it — dates as Date, JSON parsed, booleans,
 // BigInt — on SQLite and PostgreSQL alike (lib/db/by-id.test.ts compares the two on rows with every column
 // set and with each left null; `npm run test:pg` runs it on PostgreSQL).
+import { randomBytes } from "node:crypto";
 import type { DbOrTx } from "./client";
 import { Prisma } from "./generated/sqlite/client";
 
+// A row id shaped as Prisma's cuid() gives (25 characters, "c" first, time-ordered), for rows written raw:
+// the time in base 36, a counter of this process, and 64 random bits.
+let rowCounter = 0;
+export function newRowId(): string {
+  const time = Date.now().toString(36).padStart(8, "0");
+  const count = (rowCounter++ % 36 ** 4).toString(36).padStart(4, "0");
+  const random = randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(-12);
+  return `c${time}${count}${random}`;
+}
+
 // The tables read this way (names as the schema has them: no @@map).
-export type RawTable = "Run" | "Task" | "Work" | "Attempt" | "CheckResult";
+export type RawTable = "Run" | "Task" | "Work" | "Attempt" | "CheckResult" | "AuditEvent";
 
 const IDENTIFIER = /^[A-Za-z]+$/;
 const quoted = (name: string) => {
@@ -18,20 +29,29 @@ const quoted = (name: string) => {
   return Prisma.raw(`"${name}"`);
 };
 
-// The rows whose columns equal `where` (column → value), ordered by one column ascending when asked, without
-// the columns in `omit` (as a model query's `omit`), or with only the columns in `select`.
+// The rows whose columns equal `where` (column → value), ordered by one column (ascending unless `descending`)
+// when asked, at most `limit` of them, without the columns in `omit` (as a model query's `omit`), or with only
+// the columns in `select`.
 export async function rowsWhere<Row>(
   db: DbOrTx,
   table: RawTable,
   where: Record<string, string | number>,
-  opts: { orderBy?: string; omit?: readonly string[]; select?: readonly string[] } = {},
+  opts: {
+    orderBy?: string;
+    descending?: boolean;
+    limit?: number;
+    omit?: readonly string[];
+    select?: readonly string[];
+  } = {},
 ): Promise<Row[]> {
   const conditions = Object.entries(where).map(([column, value]) => Prisma.sql`${quoted(column)} = ${value}`);
-  const order = opts.orderBy ? Prisma.sql` ORDER BY ${quoted(opts.orderBy)} ASC` : Prisma.empty;
+  const direction = Prisma.raw(opts.descending ? "DESC" : "ASC");
+  const order = opts.orderBy ? Prisma.sql` ORDER BY ${quoted(opts.orderBy)} ${direction}` : Prisma.empty;
+  const limit = opts.limit === undefined ? Prisma.empty : Prisma.sql` LIMIT ${opts.limit}`;
   const columns = opts.select ? Prisma.join(opts.select.map(quoted), ", ") : Prisma.raw("*");
   const rows = await db.$queryRaw<
     Record<string, unknown>[]
-  >`SELECT ${columns} FROM ${quoted(table)} WHERE ${Prisma.join(conditions, " AND ")}${order}`;
+  >`SELECT ${columns} FROM ${quoted(table)} WHERE ${Prisma.join(conditions, " AND ")}${order}${limit}`;
   for (const row of rows) for (const column of opts.omit ?? []) delete row[column];
   return rows as Row[];
 }
@@ -44,6 +64,34 @@ export async function rowById<Row>(
   omit: readonly string[] = [],
 ): Promise<Row | null> {
   return (await rowsWhere<Row>(db, table, { id }, { omit }))[0] ?? null;
+}
+
+// Inserts one row (column → value; an undefined column is left to the table's default, as a model create leaves
+// it) through one raw statement and gives it back as stored (RETURNING: the defaults filled in, decoded as
+// above), without the columns in `omit`. The columns in `json` are written as JSON text; null is not written
+// to one (the model create takes null there only as Prisma.DbNull). Ids and @updatedAt columns have no
+// default in the table (Prisma gives them): the caller sets them.
+export async function insertRow<Row>(
+  db: DbOrTx,
+  table: RawTable,
+  values: Record<string, unknown>,
+  opts: { json: ReadonlySet<string>; omit?: readonly string[] },
+): Promise<Row> {
+  const columns: Prisma.Sql[] = [];
+  const params: unknown[] = [];
+  for (const [column, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (opts.json.has(column) && value === null)
+      throw new Error(`${table}.${column}: a JSON column is not set to null`);
+    columns.push(quoted(column));
+    params.push(opts.json.has(column) ? JSON.stringify(value) : value);
+  }
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`INSERT INTO ${quoted(table)} (${Prisma.join(
+    columns,
+    ", ",
+  )}) VALUES (${Prisma.join(params)}) RETURNING *`;
+  for (const column of opts.omit ?? []) delete row[column];
+  return row as Row;
 }
 
 // Sets `changes` (column → value; undefined leaves a column as it is, as a model update does) on the rows

@@ -38,9 +38,9 @@ export function createDb(options: { url?: string } = {}): Db {
 
 // Every write through a client of this process counts once it is done: what a presentation cached in
 // memory (lib/api/run-json-cache.ts) compares to know nothing changed since it was built. Raw statements
-// count too (`$executeRaw`: an attempt's result rows are written that way); raw queries (`$queryRaw`) here
-// only read. Writes by other processes (workers, other servers) are not counted; the cache bounds their
-// staleness by time.
+// count too (`$executeRaw`: an attempt's result rows are written that way), and so does a raw query that
+// writes (`INSERT … RETURNING`: a dispatched run); other raw queries only read. Writes by other processes
+// (workers, other servers) are not counted; the cache bounds their staleness by time.
 const READS = new Set([
   "findUnique",
   "findUniqueOrThrow",
@@ -59,11 +59,17 @@ export function writeGeneration(): number {
   return writes.__gatehouseWrites ?? 0;
 }
 
+// A raw query (a Prisma.Sql: its text in `strings`) that changes rows.
+function writesRaw(args: unknown): boolean {
+  const text = (args as { strings?: readonly string[] } | undefined)?.strings?.[0];
+  return typeof text === "string" && /^\s*(INSERT|UPDATE|DELETE)\b/i.test(text);
+}
+
 function countingWrites(client: Db): Db {
   return client.$extends({
     query: {
       async $allOperations({ operation, args, query }) {
-        if (READS.has(operation)) return query(args);
+        if (READS.has(operation) && !writesRaw(args)) return query(args);
         try {
           return await query(args);
         } finally {
