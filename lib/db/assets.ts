@@ -1,4 +1,5 @@
 // Work assets: one query or command per function. Contents are read only by the runner.
+import { rowsWhere } from "./by-id";
 import { getDb, type DbOrTx } from "./client";
 import type { Prisma } from "./models";
 
@@ -23,10 +24,8 @@ export async function listAssetContents(opts: {
   workId: string;
   db?: DbOrTx;
 }): Promise<{ name: string; content: Uint8Array }[]> {
-  return (opts.db ?? getDb()).workAsset.findMany({
-    where: { workId: opts.workId },
-    select: { name: true, content: true },
-  });
+  // Raw (by-id.ts): every run reads them as it starts.
+  return rowsWhere(opts.db ?? getDb(), "WorkAsset", { workId: opts.workId }, { select: ["name", "content"] });
 }
 
 // Returns whether an asset of that name existed before (a replacement).

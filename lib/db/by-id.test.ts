@@ -16,6 +16,8 @@ import {
   updateRunIfStatus,
 } from "./runs";
 import { findTask } from "./tasks";
+import { listSealedSecrets } from "./secrets";
+import { listAssetContents } from "./assets";
 import { findSealedWebhooks, findWork } from "./works";
 import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
 import { createTestDb, type TestDb } from "../testing/test-db";
@@ -239,6 +241,39 @@ describe("rowById", () => {
     await expect(rowsWhere(db, "Work", { id: "w-full" }, { select: ["name; DROP TABLE"] })).rejects.toThrow(
       "not a column or table name",
     );
+  });
+});
+
+describe("a run's secrets and assets", () => {
+  it("are read as the model query read them: ciphertexts as text, contents as the same bytes (NUL and high bytes too)", async () => {
+    const db = getDb();
+    const bytes = Uint8Array.from([0, 1, 127, 128, 200, 255, 0, 10]);
+    await db.secret.createMany({
+      data: [
+        { workId: "w-full", name: "API_KEY", ciphertext: "v1:abc==" },
+        { workId: "w-full", name: "TOKEN", ciphertext: 'v1:"quoted"' },
+      ],
+    });
+    await db.workAsset.createMany({
+      data: [
+        { workId: "w-full", name: "fixture.bin", size: bytes.length, content: bytes, sha256: "x" },
+        { workId: "w-full", name: "empty.txt", size: 0, content: new Uint8Array(), sha256: "y" },
+      ],
+    });
+    const byName = <T extends { name: string }>(rows: T[]) => [...rows].sort((a, b) => a.name.localeCompare(b.name));
+    const secrets = await listSealedSecrets({ workId: "w-full" });
+    expect(byName(secrets)).toEqual(
+      byName(await db.secret.findMany({ where: { workId: "w-full" }, select: { name: true, ciphertext: true } })),
+    );
+    const assets = byName(await listAssetContents({ workId: "w-full" }));
+    const model = byName(
+      await db.workAsset.findMany({ where: { workId: "w-full" }, select: { name: true, content: true } }),
+    );
+    expect(assets.map((a) => [a.name, [...a.content]])).toEqual(model.map((a) => [a.name, [...a.content]]));
+    expect([...assets[1].content]).toEqual([...bytes]);
+    expect(assets[1].content).toBeInstanceOf(Uint8Array);
+    expect(await listSealedSecrets({ workId: "w-bare" })).toEqual([]);
+    expect(await listAssetContents({ workId: "w-bare" })).toEqual([]);
   });
 });
 

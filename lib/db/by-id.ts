@@ -21,7 +21,7 @@ export function newRowId(): string {
 }
 
 // The tables read this way (names as the schema has them: no @@map).
-export type RawTable = "Run" | "Task" | "Work" | "Attempt" | "CheckResult" | "AuditEvent";
+export type RawTable = "Run" | "Task" | "Work" | "Attempt" | "CheckResult" | "AuditEvent" | "Secret" | "WorkAsset";
 
 const IDENTIFIER = /^[A-Za-z]+$/;
 const quoted = (name: string) => {

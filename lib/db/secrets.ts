@@ -1,4 +1,5 @@
 // Work secrets: names are readable, values only as ciphertext (decrypted by the runner alone).
+import { rowsWhere } from "./by-id";
 import { getDb, type DbOrTx } from "./client";
 import type { Prisma } from "./models";
 
@@ -17,10 +18,8 @@ export async function listSealedSecrets(opts: {
   workId: string;
   db?: DbOrTx;
 }): Promise<{ name: string; ciphertext: string }[]> {
-  return (opts.db ?? getDb()).secret.findMany({
-    where: { workId: opts.workId },
-    select: { name: true, ciphertext: true },
-  });
+  // Raw (by-id.ts): every run reads them as it starts.
+  return rowsWhere(opts.db ?? getDb(), "Secret", { workId: opts.workId }, { select: ["name", "ciphertext"] });
 }
 
 // Returns whether the secret existed before (an update) or not (a new one).
