@@ -29,13 +29,29 @@ const quoted = (name: string) => {
   return Prisma.raw(`"${name}"`);
 };
 
-// The rows whose columns equal `where` (column → value), ordered by one column (ascending unless `descending`)
+// Which rows: column → the value it equals, a list of values (one of them) or null (the column is null).
+type Where = Record<string, string | number | boolean | null | readonly string[]>;
+
+// `IN ()` is no SQL: a list of none matches no row.
+const matchesNothing = (where: Where) => Object.values(where).some((v) => Array.isArray(v) && v.length === 0);
+
+function conditionsOf(where: Where): Prisma.Sql[] {
+  return Object.entries(where).map(([column, value]) =>
+    value === null
+      ? Prisma.sql`${quoted(column)} IS NULL`
+      : Array.isArray(value)
+        ? Prisma.sql`${quoted(column)} IN (${Prisma.join(value as string[])})`
+        : Prisma.sql`${quoted(column)} = ${value}`,
+  );
+}
+
+// The rows `where` matches (see Where), ordered by one column (ascending unless `descending`)
 // when asked, at most `limit` of them, without the columns in `omit` (as a model query's `omit`), or with only
 // the columns in `select`.
 export async function rowsWhere<Row>(
   db: DbOrTx,
   table: RawTable,
-  where: Record<string, string | number>,
+  where: Where,
   opts: {
     orderBy?: string;
     descending?: boolean;
@@ -44,7 +60,8 @@ export async function rowsWhere<Row>(
     select?: readonly string[];
   } = {},
 ): Promise<Row[]> {
-  const conditions = Object.entries(where).map(([column, value]) => Prisma.sql`${quoted(column)} = ${value}`);
+  if (matchesNothing(where)) return [];
+  const conditions = conditionsOf(where);
   const direction = Prisma.raw(opts.descending ? "DESC" : "ASC");
   const order = opts.orderBy ? Prisma.sql` ORDER BY ${quoted(opts.orderBy)} ${direction}` : Prisma.empty;
   const limit = opts.limit === undefined ? Prisma.empty : Prisma.sql` LIMIT ${opts.limit}`;
@@ -95,19 +112,18 @@ export async function insertRow<Row>(
 }
 
 // Sets `changes` (column → value; undefined leaves a column as it is, as a model update does) on the rows
-// matching `where` (column → value, or a list: one of them) through one raw statement; returns how many rows
+// `where` matches (see Where) through one raw statement; returns how many rows
 // changed. The columns in `json` are written as JSON text (the driver adapters store it as the model query
 // would; a JSON column is never set to null here, as the model query takes null only as Prisma.DbNull). A
 // table with an @updatedAt column names it in `touch`: set to now, as the model query sets it.
 export async function updateWhere(
   db: DbOrTx,
   table: RawTable,
-  where: Record<string, string | number | boolean | readonly string[]>,
+  where: Where,
   changes: Record<string, unknown>,
   opts: { json: ReadonlySet<string>; touch?: string },
 ): Promise<number> {
-  // `IN ()` is no SQL: a list of none matches no row.
-  if (Object.values(where).some((v) => Array.isArray(v) && v.length === 0)) return 0;
+  if (matchesNothing(where)) return 0;
   const sets: Prisma.Sql[] = [];
   for (const [column, value] of Object.entries(changes)) {
     if (value === undefined) continue;
@@ -118,11 +134,6 @@ export async function updateWhere(
   if (opts.touch) sets.push(Prisma.sql`${quoted(opts.touch)} = ${new Date()}`);
   // Nothing to set: the rows are still counted, as a model update still finds its row or fails.
   if (sets.length === 0) sets.push(Prisma.sql`"id" = "id"`);
-  const conditions = Object.entries(where).map(([column, value]) =>
-    Array.isArray(value)
-      ? Prisma.sql`${quoted(column)} IN (${Prisma.join(value as string[])})`
-      : Prisma.sql`${quoted(column)} = ${value}`,
-  );
-  const matching = Prisma.join(conditions, " AND ");
+  const matching = Prisma.join(conditionsOf(where), " AND ");
   return db.$executeRaw`UPDATE ${quoted(table)} SET ${Prisma.join(sets, ", ")} WHERE ${matching}`;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDb } from "../testing/test-db";
 import { createTestDbWithRun } from "../testing/seeded-rows";
 import { findRun, updateRunIfStatus } from "./runs";
-import { beatWorker, claimRun, insertWorker, markWorkerGone, releaseRun } from "./workers";
+import { beatWorker, claimRun, findClaimStates, insertWorker, markWorkerGone, releaseRun } from "./workers";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -23,12 +23,25 @@ describe("conditional updates of one row", () => {
     expect(await updateRunIfStatus({ id: "nope", statuses: ["queued"], changes: { gate: "red" } })).toBe(false);
 
     const worker = await insertWorker({ data: { name: "w1", host: "h", pid: 1, concurrency: 1 } });
+    const touched = async () => (await t.db.run.findUniqueOrThrow({ where: { id: "r" } })).updatedAt.getTime();
+    const beforeClaim = await touched();
     expect(await claimRun({ runId: "r", worker })).toBe(true);
+    expect(await findClaimStates({ runIds: ["r", "no-such-run"] })).toEqual([
+      { id: "r", status: "queued", claimedBy: worker.id, endingReason: null },
+    ]);
+    expect((await findRun({ id: "r" }))?.workerName).toBe("w1");
+    expect(await touched()).toBeGreaterThanOrEqual(beforeClaim);
     // Claimed once: a second claim (a duplicate job) does not take it.
     expect(await claimRun({ runId: "r", worker: { id: "other", name: "w2" } })).toBe(false);
     expect(await releaseRun({ runId: "r", workerId: "other" })).toBe(false);
     expect(await releaseRun({ runId: "r", workerId: worker.id })).toBe(true);
     expect((await findRun({ id: "r" }))?.claimedBy).toBeNull();
+    expect((await findClaimStates({ runIds: ["r"] }))[0].claimedBy).toBeNull();
+    expect(await findClaimStates({ runIds: [] })).toEqual([]);
+    // Only a queued run is claimed.
+    await updateRunIfStatus({ id: "r", statuses: ["queued"], changes: { status: "running" } });
+    expect(await claimRun({ runId: "r", worker })).toBe(false);
+    await updateRunIfStatus({ id: "r", statuses: ["running"], changes: { status: "queued" } });
 
     expect(await beatWorker({ id: worker.id })).toBe(true);
     expect(await markWorkerGone({ id: worker.id })).toBe(true);

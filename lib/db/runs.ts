@@ -576,7 +576,7 @@ export async function replaceResults(opts: {
 }): Promise<void> {
   const db = opts.db ?? getDb();
   await db.$transaction([
-    db.checkResult.deleteMany({ where: { attemptId: opts.attemptId } }),
+    db.$executeRaw`DELETE FROM "CheckResult" WHERE "attemptId" = ${opts.attemptId}`,
     ...insertResultRows(db, opts),
   ]);
 }

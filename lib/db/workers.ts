@@ -1,11 +1,16 @@
 // Workers and the runs they hold: registration, heartbeats, the conditional claim that lets one worker
 // alone execute a run, and the hand-back of a lost or stopping worker's runs. One query or command each.
 import { ACTIVE_RUN_STATUSES } from "../gates/run-ending";
+import { rowsWhere, updateWhere } from "./by-id";
 import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
 import { runJson, type Worker } from "./models";
 import type { RunRecord } from "./runs";
 
 export type WorkerRecord = Worker;
+
+// A claim and its release are raw (by-id.ts): each run has one of each, and the model's conditional update
+// was planned anew each time. updatedAt is set, as the model update set it.
+const CLAIM_WRITE = { json: new Set<string>(), touch: "updatedAt" } as const;
 
 export async function insertWorker(opts: {
   data: { name: string; host: string; pid: number; concurrency: number };
@@ -76,23 +81,25 @@ export async function claimRun(opts: {
   worker: { id: string; name: string };
   db?: DbOrTx;
 }): Promise<boolean> {
-  return isUpdated(
-    (opts.db ?? getDb()).run.update({
-      where: { id: opts.runId, status: "queued", claimedBy: null },
-      data: { claimedBy: opts.worker.id, workerName: opts.worker.name },
-      select: { id: true },
-    }),
+  const claimed = await updateWhere(
+    opts.db ?? getDb(),
+    "Run",
+    { id: opts.runId, status: "queued", claimedBy: null },
+    { claimedBy: opts.worker.id, workerName: opts.worker.name },
+    CLAIM_WRITE,
   );
+  return claimed > 0;
 }
 
 export async function releaseRun(opts: { runId: string; workerId: string; db?: DbOrTx }): Promise<boolean> {
-  return isUpdated(
-    (opts.db ?? getDb()).run.update({
-      where: { id: opts.runId, claimedBy: opts.workerId },
-      data: { claimedBy: null },
-      select: { id: true },
-    }),
+  const released = await updateWhere(
+    opts.db ?? getDb(),
+    "Run",
+    { id: opts.runId, claimedBy: opts.workerId },
+    { claimedBy: null },
+    CLAIM_WRITE,
   );
+  return released > 0;
 }
 
 export async function listRunsClaimedBy(opts: { workerId: string; db?: DbOrTx }): Promise<RunRecord[]> {
@@ -110,10 +117,12 @@ export async function findClaimStates(opts: {
   db?: DbOrTx;
 }): Promise<{ id: string; status: string; claimedBy: string | null; endingReason: string | null }[]> {
   if (opts.runIds.length === 0) return [];
-  return (opts.db ?? getDb()).run.findMany({
-    where: { id: { in: opts.runIds } },
-    select: { id: true, status: true, claimedBy: true, endingReason: true },
-  });
+  return rowsWhere(
+    opts.db ?? getDb(),
+    "Run",
+    { id: opts.runIds },
+    { select: ["id", "status", "claimedBy", "endingReason"] },
+  );
 }
 
 export async function hasCheckStarted(opts: { runId: string; db?: DbOrTx }): Promise<boolean> {
