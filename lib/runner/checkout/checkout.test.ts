@@ -18,6 +18,7 @@ import {
   resolveInsideCheckout,
   saveCheckoutBranch,
   worktreeDirOf,
+  writtenIndexOf,
   type CheckoutTarget,
 } from "./checkout";
 
@@ -331,6 +332,19 @@ without", async () => {
       const fromHead = await checkoutState(c.path);
       expect(fromHead.isDirty).toBe(true);
       expect({ tree: fromWritten.tree, isDirty: fromWritten.isDirty }).toEqual({ tree: fromHead.tree, isDirty: true });
+      // The sharp case: an index whose entries are all older than it, so none is marked to be read again and
+      // only the cache-tree reset primed from HEAD's trees could answer for them (the files aged, the index
+      // refreshed a second later).
+      for (const name of fs.readdirSync(c.path).filter((n) => n !== ".git")) age(path.join(c.path, name));
+      await nextSecondAfter(Date.now());
+      gitIn(c.path, "update-index", "-q", "--refresh");
+      const refreshed = writtenIndexOf(c.path);
+      expect(refreshed).not.toBeNull();
+      const fromRefreshed = await checkoutState(c.path, { keepIndex: true, written: refreshed });
+      expect({ tree: fromRefreshed.tree, isDirty: fromRefreshed.isDirty }).toEqual({
+        tree: fromHead.tree,
+        isDirty: true,
+      });
     } finally {
       odd.cleanup();
     }

@@ -310,7 +310,7 @@ async function writeSavedIndex(tmpIndex: string, saved: SavedIndex): Promise<boo
 // (filters, eol conversion and `ident` make a file on disk differ from its blob, which a stat match would
 // hide), a submodule, an entry not at stage 0, no cache-tree root (HEAD's tree), or an index this process
 // does not read (see readOwnIndex).
-function writtenIndexOf(wt: string): WrittenIndex | null {
+export function writtenIndexOf(wt: string): WrittenIndex | null {
   const own = readOwnFile(path.join(wt, ".git", "index"));
   const parsed = own && parseIndexData(own.bytes);
   const headTree = parsed?.rootTree;
