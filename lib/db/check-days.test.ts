@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
 import { createTestDb, type TestDb } from "../testing/test-db";
 import { getDb } from "./client";
-import { insertResults, replaceResults, settleUnfinishedResults, type QueuedResult } from "./runs";
+import { insertResults, upsertResults, settleUnfinishedResults, type QueuedResult } from "./runs";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -69,13 +69,13 @@ describe("the check history's day counts", () => {
       results: [row("unit", "queued"), row("lint", "queued")],
     });
     expect(await kept()).toEqual([]);
-    await replaceResults({
+    await upsertResults({
       attemptId: "r1-1",
       runId: "r1",
       logAttempt: 1,
       results: [row("unit", "failed"), row("lint", "running")],
     });
-    await replaceResults({
+    await upsertResults({
       attemptId: "r1-1",
       runId: "r1",
       logAttempt: 1,

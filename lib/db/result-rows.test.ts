@@ -1,10 +1,10 @@
-// An attempt's result rows are written by raw statements (runs.ts insertResults, replaceResults): what they
+// An attempt's result rows are written by raw statements (runs.ts insertResults, upsertResults): what they
 // store reads back exactly as the model query's createMany stores the same rows — every column set, and
 // each nullable one left null — with ids shaped as cuid() gives them. Runs on SQLite here and on PostgreSQL
 // in `npm run test:pg`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "./client";
-import { insertResults, listResults, replaceResults, type QueuedResult } from "./runs";
+import { insertResults, listResults, upsertResults, type QueuedResult } from "./runs";
 import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
 import { createTestDb, type TestDb } from "../testing/test-db";
 
@@ -89,32 +89,61 @@ describe("result rows written raw", () => {
     for (const id of ids) expect(id).toMatch(/^c[0-9a-z]{24}$/);
   });
 
-  it("are rewritten whole by replaceResults, keeping a row's id and its flaky flag, in one transaction", async () => {
+  it("are rewritten by upsertResults, each row kept by its check id (its id too) or added, all or nothing", async () => {
     const attemptId = attempts[3];
     await insertResults({ attemptId, runId: "r", logAttempt: 1, results: [BARE, { ...BARE, checkId: "other" }] });
     const [first] = await listResults({ attemptId });
-    await replaceResults({
+    await upsertResults({
       attemptId,
       runId: "r",
       logAttempt: 2,
-      results: [{ ...first, verdict: "passed", flaky: true } as QueuedResult, FULL],
+      // An attempt's rows are only added and changed: the rows as they stand, one more (a proof row) at the end.
+      results: [{ ...first, verdict: "passed", flaky: true } as QueuedResult, { ...BARE, checkId: "other" }, FULL],
     });
     const after = await listResults({ attemptId });
     expect(after.map((r) => [r.checkId, r.verdict, r.position, r.logAttempt])).toEqual([
       ["lint", "passed", 0, 2],
-      ["unit", "failed", 1, 2],
+      ["other", "queued", 1, 2],
+      ["unit", "failed", 2, 2],
     ]);
     expect(after[0]).toMatchObject({ id: first.id, flaky: true });
-    // A rewrite that fails half-way (a duplicate check id) leaves the rows as they were.
-    await expect(replaceResults({ attemptId, runId: "r", logAttempt: 3, results: [BARE, BARE] })).rejects.toThrow();
+    // A rewrite that cannot be written (a check id twice; a kind no check has, in the last row) is refused
+    // before anything is written: the rows stay as they were.
+    await expect(upsertResults({ attemptId, runId: "r", logAttempt: 3, results: [BARE, BARE] })).rejects.toThrow(
+      "check lint twice",
+    );
+    await expect(
+      upsertResults({
+        attemptId,
+        runId: "r",
+        logAttempt: 3,
+        results: [
+          { ...BARE, verdict: "failed" },
+          { ...FULL, kind: "nonsense" as never },
+        ],
+      }),
+    ).rejects.toThrow("kind must be one of");
     expect(await listResults({ attemptId })).toEqual(after);
+    // A row keeps its id whether or not the caller names it.
+    await upsertResults({
+      attemptId,
+      runId: "r",
+      logAttempt: 3,
+      results: [{ ...BARE, verdict: "error" }, { ...BARE, checkId: "other" }, FULL],
+    });
+    const again = await listResults({ attemptId });
+    expect(again.map((r) => [r.id, r.verdict, r.logAttempt])).toEqual([
+      [after[0].id, "error", 3],
+      [after[1].id, "queued", 3],
+      [after[2].id, "failed", 3],
+    ]);
   });
 
   it("more rows than one statement takes go in several, in order", async () => {
     const attemptId = attempts[1];
     await getDb().checkResult.deleteMany({ where: { attemptId } });
     const many = Array.from({ length: 1203 }, (_, i) => ({ ...BARE, checkId: `k${i}` }));
-    await replaceResults({ attemptId, runId: "r", logAttempt: 1, results: many });
+    await upsertResults({ attemptId, runId: "r", logAttempt: 1, results: many });
     const rows = await listResults({ attemptId });
     expect(rows.map((r) => r.checkId)).toEqual(many.map((r) => r.checkId));
     expect(rows.map((r) => r.position)).toEqual(many.map((_, i) => i));

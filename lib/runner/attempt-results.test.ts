@@ -51,7 +51,7 @@ describe("AttemptResults", () => {
   it("rows whose write failed are written again at the close", async () => {
     await seedRun({ id: "f", taskId: "a", number: 2 });
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const replace = vi.spyOn(runs, "replaceResults");
+    const replace = vi.spyOn(runs, "upsertResults");
     try {
       const results = new AttemptResults("f", { id: "f-1", n: 1 }, checks);
       results.open();

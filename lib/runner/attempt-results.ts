@@ -2,7 +2,7 @@
 // and are written to the database behind the checks: at most once a second while they change, and at
 // the end. Per check that is no database write at all, which keeps a run of many quick checks close to
 // the speed of running the commands. (After a crash, recovery writes the frozen checks as interrupted.)
-import { insertResults, replaceResults, resultRecordOf, type QueuedResult, type ResultRecord } from "../db/runs";
+import { insertResults, resultRecordOf, upsertResults, type QueuedResult, type ResultRecord } from "../db/runs";
 import type { EffectiveCheck } from "../gates/merge-checks";
 
 const WRITE_BEHIND_MS = 1000;
@@ -87,7 +87,7 @@ export class AttemptResults {
             logAttempt: this.attempt.n,
             results: snapshot,
           })
-        : replaceResults({
+        : upsertResults({
             attemptId: this.attempt.id,
             runId: this.runId,
             logAttempt: this.attempt.n,
