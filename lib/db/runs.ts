@@ -83,7 +83,10 @@ export async function insertRunWithFirstAttempt(opts: {
   newestNumber?: number | null;
   db?: DbOrTx;
 }): Promise<RunRecord> {
-  const db = opts.db ?? getDb();
+  const given = opts.db ?? getDb();
+  // Both rows or neither: inside the caller's transaction (a dispatch's), or one of its own.
+  if ("$transaction" in given) return given.$transaction((tx) => insertRunWithFirstAttempt({ ...opts, db: tx }));
+  const db = given;
   const { proof, sandbox, lane, ...data } = opts.data;
   const last =
     opts.newestNumber !== undefined

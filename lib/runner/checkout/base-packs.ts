@@ -6,15 +6,20 @@
 // task. A copy, never a hard link: the agent owns its checkout's files, and must not reach the kept pack
 // or another task's. The commit must be an ancestor of the branch's start, so nothing outside the task's
 // own history is ever in its checkout.
+//
+// The kept packs are the server's alone (<data dir>/base-packs, which no run-as user can enter), and so is the
+// repository they are written in: with them in a folder of the run-as user's, a process of that user could
+// have put a link where the server copies from or writes (a pack "copied" from the data dir's secret key into
+// a checkout, a ref written through a link), or a pack of its own making for other tasks to start from.
 import fs from "node:fs";
 import path from "node:path";
-import { giveTo, runAsFromEnv } from "../run-as";
 import { git, gitOk } from "./git";
 
 const KEEP = 2;
 
-function basePacksDirOf(repoDir: string): string {
-  return `${repoDir.replace(/\.git$/, "")}.base-packs`;
+// <data dir>/base-packs/<Work id>, beside <data dir>/repos/<Work id>.git.
+export function basePacksDirOf(repoDir: string): string {
+  return path.join(path.dirname(path.dirname(repoDir)), "base-packs", path.basename(repoDir).replace(/\.git$/, ""));
 }
 
 const isSha = (name: string) => /^[0-9a-f]{40,64}$/.test(name);
@@ -49,7 +54,8 @@ export async function seedFromBasePack(opts: { repoDir: string; gitDir: string; 
     if (!files.some((f) => f.endsWith(".pack")) || !files.some((f) => f.endsWith(".idx"))) continue;
     const to = path.join(opts.gitDir, "objects", "pack");
     fs.mkdirSync(to, { recursive: true });
-    // Into a repository being made where only the server reaches: the caller hands it over as a whole.
+    // From the server's own folder into a repository being made where only the server reaches (the caller hands
+    // it over as a whole).
     for (const file of files)
       fs.copyFileSync(path.join(from, file), path.join(to, file), fs.constants.COPYFILE_FICLONE);
     const now = new Date();
@@ -67,13 +73,14 @@ export async function buildBasePack(opts: { repoDir: string; tip: string }): Pro
   const root = basePacksDirOf(opts.repoDir);
   const dest = path.join(root, opts.tip);
   if (fs.existsSync(dest)) return;
-  const runAs = runAsFromEnv();
-  fs.mkdirSync(root, { recursive: true });
-  giveTo(root, runAs);
+  fs.mkdirSync(path.dirname(root), { recursive: true, mode: 0o700 });
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   const relay = `${dest}.build-${process.pid}`;
   fs.rmSync(relay, { recursive: true, force: true });
+  // git runs as the server here (the run-as user cannot enter the folder); it only reads the clone's objects.
+  const asServer = { asServer: true } as const;
   try {
-    await git(["init", "--bare", "--quiet", "--template=", relay]);
+    await git(["init", "--bare", "--quiet", "--template=", relay], asServer);
     fs.writeFileSync(
       path.join(relay, "objects", "info", "alternates"),
       `${fs.realpathSync(path.join(opts.repoDir, "objects"))}\n`,
@@ -82,6 +89,7 @@ export async function buildBasePack(opts: { repoDir: string; tip: string }): Pro
     fs.mkdirSync(path.dirname(ref), { recursive: true });
     fs.writeFileSync(ref, `${opts.tip}\n`);
     await git(["repack", "-a", "-d", "-q"], {
+      ...asServer,
       cwd: relay,
       timeoutMs: 1_800_000,
       config: [["repack.writeBitmaps", "false"]],

@@ -57,11 +57,9 @@ describe("prepareCheckout", () => {
     expect(fs.statSync(repoDir).ino).toBe(inode);
     expect(second.path).toBe(first.path);
     expect(third.path).not.toBe(first.path);
-    // One clone (and the packs new checkouts start from: task-repo.ts, base-packs.ts).
-    expect(fs.readdirSync(path.join(dataDir, "repos")).filter((n) => !n.startsWith("."))).toEqual([
-      "work-1.base-packs",
-      "work-1.git",
-    ]);
+    // One clone, and beside the clones the packs new checkouts start from (task-repo.ts, base-packs.ts).
+    expect(fs.readdirSync(path.join(dataDir, "repos")).filter((n) => !n.startsWith("."))).toEqual(["work-1.git"]);
+    expect(fs.readdirSync(path.join(dataDir, "base-packs"))).toEqual(["work-1"]);
   });
 
   it("gives each task its own worktree on its own branch, created from the base branch", async () => {

@@ -162,7 +162,7 @@ async function prepareLocked(
   const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
   // A `.git` that is not a directory of its own: a worktree of the clone (the layout before checkouts were
   // repositories of their own) or a pointer an agent planted. Its files are kept, the pointer is not.
-  const keepFiles = dropGitPointer(repoDir, wt);
+  const keepFiles = dropGitPointer(wt);
   if (!keepFiles) fs.rmSync(wt, { recursive: true, force: true });
   // Worktrees of the clone are left only from the layout before (and the scratch worktrees it made).
   if (fs.existsSync(path.join(repoDir, "worktrees"))) await git(["worktree", "prune"], { cwd: repoDir });
@@ -180,25 +180,28 @@ async function prepareLocked(
   return { path: wt, head: await headCommit(wt), baseBranch, written: keepFiles ? null : writtenIndexOf(wt) };
 }
 
-// Removes a checkout's `.git` pointer (file or symlink) and, when it names a worktree of the clone, that
-// worktree's registration (else the clone would refuse to update the branch "checked out" there). True
-// when there was one, so the checkout's files are the agent's to keep.
-function dropGitPointer(repoDir: string, wt: string): boolean {
-  const dotGit = path.join(wt, ".git");
-  let stat: fs.Stats;
+// Removes a checkout's `.git` pointer (file or symlink). True when there was one, so the checkout's files are
+// the agent's to keep. The checkout's folder is the run-as user's: it is opened once without following a link
+// (a link in its place is no checkout: false, and the caller removes the link), and its `.git` read and
+// removed through that descriptor. A pointer naming a worktree of the clone leaves that worktree's
+// registration to `git worktree prune` (run next, as the run-as user: its `.git` is gone): the server removes
+// nothing by a path the pointer or the clone (both the user's) could steer elsewhere.
+function dropGitPointer(wt: string): boolean {
+  let fd: number;
   try {
-    stat = fs.lstatSync(dotGit);
+    fd = fs.openSync(wt, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
   } catch {
     return false;
   }
-  if (stat.isDirectory()) return false;
-  const pointer = stat.isFile() ? fs.readFileSync(dotGit, "utf8") : "";
-  const match = /^gitdir: (.+)$/m.exec(pointer);
-  const registered = match ? path.resolve(wt, match[1].trim()) : null;
-  if (registered?.startsWith(path.join(repoDir, "worktrees") + path.sep))
-    fs.rmSync(registered, { recursive: true, force: true });
-  fs.rmSync(dotGit, { force: true });
-  return true;
+  try {
+    const dotGit = `/proc/self/fd/${fd}/.git`;
+    const stat = fs.lstatSync(dotGit, { throwIfNoEntry: false });
+    if (!stat || stat.isDirectory()) return false;
+    fs.unlinkSync(dotGit);
+    return true;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 // Carries the task branch from the task's checkout into the Work's clone (after each attempt, before a

@@ -213,7 +213,7 @@ describe("a checkout started from a kept pack (the fast path for a repository wi
   it("holds the same objects as a full fetch would: the kept pack's commit is in the branch's \
 history, and a pack off it is never used", async () => {
     const first = await prepareCheckout(target("task-1", "p-1"));
-    const kept = path.join(`${repoDirOf(dataDir, "work-packs").replace(/\.git$/, "")}.base-packs`, first.head);
+    const kept = path.join(dataDir, "base-packs", "work-packs", first.head);
     expect(fs.readdirSync(kept).some((f) => f.endsWith(".pack"))).toBe(true);
 
     // The base moves on, and the fix sits on a branch: the next task starts from the kept pack plus the rest.

@@ -1,7 +1,8 @@
-// A new task's repository with a run-as user (GATEHOUSE_RUN_AS), who owns the worktrees folder: a process of
-// that user (another task's agent, a check left running) could put a link where root is about to write or
-// chown. So the repository is made where only the server reaches, handed over whole and moved in with one
-// rename: root writes nothing inside the user's folder, and what it made is all the user's.
+// A new task's repository with a run-as user (GATEHOUSE_RUN_AS), who owns the worktrees and repos folders: a
+// process of that user (another task's agent, a check left running) could put a link where root is about to
+// write, copy from or chown. So the repository is made where only the server reaches (the packs it starts
+// from are kept there too), handed over whole and moved in with one rename: root writes nothing inside the
+// user's folders, and what it made is all the user's.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,7 +25,15 @@ const target = (taskId: string): CheckoutTarget => ({
 
 // Paths root wrote, made or chowned while `fn` ran (the calls that create or change a file by its path; for
 // copyFileSync the copy's path).
-const WRITERS = ["writeFileSync", "appendFileSync", "mkdirSync", "chownSync", "lchownSync", "copyFileSync"] as const;
+const WRITERS = [
+  "writeFileSync",
+  "appendFileSync",
+  "mkdirSync",
+  "chownSync",
+  "lchownSync",
+  "copyFileSync",
+  "utimesSync",
+] as const;
 
 async function pathsWrittenDuring(fn: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
@@ -78,12 +87,15 @@ describeAsRoot("a new checkout with a run-as user", () => {
     repo.cleanup();
   });
 
-  it("is made where only the server reaches: root writes and chowns nothing inside the user's worktrees folder", async () => {
+  it("is made where only the server reaches: root writes and chowns nothing inside the user's folders", async () => {
     const worktrees = path.join(dataDir, "worktrees");
+    const usersFolders = ["worktrees", "repos"].map((name) => path.join(dataDir, name) + path.sep);
     for (const taskId of ["task-a", "task-b"]) {
       // task-a builds the kept pack of main and seeds from it, task-b seeds from the kept one.
       const written = await pathsWrittenDuring(() => prepareCheckout(target(taskId)));
-      expect(written.filter((p) => p.startsWith(worktrees + path.sep))).toEqual([]);
+      expect(written.filter((p) => usersFolders.some((folder) => p.startsWith(folder)))).toEqual([]);
+      // The kept packs: the server's alone.
+      expect((fs.statSync(path.join(dataDir, "base-packs")).mode & 0o777).toString(8)).toBe("700");
       expect(written.some((p) => p.startsWith(path.join(dataDir, "tmp") + path.sep))).toBe(true);
       const checkout = path.join(worktrees, taskId);
       expect(notOwnedBy(checkout, nobody.uid)).toEqual([]);
@@ -109,5 +121,39 @@ describeAsRoot("a new checkout with a run-as user", () => {
     expect(notOwnedBy(path.join(checkout, ".git"), nobody.uid)).toEqual([]);
     // The agent's files are its changes (gitIn trims the first status column's space).
     expect(asAnyOwner(checkout, "status", "--porcelain")).toBe("M README.md\n D src/app.txt");
+  });
+
+  it("a pointer or a link in the user's folders steers no removal by the server", async () => {
+    const victims = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-victims-"));
+    try {
+      // The clone's worktrees folder made a link to the server's folder, and a pointer naming "a worktree" in it.
+      const precious = path.join(victims, "precious");
+      fs.mkdirSync(precious);
+      fs.writeFileSync(path.join(precious, "keep.txt"), "the server's\n");
+      const clone = path.join(dataDir, "repos", "work-1.git");
+      fs.rmSync(path.join(clone, "worktrees"), { recursive: true, force: true });
+      fs.symlinkSync(victims, path.join(clone, "worktrees"));
+      const pointed = path.join(dataDir, "worktrees", "task-pointed");
+      fs.mkdirSync(pointed);
+      fs.writeFileSync(path.join(pointed, ".git"), `gitdir: ${path.join(clone, "worktrees", "precious")}\n`);
+      for (const p of [pointed, path.join(pointed, ".git")]) fs.lchownSync(p, nobody.uid, nobody.gid);
+      await prepareCheckout(target("task-pointed")).catch(() => undefined);
+      expect(fs.readFileSync(path.join(precious, "keep.txt"), "utf8")).toBe("the server's\n");
+      fs.rmSync(path.join(clone, "worktrees"));
+
+      // A task's checkout made a link to a folder of the server's whose .git is a file.
+      const other = path.join(victims, "other-repo");
+      fs.mkdirSync(other);
+      fs.writeFileSync(path.join(other, ".git"), "gitdir: /elsewhere\n");
+      const linked = path.join(dataDir, "worktrees", "task-linked");
+      fs.symlinkSync(other, linked);
+      fs.lchownSync(linked, nobody.uid, nobody.gid);
+      const made = await prepareCheckout(target("task-linked"));
+      expect(fs.readFileSync(path.join(other, ".git"), "utf8")).toBe("gitdir: /elsewhere\n");
+      expect(fs.lstatSync(made.path).isDirectory()).toBe(true);
+      expect(notOwnedBy(made.path, nobody.uid)).toEqual([]);
+    } finally {
+      fs.rmSync(victims, { recursive: true, force: true });
+    }
   });
 });

@@ -112,8 +112,9 @@ export async function createTaskRepository(opts: {
   const { repoDir, dir, branch } = opts;
   const tip = await ensureCloneBranch(repoDir, branch, opts.baseBranch);
   const target = opts.keepFiles ? dir : `${dir}.tmp-${process.pid}-${Date.now()}`;
-  if (opts.keepFiles) fs.rmSync(path.join(dir, ".git"), { recursive: true, force: true });
-  else fs.rmSync(target, { recursive: true, force: true });
+  // Kept files: their `.git` pointer is gone already (checkout.ts dropGitPointer), and the new one is moved in
+  // without following a link (a `.git` planted again meanwhile fails the move, never is removed by path).
+  if (!opts.keepFiles) fs.rmSync(target, { recursive: true, force: true });
   try {
     const seeded = await makeRepository({ ...opts, target, tip });
     // A fresh repository (not the agent's kept files) is the platform's until it is renamed into place.

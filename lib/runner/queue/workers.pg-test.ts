@@ -243,7 +243,7 @@ from, before any run of it reaches the worker", async () => {
     await waitForOutput(joining, "readied the clones of 1 Works run lately (1 cloned)");
     const repo = path.join(joining.dataDir, "repos", `${s.work.id}.git`);
     expect(fs.existsSync(path.join(repo, "HEAD"))).toBe(true);
-    const packs = fs.readdirSync(path.join(joining.dataDir, "repos", `${s.work.id}.base-packs`));
+    const packs = fs.readdirSync(path.join(joining.dataDir, "base-packs", s.work.id));
     expect(packs).toEqual([run.startCommit]);
     // Nothing of a run: no checkout, no log.
     expect(fs.existsSync(path.join(joining.dataDir, "worktrees", s.task.id))).toBe(false);
