@@ -3,6 +3,7 @@
 // write, copy from or chown. So the repository is made where only the server reaches (the packs it starts
 // from are kept there too), handed over whole and moved in with one rename: root writes nothing inside the
 // user's folders, and what it made is all the user's.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { gitIn, makeGitRepo, type TestRepo } from "../../testing/git-repo";
 import { describeAsRoot } from "../../testing/needs-root";
 import { prepareDataDirFor, resolveRunAs, type RunAsUser } from "../run-as";
-import { prepareCheckout, type CheckoutTarget } from "./checkout";
+import { prepareCheckout, saveCheckoutBranch, type CheckoutTarget } from "./checkout";
 
 let dataDir: string;
 let repo: TestRepo;
@@ -155,5 +156,31 @@ describeAsRoot("a new checkout with a run-as user", () => {
     } finally {
       fs.rmSync(victims, { recursive: true, force: true });
     }
+  });
+
+  it("carrying a task's commit back into the clone writes nothing in the user's folders either", async () => {
+    const checkout = path.join(dataDir, "worktrees", "task-a");
+    // The agent's commit, made as the run-as user.
+    fs.writeFileSync(path.join(checkout, "fix.txt"), "fixed\n");
+    fs.lchownSync(path.join(checkout, "fix.txt"), nobody.uid, nobody.gid);
+    const asNobody = (...args: string[]) =>
+      execFileSync("setpriv", [`--reuid=${nobody.uid}`, `--regid=${nobody.gid}`, "--clear-groups", "git", ...args], {
+        cwd: checkout,
+        env: { ...process.env, HOME: "/nonexistent", GIT_CONFIG_NOSYSTEM: "1" },
+        encoding: "utf8",
+      }).trim();
+    asNobody("add", "fix.txt");
+    asNobody("-c", "user.name=a", "-c", "user.email=a@a.invalid", "commit", "--quiet", "-m", "the fix");
+    const commit = asNobody("rev-parse", "HEAD");
+    let saved: string | null = null;
+    const written = await pathsWrittenDuring(async () => {
+      saved = await saveCheckoutBranch(target("task-a"));
+    });
+    expect(saved).toBe(commit);
+    const clone = path.join(dataDir, "repos", "work-1.git");
+    expect(asAnyOwner(clone, "rev-parse", "refs/heads/gatehouse/task-a")).toBe(commit);
+    const usersFolders = ["worktrees", "repos"].map((name) => path.join(dataDir, name) + path.sep);
+    expect(written.filter((p) => usersFolders.some((folder) => p.startsWith(folder)))).toEqual([]);
+    expect(fs.readdirSync(path.join(dataDir, "relays"))).toEqual([]);
   });
 });

@@ -327,10 +327,13 @@ export async function syncVisibleRefs(opts: {
   }
 }
 
-let syncCounter = 0;
-
 // Carries the checkout's task branch into the clone (forced: an agent may rewrite its branch). Returns the
 // branch's commit, or null when the checkout has no such branch (nothing to carry).
+// <data dir>/relays, beside <data dir>/repos.
+function relaysDirOf(repoDir: string): string {
+  return path.join(path.dirname(path.dirname(repoDir)), "relays");
+}
+
 export async function saveTaskBranch(opts: {
   repoDir: string;
   checkoutPath: string;
@@ -355,9 +358,12 @@ export async function saveTaskBranch(opts: {
   }
   if (resolveRef([repoDir], ref) === commit) return commit;
   // A bare repository made by hand (no git process, no template): the platform's config, one ref, and the
-  // checkout's objects as an alternate. upload-pack runs here, never in the checkout's repository.
-  const relay = `${repoDir}.save-${process.pid}-${++syncCounter}`;
-  fs.rmSync(relay, { recursive: true, force: true });
+  // checkout's objects as an alternate. upload-pack runs here, never in the checkout's repository. It is made
+  // in the server's folder of relays (which the run-as user may read, to fetch from, but not write), so no
+  // process of that user can put a link where the server writes it.
+  const relays = relaysDirOf(repoDir);
+  fs.mkdirSync(relays, { recursive: true, mode: 0o711 });
+  const relay = fs.mkdtempSync(path.join(relays, "save-"));
   try {
     fs.mkdirSync(path.join(relay, "objects", "info"), { recursive: true });
     fs.mkdirSync(path.join(relay, "refs", "heads"), { recursive: true });
@@ -365,6 +371,7 @@ export async function saveTaskBranch(opts: {
     fs.writeFileSync(path.join(relay, "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = true\n");
     fs.writeFileSync(path.join(relay, "refs", "heads", "task"), `${commit}\n`);
     fs.writeFileSync(path.join(relay, "objects", "info", "alternates"), `${fs.realpathSync(objects)}\n`);
+    fs.chmodSync(relay, 0o755);
     await git([...FETCH, relay, `+refs/heads/task:refs/heads/${branch}`], {
       cwd: repoDir,
       timeoutMs: 600_000,
