@@ -10,7 +10,7 @@ import { benchScale } from "./scale-bench";
 import { benchProof } from "./proof-bench";
 import { benchViewers } from "./viewers-bench";
 import { benchGrowth } from "./growth-bench";
-import { benchQueryPath, benchResultRows, benchRunChanges } from "./query-path-bench";
+import { benchDispatchWrites, benchQueryPath, benchResultRows, benchRunChanges } from "./query-path-bench";
 import { benchFingerprint } from "./fingerprint-bench";
 
 async function main() {
@@ -32,6 +32,8 @@ async function main() {
     print(rows.at(-1)!);
     rows.push(await benchRunChanges("sqlite"));
     print(rows.at(-1)!);
+    rows.push(await benchDispatchWrites("sqlite"));
+    print(rows.at(-1)!);
   }
   if (only === "queries" || only === "scale") {
     rows.push(await benchQueryPath("postgres"));
@@ -41,6 +43,8 @@ async function main() {
     rows.push(await benchResultRows("postgres"));
     print(rows.at(-1)!);
     rows.push(await benchRunChanges("postgres"));
+    print(rows.at(-1)!);
+    rows.push(await benchDispatchWrites("postgres"));
     print(rows.at(-1)!);
   }
   if (!only || only === "runner" || only === "sandbox") {

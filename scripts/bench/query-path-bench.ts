@@ -1,11 +1,21 @@
 // Where a run's database time goes (issue 27): one model query through Prisma (its query compiler plans
 // every call anew: JSON protocol, WebAssembly, result decoding) against the same row read by raw SQL through
 // the same client and connection; an attempt's result rows written by createMany against one raw INSERT; and
-// a run's changes written by the model update against one raw UPDATE.
+// a run's changes written by the model update against one raw UPDATE; a dispatch's writes by model queries
+// against raw statements.
 // A run makes a few dozen model queries, so this is most of a worker's own CPU per run. Both sides
 // interleaved, CPU of this process (the database's own work is beside it).
 import { getDb } from "../../lib/db/client";
-import { insertResults, type QueuedResult, type RunChanges, updateRun } from "../../lib/db/runs";
+import { insertAuditEvent } from "../../lib/db/audit";
+import {
+  findNewestRunOfTask,
+  insertResults,
+  insertRunWithFirstAttempt,
+  type QueuedResult,
+  type RunChanges,
+  type RunInsert,
+  updateRun,
+} from "../../lib/db/runs";
 import { seedRun, seedTask, seedWork } from "../../lib/testing/seeded-rows";
 import { createTestDb } from "../../lib/testing/test-db";
 import type { BenchRow } from "./runner-bench";
@@ -154,6 +164,63 @@ export function benchRunChanges(db: Database, writes = 200, rounds = 5): Promise
       baselineMs: b,
       ratio: s / b,
       extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a write (${writes} × ${rounds} each)`,
+    };
+  });
+}
+
+// What a dispatch writes, in its transaction (issue 27: ~10 ms of a dispatch's CPU, most of it Prisma's): the
+// task's newest run read, the run created with its first attempt (a nested create), and the audit entry, as
+// model queries (as dispatchTask wrote them until session 29) against the raw statements it writes now.
+export function benchDispatchWrites(db: Database, dispatches = 100, rounds = 5): Promise<BenchRow> {
+  return withSeededDb(db, async () => {
+    const client = getDb();
+    const data = {
+      taskId: "qt",
+      workId: "qw",
+      policy: "required",
+      maxAttempts: 3,
+      checks: [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }],
+      suppressed: [],
+      warnings: [],
+      branch: "gatehouse/qt",
+      dispatchedById: null,
+      agentCommand: null,
+      budgetSec: null,
+      budgetUsd: null,
+    } as unknown as RunInsert;
+    const event = { actorId: null, actorLabel: "Gatehouse", via: "system", action: "run.dispatch", summary: "bench" };
+    const model = () =>
+      client.$transaction(async (tx) => {
+        const newest = await tx.run.findFirst({ where: { taskId: "qt" }, orderBy: { number: "desc" } });
+        const run = await tx.run.create({
+          data: {
+            ...(data as object as { taskId: string; workId: string; policy: "required"; branch: string }),
+            maxAttempts: 3,
+            checks: data.checks as object[],
+            number: (newest?.number ?? 0) + 1,
+            attempts: { create: { n: 1, trigger: "dispatch", startedById: null } },
+          },
+          omit: { updatedAt: true },
+        });
+        await tx.auditEvent.create({ data: { ...event, runId: run.id }, select: { id: true } });
+      });
+    const raw = () =>
+      client.$transaction(async (tx) => {
+        const newest = await findNewestRunOfTask({ taskId: "qt", db: tx });
+        const run = await insertRunWithFirstAttempt({ data, newestNumber: newest?.number ?? null, db: tx });
+        await insertAuditEvent({ event: { ...event, runId: run.id }, db: tx });
+      });
+    const { s, b } = await interleaved(
+      rounds,
+      () => cpuPerCall(dispatches, model),
+      () => cpuPerCall(dispatches, raw),
+    );
+    return {
+      name: `a dispatch's writes on ${nameOf(db)}: model queries vs raw, CPU a dispatch`,
+      subjectMs: s,
+      baselineMs: b,
+      ratio: s / b,
+      extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a dispatch (${dispatches} × ${rounds} each)`,
     };
   });
 }
