@@ -18,7 +18,7 @@ import { git, gitOk } from "./git";
 const KEEP = 2;
 
 // <data dir>/base-packs/<Work id>, beside <data dir>/repos/<Work id>.git.
-export function basePacksDirOf(repoDir: string): string {
+function basePacksDirOf(repoDir: string): string {
   return path.join(path.dirname(path.dirname(repoDir)), "base-packs", path.basename(repoDir).replace(/\.git$/, ""));
 }
 
