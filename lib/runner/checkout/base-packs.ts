@@ -65,43 +65,43 @@ export async function seedFromBasePack(opts: { repoDir: string; gitDir: string; 
   return null;
 }
 
-// Writes the pack of `tip` (exactly the objects it reaches) from the clone's objects, without hashing the
-// history again: a bare repository of the platform's with one ref at `tip` and the clone's objects as an
-// alternate is repacked whole (`repack -a` packs what its refs reach, borrowed objects included, reusing the
-// clone's deltas). Only the most recently used few are kept.
+// Writes the pack of `tip` (exactly the objects it reaches) from the clone's objects: `pack-objects` runs in
+// the clone as the run-as user (whose clone it is), reusing the clone's deltas, its output going to a file of
+// the server's that the spawner opens before the command drops its privileges; then `index-pack` runs as the
+// server on that file alone, outside any repository, and names every object by its content (an object of
+// the clone's that does not match its id is refused here, not copied into every new checkout). The server's
+// git never opens a path of the clone's: a link planted there (an alternates file leading to the secret key)
+// reaches only what the run-as user may read. Only the most recently used few are kept.
 export async function buildBasePack(opts: { repoDir: string; tip: string }): Promise<void> {
   const root = basePacksDirOf(opts.repoDir);
   const dest = path.join(root, opts.tip);
   if (fs.existsSync(dest)) return;
   fs.mkdirSync(path.dirname(root), { recursive: true, mode: 0o700 });
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
-  const relay = `${dest}.build-${process.pid}`;
-  fs.rmSync(relay, { recursive: true, force: true });
-  // git runs as the server here (the run-as user cannot enter the folder); it only reads the clone's objects.
-  const asServer = { asServer: true } as const;
+  const tmp = `${dest}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { mode: 0o700 });
   try {
-    await git(["init", "--bare", "--quiet", "--template=", relay], asServer);
-    fs.writeFileSync(
-      path.join(relay, "objects", "info", "alternates"),
-      `${fs.realpathSync(path.join(opts.repoDir, "objects"))}\n`,
-    );
-    const ref = path.join(relay, "refs", "heads", "base");
-    fs.mkdirSync(path.dirname(ref), { recursive: true });
-    fs.writeFileSync(ref, `${opts.tip}\n`);
-    await git(["repack", "-a", "-d", "-q"], {
-      ...asServer,
-      cwd: relay,
+    const revs = path.join(tmp, "revs");
+    const written = path.join(tmp, "incoming.pack");
+    fs.writeFileSync(revs, `${opts.tip}\n`);
+    fs.writeFileSync(written, "");
+    await git(["pack-objects", "--revs", "--stdout", "--quiet"], {
+      cwd: opts.repoDir,
+      stdinFile: revs,
+      stdoutFile: written,
       timeoutMs: 1_800_000,
-      config: [["repack.writeBitmaps", "false"]],
     });
-    const from = path.join(relay, "objects", "pack");
-    const tmp = `${dest}.tmp-${process.pid}`;
-    fs.rmSync(tmp, { recursive: true, force: true });
-    fs.mkdirSync(tmp);
-    for (const file of packFiles(from)) fs.renameSync(path.join(from, file), path.join(tmp, file));
-    fs.renameSync(tmp, dest);
+    // Outside any repository: the pack file alone, its index written beside it; prints the pack's name.
+    const name = (await git(["index-pack", written], { asServer: true, cwd: tmp, timeoutMs: 1_800_000 })).trim();
+    if (!/^[0-9a-f]{40,64}$/.test(name)) throw new Error(`git index-pack named no pack (${name.slice(0, 80)})`);
+    const kept = path.join(tmp, "kept");
+    fs.mkdirSync(kept);
+    for (const ext of ["pack", "idx"])
+      fs.renameSync(path.join(tmp, `incoming.${ext}`), path.join(kept, `pack-${name}.${ext}`));
+    fs.renameSync(kept, dest);
   } finally {
-    fs.rmSync(relay, { recursive: true, force: true });
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
   const old = fs
     .readdirSync(root)

@@ -173,9 +173,11 @@ describeAsRoot("a new checkout with a run-as user", () => {
     asNobody("-c", "user.name=a", "-c", "user.email=a@a.invalid", "commit", "--quiet", "-m", "the fix");
     const commit = asNobody("rev-parse", "HEAD");
     let saved: string | null = null;
+    // Under a strict umask too: the relay the user's git fetches from is made readable whatever it is.
+    const umask = process.umask(0o077);
     const written = await pathsWrittenDuring(async () => {
       saved = await saveCheckoutBranch(target("task-a"));
-    });
+    }).finally(() => process.umask(umask));
     expect(saved).toBe(commit);
     const clone = path.join(dataDir, "repos", "work-1.git");
     expect(asAnyOwner(clone, "rev-parse", "refs/heads/gatehouse/task-a")).toBe(commit);

@@ -329,6 +329,16 @@ export async function syncVisibleRefs(opts: {
 
 // Carries the checkout's task branch into the clone (forced: an agent may rewrite its branch). Returns the
 // branch's commit, or null when the checkout has no such branch (nothing to carry).
+// Folders 0755 and files 0644 whatever the umask: the run-as user's git reads the relay.
+function readableByAll(dir: string): void {
+  fs.chmodSync(dir, 0o755);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) readableByAll(p);
+    else fs.chmodSync(p, 0o644);
+  }
+}
+
 // <data dir>/relays, beside <data dir>/repos.
 function relaysDirOf(repoDir: string): string {
   return path.join(path.dirname(path.dirname(repoDir)), "relays");
@@ -362,7 +372,7 @@ export async function saveTaskBranch(opts: {
   // in the server's folder of relays (which the run-as user may read, to fetch from, but not write), so no
   // process of that user can put a link where the server writes it.
   const relays = relaysDirOf(repoDir);
-  fs.mkdirSync(relays, { recursive: true, mode: 0o711 });
+  if (fs.mkdirSync(relays, { recursive: true }) !== undefined) fs.chmodSync(relays, 0o711);
   const relay = fs.mkdtempSync(path.join(relays, "save-"));
   try {
     fs.mkdirSync(path.join(relay, "objects", "info"), { recursive: true });
@@ -371,7 +381,7 @@ export async function saveTaskBranch(opts: {
     fs.writeFileSync(path.join(relay, "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = true\n");
     fs.writeFileSync(path.join(relay, "refs", "heads", "task"), `${commit}\n`);
     fs.writeFileSync(path.join(relay, "objects", "info", "alternates"), `${fs.realpathSync(objects)}\n`);
-    fs.chmodSync(relay, 0o755);
+    readableByAll(relay);
     await git([...FETCH, relay, `+refs/heads/task:refs/heads/${branch}`], {
       cwd: repoDir,
       timeoutMs: 600_000,
