@@ -89,7 +89,7 @@ describe("result rows written raw", () => {
     for (const id of ids) expect(id).toMatch(/^c[0-9a-z]{24}$/);
   });
 
-  it("are rewritten by upsertResults, each row kept by its check id (its id too) or added, all or nothing", async () => {
+  it("are rewritten by upsertResults, each row kept by its check id (its id too) or added, all or none", async () => {
     const attemptId = attempts[3];
     await insertResults({ attemptId, runId: "r", logAttempt: 1, results: [BARE, { ...BARE, checkId: "other" }] });
     const [first] = await listResults({ attemptId });

@@ -308,7 +308,8 @@ export async function benchFlood(label: string, command: string, rounds: number)
       extra:
         `peak memory growth ${growthMb.toFixed(1)} MB; a bare pipe (| cat > /dev/null) takes ` +
         `${p.toFixed(0)} ms, ratio ${(p / b).toFixed(2)}; against that pipe: Gatehouse ${(s / p).toFixed(2)}, ` +
-        `its pipe reader alone (the output thrown away: no log, no tail ring) ${r.toFixed(0)} ms, ${(r / p).toFixed(2)}`,
+        "its pipe reader alone (the output thrown away: no log, no tail ring) " +
+        `${r.toFixed(0)} ms, ${(r / p).toFixed(2)}`,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -63,7 +63,8 @@ async function main() {
   }
   walls.sort((a, b) => a - b);
   console.log(
-    `per run: median ${walls[Math.floor(n / 2)].toFixed(0)} ms (load ${(await import("node:os")).loadavg()[0].toFixed(1)})`,
+    `per run: median ${walls[Math.floor(n / 2)].toFixed(0)} ms ` +
+      `(load ${(await import("node:os")).loadavg()[0].toFixed(1)})`,
   );
   for (const [k, v] of [...byProgram].sort((a, b) => b[1].ms - a[1].ms))
     console.log(`  ${k.padEnd(28)} ${String(v.count / n).padStart(5)} per run  ${(v.ms / n).toFixed(1)} ms per run`);

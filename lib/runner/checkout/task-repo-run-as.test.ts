@@ -109,7 +109,7 @@ describeAsRoot("a new checkout with a run-as user", () => {
     expect(fs.readdirSync(path.join(dataDir, "tmp")).filter((n) => n.startsWith("repo-"))).toEqual([]);
   });
 
-  it("a checkout whose .git was a pointer keeps its files, with a .git of the user's moved in beside them", async () => {
+  it("a checkout whose .git was a pointer keeps its files, a .git of the user's moved in beside them", async () => {
     const checkout = path.join(dataDir, "worktrees", "task-kept");
     fs.mkdirSync(checkout);
     fs.writeFileSync(path.join(checkout, "README.md"), "changed by the agent\n");

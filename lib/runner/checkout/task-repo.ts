@@ -141,12 +141,12 @@ export async function createTaskRepository(opts: {
   }
 }
 
-// The new repository's .git, laid out by hand (as `git init --template=` would: initRepository) with the platform's identity and, from a
-// kept pack of an earlier commit of this history, its branch pointing there, so the fetch that follows
-// negotiates from it and brings only the rest; returns that commit. With a run-as user, who owns the
-// worktrees folder (and, with keepFiles, the checkout), it is made in the staging folder only the server
-// reaches, handed to that user as a whole and then moved into place with one rename: root never writes or
-// chowns a path in a folder where a process of that user could meanwhile have put a link.
+// The new repository's .git, laid out by hand (as `git init --template=` would: initRepository) with the
+// platform's identity and, from a kept pack of an earlier commit of this history, its branch pointing there, so
+// the fetch that follows negotiates from it and brings only the rest; returns that commit. With a run-as user,
+// who owns the worktrees folder (and, with keepFiles, the checkout), it is made in the staging folder only the
+// server reaches, handed to that user as a whole and then moved into place with one rename: root never writes
+// or chowns a path in a folder where a process of that user could meanwhile have put a link.
 async function makeRepository(o: {
   repoDir: string;
   dir: string;
