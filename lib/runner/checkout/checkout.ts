@@ -15,6 +15,7 @@ import {
   createTaskRepository,
   hasManagedRefs,
   isOwnRepository,
+  removeUsersTree,
   saveTaskBranch,
   switchTaskBranch,
   syncVisibleRefs,
@@ -163,7 +164,7 @@ async function prepareLocked(
   // A `.git` that is not a directory of its own: a worktree of the clone (the layout before checkouts were
   // repositories of their own) or a pointer an agent planted. Its files are kept, the pointer is not.
   const keepFiles = dropGitPointer(wt);
-  if (!keepFiles) fs.rmSync(wt, { recursive: true, force: true });
+  if (!keepFiles) await removeUsersTree(wt);
   // Worktrees of the clone are left only from the layout before (and the scratch worktrees it made).
   if (fs.existsSync(path.join(repoDir, "worktrees"))) await git(["worktree", "prune"], { cwd: repoDir });
   await fetchOrigin(repoDir, resolveRepoUrl(work.repoUrl), askedAt);
@@ -218,7 +219,7 @@ export function saveCheckoutBranch(target: CheckoutTarget): Promise<string | nul
 async function cloneBare(url: string, repoDir: string): Promise<void> {
   fs.mkdirSync(path.dirname(repoDir), { recursive: true });
   const tmp = `${repoDir}.tmp-${process.pid}-${Date.now()}`;
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await removeUsersTree(tmp);
   try {
     await git(["clone", "--bare", "--quiet", "--", url, tmp], { timeoutMs: 1_800_000 });
     await git(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"], { cwd: tmp });
@@ -228,7 +229,7 @@ async function cloneBare(url: string, repoDir: string): Promise<void> {
     await git(["fetch", "--quiet", "origin"], { cwd: tmp, timeoutMs: 600_000 });
     fs.renameSync(tmp, repoDir);
   } catch (error) {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await removeUsersTree(tmp).catch(() => undefined);
     if (error instanceof GitError)
       throw new GitError(`could not clone ${url}: ${error.message.replace(/^git clone failed: /, "")}`);
     throw error;

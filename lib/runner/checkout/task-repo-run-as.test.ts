@@ -34,6 +34,7 @@ const WRITERS = [
   "lchownSync",
   "copyFileSync",
   "utimesSync",
+  "rmSync",
 ] as const;
 
 async function pathsWrittenDuring(fn: () => Promise<unknown>): Promise<string[]> {
@@ -184,5 +185,24 @@ describeAsRoot("a new checkout with a run-as user", () => {
     const usersFolders = ["worktrees", "repos"].map((name) => path.join(dataDir, name) + path.sep);
     expect(written.filter((p) => usersFolders.some((folder) => p.startsWith(folder)))).toEqual([]);
     expect(fs.readdirSync(path.join(dataDir, "relays"))).toEqual([]);
+  });
+
+  it("a stale checkout is removed as the user, never walked by the server", async () => {
+    const stale = path.join(dataDir, "worktrees", "task-stale");
+    // A checkout whose .git the agent deleted, with a folder in it.
+    fs.mkdirSync(path.join(stale, "deep", "er"), { recursive: true });
+    fs.writeFileSync(path.join(stale, "deep", "er", "file.txt"), "old\n");
+    for (const p of [
+      stale,
+      path.join(stale, "deep"),
+      path.join(stale, "deep", "er"),
+      path.join(stale, "deep", "er", "file.txt"),
+    ])
+      fs.lchownSync(p, nobody.uid, nobody.gid);
+    const written = await pathsWrittenDuring(() => prepareCheckout(target("task-stale")));
+    expect(written.filter((p) => p.startsWith(path.join(dataDir, "worktrees") + path.sep))).toEqual([]);
+    expect(fs.existsSync(path.join(stale, "deep"))).toBe(false);
+    expect(notOwnedBy(stale, nobody.uid)).toEqual([]);
+    expect(asAnyOwner(stale, "status", "--porcelain")).toBe("");
   });
 });

@@ -15,6 +15,9 @@ import path from "node:path";
 import { buildBasePack, seedFromBasePack } from "./base-packs";
 import { git, GitError, gitCaptured } from "./git";
 import { resolveRef } from "./read-head";
+import { config } from "../../config/config";
+import { pipeDirOf } from "../paths";
+import { execCaptured } from "../process/exec-captured";
 import { runAsFromEnv, type RunAsUser } from "../run-as";
 import { isManagedCheckoutRef, selectVisibleRefs } from "./visible-refs";
 
@@ -114,7 +117,7 @@ export async function createTaskRepository(opts: {
   const target = opts.keepFiles ? dir : `${dir}.tmp-${process.pid}-${Date.now()}`;
   // Kept files: their `.git` pointer is gone already (checkout.ts dropGitPointer), and the new one is moved in
   // without following a link (a `.git` planted again meanwhile fails the move, never is removed by path).
-  if (!opts.keepFiles) fs.rmSync(target, { recursive: true, force: true });
+  if (!opts.keepFiles) await removeUsersTree(target);
   try {
     const seeded = await makeRepository({ ...opts, target, tip });
     // A fresh repository (not the agent's kept files) is the platform's until it is renamed into place.
@@ -132,13 +135,35 @@ export async function createTaskRepository(opts: {
     if (opts.visibleRefs.length > 0)
       await syncVisibleRefs({ repoDir, checkoutPath: target, visibleRefs: opts.visibleRefs });
     if (!opts.keepFiles) {
-      fs.rmSync(dir, { recursive: true, force: true });
+      await removeUsersTree(dir);
       fs.renameSync(target, dir);
     }
   } catch (error) {
-    if (!opts.keepFiles) fs.rmSync(target, { recursive: true, force: true });
+    if (!opts.keepFiles) await removeUsersTree(target).catch(() => undefined);
     throw error;
   }
+}
+
+// Removes a file or tree in a folder the run-as user owns (a stale checkout, a half-made one). With such a
+// user, `rm -rf` runs as that user: the tree is theirs, and a link they put in it, or swap in while it is
+// walked, reaches only what they may remove anyway — the server's own recursive removal walks by path, and a
+// link swapped in between two of its steps would have root empty the folder it leads to. Anything but a
+// folder is unlinked (a link itself, never what it leads to). Without a run-as user, the server's own.
+export async function removeUsersTree(p: string): Promise<void> {
+  const runAs = runAsFromEnv();
+  if (!runAs) return fs.rmSync(p, { recursive: true, force: true });
+  const stat = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (!stat.isDirectory()) return fs.unlinkSync(p);
+  const removed = await execCaptured("rm", ["-rf", "--", p], {
+    cwd: "/",
+    env: { PATH: "/usr/bin:/bin" },
+    pipeDir: pipeDirOf(config().dataDir),
+    timeoutMs: 600_000,
+    runAs,
+  });
+  if (fs.lstatSync(p, { throwIfNoEntry: false }))
+    throw new GitError(`could not remove ${p} (as ${runAs.name}): ${removed.stderr.trim().split("\n")[0] ?? ""}`);
 }
 
 // The new repository's .git, laid out by hand (as `git init --template=` would: initRepository) with the
