@@ -687,6 +687,27 @@ laid over it: nothing runs, and the file is the tree's", async () => {
     expect(fs.readdirSync(victim)).toEqual(["precious.txt"]);
     expect(fs.existsSync(path.join(co, ".git", "worktrees", "evil"))).toBe(false);
   });
+
+  it("a checkout whose .git the agent made a link: nothing behind the link is removed, no scratch is made", async () => {
+    const victim = path.join(dataDir, "victim-dotgit");
+    fs.mkdirSync(path.join(victim, "worktrees"), { recursive: true });
+    fs.writeFileSync(path.join(victim, "worktrees", "precious.txt"), "keep me\n");
+    const co = (await prepareCheckout(target("task-dotgit-link", "gate-dotgit-link"))).path;
+    const head = await headCommit(co);
+    fs.renameSync(path.join(co, ".git"), path.join(dataDir, "moved-dotgit"));
+    fs.symlinkSync(victim, path.join(co, ".git"));
+    await expect(
+      withScratchWorktree({
+        checkoutPath: co,
+        dir: path.join(dataDir, "scratch", "dotgit-link"),
+        commit: head,
+        tree: head,
+        store: VerifiedStore.open({ dir: path.join(dataDir, "store-dotgit-link"), repoDir, runAs: null }),
+        fn: async () => undefined,
+      }),
+    ).rejects.toThrow("not a folder");
+    expect(fs.readdirSync(path.join(victim, "worktrees"))).toEqual(["precious.txt"]);
+  });
 });
 
 describe("objects and attributes the agent rewrites (third review of session 22)", () => {

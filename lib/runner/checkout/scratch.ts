@@ -102,6 +102,8 @@ function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
 async function removeScratch(checkoutPath: string, dir: string): Promise<void> {
   if (!fs.existsSync(dir)) return;
   await git(["worktree", "remove", "--force", dir], { cwd: checkoutPath }).catch(() => undefined);
+  // By the server, by path: a scratch holds files the server wrote that its user may not remove (the red
+  // team's); left as it was (see the README's Access and security).
   fs.rmSync(dir, { recursive: true, force: true });
   dropPlantedWorktreeEntries(checkoutPath);
   await git(["worktree", "prune"], { cwd: checkoutPath }).catch(() => undefined);
@@ -109,15 +111,33 @@ async function removeScratch(checkoutPath: string, dir: string): Promise<void> {
 
 // git keeps a worktree's bookkeeping in the checkout's .git/worktrees/<name>: that must be a folder of the
 // checkout's, never a link out of it, and an entry there that is not a folder (a link the agent planted)
-// goes before git reads it — `worktree prune` would empty whatever such a link points at.
+// goes before git reads it — `worktree prune` would empty whatever such a link points at. The checkout, its
+// `.git` and `.git/worktrees` are opened one by one without following a link and the entries listed and
+// removed through that descriptor: the agent owns them all, and a `.git` swapped for a link between a check
+// and a removal by path would have had root remove files wherever it led.
 function dropPlantedWorktreeEntries(checkoutPath: string): void {
-  const worktrees = path.join(checkoutPath, ".git", "worktrees");
-  const stat = fs.lstatSync(worktrees, { throwIfNoEntry: false });
-  if (!stat) return;
-  if (!stat.isDirectory())
-    throw new GitError("the checkout's .git/worktrees is not a folder: no scratch worktree is made there");
-  for (const entry of fs.readdirSync(worktrees, { withFileTypes: true }))
-    if (!entry.isDirectory()) fs.rmSync(path.join(worktrees, entry.name), { force: true });
+  const flags = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW;
+  let fd = fs.openSync(checkoutPath, flags);
+  try {
+    for (const name of [".git", "worktrees"]) {
+      let next: number;
+      try {
+        next = fs.openSync(`/proc/self/fd/${fd}/${name}`, flags);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw new GitError(
+          `the checkout's .git/worktrees is not a folder (${name}): no scratch worktree is made there`,
+        );
+      }
+      fs.closeSync(fd);
+      fd = next;
+    }
+    const folder = `/proc/self/fd/${fd}`;
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true }))
+      if (!entry.isDirectory()) fs.unlinkSync(`${folder}/${entry.name}`);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 async function linkDependencies(checkoutPath: string, dir: string, homes: ReadonlySet<string>): Promise<void> {

@@ -199,7 +199,11 @@ describeAsRoot("a new checkout with a run-as user", () => {
       path.join(stale, "deep", "er", "file.txt"),
     ])
       fs.lchownSync(p, nobody.uid, nobody.gid);
+    // And a folder of the server's in it, which that user may not empty: moved into the server's tmp whole.
+    fs.mkdirSync(path.join(stale, "reports"));
+    fs.writeFileSync(path.join(stale, "reports", "r.json"), "{}\n");
     const written = await pathsWrittenDuring(() => prepareCheckout(target("task-stale")));
+    expect(fs.existsSync(path.join(stale, "reports"))).toBe(false);
     expect(written.filter((p) => p.startsWith(path.join(dataDir, "worktrees") + path.sep))).toEqual([]);
     expect(fs.existsSync(path.join(stale, "deep"))).toBe(false);
     expect(notOwnedBy(stale, nobody.uid)).toEqual([]);

@@ -148,22 +148,32 @@ export async function createTaskRepository(opts: {
 // user, `rm -rf` runs as that user: the tree is theirs, and a link they put in it, or swap in while it is
 // walked, reaches only what they may remove anyway — the server's own recursive removal walks by path, and a
 // link swapped in between two of its steps would have root empty the folder it leads to. Anything but a
-// folder is unlinked (a link itself, never what it leads to). Without a run-as user, the server's own.
+// folder is unlinked (a link itself, never what it leads to). Without a run-as user, the server's own. The
+// path's parent must be a folder of the data dir's (worktrees, repos), which that user cannot replace.
 export async function removeUsersTree(p: string): Promise<void> {
   const runAs = runAsFromEnv();
   if (!runAs) return fs.rmSync(p, { recursive: true, force: true });
   const stat = fs.lstatSync(p, { throwIfNoEntry: false });
   if (!stat) return;
   if (!stat.isDirectory()) return fs.unlinkSync(p);
-  const removed = await execCaptured("rm", ["-rf", "--", p], {
+  const { dataDir } = config();
+  await execCaptured("rm", ["-rf", "--", p], {
     cwd: "/",
     env: { PATH: "/usr/bin:/bin" },
-    pipeDir: pipeDirOf(config().dataDir),
+    pipeDir: pipeDirOf(dataDir),
     timeoutMs: 600_000,
     runAs,
   });
-  if (fs.lstatSync(p, { throwIfNoEntry: false }))
-    throw new GitError(`could not remove ${p} (as ${runAs.name}): ${removed.stderr.trim().split("\n")[0] ?? ""}`);
+  if (!fs.lstatSync(p, { throwIfNoEntry: false })) return;
+  // What that user may not remove (a folder the server made in a checkout): the tree is moved whole into the
+  // server's own tmp (one rename; its parent is not the user's to swap) and removed there.
+  const trash = path.join(
+    dataDir,
+    "tmp",
+    `removed-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+  );
+  fs.renameSync(p, trash);
+  fs.rmSync(trash, { recursive: true, force: true });
 }
 
 // The new repository's .git, laid out by hand (as `git init --template=` would: initRepository) with the
