@@ -8,6 +8,7 @@ import path from "node:path";
 import { giveTo, runAsFromEnv } from "../run-as";
 import { git, GitError } from "./git";
 import { isInstalledDependency } from "./ignored-files";
+import { removeUsersTree } from "./task-repo";
 import type { VerifiedStore } from "./verified-store";
 
 const IDENTITY = {
@@ -102,9 +103,9 @@ function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
 async function removeScratch(checkoutPath: string, dir: string): Promise<void> {
   if (!fs.existsSync(dir)) return;
   await git(["worktree", "remove", "--force", dir], { cwd: checkoutPath }).catch(() => undefined);
-  // By the server, by path: a scratch holds files the server wrote that its user may not remove (the red
-  // team's); left as it was (see the README's Access and security).
-  fs.rmSync(dir, { recursive: true, force: true });
+  // As the run-as user, and what it may not remove (files the server wrote there) moved into the server's tmp
+  // first (removeUsersTree): the scratch folder's parent is that user's.
+  await removeUsersTree(dir);
   dropPlantedWorktreeEntries(checkoutPath);
   await git(["worktree", "prune"], { cwd: checkoutPath }).catch(() => undefined);
 }
