@@ -19,23 +19,16 @@ export type AuditInsert = {
 // before/after stay JSON text in the row (an audit entry is read back whole, never queried into).
 export type AuditRecord = Omit<AuditEvent, "before" | "after"> & { before: unknown; after: unknown };
 
-const NO_JSON: ReadonlySet<string> = new Set();
-
 export async function insertAuditEvent(opts: { event: AuditInsert; db?: DbOrTx }): Promise<void> {
   const { before, after, ...rest } = opts.event;
   // Raw: every dispatch and decision writes one (the model create planned it anew each time, ~1 ms of CPU).
-  await insertRow(
-    opts.db ?? getDb(),
-    "AuditEvent",
-    {
-      id: newRowId(),
-      at: new Date(),
-      ...rest,
-      before: before === undefined ? null : JSON.stringify(before),
-      after: after === undefined ? null : JSON.stringify(after),
-    },
-    { json: NO_JSON },
-  );
+  await insertRow(opts.db ?? getDb(), "AuditEvent", {
+    id: newRowId(),
+    at: new Date(),
+    ...rest,
+    before: before === undefined ? null : JSON.stringify(before),
+    after: after === undefined ? null : JSON.stringify(after),
+  });
 }
 
 export async function listAuditEvents(opts: {

@@ -83,54 +83,58 @@ export async function rowById<Row>(
   return (await rowsWhere<Row>(db, table, { id }, { omit }))[0] ?? null;
 }
 
+// The columns given a value (undefined: left alone) and the value each is written with: the columns in `json`
+// as JSON text (the driver adapters store it as the model query would). A JSON column is never set to null
+// here: the model query takes null there only as Prisma.DbNull.
+function columnValues(
+  table: RawTable,
+  values: Record<string, unknown>,
+  json: ReadonlySet<string> = new Set(),
+): [Prisma.Sql, unknown][] {
+  const out: [Prisma.Sql, unknown][] = [];
+  for (const [column, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (json.has(column) && value === null) throw new Error(`${table}.${column}: a JSON column is not set to null`);
+    out.push([quoted(column), json.has(column) ? JSON.stringify(value) : value]);
+  }
+  return out;
+}
+
 // Inserts one row (column → value; an undefined column is left to the table's default, as a model create leaves
 // it) through one raw statement and gives it back as stored (RETURNING: the defaults filled in, decoded as
-// above), without the columns in `omit`. The columns in `json` are written as JSON text; null is not written
-// to one (the model create takes null there only as Prisma.DbNull). Ids and @updatedAt columns have no
-// default in the table (Prisma gives them): the caller sets them.
+// above), without the columns in `omit`; the columns in `json` as columnValues writes them. Ids and
+// @updatedAt columns have no default in the table (Prisma gives them): the caller sets them.
 export async function insertRow<Row>(
   db: DbOrTx,
   table: RawTable,
   values: Record<string, unknown>,
-  opts: { json: ReadonlySet<string>; omit?: readonly string[] },
+  opts: { json?: ReadonlySet<string>; omit?: readonly string[] } = {},
 ): Promise<Row> {
-  const columns: Prisma.Sql[] = [];
-  const params: unknown[] = [];
-  for (const [column, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    if (opts.json.has(column) && value === null)
-      throw new Error(`${table}.${column}: a JSON column is not set to null`);
-    columns.push(quoted(column));
-    params.push(opts.json.has(column) ? JSON.stringify(value) : value);
-  }
-  const [row] = await db.$queryRaw<Record<string, unknown>[]>`INSERT INTO ${quoted(table)} (${Prisma.join(
-    columns,
+  const given = columnValues(table, values, opts.json);
+  const columns = Prisma.join(
+    given.map(([column]) => column),
     ", ",
-  )}) VALUES (${Prisma.join(params)}) RETURNING *`;
+  );
+  const [row] = await db.$queryRaw<
+    Record<string, unknown>[]
+  >`INSERT INTO ${quoted(table)} (${columns}) VALUES (${Prisma.join(given.map(([, value]) => value))}) RETURNING *`;
   for (const column of opts.omit ?? []) delete row[column];
   return row as Row;
 }
 
 // Sets `changes` (column → value; undefined leaves a column as it is, as a model update does) on the rows
-// `where` matches (see Where) through one raw statement; returns how many rows
-// changed. The columns in `json` are written as JSON text (the driver adapters store it as the model query
-// would; a JSON column is never set to null here, as the model query takes null only as Prisma.DbNull). A
-// table with an @updatedAt column names it in `touch`: set to now, as the model query sets it.
+// `where` matches (see Where) through one raw statement; returns how many rows changed. The columns in `json`
+// as columnValues writes them. A table with an @updatedAt column names it in `touch`: set to now, as the model
+// query sets it.
 export async function updateWhere(
   db: DbOrTx,
   table: RawTable,
   where: Where,
   changes: Record<string, unknown>,
-  opts: { json: ReadonlySet<string>; touch?: string },
+  opts: { json?: ReadonlySet<string>; touch?: string } = {},
 ): Promise<number> {
   if (matchesNothing(where)) return 0;
-  const sets: Prisma.Sql[] = [];
-  for (const [column, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
-    if (opts.json.has(column) && value === null)
-      throw new Error(`${table}.${column}: a JSON column is not set to null`);
-    sets.push(Prisma.sql`${quoted(column)} = ${opts.json.has(column) ? JSON.stringify(value) : value}`);
-  }
+  const sets = columnValues(table, changes, opts.json).map(([column, value]) => Prisma.sql`${column} = ${value}`);
   if (opts.touch) sets.push(Prisma.sql`${quoted(opts.touch)} = ${new Date()}`);
   // Nothing to set: the rows are still counted, as a model update still finds its row or fails.
   if (sets.length === 0) sets.push(Prisma.sql`"id" = "id"`);

@@ -236,10 +236,6 @@ export type RunChanges = Partial<
   >
 >;
 
-// A run's and an attempt's changes are written raw (by-id.ts updateWhere): a run writes them several times
-// on its way, and the model query plans each in Prisma's query compiler (~2 ms of CPU against ~0.4).
-const RUN_WRITE = { json: new Set(["checkSources"]), touch: "updatedAt" } as const;
-const ATTEMPT_WRITE = { json: new Set(["reportNotes"]) } as const;
 // The Json columns (RunJsonFields, AttemptJsonFields), written as JSON text by raw statements.
 const RUN_JSON: ReadonlySet<string> = new Set([
   "checks",
@@ -259,6 +255,10 @@ const ATTEMPT_JSON: ReadonlySet<string> = new Set([
   "redTeam",
   "pushed",
 ]);
+// A run's and an attempt's changes are written raw (by-id.ts updateWhere): a run writes them several times
+// on its way, and the model query plans each in Prisma's query compiler (~2 ms of CPU against ~0.4).
+const RUN_WRITE = { json: RUN_JSON, touch: "updatedAt" } as const;
+const ATTEMPT_WRITE = { json: ATTEMPT_JSON } as const;
 
 // Throws when there is no such run (as the model update did).
 export async function updateRun(opts: { id: string; changes: RunChanges; db?: DbOrTx }): Promise<void> {
@@ -527,9 +527,12 @@ export async function insertResults(opts: {
 }): Promise<void> {
   if (opts.results.length === 0) return;
   const db = opts.db ?? getDb();
-  const statements = insertResultRows(db, opts);
-  // Several statements (more than 500 checks) all or none, as createMany was; in a caller's transaction
-  // they are part of it already.
+  await allOrNone(db, insertResultRows(db, opts));
+}
+
+// Several statements (more than 500 checks) all or none, as createMany was; in a caller's transaction they
+// are part of it already.
+async function allOrNone(db: DbOrTx, statements: Prisma.PrismaPromise<number>[]): Promise<void> {
   if (statements.length > 1 && "$transaction" in db) await db.$transaction(statements);
   else for (const statement of statements) await statement;
 }
@@ -600,7 +603,5 @@ export async function upsertResults(opts: {
     seen.add(r.checkId);
   }
   const db = opts.db ?? getDb();
-  const statements = insertResultRows(db, opts, UPSERT_RESULT);
-  if (statements.length > 1) await db.$transaction(statements);
-  else for (const statement of statements) await statement;
+  await allOrNone(db, insertResultRows(db, opts, UPSERT_RESULT));
 }

@@ -10,7 +10,7 @@ export type WorkerRecord = Worker;
 
 // A claim and its release are raw (by-id.ts): each run has one of each, and the model's conditional update
 // was planned anew each time. updatedAt is set, as the model update set it.
-const CLAIM_WRITE = { json: new Set<string>(), touch: "updatedAt" } as const;
+const CLAIM_WRITE = { touch: "updatedAt" } as const;
 
 export async function insertWorker(opts: {
   data: { name: string; host: string; pid: number; concurrency: number };
