@@ -76,7 +76,7 @@ export async function buildBasePack(opts: { repoDir: string; tip: string }): Pro
   const root = basePacksDirOf(opts.repoDir);
   const dest = path.join(root, opts.tip);
   if (fs.existsSync(dest)) return;
-  fs.mkdirSync(path.dirname(root), { recursive: true, mode: 0o700 });
+  // base-packs and the Work's folder in it, each made 0700 when missing.
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   const tmp = `${dest}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
