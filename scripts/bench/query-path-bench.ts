@@ -65,21 +65,37 @@ async function cpuPerCall(count: number, call: () => Promise<unknown>): Promise<
   return cpuMs(process.cpuUsage(before)) / count;
 }
 
+// The row of a model-vs-raw comparison: `subject` and `baseline` each measure one round's CPU a call (of
+// `count` calls), interleaved over `rounds`.
+async function cpuRow(o: {
+  name: string;
+  unit: string;
+  count: number;
+  rounds: number;
+  subject: () => Promise<number>;
+  baseline: () => Promise<number>;
+}): Promise<BenchRow> {
+  const { s, b } = await interleaved(o.rounds, o.subject, o.baseline);
+  return {
+    name: o.name,
+    subjectMs: s,
+    baselineMs: b,
+    ratio: s / b,
+    extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a ${o.unit} (${o.count} × ${o.rounds} each)`,
+  };
+}
+
 export function benchQueryPath(db: Database, queries = 400, rounds = 5): Promise<BenchRow> {
   return withSeededDb(db, async () => {
     const client = getDb();
-    const { s, b } = await interleaved(
-      rounds,
-      () => cpuPerCall(queries, () => client.run.findUnique({ where: { id: "qr" } })),
-      () => cpuPerCall(queries, () => client.$queryRaw`SELECT * FROM "Run" WHERE "id" = ${"qr"}`),
-    );
-    return {
+    return cpuRow({
       name: `one run read by id on ${nameOf(db)}: Prisma's findUnique vs raw SQL, CPU a query`,
-      subjectMs: s,
-      baselineMs: b,
-      ratio: s / b,
-      extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a query (${queries} × ${rounds} each)`,
-    };
+      unit: "query",
+      count: queries,
+      rounds,
+      subject: () => cpuPerCall(queries, () => client.run.findUnique({ where: { id: "qr" } })),
+      baseline: () => cpuPerCall(queries, () => client.$queryRaw`SELECT * FROM "Run" WHERE "id" = ${"qr"}`),
+    });
   });
 }
 
@@ -127,18 +143,14 @@ export function benchResultRows(db: Database, writes = 60, rounds = 5): Promise<
       }
       return cpu / writes;
     };
-    const { s, b } = await interleaved(
-      rounds,
-      () => cpuPerWrite(model),
-      () => cpuPerWrite(raw),
-    );
-    return {
+    return cpuRow({
       name: `20 result rows written on ${nameOf(db)}: createMany vs raw, CPU a write`,
-      subjectMs: s,
-      baselineMs: b,
-      ratio: s / b,
-      extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a write (${writes} × ${rounds} each)`,
-    };
+      unit: "write",
+      count: writes,
+      rounds,
+      subject: () => cpuPerWrite(model),
+      baseline: () => cpuPerWrite(raw),
+    });
   });
 }
 
@@ -153,18 +165,14 @@ export function benchRunChanges(db: Database, writes = 200, rounds = 5): Promise
     const changes = (): RunChanges => ({ status: "running", gate: "running", spentMs: ++n, startedAt: new Date() });
     const model = () => client.run.update({ where: { id: "qr" }, data: changes(), select: { id: true } });
     const raw = () => updateRun({ id: "qr", changes: changes() });
-    const { s, b } = await interleaved(
-      rounds,
-      () => cpuPerCall(writes, model),
-      () => cpuPerCall(writes, raw),
-    );
-    return {
+    return cpuRow({
       name: `a run's changes written on ${nameOf(db)}: the model update vs raw, CPU a write`,
-      subjectMs: s,
-      baselineMs: b,
-      ratio: s / b,
-      extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a write (${writes} × ${rounds} each)`,
-    };
+      unit: "write",
+      count: writes,
+      rounds,
+      subject: () => cpuPerCall(writes, model),
+      baseline: () => cpuPerCall(writes, raw),
+    });
   });
 }
 
@@ -210,17 +218,13 @@ export function benchDispatchWrites(db: Database, dispatches = 100, rounds = 5):
         const run = await insertRunWithFirstAttempt({ data, newestNumber: newest?.number ?? null, db: tx });
         await insertAuditEvent({ event: { ...event, runId: run.id }, db: tx });
       });
-    const { s, b } = await interleaved(
-      rounds,
-      () => cpuPerCall(dispatches, model),
-      () => cpuPerCall(dispatches, raw),
-    );
-    return {
+    return cpuRow({
       name: `a dispatch's writes on ${nameOf(db)}: model queries vs raw, CPU a dispatch`,
-      subjectMs: s,
-      baselineMs: b,
-      ratio: s / b,
-      extra: `${s.toFixed(2)} vs ${b.toFixed(2)} ms of this process's CPU a dispatch (${dispatches} × ${rounds} each)`,
-    };
+      unit: "dispatch",
+      count: dispatches,
+      rounds,
+      subject: () => cpuPerCall(dispatches, model),
+      baseline: () => cpuPerCall(dispatches, raw),
+    });
   });
 }
