@@ -19,7 +19,7 @@ import { findTask } from "./tasks";
 import { listSealedSecrets } from "./secrets";
 import { listAssetContents } from "./assets";
 import { findSealedWebhooks, findWork } from "./works";
-import { seedRun, seedTask, seedWork } from "../testing/seeded-rows";
+import { AWKWARD_JSON, seedRun, seedTask, seedWork, seedWorkWithEverySetting } from "../testing/seeded-rows";
 import { createTestDb, type TestDb } from "../testing/test-db";
 
 let t: TestDb;
@@ -28,32 +28,11 @@ beforeAll(async () => {
   await seedWork("w-bare");
   await seedTask({ id: "t-bare", workId: "w-bare", number: 1 });
   await seedRun({ id: "r-bare", taskId: "t-bare", workId: "w-bare" });
-  await seedWork("w-full");
+  await seedWorkWithEverySetting("w-full");
   await seedTask({ id: "t-full", workId: "w-full", number: 1 });
   await seedRun({ id: "r-full", taskId: "t-full", workId: "w-full" });
   const when = new Date("2026-03-04T05:06:07.089Z");
-  const json = { list: [1, "two", null, { deep: true }], text: 'quote " and \\ backslash', n: 1.5 };
-  await getDb().work.update({
-    where: { id: "w-full" },
-    data: {
-      baseBranch: "main",
-      agentCommand: "claude -p",
-      budgetSec: 600,
-      budgetUsd: 2.75,
-      testPatterns: ["test/**"],
-      protectedPaths: ["ci/**"],
-      mergePolicy: json,
-      resultsDir: "reports",
-      reviewCommand: "review",
-      mutationCommand: "stryker run",
-      mutationReport: "reports/mutation.json",
-      redTeamCommand: "red",
-      redTeamTestCommand: "red test",
-      failFast: true,
-      autoAdvance: true,
-      checkDefaults: [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }],
-    },
-  });
+  const json = AWKWARD_JSON;
   await getDb().task.update({
     where: { id: "t-full" },
     data: {

@@ -7,7 +7,7 @@ import { getDb, writeGeneration } from "./client";
 import { insertAuditEvent, type AuditInsert } from "./audit";
 import { findNewestRunOfTask, findRun, insertRunWithFirstAttempt, listAttempts, type RunInsert } from "./runs";
 import { findWork, frozenSettingsOf } from "./works";
-import { seedTask, seedWork } from "../testing/seeded-rows";
+import { AWKWARD_JSON, seedTask, seedWork, seedWorkWithEverySetting } from "../testing/seeded-rows";
 import { createTestDb, type TestDb } from "../testing/test-db";
 import type { PushedAttempt } from "../gates/pushed-attempt";
 
@@ -15,22 +15,7 @@ let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
   await seedWork("w-bare");
-  await seedWork("w-full");
-  await getDb().work.update({
-    where: { id: "w-full" },
-    data: {
-      agentCommand: "claude -p",
-      budgetSec: 600,
-      budgetUsd: 2.75,
-      reviewCommand: "review",
-      mutationCommand: "stryker run",
-      mutationReport: "reports/mutation.json",
-      redTeamCommand: "red",
-      redTeamTestCommand: "red test",
-      failFast: true,
-      checkDefaults: [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }],
-    },
-  });
+  await seedWorkWithEverySetting("w-full");
   for (const [n, workId] of ["w-bare", "w-bare", "w-full", "w-full"].entries())
     await seedTask({ id: `t-${n}`, workId, number: n + 1 });
 });
@@ -39,7 +24,6 @@ afterAll(() => t.cleanup());
 // What dispatchTask gives insertRunWithFirstAttempt for a task of the Work.
 async function insertOf(workId: string, taskId: string, full: boolean): Promise<RunInsert> {
   const work = (await findWork({ id: workId }))!;
-  const json = { list: [1, "two", null, { deep: true }], text: 'quote " and \\ backslash', n: 1.5 };
   return {
     taskId,
     workId,
@@ -54,7 +38,7 @@ async function insertOf(workId: string, taskId: string, full: boolean): Promise<
     branch: "gatehouse/the-task",
     dispatchedById: full ? "u1" : null,
     ...(full ? { lane: { id: "delivery", stages: [] } as never, stage: "plan" } : {}),
-    ...(full ? { proof: json as never, sandbox: { mounts: [] } as never } : {}),
+    ...(full ? { proof: AWKWARD_JSON as never, sandbox: { mounts: [] } as never } : {}),
   } as RunInsert;
 }
 

@@ -7,6 +7,36 @@ export async function seedWork(id = "w"): Promise<void> {
   await getDb().work.create({ data: { id, name: id.toUpperCase(), repoUrl: "/nowhere", keyPrefix: "W" } });
 }
 
+// JSON with the shapes a column must keep: nesting, null, quotes, a backslash, a fraction.
+export const AWKWARD_JSON = { list: [1, "two", null, { deep: true }], text: 'quote " and \\ backslash', n: 1.5 };
+
+// A Work with every setting given (each of its nullable columns set), for tests that compare what raw
+// statements read and write with what the model query does.
+export async function seedWorkWithEverySetting(id: string): Promise<void> {
+  await seedWork(id);
+  await getDb().work.update({
+    where: { id },
+    data: {
+      baseBranch: "main",
+      agentCommand: "claude -p",
+      budgetSec: 600,
+      budgetUsd: 2.75,
+      testPatterns: ["test/**"],
+      protectedPaths: ["ci/**"],
+      mergePolicy: AWKWARD_JSON,
+      resultsDir: "reports",
+      reviewCommand: "review",
+      mutationCommand: "stryker run",
+      mutationReport: "reports/mutation.json",
+      redTeamCommand: "red",
+      redTeamTestCommand: "red test",
+      failFast: true,
+      autoAdvance: true,
+      checkDefaults: [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }],
+    },
+  });
+}
+
 export async function seedTask(opts: { id: string; workId?: string; number: number }): Promise<void> {
   const { id, workId = "w", number } = opts;
   await getDb().task.create({ data: { id, workId, number, key: `W-${number}`, title: id, branch: id } });
