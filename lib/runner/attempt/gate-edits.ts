@@ -1,13 +1,12 @@
 // `_protected` judged by re-running (README, "Proof rows"): which gate files of which checks the change
 // edited (lib/gates/gate-files.ts decides), and the checks that passed with the change's version run again
 // in a scratch worktree of the change with the start commit's version of those files laid over it.
-import fs from "node:fs";
-import path from "node:path";
 import { restoreParts } from "../../gates/gate-file-parts";
 import { editedGateFiles, gateFilesOf, type GateEdit, type GateFiles } from "../../gates/gate-files";
 import { globMatcher } from "../../gates/globs";
 import type { EffectiveCheck } from "../../gates/merge-checks";
 import { PROTECTED, type Rerun } from "../../gates/proof";
+import { removeCheckoutFile, writeCheckoutFile } from "../checkout/checkout-files";
 import { git, type GitOptions } from "../checkout/git";
 import type { AttemptContext, Change } from "./context";
 import { isRerunnable, rerunAll, showRunning } from "./reruns";
@@ -102,17 +101,10 @@ export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promi
   const reruns = await ctx.withScratch(PROTECTED, "change", async ({ dir }) => {
     for (const e of edits) {
       const text = restoreParts(start.read(e.path), head.read(e.path), e.parts);
-      const target = path.resolve(dir, e.path);
-      if (!target.startsWith(dir + path.sep)) continue;
-      if (text === null) fs.rmSync(target, { force: true });
-      else {
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        // Never written through a symlink the change left: the folder must resolve inside the worktree.
-        const real = fs.realpathSync(path.dirname(target));
-        if (real !== fs.realpathSync(dir) && !real.startsWith(fs.realpathSync(dir) + path.sep)) continue;
-        fs.rmSync(target, { force: true });
-        fs.writeFileSync(target, text);
-      }
+      // Never through a link the change left (or one swapped in meanwhile): each folder of the path is opened
+      // without following one (checkout-files.ts); a file that cannot be put back so is left as the change has it.
+      removeCheckoutFile(dir, e.path);
+      if (text !== null) writeCheckoutFile(dir, e.path, text, { exclusive: true });
     }
     return rerunAll(ctx, toRerun, dir, PROTECTED);
   });

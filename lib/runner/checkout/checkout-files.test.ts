@@ -5,7 +5,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeRunDir, readCheckoutFile, readRunFile, writeCheckoutFile, writeRunFile } from "./checkout-files";
+import {
+  createCheckoutFile,
+  makeRunDir,
+  readCheckoutFile,
+  readRunFile,
+  removeCheckoutFile,
+  writeCheckoutFile,
+  writeRunFile,
+} from "./checkout-files";
 
 let base: string;
 let root: string;
@@ -100,6 +108,53 @@ describe("writeCheckoutFile", () => {
     });
     expect(writeCheckoutFile(root, "tests/new/deeper/probe.test.js", "2")).toMatchObject({ kind: "written" });
     expect(fs.readFileSync(file, "utf8")).toBe("2");
+  });
+});
+
+describe("createCheckoutFile and removeCheckoutFile", () => {
+  it("create makes a new file only, never through a link, and hands back its descriptor", () => {
+    const made = createCheckoutFile(root, "reports/deep/new.idx", 0o600);
+    if (!("fd" in made)) throw new Error(made.reason);
+    fs.writeSync(made.fd, "index bytes");
+    fs.closeSync(made.fd);
+    expect(fs.readFileSync(path.join(root, "reports", "deep", "new.idx"), "utf8")).toBe("index bytes");
+    expect(createCheckoutFile(root, "reports/deep/new.idx", 0o600)).toEqual({
+      reason: "reports/deep/new.idx already exists",
+    });
+    expect(createCheckoutFile(root, "reports/dangling.json", 0o600)).toEqual({
+      reason: expect.stringContaining(`reports/dangling.json ${LINK}`),
+    });
+    expect(createCheckoutFile(root, "linked/new.idx", 0o600)).toEqual({
+      reason: expect.stringContaining(`linked ${LINK}`),
+    });
+    expect(fs.existsSync(path.join(outside, "nothing-yet"))).toBe(false);
+    expect(fs.readdirSync(outside)).toEqual(["gatehouse.db"]);
+  });
+
+  it("remove takes away a file or a link itself, refuses a folder and anything past a linked folder", () => {
+    fs.writeFileSync(path.join(root, "reports", "gone.txt"), "x");
+    expect(removeCheckoutFile(root, "reports/gone.txt")).toEqual({ kind: "removed" });
+    expect(removeCheckoutFile(root, "reports/gone.txt")).toEqual({ kind: "missing" });
+    fs.symlinkSync(path.join(outside, "gatehouse.db"), path.join(root, "reports", "to-remove.json"));
+    expect(removeCheckoutFile(root, "reports/to-remove.json")).toEqual({ kind: "removed" });
+    expect(fs.lstatSync(path.join(root, "reports", "to-remove.json"), { throwIfNoEntry: false })).toBeUndefined();
+    expect(removeCheckoutFile(root, "linked/gatehouse.db")).toEqual({
+      kind: "refused",
+      reason: expect.stringContaining(`linked ${LINK}`),
+    });
+    expect(removeCheckoutFile(root, "reports/deep")).toEqual({ kind: "refused", reason: "reports/deep is a folder" });
+    expect(fs.readFileSync(path.join(outside, "gatehouse.db"), "utf8")).toBe("SQLite format 3\0secret rows");
+  });
+
+  it("a checkout folder that is itself a link is not walked into", () => {
+    const link = path.join(base, "checkout-link");
+    fs.symlinkSync(outside, link);
+    expect(readCheckoutFile(link, "gatehouse.db", { maxBytes: 100 })).toEqual({
+      kind: "refused",
+      reason: expect.stringContaining(`the folder checkout-link itself ${LINK}`),
+    });
+    expect(removeCheckoutFile(link, "gatehouse.db")).toMatchObject({ kind: "refused" });
+    expect(fs.readFileSync(path.join(outside, "gatehouse.db"), "utf8")).toBe("SQLite format 3\0secret rows");
   });
 });
 

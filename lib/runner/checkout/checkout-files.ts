@@ -48,8 +48,16 @@ function walkFolders(root: string, rel: string, create: { mode: number } | null)
   const names = namesOf(rel);
   if (!Array.isArray(names)) return { reason: `"${rel}" ${names.reason}` };
   const shown = (i = names.length) => names.slice(0, i).join("/");
-  let dirPath = fs.realpathSync(root);
-  let fd = fs.openSync(/* turbopackIgnore: true */ dirPath, O_RDONLY | O_DIRECTORY);
+  // The root itself is opened without following a link too (its parent resolved): a checkout's folder is in
+  // one the run-as user owns, where a link could be put in its place.
+  let dirPath = path.join(fs.realpathSync(path.dirname(root)), path.basename(root));
+  let fd: number;
+  try {
+    fd = fs.openSync(/* turbopackIgnore: true */ dirPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch (error) {
+    if (!fs.lstatSync(dirPath, { throwIfNoEntry: false })?.isSymbolicLink()) throw error;
+    return { reason: `the folder ${path.basename(root)} itself ${LINK_REASON}` };
+  }
   try {
     for (let i = 0; i < names.length - 1; i++) {
       const name = names[i];
@@ -161,6 +169,46 @@ export function listCheckoutFolder(root: string, rel: string): CheckoutListing {
     return { kind: "folder", files };
   } catch (error) {
     return { kind: "refused", reason: `${rel} cannot be listed (${codeOf(error)})` };
+  } finally {
+    fs.closeSync(walk.fd);
+  }
+}
+
+// Opens root/rel as a new file (nothing may be in its place, a link included) in folders that exist, reached
+// without a link: its descriptor, for a caller that sets more than its bytes (its times, its owner).
+export function createCheckoutFile(root: string, rel: string, mode: number): { fd: number } | { reason: string } {
+  const walk = walkFolders(root, rel, null);
+  if (walk === null) return { reason: `"${rel}": a folder of it is missing` };
+  if ("reason" in walk) return walk;
+  try {
+    return { fd: openAt(walk.fd, walk.dirPath, walk.last, O_WRONLY | O_CREAT | O_EXCL, mode) };
+  } catch (error) {
+    const code = codeOf(error);
+    const isTaken = code === "EEXIST" && !fs.lstatSync(path.join(walk.dirPath, walk.last)).isSymbolicLink();
+    return {
+      reason: isTaken ? `${walk.shown()} already exists` : reasonAt(walk.dirPath, walk.last, walk.shown(), code),
+    };
+  } finally {
+    fs.closeSync(walk.fd);
+  }
+}
+
+export type CheckoutRemove = { kind: "removed" } | { kind: "missing" } | { kind: "refused"; reason: string };
+
+// Removes root/rel when it is a file or a link (the link itself, never what it leads to), reached without a
+// link; a folder in its place is refused, not walked (what is in it is the agent's to shape while it is).
+export function removeCheckoutFile(root: string, rel: string): CheckoutRemove {
+  const walk = walkFolders(root, rel, null);
+  if (walk === null) return { kind: "missing" };
+  if ("reason" in walk) return { kind: "refused", reason: walk.reason };
+  try {
+    fs.unlinkSync(HAS_PROC_FD ? `/proc/self/fd/${walk.fd}/${walk.last}` : path.join(walk.dirPath, walk.last));
+    return { kind: "removed" };
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === "ENOENT") return { kind: "missing" };
+    const isFolder = code === "EISDIR" || code === "EPERM";
+    return { kind: "refused", reason: `${walk.shown()} ${isFolder ? "is a folder" : `cannot be removed (${code})`}` };
   } finally {
     fs.closeSync(walk.fd);
   }

@@ -2,10 +2,17 @@
 // its own, a repository holding only its branch (created from the base branch when new) and what
 // visibleRefs opens (task-repo.ts). Commits made there are carried back to the task branch in the clone
 // after each attempt. Git work on one Work's clone is serialised (fetches and ref updates take its lock).
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { buildBasePack } from "./base-packs";
-import { resolveInside } from "./checkout-files";
+import {
+  createCheckoutFile,
+  readCheckoutFile,
+  removeCheckoutFile,
+  resolveInside,
+  writeCheckoutFile,
+} from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
 import { git, gitCaptured, GitError, listDriverOverrides } from "./git";
 import { type IndexFile, markRecentEntries, parseIndexData, readIndexFile } from "./index-file";
@@ -284,18 +291,20 @@ export async function checkoutFingerprintSince(wt: string, saved: SavedIndex): P
   return withOwnIndex(
     wt,
     true,
-    (tmpIndex) => writeSavedIndex(tmpIndex, saved),
+    (tmpIndex) => writeSavedIndex(wt, tmpIndex, saved),
     // The saved index holds no submodule (it is kept only then), and no nested repository is one.
     async (env) => (await fingerprintIn(wt, env, { submodules: new Set() }, { headIndex: null, gitlinks: [] })).tree,
   );
 }
 
 // A saved index into the platform's own index file beside the checkout's, with the time it was written.
-async function writeSavedIndex(tmpIndex: string, saved: SavedIndex): Promise<boolean> {
-  // Through the descriptor alone: .git is the agent's user's, and a link swapped in at this name between
-  // calls by path would have root set the times and owner of whatever it points at.
-  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-  const fd = fs.openSync(tmpIndex, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+async function writeSavedIndex(wt: string, tmpIndex: string, saved: SavedIndex): Promise<boolean> {
+  // Through the descriptor alone, made new, its folders opened one by one without following a link: .git is
+  // the agent's user's, and a link swapped in at any name of the path would have root write, date and chown
+  // a file wherever it leads.
+  const created = createCheckoutFile(wt, path.relative(wt, tmpIndex), 0o600);
+  if ("reason" in created) throw new GitError(`the checkout's index could not be written: ${created.reason}`);
+  const { fd } = created;
   try {
     fs.writeFileSync(fd, saved.bytes);
     fs.futimesSync(fd, saved.mtime, saved.mtime);
@@ -358,7 +367,7 @@ async function fingerprintAndHead(
 ): Promise<{ tree: string; headTree: string | null; index: SavedIndex | null }> {
   if (!opts.scratch) ownGitDirectory(wt);
   const { written } = opts;
-  const fill = written ? (tmpIndex: string) => writeSavedIndex(tmpIndex, written) : fillFromHead(wt);
+  const fill = written ? (tmpIndex: string) => writeSavedIndex(wt, tmpIndex, written) : fillFromHead(wt);
   return withOwnIndex(wt, !opts.scratch, fill, async (env) => {
     const headIndex = readIndexFile(env.GIT_INDEX_FILE, opts.keepIndex ? MAX_SAVED_INDEX : undefined);
     const gitlinks = await gitlinksOf(wt, env, headIndex);
@@ -530,6 +539,10 @@ function fillFromHead(wt: string): (tmpIndex: string) => Promise<boolean> {
 
 // Runs `fn` with GIT_INDEX_FILE an index of the platform's beside the checkout's, filled by `fill` (false:
 // it could not, and the index starts empty).
+// In a task's checkout (`isOwn`) every file the server makes or removes in .git is reached through descriptors
+// of its folders, opened one by one without following a link (checkout-files.ts): .git is the run-as user's,
+// and a link swapped in for .git or .git/info between two calls by path would have root write the saved
+// attributes (the agent's text) in a folder of the agent's choosing, or remove there.
 async function withOwnIndex<T>(
   wt: string,
   isOwn: boolean,
@@ -539,31 +552,60 @@ async function withOwnIndex<T>(
   const index =
     indexFileOf(wt) ?? (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"], { cwd: wt })).trim();
   // git writes it through a lock file and a rename, so a link planted at this name is replaced, not followed.
-  const tmpIndex = `${index}.gatehouse-${process.pid}-${++ownIndexes}`;
-  // Whatever the agent planted at that name goes (a directory too; a link is removed, not followed).
-  const clear = () => fs.rmSync(tmpIndex, { force: true, recursive: true });
+  // The name is not one an agent can tell beforehand, and one that something took is passed over: a folder
+  // planted there is left, never walked.
+  const tmpIndex = freeName(index);
+  // Whatever is at that name goes when it is a file or a link (the link itself); a folder put there meanwhile
+  // fails the read. A scratch worktree's index is in the task checkout's .git/worktrees: removed by name.
+  const clear = () => {
+    if (!isOwn) return fs.rmSync(tmpIndex, { force: true });
+    const removed = removeCheckoutFile(wt, path.relative(wt, tmpIndex));
+    if (removed.kind === "refused") throw new GitError(`the checkout's .git cannot be read: ${removed.reason}`);
+  };
   // `ident` in a committed .gitattributes would read `$Id: anything $` as `$Id$`: an edit inside it would not
   // show. The repository's own info/attributes (checked to hold no rules, ownGitDirectory) outranks every
   // .gitattributes; it says `-ident` while Gatehouse reads, and is put back as it was.
-  const attributes = isOwn ? path.join(wt, ".git", "info", "attributes") : null;
-  const attributesBefore = attributes && fs.existsSync(attributes) ? fs.readFileSync(attributes) : null;
+  const attributesBefore = isOwn ? readOwnAttributes(wt) : null;
   try {
     clear();
-    if (attributes) {
-      fs.mkdirSync(path.dirname(attributes), { recursive: true });
-      fs.rmSync(attributes, { force: true });
-      fs.writeFileSync(attributes, "* -ident\n", { flag: "wx" });
-    }
+    if (isOwn) replaceAttributes(wt, "* -ident\n");
     if (!(await fill(tmpIndex))) clear();
     return await fn({ GIT_INDEX_FILE: tmpIndex });
   } finally {
-    clear();
-    if (attributes) {
-      fs.rmSync(attributes, { force: true });
-      // Made anew (never through a link planted at the name meanwhile).
-      if (attributesBefore) fs.writeFileSync(attributes, attributesBefore, { flag: "wx" });
+    // Both, whichever fails: the attributes go back even when the index cannot be removed.
+    try {
+      clear();
+    } finally {
+      if (isOwn) replaceAttributes(wt, attributesBefore);
     }
   }
+}
+
+// `base` with a suffix of this process's and a random one, at which nothing is.
+function freeName(base: string): string {
+  for (;;) {
+    const name = `${base}.gatehouse-${process.pid}-${++ownIndexes}-${randomBytes(6).toString("hex")}`;
+    if (!fs.lstatSync(name, { throwIfNoEntry: false })) return name;
+  }
+}
+
+const ATTRIBUTES = ".git/info/attributes";
+
+// The checkout's .git/info/attributes as it is (null: there is none), read without following a link.
+function readOwnAttributes(wt: string): Buffer | null {
+  const read = readCheckoutFile(wt, ATTRIBUTES, { maxBytes: 1024 * 1024 });
+  if (read.kind === "refused") throw new GitError(`the checkout's .git cannot be read: ${read.reason}`);
+  return read.kind === "file" ? read.bytes : null;
+}
+
+// Removes .git/info/attributes and, when `text` is given, makes it anew with that text (never through a link
+// planted at the name or at a folder of it meanwhile: refused, and the checkout is not read).
+function replaceAttributes(wt: string, text: string | Buffer | null): void {
+  const removed = removeCheckoutFile(wt, ATTRIBUTES);
+  const made =
+    removed.kind === "refused" || text === null ? null : writeCheckoutFile(wt, ATTRIBUTES, text, { exclusive: true });
+  const refused = removed.kind === "refused" ? removed : made?.kind === "refused" ? made : null;
+  if (refused) throw new GitError(`the checkout's .git cannot be read: ${refused.reason}`);
 }
 
 // Resolves a check's cwd inside the checkout, refusing anything (symlinks included) that leaves it.

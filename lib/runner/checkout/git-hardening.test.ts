@@ -21,6 +21,7 @@ import {
 import { type Scratch, withScratchWorktree } from "./scratch";
 import { VerifiedStore } from "./verified-store";
 import { git, gitEnvironment, gitHomeOf, namedOverrides } from "./git";
+import { watchLaunches } from "../process/spawner";
 import { findSkipMarkers } from "../../gates/proof";
 
 const SECRETS: Record<string, string> = {
@@ -767,5 +768,29 @@ describe("objects and attributes the agent rewrites (third review of session 22)
     fs.symlinkSync(outside, path.join(co, ".git", "info"));
     await expect(checkoutFingerprint(co)).rejects.toThrow(/\.git\/info is not a folder/);
     expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
+  // The same link swapped in while git reads (a process of the run-as user running beside the fingerprint):
+  // root then puts the checkout's own attributes back — their text is the agent's — and must not do it
+  // through the link, nor remove what the link leads to.
+  it("a .git/info swapped for a link while git reads is not written or removed through", async () => {
+    const co = await fresh("task-info-swap");
+    fs.mkdirSync(path.join(co, ".git", "info"), { recursive: true });
+    fs.writeFileSync(path.join(co, ".git", "info", "attributes"), "# the agent's text\n");
+    const outside = path.join(dataDir, "info-swapped-to");
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, "attributes"), "kept\n");
+    const swap = watchLaunches((command) => {
+      if (!command.args.includes("write-tree") || fs.lstatSync(path.join(co, ".git", "info")).isSymbolicLink()) return;
+      fs.renameSync(path.join(co, ".git", "info"), path.join(co, ".git", "info-before"));
+      fs.symlinkSync(outside, path.join(co, ".git", "info"));
+    });
+    try {
+      await expect(checkoutFingerprint(co)).rejects.toThrow(/info is a symbolic link/);
+    } finally {
+      swap();
+    }
+    expect(fs.readdirSync(outside)).toEqual(["attributes"]);
+    expect(fs.readFileSync(path.join(outside, "attributes"), "utf8")).toBe("kept\n");
   });
 });
