@@ -9,6 +9,7 @@ import { seedDemoIfEmpty } from "./seed-demo";
 import { config } from "../config/config";
 import { describeSandboxMode } from "../runner/sandbox/mode";
 import { startWebhookSweeper } from "../runner/webhook-sender";
+import { sweepLeftoversInBackground } from "../runner/leftovers";
 
 const holder = globalThis as unknown as { __gatehouseStarted?: Promise<void> };
 
@@ -26,6 +27,7 @@ async function start(): Promise<void> {
   if (isPostgresUrl(databaseUrl)) return startOnQueue(databaseUrl!);
   const { executor, deps } = configureRuntime(defaultRunnerDeps());
   console.log(`gatehouse: ${describeSandboxMode(deps.sandbox, deps.runAs)}`);
+  sweepLeftoversInBackground(deps.dataDir, "gatehouse");
   const recovery = await recoverRuns(executor);
   if (recovery.interrupted.length > 0) {
     console.log(

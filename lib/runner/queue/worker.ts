@@ -27,6 +27,7 @@ import { LocalExecutor } from "../executor";
 import { findLiveLog, liveLogKey, liveLogsOfRun } from "../live-logs";
 import { identify, killProcessesByEnv } from "../process/process-group";
 import { prepareDataDirFor } from "../run-as";
+import { sweepLeftoversInBackground } from "../leftovers";
 import type { RunnerDeps } from "../runner-deps";
 import { advanceSafely } from "../runtime";
 import { listenForRuns, RUN_QUEUE, sendRunJob, type QueueConnection } from "./boss";
@@ -79,6 +80,7 @@ export class RunWorker {
 
   static async start(options: WorkerOptions): Promise<RunWorker> {
     prepareDataDirFor(options.deps.dataDir, options.deps.runAs);
+    sweepLeftoversInBackground(options.deps.dataDir, `gatehouse: worker ${options.name}`);
     const worker = new RunWorker(options);
     await worker.register();
     worker.unlisten = await listenForRuns(options.queue.url, () => worker.wakeUp()).catch(() => null);
