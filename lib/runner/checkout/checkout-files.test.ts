@@ -177,4 +177,17 @@ describe("the run's own files under the data dir", () => {
     expect(fs.statSync(path.dirname(brief)).mode & 0o777).toBe(0o700);
     expect(() => writeRunFile(dataDir, "/etc/brief.md", "x")).toThrow("not inside the data dir");
   });
+
+  // The admin's choice, not the agent's: a data dir that is a link to another disk works as before.
+  it("a data dir that is itself a link is walked from where it leads", () => {
+    const real = path.join(base, "data-on-another-disk");
+    const linked = path.join(base, "data-link");
+    fs.mkdirSync(real);
+    fs.symlinkSync(real, linked);
+    const brief = path.join(linked, "briefs", "run2", "1-review", "brief.md");
+    makeRunDir(linked, path.dirname(brief));
+    writeRunFile(linked, brief, "the brief");
+    expect(readRunFile(linked, brief, 1000)).toMatchObject({ kind: "file", size: 9 });
+    expect(fs.readFileSync(path.join(real, "briefs", "run2", "1-review", "brief.md"), "utf8")).toBe("the brief");
+  });
 });

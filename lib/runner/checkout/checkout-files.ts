@@ -293,21 +293,25 @@ function underDataDir(dataDir: string, p: string): string {
   return rel;
 }
 
+// The data dir as the walk's root: resolved first (it is the admin's, and may be a link to another disk);
+// the walk opens its root without following a link.
+const realDataDir = (dataDir: string) => fs.realpathSync(dataDir);
+
 // Makes the folder (and those above it, below the data dir) without following a link.
 export function makeRunDir(dataDir: string, dir: string, mode = 0o700): void {
-  const walk = walkFolders(dataDir, path.join(underDataDir(dataDir, dir), "_"), { mode });
+  const walk = walkFolders(realDataDir(dataDir), path.join(underDataDir(dataDir, dir), "_"), { mode });
   if (walk === null) throw new Error(`${dir}: a folder could not be made`);
   if ("reason" in walk) throw new Error(`${dir}: ${walk.reason}`);
   fs.closeSync(walk.fd);
 }
 
 export function writeRunFile(dataDir: string, file: string, content: Uint8Array | string, mode = 0o600): string {
-  const written = writeCheckoutFile(dataDir, underDataDir(dataDir, file), content, { mode });
+  const written = writeCheckoutFile(realDataDir(dataDir), underDataDir(dataDir, file), content, { mode });
   if (written.kind === "refused") throw new Error(`${file}: ${written.reason}`);
   return written.path;
 }
 
 // A file a run's process wrote for the platform (a report): read the same way.
 export function readRunFile(dataDir: string, file: string, maxBytes: number): CheckoutRead {
-  return readCheckoutFile(dataDir, underDataDir(dataDir, file), { maxBytes });
+  return readCheckoutFile(realDataDir(dataDir), underDataDir(dataDir, file), { maxBytes });
 }
