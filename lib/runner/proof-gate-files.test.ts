@@ -190,6 +190,47 @@ describe("the code under test is no gate", () => {
   });
 });
 
+// A gate script's folder turned into a link to another folder of the checkout, where the script says `exit 0`:
+// the original is put back where the link leads (as the check follows it), and the check fails with it.
+describe("a gate file behind a link the change committed", () => {
+  const GATE = "#!/bin/sh\nnode -e 'process.exit(require(\"./src/price\")(250) === 2.5 ? 0 : 1)'\n";
+  it("scripts/ made a link to s2/ holding `exit 0`: red, naming scripts/check.sh", async () => {
+    const agent = [
+      "mkdir s2",
+      "printf 'exit 0\\n' > s2/check.sh",
+      "git rm -q -r scripts",
+      "ln -s s2 scripts",
+      "git add -A",
+      "git commit -qm agent",
+    ].join(" && ");
+    const s = await makeScenario(
+      h,
+      { checkDefaults: [check("unit", "sh scripts/check.sh")], agentCommand: agent, maxGateAttempts: 1 },
+      { files: { "src/price.js": "module.exports = (c) => c / 10;\n", "scripts/check.sh": GATE } },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: scripts/check.sh',
+    });
+    expect(detail.run.gate).toBe("red");
+  });
+
+  it("scripts/ made a link out of the worktree: the file cannot be put back, and the row is red", async () => {
+    const agent = ["git rm -q -r scripts", "ln -s /usr/bin scripts", "git add -A", "git commit -qm agent"].join(" && ");
+    const s = await makeScenario(
+      h,
+      { checkDefaults: [check("unit", "sh scripts/check.sh || true")], agentCommand: agent, maxGateAttempts: 1 },
+      { files: { "src/price.js": "module.exports = (c) => c / 10;\n", "scripts/check.sh": GATE } },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const row = detail.attempts[0].results.find((r) => r.checkId === "_protected");
+    expect(row?.verdict).toBe("failed");
+    expect(row?.logTail ?? "").toContain("could not be put back as it was");
+  });
+});
+
 describe("the test set does not silently shrink", () => {
   it("a passing test file renamed out of the runner's glob: red, naming the test that no longer runs", async () => {
     const agent = agentWriting({

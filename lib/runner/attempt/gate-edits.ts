@@ -1,6 +1,8 @@
 // `_protected` judged by re-running (README, "Proof rows"): which gate files of which checks the change
 // edited (lib/gates/gate-files.ts decides), and the checks that passed with the change's version run again
 // in a scratch worktree of the change with the start commit's version of those files laid over it.
+import fs from "node:fs";
+import path from "node:path";
 import { restoreParts } from "../../gates/gate-file-parts";
 import { editedGateFiles, gateFilesOf, type GateEdit, type GateFiles } from "../../gates/gate-files";
 import { globMatcher } from "../../gates/globs";
@@ -99,14 +101,54 @@ export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promi
   if (toRerun.length === 0) return { hasGateFiles, edits, reruns: null, notPassing };
   showRunning(ctx, PROTECTED, new Date(), "running the checks with their gate files as they were…");
   const reruns = await ctx.withScratch(PROTECTED, "change", async ({ dir }) => {
+    const notRestored = new Map<string, string>();
     for (const e of edits) {
       const text = restoreParts(start.read(e.path), head.read(e.path), e.parts);
-      // Never through a link the change left (or one swapped in meanwhile): each folder of the path is opened
-      // without following one (checkout-files.ts); a file that cannot be put back so is left as the change has it.
-      removeCheckoutFile(dir, e.path);
-      if (text !== null) writeCheckoutFile(dir, e.path, text, { exclusive: true });
+      const problem = restoreGateFile(dir, e.path, text);
+      if (problem) for (const id of e.checks) notRestored.set(id, `${e.path}: ${problem}`);
     }
-    return rerunAll(ctx, toRerun, dir, PROTECTED);
+    // A check whose gate file could not be put back is not run with the change's version: it fails the row
+    // (never judged as passing with the original).
+    const cannot = toRerun.filter((c) => notRestored.has(c.id));
+    const ran = await rerunAll(
+      ctx,
+      toRerun.filter((c) => !notRestored.has(c.id)),
+      dir,
+      PROTECTED,
+    );
+    return [
+      ...cannot.map((c) => ({
+        checkId: c.id,
+        verdict: "error",
+        exitCode: null,
+        message: `its gate file could not be put back as it was (${notRestored.get(c.id)})`,
+        tail: null,
+      })),
+      ...ran,
+    ];
   });
   return { hasGateFiles, edits, reruns, notPassing };
+}
+
+// Puts a gate file back in the scratch worktree as the start commit had it (`text` null: it did not exist).
+// Its folders are taken as they really are — a link the change committed that leads to another folder of the
+// worktree is followed, as the check itself would follow it — and then walked by descriptors (no link followed,
+// none swapped in meanwhile). Returns why it could not be, or null.
+function restoreGateFile(dir: string, rel: string, text: string | null): string | null {
+  const realDir = fs.realpathSync(dir);
+  let folder = path.resolve(realDir, path.dirname(rel));
+  const missing: string[] = [];
+  while (!fs.existsSync(folder) && folder !== realDir) {
+    missing.unshift(path.basename(folder));
+    folder = path.dirname(folder);
+  }
+  const realFolder = fs.realpathSync(folder);
+  if (realFolder !== realDir && !realFolder.startsWith(realDir + path.sep))
+    return `its folder leads out of the worktree (to ${realFolder})`;
+  const realRel = path.join(path.relative(realDir, realFolder), ...missing, path.basename(rel));
+  const removed = removeCheckoutFile(realDir, realRel);
+  if (removed.kind === "refused") return removed.reason;
+  if (text === null) return null;
+  const written = writeCheckoutFile(realDir, realRel, text, { exclusive: true });
+  return written.kind === "refused" ? written.reason : null;
 }
