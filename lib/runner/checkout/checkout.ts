@@ -444,7 +444,8 @@ const secondOf = (time: Date) => Math.floor(time.getTime() / 1000);
 function readOwnFile(file: string): { bytes: Buffer; mtime: Date } | null {
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO put in its place must not hold the server (the open alone would wait for a writer).
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch {
     return null;
   }
@@ -485,7 +486,7 @@ function ownGitDirectory(wt: string): void {
   const info = lstatOrNull(path.join(wt, ".git", "info"));
   if (info && !info.isDirectory()) throw new GitError("the checkout's .git/info is not a folder: it is not read");
   for (const file of ["attributes", "exclude"]) {
-    const rules = readRules(path.join(wt, ".git", "info", file));
+    const rules = readRules(wt, `.git/info/${file}`);
     if (rules) throw new GitError(`the checkout's .git/info/${file} has rules (${rules}): it is not read`);
   }
 }
@@ -498,14 +499,16 @@ function lstatOrNull(file: string): fs.Stats | null {
   }
 }
 
-// The rules of a gitattributes or gitignore file (blank lines and comments are none), cut short; null when
-// it has none. A link or a folder there counts as rules.
-function readRules(file: string): string | null {
-  const stat = lstatOrNull(file);
-  if (!stat) return null;
-  if (!stat.isFile()) return "not a plain file";
-  const rules = fs
-    .readFileSync(file, "utf8")
+// The rules of a gitattributes or gitignore file in the checkout (blank lines and comments are none), cut
+// short; null when it has none. A link, a folder or a FIFO there counts as rules: it is read through
+// descriptors without following a link (checkout-files.ts), so one swapped in after a check is never read
+// through — its text goes into an error the agent reads.
+function readRules(wt: string, rel: string): string | null {
+  const read = readCheckoutFile(wt, rel, { maxBytes: 1024 * 1024 });
+  if (read.kind === "missing") return null;
+  if (read.kind === "refused") return `not a plain file: ${read.reason}`;
+  const rules = read.bytes
+    .toString("utf8")
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith("#"));

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/git-repo";
 import {
   checkoutFingerprint,
@@ -768,6 +768,43 @@ describe("objects and attributes the agent rewrites (third review of session 22)
     fs.symlinkSync(outside, path.join(co, ".git", "info"));
     await expect(checkoutFingerprint(co)).rejects.toThrow(/\.git\/info is not a folder/);
     expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
+  // `.git/info/exclude` swapped for a link to the server's key right after the server looked at it (a process of
+  // the run-as user flipping it): what is read is the file looked at, never the key, whose text would go into
+  // the error the agent reads.
+  it("an info/exclude swapped for a link to a secret as it is read is never read through", async () => {
+    const co = await fresh("task-exclude-swap");
+    const exclude = path.join(co, ".git", "info", "exclude");
+    fs.mkdirSync(path.dirname(exclude), { recursive: true });
+    fs.writeFileSync(exclude, "# nothing excluded\n");
+    const secret = path.join(dataDir, "not-the-agents.key");
+    fs.writeFileSync(secret, "c2VjcmV0LWtleQ==\n", { mode: 0o600 });
+    let swapped = false;
+    const swapAfter = (name: "lstatSync" | "openSync") => {
+      const original = fs[name] as (...args: unknown[]) => unknown;
+      return vi.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
+        const result = original(...args);
+        if (!swapped && String(args[0]).endsWith("/exclude")) {
+          swapped = true;
+          fs.renameSync(exclude, `${exclude}-before`);
+          fs.symlinkSync(secret, exclude);
+        }
+        return result;
+      }) as never);
+    };
+    const spies = [swapAfter("lstatSync"), swapAfter("openSync")];
+    let outcome: string;
+    try {
+      outcome = await checkoutFingerprint(co).then(
+        () => "read",
+        (error: Error) => error.message,
+      );
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(swapped).toBe(true);
+    expect(outcome).not.toContain("c2VjcmV0");
   });
 
   // The same link swapped in while git reads (a process of the run-as user running beside the fingerprint):

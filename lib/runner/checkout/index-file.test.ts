@@ -54,6 +54,20 @@ function readTreeInto(index: string, version: number): void {
 }
 
 describe("readIndexFile", () => {
+  // The index it reads lies in the checkout's .git, the run-as user's to swap: a FIFO there must not hold the
+  // server (a read by path would wait for a writer forever), nor a link lead it elsewhere.
+  it("gives null at once for a FIFO or a link in the index's place", () => {
+    const fifo = indexAt("index-fifo");
+    execFileSync("mkfifo", [fifo]);
+    expect(readIndexFile(fifo)).toBeNull();
+    const real = indexAt("index-real");
+    readTreeInto(real, 2);
+    const link = indexAt("index-link");
+    fs.symlinkSync(real, link);
+    expect(readIndexFile(link)).toBeNull();
+    expect(readIndexFile(real)).not.toBeNull();
+  });
+
   // git writes version 3 only when an entry has extended flags (below), so these are versions 2 and 4.
   for (const version of [2, 4]) {
     it(`reads an index of version ${version} as git lists it, with HEAD's tree from its cache-tree`, () => {

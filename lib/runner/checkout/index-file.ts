@@ -27,13 +27,24 @@ const INCOMPLETE = new Set(["link", "sdir"]);
 const MAX_BYTES = 1024 * 1024;
 
 // `maxBytes`: a larger limit for a caller that has more to gain from reading it here (a kept index, checkout.ts).
+// The file is in a folder of the checkout's (the run-as user's): opened without following a link and without
+// waiting on a FIFO, and read only when it is a regular file.
 export function readIndexFile(file: string, maxBytes = MAX_BYTES): IndexFile | null {
   let data: Buffer;
+  let fd: number;
   try {
-    if (fs.statSync(file).size > maxBytes) return null;
-    data = fs.readFileSync(file);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch {
     return null;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > maxBytes) return null;
+    data = fs.readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
   }
   return parseIndexData(data);
 }
