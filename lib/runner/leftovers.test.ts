@@ -33,6 +33,8 @@ const exists = (rel: string) => fs.existsSync(path.join(dataDir, rel));
 
 it("removes what stopped processes left and keeps what live ones may use", async () => {
   const me = process.pid;
+  const nowMs = Date.now();
+  const now36 = nowMs.toString(36);
   const left = [
     "tmp/repo-aB3dE",
     `tmp/removed-${DEAD}-1700000000000-x1`,
@@ -43,16 +45,19 @@ it("removes what stopped processes left and keeps what live ones may use", async
     `repos/work-1.git.tmp-${DEAD}-1700000000000`,
     "repos/work-1.base-packs",
     "repos/work-1.git.save-9f8e",
+    // This process's id on names made before it started: a predecessor's that had the same id.
+    `tmp/pipes/p-${me}-lq2x-4`,
+    `worktrees/task-3.tmp-${me}-1700000000000`,
   ];
   const kept = [
     "tmp/repo-fresh",
-    `tmp/pipes/p-${me}-lq2x-4`,
+    `tmp/pipes/p-${me}-${now36}-4`,
     `tmp/pipes/p-${OTHER_LIVE}-lq2x-4`,
     "relays/save-fresh",
     "base-packs/work-1/pack-1.pack",
     `base-packs/work-1/pack-2.pack.tmp-${OTHER_LIVE}`,
     "worktrees/task-1",
-    `worktrees/task-2.tmp-${me}-1700000000000`,
+    `worktrees/task-2.tmp-${me}-${nowMs}`,
     "repos/work-1.git",
   ];
   make("tmp/repo-aB3dE", { folder: true, ageMs: 2 * HOUR });
@@ -70,7 +75,9 @@ it("removes what stopped processes left and keeps what live ones may use", async
   make("base-packs/work-1/pack-1.pack");
   make(`base-packs/work-1/pack-2.pack.tmp-${OTHER_LIVE}`);
   make("worktrees/task-1", { folder: true, ageMs: 10 * HOUR });
-  make(`worktrees/task-2.tmp-${me}-1700000000000`, { folder: true });
+  make(`worktrees/task-2.tmp-${me}-${nowMs}`, { folder: true });
+  make(`tmp/pipes/p-${me}-lq2x-4`);
+  make(`worktrees/task-3.tmp-${me}-1700000000000`, { folder: true });
   make("repos/work-1.git", { folder: true, ageMs: 10 * HOUR });
 
   const removed = await sweepLeftovers(dataDir, { isAlive: (pid) => pid !== DEAD });

@@ -6,7 +6,7 @@
 // that process is gone, one that does not only when it is over an hour old (each lasts seconds while used).
 import fs from "node:fs";
 import path from "node:path";
-import { removeUsersTree } from "./checkout/task-repo";
+import { removeServersTree, removeUsersTree } from "./checkout/task-repo";
 import { pipeDirOf } from "./paths";
 
 const STALE_MS = 60 * 60 * 1000;
@@ -31,50 +31,59 @@ const entriesOf = (dir: string) => {
   }
 };
 
-// Returns the paths removed (relative to the data dir).
+// Returns the paths removed (relative to the data dir). One that cannot be removed is said and passed over.
 export async function sweepLeftovers(dataDir: string, opts: Sweep = {}): Promise<string[]> {
   const now = opts.now ?? Date.now();
   const isAlive = opts.isAlive ?? isProcessAlive;
+  // This process's own names made before it started are a predecessor's with the same id (a container's
+  // server is often process 1 at every start).
+  const startedAt = now - process.uptime() * 1000;
   const removed: string[] = [];
-  const pidGone = (name: string, pattern: RegExp) => {
-    const pid = Number(pattern.exec(name)?.[1]);
-    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
+  // `pattern` captures the process id and, when the name has one, the time it was made (ms, or base 36).
+  const pidGone = (name: string, pattern: RegExp, base = 10) => {
+    const m = pattern.exec(name);
+    const pid = Number(m?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0) return false;
+    if (pid !== process.pid) return !isAlive(pid);
+    const madeAt = m?.[2] ? Number.parseInt(m[2], base) : Number.NaN;
+    return madeAt < startedAt;
   };
   const isOld = (p: string) => {
     const stat = fs.lstatSync(p, { throwIfNoEntry: false });
     return !!stat && now - stat.mtimeMs > STALE_MS;
   };
-  // The server's own folders (tmp, relays, base-packs: only it reaches them): removed by the server.
-  const own = (p: string) => {
-    fs.rmSync(p, { recursive: true, force: true });
-    removed.push(path.relative(dataDir, p));
-  };
-  // The run-as user's (worktrees, repos): removed as that user (removeUsersTree).
-  const users = async (p: string) => {
-    await removeUsersTree(p);
-    removed.push(path.relative(dataDir, p));
+  const remove = async (p: string, how: (p: string) => Promise<void>) => {
+    try {
+      await how(p);
+      removed.push(path.relative(dataDir, p));
+    } catch (error) {
+      console.error(`gatehouse: leftover ${p} could not be removed: ${(error as Error).message}`);
+    }
   };
 
+  // The server's own folders (tmp, relays, base-packs: only it reaches them), removed by the server; the run-as
+  // user's (worktrees, repos) as that user (removeUsersTree).
   const tmp = path.join(dataDir, "tmp");
   const pipes = pipeDirOf(dataDir);
   for (const name of entriesOf(tmp)) {
     const p = path.join(tmp, name);
-    if (p !== pipes && isOld(p)) own(p);
+    if (p !== pipes && isOld(p)) await remove(p, removeServersTree);
   }
-  for (const name of entriesOf(pipes)) if (pidGone(name, /^p-(\d+)-/)) own(path.join(pipes, name));
+  for (const name of entriesOf(pipes))
+    if (pidGone(name, /^p-(\d+)-([0-9a-z]+)-/, 36)) await remove(path.join(pipes, name), removeServersTree);
   const relays = path.join(dataDir, "relays");
   for (const name of entriesOf(relays))
-    if (name.startsWith("save-") && isOld(path.join(relays, name))) own(path.join(relays, name));
+    if (name.startsWith("save-") && isOld(path.join(relays, name)))
+      await remove(path.join(relays, name), removeServersTree);
   const packs = path.join(dataDir, "base-packs");
   for (const work of entriesOf(packs))
     for (const name of entriesOf(path.join(packs, work)))
-      if (pidGone(name, /\.tmp-(\d+)$/)) own(path.join(packs, work, name));
+      if (pidGone(name, /\.tmp-(\d+)$/)) await remove(path.join(packs, work, name), removeServersTree);
   for (const folder of ["worktrees", "repos"]) {
     const dir = path.join(dataDir, folder);
     for (const name of entriesOf(dir)) {
-      const p = path.join(dir, name);
       const isOldLayout = folder === "repos" && (/\.base-packs$/.test(name) || /\.git\.save-/.test(name));
-      if (isOldLayout || pidGone(name, /\.tmp-(\d+)-\d+$/)) await users(p);
+      if (isOldLayout || pidGone(name, /\.tmp-(\d+)-(\d+)$/)) await remove(path.join(dir, name), removeUsersTree);
     }
   }
   return removed;

@@ -205,6 +205,10 @@ describeAsRoot("a new checkout with a run-as user", () => {
     const written = await pathsWrittenDuring(() => prepareCheckout(target("task-stale")));
     expect(fs.existsSync(path.join(stale, "reports"))).toBe(false);
     expect(written.filter((p) => p.startsWith(path.join(dataDir, "worktrees") + path.sep))).toEqual([]);
+    // Nor is the tree walked by the server once moved into its tmp (a process of that user whose working
+    // folder is inside could still swap a link in): coreutils' rm removes it, and nothing of it is left.
+    expect(written.filter((p) => path.basename(p).startsWith("removed-"))).toEqual([]);
+    expect(fs.readdirSync(path.join(dataDir, "tmp")).filter((n) => n.startsWith("removed-"))).toEqual([]);
     expect(fs.existsSync(path.join(stale, "deep"))).toBe(false);
     expect(notOwnedBy(stale, nobody.uid)).toEqual([]);
     expect(asAnyOwner(stale, "status", "--porcelain")).toBe("");

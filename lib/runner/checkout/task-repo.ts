@@ -173,7 +173,24 @@ export async function removeUsersTree(p: string): Promise<void> {
     `removed-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
   );
   fs.renameSync(p, trash);
-  fs.rmSync(trash, { recursive: true, force: true });
+  await removeServersTree(trash);
+}
+
+// Removes a tree in one of the server's own folders (data/tmp, relays, base-packs) that may hold a tree the
+// run-as user made — one moved there by removeUsersTree, where a process of that user whose working folder is
+// inside can still reach it. With such a user the removal is coreutils' `rm -rf` as the server (it opens each
+// folder relative to the one above and checks it is the one it looked at, so a link swapped in is never
+// followed), not Node's recursive removal, which walks by path. Without one, the server's own.
+export async function removeServersTree(p: string): Promise<void> {
+  if (!runAsFromEnv()) return fs.promises.rm(p, { recursive: true, force: true });
+  const ran = await execCaptured("rm", ["-rf", "--one-file-system", "--", p], {
+    cwd: "/",
+    env: { PATH: "/usr/bin:/bin" },
+    pipeDir: pipeDirOf(config().dataDir),
+    timeoutMs: 600_000,
+  });
+  if (fs.lstatSync(p, { throwIfNoEntry: false }))
+    throw new Error(`${p} could not be removed: ${ran.stderr.trim() || `rm exited ${ran.code}`}`);
 }
 
 // The new repository's .git, laid out by hand (as `git init --template=` would: initRepository) with the
