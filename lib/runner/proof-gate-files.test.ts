@@ -217,6 +217,38 @@ describe("a gate file behind a link the change committed", () => {
     expect(detail.run.gate).toBe("red");
   });
 
+  // Two checks' gate scripts made one file: scripts/unit a link to scripts/lint, whose script says `exit 0`.
+  // Putting back both start texts in turn would leave the last one in both places.
+  it("two gate paths made one file by a link: red for both checks", async () => {
+    const agent = [
+      "git rm -q -r scripts/unit",
+      "ln -s lint scripts/unit",
+      "printf 'exit 0 # tidied\\n' > scripts/lint/check.sh",
+      "git add -A",
+      "git commit -qm agent",
+    ].join(" && ");
+    const s = await makeScenario(
+      h,
+      {
+        checkDefaults: [check("unit", "sh scripts/unit/check.sh"), check("lint", "sh scripts/lint/check.sh")],
+        agentCommand: agent,
+        maxGateAttempts: 1,
+      },
+      {
+        files: {
+          "src/price.js": "module.exports = (c) => c / 10;\n",
+          "scripts/unit/check.sh": GATE,
+          "scripts/lint/check.sh": "exit 0\n",
+        },
+      },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const row = detail.attempts[0].results.find((r) => r.checkId === "_protected");
+    expect(row?.verdict).toBe("failed");
+    expect(row?.logTail ?? "").toContain("the same file as");
+    expect(detail.run.gate).toBe("red");
+  });
+
   it("scripts/ made a link out of the worktree: the file cannot be put back, and the row is red", async () => {
     const agent = ["git rm -q -r scripts", "ln -s /usr/bin scripts", "git add -A", "git commit -qm agent"].join(" && ");
     const s = await makeScenario(

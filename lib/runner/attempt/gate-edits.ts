@@ -102,10 +102,23 @@ export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promi
   showRunning(ctx, PROTECTED, new Date(), "running the checks with their gate files as they were…");
   const reruns = await ctx.withScratch(PROTECTED, "change", async ({ dir }) => {
     const notRestored = new Map<string, string>();
+    // Where each edit was put back, as the worktree's folders really are: two gate paths the change made one
+    // file (a folder turned into a link to another) cannot both hold their start text.
+    const restoredAt = new Map<string, GateEdit>();
     for (const e of edits) {
       const text = restoreParts(start.read(e.path), head.read(e.path), e.parts);
-      const problem = restoreGateFile(dir, e.path, text);
-      if (problem) for (const id of e.checks) notRestored.set(id, `${e.path}: ${problem}`);
+      const restored = restoreGateFile(dir, e.path, text);
+      const other = "at" in restored ? restoredAt.get(restored.at) : undefined;
+      const problem =
+        "problem" in restored
+          ? restored.problem
+          : other
+            ? `it is the same file as ${other.path} through a link the change made`
+            : null;
+      if ("at" in restored) restoredAt.set(restored.at, e);
+      if (!problem) continue;
+      for (const id of e.checks) notRestored.set(id, `${e.path}: ${problem}`);
+      for (const id of other?.checks ?? []) notRestored.set(id, `${other!.path}: the same file as ${e.path}`);
     }
     // A check whose gate file could not be put back is not run with the change's version: it fails the row
     // (never judged as passing with the original).
@@ -132,23 +145,25 @@ export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promi
 
 // Puts a gate file back in the scratch worktree as the start commit had it (`text` null: it did not exist).
 // Its folders are taken as they really are — a link the change committed that leads to another folder of the
-// worktree is followed, as the check itself would follow it — and then walked by descriptors (no link followed,
-// none swapped in meanwhile). Returns why it could not be, or null.
-function restoreGateFile(dir: string, rel: string, text: string | null): string | null {
-  const realDir = fs.realpathSync(dir);
-  let folder = path.resolve(realDir, path.dirname(rel));
+// worktree is followed, as the check itself would follow it — and then walked by descriptors from the
+// worktree's folder (itself never followed: its parent is the run-as user's, who could put a link in its
+// place), so nothing swapped in meanwhile is followed. Returns where it was put (relative to the worktree), or
+// why it could not be.
+function restoreGateFile(dir: string, rel: string, text: string | null): { at: string } | { problem: string } {
+  const root = path.join(fs.realpathSync(path.dirname(dir)), path.basename(dir));
+  let folder = path.resolve(root, path.dirname(rel));
   const missing: string[] = [];
-  while (!fs.existsSync(folder) && folder !== realDir) {
+  while (!fs.existsSync(folder) && folder !== root) {
     missing.unshift(path.basename(folder));
     folder = path.dirname(folder);
   }
   const realFolder = fs.realpathSync(folder);
-  if (realFolder !== realDir && !realFolder.startsWith(realDir + path.sep))
-    return `its folder leads out of the worktree (to ${realFolder})`;
-  const realRel = path.join(path.relative(realDir, realFolder), ...missing, path.basename(rel));
-  const removed = removeCheckoutFile(realDir, realRel);
-  if (removed.kind === "refused") return removed.reason;
-  if (text === null) return null;
-  const written = writeCheckoutFile(realDir, realRel, text, { exclusive: true });
-  return written.kind === "refused" ? written.reason : null;
+  if (realFolder !== root && !realFolder.startsWith(root + path.sep))
+    return { problem: `its folder leads out of the worktree (to ${realFolder})` };
+  const at = path.join(path.relative(root, realFolder), ...missing, path.basename(rel));
+  const removed = removeCheckoutFile(root, at);
+  if (removed.kind === "refused") return { problem: removed.reason };
+  if (text === null) return { at };
+  const written = writeCheckoutFile(root, at, text, { exclusive: true });
+  return written.kind === "refused" ? { problem: written.reason } : { at };
 }
