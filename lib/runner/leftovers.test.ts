@@ -48,6 +48,7 @@ it("removes what stopped processes left and keeps what live ones may use", async
     // This process's id on names made before it started: a predecessor's that had the same id.
     `tmp/pipes/p-${me}-lq2x-4`,
     `worktrees/task-3.tmp-${me}-1700000000000`,
+    `base-packs/work-1/pack-3.pack.tmp-${me}`,
   ];
   const kept = [
     "tmp/repo-fresh",
@@ -56,6 +57,7 @@ it("removes what stopped processes left and keeps what live ones may use", async
     "relays/save-fresh",
     "base-packs/work-1/pack-1.pack",
     `base-packs/work-1/pack-2.pack.tmp-${OTHER_LIVE}`,
+    `base-packs/work-1/pack-4.pack.tmp-${me}`,
     "worktrees/task-1",
     `worktrees/task-2.tmp-${me}-${nowMs}`,
     "repos/work-1.git",
@@ -78,6 +80,9 @@ it("removes what stopped processes left and keeps what live ones may use", async
   make(`worktrees/task-2.tmp-${me}-${nowMs}`, { folder: true });
   make(`tmp/pipes/p-${me}-lq2x-4`);
   make(`worktrees/task-3.tmp-${me}-1700000000000`, { folder: true });
+  // No time in the name: a pack of this process's id last written before it started is a predecessor's.
+  make(`base-packs/work-1/pack-3.pack.tmp-${me}`, { ageMs: 10 * HOUR });
+  make(`base-packs/work-1/pack-4.pack.tmp-${me}`);
   make("repos/work-1.git", { folder: true, ageMs: 10 * HOUR });
 
   const removed = await sweepLeftovers(dataDir, { isAlive: (pid) => pid !== DEAD });

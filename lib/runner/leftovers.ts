@@ -40,12 +40,13 @@ export async function sweepLeftovers(dataDir: string, opts: Sweep = {}): Promise
   const startedAt = now - process.uptime() * 1000;
   const removed: string[] = [];
   // `pattern` captures the process id and, when the name has one, the time it was made (ms, or base 36).
-  const pidGone = (name: string, pattern: RegExp, base = 10) => {
-    const m = pattern.exec(name);
+  const pidGone = (p: string, pattern: RegExp, base = 10) => {
+    const m = pattern.exec(path.basename(p));
     const pid = Number(m?.[1]);
     if (!Number.isInteger(pid) || pid <= 0) return false;
     if (pid !== process.pid) return !isAlive(pid);
-    const madeAt = m?.[2] ? Number.parseInt(m[2], base) : Number.NaN;
+    // A name without its time: when the entry was last changed.
+    const madeAt = m?.[2] ? Number.parseInt(m[2], base) : (fs.lstatSync(p, { throwIfNoEntry: false })?.mtimeMs ?? now);
     return madeAt < startedAt;
   };
   const isOld = (p: string) => {
@@ -70,7 +71,9 @@ export async function sweepLeftovers(dataDir: string, opts: Sweep = {}): Promise
     if (p !== pipes && isOld(p)) await remove(p, removeServersTree);
   }
   for (const name of entriesOf(pipes))
-    if (pidGone(name, /^p-(\d+)-([0-9a-z]+)-/, 36)) await remove(path.join(pipes, name), removeServersTree);
+    if (pidGone(path.join(pipes, name), /^p-(\d+)-([0-9a-z]+)-/, 36))
+      // A pipe is a file: unlinked, no process started for it.
+      await remove(path.join(pipes, name), (p) => fs.promises.rm(p, { force: true }));
   const relays = path.join(dataDir, "relays");
   for (const name of entriesOf(relays))
     if (name.startsWith("save-") && isOld(path.join(relays, name)))
@@ -78,12 +81,14 @@ export async function sweepLeftovers(dataDir: string, opts: Sweep = {}): Promise
   const packs = path.join(dataDir, "base-packs");
   for (const work of entriesOf(packs))
     for (const name of entriesOf(path.join(packs, work)))
-      if (pidGone(name, /\.tmp-(\d+)$/)) await remove(path.join(packs, work, name), removeServersTree);
+      if (pidGone(path.join(packs, work, name), /\.tmp-(\d+)$/))
+        await remove(path.join(packs, work, name), removeServersTree);
   for (const folder of ["worktrees", "repos"]) {
     const dir = path.join(dataDir, folder);
     for (const name of entriesOf(dir)) {
       const isOldLayout = folder === "repos" && (/\.base-packs$/.test(name) || /\.git\.save-/.test(name));
-      if (isOldLayout || pidGone(name, /\.tmp-(\d+)-(\d+)$/)) await remove(path.join(dir, name), removeUsersTree);
+      if (isOldLayout || pidGone(path.join(dir, name), /\.tmp-(\d+)-(\d+)$/))
+        await remove(path.join(dir, name), removeUsersTree);
     }
   }
   return removed;

@@ -3,12 +3,22 @@
 import fs from "node:fs";
 import path from "node:path";
 
-// A plain file's text; null when it is missing or anything else (a link, a folder).
+// A plain file's text; null when it is missing or anything else (a link, a folder, a FIFO). Opened without
+// following a link and without waiting on a FIFO, then checked: these files are the run-as user's, who could
+// swap one in between a look by path and the read.
 function read(file: string): string | null {
+  let fd: number;
   try {
-    return fs.lstatSync(file).isFile() ? fs.readFileSync(file, "utf8") : null;
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch {
     return null;
+  }
+  try {
+    return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, "utf8") : null;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
