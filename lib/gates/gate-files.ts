@@ -255,7 +255,9 @@ export function editedGateFiles(input: {
   };
   for (const [checkId, files] of input.gateFiles) {
     for (const ref of files.refs) {
-      if (!changed.has(ref.path)) continue;
+      // Changed as a path of the change, or read otherwise at the two versions: the reads go through the links
+      // the tree holds, so a gate file behind a folder the change made (or retargeted) a link is its edit too.
+      if (!changed.has(ref.path) && input.readStart(ref.path) === input.readHead(ref.path)) continue;
       if (
         ref.part !== null &&
         partOf(input.readStart(ref.path), ref.part) === partOf(input.readHead(ref.path), ref.part)

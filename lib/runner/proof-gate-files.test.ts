@@ -249,6 +249,53 @@ describe("a gate file behind a link the change committed", () => {
     expect(detail.run.gate).toBe("red");
   });
 
+  // Gate files are read through the links the tree holds: a gate script the change adds behind a new link
+  // (lib/check.sh, and scripts -> lib) is added as surely as scripts/check.sh itself would be.
+  it("a gate script added behind a folder link the change made: red, as if added in place", async () => {
+    const agent = [
+      "mkdir lib",
+      "printf 'exit 0\\n' > lib/check.sh",
+      "ln -s lib scripts",
+      "git add -A",
+      "git commit -qm agent",
+    ].join(" && ");
+    const s = await makeScenario(
+      h,
+      { checkDefaults: [check("unit", "sh scripts/check.sh")], agentCommand: agent, maxGateAttempts: 1 },
+      { files: { "src/price.js": "module.exports = (c) => c / 10;\n" } },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: scripts/check.sh',
+    });
+  });
+
+  // The start commit has scripts -> tools (an earlier, harmless-looking change): tools/check.sh is what the
+  // check runs, so editing it is editing the gate.
+  it("a gate script reached through a link the start commit had: its edit is the gate's", async () => {
+    const s = await makeScenario(
+      h,
+      {
+        checkDefaults: [check("unit", "sh scripts/check.sh")],
+        agentCommand: agentWriting({ "tools/check.sh": "exit 0\n" }),
+        maxGateAttempts: 1,
+      },
+      { files: { "src/price.js": "module.exports = (c) => c / 10;\n", "tools/check.sh": GATE } },
+    );
+    // The link, committed at the start beside the files.
+    const repo = s.repo.dir;
+    fs.symlinkSync("tools", path.join(repo, "scripts"));
+    commitFiles(repo, {}, "link scripts to tools");
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: scripts/check.sh',
+    });
+  });
+
   it("scripts/ made a link out of the worktree: the file cannot be put back, and the row is red", async () => {
     const agent = ["git rm -q -r scripts", "ln -s /usr/bin scripts", "git add -A", "git commit -qm agent"].join(" && ");
     const s = await makeScenario(

@@ -1,6 +1,7 @@
 // `_protected` judged by re-running (README, "Proof rows"): which gate files of which checks the change
 // edited (lib/gates/gate-files.ts decides), and the checks that passed with the change's version run again
 // in a scratch worktree of the change with the start commit's version of those files laid over it.
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { restoreParts } from "../../gates/gate-file-parts";
@@ -29,6 +30,8 @@ class VersionReader {
     // Asked only when a file must be read (a change of checks alone may read none, and make no store).
     private readonly where: () => GitOptions,
     private readonly rev: string,
+    // A folder of the server's own for the list of paths git is given.
+    private readonly tmpDir: string,
   ) {}
   read = (file: string): string | null => {
     if (this.cache.has(file)) return this.cache.get(file)!;
@@ -38,14 +41,65 @@ class VersionReader {
   async fetchWanted(): Promise<boolean> {
     const files = [...this.wanted].filter((f) => !this.cache.has(f));
     this.wanted.clear();
+    if (files.length === 0) return false;
+    const found = await blobsThroughLinks(this.where(), this.rev, files, this.tmpDir);
     await Promise.all(
       files.map(async (file) => {
-        const text = await git(["cat-file", "blob", `${this.rev}:${file}`], this.where()).catch(() => null);
+        const at = found.get(file);
+        const text =
+          at === undefined
+            ? await git(["cat-file", "blob", `${this.rev}:${file}`], this.where()).catch(() => null)
+            : at === null
+              ? null
+              : "out" in at
+                ? `${LINK_OUT}${at.out}`
+                : await git(["cat-file", "blob", at.blob], this.where()).catch(() => null);
         this.cache.set(file, text);
       }),
     );
-    return files.length > 0;
+    return true;
   }
+}
+
+// The text read for a path that a link in the tree leads out of the tree: never a file's text (it starts with
+// a NUL), so a link added, removed or retargeted on the way to a gate file reads as that file edited.
+const LINK_OUT = "\0gatehouse: a link out of the tree to ";
+
+// Where each path's file is at `rev` as git would reach it on disk: through the links the tree holds on the way
+// (`cat-file --batch-check --follow-symlinks`; a gate path behind a folder the change made a link, or one the
+// start commit had, is the file the link leads to). A blob's id; {out} for a link out of the tree; null for
+// nothing there (missing, a dangling link, a loop, a tree). Paths that cannot go on one line are left out
+// (undefined: the caller reads them by their name alone).
+async function blobsThroughLinks(
+  where: GitOptions,
+  rev: string,
+  files: readonly string[],
+  tmpDir: string,
+): Promise<Map<string, { blob: string } | { out: string } | null>> {
+  const asked = files.filter((f) => !f.includes("\n"));
+  const found = new Map<string, { blob: string } | { out: string } | null>();
+  if (asked.length === 0) return found;
+  fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+  const input = path.join(tmpDir, `gate-paths-${process.pid}-${randomBytes(6).toString("hex")}`);
+  fs.writeFileSync(input, asked.map((f) => `${rev}:${f}\n`).join(""), { mode: 0o600 });
+  try {
+    const lines = (await git(["cat-file", "--batch-check", "--follow-symlinks"], { ...where, stdinFile: input })).split(
+      "\n",
+    );
+    let line = 0;
+    for (const file of asked) {
+      const answer = lines[line++] ?? "";
+      const [first, second] = answer.split(" ");
+      if (/^[0-9a-f]{40,64}$/.test(first)) found.set(file, second === "blob" ? { blob: first } : null);
+      else if (["symlink", "dangling", "loop", "notdir"].includes(first)) {
+        const named = lines[line++] ?? "";
+        found.set(file, first === "symlink" ? { out: named } : null);
+      } else found.set(file, null);
+    }
+  } finally {
+    fs.rmSync(input, { force: true });
+  }
+  return found;
 }
 
 // Gate files of every check at both versions (what decides a check now, and what decided it at the start).
@@ -74,8 +128,9 @@ async function gateFilesOfChecks(
 }
 
 export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promise<GateJudgement> {
-  const start = new VersionReader(() => change.store.options(), ctx.run.startCommit!);
-  const head = new VersionReader(() => change.store.options(), change.tree);
+  const tmpDir = path.join(ctx.deps.dataDir, "tmp");
+  const start = new VersionReader(() => change.store.options(), ctx.run.startCommit!, tmpDir);
+  const head = new VersionReader(() => change.store.options(), change.tree, tmpDir);
   const checks = ctx.run.checks.filter((c) => isRerunnable(c) && c.use === undefined);
   const gateFiles = await gateFilesOfChecks(ctx, checks, start, head);
   const hasGateFiles = [...gateFiles.values()].some((g) => g.refs.length > 0 || g.globs.length > 0);
@@ -106,8 +161,12 @@ export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promi
     // file (a folder turned into a link to another) cannot both hold their start text.
     const restoredAt = new Map<string, GateEdit>();
     for (const e of edits) {
-      const text = restoreParts(start.read(e.path), head.read(e.path), e.parts);
-      const restored = restoreGateFile(dir, e.path, text);
+      const [then, now] = [start.read(e.path), head.read(e.path)];
+      // Behind a link out of the tree at either version: there is no start text to put back in the worktree.
+      const isOutside = [then, now].some((t) => t?.startsWith(LINK_OUT));
+      const restored = isOutside
+        ? { problem: "a link on its way leads out of the tree" }
+        : restoreGateFile(dir, e.path, restoreParts(then, now, e.parts));
       const other = "at" in restored ? restoredAt.get(restored.at) : undefined;
       const problem =
         "problem" in restored
