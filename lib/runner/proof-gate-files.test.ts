@@ -296,6 +296,34 @@ describe("a gate file behind a link the change committed", () => {
     });
   });
 
+  // git prints a link's target as stored, newlines and all: a link out of the tree whose target holds lines
+  // shaped as git's answers (here at pyproject.toml, which the pytest check's discovery reads) must not be
+  // taken as the answers for the gate files read after it.
+  it("a link whose target holds lines shaped as git's answers does not pass a weakened gate", async () => {
+    const agent = [
+      "printf 'exit 0\\n' > tools/check.sh",
+      "B=$(git rev-parse HEAD:tools/check.sh)",
+      "ln -s \"$(printf '/nonexistent\\nx missing\\nx missing\\n%s blob 1' $B)\" pyproject.toml",
+      "git add -A",
+      "git commit -qm agent",
+    ].join(" && ");
+    const s = await makeScenario(
+      h,
+      {
+        checkDefaults: [check("py", "exit 0; pytest"), check("unit", "sh scripts/check.sh")],
+        agentCommand: agent,
+        maxGateAttempts: 1,
+      },
+      { files: { "src/price.js": "module.exports = (c) => c / 10;\n", "tools/check.sh": GATE } },
+    );
+    fs.symlinkSync("tools", path.join(s.repo.dir, "scripts"));
+    commitFiles(s.repo.dir, {}, "link scripts to tools");
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected.verdict).toBe("failed");
+    expect(detail.run.gate).toBe("red");
+  });
+
   it("scripts/ made a link out of the worktree: the file cannot be put back, and the row is red", async () => {
     const agent = ["git rm -q -r scripts", "ln -s /usr/bin scripts", "git add -A", "git commit -qm agent"].join(" && ");
     const s = await makeScenario(

@@ -41,23 +41,12 @@ class VersionReader {
   async fetchWanted(): Promise<boolean> {
     const files = [...this.wanted].filter((f) => !this.cache.has(f));
     this.wanted.clear();
-    if (files.length === 0) return false;
-    const found = await blobsThroughLinks(this.where(), this.rev, files, this.tmpDir);
     await Promise.all(
-      files.map(async (file) => {
-        const at = found.get(file);
-        const text =
-          at === undefined
-            ? await git(["cat-file", "blob", `${this.rev}:${file}`], this.where()).catch(() => null)
-            : at === null
-              ? null
-              : "out" in at
-                ? `${LINK_OUT}${at.out}`
-                : await git(["cat-file", "blob", at.blob], this.where()).catch(() => null);
-        this.cache.set(file, text);
-      }),
+      files.map(async (file) =>
+        this.cache.set(file, await readThroughLinks(this.where(), this.rev, file, this.tmpDir)),
+      ),
     );
-    return true;
+    return files.length > 0;
   }
 }
 
@@ -65,41 +54,32 @@ class VersionReader {
 // a NUL), so a link added, removed or retargeted on the way to a gate file reads as that file edited.
 const LINK_OUT = "\0gatehouse: a link out of the tree to ";
 
-// Where each path's file is at `rev` as git would reach it on disk: through the links the tree holds on the way
-// (`cat-file --batch-check --follow-symlinks`; a gate path behind a folder the change made a link, or one the
-// start commit had, is the file the link leads to). A blob's id; {out} for a link out of the tree; null for
-// nothing there (missing, a dangling link, a loop, a tree). Paths that cannot go on one line are left out
-// (undefined: the caller reads them by their name alone).
-async function blobsThroughLinks(
-  where: GitOptions,
-  rev: string,
-  files: readonly string[],
-  tmpDir: string,
-): Promise<Map<string, { blob: string } | { out: string } | null>> {
-  const asked = files.filter((f) => !f.includes("\n"));
-  const found = new Map<string, { blob: string } | { out: string } | null>();
-  if (asked.length === 0) return found;
+// A file's text at `rev` as git would reach it on disk: through the links the tree holds on the way (`cat-file
+// --batch --follow-symlinks`: a gate path behind a folder the change made a link, or one the start commit had,
+// is the file the link leads to); LINK_OUT for a link out of the tree; null for nothing there (missing, a
+// dangling link, a loop, a tree, a submodule). One path per git process, so nothing git prints for one (a link's
+// target is printed as stored, newlines and all) can be read as another's answer. A path git would take as
+// relative to a folder (./, ../) or that cannot go on one line is read by its name alone, as before.
+async function readThroughLinks(where: GitOptions, rev: string, file: string, tmpDir: string): Promise<string | null> {
+  const byName = () => git(["cat-file", "blob", `${rev}:${file}`], where).catch(() => null);
+  if (/[\r\n]/.test(file) || /^\.\.?\//.test(file)) return byName();
   fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-  const input = path.join(tmpDir, `gate-paths-${process.pid}-${randomBytes(6).toString("hex")}`);
-  fs.writeFileSync(input, asked.map((f) => `${rev}:${f}\n`).join(""), { mode: 0o600 });
+  const input = path.join(tmpDir, `gate-path-${process.pid}-${randomBytes(6).toString("hex")}`);
+  fs.writeFileSync(input, `${rev}:${file}\n`, { mode: 0o600 });
+  let answer: string;
   try {
-    const lines = (await git(["cat-file", "--batch-check", "--follow-symlinks"], { ...where, stdinFile: input })).split(
-      "\n",
-    );
-    let line = 0;
-    for (const file of asked) {
-      const answer = lines[line++] ?? "";
-      const [first, second] = answer.split(" ");
-      if (/^[0-9a-f]{40,64}$/.test(first)) found.set(file, second === "blob" ? { blob: first } : null);
-      else if (["symlink", "dangling", "loop", "notdir"].includes(first)) {
-        const named = lines[line++] ?? "";
-        found.set(file, first === "symlink" ? { out: named } : null);
-      } else found.set(file, null);
-    }
+    answer = await git(["cat-file", "--batch", "--follow-symlinks"], { ...where, stdinFile: input });
+  } catch {
+    return byName();
   } finally {
     fs.rmSync(input, { force: true });
   }
-  return found;
+  const header = answer.slice(0, answer.indexOf("\n") >>> 0);
+  const [first, type] = header.split(" ");
+  if (first === "symlink") return `${LINK_OUT}${answer.slice(header.length + 1, -1)}`;
+  if (!/^[0-9a-f]{40,64}$/.test(first) || type !== "blob") return null;
+  // The blob's bytes follow the header, and one newline ends them.
+  return answer.slice(header.length + 1, -1);
 }
 
 // Gate files of every check at both versions (what decides a check now, and what decided it at the start).
