@@ -19,14 +19,8 @@ export function createDb(options: { url?: string } = {}): Db {
   const url = options.url ?? config().databaseUrl;
   if (url && /^postgres(ql)?:\/\//i.test(url)) {
     // The driver adapter ignores ?schema= in the URL; it takes the schema as an option.
-    const parsed = new URL(url);
-    const schema = parsed.searchParams.get("schema") ?? undefined;
-    parsed.searchParams.delete("schema");
-    // search_path too, so raw SQL (lib/db/check-stats.ts) names the same tables as the model queries.
-    const adapter = new PrismaPg(
-      { connectionString: parsed.toString(), max: 10, ...(schema ? { options: `-c search_path="${schema}"` } : {}) },
-      schema ? { schema } : undefined,
-    );
+    const { schema, ...connection } = pgConnectionOf(url);
+    const adapter = new PrismaPg({ ...connection, max: 10 }, schema ? { schema } : undefined);
     return countingWrites(new PostgresClient({ adapter }) as unknown as Db);
   }
   const fileUrl = url?.startsWith("file:") ? url : sqliteUrl();
@@ -34,6 +28,15 @@ export function createDb(options: { url?: string } = {}): Db {
   return countingWrites(
     new SqliteClient({ adapter: tunedSqlite(new PrismaBetterSQLite3({ url: fileUrl, timeout: 10_000 })) }),
   );
+}
+
+// A PostgreSQL URL as `pg` connects with it: its ?schema= (which `pg` does not read) taken out and made the
+// connection's search_path, so raw SQL (lib/db/check-stats.ts) names the same tables as the model queries.
+export function pgConnectionOf(url: string): { connectionString: string; options?: string; schema?: string } {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get("schema") ?? undefined;
+  parsed.searchParams.delete("schema");
+  return { connectionString: parsed.toString(), ...(schema ? { options: `-c search_path="${schema}"`, schema } : {}) };
 }
 
 // Every write through a client of this process counts once it is done: what a presentation cached in

@@ -194,21 +194,36 @@ describe("the code under test is no gate", () => {
 // the original is put back where the link leads (as the check follows it), and the check fails with it.
 describe("a gate file behind a link the change committed", () => {
   const GATE = "#!/bin/sh\nnode -e 'process.exit(require(\"./src/price\")(250) === 2.5 ? 0 : 1)'\n";
+  const UNIT = check("unit", "sh scripts/check.sh");
+  // The agent's shell steps, then its commit.
+  const committing = (...steps: string[]) => [...steps, "git add -A", "git commit -qm agent"].join(" && ");
+  // One attempt of `checks` with `agent`, on the unfixed src/price.js and `files`, with `links` (name → target)
+  // committed at the start; its run as it settled.
+  async function runWithLinks(
+    checks: ReturnType<typeof check>[],
+    agent: string,
+    files: Record<string, string>,
+    links: Record<string, string> = {},
+  ): Promise<RunDetail> {
+    const s = await makeScenario(
+      h,
+      { checkDefaults: checks, agentCommand: agent, maxGateAttempts: 1 },
+      { files: { "src/price.js": "module.exports = (c) => c / 10;\n", ...files } },
+    );
+    for (const [name, target] of Object.entries(links)) fs.symlinkSync(target, path.join(s.repo.dir, name));
+    if (Object.keys(links).length > 0) commitFiles(s.repo.dir, {}, "links at the start");
+    return dispatchAndSettle(h, s.task.id);
+  }
+  const protectedRowOf = (detail: RunDetail) => detail.attempts[0].results.find((r) => r.checkId === "_protected");
+
   it("scripts/ made a link to s2/ holding `exit 0`: red, naming scripts/check.sh", async () => {
-    const agent = [
+    const agent = committing(
       "mkdir s2",
       "printf 'exit 0\\n' > s2/check.sh",
       "git rm -q -r scripts",
       "ln -s s2 scripts",
-      "git add -A",
-      "git commit -qm agent",
-    ].join(" && ");
-    const s = await makeScenario(
-      h,
-      { checkDefaults: [check("unit", "sh scripts/check.sh")], agentCommand: agent, maxGateAttempts: 1 },
-      { files: { "src/price.js": "module.exports = (c) => c / 10;\n", "scripts/check.sh": GATE } },
     );
-    const detail = await dispatchAndSettle(h, s.task.id);
+    const detail = await runWithLinks([UNIT], agent, { "scripts/check.sh": GATE });
     expect(proofOf(detail).unit.verdict).toBe("passed");
     expect(proofOf(detail)._protected).toEqual({
       verdict: "failed",
@@ -220,30 +235,17 @@ describe("a gate file behind a link the change committed", () => {
   // Two checks' gate scripts made one file: scripts/unit a link to scripts/lint, whose script says `exit 0`.
   // Putting back both start texts in turn would leave the last one in both places.
   it("two gate paths made one file by a link: red for both checks", async () => {
-    const agent = [
+    const agent = committing(
       "git rm -q -r scripts/unit",
       "ln -s lint scripts/unit",
       "printf 'exit 0 # tidied\\n' > scripts/lint/check.sh",
-      "git add -A",
-      "git commit -qm agent",
-    ].join(" && ");
-    const s = await makeScenario(
-      h,
-      {
-        checkDefaults: [check("unit", "sh scripts/unit/check.sh"), check("lint", "sh scripts/lint/check.sh")],
-        agentCommand: agent,
-        maxGateAttempts: 1,
-      },
-      {
-        files: {
-          "src/price.js": "module.exports = (c) => c / 10;\n",
-          "scripts/unit/check.sh": GATE,
-          "scripts/lint/check.sh": "exit 0\n",
-        },
-      },
     );
-    const detail = await dispatchAndSettle(h, s.task.id);
-    const row = detail.attempts[0].results.find((r) => r.checkId === "_protected");
+    const detail = await runWithLinks(
+      [check("unit", "sh scripts/unit/check.sh"), check("lint", "sh scripts/lint/check.sh")],
+      agent,
+      { "scripts/unit/check.sh": GATE, "scripts/lint/check.sh": "exit 0\n" },
+    );
+    const row = protectedRowOf(detail);
     expect(row?.verdict).toBe("failed");
     expect(row?.logTail ?? "").toContain("the same file as");
     expect(detail.run.gate).toBe("red");
@@ -252,19 +254,8 @@ describe("a gate file behind a link the change committed", () => {
   // Gate files are read through the links the tree holds: a gate script the change adds behind a new link
   // (lib/check.sh, and scripts -> lib) is added as surely as scripts/check.sh itself would be.
   it("a gate script added behind a folder link the change made: red, as if added in place", async () => {
-    const agent = [
-      "mkdir lib",
-      "printf 'exit 0\\n' > lib/check.sh",
-      "ln -s lib scripts",
-      "git add -A",
-      "git commit -qm agent",
-    ].join(" && ");
-    const s = await makeScenario(
-      h,
-      { checkDefaults: [check("unit", "sh scripts/check.sh")], agentCommand: agent, maxGateAttempts: 1 },
-      { files: { "src/price.js": "module.exports = (c) => c / 10;\n" } },
-    );
-    const detail = await dispatchAndSettle(h, s.task.id);
+    const agent = committing("mkdir lib", "printf 'exit 0\\n' > lib/check.sh", "ln -s lib scripts");
+    const detail = await runWithLinks([UNIT], agent, {});
     expect(proofOf(detail).unit.verdict).toBe("passed");
     expect(proofOf(detail)._protected).toEqual({
       verdict: "failed",
@@ -275,20 +266,8 @@ describe("a gate file behind a link the change committed", () => {
   // The start commit has scripts -> tools (an earlier, harmless-looking change): tools/check.sh is what the
   // check runs, so editing it is editing the gate.
   it("a gate script reached through a link the start commit had: its edit is the gate's", async () => {
-    const s = await makeScenario(
-      h,
-      {
-        checkDefaults: [check("unit", "sh scripts/check.sh")],
-        agentCommand: agentWriting({ "tools/check.sh": "exit 0\n" }),
-        maxGateAttempts: 1,
-      },
-      { files: { "src/price.js": "module.exports = (c) => c / 10;\n", "tools/check.sh": GATE } },
-    );
-    // The link, committed at the start beside the files.
-    const repo = s.repo.dir;
-    fs.symlinkSync("tools", path.join(repo, "scripts"));
-    commitFiles(repo, {}, "link scripts to tools");
-    const detail = await dispatchAndSettle(h, s.task.id);
+    const agent = agentWriting({ "tools/check.sh": "exit 0\n" });
+    const detail = await runWithLinks([UNIT], agent, { "tools/check.sh": GATE }, { scripts: "tools" });
     expect(proofOf(detail).unit.verdict).toBe("passed");
     expect(proofOf(detail)._protected).toEqual({
       verdict: "failed",
@@ -300,39 +279,30 @@ describe("a gate file behind a link the change committed", () => {
   // shaped as git's answers (here at pyproject.toml, which the pytest check's discovery reads) must not be
   // taken as the answers for the gate files read after it.
   it("a link whose target holds lines shaped as git's answers does not pass a weakened gate", async () => {
-    const agent = [
+    const agent = committing(
       "printf 'exit 0\\n' > tools/check.sh",
       "B=$(git rev-parse HEAD:tools/check.sh)",
       "ln -s \"$(printf '/nonexistent\\nx missing\\nx missing\\n%s blob 1' $B)\" pyproject.toml",
-      "git add -A",
-      "git commit -qm agent",
-    ].join(" && ");
-    const s = await makeScenario(
-      h,
-      {
-        checkDefaults: [check("py", "exit 0; pytest"), check("unit", "sh scripts/check.sh")],
-        agentCommand: agent,
-        maxGateAttempts: 1,
-      },
-      { files: { "src/price.js": "module.exports = (c) => c / 10;\n", "tools/check.sh": GATE } },
     );
-    fs.symlinkSync("tools", path.join(s.repo.dir, "scripts"));
-    commitFiles(s.repo.dir, {}, "link scripts to tools");
-    const detail = await dispatchAndSettle(h, s.task.id);
+    const detail = await runWithLinks(
+      [check("py", "exit 0; pytest"), UNIT],
+      agent,
+      { "tools/check.sh": GATE },
+      {
+        scripts: "tools",
+      },
+    );
     expect(proofOf(detail).unit.verdict).toBe("passed");
     expect(proofOf(detail)._protected.verdict).toBe("failed");
     expect(detail.run.gate).toBe("red");
   });
 
   it("scripts/ made a link out of the worktree: the file cannot be put back, and the row is red", async () => {
-    const agent = ["git rm -q -r scripts", "ln -s /usr/bin scripts", "git add -A", "git commit -qm agent"].join(" && ");
-    const s = await makeScenario(
-      h,
-      { checkDefaults: [check("unit", "sh scripts/check.sh || true")], agentCommand: agent, maxGateAttempts: 1 },
-      { files: { "src/price.js": "module.exports = (c) => c / 10;\n", "scripts/check.sh": GATE } },
-    );
-    const detail = await dispatchAndSettle(h, s.task.id);
-    const row = detail.attempts[0].results.find((r) => r.checkId === "_protected");
+    const agent = committing("git rm -q -r scripts", "ln -s /usr/bin scripts");
+    const detail = await runWithLinks([check("unit", "sh scripts/check.sh || true")], agent, {
+      "scripts/check.sh": GATE,
+    });
+    const row = protectedRowOf(detail);
     expect(row?.verdict).toBe("failed");
     expect(row?.logTail ?? "").toContain("could not be put back as it was");
   });

@@ -10,7 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import { SYSTEM_ACTOR } from "../../lib/auth/actor";
 import { DEFAULT_WORKER_WARM_WORKS } from "../../lib/config/config";
-import { getDb } from "../../lib/db/client";
+import { getDb, pgConnectionOf } from "../../lib/db/client";
 import { findRun, listResultsOfRun } from "../../lib/db/runs";
 import { configureRuntime } from "../../lib/runner/runtime";
 import { dispatchTask } from "../../lib/services/runs";
@@ -177,13 +177,7 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
 // How many of some runs have not finished, asked over a PostgreSQL connection of the bench's own (the schema
 // the test database made: DATABASE_URL's ?schema=).
 async function openUnfinishedProbe() {
-  const url = new URL(process.env.DATABASE_URL!);
-  const schema = url.searchParams.get("schema");
-  url.searchParams.delete("schema");
-  const client = new pg.Client({
-    connectionString: url.toString(),
-    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
-  });
+  const client = new pg.Client(pgConnectionOf(process.env.DATABASE_URL!));
   await client.connect();
   return {
     count: async (ids: readonly string[]) =>

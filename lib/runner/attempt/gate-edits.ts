@@ -30,7 +30,7 @@ class VersionReader {
     // Asked only when a file must be read (a change of checks alone may read none, and make no store).
     private readonly where: () => GitOptions,
     private readonly rev: string,
-    // A folder of the server's own for the list of paths git is given.
+    // A folder of the server's own (it exists) for the path git is given.
     private readonly tmpDir: string,
   ) {}
   read = (file: string): string | null => {
@@ -63,7 +63,6 @@ const LINK_OUT = "\0gatehouse: a link out of the tree to ";
 async function readThroughLinks(where: GitOptions, rev: string, file: string, tmpDir: string): Promise<string | null> {
   const byName = () => git(["cat-file", "blob", `${rev}:${file}`], where).catch(() => null);
   if (/[\r\n]/.test(file) || /^\.\.?\//.test(file)) return byName();
-  fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
   const input = path.join(tmpDir, `gate-path-${process.pid}-${randomBytes(6).toString("hex")}`);
   fs.writeFileSync(input, `${rev}:${file}\n`, { mode: 0o600 });
   let answer: string;

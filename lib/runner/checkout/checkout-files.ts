@@ -33,9 +33,13 @@ function namesOf(rel: string): string[] | { reason: string } {
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? "unknown error";
 
+// A name under an open folder, as a path that reaches it through the descriptor (Linux: openat's stand-in).
+const nameAt = (dirFd: number, dirPath: string, name: string) =>
+  HAS_PROC_FD ? `/proc/self/fd/${dirFd}/${name}` : path.join(/* turbopackIgnore: true */ dirPath, name);
+
 // Opens one name under an open folder without following a link in its place.
 function openAt(dirFd: number, dirPath: string, name: string, flags: number, mode?: number): number {
-  const where = HAS_PROC_FD ? `/proc/self/fd/${dirFd}/${name}` : path.join(dirPath, name);
+  const where = nameAt(dirFd, dirPath, name);
   if (!HAS_PROC_FD && fs.lstatSync(where, { throwIfNoEntry: false })?.isSymbolicLink())
     throw Object.assign(new Error("symbolic link"), { code: "ELOOP" });
   return fs.openSync(where, flags | O_NOFOLLOW, mode);
@@ -68,10 +72,7 @@ function walkFolders(root: string, rel: string, create: { mode: number } | null)
         const code = codeOf(error);
         if (code === "ENOENT" && create) {
           try {
-            fs.mkdirSync(
-              HAS_PROC_FD ? `/proc/self/fd/${fd}/${name}` : path.join(/* turbopackIgnore: true */ dirPath, name),
-              create.mode,
-            );
+            fs.mkdirSync(nameAt(fd, dirPath, name), create.mode);
             next = openAt(fd, dirPath, name, O_RDONLY | O_DIRECTORY);
           } catch (again) {
             return { reason: reasonAt(dirPath, name, shown(i + 1), codeOf(again)) };
@@ -98,6 +99,14 @@ function reasonAt(dirPath: string, name: string, shown: string, code: string): s
   if (stat?.isSymbolicLink() || code === "ELOOP") return `${shown} ${LINK_REASON}`;
   if (code === "ENOTDIR" || code === "EEXIST") return `${shown} is not a folder`;
   return `${shown} cannot be opened (${code})`;
+}
+
+// Why the file a walk ends at could not be created: something already there (a link is said as a link), or
+// another reason.
+function creationRefusal(walk: { dirPath: string; last: string; shown: () => string }, code: string): string {
+  return code === "EEXIST" && !fs.lstatSync(path.join(walk.dirPath, walk.last)).isSymbolicLink()
+    ? `${walk.shown()} already exists`
+    : reasonAt(walk.dirPath, walk.last, walk.shown(), code);
 }
 
 // Reads root/rel: a regular file with one name, at most maxBytes, reached without a link; never throws for
@@ -148,6 +157,31 @@ export function readCheckoutFile(root: string, rel: string, opts: { maxBytes: nu
   }
 }
 
+// A regular file at `file`, opened without following a link at its own name and without waiting on a FIFO (the
+// open alone would wait for a writer), then checked through the same descriptor: for what git keeps in a
+// checkout's .git, the run-as user's to swap between a look by path and a read. Its bytes and modification
+// time; null when it is missing, anything but a regular file, or over `maxBytes`.
+export function readPlainFile(
+  file: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+): { bytes: Buffer; mtime: Date } | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > maxBytes) return null;
+    return { bytes: fs.readFileSync(fd), mtime: stat.mtime };
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export type CheckoutListing =
   | { kind: "folder"; files: string[] }
   | { kind: "missing" }
@@ -183,11 +217,7 @@ export function createCheckoutFile(root: string, rel: string, mode: number): { f
   try {
     return { fd: openAt(walk.fd, walk.dirPath, walk.last, O_WRONLY | O_CREAT | O_EXCL, mode) };
   } catch (error) {
-    const code = codeOf(error);
-    const isTaken = code === "EEXIST" && !fs.lstatSync(path.join(walk.dirPath, walk.last)).isSymbolicLink();
-    return {
-      reason: isTaken ? `${walk.shown()} already exists` : reasonAt(walk.dirPath, walk.last, walk.shown(), code),
-    };
+    return { reason: creationRefusal(walk, codeOf(error)) };
   } finally {
     fs.closeSync(walk.fd);
   }
@@ -202,7 +232,7 @@ export function removeCheckoutFile(root: string, rel: string): CheckoutRemove {
   if (walk === null) return { kind: "missing" };
   if ("reason" in walk) return { kind: "refused", reason: walk.reason };
   try {
-    fs.unlinkSync(HAS_PROC_FD ? `/proc/self/fd/${walk.fd}/${walk.last}` : path.join(walk.dirPath, walk.last));
+    fs.unlinkSync(nameAt(walk.fd, walk.dirPath, walk.last));
     return { kind: "removed" };
   } catch (error) {
     const code = codeOf(error);
@@ -235,12 +265,7 @@ export function writeCheckoutFile(
       opts.mode ?? 0o644,
     );
   } catch (error) {
-    const code = codeOf(error);
-    const reason =
-      code === "EEXIST" && !fs.lstatSync(path.join(walk.dirPath, walk.last)).isSymbolicLink()
-        ? `${walk.shown()} already exists`
-        : reasonAt(walk.dirPath, walk.last, walk.shown(), code);
-    return { kind: "refused", reason };
+    return { kind: "refused", reason: creationRefusal(walk, codeOf(error)) };
   } finally {
     fs.closeSync(walk.fd);
   }

@@ -9,6 +9,7 @@ import { buildBasePack } from "./base-packs";
 import {
   createCheckoutFile,
   readCheckoutFile,
+  readPlainFile,
   removeCheckoutFile,
   resolveInside,
   writeCheckoutFile,
@@ -441,22 +442,7 @@ const secondOf = (time: Date) => Math.floor(time.getTime() / 1000);
 
 // A file git wrote through a rename (a plain file, never followed through a link), with its modification time;
 // null when it is not one, or is over MAX_SAVED_INDEX.
-function readOwnFile(file: string): { bytes: Buffer; mtime: Date } | null {
-  let fd: number;
-  try {
-    // O_NONBLOCK: a FIFO put in its place must not hold the server (the open alone would wait for a writer).
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_SAVED_INDEX) return null;
-    return { bytes: fs.readFileSync(fd), mtime: stat.mtime };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+const readOwnFile = (file: string) => readPlainFile(file, MAX_SAVED_INDEX);
 
 // The submodule entries (mode 160000) of the index at env.GIT_INDEX_FILE: from `parsed` when this process
 // could read it, else from `git ls-files`.

@@ -5,7 +5,7 @@
 // version, a checksum that does not match (or the zeros of `index.skipHash`), a split or sparse index,
 // SHA-256 ids, a truncated entry — gives null, and the caller asks git instead; so does an index over 1 MB.
 import crypto from "node:crypto";
-import fs from "node:fs";
+import { readPlainFile } from "./checkout-files";
 
 type IndexEntry = { mode: number; id: string; stage: number; path: string };
 export type IndexFile = {
@@ -27,26 +27,10 @@ const INCOMPLETE = new Set(["link", "sdir"]);
 const MAX_BYTES = 1024 * 1024;
 
 // `maxBytes`: a larger limit for a caller that has more to gain from reading it here (a kept index, checkout.ts).
-// The file is in a folder of the checkout's (the run-as user's): opened without following a link and without
-// waiting on a FIFO, and read only when it is a regular file.
+// The file is in a folder of the checkout's (the run-as user's): read as readPlainFile reads it.
 export function readIndexFile(file: string, maxBytes = MAX_BYTES): IndexFile | null {
-  let data: Buffer;
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxBytes) return null;
-    data = fs.readFileSync(fd);
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
-  }
-  return parseIndexData(data);
+  const read = readPlainFile(file, maxBytes);
+  return read && parseIndexData(read.bytes);
 }
 
 // An index's bytes as read here (null when this reader cannot vouch for them, as above).

@@ -2,25 +2,11 @@
 // costs milliseconds a run repeats many times). Falls back to null when anything is unusual.
 import fs from "node:fs";
 import path from "node:path";
+import { readPlainFile } from "./checkout-files";
 
-// A plain file's text; null when it is missing or anything else (a link, a folder, a FIFO). Opened without
-// following a link and without waiting on a FIFO, then checked: these files are the run-as user's, who could
-// swap one in between a look by path and the read.
-function read(file: string): string | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, "utf8") : null;
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+// A plain file's text; null when it is missing or anything else (a link, a folder, a FIFO): these files are the
+// run-as user's, who could swap one in between a look by path and the read (readPlainFile).
+const read = (file: string): string | null => readPlainFile(file)?.bytes.toString("utf8") ?? null;
 
 const exists = (file: string) => {
   try {

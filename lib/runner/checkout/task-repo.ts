@@ -157,13 +157,7 @@ export async function removeUsersTree(p: string): Promise<void> {
   if (!stat) return;
   if (!stat.isDirectory()) return fs.unlinkSync(p);
   const { dataDir } = config();
-  await execCaptured("rm", ["-rf", "--", p], {
-    cwd: "/",
-    env: { PATH: "/usr/bin:/bin" },
-    pipeDir: pipeDirOf(dataDir),
-    timeoutMs: 600_000,
-    runAs,
-  });
+  await rmRf(p, ["--"], runAs);
   if (!fs.lstatSync(p, { throwIfNoEntry: false })) return;
   // What that user may not remove (a folder the server made in a checkout): the tree is moved whole into the
   // server's own tmp (one rename; its parent is not the user's to swap) and removed there.
@@ -183,14 +177,20 @@ export async function removeUsersTree(p: string): Promise<void> {
 // followed), not Node's recursive removal, which walks by path. Without one, the server's own.
 export async function removeServersTree(p: string): Promise<void> {
   if (!runAsFromEnv()) return fs.promises.rm(p, { recursive: true, force: true });
-  const ran = await execCaptured("rm", ["-rf", "--one-file-system", "--", p], {
+  const ran = await rmRf(p, ["--one-file-system", "--"], null);
+  if (fs.lstatSync(p, { throwIfNoEntry: false }))
+    throw new Error(`${p} could not be removed: ${ran.stderr.trim() || `rm exited ${ran.code}`}`);
+}
+
+// coreutils' `rm -rf` of `p`, as `runAs` (null: the server), through the spawner.
+function rmRf(p: string, flags: readonly string[], runAs: RunAsUser | null) {
+  return execCaptured("rm", ["-rf", ...flags, p], {
     cwd: "/",
     env: { PATH: "/usr/bin:/bin" },
     pipeDir: pipeDirOf(config().dataDir),
     timeoutMs: 600_000,
+    runAs,
   });
-  if (fs.lstatSync(p, { throwIfNoEntry: false }))
-    throw new Error(`${p} could not be removed: ${ran.stderr.trim() || `rm exited ${ran.code}`}`);
 }
 
 // The new repository's .git, laid out by hand (as `git init --template=` would: initRepository) with the
