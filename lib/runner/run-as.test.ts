@@ -81,6 +81,28 @@ describeAsRoot("running checks as another user", () => {
     const detail = await dispatchAndSettle(h, s.task.id);
     expect(detail.attempts[0].results[0].verdict).toBe("passed");
   });
+
+  // `_protected` puts the start commit's gate files back in a scratch worktree and runs the check again there:
+  // a folder the change removed is made again, and the check (as this user) writes beside the file put back,
+  // as a test runner writes its cache beside a conftest.py.
+  it("a gate file put back in a folder the change removed: the check run again can write in that folder", async () => {
+    const runner =
+      '#!/bin/sh\nfor f in $(find tests -name conftest.py); do echo seen > "${f%/*}/.seen" || exit 1; done\n';
+    const s = await scenario(
+      {
+        checkDefaults: [check("tests", 'chmod +x bin/pytest && PATH="$PWD/bin:$PATH" pytest')],
+        agentCommand:
+          "git rm -rq tests/legacy && mkdir -p tests && printf '# all\\n' > tests/conftest.py && " +
+          "git add -A && git commit -qm 'one conftest'",
+      },
+      { "bin/pytest": runner, "tests/legacy/conftest.py": "# legacy\n", "README.md": "tests\n" },
+    );
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const rows = Object.fromEntries(detail.attempts[0].results.map((r) => [r.checkId, r]));
+    expect(rows.tests.verdict).toBe("passed");
+    expect(rows._protected?.message).toContain("tests/legacy/conftest.py");
+    expect(rows._protected?.verdict, rows._protected?.details ?? "").toBe("passed");
+  });
 });
 
 describeAsRoot("giveTo", () => {

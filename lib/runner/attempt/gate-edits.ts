@@ -202,6 +202,6 @@ function restoreGateFile(dir: string, rel: string, text: string | null): { at: s
   const removed = removeCheckoutFile(root, at);
   if (removed.kind === "refused") return { problem: removed.reason };
   if (text === null) return { at };
-  const written = writeCheckoutFile(root, at, text, { exclusive: true });
+  const written = writeCheckoutFile(root, at, text, { exclusive: true, ownedLikeRoot: true });
   return written.kind === "refused" ? { problem: written.reason } : { at };
 }

@@ -14,6 +14,7 @@ import {
   writeCheckoutFile,
   writeRunFile,
 } from "./checkout-files";
+import { isRoot } from "../../testing/needs-root";
 
 let base: string;
 let root: string;
@@ -108,6 +109,33 @@ describe("writeCheckoutFile", () => {
     });
     expect(writeCheckoutFile(root, "tests/new/deeper/probe.test.js", "2")).toMatchObject({ kind: "written" });
     expect(fs.readFileSync(file, "utf8")).toBe("2");
+  });
+
+  // A scratch worktree or a checkout is the run-as user's: what the server puts there for a check that runs next
+  // (a gate file put back, a red-team probe) must be that user's to write beside, not root's.
+  it.runIf(isRoot)("ownedLikeRoot: the folders it makes and the file belong to the tree's owner", () => {
+    const tree = path.join(base, "users-tree");
+    fs.mkdirSync(path.join(tree, "kept"), { recursive: true });
+    fs.chownSync(tree, 65534, 65534);
+    const ownerOf = (rel: string) => {
+      const { uid, gid } = fs.statSync(path.join(tree, rel));
+      return [uid, gid];
+    };
+    expect(
+      writeCheckoutFile(tree, "kept/made/deeper/conftest.py", "# put back\n", { ownedLikeRoot: true }),
+    ).toMatchObject({ kind: "written" });
+    expect(["kept/made", "kept/made/deeper", "kept/made/deeper/conftest.py"].map(ownerOf)).toEqual([
+      [65534, 65534],
+      [65534, 65534],
+      [65534, 65534],
+    ]);
+    // A folder that was there keeps its owner; without the option what the server makes is its own.
+    expect(ownerOf("kept")).toEqual([0, 0]);
+    expect(writeCheckoutFile(tree, "other/file", "x")).toMatchObject({ kind: "written" });
+    expect([ownerOf("other"), ownerOf("other/file")]).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
   });
 });
 

@@ -45,10 +45,24 @@ function openAt(dirFd: number, dirPath: string, name: string, flags: number, mod
   return fs.openSync(where, flags | O_NOFOLLOW, mode);
 }
 
-type Walk = { fd: number; dirPath: string; last: string; shown: (i?: number) => string } | { reason: string } | null;
+type Owner = { uid: number; gid: number };
+type Walk =
+  | { fd: number; dirPath: string; last: string; shown: (i?: number) => string; owner: Owner | null }
+  | { reason: string }
+  | null;
 
-// Opens the folders of `rel` under root one by one (creating them when `create` is set); null: one is missing.
-function walkFolders(root: string, rel: string, create: { mode: number } | null): Walk {
+// Who the folders and files the server makes under root are given to when `likeRoot` is asked (root's owner
+// when the server runs as root and the tree is another user's: a checkout or a scratch worktree is the run-as
+// user's, whose check that runs there next may write into a folder the server made); null: nobody.
+function ownerFor(rootFd: number, likeRoot: boolean | undefined): Owner | null {
+  if (!likeRoot || process.getuid?.() !== 0) return null;
+  const { uid, gid } = fs.fstatSync(rootFd);
+  return uid === 0 ? null : { uid, gid };
+}
+
+// Opens the folders of `rel` under root one by one (creating them when `create` is set: given to root's owner,
+// through the folder's own descriptor, when `ownedLikeRoot`); null: one is missing.
+function walkFolders(root: string, rel: string, create: { mode: number; ownedLikeRoot?: boolean } | null): Walk {
   const names = namesOf(rel);
   if (!Array.isArray(names)) return { reason: `"${rel}" ${names.reason}` };
   const shown = (i = names.length) => names.slice(0, i).join("/");
@@ -62,7 +76,9 @@ function walkFolders(root: string, rel: string, create: { mode: number } | null)
     if (!fs.lstatSync(dirPath, { throwIfNoEntry: false })?.isSymbolicLink()) throw error;
     return { reason: `the folder ${path.basename(root)} itself ${LINK_REASON}` };
   }
+  let owner: Owner | null = null;
   try {
+    owner = ownerFor(fd, create?.ownedLikeRoot);
     for (let i = 0; i < names.length - 1; i++) {
       const name = names[i];
       let next: number;
@@ -74,6 +90,7 @@ function walkFolders(root: string, rel: string, create: { mode: number } | null)
           try {
             fs.mkdirSync(nameAt(fd, dirPath, name), create.mode);
             next = openAt(fd, dirPath, name, O_RDONLY | O_DIRECTORY);
+            if (owner) fs.fchownSync(next, owner.uid, owner.gid);
           } catch (again) {
             return { reason: reasonAt(dirPath, name, shown(i + 1), codeOf(again)) };
           }
@@ -84,7 +101,7 @@ function walkFolders(root: string, rel: string, create: { mode: number } | null)
       fd = next;
       dirPath = path.join(/* turbopackIgnore: true */ dirPath, name);
     }
-    const walk = { fd, dirPath, last: names[names.length - 1], shown };
+    const walk = { fd, dirPath, last: names[names.length - 1], shown, owner };
     fd = -1;
     return walk;
   } finally {
@@ -245,14 +262,15 @@ export function removeCheckoutFile(root: string, rel: string): CheckoutRemove {
 }
 
 // Writes root/rel, creating its folders, never through a link (a link in a folder's or the file's place is
-// refused, not replaced). `exclusive`: an existing file is refused rather than overwritten.
+// refused, not replaced). `exclusive`: an existing file is refused rather than overwritten. `ownedLikeRoot`:
+// the folders it makes and the file belong to root's owner (given through their descriptors, never by path).
 export function writeCheckoutFile(
   root: string,
   rel: string,
   content: Uint8Array | string,
-  opts: { mode?: number; exclusive?: boolean } = {},
+  opts: { mode?: number; exclusive?: boolean; ownedLikeRoot?: boolean } = {},
 ): CheckoutWrite {
-  const walk = walkFolders(root, rel, { mode: 0o755 });
+  const walk = walkFolders(root, rel, { mode: 0o755, ownedLikeRoot: opts.ownedLikeRoot });
   if (walk === null) return { kind: "refused", reason: `"${rel}": a folder could not be made` };
   if ("reason" in walk) return { kind: "refused", reason: walk.reason };
   let fd: number;
@@ -278,6 +296,8 @@ export function writeCheckoutFile(
         kind: "refused",
         reason: `${walk.shown()} is a hard link (another name of a file that may be elsewhere)`,
       };
+    const { owner } = walk;
+    if (owner && (stat.uid !== owner.uid || stat.gid !== owner.gid)) fs.fchownSync(fd, owner.uid, owner.gid);
     fs.ftruncateSync(fd, 0);
     const bytes = typeof content === "string" ? Buffer.from(content) : content;
     for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);

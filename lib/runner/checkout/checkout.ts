@@ -592,7 +592,9 @@ function readOwnAttributes(wt: string): Buffer | null {
 function replaceAttributes(wt: string, text: string | Buffer | null): void {
   const removed = removeCheckoutFile(wt, ATTRIBUTES);
   const made =
-    removed.kind === "refused" || text === null ? null : writeCheckoutFile(wt, ATTRIBUTES, text, { exclusive: true });
+    removed.kind === "refused" || text === null
+      ? null
+      : writeCheckoutFile(wt, ATTRIBUTES, text, { exclusive: true, ownedLikeRoot: true });
   const refused = removed.kind === "refused" ? removed : made?.kind === "refused" ? made : null;
   if (refused) throw new GitError(`the checkout's .git cannot be read: ${refused.reason}`);
 }

@@ -166,10 +166,9 @@ async function runProbe(
 ): Promise<RedTeamRecord["probes"][number]> {
   const { run, attempt, deps } = ctx;
   return ctx.withScratch(`${RED_TEAM}-probe`, "change", async ({ dir: scratch }) => {
-    const written = writeCheckoutFile(scratch, probe, content);
+    const written = writeCheckoutFile(scratch, probe, content, { ownedLikeRoot: true });
     if (written.kind === "refused")
       return { path: probe, verdict: "error" as const, exitCode: null, output: `not run: ${written.reason}` };
-    giveTo(written.path, deps.runAs);
     const outcome = await ctx.exec({
       command: run.redTeamTestCommand!,
       cwd: scratch,
@@ -205,9 +204,11 @@ async function commitProbes(
   const kept = probes.filter((p) => !fs.lstatSync(path.join(ctx.checkoutPath, p), { throwIfNoEntry: false }));
   if (kept.length === 0) return null;
   for (const p of kept) {
-    const written = writeCheckoutFile(ctx.checkoutPath, p, files.get(p) ?? Buffer.alloc(0), { exclusive: true });
+    const written = writeCheckoutFile(ctx.checkoutPath, p, files.get(p) ?? Buffer.alloc(0), {
+      exclusive: true,
+      ownedLikeRoot: true,
+    });
     if (written.kind === "refused") throw new Error(`the red team's probe ${p}: ${written.reason}`);
-    giveTo(written.path, ctx.deps.runAs);
   }
   // The checkout now holds the probes: what comes after (the mutation floor) reads the change again, the
   // tree the checks ran on with the probes added.
