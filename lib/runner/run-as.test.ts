@@ -101,7 +101,7 @@ describeAsRoot("running checks as another user", () => {
     const rows = Object.fromEntries(detail.attempts[0].results.map((r) => [r.checkId, r]));
     expect(rows.tests.verdict).toBe("passed");
     expect(rows._protected?.message).toContain("tests/legacy/conftest.py");
-    expect(rows._protected?.verdict, rows._protected?.details ?? "").toBe("passed");
+    expect(rows._protected?.verdict, rows._protected?.message ?? "").toBe("passed");
   });
 });
 

@@ -9,7 +9,7 @@ import { editedGateFiles, gateFilesOf, type GateEdit, type GateFiles } from "../
 import { globMatcher } from "../../gates/globs";
 import type { EffectiveCheck } from "../../gates/merge-checks";
 import { PROTECTED, type Rerun } from "../../gates/proof";
-import { removeCheckoutFile, writeCheckoutFile } from "../checkout/checkout-files";
+import { realRootPath, removeCheckoutFile, writeCheckoutFile } from "../checkout/checkout-files";
 import { git, type GitOptions } from "../checkout/git";
 import type { AttemptContext, Change } from "./context";
 import { isRerunnable, rerunAll, showRunning } from "./reruns";
@@ -188,7 +188,9 @@ export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promi
 // place), so nothing swapped in meanwhile is followed. Returns where it was put (relative to the worktree), or
 // why it could not be.
 function restoreGateFile(dir: string, rel: string, text: string | null): { at: string } | { problem: string } {
-  const root = path.join(fs.realpathSync(path.dirname(dir)), path.basename(dir));
+  const real = realRootPath(dir);
+  if ("reason" in real) return { problem: real.reason };
+  const root = real.path;
   let folder = path.resolve(root, path.dirname(rel));
   const missing: string[] = [];
   while (!fs.existsSync(folder) && folder !== root) {

@@ -186,6 +186,38 @@ describe("createCheckoutFile and removeCheckoutFile", () => {
   });
 });
 
+// The folder above a checkout is the run-as user's (worktrees/<work>): a link it puts there in place of a
+// folder would carry root's reads and writes under the checkout's name anywhere. Only a link root made (the
+// admin's data dir on another disk) is followed on the way to a root.
+describe("the way to the root", () => {
+  it.runIf(isRoot)("a link the run-as user made above the root is refused; one root made is followed", () => {
+    const users = path.join(base, "users");
+    fs.mkdirSync(path.join(users, "w", "checkout"), { recursive: true });
+    fs.writeFileSync(path.join(users, "w", "checkout", "f.txt"), "mine");
+    fs.chownSync(users, 65534, 65534);
+    const elsewhere = path.join(base, "elsewhere");
+    fs.mkdirSync(path.join(elsewhere, "checkout"), { recursive: true });
+    fs.writeFileSync(path.join(elsewhere, "checkout", "secret.key"), "root's key");
+    fs.symlinkSync(elsewhere, path.join(users, "w2"));
+    fs.lchownSync(path.join(users, "w2"), 65534, 65534);
+    const planted = path.join(users, "w2", "checkout");
+    expect(readCheckoutFile(planted, "secret.key", { maxBytes: 100 })).toEqual({
+      kind: "refused",
+      reason: expect.stringContaining(`${path.join(users, "w2")}, on the way to ${planted.replace(/\/checkout$/, "")}`),
+    });
+    expect(writeCheckoutFile(planted, "evidence/v1/verify.md", "# Verify")).toMatchObject({ kind: "refused" });
+    expect(fs.existsSync(path.join(elsewhere, "checkout", "evidence"))).toBe(false);
+    expect(removeCheckoutFile(planted, "secret.key")).toMatchObject({ kind: "refused" });
+    expect(fs.readFileSync(path.join(elsewhere, "checkout", "secret.key"), "utf8")).toBe("root's key");
+    // The platform's own link (root's) on the way is followed.
+    fs.symlinkSync(path.join(users, "w"), path.join(base, "admins-link"));
+    expect(readCheckoutFile(path.join(base, "admins-link", "checkout"), "f.txt", { maxBytes: 100 })).toMatchObject({
+      kind: "file",
+      bytes: Buffer.from("mine"),
+    });
+  });
+});
+
 // A run's user owns the folder of its run's briefs: a link it plants where the platform expects a folder or a
 // file (say briefs/<run>/1-review -> /etc) is refused, not written through.
 describe("the run's own files under the data dir", () => {

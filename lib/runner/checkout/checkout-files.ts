@@ -60,21 +60,85 @@ function ownerFor(rootFd: number, likeRoot: boolean | undefined): Owner | null {
   return uid === 0 ? null : { uid, gid };
 }
 
+// A link on the way to a root is followed only when the platform made it — root, or the server's own user
+// (the admin's data dir on another disk): one the run-as user made (in a folder of its own above a checkout,
+// say `worktrees/<work>`) could lead root's writes anywhere.
+const isTrustedLink = (stat: fs.Stats) => stat.uid === 0 || stat.uid === process.getuid?.();
+const MAX_HOPS = 40;
+
+// Opens the folder at absolute path `dir`, and its real path. Opened by path first; when the folder reached is
+// not the one the path names (a link was followed), walked again from / one name at a time, following only a
+// link the platform made.
+function openTrustedFolder(dir: string): { fd: number; dirPath: string } | { reason: string } {
+  const fd = fs.openSync(/* turbopackIgnore: true */ dir, O_RDONLY | O_DIRECTORY);
+  const real = HAS_PROC_FD ? fs.readlinkSync(`/proc/self/fd/${fd}`) : fs.realpathSync(dir);
+  if (real === dir) return { fd, dirPath: dir };
+  fs.closeSync(fd);
+  let target = dir;
+  for (let hop = 0; hop <= MAX_HOPS; hop++) {
+    const names = target.split(path.sep).filter((n) => n !== "");
+    let at = fs.openSync("/", O_RDONLY | O_DIRECTORY);
+    let atPath = "/";
+    let next: string | null = null;
+    try {
+      for (let i = 0; i < names.length && next === null; i++) {
+        let opened: number;
+        try {
+          opened = openAt(at, atPath, names[i], O_RDONLY | O_DIRECTORY);
+        } catch (error) {
+          const where = nameAt(at, atPath, names[i]);
+          const link = fs.lstatSync(where, { throwIfNoEntry: false });
+          if (!link?.isSymbolicLink()) throw error;
+          if (!isTrustedLink(link))
+            return { reason: `${path.join(atPath, names[i])}, on the way to ${dir}, ${LINK_REASON}` };
+          next = path.resolve(atPath, fs.readlinkSync(where), ...names.slice(i + 1));
+          continue;
+        }
+        fs.closeSync(at);
+        at = opened;
+        atPath = path.join(atPath, names[i]);
+      }
+      if (next === null) {
+        const opened = { fd: at, dirPath: atPath };
+        at = -1;
+        return opened;
+      }
+    } finally {
+      if (at !== -1) fs.closeSync(at);
+    }
+    target = next;
+  }
+  return { reason: `${dir}: more than ${MAX_HOPS} links on the way` };
+}
+
+// Where root really is, its folders above it reached through no link but the platform's own (root's last name
+// is not looked at: a walk from it refuses a link there).
+export function realRootPath(root: string): { path: string } | { reason: string } {
+  const parent = openTrustedFolder(path.dirname(path.resolve(root)));
+  if ("reason" in parent) return parent;
+  fs.closeSync(parent.fd);
+  return { path: path.join(parent.dirPath, path.basename(root)) };
+}
+
 // Opens the folders of `rel` under root one by one (creating them when `create` is set: given to root's owner,
 // through the folder's own descriptor, when `ownedLikeRoot`); null: one is missing.
 function walkFolders(root: string, rel: string, create: { mode: number; ownedLikeRoot?: boolean } | null): Walk {
   const names = namesOf(rel);
   if (!Array.isArray(names)) return { reason: `"${rel}" ${names.reason}` };
   const shown = (i = names.length) => names.slice(0, i).join("/");
-  // The root itself is opened without following a link too (its parent resolved): a checkout's folder is in
-  // one the run-as user owns, where a link could be put in its place.
-  let dirPath = path.join(fs.realpathSync(path.dirname(root)), path.basename(root));
+  // The root itself is opened without following a link too, from its parent reached through no link but the
+  // platform's own: a checkout's folder is in one the run-as user owns, where a link could be put in its place.
+  const parent = openTrustedFolder(path.dirname(path.resolve(root)));
+  if ("reason" in parent) return parent;
+  let dirPath = path.join(parent.dirPath, path.basename(root));
   let fd: number;
   try {
-    fd = fs.openSync(/* turbopackIgnore: true */ dirPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    fd = openAt(parent.fd, parent.dirPath, path.basename(root), O_RDONLY | O_DIRECTORY);
   } catch (error) {
     if (!fs.lstatSync(dirPath, { throwIfNoEntry: false })?.isSymbolicLink()) throw error;
     return { reason: `the folder ${path.basename(root)} itself ${LINK_REASON}` };
+  } finally {
+    fs.closeSync(parent.fd);
   }
   let owner: Owner | null = null;
   try {

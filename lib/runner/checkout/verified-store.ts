@@ -17,6 +17,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { giveTo, type RunAsUser } from "../run-as";
+import { realRootPath, removeCheckoutFile } from "./checkout-files";
 import { git, gitCaptured, type GitOptions } from "./git";
 
 // An empty pack: the 12-byte header and the 20-byte checksum.
@@ -185,19 +186,22 @@ export class VerifiedStore {
         fs.rmSync(index, { force: true });
       }
     }
-    // Never through a link: the folder must resolve inside the worktree (the commands run there before).
-    const root = fs.realpathSync(dir);
+    // A folder on the way may be a link inside the worktree (committed, followed as a command would), never
+    // one out of it (the commands run there before); the removal itself walks by descriptors from the worktree.
+    const real = realRootPath(dir);
+    if ("reason" in real) return;
+    const root = real.path;
     for (const file of deleted) {
       const target = path.resolve(dir, file);
       if (!target.startsWith(dir + path.sep)) continue;
       let folder: string;
       try {
-        folder = fs.realpathSync(path.dirname(target));
+        folder = fs.realpathSync(path.resolve(root, path.dirname(file)));
       } catch {
         continue;
       }
       if (folder === root || folder.startsWith(root + path.sep))
-        fs.rmSync(path.join(folder, path.basename(target)), { force: true });
+        removeCheckoutFile(root, path.relative(root, path.join(folder, path.basename(target))));
     }
   }
 
