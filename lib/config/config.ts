@@ -1,6 +1,7 @@
 // The server's configuration (README, Configuration), parsed from the environment in this one module: pages,
 // services and the runner ask `config()`; nothing else reads process.env. Parsed again only when one of the
 // variables it reads changed since (tests point GATEHOUSE_DATA_DIR and DATABASE_URL at a database of their own).
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -77,11 +78,21 @@ export const DEFAULT_WORKER_WARM_WORKS = 8;
 
 const orNull = (value: string | undefined) => (value ? value : null);
 
+// The data dir where it really is (the admin's link to another disk resolved once): the runner follows no link
+// on the way to a checkout that sits in a folder another user could change (lib/runner/checkout/checkout-files.ts).
+function realPathOf(dir: string): string {
+  try {
+    return fs.realpathSync(/* turbopackIgnore: true */ dir);
+  } catch {
+    return dir;
+  }
+}
+
 export function configFrom(env: Env): Config {
   const port = Math.floor(positiveNumber(env.PORT, 3000));
   return {
     port,
-    dataDir: path.resolve(/* turbopackIgnore: true */ env.GATEHOUSE_DATA_DIR || "./data"),
+    dataDir: realPathOf(path.resolve(/* turbopackIgnore: true */ env.GATEHOUSE_DATA_DIR || "./data")),
     databaseUrl: orNull(env.DATABASE_URL),
     concurrency: Math.floor(positiveNumber(env.GATEHOUSE_CONCURRENCY, os.availableParallelism())),
     logCapBytes: Math.floor(positiveNumber(env.GATEHOUSE_LOG_CAP_MB, 32) * 1024 * 1024),

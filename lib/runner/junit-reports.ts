@@ -3,12 +3,11 @@
 // lib/runner/checkout/checkout-files.ts (no link anywhere on its path, a regular file, size-capped), and the
 // files, bytes and entries visited are capped. A report older than the check's run is a leftover (of an
 // earlier attempt, or committed), not this run's word, and is not read.
-import fs from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import { JUNIT_LIMITS, judgeMissingTestSummary, parseJunitXml, summaryFromJunit, type TestCase } from "../gates/junit";
 import { recogniseTests, type TestSummary } from "../gates/test-summary";
-import { readCheckoutFile } from "./checkout/checkout-files";
+import { readCheckoutFile, readCheckoutFolder } from "./checkout/checkout-files";
 import { readJunitReportsOffThread } from "./junit-off-thread";
 
 const MAX_ENTRIES_VISITED = 100_000;
@@ -35,30 +34,24 @@ export function findReportFiles(
   checkoutDir: string,
   glob: string,
 ): { files: string[]; symlinks: string[]; problem: string | null } {
-  const root = fs.realpathSync(checkoutDir);
   const isMatch = picomatch(glob, { dot: true });
   const scan = picomatch.scan(glob);
   const base = scan.isGlob ? scan.base : path.posix.dirname(scan.base);
   const files: string[] = [];
   const symlinks: string[] = [];
-  // The static folder the glob starts in, each of its parts a real folder (not a link).
-  let start = "";
-  for (const part of base.split("/").filter((p) => p && p !== ".")) {
-    const next = start ? `${start}/${part}` : part;
-    const stat = fs.lstatSync(path.join(root, next), { throwIfNoEntry: false });
-    if (!stat?.isDirectory()) return { files, symlinks, problem: null };
-    start = next;
-  }
+  // The static folder the glob starts in (every folder listed is reached from the checkout by descriptors,
+  // none through a link: the checkout is the run-as user's to swap a folder in while this walks).
+  const start = base
+    .split("/")
+    .filter((p) => p && p !== ".")
+    .join("/");
   const stack = [start];
   let visited = 0;
   while (stack.length > 0) {
     const rel = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
-    } catch {
-      continue;
-    }
+    const listed = readCheckoutFolder(checkoutDir, rel);
+    if (listed.kind !== "folder") continue;
+    const entries = listed.entries;
     entries.sort((a, b) => (a.name < b.name ? 1 : -1));
     for (const entry of entries) {
       if (++visited > MAX_ENTRIES_VISITED)

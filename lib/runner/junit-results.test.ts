@@ -342,6 +342,26 @@ describe("reading reports out of the checkout", () => {
     expect(read.problems).toEqual(["reports/link.xml is a symlink: not read"]);
   });
 
+  // The checkout's own folder swapped for a link by the run-as user (the folder above it is that user's): the
+  // walk lists nothing where it leads, not even the names of links there.
+  it.runIf(process.getuid?.() === 0)("a checkout whose own folder the run-as user made a link is not listed", () => {
+    const users = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-junit-users-"));
+    const hidden = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-junit-hidden-"));
+    try {
+      fs.mkdirSync(path.join(hidden, "reports"));
+      fs.symlinkSync("/nowhere", path.join(hidden, "reports", "customer-acme-layoffs.xml"));
+      fs.chownSync(users, 65534, 65534);
+      fs.symlinkSync(hidden, path.join(users, "checkout"));
+      fs.lchownSync(path.join(users, "checkout"), 65534, 65534);
+      const read = readJunitReports({ checkoutDir: path.join(users, "checkout"), glob: "**/*.xml", sinceMs: 0 });
+      expect(read.cases).toEqual([]);
+      expect(JSON.stringify(read.problems)).not.toContain("acme");
+    } finally {
+      fs.rmSync(users, { recursive: true, force: true });
+      fs.rmSync(hidden, { recursive: true, force: true });
+    }
+  });
+
   it("a report over the size cap is not read, without reading it", () => {
     const big = path.join(root, "reports", "big.xml");
     fs.writeFileSync(big, "");

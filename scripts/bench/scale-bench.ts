@@ -268,10 +268,14 @@ function describeCpu(cpu: CpuSample | null, runs: number, idealMs: number): stri
   const per = (ms: number) => (ms / runs).toFixed(0);
   const rest = cpu.busy - total(cpu.workers) - cpu.postgres - cpu.bench;
   const floor = idealMs + cpu.busy / cpu.cores;
+  // What the wave would need if the workers' own work cost nothing: the processes a run starts (git, bwrap,
+  // the check), PostgreSQL and the dispatching alone.
+  const withoutWorkers = idealMs + (cpu.busy - total(cpu.workers)) / cpu.cores;
   return (
     `the machine's CPU ${per(cpu.busy)} ms a run (the workers ${per(total(cpu.workers))}, the commands they start ` +
     `${per(rest)}, PostgreSQL ${per(cpu.postgres)}, this bench ${per(cpu.bench)}), so ideal + CPU / ` +
-    `${cpu.cores} cores = ${(floor / 1000).toFixed(2)} s, ratio ${(floor / idealMs).toFixed(2)}` +
+    `${cpu.cores} cores = ${(floor / 1000).toFixed(2)} s, ratio ${(floor / idealMs).toFixed(2)} ` +
+    `(without the workers' own: ${(withoutWorkers / idealMs).toFixed(2)})` +
     (cpu.steal > 0 ? `; the virtual machine's host took ${per(cpu.steal)} ms a run more (steal)` : "")
   );
 }

@@ -1,7 +1,8 @@
 // The built-ins that read one file under the results directory: json_valid, file_exists, file_contains,
 // min_words. A missing file fails the check (the work did not produce it); a path that leaves the results
 // directory, or a file too large to read, is an error (the check could not be carried out).
-import fs from "node:fs/promises";
+import path from "node:path";
+import { readCheckoutFile } from "../checkout/checkout-files";
 import type { BuiltinParams } from "../../gates/builtins";
 import { describeJsonError } from "../../gates/json-error";
 import { formatBytes } from "../output/text";
@@ -26,8 +27,12 @@ async function readResult(raw: string, io: BuiltinIo, opts: { allowEmpty?: boole
       )} a built-in reads`,
     };
   if (at.stat.size === 0 && !opts.allowEmpty) return { verdict: "failed", message: `${at.shown}: exists but is empty` };
-  const text = await fs.readFile(at.real, { encoding: "utf8", signal: io.signal });
-  return { text, bytes: at.stat.size };
+  // Read by descriptors from the directory's real path: a folder on the way swapped for a link since it was
+  // resolved (the run-as user's to swap) is refused, never read through.
+  const read = readCheckoutFile(at.root, path.relative(at.root, at.real), { maxBytes: MAX_FILE_BYTES });
+  if (read.kind === "missing") return { verdict: "failed", message: `${at.shown}: not found` };
+  if (read.kind === "refused") return { verdict: "error", message: `${at.shown}: ${read.reason}` };
+  return { text: read.bytes.toString("utf8"), bytes: read.size };
 }
 
 const isAnswer = (r: Read): r is BuiltinAnswer => "verdict" in r;

@@ -6,8 +6,10 @@ import path from "node:path";
 import { resolveInside } from "../checkout/checkout-files";
 import { expandPlaceholders, PlaceholderError, type PlaceholderDirs } from "../../gates/placeholders";
 
+// found: `real` is the file's real path under `root` (the real path of the directory it is in, reached through
+// no link the run-as user made), to be read from there by descriptors.
 export type ResolvedPath =
-  | { kind: "found"; shown: string; real: string; stat: fs.Stats }
+  | { kind: "found"; shown: string; real: string; root: string; stat: fs.Stats }
   | { kind: "missing"; shown: string }
   | { kind: "refused"; shown: string; reason: string };
 
@@ -30,6 +32,7 @@ export function resolveResultPath(raw: string, dirs: PlaceholderDirs): ResolvedP
   if (!fs.existsSync(root)) return { kind: "missing", shown };
   const where = resolveInside(root, candidate);
   if ("missing" in where) return { kind: "missing", shown };
+  if ("refused" in where) return { kind: "refused", shown, reason: where.refused };
   if ("outside" in where) {
     const isLink = fs.lstatSync(candidate, { throwIfNoEntry: false })?.isSymbolicLink();
     return isLink && !fs.existsSync(candidate)
@@ -40,5 +43,6 @@ export function resolveResultPath(raw: string, dirs: PlaceholderDirs): ResolvedP
           reason: `resolves to ${where.outside}, outside the results directory (a symlink out)`,
         };
   }
-  return { kind: "found", shown, real: where.real, stat: fs.statSync(where.real) };
+  // Not followed at its own name: a link swapped in since is not looked through (the read refuses it).
+  return { kind: "found", shown, real: where.real, root: where.realRoot, stat: fs.lstatSync(where.real) };
 }

@@ -34,13 +34,13 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 async function run(
   use: string,
   params: Record<string, unknown>,
-  extra: { timeoutMs?: number; signal?: AbortSignal } = {},
+  extra: { timeoutMs?: number; signal?: AbortSignal; resultsDir?: string } = {},
 ) {
   const logPath = path.join(root, `log-${n++}.log`);
   const outcome = await runBuiltin({
     use,
     with: params,
-    dirs: { results_dir: results, checks_dir: null, assets_dir: null },
+    dirs: { results_dir: extra.resultsDir ?? results, checks_dir: null, assets_dir: null },
     timeoutMs: extra.timeoutMs ?? 30_000,
     logPath,
     capBytes: 1024 * 1024,
@@ -111,6 +111,26 @@ describe("paths that leave the results directory are errors", () => {
     expect(out.log).not.toContain('"secret"');
     expect((await run("json_valid", { path: "link-in.json" })).builtinVerdict).toBe("passed");
   });
+
+  // The folder above a checkout is the run-as user's: a link it puts in place of the checkout's own folder (or a
+  // folder above a results directory) leads nowhere; the file where it leads is neither read nor shown.
+  it.runIf(process.getuid?.() === 0)(
+    "a results directory whose folder the run-as user made a link is refused",
+    async () => {
+      const users = path.join(root, "users");
+      const elsewhere = path.join(root, "elsewhere");
+      fs.mkdirSync(users);
+      fs.mkdirSync(elsewhere, { mode: 0o700 });
+      fs.writeFileSync(path.join(elsewhere, "report.json"), "db_password=hunter2\n", { mode: 0o600 });
+      fs.chownSync(users, 65534, 65534);
+      fs.symlinkSync(elsewhere, path.join(users, "checkout"));
+      fs.lchownSync(path.join(users, "checkout"), 65534, 65534);
+      const outcome = await run("json_valid", { path: "report.json" }, { resultsDir: path.join(users, "checkout") });
+      expect(outcome.builtinVerdict).toBe("error");
+      expect(outcome.message).toContain("is a symbolic link");
+      expect(`${outcome.message}${outcome.log}`).not.toContain("hunter2");
+    },
+  );
 
   it("a path like $(touch …) is only a file name: nothing runs", async () => {
     const marker = path.join(root, "pwned");

@@ -209,12 +209,31 @@ describe("the way to the root", () => {
     expect(fs.existsSync(path.join(elsewhere, "checkout", "evidence"))).toBe(false);
     expect(removeCheckoutFile(planted, "secret.key")).toMatchObject({ kind: "refused" });
     expect(fs.readFileSync(path.join(elsewhere, "checkout", "secret.key"), "utf8")).toBe("root's key");
-    // The platform's own link (root's) on the way is followed.
+    // A link of root's in a folder of that user's is no better: it could be swapped for the user's own between
+    // the look at it and the read of where it leads (or moved there from another folder of the user's).
+    fs.symlinkSync(elsewhere, path.join(users, "w3"));
+    expect(readCheckoutFile(path.join(users, "w3", "checkout"), "secret.key", { maxBytes: 100 })).toMatchObject({
+      kind: "refused",
+    });
+    // The platform's own link on the way (in a folder only root can change) is followed.
     fs.symlinkSync(path.join(users, "w"), path.join(base, "admins-link"));
     expect(readCheckoutFile(path.join(base, "admins-link", "checkout"), "f.txt", { maxBytes: 100 })).toMatchObject({
       kind: "file",
       bytes: Buffer.from("mine"),
     });
+  });
+
+  it("a `..` in a link's target steps back from where the links before it led, as the kernel's lookup does", () => {
+    const top = path.join(base, "dots");
+    fs.mkdirSync(path.join(top, "real", "checkout"), { recursive: true });
+    fs.writeFileSync(path.join(top, "real", "checkout", "f.txt"), "the kernel's");
+    fs.mkdirSync(path.join(top, "rel", "a", "real", "checkout"), { recursive: true });
+    fs.writeFileSync(path.join(top, "rel", "a", "real", "checkout", "f.txt"), "lexical");
+    fs.symlinkSync("../", path.join(top, "rel", "a", "up"));
+    fs.symlinkSync("up/../real", path.join(top, "rel", "a", "data"));
+    const root = path.join(top, "rel", "a", "data", "checkout");
+    expect(fs.readFileSync(path.join(root, "f.txt"), "utf8")).toBe("the kernel's");
+    expect(readCheckoutFile(root, "f.txt", { maxBytes: 100 })).toMatchObject({ bytes: Buffer.from("the kernel's") });
   });
 });
 

@@ -60,55 +60,64 @@ function ownerFor(rootFd: number, likeRoot: boolean | undefined): Owner | null {
   return uid === 0 ? null : { uid, gid };
 }
 
-// A link on the way to a root is followed only when the platform made it — root, or the server's own user
-// (the admin's data dir on another disk): one the run-as user made (in a folder of its own above a checkout,
-// say `worktrees/<work>`) could lead root's writes anywhere.
-const isTrustedLink = (stat: fs.Stats) => stat.uid === 0 || stat.uid === process.getuid?.();
+// Linux's O_PATH (not among Node's constants): a folder opened only to be walked from, which needs no read
+// permission on it (a server not running as root may only search a folder above its data dir).
+const O_PATH = HAS_PROC_FD ? 0o10000000 : O_RDONLY;
+
+// A link on the way to a root is followed only when it sits in a folder the run-as user cannot change: owned by
+// root or by the server's own user, writable by nobody else. Whoever made the link, one in a folder that user
+// can write could be swapped between the look at it and the read of where it leads (or put there: a link of
+// root's moved in from another folder of that user's), and lead root's writes anywhere.
+const isPlatformFolder = (stat: fs.Stats) =>
+  (stat.uid === 0 || stat.uid === process.getuid?.()) && (stat.mode & 0o022) === 0;
 const MAX_HOPS = 40;
 
 // Opens the folder at absolute path `dir`, and its real path. Opened by path first; when the folder reached is
 // not the one the path names (a link was followed), walked again from / one name at a time, following only a
-// link the platform made.
+// link in a folder of the platform's (a `..` in a link's target steps back up the folders walked, as the
+// kernel's lookup does). Missing: throws ENOENT; anything else it cannot open is a reason.
 function openTrustedFolder(dir: string): { fd: number; dirPath: string } | { reason: string } {
-  const fd = fs.openSync(/* turbopackIgnore: true */ dir, O_RDONLY | O_DIRECTORY);
-  const real = HAS_PROC_FD ? fs.readlinkSync(`/proc/self/fd/${fd}`) : fs.realpathSync(dir);
-  if (real === dir) return { fd, dirPath: dir };
-  fs.closeSync(fd);
-  let target = dir;
-  for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    const names = target.split(path.sep).filter((n) => n !== "");
-    let at = fs.openSync("/", O_RDONLY | O_DIRECTORY);
-    let atPath = "/";
-    let next: string | null = null;
-    try {
-      for (let i = 0; i < names.length && next === null; i++) {
-        let opened: number;
-        try {
-          opened = openAt(at, atPath, names[i], O_RDONLY | O_DIRECTORY);
-        } catch (error) {
-          const where = nameAt(at, atPath, names[i]);
-          const link = fs.lstatSync(where, { throwIfNoEntry: false });
-          if (!link?.isSymbolicLink()) throw error;
-          if (!isTrustedLink(link))
-            return { reason: `${path.join(atPath, names[i])}, on the way to ${dir}, ${LINK_REASON}` };
-          next = path.resolve(atPath, fs.readlinkSync(where), ...names.slice(i + 1));
-          continue;
-        }
-        fs.closeSync(at);
-        at = opened;
-        atPath = path.join(atPath, names[i]);
-      }
-      if (next === null) {
-        const opened = { fd: at, dirPath: atPath };
-        at = -1;
-        return opened;
-      }
-    } finally {
-      if (at !== -1) fs.closeSync(at);
-    }
-    target = next;
+  try {
+    const fd = fs.openSync(/* turbopackIgnore: true */ dir, O_PATH | O_DIRECTORY);
+    const real = HAS_PROC_FD ? fs.readlinkSync(`/proc/self/fd/${fd}`) : fs.realpathSync(dir);
+    if (real === dir && HAS_PROC_FD) return { fd, dirPath: dir };
+    fs.closeSync(fd);
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") throw error;
   }
-  return { reason: `${dir}: more than ${MAX_HOPS} links on the way` };
+  const walked: { fd: number; name: string }[] = [{ fd: fs.openSync("/", O_PATH | O_DIRECTORY), name: "" }];
+  const atPath = () => walked.map((w) => w.name).join("/") || "/";
+  const names = dir.split("/").filter((n) => n !== "" && n !== ".");
+  try {
+    for (let hops = 0; names.length > 0; ) {
+      const name = names.shift() as string;
+      const at = walked[walked.length - 1];
+      if (name === "..") {
+        if (walked.length > 1) fs.closeSync((walked.pop() as { fd: number }).fd);
+        continue;
+      }
+      try {
+        walked.push({ fd: openAt(at.fd, atPath(), name, O_PATH | O_DIRECTORY), name });
+        continue;
+      } catch (error) {
+        const where = nameAt(at.fd, atPath(), name);
+        const shown = path.join(atPath(), name);
+        if (!fs.lstatSync(where, { throwIfNoEntry: false })?.isSymbolicLink()) {
+          if (codeOf(error) === "ENOENT") throw error;
+          return { reason: `${shown}, on the way to ${dir}, cannot be opened (${codeOf(error)})` };
+        }
+        if (!isPlatformFolder(fs.fstatSync(at.fd))) return { reason: `${shown}, on the way to ${dir}, ${LINK_REASON}` };
+        if (++hops > MAX_HOPS) return { reason: `${dir}: more than ${MAX_HOPS} links on the way` };
+        const target = fs.readlinkSync(where);
+        if (target.startsWith("/")) while (walked.length > 1) fs.closeSync((walked.pop() as { fd: number }).fd);
+        names.unshift(...target.split("/").filter((n) => n !== "" && n !== "."));
+      }
+    }
+    const dirPath = atPath();
+    return { fd: (walked.pop() as { fd: number }).fd, dirPath };
+  } finally {
+    for (const w of walked) fs.closeSync(w.fd);
+  }
 }
 
 // Where root really is, its folders above it reached through no link but the platform's own (root's last name
@@ -271,19 +280,30 @@ export type CheckoutListing =
 // The regular files directly in root/rel (sorted; links, folders and anything else left out), the folder
 // reached without a link like every read here.
 export function listCheckoutFolder(root: string, rel: string): CheckoutListing {
-  const walk = walkFolders(root, `${rel}/.keep`, null);
+  const read = readCheckoutFolder(root, rel);
+  if (read.kind !== "folder") return read;
+  return {
+    kind: "folder",
+    files: read.entries
+      .filter((d) => d.isFile())
+      .map((d) => d.name)
+      .sort(),
+  };
+}
+
+// Every entry directly in root/rel ("" or "." for root itself), the folder reached without a link.
+export function readCheckoutFolder(
+  root: string,
+  rel: string,
+): { kind: "folder"; entries: fs.Dirent[] } | { kind: "missing" } | { kind: "refused"; reason: string } {
+  const walk = walkFolders(root, rel === "" ? ".keep" : `${rel}/.keep`, null);
   if (walk === null) return { kind: "missing" };
   if ("reason" in walk) return { kind: "refused", reason: walk.reason };
   try {
     const where = HAS_PROC_FD ? `/proc/self/fd/${walk.fd}` : walk.dirPath;
-    const files = fs
-      .readdirSync(where, { withFileTypes: true })
-      .filter((d) => d.isFile())
-      .map((d) => d.name)
-      .sort();
-    return { kind: "folder", files };
+    return { kind: "folder", entries: fs.readdirSync(where, { withFileTypes: true }) };
   } catch (error) {
-    return { kind: "refused", reason: `${rel} cannot be listed (${codeOf(error)})` };
+    return { kind: "refused", reason: `${rel || "."} cannot be listed (${codeOf(error)})` };
   } finally {
     fs.closeSync(walk.fd);
   }
@@ -373,12 +393,21 @@ export function writeCheckoutFile(
 
 const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
 
-export type ResolvedInside = { real: string } | { missing: true } | { outside: string };
+export type ResolvedInside =
+  | { real: string; realRoot: string }
+  | { missing: true }
+  | { outside: string }
+  | { refused: string };
 
 // Where a path under root really is, for the places that follow a link that stays inside (a check's cwd, a
-// built-in's file under the results directory): outside names the real path a link leads to.
+// built-in's file under the results directory): outside names the real path a link leads to. Root itself is
+// reached through no link the run-as user could have made (refused: why not), and is no link itself.
 export function resolveInside(root: string, candidate: string): ResolvedInside {
-  const realRoot = fs.realpathSync(root);
+  const trusted = realRootPath(root);
+  if ("reason" in trusted) return { refused: trusted.reason };
+  const realRoot = trusted.path;
+  if (fs.lstatSync(realRoot, { throwIfNoEntry: false })?.isSymbolicLink())
+    return { refused: `the folder ${path.basename(root)} itself ${LINK_REASON}` };
   let real: string;
   try {
     real = fs.realpathSync(candidate);
@@ -391,7 +420,7 @@ export function resolveInside(root: string, candidate: string): ResolvedInside {
     }
     return { missing: true };
   }
-  return isInside(realRoot, real) ? { real } : { outside: real };
+  return isInside(realRoot, real) ? { real, realRoot } : { outside: real };
 }
 // The run's own folders and files under the data dir (briefs, report files, the review's shims): a run's user
 // may own the folder a file is in, so it could have put a link where a folder or a file is expected. Walked

@@ -605,6 +605,7 @@ export function resolveInsideCheckout(wt: string, cwd: string | undefined): { pa
   const where = resolveInside(wt, path.resolve(wt, cwd));
   if ("missing" in where) return { error: `cwd "${cwd}" does not exist in the checkout` };
   if ("outside" in where) return { error: `cwd "${cwd}" leaves the checkout (it resolves to ${where.outside})` };
+  if ("refused" in where) return { error: `cwd "${cwd}": ${where.refused}` };
   if (!fs.statSync(where.real).isDirectory()) return { error: `cwd "${cwd}" is not a directory` };
   return { path: where.real };
 }

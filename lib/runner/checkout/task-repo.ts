@@ -13,6 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildBasePack, seedFromBasePack } from "./base-packs";
+import { readPlainFile } from "./checkout-files";
 import { git, GitError, gitCaptured } from "./git";
 import { resolveRef } from "./read-head";
 import { config } from "../../config/config";
@@ -48,16 +49,14 @@ export function gitPathsOf(checkoutPath: string): string[] {
     return [];
   }
   if (stat.isDirectory() || !stat.isFile()) return [];
-  const match = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, "utf8"));
+  // Files the run-as user could make FIFOs or links: read only when plain files (a FIFO would hold the event loop).
+  const match = /^gitdir: (.+)$/m.exec(readPlainFile(dotGit, 64 * 1024)?.bytes.toString("utf8") ?? "");
   if (!match) return [];
   const gitDir = path.resolve(checkoutPath, match[1].trim());
-  const read = (file: string) => {
-    try {
-      return fs.readFileSync(path.join(gitDir, file), "utf8").trim();
-    } catch {
-      return null;
-    }
-  };
+  const read = (file: string) =>
+    readPlainFile(path.join(gitDir, file), 64 * 1024)
+      ?.bytes.toString("utf8")
+      .trim() ?? null;
   const common = read("commondir");
   const backLink = read("gitdir");
   if (!common || !backLink || path.resolve(gitDir, backLink) !== dotGit) return [];

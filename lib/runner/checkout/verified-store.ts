@@ -188,8 +188,10 @@ export class VerifiedStore {
     }
     // A folder on the way may be a link inside the worktree (committed, followed as a command would), never
     // one out of it (the commands run there before); the removal itself walks by descriptors from the worktree.
+    // What cannot be deleted (a folder in the file's place, a link on the way) fails the re-run, as before:
+    // the commands must not run with the file still there.
     const real = realRootPath(dir);
-    if ("reason" in real) return;
+    if ("reason" in real) throw new Error(`the scratch worktree: ${real.reason}`);
     const root = real.path;
     for (const file of deleted) {
       const target = path.resolve(dir, file);
@@ -200,8 +202,9 @@ export class VerifiedStore {
       } catch {
         continue;
       }
-      if (folder === root || folder.startsWith(root + path.sep))
-        removeCheckoutFile(root, path.relative(root, path.join(folder, path.basename(target))));
+      if (folder !== root && !folder.startsWith(root + path.sep)) continue;
+      const removed = removeCheckoutFile(root, path.relative(root, path.join(folder, path.basename(target))));
+      if (removed.kind === "refused") throw new Error(`${file} could not be deleted: ${removed.reason}`);
     }
   }
 

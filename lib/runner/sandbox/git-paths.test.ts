@@ -46,4 +46,17 @@ opens nothing", () => {
       expect(gitPathsOf(planted, task)).toEqual([]);
     }
   });
+
+  // The `.git` file and the folder it names are the run-as user's: a FIFO in place of one of git's files would
+  // hold the server's event loop for good if opened to be read (on a regression this test hangs: a blocked
+  // event loop cannot time out in-process).
+  it("a FIFO where git's commondir or gitdir file is expected opens nothing, and does not wait", () => {
+    const planted = path.join(root, "data", "scratch", "s3");
+    const gitDir = path.join(root, "data", "scratch", "s3-git");
+    fs.mkdirSync(planted, { recursive: true });
+    fs.mkdirSync(gitDir, { recursive: true });
+    fs.writeFileSync(path.join(planted, ".git"), `gitdir: ${gitDir}\n`);
+    execFileSync("mkfifo", [path.join(gitDir, "commondir"), path.join(gitDir, "gitdir")]);
+    expect(gitPathsOf(planted, task)).toEqual([]);
+  });
 });

@@ -6,6 +6,7 @@
 // own task checkout, is opened: a `.git` file the agent rewrote to point elsewhere opens nothing.
 import fs from "node:fs";
 import path from "node:path";
+import { readPlainFile } from "../checkout/checkout-files";
 import { gitPathsOf as taskRepoGitPaths } from "../checkout/task-repo";
 import type { SandboxMount } from "./policy";
 
@@ -14,7 +15,9 @@ export function gitPathsOf(checkout: string, taskCheckout: string): SandboxMount
   if (!common) return [];
   const taskGit = realPath(path.join(taskCheckout, ".git"));
   if (!taskGit || realPath(common) !== taskGit) return [];
-  const line = fs.readFileSync(path.join(checkout, ".git"), "utf8").split("\n")[0] ?? "";
+  const dotGit = readPlainFile(path.join(checkout, ".git"), 64 * 1024);
+  if (!dotGit) return [];
+  const line = dotGit.bytes.toString("utf8").split("\n")[0] ?? "";
   const own = realPath(path.resolve(checkout, line.replace(/^gitdir: /, "").trim()));
   if (!own || path.dirname(own) !== path.join(taskGit, "worktrees")) return [];
   return [
