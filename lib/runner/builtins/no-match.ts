@@ -2,10 +2,12 @@
 // search runs in a worker thread: a regular expression that backtracks for ever cannot stall the server,
 // and the check's timeout or a cancel terminates the thread mid-match. Symlinks are not followed, `.git`
 // and `node_modules` are not entered, and the files and bytes searched are capped.
+import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import picomatch from "picomatch";
 import type { BuiltinParams } from "../../gates/builtins";
 import { expandPlaceholders, PlaceholderError } from "../../gates/placeholders";
+import { openCheckoutRoot } from "../checkout/checkout-files";
 import { MAX_FILE_BYTES, type BuiltinAnswer, type BuiltinIo } from "./builtin-io";
 
 const MAX_FILES = 20_000;
@@ -15,9 +17,21 @@ const MAX_MATCHES_LOGGED = 50;
 // CommonJS run by the worker (eval): walks the root, tests each line, posts what it found.
 const SEARCH = `
 const fs = require("node:fs");
-const path = require("node:path");
 const { parentPort, workerData } = require("node:worker_threads");
-const { root, globSource, globFlags, pattern, maxFiles, maxBytes, maxFileBytes, maxMatches } = workerData;
+const { rootFd, globSource, globFlags, pattern, maxFiles, maxBytes, maxFileBytes, maxMatches } = workerData;
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+// Every folder and file is opened from its folder's descriptor (this thread shares the process's), none by a
+// path from the root: a folder swapped for a link while this walks is refused, never followed.
+const at = (fd, name) => "/proc/self/fd/" + fd + "/" + name;
+function openFolder(rel) {
+  let fd = fs.openSync("/proc/self/fd/" + rootFd, O_RDONLY | O_DIRECTORY);
+  for (const name of rel ? rel.split("/") : []) {
+    let next;
+    try { next = fs.openSync(at(fd, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW); } finally { fs.closeSync(fd); }
+    fd = next;
+  }
+  return fd;
+}
 const glob = new RegExp(globSource, globFlags);
 const re = new RegExp(pattern);
 const matches = [];
@@ -25,8 +39,10 @@ let files = 0, bytes = 0, matchCount = 0, problem = null;
 const stack = [""];
 outer: while (stack.length) {
   const rel = stack.pop();
-  let entries;
-  try { entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true }); } catch { continue; }
+  let dirFd, entries;
+  try { dirFd = openFolder(rel); } catch { continue; }
+  try {
+  try { entries = fs.readdirSync("/proc/self/fd/" + dirFd, { withFileTypes: true }); } catch { continue; }
   entries.sort((a, b) => (a.name < b.name ? 1 : -1));
   for (const e of entries) {
     const child = rel ? rel + "/" + e.name : e.name;
@@ -35,8 +51,7 @@ outer: while (stack.length) {
     if (++files > maxFiles) { problem = "more than " + maxFiles + " files match the glob"; break outer; }
     // Opened without following a link (one swapped in since the listing) and read through that descriptor.
     let fd;
-    try { fd = fs.openSync(path.join(root, child), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW \
-| fs.constants.O_NONBLOCK); }
+    try { fd = fs.openSync(at(dirFd, e.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK); }
     catch (e) { if (e.code === "ELOOP") { problem = child + " became a symbolic link (links are not \
 followed)"; break outer; } continue; }
     let text;
@@ -55,6 +70,7 @@ followed)"; break outer; } continue; }
       if (matches.length < maxMatches) matches.push({ file: child, line: i + 1, text: lines[i].slice(0, 200) });
     }
   }
+  } finally { fs.closeSync(dirFd); }
 }
 parentPort.postMessage({ files: Math.min(files, maxFiles), matchCount, matches, problem });
 `;
@@ -84,11 +100,13 @@ export async function noMatch(p: BuiltinParams["no_match"], io: BuiltinIo): Prom
     return { verdict: "error", message: `pattern or glob does not parse: ${(error as Error).message}` };
   }
   io.log(`searching files matching ${p.glob} for /${p.pattern}/`);
+  const root = openCheckoutRoot(io.dirs.results_dir);
+  if ("reason" in root) return { verdict: "error", message: `no_match: ${root.reason}` };
   const found = await new Promise<Found>((resolve, reject) => {
     const worker = new Worker(SEARCH, {
       eval: true,
       workerData: {
-        root: io.dirs.results_dir,
+        rootFd: root.fd,
         globSource: globRe.source,
         globFlags: globRe.flags,
         pattern: p.pattern,
@@ -109,7 +127,7 @@ export async function noMatch(p: BuiltinParams["no_match"], io: BuiltinIo): Prom
       io.signal.removeEventListener("abort", stop);
       reject(new Error(io.signal.aborted ? "stopped" : "the search ended without an answer"));
     });
-  });
+  }).finally(() => fs.closeSync(root.fd));
   if (found.problem) return { verdict: "error", message: `no_match: ${found.problem}` };
   for (const m of found.matches) io.log(`${m.file}:${m.line}: ${m.text}`);
   if (found.matchCount > found.matches.length) io.log(`… and ${found.matchCount - found.matches.length} more`);

@@ -129,6 +129,13 @@ describe("paths that leave the results directory are errors", () => {
       expect(outcome.builtinVerdict).toBe("error");
       expect(outcome.message).toContain("is a symbolic link");
       expect(`${outcome.message}${outcome.log}`).not.toContain("hunter2");
+      const searched = await run(
+        "no_match",
+        { glob: "**", pattern: "password" },
+        { resultsDir: path.join(users, "checkout") },
+      );
+      expect(searched.builtinVerdict).toBe("error");
+      expect(`${searched.message}${searched.log}`).not.toContain("hunter2");
     },
   );
 

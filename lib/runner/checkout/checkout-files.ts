@@ -144,8 +144,15 @@ function walkFolders(root: string, rel: string, create: { mode: number; ownedLik
   try {
     fd = openAt(parent.fd, parent.dirPath, path.basename(root), O_RDONLY | O_DIRECTORY);
   } catch (error) {
-    if (!fs.lstatSync(dirPath, { throwIfNoEntry: false })?.isSymbolicLink()) throw error;
-    return { reason: `the folder ${path.basename(root)} itself ${LINK_REASON}` };
+    // Looked at through the parent's descriptor: a swap back since the open cannot make this throw.
+    const code = codeOf(error);
+    if (
+      code === "ELOOP" ||
+      fs.lstatSync(nameAt(parent.fd, parent.dirPath, path.basename(root)), { throwIfNoEntry: false })?.isSymbolicLink()
+    )
+      return { reason: `the folder ${path.basename(root)} itself ${LINK_REASON}` };
+    if (code === "ENOENT") throw error;
+    return { reason: `the folder ${path.basename(root)} cannot be opened (${code})` };
   } finally {
     fs.closeSync(parent.fd);
   }
@@ -291,6 +298,13 @@ export function listCheckoutFolder(root: string, rel: string): CheckoutListing {
   };
 }
 
+// A descriptor of root itself, reached as every walk here reaches it (for a search that walks on from it).
+export function openCheckoutRoot(root: string): { fd: number } | { reason: string } {
+  const walk = walkFolders(root, ".keep", null);
+  if (walk === null) return { reason: `${root} is missing` };
+  return "reason" in walk ? walk : { fd: walk.fd };
+}
+
 // Every entry directly in root/rel ("" or "." for root itself), the folder reached without a link.
 export function readCheckoutFolder(
   root: string,
@@ -340,6 +354,50 @@ export function removeCheckoutFile(root: string, rel: string): CheckoutRemove {
     if (code === "ENOENT") return { kind: "missing" };
     const isFolder = code === "EISDIR" || code === "EPERM";
     return { kind: "refused", reason: `${walk.shown()} ${isFolder ? "is a folder" : `cannot be removed (${code})`}` };
+  } finally {
+    fs.closeSync(walk.fd);
+  }
+}
+
+// Removes root/rel when it is an empty folder, reached without a link (a link in its place is refused).
+export function removeCheckoutFolder(root: string, rel: string): CheckoutRemove {
+  const walk = walkFolders(root, rel, null);
+  if (walk === null) return { kind: "missing" };
+  if ("reason" in walk) return { kind: "refused", reason: walk.reason };
+  try {
+    fs.rmdirSync(nameAt(walk.fd, walk.dirPath, walk.last));
+    return { kind: "removed" };
+  } catch (error) {
+    const code = codeOf(error);
+    return code === "ENOENT"
+      ? { kind: "missing" }
+      : { kind: "refused", reason: `${walk.shown()} cannot be removed (${code})` };
+  } finally {
+    fs.closeSync(walk.fd);
+  }
+}
+
+// What root/rel itself is (a link is not followed), its folders reached without a link; null: missing.
+export function lstatCheckoutEntry(root: string, rel: string): fs.Stats | null | { reason: string } {
+  const walk = walkFolders(root, rel, null);
+  if (walk === null || "reason" in walk) return walk;
+  try {
+    return fs.lstatSync(nameAt(walk.fd, walk.dirPath, walk.last), { throwIfNoEntry: false }) ?? null;
+  } finally {
+    fs.closeSync(walk.fd);
+  }
+}
+
+// Makes a link at root/rel to `target` in folders that exist, reached without a link; false when something is
+// already there or a folder is missing or refused.
+export function linkInCheckout(root: string, rel: string, target: string): boolean {
+  const walk = walkFolders(root, rel, null);
+  if (walk === null || "reason" in walk) return false;
+  try {
+    fs.symlinkSync(target, nameAt(walk.fd, walk.dirPath, walk.last));
+    return true;
+  } catch {
+    return false;
   } finally {
     fs.closeSync(walk.fd);
   }

@@ -6,9 +6,9 @@
 // (node_modules, .venv, venv at the root or beside a manifest the start commit holds: package.json,
 // pyproject.toml, requirements.txt, setup.py, setup.cfg, Pipfile), which are what was installed, not what
 // was written. A `src/node_modules/lower` holding the fix is no install, and goes.
-import fs from "node:fs";
 import path from "node:path";
 import { git, GitError } from "./git";
+import { lstatCheckoutEntry, readCheckoutFolder, removeCheckoutFile, removeCheckoutFolder } from "./checkout-files";
 
 const DEPENDENCY_DIRS: ReadonlySet<string> = new Set(["node_modules", ".venv", "venv"]);
 const MANIFESTS = new Set(["package.json", "pyproject.toml", "requirements.txt", "setup.py", "setup.cfg", "Pipfile"]);
@@ -91,35 +91,36 @@ function entriesOf(listed: string): string[] {
     .filter((rel) => rel && !rel.split("/").includes("..") && !path.isAbsolute(rel));
 }
 
-// Left after the removal and rightly so: an installed dependency folder, or a folder holding only such.
+// The names in root/rel, reached by descriptors (null: not a folder there, or one reached through a link).
+function namesIn(root: string, rel: string): string[] | null {
+  const listed = readCheckoutFolder(root, rel);
+  return listed.kind === "folder" ? listed.entries.map((d) => d.name) : null;
+}
+
+// Left after the removal and rightly so: an installed dependency folder, or a folder holding only such. (A
+// path that cannot be reached without a link is not: the caller refuses to run the checks on it.)
 function isKeptEntry(root: string, rel: string, kept: Kept): boolean {
   if (isInstalledDependency(rel, kept.homes)) return true;
-  const stat = fs.lstatSync(path.join(root, rel), { throwIfNoEntry: false });
-  if (!stat) return true;
+  const stat = lstatCheckoutEntry(root, rel);
+  if (stat === null) return true;
+  if ("reason" in stat) return false;
   if (stat.isFile()) return kept.files.has(rel);
-  return (
-    stat.isDirectory() &&
-    fs.readdirSync(path.join(root, rel)).every((name) => isKeptEntry(root, path.posix.join(rel, name), kept))
-  );
+  const names = stat.isDirectory() ? namesIn(root, rel) : null;
+  return names !== null && names.every((name) => isKeptEntry(root, path.posix.join(rel, name), kept));
 }
 
 // A file or link goes; a folder is emptied (its installed dependency folders kept) and goes when empty.
-// Links are removed, never followed. True when anything was removed.
+// Links are removed, never followed, and every step is taken by descriptors from the checkout's folder: the
+// run-as user's processes may swap a folder for a link meanwhile (what cannot be reached without one stays,
+// and the listing after says so). True when anything was removed.
 function removeKeeping(root: string, rel: string, kept: Kept): boolean {
   if (isInstalledDependency(rel, kept.homes)) return false;
-  const abs = path.join(root, rel);
-  const stat = fs.lstatSync(abs, { throwIfNoEntry: false });
-  if (!stat) return false;
+  const stat = lstatCheckoutEntry(root, rel);
+  if (stat === null || "reason" in stat) return false;
   if (stat.isFile() && kept.files.has(rel)) return false;
-  if (!stat.isDirectory()) {
-    fs.rmSync(abs, { force: true });
-    return true;
-  }
+  if (!stat.isDirectory()) return removeCheckoutFile(root, rel).kind === "removed";
   let any = false;
-  for (const name of fs.readdirSync(abs)) any = removeKeeping(root, path.posix.join(rel, name), kept) || any;
-  if (fs.readdirSync(abs).length === 0) {
-    fs.rmdirSync(abs);
-    return true;
-  }
+  for (const name of namesIn(root, rel) ?? []) any = removeKeeping(root, path.posix.join(rel, name), kept) || any;
+  if (namesIn(root, rel)?.length === 0) return removeCheckoutFolder(root, rel).kind === "removed" || any;
   return any;
 }

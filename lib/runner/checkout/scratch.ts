@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { giveTo, runAsFromEnv } from "../run-as";
+import { linkInCheckout, readPlainFile } from "./checkout-files";
 import { git, GitError } from "./git";
 import { isInstalledDependency } from "./ignored-files";
 import { removeUsersTree } from "./task-repo";
@@ -76,7 +77,9 @@ export async function withScratchWorktree<T>(opts: {
 
 // The index of the scratch worktree git has just made at `dir`: in the checkout's .git/worktrees/<name>.
 function scratchIndexOf(checkoutPath: string, dir: string): string {
-  const pointer = /^gitdir: (.+)$/m.exec(fs.readFileSync(path.join(dir, ".git"), "utf8"));
+  const pointer = /^gitdir: (.+)$/m.exec(
+    readPlainFile(path.join(dir, ".git"), 64 * 1024)?.bytes.toString("utf8") ?? "",
+  );
   const gitDir = pointer ? path.resolve(dir, pointer[1].trim()) : null;
   const worktrees = fs.realpathSync(path.join(checkoutPath, ".git", "worktrees"));
   if (!gitDir || fs.realpathSync(path.dirname(gitDir)) !== worktrees)
@@ -148,8 +151,8 @@ async function linkDependencies(checkoutPath: string, dir: string, homes: Readon
   for (const entry of ignored.split("\0")) {
     const rel = entry.replace(/\/$/, "");
     if (!rel || !isInstalledDependency(rel, homes) || rel.split("/").includes("..")) continue;
-    const target = path.join(dir, rel);
-    if (!fs.existsSync(path.dirname(target)) || fs.existsSync(target)) continue;
-    fs.symlinkSync(path.join(checkoutPath, rel), target);
+    // Made through descriptors of the scratch worktree's folders (its parent is the run-as user's); a name
+    // already taken, or a folder missing, is passed over.
+    linkInCheckout(dir, rel, path.join(checkoutPath, rel));
   }
 }

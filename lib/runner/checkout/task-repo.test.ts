@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initRepository } from "./task-repo";
+import { hasManagedRefs, initRepository } from "./task-repo";
 
 let root: string;
 beforeAll(() => {
@@ -56,5 +56,24 @@ describe("initRepository", () => {
     const dir = path.join(root, "there");
     fs.mkdirSync(dir);
     expect(() => initRepository(dir, "main")).toThrow(/EEXIST/);
+  });
+});
+
+// A checkout's .git is the run-as user's: a FIFO in place of packed-refs must not hold the server's event loop
+// (on a regression this test hangs: a blocked event loop cannot time out in-process).
+describe("hasManagedRefs", () => {
+  it("reads packed-refs only when it is a plain file: a FIFO there is no ref, and no wait", () => {
+    const wt = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-managed-refs-"));
+    try {
+      initRepository(path.join(wt, "checkout"), "main");
+      const gitDir = path.join(wt, "checkout", ".git");
+      fs.writeFileSync(path.join(gitDir, "packed-refs"), "# pack-refs\n" + `${"a".repeat(40)} refs/tags/v1\n`);
+      expect(hasManagedRefs(path.join(wt, "checkout"))).toBe(true);
+      fs.rmSync(path.join(gitDir, "packed-refs"));
+      execFileSync("mkfifo", [path.join(gitDir, "packed-refs")]);
+      expect(hasManagedRefs(path.join(wt, "checkout"))).toBe(false);
+    } finally {
+      fs.rmSync(wt, { recursive: true, force: true });
+    }
   });
 });

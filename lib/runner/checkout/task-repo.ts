@@ -334,11 +334,9 @@ export function hasManagedRefs(checkoutPath: string): boolean {
     }
   };
   if (nonEmpty(path.join(gitDir, "refs", "tags")) || nonEmpty(path.join(gitDir, "refs", "remotes"))) return true;
-  try {
-    return / refs\/(tags|remotes)\//.test(fs.readFileSync(path.join(gitDir, "packed-refs"), "utf8"));
-  } catch {
-    return false;
-  }
+  // A plain file only: the run-as user's FIFO there would hold the event loop.
+  const packed = readPlainFile(path.join(gitDir, "packed-refs"));
+  return packed !== null && / refs\/(tags|remotes)\//.test(packed.bytes.toString("utf8"));
 }
 
 // Makes the checkout's tags and remote branches exactly the ones visibleRefs opens, as the clone has them.
