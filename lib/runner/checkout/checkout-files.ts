@@ -98,7 +98,6 @@ function openTrustedFolder(dir: string): { fd: number; dirPath: string } | { rea
       }
       try {
         walked.push({ fd: openAt(at.fd, atPath(), name, O_PATH | O_DIRECTORY), name });
-        continue;
       } catch (error) {
         const where = nameAt(at.fd, atPath(), name);
         const shown = path.join(atPath(), name);

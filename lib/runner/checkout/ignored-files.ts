@@ -106,7 +106,7 @@ function isKeptEntry(root: string, rel: string, kept: Kept): boolean {
   if ("reason" in stat) return false;
   if (stat.isFile()) return kept.files.has(rel);
   const names = stat.isDirectory() ? namesIn(root, rel) : null;
-  return names !== null && names.every((name) => isKeptEntry(root, path.posix.join(rel, name), kept));
+  return names?.every((name) => isKeptEntry(root, path.posix.join(rel, name), kept)) ?? false;
 }
 
 // A file or link goes; a folder is emptied (its installed dependency folders kept) and goes when empty.

@@ -67,7 +67,7 @@ describe("hasManagedRefs", () => {
     try {
       initRepository(path.join(wt, "checkout"), "main");
       const gitDir = path.join(wt, "checkout", ".git");
-      fs.writeFileSync(path.join(gitDir, "packed-refs"), "# pack-refs\n" + `${"a".repeat(40)} refs/tags/v1\n`);
+      fs.writeFileSync(path.join(gitDir, "packed-refs"), `# pack-refs\n${"a".repeat(40)} refs/tags/v1\n`);
       expect(hasManagedRefs(path.join(wt, "checkout"))).toBe(true);
       fs.rmSync(path.join(gitDir, "packed-refs"));
       execFileSync("mkfifo", [path.join(gitDir, "packed-refs")]);
