@@ -4,7 +4,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NO_MASKING } from "../output/masker";
 import { runBuiltin } from "./run-builtin";
 
@@ -172,10 +172,20 @@ describe("no_match", () => {
     fs.writeFileSync(path.join(results, "src", "slow.txt"), `${"a".repeat(80)}!\n`);
     let ticks = 0;
     const timer = setInterval(() => ticks++, 20);
+    // The search is handed a descriptor of the results directory: closed once it ends, a terminated one too.
+    const openInResults = () =>
+      fs.readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(fs.realpathSync(results));
+        } catch {
+          return false;
+        }
+      });
     const outcome = await run("no_match", { glob: "src/slow.txt", pattern: "^(a|aa)+$" }, { timeoutMs: 1000 });
     clearInterval(timer);
     expect([outcome.builtinVerdict, outcome.isTimedOut]).toEqual([null, true]);
     expect(ticks).toBeGreaterThan(5);
+    await vi.waitFor(() => expect(openInResults()).toEqual([]), { timeout: 5000 });
     fs.rmSync(path.join(results, "src", "slow.txt"));
   });
 
