@@ -358,21 +358,61 @@ export function removeCheckoutFile(root: string, rel: string): CheckoutRemove {
   }
 }
 
-// Removes root/rel when it is an empty folder, reached without a link (a link in its place is refused).
-export function removeCheckoutFolder(root: string, rel: string): CheckoutRemove {
+// Removes root/rel — a file or a link itself, or a folder with everything in it — but what `keep` keeps (by its
+// path under root and what it is; a folder holding something kept stays). Every folder is opened from the one
+// above it without following a link, and every name removed through its folder's descriptor: a folder swapped
+// for a link meanwhile is neither entered nor removed through. What cannot be removed is left (the caller
+// looks again). True when anything was removed.
+export function removeCheckoutTree(root: string, rel: string, keep: (rel: string, stat: fs.Stats) => boolean): boolean {
   const walk = walkFolders(root, rel, null);
-  if (walk === null) return { kind: "missing" };
-  if ("reason" in walk) return { kind: "refused", reason: walk.reason };
+  if (walk === null || "reason" in walk) return false;
   try {
-    fs.rmdirSync(nameAt(walk.fd, walk.dirPath, walk.last));
-    return { kind: "removed" };
-  } catch (error) {
-    const code = codeOf(error);
-    return code === "ENOENT"
-      ? { kind: "missing" }
-      : { kind: "refused", reason: `${walk.shown()} cannot be removed (${code})` };
+    return removeAt(walk.fd, walk.dirPath, walk.last, rel, keep);
   } finally {
     fs.closeSync(walk.fd);
+  }
+}
+
+function removeAt(
+  dirFd: number,
+  dirPath: string,
+  name: string,
+  rel: string,
+  keep: (rel: string, stat: fs.Stats) => boolean,
+): boolean {
+  const where = nameAt(dirFd, dirPath, name);
+  const stat = fs.lstatSync(where, { throwIfNoEntry: false });
+  if (!stat || keep(rel, stat)) return false;
+  try {
+    if (!stat.isDirectory()) {
+      fs.unlinkSync(where);
+      return true;
+    }
+  } catch {
+    return false;
+  }
+  let fd: number;
+  try {
+    fd = openAt(dirFd, dirPath, name, O_RDONLY | O_DIRECTORY);
+  } catch {
+    return false;
+  }
+  const folderPath = path.join(/* turbopackIgnore: true */ dirPath, name);
+  const names = () => fs.readdirSync(HAS_PROC_FD ? `/proc/self/fd/${fd}` : folderPath);
+  let any = false;
+  try {
+    for (const child of names()) any = removeAt(fd, folderPath, child, `${rel}/${child}`, keep) || any;
+    if (names().length > 0) return any;
+  } catch {
+    return any;
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.rmdirSync(where);
+    return true;
+  } catch {
+    return any;
   }
 }
 

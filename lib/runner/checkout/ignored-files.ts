@@ -8,7 +8,7 @@
 // was written. A `src/node_modules/lower` holding the fix is no install, and goes.
 import path from "node:path";
 import { git, GitError } from "./git";
-import { lstatCheckoutEntry, readCheckoutFolder, removeCheckoutFile, removeCheckoutFolder } from "./checkout-files";
+import { lstatCheckoutEntry, readCheckoutFolder, removeCheckoutTree } from "./checkout-files";
 
 const DEPENDENCY_DIRS: ReadonlySet<string> = new Set(["node_modules", ".venv", "venv"]);
 const MANIFESTS = new Set(["package.json", "pyproject.toml", "requirements.txt", "setup.py", "setup.cfg", "Pipfile"]);
@@ -114,13 +114,9 @@ function isKeptEntry(root: string, rel: string, kept: Kept): boolean {
 // run-as user's processes may swap a folder for a link meanwhile (what cannot be reached without one stays,
 // and the listing after says so). True when anything was removed.
 function removeKeeping(root: string, rel: string, kept: Kept): boolean {
-  if (isInstalledDependency(rel, kept.homes)) return false;
-  const stat = lstatCheckoutEntry(root, rel);
-  if (stat === null || "reason" in stat) return false;
-  if (stat.isFile() && kept.files.has(rel)) return false;
-  if (!stat.isDirectory()) return removeCheckoutFile(root, rel).kind === "removed";
-  let any = false;
-  for (const name of namesIn(root, rel) ?? []) any = removeKeeping(root, path.posix.join(rel, name), kept) || any;
-  if (namesIn(root, rel)?.length === 0) return removeCheckoutFolder(root, rel).kind === "removed" || any;
-  return any;
+  return removeCheckoutTree(
+    root,
+    rel,
+    (at, stat) => isInstalledDependency(at, kept.homes) || (stat.isFile() && kept.files.has(at)),
+  );
 }
