@@ -373,13 +373,19 @@ export function removeCheckoutTree(root: string, rel: string, keep: (rel: string
   }
 }
 
+// Deeper than this, a tree is left where it is (the caller fails closed): each level holds a descriptor and a
+// stack frame, and a tree the run-as user nests thousands deep must not hold the event loop or overflow.
+const MAX_TREE_DEPTH = 256;
+
 function removeAt(
   dirFd: number,
   dirPath: string,
   name: string,
   rel: string,
   keep: (rel: string, stat: fs.Stats) => boolean,
+  depth = 0,
 ): boolean {
+  if (depth > MAX_TREE_DEPTH) return false;
   const where = nameAt(dirFd, dirPath, name);
   const stat = fs.lstatSync(where, { throwIfNoEntry: false });
   if (!stat || keep(rel, stat)) return false;
@@ -401,7 +407,7 @@ function removeAt(
   const names = () => fs.readdirSync(HAS_PROC_FD ? `/proc/self/fd/${fd}` : folderPath);
   let any = false;
   try {
-    for (const child of names()) any = removeAt(fd, folderPath, child, `${rel}/${child}`, keep) || any;
+    for (const child of names()) any = removeAt(fd, folderPath, child, `${rel}/${child}`, keep, depth + 1) || any;
     if (names().length > 0) return any;
   } catch {
     return any;

@@ -86,6 +86,22 @@ installed too, keeping installed dependency folders, a stage's output and tracke
     }
   });
 
+  // Each level holds a descriptor and a stack frame: a tree nested thousands deep is left, and no check runs.
+  it("an ignored tree deeper than 256 folders is left, and the checks do not run on it", async () => {
+    execFileSync(
+      "bash",
+      ["-c", "mkdir -p dist/deep && cd dist/deep && for i in $(seq 300); do mkdir a && cd a; done && touch f"],
+      {
+        cwd: repo.dir,
+      },
+    );
+    try {
+      await expect(removeIgnoredFiles(repo.dir, new Set([""]))).rejects.toThrow(/could not be removed.*dist/);
+    } finally {
+      execFileSync("rm", ["-rf", "dist/deep"], { cwd: repo.dir });
+    }
+  });
+
   it.runIf(process.getuid?.() === 0)(
     "throws when an ignored path cannot be removed (on a read-only mount), so no check \
 runs on it",

@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildBasePack, seedFromBasePack } from "./base-packs";
-import { readPlainFile } from "./checkout-files";
+import { readCheckoutFile, readCheckoutFolder, readPlainFile } from "./checkout-files";
 import { git, GitError, gitCaptured } from "./git";
 import { resolveRef } from "./read-head";
 import { config } from "../../config/config";
@@ -321,22 +321,20 @@ export async function moveTaskBranch(opts: {
 }
 
 // True when the checkout holds refs the platform manages (tags, remote branches): the fast path of a
-// prepare with no visibleRefs checks this from git's files alone.
+// prepare with no visibleRefs checks this from git's files alone. They are the run-as user's: read by
+// descriptors from the checkout's folder (no link followed, no FIFO waited on); anything refused answers true,
+// so the refs are synced by git.
 export function hasManagedRefs(checkoutPath: string): boolean {
-  const gitDir = path.join(checkoutPath, ".git");
-  const nonEmpty = (dir: string): boolean => {
-    try {
-      return fs
-        .readdirSync(dir, { withFileTypes: true })
-        .some((e) => !e.isDirectory() || nonEmpty(path.join(dir, e.name)));
-    } catch {
-      return false;
-    }
+  const nonEmpty = (rel: string, depth = 0): boolean => {
+    const listed = readCheckoutFolder(checkoutPath, rel);
+    if (listed.kind === "missing") return false;
+    if (listed.kind === "refused" || depth > 32) return true;
+    return listed.entries.some((e) => !e.isDirectory() || nonEmpty(`${rel}/${e.name}`, depth + 1));
   };
-  if (nonEmpty(path.join(gitDir, "refs", "tags")) || nonEmpty(path.join(gitDir, "refs", "remotes"))) return true;
-  // A plain file only: the run-as user's FIFO there would hold the event loop.
-  const packed = readPlainFile(path.join(gitDir, "packed-refs"));
-  return packed !== null && / refs\/(tags|remotes)\//.test(packed.bytes.toString("utf8"));
+  if (nonEmpty(".git/refs/tags") || nonEmpty(".git/refs/remotes")) return true;
+  const packed = readCheckoutFile(checkoutPath, ".git/packed-refs", { maxBytes: 512 * 1024 * 1024 });
+  if (packed.kind === "missing") return false;
+  return packed.kind === "refused" || / refs\/(tags|remotes)\//.test(packed.bytes.toString("utf8"));
 }
 
 // Makes the checkout's tags and remote branches exactly the ones visibleRefs opens, as the clone has them.
