@@ -215,6 +215,14 @@ describe("a gate file behind a link the change committed", () => {
     return dispatchAndSettle(h, s.task.id);
   }
   const protectedRowOf = (detail: RunDetail) => detail.attempts[0].results.find((r) => r.checkId === "_protected");
+  // `unit` passed on the change, and `_protected` is red because it passes only with scripts/check.sh edited.
+  const expectCaughtEditedGate = (detail: RunDetail) => {
+    expect(proofOf(detail).unit.verdict).toBe("passed");
+    expect(proofOf(detail)._protected).toEqual({
+      verdict: "failed",
+      message: '"unit" passes only with its edited gate: scripts/check.sh',
+    });
+  };
 
   it("scripts/ made a link to s2/ holding `exit 0`: red, naming scripts/check.sh", async () => {
     const agent = committing(
@@ -224,11 +232,7 @@ describe("a gate file behind a link the change committed", () => {
       "ln -s s2 scripts",
     );
     const detail = await runWithLinks([UNIT], agent, { "scripts/check.sh": GATE });
-    expect(proofOf(detail).unit.verdict).toBe("passed");
-    expect(proofOf(detail)._protected).toEqual({
-      verdict: "failed",
-      message: '"unit" passes only with its edited gate: scripts/check.sh',
-    });
+    expectCaughtEditedGate(detail);
     expect(detail.run.gate).toBe("red");
   });
 
@@ -256,11 +260,7 @@ describe("a gate file behind a link the change committed", () => {
   it("a gate script added behind a folder link the change made: red, as if added in place", async () => {
     const agent = committing("mkdir lib", "printf 'exit 0\\n' > lib/check.sh", "ln -s lib scripts");
     const detail = await runWithLinks([UNIT], agent, {});
-    expect(proofOf(detail).unit.verdict).toBe("passed");
-    expect(proofOf(detail)._protected).toEqual({
-      verdict: "failed",
-      message: '"unit" passes only with its edited gate: scripts/check.sh',
-    });
+    expectCaughtEditedGate(detail);
   });
 
   // The start commit has scripts -> tools (an earlier, harmless-looking change): tools/check.sh is what the
@@ -268,11 +268,7 @@ describe("a gate file behind a link the change committed", () => {
   it("a gate script reached through a link the start commit had: its edit is the gate's", async () => {
     const agent = agentWriting({ "tools/check.sh": "exit 0\n" });
     const detail = await runWithLinks([UNIT], agent, { "tools/check.sh": GATE }, { scripts: "tools" });
-    expect(proofOf(detail).unit.verdict).toBe("passed");
-    expect(proofOf(detail)._protected).toEqual({
-      verdict: "failed",
-      message: '"unit" passes only with its edited gate: scripts/check.sh',
-    });
+    expectCaughtEditedGate(detail);
   });
 
   // git prints a link's target as stored, newlines and all: a link out of the tree whose target holds lines
@@ -288,9 +284,7 @@ describe("a gate file behind a link the change committed", () => {
       [check("py", "exit 0; pytest"), UNIT],
       agent,
       { "tools/check.sh": GATE },
-      {
-        scripts: "tools",
-      },
+      { scripts: "tools" },
     );
     expect(proofOf(detail).unit.verdict).toBe("passed");
     expect(proofOf(detail)._protected.verdict).toBe("failed");

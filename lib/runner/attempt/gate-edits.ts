@@ -9,7 +9,7 @@ import { editedGateFiles, gateFilesOf, type GateEdit, type GateFiles } from "../
 import { globMatcher } from "../../gates/globs";
 import type { EffectiveCheck } from "../../gates/merge-checks";
 import { PROTECTED, type Rerun } from "../../gates/proof";
-import { realRootPath, removeCheckoutFile, writeCheckoutFile } from "../checkout/checkout-files";
+import { removeCheckoutFile, resolveInside, writeCheckoutFile } from "../checkout/checkout-files";
 import { git, type GitOptions } from "../checkout/git";
 import type { AttemptContext, Change } from "./context";
 import { isRerunnable, rerunAll, showRunning } from "./reruns";
@@ -188,19 +188,18 @@ export async function judgeGateEdits(ctx: AttemptContext, change: Change): Promi
 // place), so nothing swapped in meanwhile is followed. Returns where it was put (relative to the worktree), or
 // why it could not be.
 function restoreGateFile(dir: string, rel: string, text: string | null): { at: string } | { problem: string } {
-  const real = realRootPath(dir);
-  if ("reason" in real) return { problem: real.reason };
-  const root = real.path;
-  let folder = path.resolve(root, path.dirname(rel));
+  let folder = path.resolve(dir, path.dirname(rel));
   const missing: string[] = [];
-  while (!fs.existsSync(folder) && folder !== root) {
+  while (!fs.existsSync(folder) && folder !== dir) {
     missing.unshift(path.basename(folder));
     folder = path.dirname(folder);
   }
-  const realFolder = fs.realpathSync(folder);
-  if (realFolder !== root && !realFolder.startsWith(root + path.sep))
-    return { problem: `its folder leads out of the worktree (to ${realFolder})` };
-  const at = path.join(path.relative(root, realFolder), ...missing, path.basename(rel));
+  const where = resolveInside(dir, folder);
+  if ("refused" in where) return { problem: where.refused };
+  if ("outside" in where) return { problem: `its folder leads out of the worktree (to ${where.outside})` };
+  if ("missing" in where) return { problem: "its folder went away" };
+  const root = where.realRoot;
+  const at = path.join(path.relative(root, where.real), ...missing, path.basename(rel));
   const removed = removeCheckoutFile(root, at);
   if (removed.kind === "refused") return { problem: removed.reason };
   if (text === null) return { at };

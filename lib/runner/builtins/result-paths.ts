@@ -3,7 +3,7 @@
 // path elsewhere, or a symlink whose target (realpath, at run time) is outside → the check errors.
 import fs from "node:fs";
 import path from "node:path";
-import { resolveInside } from "../checkout/checkout-files";
+import { isInside, resolveInside } from "../checkout/checkout-files";
 import { expandPlaceholders, PlaceholderError, type PlaceholderDirs } from "../../gates/placeholders";
 
 // found: `real` is the file's real path under `root` (the real path of the directory it is in, reached through
@@ -12,8 +12,6 @@ export type ResolvedPath =
   | { kind: "found"; shown: string; real: string; root: string; stat: fs.Stats }
   | { kind: "missing"; shown: string }
   | { kind: "refused"; shown: string; reason: string };
-
-const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
 
 export function resolveResultPath(raw: string, dirs: PlaceholderDirs): ResolvedPath {
   const shown = raw;

@@ -37,6 +37,9 @@ const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? "unk
 const nameAt = (dirFd: number, dirPath: string, name: string) =>
   HAS_PROC_FD ? `/proc/self/fd/${dirFd}/${name}` : path.join(/* turbopackIgnore: true */ dirPath, name);
 
+// An open folder itself, as a path (to list it).
+const folderAt = (fd: number, dirPath: string) => (HAS_PROC_FD ? `/proc/self/fd/${fd}` : dirPath);
+
 // Opens one name under an open folder without following a link in its place.
 function openAt(dirFd: number, dirPath: string, name: string, flags: number, mode?: number): number {
   const where = nameAt(dirFd, dirPath, name);
@@ -121,7 +124,7 @@ function openTrustedFolder(dir: string): { fd: number; dirPath: string } | { rea
 
 // Where root really is, its folders above it reached through no link but the platform's own (root's last name
 // is not looked at: a walk from it refuses a link there).
-export function realRootPath(root: string): { path: string } | { reason: string } {
+function realRootPath(root: string): { path: string } | { reason: string } {
   const parent = openTrustedFolder(path.dirname(path.resolve(root)));
   if ("reason" in parent) return parent;
   fs.closeSync(parent.fd);
@@ -313,8 +316,7 @@ export function readCheckoutFolder(
   if (walk === null) return { kind: "missing" };
   if ("reason" in walk) return { kind: "refused", reason: walk.reason };
   try {
-    const where = HAS_PROC_FD ? `/proc/self/fd/${walk.fd}` : walk.dirPath;
-    return { kind: "folder", entries: fs.readdirSync(where, { withFileTypes: true }) };
+    return { kind: "folder", entries: fs.readdirSync(folderAt(walk.fd, walk.dirPath), { withFileTypes: true }) };
   } catch (error) {
     return { kind: "refused", reason: `${rel || "."} cannot be listed (${codeOf(error)})` };
   } finally {
@@ -404,7 +406,7 @@ function removeAt(
     return false;
   }
   const folderPath = path.join(/* turbopackIgnore: true */ dirPath, name);
-  const names = () => fs.readdirSync(HAS_PROC_FD ? `/proc/self/fd/${fd}` : folderPath);
+  const names = () => fs.readdirSync(folderAt(fd, folderPath));
   let any = false;
   try {
     for (const child of names()) any = removeAt(fd, folderPath, child, `${rel}/${child}`, keep, depth + 1) || any;
@@ -494,7 +496,7 @@ export function writeCheckoutFile(
   }
 }
 
-const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
+export const isInside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
 
 export type ResolvedInside =
   | { real: string; realRoot: string }

@@ -17,7 +17,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { giveTo, type RunAsUser } from "../run-as";
-import { realRootPath, removeCheckoutFile } from "./checkout-files";
+import { removeCheckoutFile, resolveInside } from "./checkout-files";
 import { git, gitCaptured, type GitOptions } from "./git";
 
 // An empty pack: the 12-byte header and the 20-byte checksum.
@@ -190,20 +190,14 @@ export class VerifiedStore {
     // one out of it (the commands run there before); the removal itself walks by descriptors from the worktree.
     // What cannot be deleted (a folder in the file's place, a link on the way) fails the re-run, as before:
     // the commands must not run with the file still there.
-    const real = realRootPath(dir);
-    if ("reason" in real) throw new Error(`the scratch worktree: ${real.reason}`);
-    const root = real.path;
     for (const file of deleted) {
       const target = path.resolve(dir, file);
       if (!target.startsWith(dir + path.sep)) continue;
-      let folder: string;
-      try {
-        folder = fs.realpathSync(path.resolve(root, path.dirname(file)));
-      } catch {
-        continue;
-      }
-      if (folder !== root && !folder.startsWith(root + path.sep)) continue;
-      const removed = removeCheckoutFile(root, path.relative(root, path.join(folder, path.basename(target))));
+      const folder = resolveInside(dir, path.dirname(target));
+      if ("refused" in folder) throw new Error(`the scratch worktree: ${folder.refused}`);
+      if (!("real" in folder)) continue;
+      const { real, realRoot } = folder;
+      const removed = removeCheckoutFile(realRoot, path.relative(realRoot, path.join(real, path.basename(target))));
       if (removed.kind === "refused") throw new Error(`${file} could not be deleted: ${removed.reason}`);
     }
   }
