@@ -266,6 +266,8 @@ export class RunWorker {
           this.executor.stop(id, { kind: "cancel", by: state.endingReason?.replace(/^cancelled by /, "") ?? "?" });
       }
       for (const id of ids) {
+        // The logs first: a viewer who sees a check's live tail can open its log at once.
+        await this.shipper.ship(id);
         for (const results of liveResultsOfRun(id)) {
           results.publish((checkId) => {
             const sink = findLiveLog(liveLogKey(id, results.attempt.n, checkId));
@@ -276,7 +278,6 @@ export class RunWorker {
           if (name === AGENT_LOG_NAME)
             await publishAgentTail({ runId: id, n, tail: sink.liveTail(), bytes: sink.bytesSeen });
         }
-        await this.shipper.ship(id);
       }
     } catch (error) {
       console.error(`gatehouse: worker ${this.name}: publishing failed: ${(error as Error).message}`);
