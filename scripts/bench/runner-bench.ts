@@ -94,6 +94,42 @@ function describeCommands(perRun: Tally[], runMs: number): string {
   );
 }
 
+// When each check of a run started and ended (ms from the dispatch), and how long the run took.
+type RunPhases = { checks: { start: number; end: number }[]; git: { start: number; end: number }[]; runMs: number };
+
+// The run's time in four parts (issue 27: where the time goes): before the first check (the dispatch, the
+// checkout read, the sandbox's start), the checks' own (launch to exit), Gatehouse's between two checks (the
+// last one's result, the next one's log, pipe and sandbox plan), and after the last (the proof rows, the
+// checkout read again, the rows written, the run ended). Medians over the timed runs; git's share of the
+// first and last named.
+function describePhases(runs: RunPhases[]): string {
+  const parts = runs.map(({ checks, git, runMs }) => {
+    const first = checks[0]?.start ?? runMs;
+    const last = checks.at(-1)?.end ?? runMs;
+    const gitIn = (from: number, to: number) =>
+      git.filter((g) => g.start >= from && g.end <= to).reduce((t, g) => t + g.end - g.start, 0);
+    const own = checks.reduce((t, c) => t + c.end - c.start, 0);
+    return {
+      before: first,
+      gitBefore: gitIn(0, first),
+      own,
+      between: last - first - own,
+      after: runMs - last,
+      gitAfter: gitIn(last, runMs),
+      n: checks.length,
+    };
+  });
+  const m = (pick: (p: (typeof parts)[number]) => number) => median(parts.map(pick)).toFixed(0);
+  const n = Math.max(1, parts[0]?.n ?? 1);
+  const gaps = Math.max(1, n - 1);
+  return (
+    `the run in parts (medians): before the first check ${m((p) => p.before)} ms (git ${m((p) => p.gitBefore)}), ` +
+    `the checks' own ${m((p) => p.own)} ms (${(Number(m((p) => p.own)) / n).toFixed(1)} each), between them ` +
+    `${m((p) => p.between)} ms (${(Number(m((p) => p.between)) / gaps).toFixed(1)} each), after the last ` +
+    `${m((p) => p.after)} ms (git ${m((p) => p.gitAfter)})`
+  );
+}
+
 export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
   const t = await createTestDb({ parentDir: BENCH_DATA_PARENT });
   const cleanups: (() => void)[] = [];
@@ -116,9 +152,17 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
     });
     const task = await createTask(SYSTEM_ACTOR, work.id, { title: "twenty trivial checks" });
     const commands: Tally[] = [];
+    const phases: RunPhases[] = [];
     const dispatchAndWait = async () => {
       const seen: Tally = new Map();
-      const unwatch = watchLaunches((command, ms) => tally(seen, commandKind(command), 1, ms));
+      const timed: RunPhases = { checks: [], git: [], runMs: 0 };
+      const unwatch = watchLaunches((command, ms) => {
+        const kind = commandKind(command);
+        tally(seen, kind, 1, ms);
+        const end = performance.now() - started;
+        if (kind === "check") timed.checks.push({ start: end - ms, end });
+        else if (kind.startsWith("git")) timed.git.push({ start: end - ms, end });
+      });
       const started = performance.now();
       try {
         const run = await dispatchTask(SYSTEM_ACTOR, task.id);
@@ -127,6 +171,9 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
         const done = await findRun({ id: run.id });
         if (done?.ending !== "accepted") throw new Error(`bench run ended ${done?.ending}: ${done?.endingReason}`);
         commands.push(seen);
+        timed.runMs = ms;
+        timed.checks.sort((a, b) => a.start - b.start);
+        phases.push(timed);
         return ms;
       } finally {
         unwatch();
@@ -134,6 +181,7 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
     };
     await dispatchAndWait(); // creates the clone and the worktree: "a task whose worktree exists"
     commands.length = 0;
+    phases.length = 0;
     const loop = `for i in $(seq 20); do ${BASH} true; done`;
     const subject: number[] = [];
     const baseline: number[] = [];
@@ -148,7 +196,7 @@ export async function benchTrivialChecks(rounds: number): Promise<BenchRow> {
       subjectMs: s,
       baselineMs: b,
       ratio: s / b,
-      extra: describeCommands(commands, s),
+      extra: `${describeCommands(commands, s)}; ${describePhases(phases)}`,
     };
   } finally {
     for (const cleanup of cleanups) cleanup();
