@@ -9,11 +9,11 @@ export async function supersedeOlderRuns(opts: {
   byRunId: string;
   db?: DbOrTx;
 }): Promise<number> {
-  const result = await (opts.db ?? getDb()).run.updateMany({
-    where: { taskId: opts.taskId, number: { lt: opts.number }, status: "finished", needsDecision: true },
-    data: { needsDecision: false, supersededById: opts.byRunId },
-  });
-  return result.count;
+  // Raw (by-id.ts says why): at the end of every accepted run but a task's first.
+  return (opts.db ?? getDb()).$executeRaw`
+    UPDATE "Run" SET "needsDecision" = ${false}, "supersededById" = ${opts.byRunId}, "updatedAt" = ${new Date()}
+    WHERE "taskId" = ${opts.taskId} AND "number" < ${opts.number} AND CAST("status" AS TEXT) = 'finished'
+      AND "needsDecision" = ${true}`;
 }
 
 // The run that superseded one, and whoever decided it: what a run page says about its decision.

@@ -2,6 +2,7 @@
 import { FLAKY_FAILURES, flakyCheckIds, flakyTestKeys } from "../gates/flaky";
 import { testKeyOf, toTestCases } from "../gates/junit";
 import type { LatestRun } from "../gates/merge-policy";
+import { rowsWhere, updateWhere } from "./by-id";
 import { getDb, type DbOrTx } from "./client";
 import { Prisma } from "./generated/sqlite/client";
 
@@ -28,52 +29,58 @@ export async function findLatestRunOfTask(opts: {
 }
 
 // Flags the attempt's passed rows whose check failed earlier, on the same commit, for the same task
-// (lib/gates/flaky.ts says what "the same commit" is). Called once the attempt's rows and commit are written.
+// (lib/gates/flaky.ts says what "the same commit" is). Called once the attempt's rows and commit are written,
+// at the end of every attempt but a task's first: read raw (by-id.ts says why), and nothing more is read for
+// an attempt on no clean commit.
 export async function markFlakyResults(opts: { attemptId: string; db?: DbOrTx }): Promise<string[]> {
   const db = opts.db ?? getDb();
-  const attempt = await db.attempt.findUnique({
-    where: { id: opts.attemptId },
-    select: {
-      commit: true,
-      isDirty: true,
-      run: { select: { taskId: true } },
-      // One read for both flags: the rows' verdicts (per check) and their per-test results (per test).
-      results: {
-        where: { kind: { not: "proof" } },
-        select: { id: true, checkId: true, verdict: true, testCases: true },
-      },
-    },
-  });
+  const [attempt] = await rowsWhere<{ commit: string | null; isDirty: boolean; runId: string }>(
+    db,
+    "Attempt",
+    { id: opts.attemptId },
+    { select: ["commit", "isDirty", "runId"] },
+  );
   if (!attempt?.commit || attempt.isDirty) return [];
+  const now = { commit: attempt.commit, isDirty: false };
+  const [run] = await rowsWhere<{ taskId: string }>(db, "Run", { id: attempt.runId }, { select: ["taskId"] });
+  if (!run) return [];
+  // One read for both flags: the rows' verdicts (per check) and their per-test results (per test).
+  const results = (
+    await rowsWhere<{ id: string; checkId: string; verdict: string; kind: string; testCases: Prisma.JsonValue }>(
+      db,
+      "CheckResult",
+      { attemptId: opts.attemptId },
+      { select: ["id", "checkId", "verdict", "kind", "testCases"] },
+    )
+  ).filter((r) => r.kind !== "proof");
   // A check that failed as a whole can still hold tests that passed after failing: flagged each.
-  const withTests = attempt.results.filter((r) => r.testCases !== null);
-  await markFlakyTests({ attemptId: opts.attemptId, rows: withTests, now: attempt, taskId: attempt.run.taskId, db });
-  const passed = attempt.results.filter((r) => r.verdict === "passed").map((r) => r.checkId);
+  const withTests = results.filter((r) => r.testCases !== null);
+  await markFlakyTests({ attemptId: opts.attemptId, rows: withTests, now, taskId: run.taskId, db });
+  const passed = results.filter((r) => r.verdict === "passed").map((r) => r.checkId);
   if (passed.length === 0) return [];
-  const failures = await db.checkResult.findMany({
-    where: {
-      attemptId: { not: opts.attemptId },
-      checkId: { in: passed },
-      verdict: { in: [...FLAKY_FAILURES] },
-      run: { taskId: attempt.run.taskId },
-      attempt: { commit: attempt.commit, isDirty: false },
-    },
-    select: { checkId: true, logAttempt: true, attempt: { select: { n: true, commit: true, isDirty: true } } },
-  });
+  // The same checks' failures in the task's other attempts on this commit, clean.
+  const failures = await db.$queryRaw<{ checkId: string; logAttempt: number; n: number }[]>`
+    SELECT cr."checkId" AS "checkId", cr."logAttempt" AS "logAttempt", a."n" AS "n"
+    FROM "CheckResult" cr
+    JOIN "Attempt" a ON a."id" = cr."attemptId"
+    JOIN "Run" r ON r."id" = cr."runId"
+    WHERE cr."attemptId" <> ${opts.attemptId}
+      AND cr."checkId" IN (${Prisma.join(passed)})
+      AND CAST(cr."verdict" AS TEXT) IN (${Prisma.join([...FLAKY_FAILURES])})
+      AND r."taskId" = ${run.taskId}
+      AND a."commit" = ${attempt.commit}
+      AND a."isDirty" = ${false}`;
   const ids = flakyCheckIds({
-    now: attempt,
+    now,
     passed,
     earlierFailures: failures.map((f) => ({
       checkId: f.checkId,
-      ranOn: f.attempt,
-      isCopy: f.logAttempt !== f.attempt.n,
+      ranOn: { n: Number(f.n), ...now },
+      isCopy: Number(f.logAttempt) !== Number(f.n),
     })),
   });
   if (ids.length > 0)
-    await db.checkResult.updateMany({
-      where: { attemptId: opts.attemptId, checkId: { in: ids } },
-      data: { flaky: true },
-    });
+    await updateWhere(db, "CheckResult", { attemptId: opts.attemptId, checkId: ids }, { flaky: true });
   return ids;
 }
 

@@ -10,7 +10,13 @@ import { benchScale } from "./scale-bench";
 import { benchProof } from "./proof-bench";
 import { benchViewers } from "./viewers-bench";
 import { benchGrowth } from "./growth-bench";
-import { benchDispatchWrites, benchQueryPath, benchResultRows, benchRunChanges } from "./query-path-bench";
+import {
+  benchAttemptEnd,
+  benchDispatchWrites,
+  benchQueryPath,
+  benchResultRows,
+  benchRunChanges,
+} from "./query-path-bench";
 import { benchFingerprint } from "./fingerprint-bench";
 
 async function main() {
@@ -34,6 +40,8 @@ async function main() {
     print(rows.at(-1)!);
     rows.push(await benchDispatchWrites("sqlite"));
     print(rows.at(-1)!);
+    rows.push(await benchAttemptEnd("sqlite"));
+    print(rows.at(-1)!);
   }
   if (only === "queries" || only === "scale") {
     rows.push(await benchQueryPath("postgres"));
@@ -45,6 +53,8 @@ async function main() {
     rows.push(await benchRunChanges("postgres"));
     print(rows.at(-1)!);
     rows.push(await benchDispatchWrites("postgres"));
+    print(rows.at(-1)!);
+    rows.push(await benchAttemptEnd("postgres"));
     print(rows.at(-1)!);
   }
   if (!only || only === "runner" || only === "sandbox") {

@@ -1,8 +1,8 @@
 // Where a run's database time goes (issue 27): one model query through Prisma (its query compiler plans
 // every call anew: JSON protocol, WebAssembly, result decoding) against the same row read by raw SQL through
 // the same client and connection; an attempt's result rows written by createMany against one raw INSERT; and
-// a run's changes written by the model update against one raw UPDATE; a dispatch's writes by model queries
-// against raw statements.
+// a run's changes written by the model update against one raw UPDATE; a dispatch's writes, and what a run
+// writes at its end, by model queries against raw statements.
 // A run makes a few dozen model queries, so this is most of a worker's own CPU per run. Both sides
 // interleaved, CPU of this process (the database's own work is beside it).
 import { getDb } from "../../lib/db/client";
@@ -16,6 +16,9 @@ import {
   type RunInsert,
   updateRun,
 } from "../../lib/db/runs";
+import { markFlakyResults } from "../../lib/db/landing";
+import { supersedeOlderRuns } from "../../lib/db/decisions";
+import { FLAKY_FAILURES, flakyCheckIds } from "../../lib/gates/flaky";
 import { seedRun, seedTask, seedWork } from "../../lib/testing/seeded-rows";
 import { createTestDb } from "../../lib/testing/test-db";
 import type { BenchRow } from "./runner-bench";
@@ -225,6 +228,91 @@ export function benchDispatchWrites(db: Database, dispatches = 100, rounds = 5):
       rounds,
       subject: () => cpuPerCall(dispatches, model),
       baseline: () => cpuPerCall(dispatches, raw),
+    });
+  });
+}
+
+// What a run writes at its end after the task's first (issue 27): the attempt's flaky marks (its rows that
+// passed, against the task's earlier failures on the same commit) and the older runs it supersedes, as model
+// queries (as landing.ts and decisions.ts wrote them until session 32) against the raw statements they are
+// now. The attempt has 20 passed rows; an earlier run of the task failed one of them on the same commit, so
+// each call flags it.
+export function benchAttemptEnd(db: Database, ends = 100, rounds = 5): Promise<BenchRow> {
+  return withSeededDb(db, async () => {
+    const client = getDb();
+    const commit = "c".repeat(40);
+    await seedRun({ id: "qr0", taskId: "qt", workId: "qw", number: 2 });
+    await client.$executeRaw`UPDATE "Run" SET "number" = 3 WHERE "id" = ${"qr"}`;
+    const passedRows = (verdict: "passed" | "failed", n: number): QueuedResult[] =>
+      Array.from({ length: n }, (_, i) => ({
+        checkId: `c${i + 1}`,
+        name: `check ${i + 1}`,
+        kind: "custom",
+        required: true,
+        verdict,
+      }));
+    for (const [runId, rows] of [
+      ["qr", passedRows("passed", 20)],
+      ["qr0", passedRows("failed", 1)],
+    ] as const) {
+      await client.attempt.updateMany({ where: { runId }, data: { commit, isDirty: false } });
+      const { id } = await client.attempt.findFirstOrThrow({ where: { runId } });
+      await insertResults({ attemptId: id, runId, logAttempt: 1, results: rows });
+    }
+    const attemptId = (await client.attempt.findFirstOrThrow({ where: { runId: "qr" } })).id;
+    const model = async () => {
+      const attempt = await client.attempt.findUnique({
+        where: { id: attemptId },
+        select: {
+          commit: true,
+          isDirty: true,
+          run: { select: { taskId: true } },
+          results: {
+            where: { kind: { not: "proof" } },
+            select: { id: true, checkId: true, verdict: true, testCases: true },
+          },
+        },
+      });
+      if (!attempt?.commit) throw new Error("the bench's attempt has no commit");
+      const passed = attempt.results.filter((r) => r.verdict === "passed").map((r) => r.checkId);
+      const failures = await client.checkResult.findMany({
+        where: {
+          attemptId: { not: attemptId },
+          checkId: { in: passed },
+          verdict: { in: [...FLAKY_FAILURES] },
+          run: { taskId: attempt.run.taskId },
+          attempt: { commit: attempt.commit, isDirty: false },
+        },
+        select: { checkId: true, logAttempt: true, attempt: { select: { n: true, commit: true, isDirty: true } } },
+      });
+      const ids = flakyCheckIds({
+        now: attempt,
+        passed,
+        earlierFailures: failures.map((f) => ({
+          checkId: f.checkId,
+          ranOn: f.attempt,
+          isCopy: f.logAttempt !== f.attempt.n,
+        })),
+      });
+      if (ids.length !== 1) throw new Error(`the bench's model side flagged ${ids.length} rows, not 1`);
+      await client.checkResult.updateMany({ where: { attemptId, checkId: { in: ids } }, data: { flaky: true } });
+      await client.run.updateMany({
+        where: { taskId: "qt", number: { lt: 3 }, status: "finished", needsDecision: true },
+        data: { needsDecision: false, supersededById: "qr" },
+      });
+    };
+    const raw = async () => {
+      const ids = await markFlakyResults({ attemptId });
+      if (ids.length !== 1) throw new Error(`the bench's raw side flagged ${ids.length} rows, not 1`);
+      await supersedeOlderRuns({ taskId: "qt", number: 3, byRunId: "qr" });
+    };
+    return cpuRow({
+      name: `a run's end after the task's first on ${nameOf(db)}: flaky marks and older runs superseded, model queries vs raw, CPU a run`,
+      unit: "run",
+      count: ends,
+      rounds,
+      subject: () => cpuPerCall(ends, model),
+      baseline: () => cpuPerCall(ends, raw),
     });
   });
 }
