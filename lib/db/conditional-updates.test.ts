@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDb } from "../testing/test-db";
 import { createTestDbWithRun } from "../testing/seeded-rows";
 import { findRun, updateRunIfStatus } from "./runs";
-import { beatWorker, claimRun, findClaimStates, insertWorker, markWorkerGone, releaseRun } from "./workers";
+import {
+  beatWorker,
+  claimRun,
+  findClaimStates,
+  insertWorker,
+  markWorkerGone,
+  releaseRun,
+  releaseRunAtEnd,
+} from "./workers";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -47,6 +55,26 @@ describe("conditional updates of one row", () => {
     expect(await markWorkerGone({ id: worker.id })).toBe(true);
     // Declared lost by another process: its heartbeat says so.
     expect(await beatWorker({ id: worker.id })).toBe(false);
+  });
+
+  it("a release at a run's end says the status it left the run in, and nothing when the run was not the worker's", async () => {
+    const worker = await insertWorker({ data: { name: "w-end", host: "h", pid: 2, concurrency: 1 } });
+    await updateRunIfStatus({ id: "r", statuses: ["queued", "running", "waiting"], changes: { status: "queued" } });
+    expect(await claimRun({ runId: "r", worker })).toBe(true);
+    // The run ended waiting, then a person started its next attempt while the worker still held it.
+    await updateRunIfStatus({ id: "r", statuses: ["queued"], changes: { status: "waiting" } });
+    await updateRunIfStatus({ id: "r", statuses: ["waiting"], changes: { status: "queued" } });
+    expect(await releaseRunAtEnd({ runId: "r", workerId: "another-worker" })).toBeNull();
+    expect((await findRun({ id: "r" }))?.claimedBy).toBe(worker.id);
+    expect(await releaseRunAtEnd({ runId: "r", workerId: worker.id })).toBe("queued");
+    expect((await findRun({ id: "r" }))?.claimedBy).toBeNull();
+    // Released already: nothing to release, no status.
+    expect(await releaseRunAtEnd({ runId: "r", workerId: worker.id })).toBeNull();
+    // A run that ended: its status as it stands.
+    expect(await claimRun({ runId: "r", worker })).toBe(true);
+    await updateRunIfStatus({ id: "r", statuses: ["queued"], changes: { status: "finished" } });
+    expect(await releaseRunAtEnd({ runId: "r", workerId: worker.id })).toBe("finished");
+    await updateRunIfStatus({ id: "r", statuses: ["finished"], changes: { status: "queued" } });
   });
 
   it("inside a transaction, a miss leaves the transaction usable and its later writes commit", async () => {

@@ -5,6 +5,7 @@ import { rowsWhere, updateWhere } from "./by-id";
 import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
 import { runJson, type Worker } from "./models";
 import type { RunRecord } from "./runs";
+import type { RunStatus } from "../gates/run-ending";
 
 export type WorkerRecord = Worker;
 
@@ -89,6 +90,21 @@ export async function claimRun(opts: {
     CLAIM_WRITE,
   );
   return claimed > 0;
+}
+
+// The release at a run's end, and the run's status as the release left it (null: not this worker's to
+// release). Read in the same statement, so a next attempt started while the worker held the run (status
+// queued again, no job sent: the holder sends it) is seen exactly when the server could not see the release.
+export async function releaseRunAtEnd(opts: {
+  runId: string;
+  workerId: string;
+  db?: DbOrTx;
+}): Promise<RunStatus | null> {
+  const rows = await (opts.db ?? getDb()).$queryRaw<{ status: RunStatus }[]>`
+    UPDATE "Run" SET "claimedBy" = NULL, "updatedAt" = ${new Date()}
+    WHERE "id" = ${opts.runId} AND "claimedBy" = ${opts.workerId}
+    RETURNING CAST("status" AS TEXT) AS "status"`;
+  return rows[0]?.status ?? null;
 }
 
 export async function releaseRun(opts: { runId: string; workerId: string; db?: DbOrTx }): Promise<boolean> {

@@ -19,6 +19,7 @@ import {
   markWorkerGone,
   publishAgentTail,
   releaseRun,
+  releaseRunAtEnd,
   stopWorker,
   type WorkerRecord,
 } from "../../db/workers";
@@ -246,10 +247,9 @@ export class RunWorker {
     this.shipper.forget(runId);
     // Stopping: the claim stays until shutdown settles the run (hand back or end).
     if (this.isStopping || !claimedAs) return;
-    await releaseRun({ runId, workerId: claimedAs }).catch(() => undefined);
     // Its next attempt was started while this worker still held it: queue it again.
-    const after = await findRun({ id: runId }).catch(() => null);
-    if (after?.status === "queued" && after.claimedBy === null) await this.requeue(runId).catch(() => undefined);
+    const status = await releaseRunAtEnd({ runId, workerId: claimedAs }).catch(() => null);
+    if (status === "queued") await this.requeue(runId).catch(() => undefined);
   }
 
   // Every half second: cancels and lost claims reach the runs; live rows, tails and logs are published.
