@@ -57,7 +57,7 @@ describe("conditional updates of one row", () => {
     expect(await beatWorker({ id: worker.id })).toBe(false);
   });
 
-  it("a release at a run's end says the status it left the run in, and nothing when the run was not the worker's", async () => {
+  it("a release at a run's end says the run's status; nothing when the run was not the worker's", async () => {
     const worker = await insertWorker({ data: { name: "w-end", host: "h", pid: 2, concurrency: 1 } });
     await updateRunIfStatus({ id: "r", statuses: ["queued", "running", "waiting"], changes: { status: "queued" } });
     expect(await claimRun({ runId: "r", worker })).toBe(true);
