@@ -30,20 +30,19 @@ export async function findLatestRunOfTask(opts: {
 
 // Flags the attempt's passed rows whose check failed earlier, on the same commit, for the same task
 // (lib/gates/flaky.ts says what "the same commit" is). Called once the attempt's rows and commit are written,
-// at the end of every attempt but a task's first: read raw (by-id.ts says why), and nothing more is read for
-// an attempt on no clean commit.
-export async function markFlakyResults(opts: { attemptId: string; db?: DbOrTx }): Promise<string[]> {
+// at the end of every attempt but a task's first, by the caller that wrote them (its commit, cleanliness and
+// task are passed in, not read back): read raw (by-id.ts says why), and nothing is read for an attempt on no
+// clean commit.
+export async function markFlakyResults(opts: {
+  attemptId: string;
+  taskId: string;
+  commit: string | null;
+  isDirty: boolean;
+  db?: DbOrTx;
+}): Promise<string[]> {
   const db = opts.db ?? getDb();
-  const [attempt] = await rowsWhere<{ commit: string | null; isDirty: boolean; runId: string }>(
-    db,
-    "Attempt",
-    { id: opts.attemptId },
-    { select: ["commit", "isDirty", "runId"] },
-  );
-  if (!attempt?.commit || attempt.isDirty) return [];
-  const now = { commit: attempt.commit, isDirty: false };
-  const [run] = await rowsWhere<{ taskId: string }>(db, "Run", { id: attempt.runId }, { select: ["taskId"] });
-  if (!run) return [];
+  if (!opts.commit || opts.isDirty) return [];
+  const now = { commit: opts.commit, isDirty: false };
   // One read for both flags: the rows' verdicts (per check) and their per-test results (per test).
   const results = (
     await rowsWhere<{ id: string; checkId: string; verdict: string; kind: string; testCases: Prisma.JsonValue }>(
@@ -55,7 +54,7 @@ export async function markFlakyResults(opts: { attemptId: string; db?: DbOrTx })
   ).filter((r) => r.kind !== "proof");
   // A check that failed as a whole can still hold tests that passed after failing: flagged each.
   const withTests = results.filter((r) => r.testCases !== null);
-  await markFlakyTests({ attemptId: opts.attemptId, rows: withTests, now, taskId: run.taskId, db });
+  await markFlakyTests({ attemptId: opts.attemptId, rows: withTests, now, taskId: opts.taskId, db });
   const passed = results.filter((r) => r.verdict === "passed").map((r) => r.checkId);
   if (passed.length === 0) return [];
   // The same checks' failures in the task's other attempts on this commit, clean.
@@ -67,8 +66,8 @@ export async function markFlakyResults(opts: { attemptId: string; db?: DbOrTx })
     WHERE cr."attemptId" <> ${opts.attemptId}
       AND cr."checkId" IN (${Prisma.join(passed)})
       AND CAST(cr."verdict" AS TEXT) IN (${Prisma.join([...FLAKY_FAILURES])})
-      AND r."taskId" = ${run.taskId}
-      AND a."commit" = ${attempt.commit}
+      AND r."taskId" = ${opts.taskId}
+      AND a."commit" = ${opts.commit}
       AND a."isDirty" = ${false}`;
   const ids = flakyCheckIds({
     now,

@@ -108,14 +108,7 @@ export async function releaseRunAtEnd(opts: {
 }
 
 export async function releaseRun(opts: { runId: string; workerId: string; db?: DbOrTx }): Promise<boolean> {
-  const released = await updateWhere(
-    opts.db ?? getDb(),
-    "Run",
-    { id: opts.runId, claimedBy: opts.workerId },
-    { claimedBy: null },
-    CLAIM_WRITE,
-  );
-  return released > 0;
+  return (await releaseRunAtEnd(opts)) !== null;
 }
 
 export async function listRunsClaimedBy(opts: { workerId: string; db?: DbOrTx }): Promise<RunRecord[]> {

@@ -243,7 +243,7 @@ export function benchAttemptEnd(db: Database, ends = 100, rounds = 5): Promise<B
     const commit = "c".repeat(40);
     await seedRun({ id: "qr0", taskId: "qt", workId: "qw", number: 2 });
     await client.$executeRaw`UPDATE "Run" SET "number" = 3 WHERE "id" = ${"qr"}`;
-    const passedRows = (verdict: "passed" | "failed", n: number): QueuedResult[] =>
+    const rowsOf = (verdict: "passed" | "failed", n: number): QueuedResult[] =>
       Array.from({ length: n }, (_, i) => ({
         checkId: `c${i + 1}`,
         name: `check ${i + 1}`,
@@ -252,8 +252,8 @@ export function benchAttemptEnd(db: Database, ends = 100, rounds = 5): Promise<B
         verdict,
       }));
     for (const [runId, rows] of [
-      ["qr", passedRows("passed", 20)],
-      ["qr0", passedRows("failed", 1)],
+      ["qr", rowsOf("passed", 20)],
+      ["qr0", rowsOf("failed", 1)],
     ] as const) {
       await client.attempt.updateMany({ where: { runId }, data: { commit, isDirty: false } });
       const { id } = await client.attempt.findFirstOrThrow({ where: { runId } });
@@ -302,7 +302,7 @@ export function benchAttemptEnd(db: Database, ends = 100, rounds = 5): Promise<B
       });
     };
     const raw = async () => {
-      const ids = await markFlakyResults({ attemptId });
+      const ids = await markFlakyResults({ attemptId, taskId: "qt", commit, isDirty: false });
       if (ids.length !== 1) throw new Error(`the bench's raw side flagged ${ids.length} rows, not 1`);
       await supersedeOlderRuns({ taskId: "qt", number: 3, byRunId: "qr" });
     };

@@ -119,14 +119,15 @@ function describePhases(runs: RunPhases[]): string {
       n: checks.length,
     };
   });
-  const m = (pick: (p: (typeof parts)[number]) => number) => median(parts.map(pick)).toFixed(0);
-  const n = Math.max(1, parts[0]?.n ?? 1);
-  const gaps = Math.max(1, n - 1);
+  const m = (pick: (p: (typeof parts)[number]) => number) => median(parts.map(pick));
+  const each = (total: number, count: number) => (total / Math.max(1, count)).toFixed(1);
+  const n = parts[0]?.n ?? 0;
+  const [own, between] = [m((p) => p.own), m((p) => p.between)];
   return (
-    `the run in parts (medians): before the first check ${m((p) => p.before)} ms (git ${m((p) => p.gitBefore)}), ` +
-    `the checks' own ${m((p) => p.own)} ms (${(Number(m((p) => p.own)) / n).toFixed(1)} each), between them ` +
-    `${m((p) => p.between)} ms (${(Number(m((p) => p.between)) / gaps).toFixed(1)} each), after the last ` +
-    `${m((p) => p.after)} ms (git ${m((p) => p.gitAfter)})`
+    `the run in parts (medians): before the first check ${m((p) => p.before).toFixed(0)} ms (git ` +
+    `${m((p) => p.gitBefore).toFixed(0)}), the checks' own ${own.toFixed(0)} ms (${each(own, n)} each), between ` +
+    `them ${between.toFixed(0)} ms (${each(between, n - 1)} each), after the last ${m((p) => p.after).toFixed(0)} ` +
+    `ms (git ${m((p) => p.gitAfter).toFixed(0)})`
   );
 }
 

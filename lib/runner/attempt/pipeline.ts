@@ -180,7 +180,8 @@ async function judgeAttempt(ctx: AttemptContext, written: WrittenIndex | null): 
   });
   // Flaky means passed now and failed in an earlier attempt of the task: the first attempt of its first run
   // has none to compare with (two reads a run saved for every new task's run).
-  if (run.number > 1 || attempt.n > 1) await markFlakyResults({ attemptId: attempt.id });
+  if (run.number > 1 || attempt.n > 1)
+    await markFlakyResults({ attemptId: attempt.id, taskId: run.taskId, commit, isDirty: dirty });
   await updateRun({ id: run.id, changes: { gate, spentMs: run.spentMs } });
   return {
     gate,
