@@ -11,6 +11,7 @@ import {
   checkoutState,
   prepareCheckout,
 } from "../../lib/runner/checkout/checkout";
+import { removeUsersTree } from "../../lib/runner/checkout/task-repo";
 import { commitFiles, gitIn } from "../../lib/testing/git-repo";
 import { configureRuntime, defaultRunnerDeps } from "../../lib/runner/runtime";
 import { createTestDb } from "../../lib/testing/test-db";
@@ -70,6 +71,58 @@ export async function benchFingerprint(files: number, rounds: number): Promise<B
       baselineMs: b,
       ratio: s / b,
       extra: `index kept ${(state.index.bytes.length / 1024 / 1024).toFixed(1)} MB; ${rounds} rounds each`,
+    };
+  } finally {
+    fs.rmSync(origin, { recursive: true, force: true, maxRetries: 5 });
+    await t.cleanup();
+  }
+}
+
+// New checkouts of one Work asked for together (a lead dispatching several tasks at once, a worker's slots
+// filling), against the same checkouts made one after the other: the clone's part of each is one at a time
+// (its lock), writing the files is side by side (task-repo.ts stageTaskRepository). Interleaved, medians; each
+// round's checkouts are new tasks, removed after the round (not timed).
+export async function benchCheckoutsTogether(files: number, count: number, rounds: number): Promise<BenchRow> {
+  const t = await createTestDb({ parentDir: BENCH_DATA_PARENT });
+  configureRuntime({ ...defaultRunnerDeps(), dataDir: t.dataDir });
+  const origin = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-checkouts-"));
+  try {
+    fs.chmodSync(origin, 0o755);
+    gitIn(origin, "init", "--quiet", "--initial-branch=main");
+    gitIn(origin, "config", "gc.auto", "0");
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < files; i++)
+      tree[`src/m${i % 100}/f${i}.js`] = `module.exports = ${i};\n${"// line\n".repeat(20)}`;
+    commitFiles(origin, tree, "many files");
+    const work = { id: "checkouts", repoUrl: origin, baseBranch: "main" };
+    let made = 0;
+    const prepare = () => {
+      const id = `task-${made++}`;
+      return prepareCheckout({ dataDir: t.dataDir, work, task: { id, branch: `gatehouse/${id}` } });
+    };
+    // The clone and its kept pack, as a Work run before has them.
+    await prepare();
+    const together: number[] = [];
+    const inTurn: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      let started = performance.now();
+      const paths = (await Promise.all(Array.from({ length: count }, prepare))).map((c) => c.path);
+      together.push(performance.now() - started);
+      started = performance.now();
+      for (let n = 0; n < count; n++) paths.push((await prepare()).path);
+      inTurn.push(performance.now() - started);
+      for (const p of paths) await removeUsersTree(p);
+    }
+    const s = median(together);
+    const b = median(inTurn);
+    return {
+      name:
+        `${count} new checkouts of one Work, ${files.toLocaleString("en")} files: asked for together vs ` +
+        "one after the other",
+      subjectMs: s,
+      baselineMs: b,
+      ratio: s / b,
+      extra: `${rounds} rounds each; one alone ${(b / count).toFixed(0)} ms`,
     };
   } finally {
     fs.rmSync(origin, { recursive: true, force: true, maxRetries: 5 });

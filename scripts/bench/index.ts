@@ -17,7 +17,7 @@ import {
   benchResultRows,
   benchRunChanges,
 } from "./query-path-bench";
-import { benchFingerprint } from "./fingerprint-bench";
+import { benchCheckoutsTogether, benchFingerprint } from "./fingerprint-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -65,6 +65,10 @@ async function main() {
   }
   if (!only || only === "runner" || only === "fingerprint") {
     rows.push(await benchFingerprint(15_000, 7));
+    print(rows.at(-1)!);
+  }
+  if (!only || only === "runner" || only === "checkouts") {
+    rows.push(await benchCheckoutsTogether(2_000, 4, 5));
     print(rows.at(-1)!);
   }
   if (!only || only === "runner" || only === "floods") {

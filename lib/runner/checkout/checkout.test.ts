@@ -181,6 +181,33 @@ if the checkout directory is lost", async () => {
     ).rejects.toThrow(/base branch "no-such-branch" does not exist/);
   });
 
+  it("new checkouts of one Work write their files side by side: the clone's lock is let go before", async () => {
+    // 1,500 files: writing them takes far longer than the next checkout's turn at the clone.
+    const files = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/f${i}.txt`, `${i}\n`]));
+    const big = makeGitRepo(files);
+    const ends: { step: "list" | "write"; at: number }[] = [];
+    const unwatch = watchLaunches(({ file, args }) => {
+      if (path.basename(file) !== "git") return;
+      // The task branch looked up in the clone (under the lock), and the files written (after it).
+      if (args.includes("for-each-ref") && args.includes("refs/remotes/origin/main"))
+        ends.push({ step: "list", at: performance.now() });
+      if (args.includes("reset") && args.includes("--hard")) ends.push({ step: "write", at: performance.now() });
+    });
+    try {
+      const w = { id: "work-big", repoUrl: big.dir, baseBranch: "main" };
+      const made = await Promise.all(["b1", "b2"].map((id) => prepareCheckout(target(`task-${id}`, `big-${id}`, w))));
+      expect(made.map((c) => fs.readFileSync(path.join(c.path, "src/f1499.txt"), "utf8"))).toEqual([
+        "1499\n",
+        "1499\n",
+      ]);
+      // The second checkout's look-up in the clone ended before the first checkout's files were all written.
+      expect(ends.map((e) => e.step)).toEqual(["list", "list", "write", "write"]);
+    } finally {
+      unwatch();
+      big.cleanup();
+    }
+  });
+
   it("concurrent prepares of one Work's tasks are serialised and all succeed", async () => {
     const done = await Promise.all(
       ["p1", "p2", "p3", "p4"].map((id, i) => prepareCheckout(target(`task-${id}`, `par-${i}`))),

@@ -20,11 +20,11 @@ import { type IndexFile, markRecentEntries, parseIndexData, readIndexFile } from
 import { indexFileOf, readWorktreeHead } from "./read-head";
 import { runAsFromEnv } from "../run-as";
 import {
-  createTaskRepository,
   hasManagedRefs,
   isOwnRepository,
   removeUsersTree,
   saveTaskBranch,
+  stageTaskRepository,
   switchTaskBranch,
   syncVisibleRefs,
 } from "./task-repo";
@@ -75,9 +75,11 @@ export function resolveRepoUrl(repoUrl: string): string {
   return path.resolve(repoUrl);
 }
 
-export function prepareCheckout(target: CheckoutTarget): Promise<Checkout> {
+export async function prepareCheckout(target: CheckoutTarget): Promise<Checkout> {
   const askedAt = performance.now();
-  return withLock(target.work.id, () => prepareLocked(target, askedAt));
+  const prepared = await withLock(target.work.id, () => prepareLocked(target, askedAt));
+  // A new checkout's files are written after the lock is let go (task-repo.ts stageTaskRepository).
+  return "finish" in prepared ? prepared.finish() : prepared;
 }
 
 // The fetch (or clone) that last brought each clone up to date: from which URL, and when it started (on
@@ -149,7 +151,7 @@ export function warmClone(dataDir: string, work: CheckoutTarget["work"]): Promis
 async function prepareLocked(
   { dataDir, work, task, visibleRefs = [] }: CheckoutTarget,
   askedAt: number,
-): Promise<Checkout> {
+): Promise<Checkout | { finish: () => Promise<Checkout> }> {
   const repoDir = await ensureClone(dataDir, work);
   const wt = worktreeDirOf(dataDir, task.id);
   const syncRefs = async () => {
@@ -177,7 +179,7 @@ async function prepareLocked(
   if (fs.existsSync(path.join(repoDir, "worktrees"))) await git(["worktree", "prune"], { cwd: repoDir });
   await fetchOrigin(repoDir, resolveRepoUrl(work.repoUrl), askedAt);
   fs.mkdirSync(path.dirname(wt), { recursive: true });
-  await createTaskRepository({
+  const staged = await stageTaskRepository({
     repoDir,
     dir: wt,
     branch: task.branch,
@@ -186,7 +188,12 @@ async function prepareLocked(
     keepFiles,
     stagingDir: path.join(dataDir, "tmp"),
   });
-  return { path: wt, head: await headCommit(wt), baseBranch, written: keepFiles ? null : writtenIndexOf(wt) };
+  return {
+    finish: async () => {
+      await staged.finish();
+      return { path: wt, head: await headCommit(wt), baseBranch, written: keepFiles ? null : writtenIndexOf(wt) };
+    },
+  };
 }
 
 // Removes a checkout's `.git` pointer (file or symlink). True when there was one, so the checkout's files are

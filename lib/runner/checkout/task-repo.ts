@@ -9,7 +9,8 @@
 // (git.ts); carrying the branch back never runs git's transport inside it: upload-pack runs in a throwaway
 // repository of the platform's whose only link to the checkout is an alternate to its object directory,
 // and the clone checks every object it receives (fetch.fsckObjects).
-// Call everything here under the Work's repository lock (checkout.ts).
+// Call everything here under the Work's repository lock (checkout.ts), but for what stageTaskRepository
+// leaves to its `finish`.
 import fs from "node:fs";
 import path from "node:path";
 import { buildBasePack, seedFromBasePack } from "./base-packs";
@@ -101,7 +102,12 @@ async function ensureCloneBranch(repoDir: string, branch: string, baseBranch: st
 // A new checkout at `dir` for `branch`: a fresh repository with the branch fetched from the clone and its
 // files written. With `keepFiles` (a checkout whose .git was not its own: a worktree of the clone from
 // before, or a pointer an agent planted) the files in `dir` are kept as the agent's changes.
-export async function createTaskRepository(opts: {
+// Made in two parts: this one, under the Work's lock, does all that reads or writes the clone and the kept
+// packs (the task branch set in the clone, the repository seeded and filled from it, its visible refs); the
+// `finish` it returns runs outside the lock and touches only the new repository and `dir` (the files
+// written from the repository's own objects, the checkout moved into place), so the checkouts of one Work's
+// runs started together are written side by side — for a large repository, most of a checkout's time.
+export async function stageTaskRepository(opts: {
   repoDir: string;
   dir: string;
   branch: string;
@@ -110,17 +116,18 @@ export async function createTaskRepository(opts: {
   keepFiles: boolean;
   // A folder only the server's user reaches, on the same file system as `dir` (the data dir's tmp).
   stagingDir: string;
-}): Promise<void> {
+}): Promise<{ finish: () => Promise<void> }> {
   const { repoDir, dir, branch } = opts;
   const tip = await ensureCloneBranch(repoDir, branch, opts.baseBranch);
   const target = opts.keepFiles ? dir : `${dir}.tmp-${process.pid}-${Date.now()}`;
+  const dropTarget = () => (opts.keepFiles ? undefined : removeUsersTree(target).catch(() => undefined));
   // Kept files: their `.git` pointer is gone already (checkout.ts dropGitPointer), and the new one is moved in
   // without following a link (a `.git` planted again meanwhile fails the move, never is removed by path).
   if (!opts.keepFiles) await removeUsersTree(target);
+  // A fresh repository (not the agent's kept files) is the platform's until it is renamed into place.
+  const isOwnConfig = !opts.keepFiles;
   try {
     const seeded = await makeRepository({ ...opts, target, tip });
-    // A fresh repository (not the agent's kept files) is the platform's until it is renamed into place.
-    const isOwnConfig = !opts.keepFiles;
     // A kept pack of the branch's very commit holds all it reaches: nothing is left to fetch.
     if (seeded !== tip)
       await git([...FETCH, "--update-head-ok", repoDir, `+refs/heads/${branch}:refs/heads/${branch}`], {
@@ -128,19 +135,28 @@ export async function createTaskRepository(opts: {
         timeoutMs: 600_000,
         isOwnConfig,
       });
-    // Fresh: write the files. Kept: the files stay, the index becomes the branch's (changes show as changes).
-    await git(opts.keepFiles ? ["reset", "--quiet"] : ["reset", "--hard", "--quiet"], { cwd: target, isOwnConfig });
     // A new .git has no tag or remote ref (one branch fetched, no tags): only visible refs are to add.
     if (opts.visibleRefs.length > 0)
       await syncVisibleRefs({ repoDir, checkoutPath: target, visibleRefs: opts.visibleRefs });
-    if (!opts.keepFiles) {
-      await removeUsersTree(dir);
-      fs.renameSync(target, dir);
-    }
   } catch (error) {
-    if (!opts.keepFiles) await removeUsersTree(target).catch(() => undefined);
+    await dropTarget();
     throw error;
   }
+  return {
+    finish: async () => {
+      try {
+        // Fresh: write the files. Kept: the files stay, the index becomes the branch's (changes show as changes).
+        await git(opts.keepFiles ? ["reset", "--quiet"] : ["reset", "--hard", "--quiet"], { cwd: target, isOwnConfig });
+        if (!opts.keepFiles) {
+          await removeUsersTree(dir);
+          fs.renameSync(target, dir);
+        }
+      } catch (error) {
+        await dropTarget();
+        throw error;
+      }
+    },
+  };
 }
 
 // Removes a file or tree in a folder the run-as user owns (a stale checkout, a half-made one). With such a
