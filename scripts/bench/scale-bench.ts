@@ -100,11 +100,14 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
       const running = workers.flatMap((w) => (w.child.pid ? [{ name: w.name, pid: w.child.pid }] : []));
       const cpuBefore = machineCpu(running);
       const started = performance.now();
+      const startedAt = Date.now();
       const ids = [];
       for (const task of list) ids.push((await dispatchTask(SYSTEM_ACTOR, task.id)).id);
       const dispatched = performance.now();
       await allFinished(ids);
-      const wall = performance.now() - started;
+      const noticed = performance.now() - started;
+      // Until the last run finished as the database recorded it, not until the bench's poll (every 50 ms) saw it.
+      const wall = (await unfinished.lastFinishedAt(ids)) - startedAt;
       const cpu = cpuSince(cpuBefore, running);
       const perWorker = await perWorkerCpu(ids, cpu);
       const dispatchedMs = dispatched - started;
@@ -117,7 +120,8 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
         baselineMs: ideal,
         ratio: wall / ideal,
         extra:
-          `${await breakdownOf(ids, slots)}; dispatching all ${count} took ${(dispatchedMs / 1000).toFixed(1)} s; ` +
+          `${await breakdownOf(ids, slots, startedAt)}; dispatching all ${count} took ${(dispatchedMs / 1000).toFixed(1)} s ` +
+          `(the bench's poll saw the last finish ${(noticed - wall).toFixed(0)} ms after it); ` +
           `${describeCpu(cpu, count, ideal)}; ${perWorker}; ` +
           `load average ${os.loadavg()[0].toFixed(2)}`,
       };
@@ -189,6 +193,11 @@ async function openUnfinishedProbe() {
           )
         ).rows[0].n,
       ),
+    // When the last of them finished (ms since the epoch, as the worker's clock recorded it).
+    lastFinishedAt: async (ids: readonly string[]) =>
+      (
+        await client.query<{ at: Date }>(`SELECT max("finishedAt") AS at FROM "Run" WHERE id = ANY($1)`, [ids])
+      ).rows[0].at.getTime(),
     close: () => client.end(),
   };
 }
@@ -286,9 +295,12 @@ function describeCpu(cpu: CpuSample | null, runs: number, idealMs: number): stri
 // (a run finished → the next run started in the slot it freed, when that run was already waiting: shipping
 // the logs, releasing the claim, fetching the next job, claiming its run). Slots are replayed per worker from
 // the start and finish times, earliest-free first.
-async function breakdownOf(ids: readonly string[], slots: number): Promise<string> {
+async function breakdownOf(ids: readonly string[], slots: number, waveStart: number): Promise<string> {
   const parts: Record<string, number[]> = { queue: [], "set-up": [], check: [], "wrap-up": [], turnaround: [] };
-  const byWorker = new Map<string, { createdAt: number; startedAt: number; finishedAt: number }[]>();
+  type Times = { createdAt: number; startedAt: number; firstStart: number; lastDone: number; finishedAt: number };
+  const byWorker = new Map<string, Times[]>();
+  // The slot whose runs ended last: each of its runs, from dispatch to finish (ms since the wave began).
+  const slotOf = new Map<Times, Times | null>();
   for (const id of ids) {
     const run = await findRun({ id });
     const results = await listResultsOfRun({ runId: id });
@@ -298,6 +310,8 @@ async function breakdownOf(ids: readonly string[], slots: number): Promise<strin
     const times = {
       createdAt: run.createdAt.getTime(),
       startedAt: run.startedAt.getTime(),
+      firstStart,
+      lastDone,
       finishedAt: run.finishedAt.getTime(),
     };
     parts.queue.push(times.startedAt - times.createdAt);
@@ -313,10 +327,23 @@ async function breakdownOf(ids: readonly string[], slots: number): Promise<strin
       free.sort((a, b) => a - b);
       const freedAt = free.shift()!;
       if (Number.isFinite(freedAt) && run.createdAt < freedAt) parts.turnaround.push(run.startedAt - freedAt);
+      slotOf.set(run, runsOfWorker.find((r) => r.finishedAt === freedAt) ?? null);
       free.push(run.finishedAt);
     }
   }
-  return `per run, p50 / p95 ms: ${Object.entries(parts)
-    .map(([k, xs]) => `${k} ${xs.length ? `${pct(xs, 0.5)} / ${pct(xs, 0.95)}` : "—"}`)
-    .join(", ")}`;
+  const last = [...slotOf.keys()].sort((a, b) => b.finishedAt - a.finishedAt)[0];
+  const chain: Times[] = [];
+  for (let run: Times | null | undefined = last; run; run = slotOf.get(run)) chain.unshift(run);
+  const at = (ms: number) => `+${ms - waveStart}`;
+  const timeline = chain
+    .map(
+      (r) =>
+        `dispatched ${at(r.createdAt)}, started ${at(r.startedAt)}, check ${at(r.firstStart)}…${at(r.lastDone)}, finished ${at(r.finishedAt)}`,
+    )
+    .join(" → ");
+  return (
+    `per run, p50 / p95 ms: ${Object.entries(parts)
+      .map(([k, xs]) => `${k} ${xs.length ? `${pct(xs, 0.5)} / ${pct(xs, 0.95)}` : "—"}`)
+      .join(", ")}` + (timeline ? `; the slot that ended last, ms from the first dispatch: ${timeline}` : "")
+  );
 }
