@@ -299,7 +299,8 @@ async function breakdownOf(ids: readonly string[], slots: number, waveStart: num
   const parts: Record<string, number[]> = { queue: [], "set-up": [], check: [], "wrap-up": [], turnaround: [] };
   type Times = { createdAt: number; startedAt: number; firstStart: number; lastDone: number; finishedAt: number };
   const byWorker = new Map<string, Times[]>();
-  // The slot whose runs ended last: each of its runs, from dispatch to finish (ms since the wave began).
+  // Each run's predecessor in its slot (null: the slot's first): the slot whose runs ended last is the wave's
+  // critical path.
   const slotOf = new Map<Times, Times | null>();
   for (const id of ids) {
     const run = await findRun({ id });
@@ -334,16 +335,18 @@ async function breakdownOf(ids: readonly string[], slots: number, waveStart: num
   const last = [...slotOf.keys()].sort((a, b) => b.finishedAt - a.finishedAt)[0];
   const chain: Times[] = [];
   for (let run: Times | null | undefined = last; run; run = slotOf.get(run)) chain.unshift(run);
-  const at = (ms: number) => `+${ms - waveStart}`;
-  const timeline = chain
-    .map(
-      (r) =>
-        `dispatched ${at(r.createdAt)}, started ${at(r.startedAt)}, check ${at(r.firstStart)}…${at(r.lastDone)}, finished ${at(r.finishedAt)}`,
-    )
-    .join(" → ");
+  // Its time in parts (they add up to the wave's wall): until its first run started, then each run's set-up,
+  // check and wrap-up, and the slot's gaps between one run's finish and the next one's start.
+  const sum = (f: (r: Times, i: number) => number) => chain.reduce((total, r, i) => total + f(r, i), 0);
+  const critical = chain.length
+    ? `; the slot that ended last, ${chain.length} runs: its first started at +${chain[0].startedAt - waveStart} ms ` +
+      `(dispatched +${chain[0].createdAt - waveStart}), then set-ups ${sum((r) => r.firstStart - r.startedAt)}, ` +
+      `checks ${sum((r) => r.lastDone - r.firstStart)}, wrap-ups ${sum((r) => r.finishedAt - r.lastDone)}, ` +
+      `between runs ${sum((r, i) => (i === 0 ? 0 : r.startedAt - chain[i - 1].finishedAt))} ms`
+    : "";
   return (
     `per run, p50 / p95 ms: ${Object.entries(parts)
       .map(([k, xs]) => `${k} ${xs.length ? `${pct(xs, 0.5)} / ${pct(xs, 0.95)}` : "—"}`)
-      .join(", ")}` + (timeline ? `; the slot that ended last, ms from the first dispatch: ${timeline}` : "")
+      .join(", ")}` + critical
   );
 }
