@@ -120,7 +120,8 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
         baselineMs: ideal,
         ratio: wall / ideal,
         extra:
-          `${await breakdownOf(ids, slots, startedAt)}; dispatching all ${count} took ${(dispatchedMs / 1000).toFixed(1)} s ` +
+          `${await breakdownOf(ids, slots, startedAt)}; ` +
+          `dispatching all ${count} took ${(dispatchedMs / 1000).toFixed(1)} s ` +
           `(the bench's poll saw the last finish ${(noticed - wall).toFixed(0)} ms after it); ` +
           `${describeCpu(cpu, count, ideal)}; ${perWorker}; ` +
           `load average ${os.loadavg()[0].toFixed(2)}`,
@@ -344,9 +345,7 @@ async function breakdownOf(ids: readonly string[], slots: number, waveStart: num
       `checks ${sum((r) => r.lastDone - r.firstStart)}, wrap-ups ${sum((r) => r.finishedAt - r.lastDone)}, ` +
       `between runs ${sum((r, i) => (i === 0 ? 0 : r.startedAt - chain[i - 1].finishedAt))} ms`
     : "";
-  return (
-    `per run, p50 / p95 ms: ${Object.entries(parts)
-      .map(([k, xs]) => `${k} ${xs.length ? `${pct(xs, 0.5)} / ${pct(xs, 0.95)}` : "—"}`)
-      .join(", ")}` + critical
-  );
+  return `per run, p50 / p95 ms: ${Object.entries(parts)
+    .map(([k, xs]) => `${k} ${xs.length ? `${pct(xs, 0.5)} / ${pct(xs, 0.95)}` : "—"}`)
+    .join(", ")}${critical}`;
 }

@@ -181,31 +181,52 @@ if the checkout directory is lost", async () => {
     ).rejects.toThrow(/base branch "no-such-branch" does not exist/);
   });
 
-  it("new checkouts of one Work write their files side by side: the clone's lock is let go before", async () => {
-    // 1,500 files: writing them takes far longer than the next checkout's turn at the clone.
-    const files = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/f${i}.txt`, `${i}\n`]));
-    const big = makeGitRepo(files);
-    const ends: { step: "list" | "write"; at: number }[] = [];
-    const unwatch = watchLaunches(({ file, args }) => {
-      if (path.basename(file) !== "git") return;
-      // The task branch looked up in the clone (under the lock), and the files written (after it).
-      if (args.includes("for-each-ref") && args.includes("refs/remotes/origin/main"))
-        ends.push({ step: "list", at: performance.now() });
-      if (args.includes("reset") && args.includes("--hard")) ends.push({ step: "write", at: performance.now() });
+  describe("a repository of 1,500 files (writing them takes far longer than a checkout's turn at the clone)", () => {
+    let big: TestRepo;
+    const w = () => ({ id: "work-big", repoUrl: big.dir, baseBranch: "main" });
+    beforeAll(() => {
+      big = makeGitRepo(Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/f${i}.txt`, `${i}\n`])));
     });
-    try {
-      const w = { id: "work-big", repoUrl: big.dir, baseBranch: "main" };
-      const made = await Promise.all(["b1", "b2"].map((id) => prepareCheckout(target(`task-${id}`, `big-${id}`, w))));
-      expect(made.map((c) => fs.readFileSync(path.join(c.path, "src/f1499.txt"), "utf8"))).toEqual([
-        "1499\n",
-        "1499\n",
-      ]);
-      // The second checkout's look-up in the clone ended before the first checkout's files were all written.
-      expect(ends.map((e) => e.step)).toEqual(["list", "list", "write", "write"]);
-    } finally {
-      unwatch();
-      big.cleanup();
-    }
+    afterAll(() => big.cleanup());
+    // The git commands of a checkout, in the order they ended: the task branch looked up and set in the clone
+    // (under the Work's lock), and the files written (after it).
+    const watchSteps = () => {
+      const steps: string[] = [];
+      const unwatch = watchLaunches(({ file, args }) => {
+        if (path.basename(file) !== "git") return;
+        if (args.includes("for-each-ref") && args.includes("refs/remotes/origin/main")) steps.push("look-up");
+        if (args.includes("update-ref") && args.some((a) => a.startsWith("refs/heads/big-"))) steps.push("branch");
+        if (args.includes("reset") && args.includes("--hard")) steps.push("write");
+      });
+      return { steps, unwatch };
+    };
+    const fileOf = (c: { path: string }) => fs.readFileSync(path.join(c.path, "src/f1499.txt"), "utf8");
+
+    it("new checkouts of one Work write their files side by side, after their turns at the clone", async () => {
+      const { steps, unwatch } = watchSteps();
+      try {
+        const made = await Promise.all(
+          ["b1", "b2"].map((id) => prepareCheckout(target(`task-${id}`, `big-${id}`, w()))),
+        );
+        expect(made.map(fileOf)).toEqual(["1499\n", "1499\n"]);
+        // The second's turn at the clone came after the first's and ended before the first's files were written.
+        expect(steps).toEqual(["look-up", "branch", "look-up", "branch", "write", "write"]);
+      } finally {
+        unwatch();
+      }
+    });
+
+    it("two prepares of one task at once make one checkout: the second takes up the first's", async () => {
+      const { steps, unwatch } = watchSteps();
+      try {
+        const [first, second] = await Promise.all([1, 2].map(() => prepareCheckout(target("task-b3", "big-b3", w()))));
+        expect(second.path).toBe(first.path);
+        expect(fileOf(second)).toBe("1499\n");
+        expect(steps).toEqual(["look-up", "branch", "write"]);
+      } finally {
+        unwatch();
+      }
+    });
   });
 
   it("concurrent prepares of one Work's tasks are serialised and all succeed", async () => {

@@ -75,11 +75,18 @@ export function resolveRepoUrl(repoUrl: string): string {
   return path.resolve(repoUrl);
 }
 
-export async function prepareCheckout(target: CheckoutTarget): Promise<Checkout> {
+// The clone's part under the Work's lock; a new checkout's files are written after it is let go
+// (task-repo.ts stageTaskRepository), under a lock of the task's checkout, which the whole prepare holds: a
+// second prepare of the task (a run cancelled while its checkout is made and the task dispatched again) waits
+// for the first one's checkout and takes it up, never makes one of its own over it. Always the task's lock
+// first, then the Work's.
+export function prepareCheckout(target: CheckoutTarget): Promise<Checkout> {
   const askedAt = performance.now();
-  const prepared = await withLock(target.work.id, () => prepareLocked(target, askedAt));
-  // A new checkout's files are written after the lock is let go (task-repo.ts stageTaskRepository).
-  return "finish" in prepared ? prepared.finish() : prepared;
+  const wt = worktreeDirOf(target.dataDir, target.task.id);
+  return withLock(`checkout:${wt}`, async () => {
+    const prepared = await withLock(target.work.id, () => prepareLocked(target, askedAt));
+    return "finish" in prepared ? prepared.finish() : prepared;
+  });
 }
 
 // The fetch (or clone) that last brought each clone up to date: from which URL, and when it started (on
