@@ -17,12 +17,17 @@ import { configureRuntime, defaultRunnerDeps } from "../../lib/runner/runtime";
 import { createTestDb } from "../../lib/testing/test-db";
 import { BENCH_DATA_PARENT, type BenchRow, median } from "./runner-bench";
 
-export async function benchFingerprint(files: number, rounds: number): Promise<BenchRow> {
+// A bench's data dir (readied for the run-as user, as a server readies its own) and a Work's repository of
+// `files` files in 100 folders, one commit; both removed by `cleanup`.
+async function openManyFiles(files: number, name: string) {
   const t = await createTestDb({ parentDir: BENCH_DATA_PARENT });
-  // The data dir readied for the run-as user, as a server readies its own.
   configureRuntime({ ...defaultRunnerDeps(), dataDir: t.dataDir });
   // The Work's repository outside the install folder (Gatehouse refuses a local one inside it).
-  const origin = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-fingerprint-"));
+  const origin = fs.mkdtempSync(path.join(os.tmpdir(), `gatehouse-${name}-`));
+  const cleanup = async () => {
+    fs.rmSync(origin, { recursive: true, force: true, maxRetries: 5 });
+    await t.cleanup();
+  };
   try {
     // Readable by every user: the checkout is made from it as for a Work (by the run-as user when there is one).
     fs.chmodSync(origin, 0o755);
@@ -33,8 +38,18 @@ export async function benchFingerprint(files: number, rounds: number): Promise<B
     for (let i = 0; i < files; i++)
       tree[`src/m${i % 100}/f${i}.js`] = `module.exports = ${i};\n${"// line\n".repeat(20)}`;
     commitFiles(origin, tree, "many files");
+    return { dataDir: t.dataDir, origin, tree, cleanup };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+export async function benchFingerprint(files: number, rounds: number): Promise<BenchRow> {
+  const { dataDir, origin, tree, cleanup } = await openManyFiles(files, "fingerprint");
+  try {
     const checkout = await prepareCheckout({
-      dataDir: t.dataDir,
+      dataDir,
       work: { id: "fingerprint", repoUrl: origin, baseBranch: "main" },
       task: { id: "fingerprint-task", branch: "gatehouse/fingerprint" },
     });
@@ -73,8 +88,7 @@ export async function benchFingerprint(files: number, rounds: number): Promise<B
       extra: `index kept ${(state.index.bytes.length / 1024 / 1024).toFixed(1)} MB; ${rounds} rounds each`,
     };
   } finally {
-    fs.rmSync(origin, { recursive: true, force: true, maxRetries: 5 });
-    await t.cleanup();
+    await cleanup();
   }
 }
 
@@ -83,22 +97,13 @@ export async function benchFingerprint(files: number, rounds: number): Promise<B
 // (its lock), writing the files is side by side (task-repo.ts stageTaskRepository). Interleaved, medians; each
 // round's checkouts are new tasks, removed after the round (not timed).
 export async function benchCheckoutsTogether(files: number, count: number, rounds: number): Promise<BenchRow> {
-  const t = await createTestDb({ parentDir: BENCH_DATA_PARENT });
-  configureRuntime({ ...defaultRunnerDeps(), dataDir: t.dataDir });
-  const origin = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-checkouts-"));
+  const { dataDir, origin, cleanup } = await openManyFiles(files, "checkouts");
   try {
-    fs.chmodSync(origin, 0o755);
-    gitIn(origin, "init", "--quiet", "--initial-branch=main");
-    gitIn(origin, "config", "gc.auto", "0");
-    const tree: Record<string, string> = {};
-    for (let i = 0; i < files; i++)
-      tree[`src/m${i % 100}/f${i}.js`] = `module.exports = ${i};\n${"// line\n".repeat(20)}`;
-    commitFiles(origin, tree, "many files");
     const work = { id: "checkouts", repoUrl: origin, baseBranch: "main" };
     let made = 0;
     const prepare = () => {
       const id = `task-${made++}`;
-      return prepareCheckout({ dataDir: t.dataDir, work, task: { id, branch: `gatehouse/${id}` } });
+      return prepareCheckout({ dataDir, work, task: { id, branch: `gatehouse/${id}` } });
     };
     // The clone and its kept pack, as a Work run before has them.
     await prepare();
@@ -125,7 +130,6 @@ export async function benchCheckoutsTogether(files: number, count: number, round
       extra: `${rounds} rounds each; one alone ${(b / count).toFixed(0)} ms`,
     };
   } finally {
-    fs.rmSync(origin, { recursive: true, force: true, maxRetries: 5 });
-    await t.cleanup();
+    await cleanup();
   }
 }

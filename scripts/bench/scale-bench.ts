@@ -106,9 +106,10 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
       const dispatched = performance.now();
       await allFinished(ids);
       const noticed = performance.now() - started;
-      // Until the last run finished as the database recorded it, not until the bench's poll (every 50 ms) saw it.
-      const wall = (await unfinished.lastFinishedAt(ids)) - startedAt;
       const cpu = cpuSince(cpuBefore, running);
+      const breakdown = await breakdownOf(ids, slots, startedAt);
+      // Until the last run finished as the database recorded it, not until the bench's poll (every 50 ms) saw it.
+      const wall = breakdown.lastFinishedAt - startedAt;
       const perWorker = await perWorkerCpu(ids, cpu);
       const dispatchedMs = dispatched - started;
       const ideal = Math.ceil(count / (workerCount * slots)) * 1000;
@@ -120,7 +121,7 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
         baselineMs: ideal,
         ratio: wall / ideal,
         extra:
-          `${await breakdownOf(ids, slots, startedAt)}; ` +
+          `${breakdown.text}; ` +
           `dispatching all ${count} took ${(dispatchedMs / 1000).toFixed(1)} s ` +
           `(the bench's poll saw the last finish ${(noticed - wall).toFixed(0)} ms after it); ` +
           `${describeCpu(cpu, count, ideal)}; ${perWorker}; ` +
@@ -194,11 +195,6 @@ async function openUnfinishedProbe() {
           )
         ).rows[0].n,
       ),
-    // When the last of them finished (ms since the epoch, as the worker's clock recorded it).
-    lastFinishedAt: async (ids: readonly string[]) =>
-      (
-        await client.query<{ at: Date }>(`SELECT max("finishedAt") AS at FROM "Run" WHERE id = ANY($1)`, [ids])
-      ).rows[0].at.getTime(),
     close: () => client.end(),
   };
 }
@@ -296,15 +292,21 @@ function describeCpu(cpu: CpuSample | null, runs: number, idealMs: number): stri
 // (a run finished → the next run started in the slot it freed, when that run was already waiting: shipping
 // the logs, releasing the claim, fetching the next job, claiming its run). Slots are replayed per worker from
 // the start and finish times, earliest-free first.
-async function breakdownOf(ids: readonly string[], slots: number, waveStart: number): Promise<string> {
+async function breakdownOf(
+  ids: readonly string[],
+  slots: number,
+  waveStart: number,
+): Promise<{ text: string; lastFinishedAt: number }> {
   const parts: Record<string, number[]> = { queue: [], "set-up": [], check: [], "wrap-up": [], turnaround: [] };
   type Times = { createdAt: number; startedAt: number; firstStart: number; lastDone: number; finishedAt: number };
   const byWorker = new Map<string, Times[]>();
   // Each run's predecessor in its slot (null: the slot's first): the slot whose runs ended last is the wave's
   // critical path.
   const slotOf = new Map<Times, Times | null>();
+  let lastFinishedAt = waveStart;
   for (const id of ids) {
     const run = await findRun({ id });
+    lastFinishedAt = Math.max(lastFinishedAt, run?.finishedAt?.getTime() ?? 0);
     const results = await listResultsOfRun({ runId: id });
     const firstStart = Math.min(...results.map((r) => r.startedAt?.getTime() ?? Number.POSITIVE_INFINITY));
     const lastDone = Math.max(0, ...results.map((r) => r.finishedAt?.getTime() ?? 0));
@@ -324,13 +326,14 @@ async function breakdownOf(ids: readonly string[], slots: number, waveStart: num
     byWorker.set(worker, [...(byWorker.get(worker) ?? []), times]);
   }
   for (const runsOfWorker of byWorker.values()) {
-    const free: number[] = Array.from({ length: slots }, () => Number.NEGATIVE_INFINITY);
+    // Each slot's latest run (null: none yet), the earliest free first.
+    const free: (Times | null)[] = Array.from({ length: slots }, () => null);
     for (const run of runsOfWorker.sort((a, b) => a.startedAt - b.startedAt)) {
-      free.sort((a, b) => a - b);
-      const freedAt = free.shift()!;
-      if (Number.isFinite(freedAt) && run.createdAt < freedAt) parts.turnaround.push(run.startedAt - freedAt);
-      slotOf.set(run, runsOfWorker.find((r) => r.finishedAt === freedAt) ?? null);
-      free.push(run.finishedAt);
+      free.sort((a, b) => (a?.finishedAt ?? Number.NEGATIVE_INFINITY) - (b?.finishedAt ?? Number.NEGATIVE_INFINITY));
+      const before = free.shift()!;
+      if (before && run.createdAt < before.finishedAt) parts.turnaround.push(run.startedAt - before.finishedAt);
+      slotOf.set(run, before);
+      free.push(run);
     }
   }
   const last = [...slotOf.keys()].sort((a, b) => b.finishedAt - a.finishedAt)[0];
@@ -345,7 +348,8 @@ async function breakdownOf(ids: readonly string[], slots: number, waveStart: num
       `checks ${sum((r) => r.lastDone - r.firstStart)}, wrap-ups ${sum((r) => r.finishedAt - r.lastDone)}, ` +
       `between runs ${sum((r, i) => (i === 0 ? 0 : r.startedAt - chain[i - 1].finishedAt))} ms`
     : "";
-  return `per run, p50 / p95 ms: ${Object.entries(parts)
+  const text = `per run, p50 / p95 ms: ${Object.entries(parts)
     .map(([k, xs]) => `${k} ${xs.length ? `${pct(xs, 0.5)} / ${pct(xs, 0.95)}` : "—"}`)
     .join(", ")}${critical}`;
+  return { text, lastFinishedAt };
 }
