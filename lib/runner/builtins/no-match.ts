@@ -32,6 +32,12 @@ function openFolder(rel) {
   }
   return fd;
 }
+function unreadable(rel, kind, error) {
+  if (error.code === "ELOOP") return rel + " became a symbolic link (links are not followed)";
+  if (error.code === "ENOTDIR") return rel + " is no longer a folder";
+  return "the " + kind + " " + rel + " cannot be read (" + (error.code || error.message) + "): what cannot be \
+searched is not taken as clean";
+}
 const glob = new RegExp(globSource, globFlags);
 const re = new RegExp(pattern);
 const matches = [];
@@ -40,9 +46,13 @@ const stack = [""];
 outer: while (stack.length) {
   const rel = stack.pop();
   let dirFd, entries;
-  try { dirFd = openFolder(rel); } catch { continue; }
+  // A folder or file that is gone since it was listed is skipped; one that is there but cannot be opened
+  // (made unreadable to the server's user, swapped for a link) ends the search: it is never taken as clean.
+  try { dirFd = openFolder(rel); }
+  catch (e) { if (e.code === "ENOENT") continue; problem = unreadable(rel || ".", "folder", e); break; }
   try {
-  try { entries = fs.readdirSync("/proc/self/fd/" + dirFd, { withFileTypes: true }); } catch { continue; }
+  try { entries = fs.readdirSync("/proc/self/fd/" + dirFd, { withFileTypes: true }); }
+  catch (e) { problem = unreadable(rel || ".", "folder", e); break; }
   entries.sort((a, b) => (a.name < b.name ? 1 : -1));
   for (const e of entries) {
     const child = rel ? rel + "/" + e.name : e.name;
@@ -52,8 +62,7 @@ outer: while (stack.length) {
     // Opened without following a link (one swapped in since the listing) and read through that descriptor.
     let fd;
     try { fd = fs.openSync(at(dirFd, e.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK); }
-    catch (e) { if (e.code === "ELOOP") { problem = child + " became a symbolic link (links are not \
-followed)"; break outer; } continue; }
+    catch (e) { if (e.code === "ENOENT") continue; problem = unreadable(child, "file", e); break outer; }
     let text;
     try {
       const stat = fs.fstatSync(fd);
