@@ -4,8 +4,8 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { callAsNobody, NOBODY } from "../../testing/as-nobody";
 import { describeAsRoot } from "../../testing/needs-root";
 import { NO_MASKING } from "../output/masker";
 import { runBuiltin } from "./run-builtin";
@@ -205,20 +205,12 @@ describe("no_match", () => {
 // A server that is not root runs the checks as itself, so what the agent leaves it may make unreadable to
 // that same user (mode 000 on a folder it owns). The search runs as `nobody` here, in a process of its own.
 describeAsRoot("no_match on a server that is not root", () => {
-  const searchAsNobody = (resultsDir: string) => {
-    const call =
-      `require(${JSON.stringify(path.join(__dirname, "no-match.ts"))}).noMatch(` +
-      `{ glob: "**/*.txt", pattern: "planted" }, { log: () => {}, signal: new AbortController().signal, ` +
-      `dirs: { results_dir: ${JSON.stringify(resultsDir)}, checks_dir: null, assets_dir: null } })` +
-      ".then((answer) => console.log(JSON.stringify(answer)));";
-    const child = spawnSync(process.execPath, ["--import", "tsx", "-e", call], {
-      uid: 65534,
-      gid: 65534,
-      encoding: "utf8",
-    });
-    if (child.status !== 0) throw new Error(`the search as nobody did not run: ${child.stderr}`);
-    return JSON.parse(child.stdout) as { verdict: string; message: string };
-  };
+  const searchAsNobody = (resultsDir: string) =>
+    callAsNobody(
+      path.join(__dirname, "no-match.ts"),
+      `m.noMatch({ glob: "**/*.txt", pattern: "planted" }, { log: () => {}, signal: new AbortController().signal, ` +
+        `dirs: { results_dir: ${JSON.stringify(resultsDir)}, checks_dir: null, assets_dir: null } })`,
+    ) as { verdict: string; message: string };
 
   it("a folder or file it cannot open is an error, never a pass", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-no-match-"));
@@ -229,7 +221,7 @@ describeAsRoot("no_match on a server that is not root", () => {
       fs.writeFileSync(path.join(checkout, "clean.txt"), "nothing here\n");
       fs.writeFileSync(path.join(checkout, "hidden", "note.txt"), "a planted line\n");
       for (const p of [checkout, path.join(checkout, "hidden"), path.join(checkout, "hidden", "note.txt")])
-        fs.chownSync(p, 65534, 65534);
+        fs.chownSync(p, NOBODY, NOBODY);
       fs.chmodSync(path.join(checkout, "hidden"), 0o000);
       expect(searchAsNobody(checkout)).toEqual({
         verdict: "error",

@@ -7,7 +7,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callAsNobody, NOBODY } from "../../testing/as-nobody";
 import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/git-repo";
+import { describeAsRoot } from "../../testing/needs-root";
 import { watchLaunches } from "../process/spawner";
 import {
   checkoutFingerprint,
@@ -540,6 +542,35 @@ second", async () => {
       }
     } finally {
       fs.writeFileSync(file, original);
+    }
+  });
+});
+
+// A server that is not root runs the checks as itself, so a check may leave a folder of the checkout
+// unreadable to the server's own user (mode 000 on a folder it owns). git only warns and goes on then,
+// keeping what its index held for the files there; the state is read as `nobody` here, in its own process.
+describeAsRoot("the state of a checkout with a folder git cannot open", () => {
+  it("is refused, not read as unchanged", () => {
+    const own = makeGitRepo({ "README.md": "base\n", "src/app.txt": "v1\n" });
+    try {
+      for (let d = own.dir; d !== os.tmpdir() && d !== "/"; d = path.dirname(d)) fs.chmodSync(d, 0o755);
+      execFileSync("chown", ["-R", `${NOBODY}:${NOBODY}`, own.dir]);
+      const stateAsNobody = () =>
+        callAsNobody(
+          path.join(__dirname, "checkout.ts"),
+          `m.checkoutState(${JSON.stringify(own.dir)}).then((s) => ({ isDirty: s.isDirty }))`,
+        );
+      expect(stateAsNobody()).toEqual({ isDirty: false });
+      fs.writeFileSync(path.join(own.dir, "src", "app.txt"), "changed by a check\n");
+      fs.chmodSync(path.join(own.dir, "src"), 0o000);
+      expect(stateAsNobody()).toEqual({
+        error: "git cannot open the checkout's folder src: the checkout is not read",
+      });
+      fs.chmodSync(path.join(own.dir, "src"), 0o755);
+      expect(stateAsNobody()).toEqual({ isDirty: true });
+    } finally {
+      fs.chmodSync(path.join(own.dir, "src"), 0o755);
+      own.cleanup();
     }
   });
 });

@@ -15,7 +15,7 @@ import {
   writeCheckoutFile,
 } from "./checkout-files";
 import { localRepositoryProblem } from "./local-repository";
-import { git, gitCaptured, GitError, listDriverOverrides } from "./git";
+import { git, gitCaptured, GitError, gitFailure, listDriverOverrides, type ListedOverrides } from "./git";
 import { type IndexFile, markRecentEntries, parseIndexData, readIndexFile } from "./index-file";
 import { indexFileOf, readWorktreeHead } from "./read-head";
 import { runAsFromEnv } from "../run-as";
@@ -407,7 +407,7 @@ async function fingerprintIn(
     await git(["update-index", "--force-remove", "--", ...chunk.map((g) => g.path)], { cwd: wt, env });
   // One listing for `add` and `write-tree`: nothing but these two runs in the checkout in between.
   const listed = await listDriverOverrides(wt, env);
-  await git(["add", "-A", "."], { cwd: wt, env, listed });
+  await addAll(wt, env, listed);
   // A submodule never initialised (its folder empty, as a new checkout leaves it) is unchanged, as git
   // itself sees it: HEAD's entry goes back (`add` found nothing there and would have it deleted).
   const unopened = gitlinks.filter((g) => isEmptyFolder(wt, g.path));
@@ -432,6 +432,20 @@ async function fingerprintIn(
   const index =
     opts.keepIndex && after.length === 0 && start.headIndex ? readOwnIndex(env.GIT_INDEX_FILE, start.headIndex) : null;
   return { tree, headTree: start.headIndex?.rootTree ?? null, index };
+}
+
+// `add -A`, refusing a checkout with a folder git cannot open: git warns and goes on (exit 0), keeping what
+// the index held for the files under it — a folder made unreadable to a server that is not root (which runs
+// the checks as itself) would hide a change to them. A file it cannot read already fails `add`.
+async function addAll(wt: string, env: { GIT_INDEX_FILE: string }, listed: ListedOverrides): Promise<void> {
+  const args = ["add", "-A", "."];
+  const added = await gitCaptured(args, { cwd: wt, env, listed });
+  const unopened = /could not open directory '([^']*)'/.exec(added.stderr);
+  if (unopened)
+    throw new GitError(
+      `git cannot open the checkout's folder ${unopened[1].replace(/\/$/, "")}: the checkout is not read`,
+    );
+  if (added.code !== 0) throw gitFailure(args, added);
 }
 
 // ~20,000 files; a larger index is left (reading and marking it would hold the event loop ~1 ms per 100 KB).

@@ -366,7 +366,7 @@ async function run(
   }).catch((error: Error) => ({ code: null, stdout: "", stderr: error.message }));
 }
 
-function failure(args: string[], result: { code: number | null; stderr: string }): GitError {
+export function gitFailure(args: string[], result: { code: number | null; stderr: string }): GitError {
   const detail = (result.stderr || `exit code ${result.code ?? "none (killed)"}`)
     .trim()
     .split("\n")
@@ -379,7 +379,7 @@ function failure(args: string[], result: { code: number | null; stderr: string }
 export async function git(args: string[], options: GitOptions = {}): Promise<string> {
   const result = await gitCaptured(args, options);
   if (result.code === 0) return result.stdout;
-  throw failure(args, result);
+  throw gitFailure(args, result);
 }
 
 // The same, answering how git exited instead of throwing (merge-tree's exit 1 means "conflicts").
@@ -426,7 +426,7 @@ async function listOverrides(
   const listEnv = gitEnvironment(at.setting.home, { extra: at.env, gitFile: at.setting.file });
   const args = ["config", "--list", "--includes", "--name-only", "--null"];
   const listed = await run(args, { cwd: at.cwd, env: listEnv, timeoutMs: 30_000, setting: at.setting });
-  if (listed.code !== 0) throw failure([command], listed);
+  if (listed.code !== 0) throw gitFailure([command], listed);
   const partial = listed.stdout
     .split("\0")
     .find((key) => /^(extensions\.partialclone|remote\..+\.promisor)$/s.test(key));
