@@ -1,7 +1,8 @@
 // no_match: no line of the files matching `glob` (under the results directory) matches `pattern`. The
 // search runs in a worker thread: a regular expression that backtracks for ever cannot stall the server,
 // and the check's timeout or a cancel terminates the thread mid-match. Symlinks are not followed, `.git`
-// and `node_modules` are not entered, and the files and bytes searched are capped.
+// and `node_modules` are not entered, nor folders outside the glob's fixed start, and the files and bytes
+// searched are capped.
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import picomatch from "picomatch";
@@ -18,7 +19,9 @@ const MAX_MATCHES_LOGGED = 50;
 const SEARCH = `
 const fs = require("node:fs");
 const { parentPort, workerData } = require("node:worker_threads");
-const { rootFd, globSource, globFlags, pattern, maxFiles, maxBytes, maxFileBytes, maxMatches } = workerData;
+const { rootFd, globSource, globFlags, base, pattern, maxFiles, maxBytes, maxFileBytes, maxMatches } = workerData;
+// Only folders on the way to the glob's fixed start (\`src\` of \`src/**/*.ts\`) or under it can hold a match.
+const inScope = (rel) => !base || rel === base || rel.startsWith(base + "/") || base.startsWith(rel + "/");
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 // Every folder and file is opened from its folder's descriptor (this thread shares the process's), none by a
 // path from the root: a folder swapped for a link while this walks is refused, never followed.
@@ -56,7 +59,10 @@ outer: while (stack.length) {
   entries.sort((a, b) => (a.name < b.name ? 1 : -1));
   for (const e of entries) {
     const child = rel ? rel + "/" + e.name : e.name;
-    if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "node_modules") stack.push(child); continue; }
+    if (e.isDirectory()) {
+      if (e.name !== ".git" && e.name !== "node_modules" && inScope(child)) stack.push(child);
+      continue;
+    }
     if (!e.isFile() || !glob.test(child)) continue;
     if (++files > maxFiles) { problem = "more than " + maxFiles + " files match the glob"; break outer; }
     // Opened without following a link (one swapped in since the listing) and read through that descriptor.
@@ -83,6 +89,13 @@ outer: while (stack.length) {
 }
 parentPort.postMessage({ files: Math.min(files, maxFiles), matchCount, matches, problem });
 `;
+
+// The folder every match of the glob is under ("" when it has none, or when that cannot be told for sure: a
+// negated glob, an escaped character).
+function fixedStartOf(glob: string): string {
+  const scanned = picomatch.scan(glob);
+  return scanned.negated || scanned.base.includes("\\") ? "" : scanned.base.replace(/\/+$/, "");
+}
 
 type Found = {
   files: number;
@@ -118,6 +131,7 @@ export async function noMatch(p: BuiltinParams["no_match"], io: BuiltinIo): Prom
         rootFd: root.fd,
         globSource: globRe.source,
         globFlags: globRe.flags,
+        base: fixedStartOf(glob),
         pattern: p.pattern,
         maxFiles: MAX_FILES,
         maxBytes: MAX_TOTAL_BYTES,

@@ -205,10 +205,10 @@ describe("no_match", () => {
 // A server that is not root runs the checks as itself, so what the agent leaves it may make unreadable to
 // that same user (mode 000 on a folder it owns). The search runs as `nobody` here, in a process of its own.
 describeAsRoot("no_match on a server that is not root", () => {
-  const searchAsNobody = (resultsDir: string) =>
+  const searchAsNobody = (resultsDir: string, glob = "**/*.txt") =>
     callAsNobody(
       path.join(__dirname, "no-match.ts"),
-      `m.noMatch({ glob: "**/*.txt", pattern: "planted" }, { log: () => {}, signal: new AbortController().signal, ` +
+      `m.noMatch({ glob: ${JSON.stringify(glob)}, pattern: "planted" }, { log: () => {}, signal: new AbortController().signal, ` +
         `dirs: { results_dir: ${JSON.stringify(resultsDir)}, checks_dir: null, assets_dir: null } })`,
     ) as { verdict: string; message: string };
 
@@ -226,6 +226,11 @@ describeAsRoot("no_match on a server that is not root", () => {
       expect(searchAsNobody(checkout)).toEqual({
         verdict: "error",
         message: "no_match: the folder hidden cannot be read (EACCES): what cannot be searched is not taken as clean",
+      });
+      // A folder no match of the glob can be under is not entered, unreadable or not.
+      expect(searchAsNobody(checkout, "docs/**/*.txt")).toEqual({
+        verdict: "passed",
+        message: "no file matches docs/**/*.txt: nothing to search",
       });
       fs.chmodSync(path.join(checkout, "hidden"), 0o755);
       fs.chmodSync(path.join(checkout, "hidden", "note.txt"), 0o000);
