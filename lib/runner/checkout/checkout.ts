@@ -436,14 +436,15 @@ async function fingerprintIn(
 
 // `add -A`, refusing a checkout with a folder git cannot open: git warns and goes on (exit 0), keeping what
 // the index held for the files under it — a folder made unreadable to a server that is not root (which runs
-// the checks as itself) would hide a change to them. A file it cannot read already fails `add`.
+// the checks as itself) would hide a change to them. A file it cannot read already fails `add`. (git's
+// messages are in English: it runs with LC_ALL=C.)
 async function addAll(wt: string, env: { GIT_INDEX_FILE: string }, listed: ListedOverrides): Promise<void> {
   const args = ["add", "-A", "."];
   const added = await gitCaptured(args, { cwd: wt, env, listed });
   const unopened = /could not open directory '([^']*)'/.exec(added.stderr);
   if (unopened)
     throw new GitError(
-      `git cannot open the checkout's folder ${unopened[1].replace(/\/$/, "")}: the checkout is not read`,
+      `git cannot open the checkout's folder ${unopened[1].replace(/\/$/, "").slice(0, 200)}: the checkout is not read`,
     );
   if (added.code !== 0) throw gitFailure(args, added);
 }
