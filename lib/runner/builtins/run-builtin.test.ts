@@ -208,7 +208,8 @@ describeAsRoot("no_match on a server that is not root", () => {
   const searchAsNobody = (resultsDir: string, glob = "**/*.txt") =>
     callAsNobody(
       path.join(__dirname, "no-match.ts"),
-      `m.noMatch({ glob: ${JSON.stringify(glob)}, pattern: "planted" }, { log: () => {}, signal: new AbortController().signal, ` +
+      `m.noMatch({ glob: ${JSON.stringify(glob)}, pattern: "planted" }, ` +
+        "{ log: () => {}, signal: new AbortController().signal, " +
         `dirs: { results_dir: ${JSON.stringify(resultsDir)}, checks_dir: null, assets_dir: null } })`,
     ) as { verdict: string; message: string };
 
