@@ -5,7 +5,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { callAsNobody, NOBODY } from "../../testing/as-nobody";
+import { callUnprivileged } from "../../testing/unprivileged-call";
 import { describeAsRoot } from "../../testing/needs-root";
 import { NO_MASKING } from "../output/masker";
 import { runBuiltin } from "./run-builtin";
@@ -203,10 +203,10 @@ describe("no_match", () => {
 });
 
 // A server that is not root runs the checks as itself, so what the agent leaves it may make unreadable to
-// that same user (mode 000 on a folder it owns). The search runs as `nobody` here, in a process of its own.
+// that same user (mode 000 on a folder it owns). The search runs here in a process file modes bind.
 describeAsRoot("no_match on a server that is not root", () => {
-  const searchAsNobody = (resultsDir: string, glob = "**/*.txt") =>
-    callAsNobody(
+  const searchUnprivileged = (resultsDir: string, glob = "**/*.txt") =>
+    callUnprivileged(
       path.join(__dirname, "no-match.ts"),
       `m.noMatch({ glob: ${JSON.stringify(glob)}, pattern: "planted" }, ` +
         "{ log: () => {}, signal: new AbortController().signal, " +
@@ -216,31 +216,28 @@ describeAsRoot("no_match on a server that is not root", () => {
   it("a folder or file it cannot open is an error, never a pass", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-no-match-"));
     try {
-      fs.chmodSync(dir, 0o755);
       const checkout = path.join(dir, "checkout");
       fs.mkdirSync(path.join(checkout, "hidden"), { recursive: true });
       fs.writeFileSync(path.join(checkout, "clean.txt"), "nothing here\n");
       fs.writeFileSync(path.join(checkout, "hidden", "note.txt"), "a planted line\n");
-      for (const p of [checkout, path.join(checkout, "hidden"), path.join(checkout, "hidden", "note.txt")])
-        fs.chownSync(p, NOBODY, NOBODY);
       fs.chmodSync(path.join(checkout, "hidden"), 0o000);
-      expect(searchAsNobody(checkout)).toEqual({
+      expect(searchUnprivileged(checkout)).toEqual({
         verdict: "error",
         message: "no_match: the folder hidden cannot be read (EACCES): what cannot be searched is not taken as clean",
       });
       // A folder no match of the glob can be under is not entered, unreadable or not.
-      expect(searchAsNobody(checkout, "docs/**/*.txt")).toEqual({
+      expect(searchUnprivileged(checkout, "docs/**/*.txt")).toEqual({
         verdict: "passed",
         message: "no file matches docs/**/*.txt: nothing to search",
       });
       fs.chmodSync(path.join(checkout, "hidden"), 0o755);
       fs.chmodSync(path.join(checkout, "hidden", "note.txt"), 0o000);
-      expect(searchAsNobody(checkout).message).toBe(
+      expect(searchUnprivileged(checkout).message).toBe(
         "no_match: the file hidden/note.txt cannot be read (EACCES): what cannot be searched is not taken as clean",
       );
       // Readable again, the planted line is found.
       fs.chmodSync(path.join(checkout, "hidden", "note.txt"), 0o644);
-      expect(searchAsNobody(checkout)).toEqual({
+      expect(searchUnprivileged(checkout)).toEqual({
         verdict: "failed",
         message: "1 line match /planted/, first hidden/note.txt:1",
       });

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callAsNobody, NOBODY } from "../../testing/as-nobody";
+import { callUnprivileged } from "../../testing/unprivileged-call";
 import { commitFiles, gitIn, makeGitRepo, type TestRepo } from "../../testing/git-repo";
 import { describeAsRoot } from "../../testing/needs-root";
 import { watchLaunches } from "../process/spawner";
@@ -548,26 +548,24 @@ second", async () => {
 
 // A server that is not root runs the checks as itself, so a check may leave a folder of the checkout
 // unreadable to the server's own user (mode 000 on a folder it owns). git only warns and goes on then,
-// keeping what its index held for the files there; the state is read as `nobody` here, in its own process.
+// keeping what its index held for the files there; the state is read here in a process file modes bind.
 describeAsRoot("the state of a checkout with a folder git cannot open", () => {
   it("is refused, not read as unchanged", () => {
     const own = makeGitRepo({ "README.md": "base\n", "src/app.txt": "v1\n" });
     try {
-      for (let d = own.dir; d !== os.tmpdir() && d !== "/"; d = path.dirname(d)) fs.chmodSync(d, 0o755);
-      execFileSync("chown", ["-R", `${NOBODY}:${NOBODY}`, own.dir]);
-      const stateAsNobody = () =>
-        callAsNobody(
+      const stateUnprivileged = () =>
+        callUnprivileged(
           path.join(__dirname, "checkout.ts"),
           `m.checkoutState(${JSON.stringify(own.dir)}).then((s) => ({ isDirty: s.isDirty }))`,
         );
-      expect(stateAsNobody()).toEqual({ isDirty: false });
+      expect(stateUnprivileged()).toEqual({ isDirty: false });
       fs.writeFileSync(path.join(own.dir, "src", "app.txt"), "changed by a check\n");
       fs.chmodSync(path.join(own.dir, "src"), 0o000);
-      expect(stateAsNobody()).toEqual({
+      expect(stateUnprivileged()).toEqual({
         error: "git cannot open the checkout's folder src: the checkout is not read",
       });
       fs.chmodSync(path.join(own.dir, "src"), 0o755);
-      expect(stateAsNobody()).toEqual({ isDirty: true });
+      expect(stateUnprivileged()).toEqual({ isDirty: true });
     } finally {
       fs.chmodSync(path.join(own.dir, "src"), 0o755);
       own.cleanup();
