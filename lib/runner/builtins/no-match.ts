@@ -52,7 +52,7 @@ outer: while (stack.length) {
   // A folder or file that is gone since it was listed is skipped; one that is there but cannot be opened
   // (made unreadable to the server's user, swapped for a link) ends the search: it is never taken as clean.
   try { dirFd = openFolder(rel); }
-  catch (e) { if (e.code === "ENOENT") continue; problem = unreadable(rel || ".", "folder", e); break; }
+  catch (e) { if (e.code === "ENOENT" && rel) continue; problem = unreadable(rel || ".", "folder", e); break; }
   try {
   try { entries = fs.readdirSync("/proc/self/fd/" + dirFd, { withFileTypes: true }); }
   catch (e) { problem = unreadable(rel || ".", "folder", e); break; }
@@ -91,10 +91,11 @@ parentPort.postMessage({ files: Math.min(files, maxFiles), matchCount, matches, 
 `;
 
 // The folder every match of the glob is under ("" when it has none, or when that cannot be told for sure: a
-// negated glob, an escaped character).
+// negated glob, an escaped character, a `|` — which picomatch passes on into the expression as an
+// alternative, so `src/*.ts|lib/*.ts` matches under lib too).
 function fixedStartOf(glob: string): string {
   const scanned = picomatch.scan(glob);
-  return scanned.negated || scanned.base.includes("\\") ? "" : scanned.base.replace(/\/+$/, "");
+  return scanned.negated || /[\\|]/.test(glob) ? "" : scanned.base.replace(/\/+$/, "");
 }
 
 type Found = {

@@ -165,6 +165,15 @@ describe("no_match", () => {
     expect(dirty.log).toContain("src/deep/b.ts:2: console.log(b);");
   });
 
+  // picomatch passes a `|` on into the expression: the glob matches under both folders, and both are searched.
+  it("a glob with a | searches every folder either side can match under", async () => {
+    const outcome = await run("no_match", { glob: "nothing/*.ts|src/deep/*.ts", pattern: "console\\.log\\(" });
+    expect([outcome.builtinVerdict, outcome.message]).toEqual([
+      "failed",
+      "1 line match /console\\.log\\(/, first src/deep/b.ts:2",
+    ]);
+  });
+
   it("does not follow a symlink out of the results directory", async () => {
     const outcome = await run("no_match", { glob: "**/*.json", pattern: "secret" });
     expect(outcome.builtinVerdict).toBe("passed");

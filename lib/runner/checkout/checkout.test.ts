@@ -561,8 +561,11 @@ describeAsRoot("the state of a checkout with a folder git cannot open", () => {
       expect(stateUnprivileged()).toEqual({ isDirty: false });
       fs.writeFileSync(path.join(own.dir, "src", "app.txt"), "changed by a check\n");
       fs.chmodSync(path.join(own.dir, "src"), 0o000);
+      expect(stateUnprivileged()).toEqual({ error: "git cannot read src in the checkout: the checkout is not read" });
+      // Listed but not entered (read without search permission): git names each tracked file it cannot reach.
+      fs.chmodSync(path.join(own.dir, "src"), 0o400);
       expect(stateUnprivileged()).toEqual({
-        error: "git cannot open the checkout's folder src: the checkout is not read",
+        error: "git cannot read src/app.txt in the checkout: the checkout is not read",
       });
       fs.chmodSync(path.join(own.dir, "src"), 0o755);
       expect(stateUnprivileged()).toEqual({ isDirty: true });

@@ -434,18 +434,26 @@ async function fingerprintIn(
   return { tree, headTree: start.headIndex?.rootTree ?? null, index };
 }
 
-// `add -A`, refusing a checkout with a folder git cannot open: git warns and goes on (exit 0), keeping what
-// the index held for the files under it — a folder made unreadable to a server that is not root (which runs
-// the checks as itself) would hide a change to them. A file it cannot read already fails `add`. (git's
-// messages are in English: it runs with LC_ALL=C.)
+// `add -A`, refusing a checkout with a folder git cannot read: git only warns and goes on (exit 0), keeping
+// what the index held for the files under it — "could not open directory 'x/'" for a folder it cannot list
+// (mode 000), "x/a.txt: Permission denied" for a tracked file in a folder it can list but not enter (0400).
+// Such a folder, made by a check on a server that is not root (which runs the checks as itself), would hide a
+// change to them. A file it cannot read already fails `add`. (git's messages are in English: LC_ALL=C.)
+const UNREADABLE_IN_ADD = [
+  /could not open directory '([^']*)'/,
+  /^(?!warning: |error: |fatal: |hint: )(.+): (?:Permission denied|Operation not permitted|Input\/output error)$/m,
+];
+
 async function addAll(wt: string, env: { GIT_INDEX_FILE: string }, listed: ListedOverrides): Promise<void> {
   const args = ["add", "-A", "."];
   const added = await gitCaptured(args, { cwd: wt, env, listed });
-  const unopened = /could not open directory '([^']*)'/.exec(added.stderr);
-  if (unopened)
-    throw new GitError(
-      `git cannot open the checkout's folder ${unopened[1].replace(/\/$/, "").slice(0, 200)}: the checkout is not read`,
-    );
+  for (const pattern of UNREADABLE_IN_ADD) {
+    const found = pattern.exec(added.stderr);
+    if (found)
+      throw new GitError(
+        `git cannot read ${found[1].replace(/\/$/, "").slice(0, 200)} in the checkout: the checkout is not read`,
+      );
+  }
   if (added.code !== 0) throw gitFailure(args, added);
 }
 
