@@ -1,8 +1,10 @@
 // no_match: no line of the files matching `glob` (under the results directory) matches `pattern`. The
 // search runs in a worker thread: a regular expression that backtracks for ever cannot stall the server,
-// and the check's timeout or a cancel terminates the thread mid-match. Symlinks are not followed, `.git`
-// and `node_modules` are not entered, nor folders outside the glob's fixed start, and the files and bytes
-// searched are capped.
+// and the check's timeout or a cancel terminates the thread mid-match. A symbolic link where a match could be
+// is followed one level when it points inside the results folder (the check's commands read through it, so
+// its file or folder is searched under the link's name), and is an error otherwise; `.git` and
+// `node_modules` are not entered, nor folders outside the glob's fixed start; the files and bytes searched are
+// capped.
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import picomatch from "picomatch";
@@ -45,45 +47,133 @@ const glob = new RegExp(globSource, globFlags);
 const re = new RegExp(pattern);
 const matches = [];
 let files = 0, bytes = 0, matchCount = 0, problem = null;
-const stack = [""];
+const join = (rel, name) => (rel ? rel + "/" + name : name);
+const isSkipped = (name) => name === ".git" || name === "node_modules";
+// Searches one file (its descriptor, opened without following a link), its lines reported under \`shown\`.
+// False when the search must end (\`problem\` says why).
+function searchFile(fd, shown) {
+  let text;
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return true;
+    if (++files > maxFiles) { problem = "more than " + maxFiles + " files match the glob"; return false; }
+    if (stat.size > maxFileBytes) { problem = shown + " is larger than " + maxFileBytes + " bytes"; return false; }
+    bytes += stat.size;
+    if (bytes > maxBytes) { problem = "the matching files hold more than " + maxBytes + " bytes"; return false; }
+    text = fs.readFileSync(fd, "utf8");
+  } finally { fs.closeSync(fd); }
+  const lines = text.split(/\\r?\\n/);
+  for (let i = 0; i < lines.length; i++) {
+    if (!re.test(lines[i])) continue;
+    matchCount++;
+    if (matches.length < maxMatches) matches.push({ file: shown, line: i + 1, text: lines[i].slice(0, 200) });
+  }
+  return true;
+}
+// Where a link at \`linkReal\` (a real path under the root) points, as a real path under the root, or a string
+// saying why it is not followed: out of the root, or through another link (every name it goes through, even
+// one a later ".." undoes, must be a real folder: the kernel goes through it as the check's commands would).
+class NotFollowed { constructor(why) { this.why = why; } }
+function linkTarget(shown, linkReal, dirFd, name) {
+  const target = fs.readlinkSync(at(dirFd, name));
+  const out = new NotFollowed(shown + " is a symbolic link out of the results folder (links out are not followed)");
+  if (target.startsWith("/")) return out;
+  const parts = linkReal.split("/").slice(0, -1);
+  const names = target.split("/").filter((n) => n && n !== ".");
+  for (let i = 0; i < names.length; i++) {
+    if (names[i] === "..") { if (parts.length === 0) return out; parts.pop(); continue; }
+    parts.push(names[i]);
+    if (i < names.length - 1) {
+      try { fs.closeSync(openFolder(parts.join("/"))); }
+      catch (e) {
+        if (e.code === "ELOOP" || e.code === "ENOTDIR")
+          return new NotFollowed(
+            shown + " links through something that is not a folder (links are followed one level)");
+        throw e;
+      }
+    }
+  }
+  return parts.join("/");
+}
+// Whether a link leads to a folder (followed by the kernel to learn only that; nothing there is read).
+function isFolderThrough(dirFd, name) {
+  try { return fs.statSync(at(dirFd, name)).isDirectory(); } catch { return false; }
+}
+// Folders to walk: the path the glob is tested against (\`shown\`), the one opened (\`real\`: another for a
+// folder reached through a link), and whether a link led there (links are followed one level only).
+const stack = [{ shown: "", real: "", linked: false }];
 outer: while (stack.length) {
-  const rel = stack.pop();
+  const { shown: rel, real, linked } = stack.pop();
   let dirFd, entries;
   // A folder or file that is gone since it was listed is skipped; one that is there but cannot be opened
   // (made unreadable to the server's user, swapped for a link) ends the search: it is never taken as clean.
-  try { dirFd = openFolder(rel); }
+  try { dirFd = openFolder(real); }
   catch (e) { if (e.code === "ENOENT" && rel) continue; problem = unreadable(rel || ".", "folder", e); break; }
   try {
   try { entries = fs.readdirSync("/proc/self/fd/" + dirFd, { withFileTypes: true }); }
   catch (e) { problem = unreadable(rel || ".", "folder", e); break; }
   entries.sort((a, b) => (a.name < b.name ? 1 : -1));
   for (const e of entries) {
-    const child = rel ? rel + "/" + e.name : e.name;
+    const child = join(rel, e.name);
     if (e.isDirectory()) {
-      if (e.name !== ".git" && e.name !== "node_modules" && inScope(child)) stack.push(child);
+      if (!isSkipped(e.name) && inScope(child)) stack.push({ shown: child, real: join(real, e.name), linked });
+      continue;
+    }
+    if (e.isSymbolicLink()) {
+      // A link where a match of the glob could be: what the check's commands read through it is searched.
+      const asFile = glob.test(child);
+      const asFolder = !isSkipped(e.name) && inScope(child);
+      if (!asFile && !asFolder) continue;
+      let target;
+      try {
+        if (linked) {
+          problem = child + " is a link inside a linked folder (links are followed one level)";
+          break outer;
+        }
+        target = linkTarget(child, join(real, e.name), dirFd, e.name);
+      } catch (err) { if (err.code === "ENOENT") continue; problem = unreadable(child, "link", err); break outer; }
+      if (target instanceof NotFollowed) {
+        // In reach only as a folder: a link to a file (or to nothing) holds no match of the glob.
+        if (!asFile && !isFolderThrough(dirFd, e.name)) continue;
+        problem = target.why;
+        break outer;
+      }
+      // What the link leads to, looked at from its folder without following a link: only a folder or a file is
+      // followed; another link is not (one level).
+      const slash = target.lastIndexOf("/");
+      const [folder, leaf] = [target.slice(0, Math.max(slash, 0)), target.slice(slash + 1)];
+      let fd;
+      try {
+        const folderFd = openFolder(folder);
+        try {
+          const stat = leaf ? fs.lstatSync(at(folderFd, leaf)) : fs.fstatSync(folderFd);
+          if (stat.isSymbolicLink()) {
+            problem = child + " links to another link (links are followed one level)";
+            break outer;
+          }
+          if (stat.isDirectory()) {
+            if (asFolder) stack.push({ shown: child, real: target, linked: true });
+            continue;
+          }
+          if (!asFile || !stat.isFile()) continue;
+          fd = fs.openSync(at(folderFd, leaf), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+        } finally { fs.closeSync(folderFd); }
+      } catch (err) {
+        if (err.code === "ENOENT") continue;
+        problem = err.code === "ELOOP" || err.code === "ENOTDIR"
+          ? child + " links through something that is not a folder (links are followed one level)"
+          : unreadable(child, "link's target", err);
+        break outer;
+      }
+      if (!searchFile(fd, child)) break outer;
       continue;
     }
     if (!e.isFile() || !glob.test(child)) continue;
-    if (++files > maxFiles) { problem = "more than " + maxFiles + " files match the glob"; break outer; }
     // Opened without following a link (one swapped in since the listing) and read through that descriptor.
     let fd;
     try { fd = fs.openSync(at(dirFd, e.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK); }
     catch (e) { if (e.code === "ENOENT") continue; problem = unreadable(child, "file", e); break outer; }
-    let text;
-    try {
-      const stat = fs.fstatSync(fd);
-      if (!stat.isFile()) continue;
-      if (stat.size > maxFileBytes) { problem = child + " is larger than " + maxFileBytes + " bytes"; break outer; }
-      bytes += stat.size;
-      if (bytes > maxBytes) { problem = "the matching files hold more than " + maxBytes + " bytes"; break outer; }
-      text = fs.readFileSync(fd, "utf8");
-    } finally { fs.closeSync(fd); }
-    const lines = text.split(/\\r?\\n/);
-    for (let i = 0; i < lines.length; i++) {
-      if (!re.test(lines[i])) continue;
-      matchCount++;
-      if (matches.length < maxMatches) matches.push({ file: child, line: i + 1, text: lines[i].slice(0, 200) });
-    }
+    if (!searchFile(fd, child)) break outer;
   }
   } finally { fs.closeSync(dirFd); }
 }

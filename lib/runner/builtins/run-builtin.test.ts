@@ -174,9 +174,46 @@ describe("no_match", () => {
     ]);
   });
 
-  it("does not follow a symlink out of the results directory", async () => {
+  it("a link out of the results directory where a match could be is an error, and nothing there is read", async () => {
     const outcome = await run("no_match", { glob: "**/*.json", pattern: "secret" });
-    expect(outcome.builtinVerdict).toBe("passed");
+    expect([outcome.builtinVerdict, outcome.message]).toEqual([
+      "error",
+      "no_match: link-out.json is a symbolic link out of the results folder (links out are not followed)",
+    ]);
+    expect(outcome.log).not.toContain('{"secret": 1}');
+  });
+
+  // The check's commands read through a link: what it leads to inside the results directory is searched, under
+  // the link's name, even where the glob does not reach the target itself.
+  it("a link inside the results directory is followed one level, to a file or a folder", async () => {
+    const linked = path.join(root, "linked");
+    fs.mkdirSync(path.join(linked, "vendor", "more"), { recursive: true });
+    fs.mkdirSync(path.join(linked, "src"));
+    fs.writeFileSync(path.join(linked, "vendor", "skip.js"), "it.skip('hidden', () => {});\n");
+    fs.writeFileSync(path.join(linked, "vendor", "more", "deep.js"), "describe.skip('deeper');\n");
+    const search = (glob: string) => run("no_match", { glob, pattern: "\\.skip\\(" }, { resultsDir: linked });
+    fs.symlinkSync("../vendor/skip.js", path.join(linked, "src", "a.test.js"));
+    expect((await search("src/**/*.js")).message).toBe("1 line match /\\.skip\\(/, first src/a.test.js:1");
+    fs.rmSync(path.join(linked, "src", "a.test.js"));
+    fs.symlinkSync("../vendor", path.join(linked, "src", "sub"));
+    const folder = await search("src/**/*.js");
+    expect([folder.builtinVerdict, folder.message]).toEqual([
+      "failed",
+      "2 lines match /\\.skip\\(/, first src/sub/skip.js:1",
+    ]);
+    expect(folder.log).toContain("src/sub/more/deep.js:1: describe.skip('deeper');");
+    // One level only: a link to a link, or a link a linked folder holds, is not followed.
+    fs.symlinkSync("more", path.join(linked, "vendor", "again"));
+    expect((await search("src/**/*.js")).message).toBe(
+      "no_match: src/sub/again is a link inside a linked folder (links are followed one level)",
+    );
+    fs.rmSync(path.join(linked, "vendor", "again"));
+    fs.rmSync(path.join(linked, "src", "sub"));
+    fs.symlinkSync("sub2", path.join(linked, "src", "sub"));
+    fs.symlinkSync("../vendor", path.join(linked, "src", "sub2"));
+    expect((await search("src/sub/*.js")).message).toBe(
+      "no_match: src/sub links to another link (links are followed one level)",
+    );
   });
 
   it("a regex that backtracks for ever is stopped at the check's timeout (the server stays responsive)", async () => {
