@@ -14,6 +14,8 @@ import { openCheckoutRoot } from "../checkout/checkout-files";
 import { MAX_FILE_BYTES, type BuiltinAnswer, type BuiltinIo } from "./builtin-io";
 
 const MAX_FILES = 20_000;
+// Folders a search opens (each link to a folder is walked again, under its own name).
+const MAX_FOLDERS = 50_000;
 const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 const MAX_MATCHES_LOGGED = 50;
 
@@ -21,7 +23,8 @@ const MAX_MATCHES_LOGGED = 50;
 const SEARCH = `
 const fs = require("node:fs");
 const { parentPort, workerData } = require("node:worker_threads");
-const { rootFd, globSource, globFlags, base, pattern, maxFiles, maxBytes, maxFileBytes, maxMatches } = workerData;
+const { rootFd, globSource, globFlags, base, pattern, maxFiles, maxFolders, maxBytes, maxFileBytes, maxMatches } =
+  workerData;
 // Only folders on the way to the glob's fixed start (\`src\` of \`src/**/*.ts\`) or under it can hold a match.
 const inScope = (rel) => !base || rel === base || rel.startsWith(base + "/") || base.startsWith(rel + "/");
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
@@ -46,7 +49,8 @@ searched is not taken as clean";
 const glob = new RegExp(globSource, globFlags);
 const re = new RegExp(pattern);
 const matches = [];
-let files = 0, bytes = 0, matchCount = 0, problem = null;
+let files = 0, bytes = 0, folders = 0, matchCount = 0, problem = null;
+const textOf = (raw) => { const text = raw.toString("utf8"); return Buffer.from(text).equals(raw) ? text : null; };
 const join = (rel, name) => (rel ? rel + "/" + name : name);
 const isSkipped = (name) => name === ".git" || name === "node_modules";
 // Searches one file (its descriptor, opened without following a link), its lines reported under \`shown\`.
@@ -75,9 +79,11 @@ function searchFile(fd, shown) {
 // one a later ".." undoes, must be a real folder: the kernel goes through it as the check's commands would).
 class NotFollowed { constructor(why) { this.why = why; } }
 function linkTarget(shown, linkReal, dirFd, name) {
-  const target = fs.readlinkSync(at(dirFd, name));
+  const target = textOf(fs.readlinkSync(at(dirFd, name), { encoding: "buffer" }));
+  if (target === null) return new NotFollowed(shown + " links to a name that is not UTF-8 (it cannot be searched)");
+  if (target.startsWith("/"))
+    return new NotFollowed(shown + " is an absolute link (only relative links inside the results folder are followed)");
   const out = new NotFollowed(shown + " is a symbolic link out of the results folder (links out are not followed)");
-  if (target.startsWith("/")) return out;
   const parts = linkReal.split("/").slice(0, -1);
   const names = target.split("/").filter((n) => n && n !== ".");
   for (let i = 0; i < names.length; i++) {
@@ -110,10 +116,15 @@ outer: while (stack.length) {
   try { dirFd = openFolder(real); }
   catch (e) { if (e.code === "ENOENT" && rel) continue; problem = unreadable(rel || ".", "folder", e); break; }
   try {
-  try { entries = fs.readdirSync("/proc/self/fd/" + dirFd, { withFileTypes: true }); }
+  try { entries = fs.readdirSync("/proc/self/fd/" + dirFd, { withFileTypes: true, encoding: "buffer" }); }
   catch (e) { problem = unreadable(rel || ".", "folder", e); break; }
-  entries.sort((a, b) => (a.name < b.name ? 1 : -1));
+  if (++folders > maxFolders) { problem = "more than " + maxFolders + " folders to search"; break; }
+  entries.sort((a, b) => Buffer.compare(b.name, a.name));
   for (const e of entries) {
+    // A name that is not UTF-8 cannot be told apart from another here (nor tested against the glob): refused.
+    const name = textOf(e.name);
+    if (name === null) { problem = "a name in " + (rel || ".") + " is not UTF-8 (it cannot be searched)"; break outer; }
+    e.name = name;
     const child = join(rel, e.name);
     if (e.isDirectory()) {
       if (!isSkipped(e.name) && inScope(child)) stack.push({ shown: child, real: join(real, e.name), linked });
@@ -124,6 +135,8 @@ outer: while (stack.length) {
       const asFile = glob.test(child);
       const asFolder = !isSkipped(e.name) && inScope(child);
       if (!asFile && !asFolder) continue;
+      // In reach only as a folder: a link to a file (or to nothing) holds no match of the glob.
+      if (!asFile && !isFolderThrough(dirFd, e.name)) continue;
       let target;
       try {
         if (linked) {
@@ -132,12 +145,7 @@ outer: while (stack.length) {
         }
         target = linkTarget(child, join(real, e.name), dirFd, e.name);
       } catch (err) { if (err.code === "ENOENT") continue; problem = unreadable(child, "link", err); break outer; }
-      if (target instanceof NotFollowed) {
-        // In reach only as a folder: a link to a file (or to nothing) holds no match of the glob.
-        if (!asFile && !isFolderThrough(dirFd, e.name)) continue;
-        problem = target.why;
-        break outer;
-      }
+      if (target instanceof NotFollowed) { problem = target.why; break outer; }
       // What the link leads to, looked at from its folder without following a link: only a folder or a file is
       // followed; another link is not (one level).
       const slash = target.lastIndexOf("/");
@@ -225,6 +233,7 @@ export async function noMatch(p: BuiltinParams["no_match"], io: BuiltinIo): Prom
         base: fixedStartOf(glob),
         pattern: p.pattern,
         maxFiles: MAX_FILES,
+        maxFolders: MAX_FOLDERS,
         maxBytes: MAX_TOTAL_BYTES,
         maxFileBytes: MAX_FILE_BYTES,
         maxMatches: MAX_MATCHES_LOGGED,

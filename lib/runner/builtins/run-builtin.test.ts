@@ -178,7 +178,7 @@ describe("no_match", () => {
     const outcome = await run("no_match", { glob: "**/*.json", pattern: "secret" });
     expect([outcome.builtinVerdict, outcome.message]).toEqual([
       "error",
-      "no_match: link-out.json is a symbolic link out of the results folder (links out are not followed)",
+      "no_match: link-out.json is an absolute link (only relative links inside the results folder are followed)",
     ]);
     expect(outcome.log).not.toContain('{"secret": 1}');
   });
@@ -214,6 +214,29 @@ describe("no_match", () => {
     expect((await search("src/sub/*.js")).message).toBe(
       "no_match: src/sub links to another link (links are followed one level)",
     );
+    fs.rmSync(path.join(linked, "src", "sub"));
+    fs.symlinkSync("../../outside", path.join(linked, "src", "sub"));
+    expect((await search("src/**/*.js")).message).toBe(
+      "no_match: src/sub is a symbolic link out of the results folder (links out are not followed)",
+    );
+  });
+
+  it("a virtual environment's links to files are no false alarm; a name that is not UTF-8 is an error", async () => {
+    const project = path.join(root, "project");
+    fs.mkdirSync(path.join(project, ".venv", "bin"), { recursive: true });
+    fs.writeFileSync(path.join(project, "app.py"), "print('ok')\n");
+    fs.symlinkSync("/usr/bin/python3", path.join(project, ".venv", "bin", "python"));
+    fs.symlinkSync("python", path.join(project, ".venv", "bin", "python3"));
+    const search = () => run("no_match", { glob: "**/*.py", pattern: "breakpoint\\(" }, { resultsDir: project });
+    expect((await search()).message).toBe("no line matches /breakpoint\\(/ in 1 file");
+    // The kernel reads a name byte for byte; decoded as UTF-8 here, \xff would become another name.
+    const odd = Buffer.concat([Buffer.from(path.join(project, "scratch-")), Buffer.from([0xff]), Buffer.from(".py")]);
+    fs.writeFileSync(odd, "breakpoint()\n");
+    const outcome = await search();
+    expect([outcome.builtinVerdict, outcome.message]).toEqual([
+      "error",
+      "no_match: a name in . is not UTF-8 (it cannot be searched)",
+    ]);
   });
 
   it("a regex that backtracks for ever is stopped at the check's timeout (the server stays responsive)", async () => {
