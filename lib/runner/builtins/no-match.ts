@@ -53,6 +53,8 @@ let files = 0, bytes = 0, folders = 0, matchCount = 0, problem = null;
 const textOf = (raw) => { const text = raw.toString("utf8"); return Buffer.from(text).equals(raw) ? text : null; };
 const join = (rel, name) => (rel ? rel + "/" + name : name);
 const isSkipped = (name) => name === ".git" || name === "node_modules";
+const throughNonFolder = (shown) =>
+  shown + " links through something that is not a folder (links are followed one level)";
 // Searches one file (its descriptor, opened without following a link), its lines reported under \`shown\`.
 // False when the search must end (\`problem\` says why).
 function searchFile(fd, shown) {
@@ -92,9 +94,7 @@ function linkTarget(shown, linkReal, dirFd, name) {
     if (i < names.length - 1) {
       try { fs.closeSync(openFolder(parts.join("/"))); }
       catch (e) {
-        if (e.code === "ELOOP" || e.code === "ENOTDIR")
-          return new NotFollowed(
-            shown + " links through something that is not a folder (links are followed one level)");
+        if (e.code === "ELOOP" || e.code === "ENOTDIR") return new NotFollowed(throughNonFolder(shown));
         throw e;
       }
     }
@@ -124,26 +124,25 @@ outer: while (stack.length) {
     // A name that is not UTF-8 cannot be told apart from another here (nor tested against the glob): refused.
     const name = textOf(e.name);
     if (name === null) { problem = "a name in " + (rel || ".") + " is not UTF-8 (it cannot be searched)"; break outer; }
-    e.name = name;
-    const child = join(rel, e.name);
+    const child = join(rel, name);
     if (e.isDirectory()) {
-      if (!isSkipped(e.name) && inScope(child)) stack.push({ shown: child, real: join(real, e.name), linked });
+      if (!isSkipped(name) && inScope(child)) stack.push({ shown: child, real: join(real, name), linked });
       continue;
     }
     if (e.isSymbolicLink()) {
       // A link where a match of the glob could be: what the check's commands read through it is searched.
       const asFile = glob.test(child);
-      const asFolder = !isSkipped(e.name) && inScope(child);
+      const asFolder = !isSkipped(name) && inScope(child);
       if (!asFile && !asFolder) continue;
       // In reach only as a folder: a link to a file (or to nothing) holds no match of the glob.
-      if (!asFile && !isFolderThrough(dirFd, e.name)) continue;
+      if (!asFile && !isFolderThrough(dirFd, name)) continue;
+      if (linked) {
+        problem = child + " is a link inside a linked folder (links are followed one level)";
+        break outer;
+      }
       let target;
       try {
-        if (linked) {
-          problem = child + " is a link inside a linked folder (links are followed one level)";
-          break outer;
-        }
-        target = linkTarget(child, join(real, e.name), dirFd, e.name);
+        target = linkTarget(child, join(real, name), dirFd, name);
       } catch (err) { if (err.code === "ENOENT") continue; problem = unreadable(child, "link", err); break outer; }
       if (target instanceof NotFollowed) { problem = target.why; break outer; }
       // What the link leads to, looked at from its folder without following a link: only a folder or a file is
@@ -169,8 +168,7 @@ outer: while (stack.length) {
       } catch (err) {
         if (err.code === "ENOENT") continue;
         problem = err.code === "ELOOP" || err.code === "ENOTDIR"
-          ? child + " links through something that is not a folder (links are followed one level)"
-          : unreadable(child, "link's target", err);
+          ? throughNonFolder(child) : unreadable(child, "link's target", err);
         break outer;
       }
       if (!searchFile(fd, child)) break outer;
@@ -179,7 +177,7 @@ outer: while (stack.length) {
     if (!e.isFile() || !glob.test(child)) continue;
     // Opened without following a link (one swapped in since the listing) and read through that descriptor.
     let fd;
-    try { fd = fs.openSync(at(dirFd, e.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK); }
+    try { fd = fs.openSync(at(dirFd, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK); }
     catch (e) { if (e.code === "ENOENT") continue; problem = unreadable(child, "file", e); break outer; }
     if (!searchFile(fd, child)) break outer;
   }
