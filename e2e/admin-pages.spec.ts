@@ -27,7 +27,9 @@ test("an admin creates a Work and a task from the dashboard", async ({ page }) =
 });
 
 test("an API token is shown once, works as a bearer token, and stops working when revoked", async ({ page }) => {
-  await page.goto("/settings/tokens");
+  // `/settings` (typed, or linked from elsewhere) leads to the only section there is.
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/settings\/tokens$/);
   const name = `CI ${Date.now()}`;
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByRole("button", { name: "Create token" }).click();
