@@ -32,9 +32,10 @@ export default async function InboxPage({ searchParams }: Props) {
     <>
       <PageHeader title="Inbox" meta="Runs that need a decision, what is running now, and how recent runs ended." />
       <form method="get" aria-label="Filters" className="mb-6 flex flex-wrap items-end gap-3">
-        <div className="flex flex-col gap-1 text-sm font-medium">
+        {/* A select is as wide as its longest option: a Work's long name must not widen the page. */}
+        <div className="flex min-w-0 max-w-full flex-col gap-1 text-sm font-medium sm:max-w-xs">
           <label htmlFor="filter-work">Work</label>
-          <select id="filter-work" name="work" defaultValue={q.work ?? ""} className={inputClass}>
+          <select id="filter-work" name="work" defaultValue={q.work ?? ""} className={`${inputClass} w-full`}>
             <option value="">All Works</option>
             {inbox.works.map((w) => (
               <option key={w.id} value={w.id}>

@@ -113,6 +113,9 @@ test("the check history shows per-test pass rates from the JUnit reports, worst 
 
   await page.goto(`/works/${workId}/checks`);
   const row = page.locator('tr[data-check-id="unit"]');
+  // One run of two attempts: the check ran twice, and the column says times run, not runs.
+  await expect(page.getByRole("columnheader", { name: "Times run" })).toBeVisible();
+  await expect(row.getByRole("cell").first()).toHaveText("2");
   const rates = row.getByTestId("test-rates");
   await expect(rates).toContainText("3 tests over 2 results · 2 not always passing");
   await rates.locator("summary").click();

@@ -43,7 +43,10 @@ file; the history has a strip", async ({ page }) => {
     await page.goto(`/tasks/${idle.json.id}`);
     const idlePanel = page.getByRole("region", { name: "Merge" });
     await expect(idlePanel.getByRole("button", { name: "Merge" })).toBeDisabled();
-    await expect(idlePanel).toContainText("Cannot merge: no accepted run: the task has not been run yet");
+    await expect(idlePanel).toContainText(
+      "Cannot merge: no accepted run: the task has not been run yet: the Work's merge settings require a green gate",
+    );
+    await expect(idlePanel).toContainText("Not merged into main yet.");
 
     const featureId = await acceptedTask(workId, "Add a feature", commitAgent("feature.txt", "feature"));
     const conflictingId = await acceptedTask(workId, "Rewrite the README", commitAgent("README.md", "mine"));

@@ -93,6 +93,8 @@ test("a partial run's decision is answered from the run page: more attempts, the
   await page.getByRole("button", { name: "Confirm: accept as it stands" }).click();
   await expect(page.locator('h1 [data-ending="accepted"]')).toBeVisible();
   await expect(page.getByTestId("ending-reason")).toContainText("accepted as it stands by");
+  // Two clocks, each named: start to end (waiting for the decisions included), and the agent's and checks' time.
+  await expect(page.getByTestId("run-spent")).toHaveText(/^took \d.* · agent and checks \d.*$/);
   const run = await runJson(runId);
   expect(run.ending).toBe("accepted");
 });
@@ -162,4 +164,50 @@ test("a test check that ran no test is Hollow, says 0 tests ran, and turns the g
   await expect(row).toContainText("0 tests ran");
   await expect(row.getByTestId("test-counts")).toHaveText("0 tests");
   await expect(page.getByTestId("run-checks").getByRole("status", { name: "Gate red" })).toBeVisible();
+});
+
+test("on a phone: a silent check says so, a long message reads whole once opened, and nothing widens the page", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const long = "3 failed: lower-cases, drops punctuation, keeps the hyphen between words, trims both ends";
+  const { taskId } = await workWithChecks(`A Work whose name goes on and on ${"and on ".repeat(12)}`, [
+    check("silent", "true"),
+    check("long", `echo '${long}'; exit 1`),
+  ]);
+  const url = `https://example.com/${"a-very-long-path-segment-".repeat(8)}end`;
+  expect((await api("PATCH", `/api/tasks/${taskId}`, { description: `See ${url} for the report.` })).status).toBe(200);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
+  const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+
+  await page.goto(`/runs/${runId}`);
+  const message = page.locator('[data-check-id="long"] summary .message');
+  const isCut = () => message.evaluate((el) => el.scrollWidth > el.clientWidth);
+  await expect(message).toHaveText(long);
+  expect(await isCut()).toBe(true);
+  await page.locator('[data-check-id="long"] summary').click();
+  await expect.poll(isCut).toBe(false);
+  expect(await pageWidth()).toBeLessThanOrEqual(390);
+
+  await page.locator('[data-check-id="silent"] summary').click();
+  const tail = page.locator('[data-check-id="silent"]').getByTestId("log-tail");
+  await expect(tail).toContainText("No output");
+  await expect(tail.locator("pre")).toHaveCount(0);
+  await tail.getByRole("link", { name: "Full log →" }).click();
+  await expect(page.getByTestId("line-count")).toHaveText("No output");
+  await expect(page.getByText("The command printed nothing.")).toBeVisible();
+
+  // The top bar marks where the reader is: a task is a page of its Work.
+  const main = page.getByRole("navigation", { name: "Main" });
+  for (const [path, section, other] of [
+    [`/tasks/${taskId}`, "Works", "Inbox"],
+    ["/", "Inbox", "Works"],
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    expect(await pageWidth(), path).toBeLessThanOrEqual(390);
+    await expect(main.getByRole("link", { name: section })).toHaveAttribute("aria-current", "page");
+    await expect(main.getByRole("link", { name: other })).not.toHaveAttribute("aria-current");
+  }
 });

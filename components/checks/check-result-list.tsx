@@ -112,7 +112,9 @@ export function GroupToggle({ grouped, onChange }: { grouped: boolean; onChange:
           type="button"
           aria-pressed={grouped === value}
           onClick={() => onChange(value)}
-          className={`px-2.5 py-1 font-medium ${grouped === value ? PRESSED : NOT_PRESSED}`}
+          className={
+            `px-2.5 py-1 font-medium focus-visible:-outline-offset-2 ` + `${grouped === value ? PRESSED : NOT_PRESSED}`
+          }
         >
           {value ? "By kind" : "As run"}
         </button>

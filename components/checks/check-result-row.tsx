@@ -54,14 +54,22 @@ export function CheckResultRow({
   const isWithheld = !!result.hidden && hasLog && fullLogHref === null;
   return (
     <li data-check-id={result.checkId} className="group">
-      <details className="[&[open]>summary_.chevron]:rotate-90">
+      {/* Open, the row shows its whole message (closed, it is cut to one line). */}
+      <details
+        className={
+          "[&[open]>summary_.chevron]:rotate-90 [&[open]>summary_.message]:whitespace-pre-wrap " +
+          "[&[open]>summary_.message]:[overflow-wrap:anywhere]"
+        }
+      >
         {/* Named by its content (name, id, kind, message, exit, duration, verdict): all it shows, in order. */}
         <summary
           className={
             "grid cursor-pointer list-none grid-cols-[auto_minmax(0,1fr)_auto] items-center " +
             "gap-x-3 gap-y-1 px-4 py-3 hover:bg-zinc-50 " +
             "sm:grid-cols-[auto_minmax(0,1.4fr)_minmax(0,2fr)_auto_auto_auto] " +
-            "dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden"
+            "dark:hover:bg-zinc-800/50 [&::-webkit-details-marker]:hidden " +
+            // Drawn inside the row: the list's rounded, clipped frame would cut an outline drawn outside it.
+            "focus-visible:-outline-offset-2"
           }
         >
           <ChevronRightIcon className="chevron text-zinc-400 transition-transform" />
@@ -100,7 +108,7 @@ export function CheckResultRow({
           </span>
           <span
             className={
-              "col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 " +
+              "message col-span-3 col-start-2 row-start-2 truncate font-mono text-xs text-zinc-600 " +
               "sm:col-span-1 sm:col-start-auto sm:row-start-auto dark:text-zinc-400"
             }
             title={result.message ?? undefined}

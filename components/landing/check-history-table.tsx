@@ -76,8 +76,13 @@ export function CheckHistoryTable({ checks }: { checks: CheckHistory[] }) {
             <th scope="col" className="px-4 py-2 font-medium">
               Check
             </th>
-            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
-              Runs
+            {/* Every attempt runs its checks again: the count is of times the check ran, not of runs. */}
+            <th
+              scope="col"
+              className="whitespace-nowrap px-3 py-2 text-right font-medium"
+              title="Times the check ran to a verdict: each attempt of a run counts"
+            >
+              Times run
             </th>
             <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
               Pass rate

@@ -15,8 +15,13 @@ type Props = {
   // null when the actor may not merge (the button is not shown).
   merge: (() => Promise<ActionResult<{ commit: string; base: string }>>) | null;
   refusedInAdvance: string | null;
-  base: string;
+  // The Work's base branch; null: the repository's default branch, named as such (not as a branch called so).
+  base: string | null;
 };
+
+function BaseBranch({ base }: { base: string | null }) {
+  return base ? <code className="font-mono">{base}</code> : <>the repository's default branch</>;
+}
 
 export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, base }: Props) {
   const router = useRouter();
@@ -42,7 +47,7 @@ export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ba
               >
                 {merged.commit.slice(0, 12)}
               </code>{" "}
-              into <code className="font-mono">{base}</code>
+              into <BaseBranch base={base} />
               {merged.by ? ` by ${merged.by}` : ""}, <TimeAgo date={merged.at} />
               <details className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
                 <summary className="cursor-pointer">Full commit</summary>
@@ -51,7 +56,7 @@ export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ba
             </div>
           ) : (
             <p className="text-zinc-600 dark:text-zinc-400">
-              Not merged into <code className="font-mono">{base}</code> yet.
+              Not merged into <BaseBranch base={base} /> yet.
             </p>
           )}
         </div>

@@ -1,13 +1,10 @@
 // The top bar: the mark, the main sections for the signed-in person, and their menu.
 import Link from "next/link";
 import { GateIcon } from "../ui/icons";
+import { NavLink } from "./nav-link";
 import { UserMenu } from "./user-menu";
 
 export type HeaderUser = { name: string; email: string; isAdmin: boolean };
-
-const navLink =
-  "rounded-md px-2.5 py-1.5 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 " +
-  "dark:hover:bg-zinc-800 dark:hover:text-white";
 
 export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut: () => Promise<void> }) {
   return (
@@ -31,26 +28,22 @@ export function SiteHeader({ user, signOut }: { user: HeaderUser | null; signOut
         </Link>
         {user ? (
           <nav aria-label="Main" className="flex items-center gap-0.5 text-sm">
-            <Link href="/" className={navLink}>
-              Inbox
-            </Link>
-            <Link href="/works" className={navLink}>
-              Works
-            </Link>
+            <NavLink href="/">Inbox</NavLink>
+            <NavLink href="/works">Works</NavLink>
             {user.isAdmin ? (
-              <Link href="/audit" className={`${navLink} hidden sm:inline`}>
+              <NavLink href="/audit" className="hidden sm:inline">
                 Audit
-              </Link>
+              </NavLink>
             ) : null}
             {user.isAdmin ? (
-              <Link href="/admin/users" className={`${navLink} hidden sm:inline`}>
+              <NavLink href="/admin/users" className="hidden sm:inline">
                 People
-              </Link>
+              </NavLink>
             ) : null}
             {user.isAdmin ? (
-              <Link href="/admin/workers" className={`${navLink} hidden sm:inline`}>
+              <NavLink href="/admin/workers" className="hidden sm:inline">
                 Workers
-              </Link>
+              </NavLink>
             ) : null}
           </nav>
         ) : null}

@@ -148,7 +148,9 @@ export function LogViewer({
           onStep={step}
         />
         <div className="flex items-center gap-3 text-xs text-zinc-400">
-          <span data-testid="line-count">{total.toLocaleString("en")} lines</span>
+          <span data-testid="line-count">
+            {total === 0 && !meta.isLive ? "No output" : `${total.toLocaleString("en")} line${total === 1 ? "" : "s"}`}
+          </span>
           {meta.isLive ? (
             <span className="inline-flex items-center gap-1 text-sky-400">
               <span className="size-2 animate-pulse rounded-full bg-sky-400" /> live
@@ -157,7 +159,10 @@ export function LogViewer({
           {actions}
         </div>
       </div>
-      {!isHydrated ? (
+      {total === 0 && !meta.isLive ? (
+        // A finished command that printed nothing: said once, not as a screen-high empty box.
+        <p className="px-3 py-6 text-sm text-zinc-400">The command printed nothing.</p>
+      ) : !isHydrated ? (
         <div
           className="flex h-[calc(100dvh-15rem)] min-h-80 flex-col-reverse overflow-auto font-mono text-xs leading-5"
           role="log"

@@ -43,7 +43,9 @@ export function AttemptSwitcher({
               aria-label={`Attempt ${a.n} (${a.gate})`}
               onClick={() => onSelect(a.n)}
               className={
+                // The outline inside the button: the group's clipped frame would hide one drawn outside.
                 `flex items-center gap-1.5 px-2.5 py-1 text-xs font-medium tabular-nums ` +
+                `focus-visible:-outline-offset-2 ` +
                 `${a.n === selected ? SHOWN : NOT_SHOWN}`
               }
             >

@@ -27,9 +27,14 @@ export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) 
                 <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{run.task.key}</span>{" "}
                 <span className="font-medium">{run.task.title}</span>
               </span>
-              <span className="block truncate text-xs text-zinc-500 dark:text-zinc-400">
+              {/* Wrapped on a phone, where the gate and the time have no column of their own. */}
+              <span className="block text-xs text-zinc-500 [overflow-wrap:anywhere] sm:truncate dark:text-zinc-400">
                 {run.work.name} · run #{run.number} · {run.attemptCount} of {run.maxAttempts} attempts
                 {run.endingReason ? <> · {describeEndingReason(run.endingReason)}</> : null}
+              </span>
+              <span className="mt-1 flex items-center gap-2 text-xs text-zinc-500 sm:hidden dark:text-zinc-400">
+                <GateChip gate={run.gate} ending={run.ending} size="sm" />
+                <TimeAgo date={run.finishedAt ?? run.createdAt} />
               </span>
             </span>
             <span className="hidden sm:block">

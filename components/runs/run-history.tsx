@@ -33,7 +33,10 @@ export function RunHistory({ runs, olderHref }: { runs: RunSummary[]; olderHref:
               <span className="hidden text-xs text-zinc-500 sm:block dark:text-zinc-400">
                 <TimeAgo date={run.createdAt} />
               </span>
-              <span className="text-right text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
+              <span
+                className="text-right text-xs text-zinc-500 tabular-nums dark:text-zinc-400"
+                title="From the run's start to its end"
+              >
                 {run.startedAt && run.finishedAt
                   ? formatDuration(run.finishedAt.getTime() - run.startedAt.getTime())
                   : ""}

@@ -47,9 +47,13 @@ export function RunSpent({ initial }: { initial: RunJson }) {
         {budget ? ` · spent ${formatDuration(run.spentMs)}${budget}` : ""}
       </span>
     );
+  // Two clocks: from the run's start to its end (what its task's history shows), and the time its agent and
+  // checks ran (what a budget counts; waiting between attempts and Gatehouse's own steps are not in it).
+  const finishedAt = run.finishedAt ? Date.parse(run.finishedAt) : null;
   return (
     <span data-testid="run-spent">
-      spent {formatDuration(run.spentMs)}
+      {startedAt && finishedAt ? `took ${formatDuration(finishedAt - startedAt)} · ` : ""}
+      agent and checks {formatDuration(run.spentMs)}
       {budget}
     </span>
   );

@@ -8,14 +8,19 @@ export function Breadcrumbs({ items }: { items: { label: string; href?: string }
     <nav aria-label="Breadcrumb" className="mb-3 text-sm text-zinc-500 dark:text-zinc-400">
       <ol className="flex flex-wrap items-center gap-1">
         {items.map((item, i) => (
-          <li key={i} className="flex items-center gap-1">
-            {i > 0 ? <ChevronRightIcon className="text-zinc-400" /> : null}
+          // A long name (a Work's, pasted in whole) is cut to one line, whole on hover: the trail stays a trail.
+          <li key={i} className="flex min-w-0 max-w-full items-center gap-1">
+            {i > 0 ? <ChevronRightIcon className="shrink-0 text-zinc-400" /> : null}
             {item.href ? (
-              <Link href={item.href} className="hover:text-zinc-900 hover:underline dark:hover:text-white">
+              <Link
+                href={item.href}
+                title={item.label}
+                className="max-w-60 truncate hover:text-zinc-900 hover:underline sm:max-w-md dark:hover:text-white"
+              >
                 {item.label}
               </Link>
             ) : (
-              <span aria-current="page" className="text-zinc-700 dark:text-zinc-300">
+              <span aria-current="page" className="truncate text-zinc-700 dark:text-zinc-300">
                 {item.label}
               </span>
             )}

@@ -30,6 +30,12 @@ describe("parseAnsi", () => {
 });
 
 describe("colours across lines", () => {
+  it("parseAnsiLines counts no output as no line, and a lone newline as one empty line", () => {
+    expect(parseAnsiLines("")).toEqual([]);
+    expect(parseAnsiLines("\n")).toHaveLength(1);
+    expect(parseAnsiLines("a\nb")).toHaveLength(2);
+  });
+
   it("parseAnsiLines carries a colour opened on one line into the next ones until reset", () => {
     const lines = parseAnsiLines(`${ESC}[31mFAIL one\ntwo\n${ESC}[0mthree\n`);
     expect(lines.map((l) => l.map((s) => s.style.fg ?? null))).toEqual([["red"], ["red"], [null]]);

@@ -97,6 +97,8 @@ function mergeAdjacent(segments: AnsiSegment[]): AnsiSegment[] {
 
 // Lines with the style carried across line breaks (a colour opened on one line continues on the next).
 export function parseAnsiLines(text: string): AnsiSegment[][] {
+  // No output is no line (not one empty line).
+  if (text === "") return [];
   const lines = text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   let style: AnsiStyle = {};

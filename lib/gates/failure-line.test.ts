@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstFailureLine } from "./failure-line";
+import { failureSummaryLine, firstFailureLine } from "./failure-line";
 
 describe("firstFailureLine", () => {
   it.each([
@@ -22,5 +22,37 @@ describe("firstFailureLine", () => {
     ["Jest's console blocks", "● Console\n\n    console.log hi"],
   ])("finds none in %s", (_what, text) => {
     expect(firstFailureLine(text)).toBeNull();
+  });
+});
+
+describe("failureSummaryLine", () => {
+  it.each([
+    ["a warning after the failure", "✗ rounds half-even\nFAIL\nwarning: deprecated API\n", "✗ rounds half-even"],
+    ["a closing count", "not ok 1 - adds\n# tests 3\n# pass 2\n1 failing\n# duration_ms 12", "1 failing"],
+    [
+      "a tool's error line, coloured",
+      "building\n\u001b[31merror:\u001b[0m bundle too large\ndone in 2s",
+      "error: bundle too large",
+    ],
+    [
+      "pytest's closing line",
+      "FAILED t.py::test_a - assert 1 == 2\n==== 1 failed, 3 passed in 0.1s ====",
+      "==== 1 failed, 3 passed in 0.1s ====",
+    ],
+    [
+      "an exception",
+      "Traceback (most recent call last):\n  File x\nValueError: no such row\ncleanup ok",
+      "ValueError: no such row",
+    ],
+  ])("says what failed: %s", (_what, text, line) => {
+    expect(failureSummaryLine(text)).toBe(line);
+  });
+
+  it.each([
+    ["plain output", "compiling\nlinking\nstopped"],
+    ["a count of none", "Tests: 0 failed, 5 passed\n0 errors"],
+    ["bare keywords", "FAIL\nerror\n"],
+  ])("says nothing of %s (the last line stands)", (_what, text) => {
+    expect(failureSummaryLine(text)).toBeNull();
   });
 });

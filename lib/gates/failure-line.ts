@@ -20,3 +20,27 @@ export function firstFailureLine(text: string): number | null {
   const at = lines.findIndex((line) => FAILURE_STARTS.some((pattern) => pattern.test(line)));
   return at === -1 ? null : at + 1;
 }
+
+// Lines that say what failed: a runner's failure report (above), its closing count ("3 failed", "Tests:
+// 1 failed, 4 passed", "2 failing"), or a tool's error line ("error: …", "FAILED tests/…", "TypeError: …").
+const FAILURE_SAYINGS: readonly RegExp[] = [
+  ...FAILURE_STARTS,
+  /\b[1-9]\d* (?:failed|failing|failures?|errors?)\b/i,
+  /^\s*(?:error|fatal|ERROR|FATAL|FAILED|FAIL)\b[:\s[]/,
+  /^\s*(?:[A-Z]\w*)?(?:Error|Exception)\b(?:\s*\[\w+\])?:\s/,
+];
+
+// The message of a command that failed: the last line of `text` that says what failed, rather than its last
+// line, which after the failure is often a trailer or a warning ("warning: deprecated API"). null when no
+// line says so (the caller keeps the last line). Colours stripped, at most 500 characters.
+export function failureSummaryLine(text: string): string | null {
+  const lines = stripAnsi(text).split(/\r?\n|\r/);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i].trim();
+    // A bare "FAIL" or "error" says that, not what.
+    if (/^(?:FAIL|FAILED|ERROR|error|fatal)$/.test(line)) continue;
+    if (FAILURE_SAYINGS.some((pattern) => pattern.test(line)))
+      return line.length > 500 ? `${line.slice(0, 499)}…` : line;
+  }
+  return null;
+}

@@ -572,6 +572,21 @@ change the gate", async () => {
     expect(detail.run.ending).toBe("accepted");
   });
 
+  it("a failed check's message is the line that says what failed, not the warning printed after it", async () => {
+    const s = await makeScenario(h, {
+      checkDefaults: [
+        check("coloured", "printf '\\033[31m✗ rounds half-even\\033[0m\\nFAIL\\nwarning: deprecated API\\n'; exit 1"),
+        check("plain", "echo compiling; echo stopped; exit 2", { required: false }),
+      ],
+    });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    const byId = Object.fromEntries(detail.attempts[0].results.map((r) => [r.checkId, r]));
+    expect(byId.coloured.verdict).toBe("failed");
+    expect(byId.coloured.message).toBe("✗ rounds half-even");
+    // No line says what failed: the last line stands.
+    expect(byId.plain.message).toBe("stopped");
+  });
+
   it("a required check whose cwd is missing is verdict error, and the run is inconclusive", async () => {
     const s = await makeScenario(h, {
       checkDefaults: [check("build", "true", { cwd: "packages/missing" }), check("other", "true")],

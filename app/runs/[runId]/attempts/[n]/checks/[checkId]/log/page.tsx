@@ -43,6 +43,7 @@ export default async function LogPage({ params }: Props) {
     <>
       <Breadcrumbs
         items={[
+          { label: "Works", href: "/works" },
           { label: detail.work.name, href: `/works/${detail.work.id}` },
           { label: detail.task.key, href: `/tasks/${detail.task.id}` },
           { label: `Run #${detail.run.number}`, href: `/runs/${runId}` },
