@@ -247,8 +247,9 @@ describe("a repoUrl that cannot be reached", () => {
       body: { name: "Typo", repoUrl: path.join(h.scratch, "no-such-repository.git") },
     });
     expect(res.status).toBe(201);
+    // A clause without git's full stop: the settings page says it inside a sentence ("…exists.. Its" before).
     expect(res.json.warnings).toEqual([
-      { path: "repoUrl", message: expect.stringMatching(/no-such-repository\.git cannot be reached: .+/) },
+      { path: "repoUrl", message: expect.stringMatching(/no-such-repository\.git cannot be reached: .+[^.]$/) },
     ]);
     // A bare clone, as a Work's repository should be (a checked-out base branch is warned about too).
     const good = `${makeGitRepo({ "a.txt": "a\n" }).dir}.git`;

@@ -43,14 +43,18 @@ export async function refuseOutOfReachRepositories(actor: Actor, saved: Saved, w
 }
 
 // Whether the server can reach the repository now (`git ls-remote`, 15 s at most): the reason when it
-// cannot, shown at once when a Work is saved rather than discovered at its first run.
+// cannot, shown at once when a Work is saved rather than discovered at its first run. A clause without its
+// full stop (git's own ends "…and the repository exists."), as pages put it inside a sentence of theirs.
 export async function probeRepository(repoUrl: string): Promise<string | null> {
   const local = localPathOf(repoUrl);
   try {
     await git(["ls-remote", "--heads", "--", local ?? repoUrl], { timeoutMs: 15_000 });
     return null;
   } catch (error) {
-    const message = (error as Error).message.replace(/^git \S+ failed: /, "").split("\n")[0];
+    const message = (error as Error).message
+      .replace(/^git \S+ failed: /, "")
+      .split("\n")[0]
+      .replace(/[\s.]+$/, "");
     return `the repository ${repoUrl} cannot be reached: ${message}`;
   }
 }
