@@ -193,8 +193,11 @@ history open", async ({ page }) => {
       await expectNoAxeViolations(page, `New task with a lane picker (${scheme})`);
     });
 
-    test("access and secrets sections", async ({ page }) => {
+    test("general, access and secrets sections", async ({ page }) => {
       const { workId } = await seedOnce();
+      await open(page, `/works/${workId}/settings/general`);
+      await expect(page.getByRole("form", { name: "Name and repository" })).toBeVisible();
+      await expectNoAxeViolations(page, `general (${scheme})`);
       await open(page, `/works/${workId}/settings/access`);
       await expectNoAxeViolations(page, `access (${scheme})`);
       await open(page, `/works/${workId}/settings/secrets`);

@@ -15,6 +15,7 @@ import { adminState } from "./support/lanes";
 const SHOTS = "/tmp/settings-shots";
 const unit = { id: "unit", name: "Unit tests pass", kind: "test", command: "npm test", required: true };
 const SECTIONS = [
+  ["general", "General", "General"],
   ["checks", "Checks", /^Check defaults/],
   ["policy", "Policy and attempts", "Policy and attempts"],
   ["agent", "Agent", "Agent"],

@@ -1,9 +1,9 @@
-// The sections of a Work's settings page, in the order of its navigation: the settings sections of the
-// registry (each saved on its own), then the server-rendered ones: the secrets, the people (access), the
-// assets and the history.
+// The sections of a Work's settings page, in the order of its navigation: which Work it is (its name,
+// repository and base branch: general), the settings sections of the registry (each saved on its own), then
+// the other server-rendered ones: the secrets, the people (access), the assets and the history.
 import { SETTINGS_SECTIONS, type SettingsSection } from "@/lib/gates/work-settings";
 
-const SERVER_SECTIONS = ["secrets", "access", "assets", "history"] as const;
+const SERVER_SECTIONS = ["general", "secrets", "access", "assets", "history"] as const;
 export type ServerSection = (typeof SERVER_SECTIONS)[number];
 export type SettingsPageSection = SettingsSection | ServerSection;
 type NavEntry = { id: SettingsPageSection; label: string };
@@ -22,6 +22,7 @@ const LABELS: Record<SettingsSection, string> = {
 };
 
 export const SETTINGS_PAGE_SECTIONS: readonly NavEntry[] = [
+  { id: "general", label: "General" },
   ...SETTINGS_SECTIONS.map((id) => ({ id, label: LABELS[id] })),
   { id: "secrets", label: "Secrets" },
   { id: "access", label: "Access" },

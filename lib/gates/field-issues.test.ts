@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { describeIssues, toFieldIssues, type FieldIssue } from "./field-issues";
+import { describeIssues, issuesByField, toFieldIssues, type FieldIssue } from "./field-issues";
 
 function errorOf(schema: z.ZodType, value: unknown): z.ZodError {
   const result = schema.safeParse(value);
@@ -80,5 +80,47 @@ describe("describeIssues", () => {
     ],
   ])("%s → %j", (_label, issues, expected) => {
     expect(describeIssues(issues)).toBe(expected);
+  });
+});
+
+describe("issuesByField", () => {
+  const fields = ["name", "repoUrl", "baseBranch"] as const;
+
+  it.each<[string, FieldIssue[], ReturnType<typeof issuesByField<(typeof fields)[number]>>]>([
+    ["no issues", [], { byField: {}, rest: [] }],
+    [
+      "each field its own issue",
+      [
+        { path: "repoUrl", message: "must not start with '-'" },
+        { path: "baseBranch", message: "must not contain '..' or '//'" },
+      ],
+      { byField: { repoUrl: "must not start with '-'", baseBranch: "must not contain '..' or '//'" }, rest: [] },
+    ],
+    [
+      "a field's first issue, a nested path included",
+      [
+        { path: "name.0", message: "first" },
+        { path: "name", message: "second" },
+      ],
+      { byField: { name: "first" }, rest: [] },
+    ],
+    [
+      "issues no field names kept, in order (a prefix of another word is not the field)",
+      [
+        { path: "version", message: "must be at least 1" },
+        { path: "nameless", message: "unknown field: nameless" },
+        { path: "", message: "must be an object" },
+      ],
+      {
+        byField: {},
+        rest: [
+          { path: "version", message: "must be at least 1" },
+          { path: "nameless", message: "unknown field: nameless" },
+          { path: "", message: "must be an object" },
+        ],
+      },
+    ],
+  ])("%s", (_case, issues, expected) => {
+    expect(issuesByField(issues, fields)).toEqual(expected);
   });
 });

@@ -29,3 +29,19 @@ export function describeIssues(issues: readonly FieldIssue[]): string {
   const head = first.path ? `${first.path}: ${first.message}` : first.message;
   return issues.length === 1 ? head : `${head} (and ${issues.length - 1} more)`;
 }
+
+// A refused form's issues shared out: each of its fields gets the first issue at its path or under it (shown
+// beside the field), and the issues no field names stay in `rest` (shown with the form), so none is lost.
+export function issuesByField<F extends string>(
+  issues: readonly FieldIssue[],
+  fields: readonly F[],
+): { byField: Partial<Record<F, string>>; rest: FieldIssue[] } {
+  const byField: Partial<Record<F, string>> = {};
+  const rest: FieldIssue[] = [];
+  for (const issue of issues) {
+    const field = fields.find((f) => issue.path === f || issue.path.startsWith(`${f}.`));
+    if (field === undefined) rest.push(issue);
+    else byField[field] ??= issue.message;
+  }
+  return { byField, rest };
+}

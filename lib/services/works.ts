@@ -66,6 +66,12 @@ export async function listVisibleWorks(actor: Actor): Promise<WorkRecord[]> {
   return listWorks({ memberUserId: actor.isAdmin ? null : actor.userId });
 }
 
+// Which repository a Work is (and its name and base branch) is an admin's call; leads edit how it is checked.
+// Pages ask this to offer the change (or say who makes it); updateWork enforces it.
+export function canChangeWorkIdentity(actor: Actor): boolean {
+  return actor.isAdmin;
+}
+
 // Everything a lead edits; name, repository and base branch only by admins.
 export async function updateWork(actor: Actor, workId: string, input: unknown): Promise<WorkRecord> {
   const current = await findWork({ id: workId });
@@ -74,11 +80,10 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
   const { version, ...patch } = parseInput(ZWorkPatch, expandAgentPreset(input));
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as WorkChanges;
   if (changes.sandboxMounts) refuseIssues(mountIssues(changes.sandboxMounts));
-  // Which repository a Work is (and its name) is an admin's call; leads edit how it is checked.
   const identity = (["name", "repoUrl", "baseBranch"] as const).filter(
     (k) => k in changes && JSON.stringify(changes[k]) !== JSON.stringify(current[k]),
   );
-  if (identity.length > 0 && !actor.isAdmin)
+  if (identity.length > 0 && !canChangeWorkIdentity(actor))
     throw new AppError(
       "forbidden",
       `changing ${identity.join(", ")} of a Work needs an admin; a lead edits its checks, policy, ` +

@@ -53,12 +53,24 @@ export default async function WorkSettingsLayout({
           {children}
         </WorkSettingsEditor>
       ) : (
-        <p className="rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900">
-          Only a lead of {work.name} edits its checks and policy.{" "}
-          <Link className="underline" href={`/works/${work.id}`}>
-            Back to the Work
-          </Link>
-        </p>
+        <>
+          <p
+            className={
+              "mb-6 rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900"
+            }
+          >
+            Only a lead of {work.name} edits its checks and policy.{" "}
+            <Link className="underline" href={`/works/${work.id}/settings/general`}>
+              Its name and repository
+            </Link>{" "}
+            ·{" "}
+            <Link className="underline" href={`/works/${work.id}`}>
+              Back to the Work
+            </Link>
+          </p>
+          {/* What the sections' pages show everyone who sees the Work (General); the others draw nothing. */}
+          {children}
+        </>
       )}
     </>
   );

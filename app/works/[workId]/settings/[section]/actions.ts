@@ -1,10 +1,35 @@
 "use server";
-// The Access and Secrets sections of the Work's settings: roles and secrets, each change revalidating the
-// settings layout (the editor's secret names come from it).
+// The server-rendered sections of the Work's settings: its name and repository (General), roles and secrets,
+// each change revalidating the settings layout (its header names the Work; the editor's secret names).
 import { revalidatePath } from "next/cache";
 import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { removeSecret, setSecret } from "@/lib/services/secrets";
 import { removeMember, setMemberRoleByEmail } from "@/lib/services/users";
+import { readWork, updateWork } from "@/lib/services/works";
+import { saveWarnings } from "@/lib/services/work-repositories";
+
+// The General section: the Work's name, repository and base branch (empty: the repository's HEAD branch),
+// saved together or not at all at the version the page was read at. `warnings` as the API's save answers
+// them: the repository cannot be reached (probed only when it changed), Merge will fail.
+export async function saveGeneralAction(
+  workId: string,
+  _state: unknown,
+  form: FormData,
+): Promise<ActionResult<{ version: number; warnings: string[] }>> {
+  return runAction(async (actor) => {
+    const before = await readWork(actor, idArg(workId, "workId"));
+    const baseBranch = String(form.get("baseBranch") ?? "").trim();
+    const work = await updateWork(actor, before.id, {
+      version: Number(form.get("version")),
+      name: String(form.get("name") ?? ""),
+      repoUrl: String(form.get("repoUrl") ?? ""),
+      baseBranch: baseBranch || null,
+    });
+    revalidatePath(`/works/${work.id}`, "layout");
+    const warnings = await saveWarnings(work, { probe: work.repoUrl !== before.repoUrl });
+    return { version: work.version, warnings: warnings.map((w) => w.message) };
+  });
+}
 
 export async function setRoleAction(
   workId: string,

@@ -10,9 +10,12 @@ import { isServerSection, isSettingsPageSection, sectionLabel } from "@/componen
 import { PeopleSection, SecretsSection } from "@/components/works/access-sections";
 import { listSecrets } from "@/lib/services/secrets";
 import { listWorkMembers } from "@/lib/services/users";
-import { deleteSecretAction, removeMemberAction, setRoleAction, setSecretAction } from "./actions";
+import { deleteSecretAction, removeMemberAction, saveGeneralAction, setRoleAction, setSecretAction } from "./actions";
 import { WorkAssetsPanel } from "@/components/editors/work-assets-panel";
 import { Section } from "@/components/ui/page-parts";
+import { WorkGeneralSection } from "@/components/works/work-general-section";
+import { orNotFound } from "@/lib/pages/or-not-found";
+import { canChangeWorkIdentity, readWork } from "@/lib/services/works";
 
 type Params = { params: Promise<{ workId: string; section: string }> };
 
@@ -22,12 +25,24 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 // One section of the Work's settings. The editor's sections are drawn by the layout (which keeps the working
-// copy); this page draws those the server renders: the secrets, the people, the assets and the history.
+// copy); this page draws those the server renders: the Work's name and repository (which everyone who sees
+// the Work may read), the secrets, the people, the assets and the history.
 export default async function WorkSettingsSectionPage({ params }: Params) {
   const { workId, section } = await params;
   if (!isSettingsPageSection(section)) notFound();
   if (!isServerSection(section)) return null;
   const actor = await getPageActor();
+  if (section === "general") {
+    const work = await orNotFound(readWork(actor, workId));
+    // Only these reach the browser (the form is a client component).
+    const { name, repoUrl, baseBranch, version } = work;
+    return (
+      <WorkGeneralSection
+        work={{ name, repoUrl, baseBranch, version }}
+        save={canChangeWorkIdentity(actor) ? saveGeneralAction.bind(null, work.id) : null}
+      />
+    );
+  }
   if (!standingAllows(await standingOn(actor, workId), "lead")) return null;
   if (section === "secrets")
     return (
