@@ -1,5 +1,16 @@
-// A Work whose merges cannot be pushed, said before anyone presses Merge.
-export function LandingWarning({ message }: { message: string | null }) {
+import Link from "next/link";
+
+// A Work whose merges cannot be pushed, said before anyone presses Merge, with the way to change the
+// Work's repository: its settings' General section for whoever may change it, who does for everyone else.
+export function LandingWarning({
+  message,
+  workId,
+  canChangeRepository,
+}: {
+  message: string | null;
+  workId: string;
+  canChangeRepository: boolean;
+}) {
   if (!message) return null;
   return (
     <p
@@ -10,7 +21,14 @@ export function LandingWarning({ message }: { message: string | null }) {
         "text-amber-950 dark:border-amber-700/60 dark:bg-amber-950/40 dark:text-amber-100"
       }
     >
-      {message}
+      {message}{" "}
+      {canChangeRepository ? (
+        <Link className="font-medium underline" href={`/works/${workId}/settings/general`}>
+          Change the Work&apos;s repository
+        </Link>
+      ) : (
+        "An admin changes a Work's repository."
+      )}
     </p>
   );
 }

@@ -24,6 +24,7 @@ import { LandingWarning } from "@/components/works/landing-warning";
 import { dispatchTaskAction, mergeTaskAction } from "./actions";
 import { readStepper } from "@/lib/services/board";
 import { currentStageOf } from "@/lib/services/tasks";
+import { canChangeWorkIdentity } from "@/lib/services/works";
 import { StageStepper } from "@/components/stages/stage-stepper";
 import Link from "next/link";
 import { cache } from "react";
@@ -106,7 +107,13 @@ export default async function TaskPage({ params, searchParams }: Props) {
           ) : null
         }
       />
-      {canDispatch ? <LandingWarning message={await landingWarning(work)} /> : null}
+      {canDispatch ? (
+        <LandingWarning
+          message={await landingWarning(work)}
+          workId={work.id}
+          canChangeRepository={canChangeWorkIdentity(actor)}
+        />
+      ) : null}
       <MergePanel
         merged={
           task.mergedCommit && task.mergedAt

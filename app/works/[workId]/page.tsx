@@ -4,7 +4,7 @@ import { cache } from "react";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { loadTasksWithLatestRun } from "@/lib/services/page-data";
-import { readWork } from "@/lib/services/works";
+import { canChangeWorkIdentity, readWork } from "@/lib/services/works";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { GateChip } from "@/components/checks/gate-chip";
 import { EndingBadge } from "@/components/runs/ending-badge";
@@ -77,7 +77,11 @@ export default async function WorkPage({ params }: Props) {
           </>
         }
       />
-      <LandingWarning message={await landingWarning(work)} />
+      <LandingWarning
+        message={await landingWarning(work)}
+        workId={work.id}
+        canChangeRepository={canChangeWorkIdentity(actor)}
+      />
       <Section
         id="tasks"
         title="Tasks"

@@ -1,16 +1,18 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { probeRepository } from "@/lib/services/work-repositories";
-import { readWork } from "@/lib/services/works";
+import { canChangeWorkIdentity, readWork } from "@/lib/services/works";
 import { landingWarning } from "@/lib/services/merge";
 import { LandingWarning } from "@/components/works/landing-warning";
 
 export const metadata: Metadata = { title: "Checks and policy" };
 
-// The settings page opens on its first section, the checks, which the layout's editor shows. A Work just
-// created with a repository the server could not reach, or whose base branch is checked out in it, lands
-// here: probed again, so each warning is the server's own.
+// The settings page opens on the checks, which the layout's editor shows. A Work just created with a
+// repository the server could not reach, or whose base branch is checked out in it, lands here: probed
+// again, so each warning is the server's own, with the way to the General section where the repository
+// is changed (for whoever may change it).
 export default async function WorkSettingsPage({
   params,
   searchParams,
@@ -21,7 +23,9 @@ export default async function WorkSettingsPage({
   const { repo } = await searchParams;
   if (repo !== "unreachable" && repo !== "checked-out") return null;
   const { workId } = await params;
-  const work = await orNotFound(readWork(await getPageActor(), workId));
+  const actor = await getPageActor();
+  const work = await orNotFound(readWork(actor, workId));
+  const canChange = canChangeWorkIdentity(actor);
   const [unreachable, landing] = await Promise.all([
     repo === "unreachable" ? probeRepository(work.repoUrl) : null,
     landingWarning(work),
@@ -31,13 +35,26 @@ export default async function WorkSettingsPage({
       {unreachable ? (
         <p
           role="alert"
-          className="mb-4 rounded-lg border border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950/40 dark:text-amber-100"
+          className={
+            "mb-4 rounded-lg border border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950 " +
+            "dark:border-amber-600 dark:bg-amber-950/40 dark:text-amber-100"
+          }
         >
-          The Work is saved, but {unreachable}. Its runs will end inconclusive until the server can reach it: check the
-          address, or ask an admin to change it.
+          The Work is saved, but {unreachable}. Its runs will end inconclusive until the server can reach it:{" "}
+          {canChange ? (
+            <>
+              check the address and, if it is wrong, change it in{" "}
+              <Link className="font-medium underline" href={`/works/${work.id}/settings/general`}>
+                General
+              </Link>
+              .
+            </>
+          ) : (
+            "check the address, or ask an admin to change it."
+          )}
         </p>
       ) : null}
-      <LandingWarning message={landing} />
+      <LandingWarning message={landing} workId={work.id} canChangeRepository={canChange} />
     </>
   );
 }
