@@ -187,7 +187,7 @@ test("a task is put on a lane where it is created and moved in its editor; not w
   await expect(page.getByTestId("task-attempts")).toHaveText("1 attempt (stage Research)");
   await expect(page.getByRole("region", { name: "Checks" })).toContainText("Research done");
 
-  await page.getByRole("link", { name: "Edit checks and lane" }).click();
+  await page.getByRole("link", { name: "Edit task" }).click();
   const preview = page.getByRole("region", { name: "Preview: what a dispatch would freeze" });
   await expect(preview).toContainText("Research done");
   await page.getByRole("combobox", { name: "Lane" }).selectOption("slow");

@@ -1,7 +1,7 @@
 "use client";
-// A task's overrides, inline: next to each of the Work's checks, override (copy it here to edit),
-// suppress, or back to inherit; task-only checks; reset to inherit all; the attempt budget; and a live
-// preview of exactly what a dispatch would freeze.
+// A task's title and description, and its overrides, inline: next to each of the Work's checks, override
+// (copy it here to edit), suppress, or back to inherit; task-only checks; reset to inherit all; the attempt
+// budget; and a live preview of exactly what a dispatch would freeze. One save for all of it.
 import { useMemo } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { Check } from "@/lib/gates/check-schema";
@@ -27,6 +27,7 @@ import { InheritedCheckRow } from "./inherited-check-row";
 import { SaveBar } from "./save-bar";
 import { TaskAgentField } from "./task-agent-field";
 import { TaskLaneField } from "./task-lane-field";
+import { TaskTextFields } from "./task-text-fields";
 import { useVersionedSettings } from "./use-versioned-settings";
 
 type Props = {
@@ -45,6 +46,8 @@ type Props = {
 };
 
 const settingsOf = (s: TaskSettings) => ({
+  title: s.title,
+  description: s.description,
   acceptanceChecks: s.acceptanceChecks,
   maxGateAttempts: s.maxGateAttempts,
   agentCommand: s.agentCommand,
@@ -84,6 +87,14 @@ export function TaskOverridesEditor({
 
   return (
     <div className="space-y-8">
+      <Section id="about" title="Title and description">
+        <TaskTextFields
+          title={form.title}
+          description={form.description}
+          errors={errors}
+          onChange={(patch) => setForm({ ...form, ...patch })}
+        />
+      </Section>
       {lanes.length > 0 || form.lane !== "" ? (
         <Section
           id="lane"

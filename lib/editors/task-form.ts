@@ -1,4 +1,5 @@
-// The task overrides editor's working copy: the task's entries (null = inherit untouched) and attempts.
+// The task editor's working copy: the task's title and description, its entries (null = inherit untouched),
+// attempts, agent command and lane.
 import type { Check, TaskCheckEntry } from "../gates/check-schema";
 import { ZTaskPatch } from "../gates/work-schema";
 import { toFieldIssues } from "../gates/field-issues";
@@ -6,6 +7,8 @@ import { findUnmatchedSuppressions } from "../gates/merge-checks";
 import { checkFromForm, formFromCheck, type CheckForm } from "./check-form";
 
 export type TaskSettings = {
+  title: string;
+  description: string;
   acceptanceChecks: TaskCheckEntry[] | null;
   maxGateAttempts: number | null;
   // null: the Work's agent runs this task.
@@ -15,10 +18,19 @@ export type TaskSettings = {
   version: number;
 };
 // agentCommand "" inherits the Work's; lane "" is no lane.
-export type TaskForm = { entries: CheckForm[] | null; maxGateAttempts: string; agentCommand: string; lane: string };
+export type TaskForm = {
+  title: string;
+  description: string;
+  entries: CheckForm[] | null;
+  maxGateAttempts: string;
+  agentCommand: string;
+  lane: string;
+};
 
 export function taskFormFrom(s: TaskSettings): TaskForm {
   return {
+    title: s.title,
+    description: s.description,
     entries: s.acceptanceChecks === null ? null : s.acceptanceChecks.map((e) => formFromCheck(e)),
     maxGateAttempts: s.maxGateAttempts === null ? "inherit" : String(s.maxGateAttempts),
     agentCommand: s.agentCommand ?? "",
@@ -27,12 +39,16 @@ export function taskFormFrom(s: TaskSettings): TaskForm {
 }
 
 export function taskPatchFrom(form: TaskForm): {
+  title: string;
+  description: string;
   acceptanceChecks: unknown[] | null;
   maxGateAttempts: number | null;
   agentCommand: string | null;
   lane: string | null;
 } {
   return {
+    title: form.title,
+    description: form.description,
     acceptanceChecks: form.entries === null ? null : form.entries.map(checkFromForm),
     maxGateAttempts: form.maxGateAttempts === "inherit" ? null : Number(form.maxGateAttempts),
     agentCommand: form.agentCommand.trim() === "" ? null : form.agentCommand,

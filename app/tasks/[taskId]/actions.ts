@@ -14,12 +14,15 @@ export async function dispatchTaskAction(taskId: string) {
   });
 }
 
-// Saves a task's overrides, attempt budget, agent command and lane with the version the editing started from.
+// Saves a task's title, description, overrides, attempt budget, agent command and lane with the version the
+// editing started from.
 export async function saveTaskOverridesAction(taskId: string, input: unknown) {
   return runAction(async (actor) => {
     const task = await updateTask(actor, idArg(taskId, "taskId"), input);
-    revalidatePath(`/tasks/${task.id}`);
+    revalidatePath(`/tasks/${task.id}`, "layout");
     return {
+      title: task.title,
+      description: task.description,
       acceptanceChecks: task.acceptanceChecks,
       maxGateAttempts: task.maxGateAttempts,
       agentCommand: task.agentCommand,

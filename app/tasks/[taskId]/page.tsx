@@ -100,7 +100,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
           canDispatch ? (
             <>
               <Link href={`/tasks/${task.id}/edit`} className={buttonClass("secondary")}>
-                {work.lanes.length > 0 || task.lane ? "Edit checks and lane" : "Edit checks"}
+                Edit task
               </Link>
               <DispatchButton dispatch={dispatchTaskAction.bind(null, task.id)} />
             </>

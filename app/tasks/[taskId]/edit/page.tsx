@@ -11,7 +11,7 @@ import { ChangeHistory } from "@/components/editors/change-history";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
 import { saveTaskOverridesAction } from "../actions";
 
-export const metadata: Metadata = { title: "Task checks" };
+export const metadata: Metadata = { title: "Edit task" };
 
 export default async function TaskEditPage({ params }: { params: Promise<{ taskId: string }> }) {
   const { taskId } = await params;
@@ -30,15 +30,15 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
           { label: "Works", href: "/works" },
           { label: work.name, href: `/works/${work.id}` },
           { label: task.key, href: `/tasks/${task.id}` },
-          { label: "Checks" },
+          { label: "Edit" },
         ]}
       />
       <PageHeader
         eyebrow={task.key}
-        title={`Checks of “${task.title}”`}
+        title={`Edit “${task.title}”`}
         meta={
-          "Overrides apply to this task only; the Work's defaults stay as they are. Runs already " +
-          "dispatched keep what they froze."
+          "Its title, description and checks: overrides apply to this task only; the Work's defaults stay as " +
+          "they are. Runs already dispatched keep the checks they froze."
         }
       />
       {canEdit ? (
@@ -55,6 +55,8 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
           }))}
           standsAt={{ lane: task.lane, stage: task.stage }}
           initial={{
+            title: task.title,
+            description: task.description,
             acceptanceChecks:
               seesHidden || !task.acceptanceChecks
                 ? task.acceptanceChecks
@@ -68,7 +70,7 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
         />
       ) : (
         <p className="rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900">
-          An engineer of {work.name} edits a task&apos;s checks.{" "}
+          An engineer of {work.name} edits a task&apos;s title, description and checks.{" "}
           <Link className="underline" href={`/tasks/${task.id}`}>
             Back to the task
           </Link>
