@@ -123,11 +123,16 @@ export default async function TaskPage({ params, searchParams }: Props) {
         autoMergeError={task.autoMergeError}
         merge={canDispatch ? mergeTaskAction.bind(null, task.id) : null}
         refusedInAdvance={canDispatch ? await mergeRefusedInAdvance(task, work) : null}
-        base={work.baseBranch ?? "the base branch"}
+        base={work.baseBranch}
       />
       {stepper ? <StageStepper lane={stepper.lane} steps={stepper.steps} /> : null}
       {task.description ? (
-        <p className="mb-8 max-w-3xl text-sm leading-6 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">
+        <p
+          className={
+            "mb-8 max-w-3xl text-sm leading-6 whitespace-pre-wrap text-zinc-700 dark:text-zinc-300 " +
+            "[overflow-wrap:anywhere]"
+          }
+        >
           {task.description}
         </p>
       ) : null}

@@ -125,6 +125,16 @@ export default async function WorkPage({ params }: Props) {
                         " · never run"
                       )}
                     </span>
+                    {/* On a phone the ending has no column of its own: under the title. */}
+                    {latest ? (
+                      <span className="mt-1 flex sm:hidden">
+                        <EndingBadge
+                          status={latest.status}
+                          ending={latest.ending}
+                          needsDecision={latest.needsDecision}
+                        />
+                      </span>
+                    ) : null}
                   </span>
                   {latest ? (
                     <span className="hidden sm:block">
