@@ -9,13 +9,19 @@
 // - a POST to a page (only Server Actions are) must declare its length, within the action limit, and
 //   come from this site (411/413/403, where Next answered a cross-site action with a 500);
 // - a signed-out request for a page gets a real 307 to the sign-in page (or the first-run page), not a
-//   200 whose streamed body redirects, so curl and scripts see what a browser sees.
+//   200 whose streamed body redirects, so curl and scripts see what a browser sees;
+// - a page whose address names a Work, task, run, attempt or check that is not there (or not the reader's
+//   to see) is a real 404: its loading skeleton streams first, which sends 200 before the page's notFound()
+//   runs. The page still draws the not-found page that says what is missing.
 import { type NextRequest, NextResponse } from "next/server";
 import { textProblem } from "./lib/api/request-input";
 import { requestHost } from "./lib/auth/request-actor";
 import { SESSION_COOKIE } from "./lib/auth/tokens";
 import { ACTION_BODY_LIMIT_BYTES, API_BODY_LIMIT_BYTES } from "./lib/http/security-headers";
 import { actorFromSession, needsFirstAdmin } from "./lib/services/auth";
+import { findMissingObject } from "./lib/services/page-objects";
+import { pageObjectsOf } from "./lib/pages/page-address";
+import type { Actor } from "./lib/auth/actor";
 
 const PUBLIC_PAGES = new Set(["/signin", "/setup"]);
 
@@ -74,6 +80,15 @@ function refuseBody(request: NextRequest, limit: number, needsLength: boolean): 
   return null;
 }
 
+// Asked of a page loaded whole: a browser's says Sec-Fetch-Dest: document, curl's says nothing. The router's
+// fetches (a client-side navigation, a prefetch; Next hides their RSC header from the proxy) are left alone:
+// they show the same not-found page, and a 404 would only make the router load the page again whole.
+async function namesMissingObject(request: NextRequest, actor: Actor): Promise<boolean> {
+  if ((request.headers.get("sec-fetch-dest") ?? "document") !== "document") return false;
+  const named = pageObjectsOf(request.nextUrl.pathname);
+  return named !== null && (await findMissingObject(actor, named)) !== null;
+}
+
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
   if (isMalformedPath(pathname)) return refuse(400, "validation", "path", "must be valid percent-encoded text");
@@ -95,7 +110,9 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   }
   if (PUBLIC_PAGES.has(pathname)) return NextResponse.next();
   const token = request.cookies.get(SESSION_COOKIE)?.value;
-  if (token && (await actorFromSession(token))) return NextResponse.next();
+  const actor = token ? await actorFromSession(token) : null;
+  if (actor)
+    return (await namesMissingObject(request, actor)) ? NextResponse.next({ status: 404 }) : NextResponse.next();
   const to = request.nextUrl.clone();
   to.search = "";
   if (await needsFirstAdmin()) to.pathname = "/setup";

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
+import { attemptNumberOf } from "../gates/attempt-number";
 import { CHECK_ID_PATTERN } from "../gates/check-schema";
 import { PROOF_NAMES } from "../gates/proof-ids";
 import { findAttempt, findResult } from "../db/runs";
@@ -23,8 +24,8 @@ export type LogLocation = {
 };
 
 export async function locateLog(actor: Actor, runId: string, n: string, name: string): Promise<LogLocation> {
-  const attemptN = Number(n);
-  if (!/^[1-9][0-9]{0,3}$/.test(n))
+  const attemptN = attemptNumberOf(n);
+  if (attemptN === null)
     throw new AppError("validation", "attempt: must be an attempt number", [
       { path: "n", message: "must be an attempt number" },
     ]);

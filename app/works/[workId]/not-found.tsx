@@ -4,7 +4,7 @@ export default function NotFound() {
   return (
     <NotFoundPanel
       title="No such Work"
-      text="It does not exist, or it belongs to a Work you have no role on."
+      text="It does not exist, or you have no role on it."
       href="/works"
       linkLabel="See your Works"
     />

@@ -1,0 +1,88 @@
+// What proxy.ts asks before a page of one Work, task or run streams: which object of its address is missing.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR, type Actor } from "../auth/actor";
+import { getDb } from "../db/client";
+import { checkLogPathOf } from "../runner/paths";
+import { pageObjectsOf } from "../pages/page-address";
+import { createTestDbWithRun, seedWork } from "../testing/seeded-rows";
+import type { TestDb } from "../testing/test-db";
+import { findMissingObject } from "./page-objects";
+
+const person = (userId: string): Actor => ({
+  userId,
+  label: userId,
+  email: `${userId}@example.test`,
+  isAdmin: false,
+  via: "session",
+  tokenId: null,
+});
+const viewer = person("viewer");
+const outsider = person("outsider");
+
+let t: TestDb;
+beforeAll(async () => {
+  // Work "w", task "a", run "r" with attempts 1 and 2; attempt 1's "unit" passed and wrote a log, its "lint"
+  // was skipped (no log). Another Work "v" the viewer has no role on.
+  t = await createTestDbWithRun({ attempts: 2 });
+  await seedWork("v");
+  const db = getDb();
+  for (const id of ["viewer", "outsider"])
+    await db.user.create({ data: { id, email: `${id}@example.test`, name: id, passwordHash: "x" } });
+  await db.membership.create({ data: { workId: "w", userId: "viewer", role: "viewer" } });
+  const result = { attemptId: "r-1", runId: "r", kind: "test", required: true, logAttempt: 1 } as const;
+  await db.checkResult.createMany({
+    data: [
+      { ...result, position: 0, checkId: "unit", name: "Unit", verdict: "passed" },
+      { ...result, position: 1, checkId: "lint", name: "Lint", verdict: "skipped" },
+    ],
+  });
+  const log = checkLogPathOf(t.dataDir, "r", 1, "unit");
+  fs.mkdirSync(path.dirname(log), { recursive: true });
+  fs.writeFileSync(log, "ok\n");
+});
+afterAll(async () => t.cleanup());
+
+const missing = (actor: Actor, address: string) => findMissingObject(actor, pageObjectsOf(address)!);
+
+describe("findMissingObject", () => {
+  it.each([
+    ["/works/w", null],
+    ["/works/w/settings/proof", null],
+    ["/works/nope", "work"],
+    ["/works/v", "work"],
+    ["/tasks/a", null],
+    ["/tasks/a/edit", null],
+    ["/tasks/nope", "task"],
+    ["/runs/r", null],
+    ["/runs/nope", "run"],
+    ["/runs/r/attempts/1/checks/unit/log", null],
+    ["/runs/nope/attempts/1/checks/unit/log", "run"],
+    ["/runs/r/attempts/9/checks/unit/log", "attempt"],
+    ["/runs/r/attempts/abc/checks/unit/log", "attempt"],
+    ["/runs/r/attempts/01/checks/unit/log", "attempt"],
+    ["/runs/r/attempts/2/checks/unit/log", "check"],
+    ["/runs/r/attempts/1/checks/nope/log", "check"],
+    ["/runs/r/attempts/1/checks/lint/log", "check"],
+    ["/runs/r/attempts/1/checks/Not%20an%20id!/log", "check"],
+    ["/runs/r/attempts/1/checks/_agent/log", "check"],
+  ])("a viewer of the Work: %s → %s", async (address, expected) => {
+    expect(await missing(viewer, address)).toBe(expected);
+  });
+
+  it("an admin sees every Work's objects", async () => {
+    expect(await missing(SYSTEM_ACTOR, "/works/v")).toBeNull();
+    expect(await missing(SYSTEM_ACTOR, "/runs/r/attempts/1/checks/unit/log")).toBeNull();
+  });
+
+  // A Work one has no role on is indistinguishable from one that does not exist, and so is all it holds.
+  it.each([
+    ["/works/w", "work"],
+    ["/tasks/a", "task"],
+    ["/runs/r", "run"],
+    ["/runs/r/attempts/1/checks/unit/log", "run"],
+  ])("someone with no role on the Work: %s → %s", async (address, expected) => {
+    expect(await missing(outsider, address)).toBe(expected);
+  });
+});

@@ -1,0 +1,51 @@
+// Whether what a page's address names is there for the actor: its Work, task or run, and on a log page the
+// attempt and the check. Next sends a page's status with its first bytes, the loading skeleton, before the
+// page's own notFound() can run, so proxy.ts asks this first and answers 404 itself. The reads are the
+// pages' own: an object is missing here exactly when its page (or layout) calls notFound().
+import type { Actor } from "../auth/actor";
+import { findAttempt, type AttemptRecord } from "../db/runs";
+import { isAppError, notFound } from "../errors";
+import { attemptNumberOf } from "../gates/attempt-number";
+import { locateLog } from "./logs";
+import { readRun } from "./runs";
+import { readTask } from "./tasks";
+import { readWork } from "./works";
+
+// What an address names (lib/pages/page-address.ts reads it), its ids as typed.
+export type PageObjects =
+  | { kind: "work"; workId: string }
+  | { kind: "task"; taskId: string }
+  | { kind: "run"; runId: string; attempt?: string; check?: string };
+
+export type MissingObject = "work" | "task" | "run" | "attempt" | "check";
+
+// The first object of the address that is not there (or not the actor's to see), or null when all are.
+export async function findMissingObject(actor: Actor, named: PageObjects): Promise<MissingObject | null> {
+  if (named.kind === "work") return (await isThere(readWork(actor, named.workId))) ? null : "work";
+  if (named.kind === "task") return (await isThere(readTask(actor, named.taskId))) ? null : "task";
+  if (!(await isThere(readRun(actor, named.runId)))) return "run";
+  if (named.attempt === undefined) return null;
+  if (!(await isThere(readAttempt(actor, named.runId, named.attempt)))) return "attempt";
+  if (named.check === undefined) return null;
+  return (await isThere(locateLog(actor, named.runId, named.attempt, named.check))) ? null : "check";
+}
+
+// An attempt of a run the actor may read, its number as the address gives it ("abc" names none).
+export async function readAttempt(actor: Actor, runId: string, n: string): Promise<AttemptRecord> {
+  await readRun(actor, runId);
+  const attemptN = attemptNumberOf(n);
+  const attempt = attemptN === null ? null : await findAttempt({ runId, n: attemptN });
+  if (!attempt) throw notFound("Attempt");
+  return attempt;
+}
+
+// A refusal other than "not found" (a held-out check's log, say) is the page's to show.
+async function isThere(read: Promise<unknown>): Promise<boolean> {
+  try {
+    await read;
+    return true;
+  } catch (error) {
+    if (isAppError(error)) return error.code !== "not_found" && error.code !== "validation";
+    throw error;
+  }
+}
