@@ -18,6 +18,12 @@ const nextConfig: NextConfig = {
   async headers() {
     return [{ source: "/:path*", headers: [...SECURITY_HEADERS] }];
   },
+  // Addresses people type for the sign-in page. Redirected before proxy.ts, which would send someone signed
+  // out to /signin?next=/login: signed in, they would then land on a page that does not exist. Signed in
+  // already, /signin leads on to the inbox.
+  async redirects() {
+    return ["/login", "/log-in", "/sign-in"].map((source) => ({ source, destination: "/signin", permanent: false }));
+  },
 };
 
 export default nextConfig;
