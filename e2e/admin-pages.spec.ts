@@ -47,6 +47,30 @@ test("an API token is shown once, works as a bearer token, and stops working whe
   expect(await call()).toBe(401);
 });
 
+test("a token's name is held to the schema's 80 characters, and a refused one is said beside the field", async ({
+  page,
+}) => {
+  await page.goto("/settings/tokens");
+  const name = page.getByLabel("Name", { exact: true });
+  await expect(name).toHaveAttribute("maxlength", "80");
+  const create = page.getByRole("button", { name: "Create token" });
+  // Only spaces: the browser lets it through, the server refuses it.
+  await name.fill("   ");
+  await create.click();
+  const required = "Name: required: a name saying what the token is for";
+  await expect(page.getByRole("alert").filter({ hasText: required })).toBeVisible();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription(required);
+  await expect(name).toBeFocused();
+  // Sent past the field's limit (as a script could): the server's rule, in the same place.
+  await name.evaluate((input) => input.removeAttribute("maxlength"));
+  await name.fill("x".repeat(81));
+  await create.click();
+  await expect(name).toHaveAccessibleDescription("Name: at most 80 characters");
+  await expect(page.getByText(/^name: /)).toHaveCount(0);
+  await expect(page.getByTestId("new-token")).toHaveCount(0);
+});
+
 test("an admin adds a person; a lead gives them a role and sets a secret whose value is never shown", async ({
   page,
 }) => {

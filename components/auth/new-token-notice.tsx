@@ -2,6 +2,7 @@
 // A token just created: shown once, with a copy button.
 import { useState } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
+import { TOKEN_NAME_MAX } from "@/lib/auth/schemas";
 import { ActionForm, Field, inputClass } from "../ui/action-form";
 import { Button } from "../ui/button";
 
@@ -17,8 +18,14 @@ export function NewTokenForm({
       ariaLabel="New token"
       success={(data) => <NewTokenNotice token={data.token} name={data.name} />}
     >
-      <Field label="Name">
-        <input name="name" placeholder="e.g. CI on main" className={`${inputClass} w-72 max-w-full`} required />
+      <Field label="Name" name="name">
+        <input
+          name="name"
+          placeholder="e.g. CI on main"
+          className={`${inputClass} w-72 max-w-full aria-[invalid=true]:border-rose-500`}
+          maxLength={TOKEN_NAME_MAX}
+          required
+        />
       </Field>
     </ActionForm>
   );

@@ -27,11 +27,13 @@ const ZPersonName = z
   .trim()
   .min(1, "required: 1–120 characters")
   .max(120, "at most 120 characters");
+// Also the token form's maxLength.
+export const TOKEN_NAME_MAX = 80;
 const ZTokenName = z
   .string({ error: (i) => (i.input === undefined ? "required: a name saying what the token is for" : "must be text") })
   .trim()
   .min(1, "required: a name saying what the token is for")
-  .max(80, "at most 80 characters");
+  .max(TOKEN_NAME_MAX, `at most ${TOKEN_NAME_MAX} characters`);
 
 export const ZSignIn = z.strictObject({ email: ZEmail, password: ZPassword }, { error: strict });
 export const ZTokenRequest = z.strictObject(
