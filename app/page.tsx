@@ -9,7 +9,8 @@ import { EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
 import { buttonClass } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/input-classes";
 
-export const metadata: Metadata = { title: "Inbox" };
+// The root layout's title template names the site on the pages below it, not on its own segment's page.
+export const metadata: Metadata = { title: { absolute: "Inbox · Gatehouse" } };
 
 type Props = { searchParams: Promise<{ work?: string; ending?: string; before?: string }> };
 

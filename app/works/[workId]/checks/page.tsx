@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { cache } from "react";
 import { HISTORY_DAYS, SAMPLE_RUNS } from "@/lib/services/check-history";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
@@ -7,12 +8,18 @@ import { readCheckHistory } from "@/lib/services/check-history";
 import { CheckHistoryTable } from "@/components/landing/check-history-table";
 import { Breadcrumbs, EmptyState, PageHeader } from "@/components/ui/page-parts";
 
-export const metadata: Metadata = { title: "Check history" };
+const getWork = cache(async (workId: string) => readWork(await getPageActor(), workId));
 
-export default async function CheckHistoryPage({ params }: { params: Promise<{ workId: string }> }) {
+type Props = { params: Promise<{ workId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Check history · ${(await orNotFound(getWork((await params).workId))).name}` };
+}
+
+export default async function CheckHistoryPage({ params }: Props) {
   const { workId } = await params;
   const actor = await getPageActor();
-  const work = await orNotFound(readWork(actor, workId));
+  const work = await orNotFound(getWork(workId));
   const checks = await readCheckHistory(actor, workId);
   return (
     <>
