@@ -7,7 +7,7 @@ import { api, demoWork, runJson } from "./support/api";
 // The demo Work's first run, once it has ended (its attempt 1 has a "unit" check with a log).
 async function endedDemoRun(): Promise<{ workId: string; taskId: string; runId: string; attempts: number }> {
   const { id: workId, taskId } = await demoWork();
-  const runs = (await api("GET", `/api/tasks/${taskId}/runs`)).json.runs as { id: string }[];
+  const runs = (await api("GET", `/api/tasks/${taskId}/runs`)).json.runs as unknown as { id: string }[];
   const runId = runs.at(-1)!.id;
   await expect.poll(async () => (await runJson(runId)).status, { timeout: 60_000 }).toBe("finished");
   return { workId, taskId, runId, attempts: (await runJson(runId)).attempts.length };
