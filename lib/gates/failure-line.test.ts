@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failureSummaryLine, firstFailureLine } from "./failure-line";
+import { firstFailureLine, messageLineOf } from "./failure-line";
 
 describe("firstFailureLine", () => {
   it.each([
@@ -25,34 +25,53 @@ describe("firstFailureLine", () => {
   });
 });
 
-describe("failureSummaryLine", () => {
+describe("messageLineOf", () => {
   it.each([
     ["a warning after the failure", "✗ rounds half-even\nFAIL\nwarning: deprecated API\n", "✗ rounds half-even"],
-    ["a closing count", "not ok 1 - adds\n# tests 3\n# pass 2\n1 failing\n# duration_ms 12", "1 failing"],
     [
-      "a tool's error line, coloured",
-      "building\n\u001b[31merror:\u001b[0m bundle too large\ndone in 2s",
-      "error: bundle too large",
+      "npm's closing words",
+      "src/b.ts(9,3): error TS2322: nope\nnpm error Lifecycle script `lint` failed with error:\nnpm error code 2",
+      "src/b.ts(9,3): error TS2322: nope",
     ],
     [
-      "pytest's closing line",
-      "FAILED t.py::test_a - assert 1 == 2\n==== 1 failed, 3 passed in 0.1s ====",
-      "==== 1 failed, 3 passed in 0.1s ====",
+      "make's",
+      "cc -o app main.c\nmain.c:3: error: x undeclared\nmake: *** [Makefile:2: app] Error 1",
+      "main.c:3: error: x undeclared",
     ],
     [
-      "an exception",
-      "Traceback (most recent call last):\n  File x\nValueError: no such row\ncleanup ok",
-      "ValueError: no such row",
+      "yarn's",
+      "Error: no such table\nerror Command failed with exit code 1.\ninfo Visit https://yarnpkg.com/en/docs/cli/run",
+      "Error: no such table",
     ],
-  ])("says what failed: %s", (_what, text, line) => {
-    expect(failureSummaryLine(text)).toBe(line);
+    ["Node's deprecation warning", "boom\n(node:4242) DeprecationWarning: Buffer() is deprecated", "boom"],
+    [
+      "coloured",
+      "\u001b[31mmigration 0012 has no down step\u001b[0m\n\u001b[33mwarning:\u001b[0m slow disk",
+      "migration 0012 has no down step",
+    ],
+  ])("passes over %s", (_what, text, line) => {
+    expect(messageLineOf(text)).toBe(line);
   });
 
   it.each([
-    ["plain output", "compiling\nlinking\nstopped"],
-    ["a count of none", "Tests: 0 failed, 5 passed\n0 errors"],
-    ["bare keywords", "FAIL\nerror\n"],
-  ])("says nothing of %s (the last line stands)", (_what, text) => {
-    expect(failureSummaryLine(text)).toBeNull();
+    // What it does not know as a trailer stays the message, as the last line always was.
+    [
+      "a recovered error before the last line",
+      "Error: connect ECONNREFUSED, retrying\nmigration 0012 has no down step",
+      "migration 0012 has no down step",
+    ],
+    [
+      "eslint's count after tsc's error",
+      "src/b.ts(9,3): error TS2322: nope\n✖ 3 problems (0 errors, 3 warnings)",
+      "✖ 3 problems (0 errors, 3 warnings)",
+    ],
+    ["only trailers: the last of them", "warning: one\nwarning: two", "warning: two"],
+  ])("keeps the last line for %s", (_what, text, line) => {
+    expect(messageLineOf(text)).toBe(line);
+  });
+
+  it("says nothing of no output", () => {
+    expect(messageLineOf("")).toBeNull();
+    expect(messageLineOf("\n  \n")).toBeNull();
   });
 });

@@ -21,26 +21,30 @@ export function firstFailureLine(text: string): number | null {
   return at === -1 ? null : at + 1;
 }
 
-// Lines that say what failed: a runner's failure report (above), its closing count ("3 failed", "Tests:
-// 1 failed, 4 passed", "2 failing"), or a tool's error line ("error: …", "FAILED tests/…", "TypeError: …").
-const FAILURE_SAYINGS: readonly RegExp[] = [
-  ...FAILURE_STARTS,
-  /\b[1-9]\d* (?:failed|failing|failures?|errors?)\b/i,
-  /^\s*(?:error|fatal|ERROR|FATAL|FAILED|FAIL)\b[:\s[]/,
-  /^\s*(?:[A-Z]\w*)?(?:Error|Exception)\b(?:\s*\[\w+\])?:\s/,
+// Lines a command prints after what it has to say, which never say what happened: warnings, a package
+// manager's or make's closing words about the script that failed, timings. A result's message passes over
+// them (and over a bare "FAIL" or "error", which says that, not what) to the line before.
+const TRAILERS: readonly RegExp[] = [
+  /^(?:warning|warn|WARN|WARNING)\b[:\s]/i,
+  /^\(node:\d+\) \w*Warning\b/,
+  /^npm (?:ERR!|error|warn|WARN)\b/,
+  /^(?:ERR_PNPM_\w+|ELIFECYCLE)\b/,
+  /^error Command failed with exit code \d+\.?$/,
+  /^info Visit https:\/\/yarnpkg\.com\//,
+  /^make(?:\[\d+\])?: \*\*\* /,
+  /^(?:✨\s+)?Done in [\d.]+m?s\.?$/,
+  /^(?:real|user|sys)\s+\d+m[\d.]+s$/,
+  /^(?:FAIL|FAILED|ERROR|error|fatal)$/,
 ];
 
-// The message of a command that failed: the last line of `text` that says what failed, rather than its last
-// line, which after the failure is often a trailer or a warning ("warning: deprecated API"). null when no
-// line says so (the caller keeps the last line). Colours stripped, at most 500 characters.
-export function failureSummaryLine(text: string): string | null {
-  const lines = stripAnsi(text).split(/\r?\n|\r/);
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i].trim();
-    // A bare "FAIL" or "error" says that, not what.
-    if (/^(?:FAIL|FAILED|ERROR|error|fatal)$/.test(line)) continue;
-    if (FAILURE_SAYINGS.some((pattern) => pattern.test(line)))
-      return line.length > 500 ? `${line.slice(0, 499)}…` : line;
-  }
-  return null;
+// A result's message: the last line of `text` that is not a trailer (the last non-empty line when every line
+// is one), colours stripped, at most 500 characters; null when nothing was printed.
+export function messageLineOf(text: string): string | null {
+  const lines = stripAnsi(text)
+    .split(/\r?\n|\r/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+  const said = lines.findLast((line) => !TRAILERS.some((pattern) => pattern.test(line))) ?? lines.at(-1);
+  if (said === undefined) return null;
+  return said.length > 500 ? `${said.slice(0, 499)}…` : said;
 }

@@ -572,7 +572,7 @@ change the gate", async () => {
     expect(detail.run.ending).toBe("accepted");
   });
 
-  it("a failed check's message is the line that says what failed, not the warning printed after it", async () => {
+  it("a check's message passes over the warning and the bare FAIL printed after what failed", async () => {
     const s = await makeScenario(h, {
       checkDefaults: [
         check("coloured", "printf '\\033[31m✗ rounds half-even\\033[0m\\nFAIL\\nwarning: deprecated API\\n'; exit 1"),
@@ -583,7 +583,7 @@ change the gate", async () => {
     const byId = Object.fromEntries(detail.attempts[0].results.map((r) => [r.checkId, r]));
     expect(byId.coloured.verdict).toBe("failed");
     expect(byId.coloured.message).toBe("✗ rounds half-even");
-    // No line says what failed: the last line stands.
+    // Nothing after it to pass over: the last line stands.
     expect(byId.plain.message).toBe("stopped");
   });
 

@@ -5,7 +5,8 @@
 // cap and the server no more memory than the ring. Callers may reuse a chunk once write returns.
 import fs from "node:fs";
 import { ByteRing } from "./byte-ring";
-import { decodeForDisplay, formatBytes, lastNonEmptyLine } from "./text";
+import { messageLineOf } from "../../gates/failure-line";
+import { decodeForDisplay, formatBytes } from "./text";
 
 export const TAIL_BYTES = 16 * 1024;
 // The most a log keeps in memory for its tail, whatever the cap.
@@ -126,7 +127,8 @@ export class LogSink {
       storedBytes: this.headTaken + ringLen,
       note,
       tail: note ? `[gatehouse] ${note}\n${tailText}` : tailText,
-      message: lastNonEmptyLine(tailText),
+      // The last line that is not a trailer (a warning, npm's or make's closing words): the result's message.
+      message: messageLineOf(tailText),
     };
   }
 }

@@ -1,6 +1,5 @@
 // Turning stored bytes into text that is safe to keep in the database and show: invalid UTF-8 becomes
 // U+FFFD, NUL becomes ␀ (PostgreSQL text cannot hold it), a cut multi-byte character at the start is dropped.
-import { stripAnsi } from "../../gates/strip-ansi";
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
@@ -8,16 +7,6 @@ export function decodeForDisplay(bytes: Buffer, options: { isCutAtStart?: boolea
   let start = 0;
   if (options.isCutAtStart) while (start < Math.min(3, bytes.length) && (bytes[start] & 0xc0) === 0x80) start++;
   return decoder.decode(bytes.subarray(start)).replace(/\0/g, "\u2400");
-}
-
-// The last non-empty line, without colour codes, at most 500 characters: a result's message.
-export function lastNonEmptyLine(text: string): string | null {
-  const lines = text.split(/\r?\n|\r/);
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = stripAnsi(lines[i]).trim();
-    if (line.length > 0) return line.length > 500 ? `${line.slice(0, 499)}…` : line;
-  }
-  return null;
 }
 
 export function formatBytes(n: number): string {

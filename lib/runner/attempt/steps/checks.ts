@@ -3,7 +3,6 @@
 // bounded by its timeout and what is left of the budget, and is judged by its exit code and its test
 // summary. failFast stops the rest at the first blocking required verdict.
 import { gateRequired } from "../../../gates/agent-report";
-import { failureSummaryLine } from "../../../gates/failure-line";
 import { isBlockingVerdict, type Verdict } from "../../../gates/gate";
 import { timeoutOf, type EffectiveCheck } from "../../../gates/merge-checks";
 import { PROFILES } from "../../../gates/work-schema";
@@ -112,12 +111,7 @@ async function runOneCheck(
       ? `${timeoutWords(timeout)}${outcome.message ? ` · ${outcome.message}` : ""}`
       : isOutputMissing
         ? `exit code ${outcome.exitCode}, but the output does not contain "${masker.maskText(check.expectStdout!)}"`
-        : (noSummary.message ??
-          judged?.message ??
-          (verdict === "passed" && tests?.counts
-            ? null
-            : // A failure's message says what failed when a line does, not the warning or trailer printed after it.
-              ((verdict === "failed" ? failureSummaryLine(outcome.tail ?? "") : null) ?? outcome.message)));
+        : (noSummary.message ?? judged?.message ?? (verdict === "passed" && tests?.counts ? null : outcome.message));
   results.update(check.id, {
     verdict,
     exitCode: outcome.exitCode,
