@@ -114,6 +114,16 @@ change it", async ({ page }) => {
     await page.getByRole("textbox", { name: "Repository", exact: true }).fill(bare.dir);
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: "Saved: version 2" })).toBeVisible();
+    // The other sections take up the version that save made: their next save is not refused as stale.
+    await nav(page)
+      .getByRole("link", { name: /^Proof/ })
+      .click();
+    await expect(async () => {
+      await page.getByLabel("Protected files", { exact: true }).fill("scripts/**");
+      await expect(page.getByLabel("Protected files", { exact: true })).toHaveValue("scripts/**", { timeout: 1000 });
+    }).toPass();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved: version 3" })).toBeVisible();
   } finally {
     bare.cleanup();
   }
@@ -144,7 +154,10 @@ them; an admin's warning that Merge will fail links to General", async ({ page, 
         await theirs.goto(`/works/${workId}/settings`);
         await nav(theirs).getByRole("link", { name: "General", exact: true }).click();
       } else {
-        await theirs.goto(`/works/${workId}/settings`);
+        // The probes behind ?repo= run git on the repository: for the leads who land there, not for any reader.
+        await theirs.goto(`/works/${workId}/settings?repo=checked-out`);
+        await expect(theirs.getByRole("heading", { name: "Checks and policy" })).toBeVisible();
+        await expect(theirs.getByRole("note", { name: "Merge will fail" })).toHaveCount(0);
         await theirs.getByRole("link", { name: "Its name and repository" }).click();
       }
       await expect(theirs).toHaveURL(new RegExp(`/works/${workId}/settings/general$`));

@@ -4,7 +4,7 @@
 // keep mine on top of their version); discard goes back to what was last read or saved.
 // A save, a discard or "load theirs" may be scoped to some fields (a section of the Work's settings page):
 // the other fields keep what the person typed, on top of the version now saved.
-import { useMemo, useState, useTransition } from "react";
+import { useEffect, useMemo, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/actions/safe-action";
 
@@ -46,6 +46,18 @@ export function useVersionedSettings<S extends { version: number }, F extends ob
   const [conflict, setConflict] = useState<S | null>(null);
   const [message, setMessage] = useState<SaveMessage | null>(null);
   const [isPending, startTransition] = useTransition();
+  // A newer version read by the page (after a save elsewhere: the Work's General section raises the version
+  // without touching these settings) is taken up when its settings are the ones this copy was read at, so
+  // the next save here is not refused as stale against one's own change. Settings someone else changed stay
+  // a conflict, shown on save.
+  useEffect(() => {
+    setBase((b) =>
+      initial.version > b.version &&
+      JSON.stringify(patchFrom(formFrom(initial))) === JSON.stringify(patchFrom(formFrom(b)))
+        ? { ...b, version: initial.version }
+        : b,
+    );
+  }, [initial, formFrom, patchFrom]);
   const savedPatch = useMemo(() => patchFrom(formFrom(base)), [base, formFrom, patchFrom]);
   const currentPatch = patchFrom(form);
   // The fields whose value differs from the saved one.
