@@ -4,6 +4,7 @@ import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { probeRepository } from "@/lib/services/work-repositories";
 import { canChangeWorkIdentity, readWork } from "@/lib/services/works";
+import { standingAllows, standingOn } from "@/lib/services/access";
 import { landingWarning } from "@/lib/services/merge";
 import { LandingWarning } from "@/components/works/landing-warning";
 
@@ -25,6 +26,9 @@ export default async function WorkSettingsPage({
   const { workId } = await params;
   const actor = await getPageActor();
   const work = await orNotFound(readWork(actor, workId));
+  // The probes run git against the repository (ls-remote for up to 15 s): for the leads who land here after
+  // saving the Work, not for any reader who types the address.
+  if (!standingAllows(await standingOn(actor, work.id), "lead")) return null;
   const canChange = canChangeWorkIdentity(actor);
   const [unreachable, landing] = await Promise.all([
     repo === "unreachable" ? probeRepository(work.repoUrl) : null,
