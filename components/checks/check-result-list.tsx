@@ -17,6 +17,8 @@ type Props = {
 };
 
 // The order in use is the pressed half of the toggle.
+// The outline inside the button: the group's clipped, rounded frame would hide one drawn outside it.
+const SEGMENT = "px-2.5 py-1 font-medium focus-visible:-outline-offset-2";
 const PRESSED = "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white";
 const NOT_PRESSED = "bg-white text-zinc-600 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-400";
 
@@ -112,9 +114,7 @@ export function GroupToggle({ grouped, onChange }: { grouped: boolean; onChange:
           type="button"
           aria-pressed={grouped === value}
           onClick={() => onChange(value)}
-          className={
-            `px-2.5 py-1 font-medium focus-visible:-outline-offset-2 ` + `${grouped === value ? PRESSED : NOT_PRESSED}`
-          }
+          className={`${SEGMENT} ${grouped === value ? PRESSED : NOT_PRESSED}`}
         >
           {value ? "By kind" : "As run"}
         </button>

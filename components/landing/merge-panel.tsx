@@ -15,12 +15,12 @@ type Props = {
   // null when the actor may not merge (the button is not shown).
   merge: (() => Promise<ActionResult<{ commit: string; base: string }>>) | null;
   refusedInAdvance: string | null;
-  // The Work's base branch; null: the repository's default branch, named as such (not as a branch called so).
+  // The Work's base branch; null: the repository's HEAD branch, named as such (not as a branch called so).
   base: string | null;
 };
 
 function BaseBranch({ base }: { base: string | null }) {
-  return base ? <code className="font-mono">{base}</code> : <>the repository's default branch</>;
+  return base ? <code className="font-mono">{base}</code> : <>the repository's HEAD branch</>;
 }
 
 export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, base }: Props) {

@@ -76,6 +76,35 @@ describe("findMissingObject", () => {
     expect(await missing(SYSTEM_ACTOR, "/runs/r/attempts/1/checks/unit/log")).toBeNull();
   });
 
+  // A held-out check's log is refused to a viewer as forbidden, not as missing: the page is there (200) and
+  // says so itself.
+  it("a held-out check's log is there for a viewer, whose page then says it is held out", async () => {
+    const db = getDb();
+    const run = await db.run.findUniqueOrThrow({ where: { id: "r" } });
+    const checks = [
+      ...(run.checks as object[]),
+      { id: "held", name: "Held", kind: "test", command: "true", hidden: true },
+    ];
+    await db.run.update({ where: { id: "r" }, data: { checks } });
+    await db.checkResult.create({
+      data: {
+        attemptId: "r-1",
+        runId: "r",
+        kind: "test",
+        required: true,
+        logAttempt: 1,
+        position: 2,
+        checkId: "held",
+        name: "Held",
+        verdict: "passed",
+      },
+    });
+    const log = checkLogPathOf(t.dataDir, "r", 1, "held");
+    fs.writeFileSync(log, "held out\n");
+    expect(await missing(viewer, "/runs/r/attempts/1/checks/held/log")).toBeNull();
+    expect(await missing(outsider, "/runs/r/attempts/1/checks/held/log")).toBe("run");
+  });
+
   // A Work one has no role on is indistinguishable from one that does not exist, and so is all it holds.
   it.each([
     ["/works/w", "work"],
