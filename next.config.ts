@@ -21,8 +21,13 @@ const nextConfig: NextConfig = {
   // Addresses people type for the sign-in page. Redirected before proxy.ts, which would send someone signed
   // out to /signin?next=/login: signed in, they would then land on a page that does not exist. Signed in
   // already, /signin leads on to the inbox.
+  // `/settings` is one's own settings, of which API tokens are the only section: a real redirect (a page's
+  // redirect() streams the loading skeleton first, so the browser arrived there only after a 200).
   async redirects() {
-    return ["/login", "/log-in", "/sign-in"].map((source) => ({ source, destination: "/signin", permanent: false }));
+    return [
+      ...["/login", "/log-in", "/sign-in"].map((source) => ({ source, destination: "/signin", permanent: false })),
+      { source: "/settings", destination: "/settings/tokens", permanent: false },
+    ];
   },
 };
 

@@ -27,7 +27,10 @@ test("an admin creates a Work and a task from the dashboard", async ({ page }) =
 });
 
 test("an API token is shown once, works as a bearer token, and stops working when revoked", async ({ page }) => {
-  // `/settings` (typed, or linked from elsewhere) leads to the only section there is.
+  // `/settings` (typed, or linked from elsewhere) leads to the only section there is, by a real redirect.
+  const settings = await page.request.get("/settings", { maxRedirects: 0 });
+  expect(settings.status()).toBe(307);
+  expect(settings.headers().location).toBe("/settings/tokens");
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/settings\/tokens$/);
   const name = `CI ${Date.now()}`;
