@@ -276,10 +276,14 @@ param", async () => {
     );
     expect([unrouted.status, unrouted.json?.error?.code]).toEqual([404, "not_found"]);
     // Encoded dot segments (which clients resolve before sending) land on another route or none: a 4xx.
-    for (const url of ["/api/runs/%2e%2e/decision", "/api/runs/%2E%2E/attempts", "/works/%2e%2e/settings"]) {
-      const res = await send("POST", url, { ...TOKEN, "content-type": "multipart/form-data; boundary=zzz" }, "--zzz--");
+    const multipart = { ...TOKEN, "content-type": "multipart/form-data; boundary=zzz" };
+    for (const url of ["/api/runs/%2e%2e/decision", "/api/runs/%2E%2E/attempts", "/works/%2e%2e/audit"]) {
+      const res = await send("POST", url, multipart, "--zzz--");
       expect([url, res.status >= 400 && res.status < 500]).toEqual([url, true]);
     }
+    // What resolves to /settings meets its redirect (next.config.ts): sent on, never served or decoded there.
+    const moved = await send("POST", "/works/%2e%2e/settings", multipart, "--zzz--");
+    expect([moved.status, moved.headers.get("location")]).toEqual([307, "/settings/tokens"]);
   });
 
   test("pages ignore a ?before= that is not a page cursor instead of failing", async ({ request }) => {
