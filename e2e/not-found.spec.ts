@@ -19,6 +19,7 @@ test("unknown or malformed ids answer 404 with a page naming what is not there",
   const missing: [string, string][] = [
     ["/works/no-such-work", "No such Work"],
     ["/works/no-such-work/checks", "No such Work"],
+    [`/works/${workId}/settings/no-such-section`, "No such section"],
     ["/tasks/no-such-task", "No such task"],
     ["/tasks/no-such-task/edit", "No such task"],
     ["/runs/no-such-run", "No such run"],

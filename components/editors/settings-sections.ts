@@ -2,10 +2,10 @@
 // repository and base branch: general), the settings sections of the registry (each saved on its own), then
 // the other server-rendered ones: the secrets, the people (access), the assets and the history.
 import { SETTINGS_SECTIONS, type SettingsSection } from "@/lib/gates/work-settings";
+import { isServerSection, isSettingsPageSection, type SettingsPageSection } from "@/lib/pages/settings-page-sections";
 
-const SERVER_SECTIONS = ["general", "secrets", "access", "assets", "history"] as const;
-export type ServerSection = (typeof SERVER_SECTIONS)[number];
-export type SettingsPageSection = SettingsSection | ServerSection;
+export { isServerSection, isSettingsPageSection, type SettingsPageSection };
+
 type NavEntry = { id: SettingsPageSection; label: string };
 
 const LABELS: Record<SettingsSection, string> = {
@@ -32,12 +32,6 @@ export const SETTINGS_PAGE_SECTIONS: readonly NavEntry[] = [
 
 export function sectionLabel(id: string): string {
   return SETTINGS_PAGE_SECTIONS.find((s) => s.id === id)?.label ?? id;
-}
-
-export const isServerSection = (id: string): id is ServerSection => (SERVER_SECTIONS as readonly string[]).includes(id);
-
-export function isSettingsPageSection(id: string): id is SettingsPageSection {
-  return isServerSection(id) || (SETTINGS_SECTIONS as readonly string[]).includes(id);
 }
 
 export const isEditorSection = (id: string): id is SettingsSection =>

@@ -6,7 +6,9 @@ describe("pageObjectsOf: what a page's address names", () => {
   it.each<[string, PageObjects | null]>([
     ["/works/w1", { kind: "work", workId: "w1" }],
     ["/works/w1/checks", { kind: "work", workId: "w1" }],
-    ["/works/w1/settings/proof", { kind: "work", workId: "w1" }],
+    ["/works/w1/settings/proof", { kind: "work", workId: "w1", section: "proof" }],
+    ["/works/w1/settings/nope", { kind: "work", workId: "w1", section: "nope" }],
+    ["/works/w1/settings", { kind: "work", workId: "w1" }],
     ["/tasks/t1", { kind: "task", taskId: "t1" }],
     ["/tasks/t1/edit", { kind: "task", taskId: "t1" }],
     ["/runs/r1", { kind: "run", runId: "r1" }],

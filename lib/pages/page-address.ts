@@ -6,7 +6,11 @@ import type { PageObjects } from "../services/page-objects";
 export function pageObjectsOf(pathname: string): PageObjects | null {
   const [first, id, ...rest] = pathname.split("/").slice(1).map(decodeURIComponent);
   if (!id) return null;
-  if (first === "works") return { kind: "work", workId: id };
+  // /works/:workId/settings/:section names a section of its settings as well.
+  if (first === "works")
+    return rest[0] === "settings" && rest.length === 2 && rest[1]
+      ? { kind: "work", workId: id, section: rest[1] }
+      : { kind: "work", workId: id };
   if (first === "tasks") return { kind: "task", taskId: id };
   if (first !== "runs") return null;
   // /runs/:runId/attempts/:n/checks/:checkId/log, the one page below a run.

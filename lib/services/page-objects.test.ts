@@ -50,6 +50,10 @@ describe("findMissingObject", () => {
   it.each([
     ["/works/w", null],
     ["/works/w/settings/proof", null],
+    ["/works/w/settings/general", null],
+    ["/works/w/settings/history", null],
+    ["/works/w/settings/nope", "section"],
+    ["/works/nope/settings/nope", "work"],
     ["/works/nope", "work"],
     ["/works/v", "work"],
     ["/tasks/a", null],

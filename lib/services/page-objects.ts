@@ -6,6 +6,7 @@ import type { Actor } from "../auth/actor";
 import { findAttempt, type AttemptRecord } from "../db/runs";
 import { isAppError, notFound } from "../errors";
 import { attemptNumberOf } from "../gates/attempt-number";
+import { isSettingsPageSection } from "../pages/settings-page-sections";
 import { locateLog } from "./logs";
 import { readRun } from "./runs";
 import { readTask } from "./tasks";
@@ -13,15 +14,18 @@ import { readWork } from "./works";
 
 // What an address names (lib/pages/page-address.ts reads it), its ids as typed.
 export type PageObjects =
-  | { kind: "work"; workId: string }
+  | { kind: "work"; workId: string; section?: string }
   | { kind: "task"; taskId: string }
   | { kind: "run"; runId: string; attempt?: string; check?: string };
 
-export type MissingObject = "work" | "task" | "run" | "attempt" | "check";
+export type MissingObject = "work" | "task" | "run" | "attempt" | "check" | "section";
 
 // The first object of the address that is not there (or not the actor's to see), or null when all are.
 export async function findMissingObject(actor: Actor, named: PageObjects): Promise<MissingObject | null> {
-  if (named.kind === "work") return (await isThere(readWork(actor, named.workId))) ? null : "work";
+  if (named.kind === "work") {
+    if (!(await isThere(readWork(actor, named.workId)))) return "work";
+    return named.section === undefined || isSettingsPageSection(named.section) ? null : "section";
+  }
   if (named.kind === "task") return (await isThere(readTask(actor, named.taskId))) ? null : "task";
   if (!(await isThere(readRun(actor, named.runId)))) return "run";
   if (named.attempt === undefined) return null;
