@@ -1,20 +1,9 @@
-import type { Browser } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { api, BASE_URL, demoWork, demoWorkJson, personWithRole } from "./support/api";
 import { callServerAction } from "./support/server-actions";
+import { signedInContext } from "./support/sign-in";
 
 test.use({ storageState: { cookies: [], origins: [] } });
-
-async function signedInContext(browser: Browser, person: { email: string; password: string }) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill(person.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByLabel(/^Account: /)).toBeVisible();
-  return { context, page };
-}
 
 async function runCount(taskId: string): Promise<number> {
   const runs = await api("GET", `/api/tasks/${taskId}/runs`);

@@ -1,19 +1,8 @@
-import type { Browser } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { api, dispatch, personWithRole, runJson, workWithChecks } from "./support/api";
+import { signedInContext } from "./support/sign-in";
 
 const SECRET = "e2e-held-out-marker";
-
-async function signedInPage(browser: Browser, person: { email: string; password: string }) {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill(person.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByLabel(/^Account: /)).toBeVisible();
-  return { context, page };
-}
 
 test("a run with an agent check says who ran each check; a viewer sees a held-out check's name and \
 verdict, not its command", async ({ page, browser }) => {
@@ -63,7 +52,7 @@ verdict, not its command", async ({ page, browser }) => {
   await expect(page.getByText(SECRET).first()).toBeAttached();
 
   const viewer = await personWithRole(workId, "viewer");
-  const { context, page: asViewer } = await signedInPage(browser, viewer);
+  const { context, page: asViewer } = await signedInContext(browser, viewer);
   await asViewer.goto(`/runs/${runId}`);
   const held = asViewer.getByTestId("run-checks").locator('[data-check-id="held"]');
   await expect(held).toContainText("Held-out acceptance");

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "./support/test";
 import { E2E_BOOTSTRAP_TOKEN } from "./support/accounts";
+import { signedInContext } from "./support/sign-in";
 import { api, BASE_URL, demoWork, dispatch, personWithRole, runJson, workWithChecks } from "./support/api";
 import { rawRequest } from "./support/raw-http";
 import { callServerAction } from "./support/server-actions";
@@ -496,13 +497,7 @@ test("held-out checks leak nothing to a viewer or an engineer on any page", asyn
   await expect.poll(async () => (await runJson(runId)).status, { timeout: 60_000 }).toBe("finished");
   for (const role of ["viewer", "engineer"] as const) {
     const person = await personWithRole(workId, role);
-    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-    const page = await context.newPage();
-    await page.goto("/signin");
-    await page.getByLabel("Email").fill(person.email);
-    await page.getByLabel("Password").fill(person.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByLabel(/^Account: /)).toBeVisible();
+    const { context, page } = await signedInContext(browser, person);
     for (const url of [`/runs/${runId}`, `/tasks/${taskId}`, `/tasks/${taskId}/edit`, `/works/${workId}/checks`, "/"]) {
       await page.goto(url);
       await expect(page.locator("main")).toBeVisible();

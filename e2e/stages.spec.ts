@@ -5,6 +5,7 @@ import type { Page } from "@playwright/test";
 import { shotForPeople } from "./support/shots";
 import { expect, test } from "./support/test";
 import { api, dispatch, personWithRole, runJson, workWithChecks } from "./support/api";
+import { signedInContext } from "./support/sign-in";
 
 async function save(page: Page) {
   await page.getByRole("button", { name: "Save changes" }).click();
@@ -284,13 +285,7 @@ test("a task on a lane lists its stage's held-out check by name only to a viewer
   await expect(declared).toContainText("slugify-held-out-marker");
 
   const viewer = await personWithRole(workId, "viewer");
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const asViewer = await context.newPage();
-  await asViewer.goto("/signin");
-  await asViewer.getByLabel("Email").fill(viewer.email);
-  await asViewer.getByLabel("Password").fill(viewer.password);
-  await asViewer.getByRole("button", { name: "Sign in" }).click();
-  await expect(asViewer.getByLabel(/^Account: /)).toBeVisible();
+  const { context, page: asViewer } = await signedInContext(browser, viewer);
   await asViewer.goto(`/tasks/${task.id}`);
   const seen = asViewer.getByRole("list", { name: "Declared checks" });
   await expect(seen).toContainText("The held-out spec");

@@ -1,27 +1,16 @@
 import { execFileSync } from "node:child_process";
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { makeBareRepo, makeGitRepo } from "@/lib/testing/git-repo";
 import { expect, test } from "./support/test";
 import { api, personWithRole, workWithChecks } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";
+import { signedInContext } from "./support/sign-in";
 
 // Changing which Work a Work is, and what a task is called, in the UI: the General section of a Work's
 // settings (name, repository, base branch: admins edit them, everyone else reads them), the links to it
 // where a page says the repository must change, and a task's title and description in its editor.
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Settings sections" });
-
-async function signedInContext(browser: Browser, person: { email: string; password: string }) {
-  // Signed out to start with (the specs' contexts are the admin's unless told otherwise).
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill(person.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByLabel(/^Account: /)).toBeVisible();
-  return { context, page };
-}
 
 test("the Work's lead, an admin, renames it and moves it to another repository and base branch; an invalid \
 repository is refused beside its field and nothing is saved", async ({ page }) => {
