@@ -29,7 +29,8 @@ export async function findMissingObject(actor: Actor, named: PageObjects): Promi
   if (named.kind === "task") return (await isThere(readTask(actor, named.taskId))) ? null : "task";
   if (!(await isThere(readRun(actor, named.runId)))) return "run";
   if (named.attempt === undefined) return null;
-  if (!(await isThere(readAttempt(actor, named.runId, named.attempt)))) return "attempt";
+  // The run was read (and its access checked) just above: the attempt alone is asked.
+  if (!(await attemptNamed(named.runId, named.attempt))) return "attempt";
   if (named.check === undefined) return null;
   return (await isThere(locateLog(actor, named.runId, named.attempt, named.check))) ? null : "check";
 }
@@ -37,10 +38,15 @@ export async function findMissingObject(actor: Actor, named: PageObjects): Promi
 // An attempt of a run the actor may read, its number as the address gives it ("abc" names none).
 export async function readAttempt(actor: Actor, runId: string, n: string): Promise<AttemptRecord> {
   await readRun(actor, runId);
-  const attemptN = attemptNumberOf(n);
-  const attempt = attemptN === null ? null : await findAttempt({ runId, n: attemptN });
+  const attempt = await attemptNamed(runId, n);
   if (!attempt) throw notFound("Attempt");
   return attempt;
+}
+
+// The attempt `n` (as the address gives it) of a run already read; null when it names none.
+async function attemptNamed(runId: string, n: string): Promise<AttemptRecord | null> {
+  const attemptN = attemptNumberOf(n);
+  return attemptN === null ? null : findAttempt({ runId, n: attemptN });
 }
 
 // A refusal other than "not found" (a held-out check's log, say) is the page's to show.
