@@ -74,12 +74,20 @@ test("a token's name is held to the schema's 80 characters, and a refused one is
   await expect(page.getByTestId("new-token")).toHaveCount(0);
 });
 
-test("a tab's title names the page and Gatehouse; the check history's names its Work", async ({ page }) => {
+test("a tab's title names the page and Gatehouse; a Work's pages name the Work", async ({ page }) => {
   const demo = await demoWorkJson();
   await page.goto("/");
   await expect(page).toHaveTitle("Inbox · Gatehouse");
-  await page.goto(`/works/${demo.id}/checks`);
-  await expect(page).toHaveTitle(`Check history · ${demo.name} · Gatehouse`);
+  // Two Works' boards open in two tabs are told apart by their titles.
+  for (const [path, title] of [
+    ["checks", "Check history"],
+    ["board", "Board"],
+    ["settings", "Checks and policy"],
+    ["settings/general", "General"],
+  ]) {
+    await page.goto(`/works/${demo.id}/${path}`);
+    await expect(page).toHaveTitle(`${title} · ${demo.name} · Gatehouse`);
+  }
 });
 
 test("an admin adds a person; a lead gives them a role and sets a secret whose value is never shown", async ({

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { cache } from "react";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
+import { readPageWork } from "@/lib/pages/page-reads";
 import { loadTasksWithLatestRun } from "@/lib/services/page-data";
-import { canChangeWorkIdentity, readWork } from "@/lib/services/works";
+import { canChangeWorkIdentity } from "@/lib/services/works";
 import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { GateChip } from "@/components/checks/gate-chip";
 import { EndingBadge } from "@/components/runs/ending-badge";
@@ -19,17 +19,15 @@ import { ProfileNote } from "@/components/checks/profile-note";
 import { LandingWarning } from "@/components/works/landing-warning";
 import { landingWarning } from "@/lib/services/merge";
 
-const getWork = cache(async (workId: string) => readWork(await getPageActor(), workId));
-
 type Props = { params: Promise<{ workId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: (await orNotFound(getWork((await params).workId))).name };
+  return { title: (await orNotFound(readPageWork((await params).workId))).name };
 }
 
 export default async function WorkPage({ params }: Props) {
   const { workId } = await params;
-  const work = await orNotFound(getWork(workId));
+  const work = await orNotFound(readPageWork(workId));
   const actor = await getPageActor();
   const tasks = await loadTasksWithLatestRun(actor, workId);
   const standing = await standingOn(actor, workId);

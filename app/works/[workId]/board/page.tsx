@@ -1,17 +1,19 @@
 import type { Metadata } from "next";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
-import { readWork } from "@/lib/services/works";
+import { readPageWork } from "@/lib/pages/page-reads";
 import { readBoard } from "@/lib/services/board";
 import { BoardView } from "@/components/stages/board-view";
 import { Breadcrumbs, EmptyState, PageHeader } from "@/components/ui/page-parts";
 
-export const metadata: Metadata = { title: "Board" };
+export async function generateMetadata({ params }: { params: Promise<{ workId: string }> }): Promise<Metadata> {
+  return { title: `Board · ${(await orNotFound(readPageWork((await params).workId))).name}` };
+}
 
 export default async function BoardPage({ params }: { params: Promise<{ workId: string }> }) {
   const { workId } = await params;
   const actor = await getPageActor();
-  const work = await orNotFound(readWork(actor, workId));
+  const work = await orNotFound(readPageWork(workId));
   const board = await readBoard(actor, workId);
   return (
     <>

@@ -1,25 +1,22 @@
 import type { Metadata } from "next";
-import { cache } from "react";
 import { HISTORY_DAYS, SAMPLE_RUNS } from "@/lib/services/check-history";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
-import { readWork } from "@/lib/services/works";
+import { readPageWork } from "@/lib/pages/page-reads";
 import { readCheckHistory } from "@/lib/services/check-history";
 import { CheckHistoryTable } from "@/components/landing/check-history-table";
 import { Breadcrumbs, EmptyState, PageHeader } from "@/components/ui/page-parts";
 
-const getWork = cache(async (workId: string) => readWork(await getPageActor(), workId));
-
 type Props = { params: Promise<{ workId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Check history · ${(await orNotFound(getWork((await params).workId))).name}` };
+  return { title: `Check history · ${(await orNotFound(readPageWork((await params).workId))).name}` };
 }
 
 export default async function CheckHistoryPage({ params }: Props) {
   const { workId } = await params;
   const actor = await getPageActor();
-  const work = await orNotFound(getWork(workId));
+  const work = await orNotFound(readPageWork(workId));
   const checks = await readCheckHistory(actor, workId);
   return (
     <>

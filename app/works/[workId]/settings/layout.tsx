@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
-import { readWork } from "@/lib/services/works";
+import { readPageWork } from "@/lib/pages/page-reads";
 import { listSecrets } from "@/lib/services/secrets";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { pickSettings } from "@/lib/gates/work-settings";
@@ -22,7 +22,7 @@ export default async function WorkSettingsLayout({
 }) {
   const { workId } = await params;
   const actor = await getPageActor();
-  const work = await orNotFound(readWork(actor, workId));
+  const work = await orNotFound(readPageWork(workId));
   const isLead = standingAllows(await standingOn(actor, workId), "lead");
   return (
     <>

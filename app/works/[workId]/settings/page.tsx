@@ -2,13 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
+import { readPageWork } from "@/lib/pages/page-reads";
 import { probeRepository } from "@/lib/services/work-repositories";
-import { canChangeWorkIdentity, readWork } from "@/lib/services/works";
+import { canChangeWorkIdentity } from "@/lib/services/works";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { landingWarning } from "@/lib/services/merge";
 import { LandingWarning } from "@/components/works/landing-warning";
 
-export const metadata: Metadata = { title: "Checks and policy" };
+export async function generateMetadata({ params }: { params: Promise<{ workId: string }> }): Promise<Metadata> {
+  return { title: `Checks and policy · ${(await orNotFound(readPageWork((await params).workId))).name}` };
+}
 
 // The settings page opens on the checks, which the layout's editor shows. A Work just created with a
 // repository the server could not reach, or whose base branch is checked out in it, lands here: probed
@@ -25,7 +28,7 @@ export default async function WorkSettingsPage({
   if (repo !== "unreachable" && repo !== "checked-out") return null;
   const { workId } = await params;
   const actor = await getPageActor();
-  const work = await orNotFound(readWork(actor, workId));
+  const work = await orNotFound(readPageWork(workId));
   // The probes run git against the repository (ls-remote for up to 15 s): for the leads who land here after
   // saving the Work, not for any reader who types the address.
   if (!standingAllows(await standingOn(actor, work.id), "lead")) return null;

@@ -15,13 +15,14 @@ import { WorkAssetsPanel } from "@/components/editors/work-assets-panel";
 import { Section } from "@/components/ui/page-parts";
 import { WorkGeneralSection } from "@/components/works/work-general-section";
 import { orNotFound } from "@/lib/pages/or-not-found";
-import { canChangeWorkIdentity, readWork } from "@/lib/services/works";
+import { readPageWork } from "@/lib/pages/page-reads";
+import { canChangeWorkIdentity } from "@/lib/services/works";
 
 type Params = { params: Promise<{ workId: string; section: string }> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const { section } = await params;
-  return { title: `${sectionLabel(section)} · Checks and policy` };
+  const { workId, section } = await params;
+  return { title: `${sectionLabel(section)} · ${(await orNotFound(readPageWork(workId))).name}` };
 }
 
 // One section of the Work's settings. The editor's sections are drawn by the layout (which keeps the working
@@ -33,7 +34,7 @@ export default async function WorkSettingsSectionPage({ params }: Params) {
   if (!isServerSection(section)) return null;
   const actor = await getPageActor();
   if (section === "general") {
-    const work = await orNotFound(readWork(actor, workId));
+    const work = await orNotFound(readPageWork(workId));
     // Only these reach the browser (the form is a client component).
     const { name, repoUrl, baseBranch, version } = work;
     return (
