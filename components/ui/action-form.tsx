@@ -16,7 +16,7 @@ import {
   useState,
 } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
-import type { FieldIssue } from "@/lib/gates/field-issues";
+import { isIssueOf, issuesByField, type FieldIssue } from "@/lib/gates/field-issues";
 import { buttonClass, type ButtonVariant } from "./button";
 import { InlineError } from "./inline-error";
 
@@ -74,11 +74,16 @@ export function ActionForm<T>({
   const errorId = useCallback((name: string) => `${formId}-${name}-error`, [formId]);
   const fields = useMemo(() => ({ issues: fieldErrors, errorId, add }), [fieldErrors, errorId, add]);
   // Issues of a named field are shown as that field's; the others (or the message) as the form's.
+  // Shared out as the Work's General form shares its own (lib/gates/field-issues.ts): a field shows the first
+  // issue at its path or under it.
+  const { byField, rest } = issuesByField(
+    fieldErrors,
+    named.map((f) => f.name),
+  );
   const ofFields = named.flatMap((f) => {
-    const issue = fieldErrors.find((e) => e.path === f.name);
-    return issue ? [{ ...f, message: issue.message }] : [];
+    const message = byField[f.name];
+    return message === undefined ? [] : [{ ...f, message }];
   });
-  const rest = fieldErrors.filter((e) => !named.some((f) => f.name === e.path));
   return (
     <form
       ref={form}
@@ -140,7 +145,7 @@ export function Field({ label, name, children }: { label: string; name?: string;
   const form = useContext(FormFieldsContext);
   const add = form?.add;
   useEffect(() => (name && add ? add({ name, label }) : undefined), [add, name, label]);
-  const isInvalid = !!name && !!form?.issues.some((e) => e.path === name);
+  const isInvalid = !!name && !!form?.issues.some((e) => isIssueOf(e, name));
   const control =
     isInvalid && isValidElement<React.AriaAttributes>(children)
       ? cloneElement(children, { "aria-invalid": true, "aria-describedby": form!.errorId(name) })

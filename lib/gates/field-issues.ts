@@ -30,6 +30,11 @@ export function describeIssues(issues: readonly FieldIssue[]): string {
   return issues.length === 1 ? head : `${head} (and ${issues.length - 1} more)`;
 }
 
+// Whether an issue is about the field: at its path or under it ("checks.0.id" is about "checks").
+export function isIssueOf(issue: FieldIssue, field: string): boolean {
+  return issue.path === field || issue.path.startsWith(`${field}.`);
+}
+
 // A refused form's issues shared out: each of its fields gets the first issue at its path or under it (shown
 // beside the field), and the issues no field names stay in `rest` (shown with the form), so none is lost.
 export function issuesByField<F extends string>(
@@ -39,7 +44,7 @@ export function issuesByField<F extends string>(
   const byField: Partial<Record<F, string>> = {};
   const rest: FieldIssue[] = [];
   for (const issue of issues) {
-    const field = fields.find((f) => issue.path === f || issue.path.startsWith(`${f}.`));
+    const field = fields.find((f) => isIssueOf(issue, f));
     if (field === undefined) rest.push(issue);
     else byField[field] ??= issue.message;
   }
