@@ -43,7 +43,13 @@ export async function gateAtHead(
     commit: pushed.commit,
     ...(opts.report?.length ? { report: { checks: opts.report } } : {}),
   });
-  const run = await watchRun(client, started.runId, { untilAttempt: started.attempt, onEvent: opts.onEvent });
+  // Only this attempt's events: the earlier attempts' checks were told when they ran.
+  const run = await watchRun(client, started.runId, {
+    untilAttempt: started.attempt,
+    onEvent: (event) => {
+      if (event.kind === "end" || event.n === started.attempt) opts.onEvent?.(event);
+    },
+  });
   const attempt = run.attempts.find((a) => a.n === started.attempt) ?? run.attempts[run.attempts.length - 1];
   return { run, attempt, commit: pushed.commit, isSnapshot: pushed.isSnapshot };
 }

@@ -10,6 +10,7 @@ import { grant, makePerson, type Person } from "@/lib/testing/access-fixture";
 import { startApiServer, type ApiServer } from "@/lib/testing/api-server";
 import { cliEnv, runCli } from "@/lib/testing/cli-process";
 import { gitIn } from "@/lib/testing/git-repo";
+import { getDb } from "@/lib/db/client";
 import { check, createHarness, makeScenario, type Harness, type Scenario } from "@/lib/testing/runner-harness";
 
 let h: Harness;
@@ -49,6 +50,16 @@ async function stop(payload: Record<string, unknown>, url = api.url) {
   return { ...res, answer: res.code === 0 ? JSON.parse(res.stdout) : null };
 }
 
+// The task's runs with their attempts counted, newest first.
+async function runsOfTask() {
+  const runs = await getDb().run.findMany({
+    where: { taskId: s.task.id },
+    orderBy: { number: "desc" },
+    select: { number: true, _count: { select: { attempts: true } } },
+  });
+  return runs.map((r) => ({ number: r.number, attempts: r._count.attempts }));
+}
+
 describe("the stop hook", () => {
   it("blocks on red, lets the agent stop when nothing changed after a block, and gives up when the \
 attempts are spent", async () => {
@@ -59,6 +70,18 @@ attempts are spent", async () => {
     expect(first.answer.reason).toMatch(/the gate is red on attempt 1 of 2/);
     expect(first.answer.reason).toContain("app.txt: not fixed");
     expect(first.answer.reason).toContain("1 attempt left");
+
+    // A later turn ends with nothing changed (the agent only answered a question): sent back once more with
+    // attempt 1's failures, and no attempt is spent on the same commit.
+    const again = await stop({ stop_hook_active: false });
+    expect(again.answer.decision).toBe("block");
+    expect(again.answer.reason).toContain("app.txt: not fixed");
+    expect(again.answer.reason).toMatch(
+      /Nothing has changed since attempt 1 \(commit [0-9a-f]{12}\), so no attempt was spent/,
+    );
+    expect(again.answer.reason).toContain("1 attempt left");
+    expect(again.stderr).toMatch(/nothing changed since attempt 1 of run #1 \(gate red\); sent back to the agent/);
+    expect((await runsOfTask()).map((r) => r.attempts)).toEqual([1]);
 
     // Sent back, the agent changed nothing and tries to stop again: it may (no attempt is spent on it).
     const unchanged = await stop({ stop_hook_active: true });
@@ -73,6 +96,17 @@ attempts are spent", async () => {
     const spent = await stop({ stop_hook_active: true });
     expect(spent.answer.decision).toBeUndefined();
     expect(spent.answer.systemMessage).toMatch(/run #1 partial: .*not sending the agent back/);
+    // What the hook told the person watching is this attempt's, not attempt 1's again.
+    expect(spent.stderr).toContain("attempt 2 of 2");
+    expect(spent.stderr).not.toContain("attempt 1 of 2");
+    expect(spent.stderr.match(/failed +unit passes/g)).toHaveLength(1);
+
+    // The run has ended at this commit: a stop with nothing changed starts no new run.
+    const after = await stop({ stop_hook_active: false });
+    expect(after.answer.systemMessage).toMatch(
+      /nothing changed since attempt 2 of run #1 \(gate red\); letting the agent stop/,
+    );
+    expect((await runsOfTask()).map((r) => r.attempts)).toEqual([2]);
   });
 
   it("a server that is down: one line on stderr and a non-zero exit (the agent is not trapped)", async () => {

@@ -2,13 +2,15 @@
 // JSON payload on stdin when the agent wants to end its turn; an answer of {"decision":"block","reason"}
 // on stdout sends the agent back to work with the reason as its next message. On a red gate the reason is
 // the failing checks; on green, or when going on would be pointless, the agent may stop, and the hook
-// says why. It never loops forever: after a block (stop_hook_active) it stops when nothing changed since
-// the gated commit, and the run's attempt budget ends the loop in any case.
-import type { ApiClient, TaskJson, WorkJson } from "./api-client";
+// says why. A stop with nothing changed since the last gated commit spends no attempt: that verdict stands
+// (sent back once with it; after a block, stop_hook_active, let stop), and the run's attempt budget ends
+// the loop in any case.
+import type { ApiClient, RunJson, TaskJson, WorkJson } from "./api-client";
 import { describeFailures } from "./agent-feedback";
 import { describeEnd } from "./endings";
 import { gateAtHead, settledLatestRun } from "./gate-at-head";
 import { commitOfWorkingTree } from "./push-head";
+import { formatEvent } from "./watch-run";
 
 export type HookPayload = { stop_hook_active?: boolean; cwd?: string };
 // What the hook prints on stdout (JSON) and the line it leaves on stderr for the person watching.
@@ -25,6 +27,15 @@ export function parseHookPayload(text: string): HookPayload {
 
 const allowStop = (message: string): HookAnswer => ({ stdout: { systemMessage: message }, note: message });
 
+type AttemptJson = RunJson["attempts"][number];
+
+const sendBack = (reason: string, note: string): HookAnswer => ({ stdout: { decision: "block", reason }, note });
+
+function attemptsLeft(run: RunJson, attempt: AttemptJson): string {
+  const left = run.maxAttempts - attempt.n;
+  return `${left} attempt${left === 1 ? "" : "s"} left`;
+}
+
 export async function answerStop(
   client: ApiClient,
   opts: {
@@ -39,16 +50,22 @@ export async function answerStop(
 ): Promise<HookAnswer> {
   const { task, payload } = opts;
   const cwd = payload.cwd || opts.cwd;
-  if (payload.stop_hook_active) {
-    // Sent back once already: gate again only if the agent changed something since the gated commit.
-    const latest = await settledLatestRun(client, task.id);
-    const last = latest?.attempts.at(-1);
-    const { commit } = await commitOfWorkingTree(cwd, opts.env);
-    if (latest && last?.commit === commit)
-      return allowStop(
-        `gatehouse: nothing changed since attempt ${last.n} of run #${latest.number} (gate ` +
-          `${last.gate}); letting the agent stop`,
-      );
+  // A stop with nothing changed since the last gated commit never spends an attempt (an agent's turn that
+  // only answered a question ends in a stop too): that commit's verdict stands.
+  const latest = await settledLatestRun(client, task.id);
+  const last = latest?.attempts.at(-1);
+  const { commit } = await commitOfWorkingTree(cwd, opts.env);
+  if (latest && last?.status === "finished" && last.commit === commit) {
+    const unchanged = `nothing changed since attempt ${last.n} of run #${latest.number} (gate ${last.gate})`;
+    // Sent back once already (stop_hook_active), it may stop: the loop ends here.
+    if (latest.status !== "waiting" || payload.stop_hook_active)
+      return allowStop(`gatehouse: ${unchanged}; letting the agent stop`);
+    return sendBack(
+      `${describeFailures(latest, last)}\n\nNothing has changed since attempt ${last.n} (commit ` +
+        `${commit.slice(0, 12)}), so no attempt was spent on this stop. Fix what fails, then stop again: ` +
+        `Gatehouse runs the gate on your next stop (${attemptsLeft(latest, last)}).`,
+      `gatehouse: ${unchanged}; sent back to the agent with attempt ${last.n}'s failures`,
+    );
   }
   const outcome = await gateAtHead(client, {
     task,
@@ -57,7 +74,8 @@ export async function answerStop(
     env: opts.env,
     remote: opts.remote,
     onEvent: (event) => {
-      if (event.kind === "check") opts.log?.(`gatehouse: ${event.check.verdict} ${event.check.name}`);
+      const line = formatEvent(event);
+      if (line) opts.log?.(`gatehouse: ${line}`);
     },
   });
   const { run, attempt } = outcome;
@@ -65,16 +83,12 @@ export async function answerStop(
     return allowStop(
       `gatehouse: gate ${attempt.gate} on attempt ${attempt.n} of ${run.maxAttempts} — ${describeEnd(run)}`,
     );
-  if (run.status === "waiting") {
-    const reason =
-      `${describeFailures(run, attempt)}\n\nFix what fails, then stop again: Gatehouse runs the gate ` +
-      `on your next stop (${run.maxAttempts - attempt.n} attempt` +
-      `${run.maxAttempts - attempt.n === 1 ? "" : "s"} left).`;
-    return {
-      stdout: { decision: "block", reason },
-      note: `gatehouse: gate ${attempt.gate} on attempt ${attempt.n} of ${run.maxAttempts}; sent back to the agent`,
-    };
-  }
+  if (run.status === "waiting")
+    return sendBack(
+      `${describeFailures(run, attempt)}\n\nFix what fails, then stop again: Gatehouse runs the gate on your ` +
+        `next stop (${attemptsLeft(run, attempt)}).`,
+      `gatehouse: gate ${attempt.gate} on attempt ${attempt.n} of ${run.maxAttempts}; sent back to the agent`,
+    );
   // The run has ended without green (attempts or budget spent: partial; or inconclusive, cancelled).
   return allowStop(`gatehouse: ${describeEnd(run)}; not sending the agent back (the run has ended)`);
 }
