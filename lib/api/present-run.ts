@@ -1,5 +1,6 @@
 // The JSON shape of a run (SPEC: GET /api/runs/:id), plus what the dashboard needs beside it.
 import { isNothingRequired } from "../gates/gate";
+import { cancelledByOf } from "../gates/run-ending";
 import { presentHeldOut } from "../gates/held-out";
 import { usdSpent } from "../gates/usd-budget";
 import { FROZEN_RUN_COLUMNS, sandboxSettingsOf } from "../gates/work-settings";
@@ -17,6 +18,8 @@ export function presentRunSummary(run: RunRecord) {
     gate: run.gate,
     ending: run.ending,
     endingReason: run.endingReason,
+    // Who cancelled it (an email or a token's label), null when it was not cancelled.
+    cancelledBy: cancelledByOf(run),
     policy: run.policy,
     maxAttempts: run.maxAttempts,
     needsDecision: run.needsDecision,

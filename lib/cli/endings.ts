@@ -1,13 +1,14 @@
 // How a run's state maps to the CLI's exit status (`dispatch --wait`, `run`): 0 accepted, 1 rejected or
 // partial (or waiting for a fix: not accepted yet), 2 inconclusive, 3 cancelled.
 import type { RunJson } from "./api-client";
+import { cancelledByOf } from "../gates/run-ending";
 
 type RunState = Pick<RunJson, "status" | "ending" | "endingReason">;
 
 const EXIT = { accepted: 0, notAccepted: 1, inconclusive: 2, cancelled: 3 } as const;
 
 function isCancelled(run: RunState): boolean {
-  return run.ending === "rejected" && /^cancelled\b/.test(run.endingReason ?? "");
+  return cancelledByOf(run) !== null;
 }
 
 export function exitCodeOf(run: RunState): number {

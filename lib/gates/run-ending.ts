@@ -13,6 +13,16 @@ export const ACTIVE_RUN_STATUSES = ["queued", "running", "waiting"] as const sat
 export const isActiveRun = (run: { status: RunStatus }): boolean =>
   (ACTIVE_RUN_STATUSES as readonly RunStatus[]).includes(run.status);
 
+// A cancel ends a run rejected with the reason "cancelled by <who>" (services/runs.ts cancelRun): who
+// cancelled it, or null for any other ending. The one place that reads the reason back.
+export const CANCELLED_BY = "cancelled by ";
+
+export function cancelledByOf(run: { ending: string | null; endingReason: string | null }): string | null {
+  return run.ending === "rejected" && run.endingReason?.startsWith(CANCELLED_BY)
+    ? run.endingReason.slice(CANCELLED_BY.length)
+    : null;
+}
+
 export type NextStep =
   | { kind: "accept"; reason: string }
   | { kind: "next-attempt" }

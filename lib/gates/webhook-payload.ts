@@ -1,6 +1,7 @@
 // What a webhook delivery says (README, "Webhooks"), and when a failed one is tried again. Checks appear by
 // id, name and verdict only: no command, no log, so a held-out check says no more here than to a viewer.
 import type { WebhookEvent } from "./webhooks";
+import { cancelledByOf } from "./run-ending";
 
 // The first try and 3 retries, 2 s, 8 s and 32 s after the failure before them; 10 s per request.
 export const WEBHOOK_MAX_ATTEMPTS = 4;
@@ -47,6 +48,7 @@ export function buildWebhookPayload(f: PayloadFacts) {
       gate: f.run.gate,
       ending: f.run.ending,
       endingReason: f.run.endingReason,
+      cancelledBy: cancelledByOf(f.run),
       needsDecision: f.run.needsDecision,
       bestAttempt: f.run.bestAttempt,
       attempt: { n: f.attempt?.n ?? 0, of: f.run.maxAttempts },

@@ -88,6 +88,34 @@ it("the payload: the run's link at the public URL, attempt n of m, checks by id,
   });
   expect(payload.run).toMatchObject({ url: "https://gate.example.test/runs/r1", attempt: { n: 3, of: 3 } });
   expect(payload.checks).toEqual([{ id: "hidden", name: "Held out", verdict: "failed", required: true }]);
+  expect(payload.run.cancelledBy).toBeNull();
+});
+
+it("a cancelled run's payload names who cancelled it; a rejection that was no cancel names nobody", () => {
+  const payloadOf = (ending: string, endingReason: string) =>
+    buildWebhookPayload({
+      event: "run.ended",
+      occurredAt: new Date("2026-12-01T12:00:00Z"),
+      publicUrl: "https://gate.example.test",
+      work: { id: "w1", name: "Payments" },
+      task: { id: "t1", key: "PAY-3", title: "Round refunds" },
+      run: {
+        id: "r1",
+        number: 2,
+        status: "finished",
+        gate: "pending",
+        ending,
+        endingReason,
+        needsDecision: false,
+        maxAttempts: 3,
+        bestAttempt: null,
+      },
+      attempt: null,
+      checks: [],
+    }).run.cancelledBy;
+  expect(payloadOf("rejected", "cancelled by ci-bot (API token)")).toBe("ci-bot (API token)");
+  expect(payloadOf("rejected", "rejected by lead@example.com: not what we asked for")).toBeNull();
+  expect(payloadOf("inconclusive", "cancelled by nobody")).toBeNull();
 });
 
 it("gates files never carry webhooks: not exported, and a webhooks key in one is not taken", () => {

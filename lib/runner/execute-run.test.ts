@@ -11,6 +11,7 @@ import { updateWork } from "../services/works";
 import { listAuditEvents } from "../db/audit";
 import { commitFiles, gitIn } from "../testing/git-repo";
 import type { RunDetail } from "../services/run-detail";
+import { presentRun } from "../api/present-run";
 import { watchLaunches } from "./process/spawner";
 import { agentLogPathOf, checkLogPathOf } from "./paths";
 import { killQuietly, liveProcessesInGroup, waitFor, waitUntilGone } from "../testing/processes";
@@ -698,6 +699,8 @@ describe("runs that cannot be judged, and cancelling", () => {
         ["next", "skipped"],
       ]);
       expect(detail.attempts[0].results[0].message).toBe("not run to the end: the run was stopped");
+      // The run's JSON says who cancelled it in a field of its own (webhooks too), not only in the reason.
+      expect(presentRun(detail)).toMatchObject({ ending: "rejected", cancelledBy: "Gatehouse" });
       // A finished run cannot be cancelled again.
       expect((await errorOf(cancelRun(SYSTEM_ACTOR, run.id))).code).toBe("conflict");
     } finally {

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import { supersedeOlderRuns } from "../db/decisions";
 import { sandboxSettingsOf } from "../gates/work-settings";
-import { ACTIVE_RUN_STATUSES, pickBestAttempt, decideNextStep } from "../gates/run-ending";
+import { ACTIVE_RUN_STATUSES, CANCELLED_BY, pickBestAttempt, decideNextStep } from "../gates/run-ending";
 import { isNothingRequired } from "../gates/gate";
 import { formatUsd, isUsdBudgetSpent, usdSpent } from "../gates/usd-budget";
 import type { Ending } from "../gates/run-ending";
@@ -275,7 +275,7 @@ async function endStopped(run: RunRecord, signal: AbortSignal): Promise<void> {
       });
     }
     // cancelRun has already ended the run; what is left is the gate of an attempt cut short.
-    await endRun(run, "rejected", `cancelled by ${reason.by}`);
+    await endRun(run, "rejected", `${CANCELLED_BY}${reason.by}`);
     if (run.gate === "running") await updateRun({ id: run.id, changes: { gate: "pending" } });
   }
 }

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
 import { ZDecision } from "../gates/decision-schema";
 import { supersedeOlderRuns } from "../db/decisions";
-import { ACTIVE_RUN_STATUSES, endingForDecision, isActiveRun } from "../gates/run-ending";
+import { ACTIVE_RUN_STATUSES, CANCELLED_BY, cancelledByOf, endingForDecision, isActiveRun } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
 import { stageAttempts, stageToRun } from "../gates/lanes";
 import { getDb } from "../db/client";
@@ -295,7 +295,7 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
       changes: {
         status: "finished",
         ending: "rejected",
-        endingReason: `cancelled by ${who}`,
+        endingReason: `${CANCELLED_BY}${who}`,
         finishedAt: new Date(),
         needsDecision: false,
       },
@@ -322,7 +322,7 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
 }
 
 function alreadyEnded(run: RunRecord): AppError {
-  const how = run.endingReason?.startsWith("cancelled by") ? run.endingReason : `ended ${run.ending ?? ""}`.trim();
+  const how = cancelledByOf(run) !== null ? run.endingReason : `ended ${run.ending ?? ""}`.trim();
   return new AppError("conflict", `run #${run.number} is already cancelled or finished (${how})`);
 }
 

@@ -5,6 +5,7 @@
 import os from "node:os";
 import { AGENT_LOG_NAME } from "../paths";
 import { heartbeatEveryMs, WORKER_STOPPED } from "../../gates/workers";
+import { cancelledByOf } from "../../gates/run-ending";
 import { warmConnections } from "../../db/client";
 import { findRun } from "../../db/runs";
 import { listWorksRunSince } from "../../db/works";
@@ -263,7 +264,7 @@ export class RunWorker {
         const state = states.get(id);
         if (!state || state.claimedBy !== this.held.get(id)) this.executor.stop(id, { kind: "shutdown" });
         else if (state.status === "finished")
-          this.executor.stop(id, { kind: "cancel", by: state.endingReason?.replace(/^cancelled by /, "") ?? "?" });
+          this.executor.stop(id, { kind: "cancel", by: cancelledByOf({ ending: "rejected", ...state }) ?? "?" });
       }
       for (const id of ids) {
         // The logs first: a viewer who sees a check's live tail can open its log at once.
