@@ -154,6 +154,10 @@ branch's work", async () => {
     const bad = await post({ commit: "abc123" });
     expect(bad.status).toBe(400);
     expect(bad.json.error.issues.map((i: Json) => i.path)).toEqual(["commit"]);
+    // A body without the commit says it is required, not that it "must be text".
+    const missing = await post({});
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.issues).toEqual([{ path: "commit", message: "required" }]);
     const twice = await post({
       commit: "a".repeat(40),
       report: {

@@ -10,7 +10,7 @@ export const ZPushedAttemptRequest = z
   .strictObject(
     {
       commit: z
-        .string({ error: "must be text (a commit id)" })
+        .string({ error: (issue) => (issue.input === undefined ? "required" : "must be text (a commit id)") })
         .regex(/^[0-9a-f]{40}$/, "must be a full 40-character commit id (lower-case hex)"),
       report: ZReport.optional(),
     },
