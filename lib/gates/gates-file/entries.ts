@@ -1,7 +1,7 @@
 // A gates file's entries, whatever its format: the fields of one entry (a YAML map, a runbook's `### id —
 // name` block and its fence) become a check, or the reasons it cannot be one (nothing is dropped silently).
 import { describeBuiltin } from "../builtins";
-import { ZCheck, type Check } from "../check-schema";
+import { ZCheck, ZCheckId, type Check } from "../check-schema";
 import { formatDurationSec, parseDurationSec } from "../duration";
 import { TODO_BLANK } from "../placeholders";
 
@@ -57,12 +57,15 @@ function toCheck(raw: Raw, ids: Ids, defaults: FileDefaults): ImportEntry {
   if (isTodoMap) problems.push("a {TODO: …} blank is left in the command: fill it in first");
   const run = typeof f.run === "string" ? f.run.replace(/\s+$/, "") : f.run === undefined ? "" : isTodoMap ? "" : null;
   const isFenceMissing = problems.some((p) => p.includes("fenced") || p.includes("yaml block"));
+  const before = problems.length;
   if (isBuiltin) {
     if (f.run !== undefined) problems.push("run and use: a check runs a command or a built-in, not both");
   } else if (run === null) problems.push("run: must be text (the shell command)");
   else if (run.trim() === "" && !isFenceMissing && !isTodoMap)
     problems.push("empty command: write the shell command to run");
   else if (TODO_BLANK.test(run)) problems.push("a {TODO: …} blank is left in the command: fill it in first");
+  // The command's problem is said above in the file's own words; the schema would only say it again.
+  const isCommandJudged = isTodoMap || isFenceMissing || problems.length > before;
   const command = run ?? "";
   const shown = isBuiltin ? describeBuiltin(String(f.use), asParams(f.with)) : command;
   const name =
@@ -111,23 +114,20 @@ function toCheck(raw: Raw, ids: Ids, defaults: FileDefaults): ImportEntry {
   }
   if (f.env !== undefined)
     candidate.envPassthrough = typeof f.env === "string" ? f.env.split(/[,\s]+/).filter(Boolean) : f.env;
-  if (problems.length === 0) {
-    const parsed = ZCheck.safeParse(candidate);
-    if (parsed.success) {
-      if (ids.used.has(parsed.data.id)) problems.push(`id: "${parsed.data.id}" is used by another entry of this file`);
-      else {
-        ids.used.add(parsed.data.id);
-        return { label: raw.label, check: parsed.data, problems: [] };
-      }
-    } else {
-      for (const issue of parsed.error.issues) {
-        const [field = "", ...rest] = issue.path.map(String);
-        problems.push(
-          `${[FIELD_NAMES[field] ?? field, ...(field === "with" ? rest : [])].join(".")}: ${issue.message}`,
-        );
-      }
+  // The schema judges the entry even when the file's own rules have refused something, and a refused
+  // entry's id still takes its place, so one reading lists every problem: fixing one never reveals the next.
+  const parsed = ZCheck.safeParse(candidate);
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) {
+      const [field = "", ...rest] = issue.path.map(String);
+      if (field === "command" && isCommandJudged) continue;
+      problems.push(`${[FIELD_NAMES[field] ?? field, ...(field === "with" ? rest : [])].join(".")}: ${issue.message}`);
     }
+  if (ZCheckId.safeParse(id).success) {
+    if (ids.used.has(id)) problems.push(`id: "${id}" is used by another entry of this file`);
+    ids.used.add(id);
   }
+  if (parsed.success && problems.length === 0) return { label: raw.label, check: parsed.data, problems: [] };
   return { label: raw.label, check: null, problems };
 }
 
