@@ -13,6 +13,7 @@ import { describeFailures } from "./agent-feedback";
 import { CliError } from "./cli-error";
 import { describeEnd } from "./endings";
 import { gateAtHead, settledLatestRun, type ReportEntry } from "./gate-at-head";
+import { attemptOf, readCheckLog } from "./logs-command";
 
 type Target = { task: TaskJson; work: WorkJson; cwd: string; env: NodeJS.ProcessEnv; remote?: string };
 
@@ -125,8 +126,7 @@ function createMcpServer(client: ApiClient, target: Target): McpServer {
         if (!latest) return text("no run yet: call run_gate first", true);
         if (latest.checks.find((c) => c.id === check_id)?.hidden)
           return text(`"${check_id}" is a held-out check: its log is not shown`, true);
-        const n = attempt ?? latest.attempts.at(-1)?.n ?? 1;
-        const log = await client.log(latest.id, n, check_id);
+        const log = await readCheckLog(client, latest, attemptOf(latest, attempt), check_id, { withHeldOut: false });
         const tail = stripAnsi(log)
           .replace(/\s+$/, "")
           .split("\n")

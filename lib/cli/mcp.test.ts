@@ -137,4 +137,25 @@ describe("gatehouse mcp", () => {
     expect(green.text).toMatch(/^Gatehouse: the gate is green on attempt 2 of 3/);
     expect(green.text).toMatch(/run #1 accepted/);
   });
+
+  it("read_log asked for a check or an attempt the run does not have says which there are", async () => {
+    // The ids to retry with, held-out checks left out (the agent knows those by name only).
+    expect(await call("read_log", { check_id: "nope" })).toEqual({
+      isError: true,
+      text: 'gatehouse: attempt 2 of run #1 has no check "nope" (its checks: unit, smoke, _protected, _tests-kept)',
+    });
+    expect(await call("read_log", { check_id: "Unit Tests", attempt: 1 })).toEqual({
+      isError: true,
+      text: 'gatehouse: attempt 1 of run #1 has no check "Unit Tests" (its checks: unit, smoke, _protected)',
+    });
+    expect(await call("read_log", { check_id: "nope", attempt: 7 })).toEqual({
+      isError: true,
+      text: "gatehouse: run #1 has no attempt 7 (it has 1, 2)",
+    });
+    // A check the attempt has but that wrote no log keeps the server's reason.
+    expect(await call("read_log", { check_id: "smoke", attempt: 1 })).toEqual({
+      isError: true,
+      text: expect.stringMatching(/"smoke" has no log in attempt 1 \(reported by the agent, passed\)/),
+    });
+  });
 });
