@@ -7,13 +7,17 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
+import type { Check } from "../gates/check-schema";
 import { stripAnsi } from "../gates/strip-ansi";
 import type { ApiClient, TaskJson, WorkJson } from "./api-client";
-import { describeFailures } from "./agent-feedback";
+import { describeFailures, passingRulesOf } from "./agent-feedback";
 import { CliError } from "./cli-error";
 import { describeEnd } from "./endings";
 import { gateAtHead, settledLatestRun, type ReportEntry } from "./gate-at-head";
 import { attemptOf, readCheckLog } from "./logs-command";
+
+// A task's check as the API gives it to an engineer: the whole check, of which the brief shows what decides passing.
+type BriefCheckJson = TaskJson["effectiveChecks"][number] & Pick<Check, "expectExit" | "expectStdout" | "cwd">;
 
 type Target = { task: TaskJson; work: WorkJson; cwd: string; env: NodeJS.ProcessEnv; remote?: string };
 
@@ -48,13 +52,16 @@ function createMcpServer(client: ApiClient, target: Target): McpServer {
           "",
           "Checks:",
         ];
-        for (const c of task.effectiveChecks) {
-          if (c.hidden) lines.push(`- held-out check "${c.name}" (what it runs is not shown)`);
-          else
-            lines.push(
-              `- ${c.id} "${c.name}"${c.required ? "" : " (not required)"}` +
-                `${c.executor === "agent" ? " — you run it and report it with report_check" : ""}: ${c.command ?? ""}`,
-            );
+        for (const c of task.effectiveChecks as BriefCheckJson[]) {
+          if (c.hidden) {
+            lines.push(`- held-out check "${c.name}" (what it runs is not shown)`);
+            continue;
+          }
+          const notes = [...(c.required ? [] : ["not required"]), ...passingRulesOf(c)];
+          lines.push(
+            `- ${c.id} "${c.name}"${notes.length ? ` (${notes.join("; ")})` : ""}` +
+              `${c.executor === "agent" ? " — you run it and report it with report_check" : ""}: ${c.command ?? ""}`,
+          );
         }
         const latest = await settledLatestRun(client, task.id);
         const last = latest?.attempts.at(-1);

@@ -41,6 +41,8 @@ beforeAll(async () => {
           required: true,
           executor: "agent",
         },
+        // Passes when grep finds nothing: the brief must say so, or the command reads as the opposite.
+        check("no-todo", 'grep -rn "TODO" app.txt', { name: "No TODO left", expectExit: 1, required: false }),
         check("acceptance", `echo ${HELD_OUT_MARKER}; grep -q fixed app.txt`, {
           hidden: true,
           name: "Acceptance (held out)",
@@ -90,6 +92,9 @@ describe("gatehouse mcp", () => {
     expect(brief.text).toContain(`Task ${s.task.key}: Make it pass`);
     expect(brief.text).toContain("totals the invoice");
     expect(brief.text).toMatch(/smoke "The app starts" — you run it and report it with report_check/);
+    expect(brief.text).toContain(
+      '- no-todo "No TODO left" (not required; passes on exit code 1): grep -rn "TODO" app.txt',
+    );
     expect(brief.text).toContain('held-out check "Acceptance (held out)"');
     expect(brief.text).not.toContain(HELD_OUT_MARKER);
     expect(brief.text).toContain("No run yet");
@@ -142,11 +147,11 @@ describe("gatehouse mcp", () => {
     // The ids to retry with, held-out checks left out (the agent knows those by name only).
     expect(await call("read_log", { check_id: "nope" })).toEqual({
       isError: true,
-      text: 'gatehouse: attempt 2 of run #1 has no check "nope" (its checks: unit, smoke, _protected, _tests-kept)',
+      text: 'gatehouse: attempt 2 of run #1 has no check "nope" (its checks: unit, smoke, no-todo, _protected, _tests-kept)',
     });
     expect(await call("read_log", { check_id: "Unit Tests", attempt: 1 })).toEqual({
       isError: true,
-      text: 'gatehouse: attempt 1 of run #1 has no check "Unit Tests" (its checks: unit, smoke, _protected)',
+      text: 'gatehouse: attempt 1 of run #1 has no check "Unit Tests" (its checks: unit, smoke, no-todo, _protected)',
     });
     expect(await call("read_log", { check_id: "nope", attempt: 7 })).toEqual({
       isError: true,
