@@ -3,7 +3,8 @@
 // on exit 0.
 import { describe, expect, it } from "vitest";
 import type { RunJson } from "./api-client";
-import { describeFailures, passingRulesOf } from "./agent-feedback";
+import { describeFailures } from "./agent-feedback";
+import { passingRulesOf } from "../gates/passing-rules";
 
 type Row = Partial<RunJson["attempts"][number]["checks"][number]>;
 const row = (checkId: string, extra: Row): Row => ({

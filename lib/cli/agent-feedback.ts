@@ -3,6 +3,7 @@
 // name and verdict only, whoever's token asked (a lead's token sees more through the API; the agent never).
 import { stripAnsi } from "../gates/strip-ansi";
 import type { RunJson } from "./api-client";
+import { passingRulesOf } from "../gates/passing-rules";
 
 type AttemptJson = RunJson["attempts"][number];
 type RowJson = AttemptJson["checks"][number];
@@ -20,16 +21,6 @@ function tailOf(text: string | null, lines = TAIL_LINES): string {
   if (!text) return "";
   const all = stripAnsi(text).replace(/\s+$/, "").split("\n");
   return all.slice(-lines).join("\n");
-}
-
-// What passing means for a check beyond exiting 0, in words: a check that expects exit 1 (`grep TODO` finding
-// nothing) read as a plain command tells the agent the opposite of what it must do.
-export function passingRulesOf(check: { expectExit?: number; expectStdout?: string; cwd?: string }): string[] {
-  const rules: string[] = [];
-  if (check.expectExit !== undefined && check.expectExit !== 0) rules.push(`passes on exit code ${check.expectExit}`);
-  if (check.expectStdout !== undefined) rules.push(`its output must contain ${JSON.stringify(check.expectStdout)}`);
-  if (check.cwd !== undefined) rules.push(`runs in ${check.cwd}`);
-  return rules;
 }
 
 function describeRow(run: RunJson, c: RowJson): string[] {

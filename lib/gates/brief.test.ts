@@ -41,6 +41,8 @@ const checks: BriefCheck[] = [
   { id: "lint", name: "Lint is clean", command: "npm run lint", required: true },
   { id: "unit", name: "Unit tests pass", command: "npm test -- --ci", required: true, cwd: "packages/api" },
   { id: "size", name: "Bundle stays small", command: "npm run size", required: false },
+  { id: "no-todo", name: "No TODO left", command: "grep -rn TODO src", required: true, expectExit: 1 },
+  { id: "hello", name: "Says hello", command: "./hello", required: true, expectStdout: "hello, world" },
 ];
 
 const input = (over: Partial<BriefInput> = {}): BriefInput => ({
@@ -84,6 +86,9 @@ describe("composeBrief: attempt 1", () => {
     expect(list).toContain("- lint — Lint is clean (required)");
     expect(list).toContain("- unit — Unit tests pass (required) (in packages/api)");
     expect(list).toContain("- size — Bundle stays small (reports only)");
+    // What passing means, when it is not "exits 0".
+    expect(list).toContain("- no-todo — No TODO left (required) (passes on exit code 1)");
+    expect(list).toContain('- hello — Says hello (required) (its output must contain "hello, world")');
     expect(list.indexOf("- lint")).toBeLessThan(list.indexOf("- unit"));
     expect(list.indexOf("- unit")).toBeLessThan(list.indexOf("- size"));
   });
@@ -94,6 +99,8 @@ describe("composeBrief: attempt 1", () => {
       ["bash", "npm run lint", true],
       ["bash", "npm test -- --ci", true],
       ["bash", "npm run size", true],
+      ["bash", "grep -rn TODO src", true],
+      ["bash", "./hello", true],
     ]);
   });
 

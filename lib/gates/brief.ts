@@ -2,6 +2,7 @@
 import { isBlockingVerdict, type Verdict } from "./gate";
 import type { TestCase } from "./junit";
 import { formatTestCounts, type TestCounts } from "./test-summary";
+import { passingRulesOf } from "./passing-rules";
 
 // executor "agent": the agent runs it and reports it (hidden checks never reach the brief: the caller leaves them out).
 // isBuiltin: Gatehouse runs it itself (command is its description, not something to type).
@@ -12,6 +13,9 @@ export type BriefCheck = {
   isBuiltin?: boolean;
   required: boolean;
   cwd?: string;
+  // What passing means when it is not "exits 0": the exit code it expects, text its output must contain.
+  expectExit?: number;
+  expectStdout?: string;
   executor?: "platform" | "agent";
 };
 export type BriefFailure = {
@@ -90,7 +94,12 @@ export function composeBrief(input: BriefInput): string {
   const checks = input.policy === "off" ? [] : input.checks;
   const listCheck = (check: BriefCheck, lang: string) => {
     const where = check.cwd ? ` (in ${check.cwd})` : "";
-    lines.push(`- ${check.id} — ${check.name}${check.required ? " (required)" : " (reports only)"}${where}`);
+    // Where it runs is said above; what passing means when it is not "exits 0", here.
+    const passes = passingRulesOf({ expectExit: check.expectExit, expectStdout: check.expectStdout });
+    lines.push(
+      `- ${check.id} — ${check.name}${check.required ? " (required)" : " (reports only)"}${where}` +
+        `${passes.length ? ` (${passes.join("; ")})` : ""}`,
+    );
     if (check.isBuiltin) {
       lines.push(`  built-in, run by Gatehouse: ${check.command}`);
       return;

@@ -88,6 +88,8 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
         isBuiltin: c.use !== undefined,
         required: c.required,
         cwd: c.cwd,
+        expectExit: c.expectExit,
+        expectStdout: c.expectStdout,
         executor: c.executor,
       })),
     failures: previousResults
