@@ -12,13 +12,15 @@ import { stripAnsi } from "../gates/strip-ansi";
 import type { ApiClient, TaskJson, WorkJson } from "./api-client";
 import { describeFailures } from "./agent-feedback";
 import { passingRulesOf } from "../gates/passing-rules";
+import { whatCheckRuns } from "../gates/builtins";
 import { CliError } from "./cli-error";
 import { describeEnd } from "./endings";
 import { gateAtHead, settledLatestRun, type ReportEntry } from "./gate-at-head";
 import { attemptOf, readCheckLog } from "./logs-command";
 
 // A task's check as the API gives it to an engineer: the whole check, of which the brief shows what decides passing.
-type BriefCheckJson = TaskJson["effectiveChecks"][number] & Pick<Check, "expectExit" | "expectStdout" | "cwd">;
+type BriefCheckJson = TaskJson["effectiveChecks"][number] &
+  Pick<Check, "expectExit" | "expectStdout" | "cwd" | "use" | "with">;
 
 type Target = { task: TaskJson; work: WorkJson; cwd: string; env: NodeJS.ProcessEnv; remote?: string };
 
@@ -61,7 +63,8 @@ function createMcpServer(client: ApiClient, target: Target): McpServer {
           const notes = [...(c.required ? [] : ["not required"]), ...passingRulesOf(c)];
           lines.push(
             `- ${c.id} "${c.name}"${notes.length ? ` (${notes.join("; ")})` : ""}` +
-              `${c.executor === "agent" ? " — you run it and report it with report_check" : ""}: ${c.command ?? ""}`,
+              `${c.executor === "agent" ? " — you run it and report it with report_check" : ""}: ` +
+              `${c.use !== undefined ? `built-in, run by Gatehouse: ${whatCheckRuns(c)}` : whatCheckRuns(c)}`,
           );
         }
         const latest = await settledLatestRun(client, task.id);

@@ -43,6 +43,15 @@ beforeAll(async () => {
         },
         // Passes when grep finds nothing: the brief must say so, or the command reads as the opposite.
         check("no-todo", 'grep -rn "TODO" app.txt', { name: "No TODO left", expectExit: 1, required: false }),
+        // A built-in: Gatehouse runs it itself, and the brief says so instead of an empty command.
+        {
+          id: "has-app",
+          name: "app.txt exists",
+          kind: "custom",
+          required: false,
+          use: "file_exists",
+          with: { path: "app.txt" },
+        },
         check("acceptance", `echo ${HELD_OUT_MARKER}; grep -q fixed app.txt`, {
           hidden: true,
           name: "Acceptance (held out)",
@@ -94,6 +103,9 @@ describe("gatehouse mcp", () => {
     expect(brief.text).toMatch(/smoke "The app starts" — you run it and report it with report_check/);
     expect(brief.text).toContain(
       '- no-todo "No TODO left" (not required; passes on exit code 1): grep -rn "TODO" app.txt',
+    );
+    expect(brief.text).toContain(
+      '- has-app "app.txt exists" (not required): built-in, run by Gatehouse: file_exists path="app.txt"',
     );
     expect(brief.text).toContain('held-out check "Acceptance (held out)"');
     expect(brief.text).not.toContain(HELD_OUT_MARKER);
@@ -147,7 +159,7 @@ describe("gatehouse mcp", () => {
     // The ids to retry with, held-out checks left out (the agent knows those by name only).
     expect(await call("read_log", { check_id: "nope" })).toEqual({
       isError: true,
-      text: 'gatehouse: attempt 2 of run #1 has no check "nope" (its checks: unit, smoke, no-todo, _protected, _tests-kept)',
+      text: 'gatehouse: attempt 2 of run #1 has no check "nope" (its checks: unit, smoke, no-todo, has-app, _protected, _tests-kept)',
     });
     expect(await call("read_log", { check_id: "Unit Tests", attempt: 1 })).toEqual({
       isError: true,
