@@ -163,7 +163,7 @@ describe("gatehouse mcp", () => {
     });
     expect(await call("read_log", { check_id: "Unit Tests", attempt: 1 })).toEqual({
       isError: true,
-      text: 'gatehouse: attempt 1 of run #1 has no check "Unit Tests" (its checks: unit, smoke, no-todo, _protected)',
+      text: 'gatehouse: attempt 1 of run #1 has no check "Unit Tests" (its checks: unit, smoke, no-todo, has-app, _protected)',
     });
     expect(await call("read_log", { check_id: "nope", attempt: 7 })).toEqual({
       isError: true,
