@@ -159,6 +159,17 @@ describe("the log routes of an agent-reported check", () => {
       expect(res.json.error.message).toContain('"agent-said" has no log in attempt 1');
     }
   });
+
+  it("a check or an attempt the run does not have: 404 naming which", async () => {
+    const ask = (n: string, checkId: string) =>
+      callRoute(log.GET, { params: { id: runId, n, checkId }, path: "/x", token: admin.token });
+    const noCheck = await ask("1", "nope");
+    expect(noCheck.status).toBe(404);
+    expect(noCheck.json.error.message).toMatch(/^attempt 1 of run #\d+ has no check "nope"$/);
+    const noAttempt = await ask("7", "agent-said");
+    expect(noAttempt.status).toBe(404);
+    expect(noAttempt.json.error.message).toMatch(/^run #\d+ has no attempt 7$/);
+  });
 });
 
 describe("local repositories out of a lead's reach", () => {

@@ -52,7 +52,16 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
   const result =
     view.liveResults(run.id, attemptN)?.find((r) => r.checkId === name) ??
     (await findResult({ runId, n: attemptN, checkId: name }));
-  if (!result) throw notFound("Check result");
+  if (!result) {
+    // Said as the CLI and the MCP server say it: which attempt, and which check it does not have.
+    const attempt = await findAttempt({ runId, n: attemptN });
+    throw new AppError(
+      "not_found",
+      attempt
+        ? `attempt ${attemptN} of run #${run.number} has no check "${name}"`
+        : `run #${run.number} has no attempt ${attemptN}`,
+    );
+  }
   if (run.checks.find((c) => c.id === name)?.hidden && !standingAllows(await standingOn(actor, run.workId), "lead"))
     throw new AppError("forbidden", `"${name}" is a held-out check: its log is shown to leads only`);
   const path = result.verdict === "queued" ? null : await view.logFile(run.id, result.logAttempt, name);
