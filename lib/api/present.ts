@@ -5,6 +5,7 @@ import type { WorkRecord } from "../db/works";
 import { presentHeldOut } from "../gates/held-out";
 import { pickSettings } from "../gates/work-settings";
 import { presentLanes } from "../gates/lanes";
+import { deliveryFailureReason } from "../gates/webhook-failure";
 import type { TaskView } from "../services/tasks";
 
 // seesHidden: whether the reader sees held-out checks whole (leads and admins; see lib/gates/held-out.ts).
@@ -74,6 +75,8 @@ export function presentDelivery(d: DeliveryRecord) {
     state: d.state,
     statusCode: d.statusCode,
     error: d.error,
+    // Why a failed request failed, in words (lib/gates/webhook-failure.ts); null unless failed.
+    reason: deliveryFailureReason(d),
     durationMs: d.durationMs,
     dueAt: d.dueAt,
     sentAt: d.sentAt,
