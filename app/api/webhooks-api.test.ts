@@ -213,3 +213,89 @@ describe("the delivery log and redelivery", () => {
     );
   });
 });
+
+describe("the delivery log's order and pages", () => {
+  // A webhook's log as a receiver that redirects leaves it: each event tried 3 times, the retries sent while
+  // later events were already being written down; two events logged in the same millisecond.
+  async function seededLog() {
+    const created = await postWork({ webhooks: [hook()] });
+    const workId = created.json.id;
+    const webhookId = created.json.webhooks[0].id;
+    const t0 = Date.parse("2026-03-01T22:41:49.000Z");
+    const at = (s: number) => new Date(t0 + s * 1000);
+    const rows: { deliveryId: string; attempt: number; createdAt: Date; sentAt: Date }[] = [];
+    // Delivery d0 at 0 s, d1 at 4 s, d2 at 8 s, d3 at 12 s, d4 and d5 at 16 s, d6 at 20 s; each retried 2 s
+    // after its first try and 10 s after its second.
+    const starts = [0, 4, 8, 12, 16, 16, 20];
+    starts.forEach((start, i) => {
+      rows.push({ deliveryId: `d${i}`, attempt: 1, createdAt: at(start), sentAt: at(start) });
+      rows.push({ deliveryId: `d${i}`, attempt: 2, createdAt: at(start), sentAt: at(start + 2) });
+      rows.push({ deliveryId: `d${i}`, attempt: 3, createdAt: at(start + 2), sentAt: at(start + 10) });
+    });
+    await h.t.db.webhookDelivery.createMany({
+      data: rows.map((r) => ({
+        ...r,
+        workId,
+        webhookId,
+        webhookIndex: 0,
+        url: receiver.url,
+        event: "run.ended",
+        runId: null,
+        maxAttempts: 3,
+        state: "failed",
+        statusCode: 302,
+        error: "the receiver answered HTTP 302",
+        durationMs: 4,
+        body: "{}",
+        dueAt: r.sentAt,
+      })),
+    });
+    const page = (query: string) =>
+      callRoute(deliveries.GET, { params: { id: workId, webhookId }, path: `/?${query}` }).then((res) => {
+        expect(res.status, res.text).toBe(200);
+        return res.json as unknown as {
+          deliveries: { deliveryId: string; attempt: number; reason: string | null }[];
+          nextBefore: string | null;
+        };
+      });
+    return { page };
+  }
+
+  it("lists deliveries newest first, each with all its tries together, newest try first, and says why each failed", async () => {
+    const { page } = await seededLog();
+    const all = await page("limit=50");
+    expect(all.nextBefore).toBeNull();
+    expect(all.deliveries.map((d) => `${d.deliveryId}/${d.attempt}`)).toEqual(
+      ["d6", "d5", "d4", "d3", "d2", "d1", "d0"].flatMap((id) => [`${id}/3`, `${id}/2`, `${id}/1`]),
+    );
+    expect(new Set(all.deliveries.map((d) => d.reason))).toEqual(
+      new Set(["redirects are not followed: give the webhook the URL it redirects to"]),
+    );
+  });
+
+  it("pages by whole deliveries with nextBefore: every delivery once, none split, same-millisecond ones too", async () => {
+    const { page } = await seededLog();
+    const seen: string[] = [];
+    // Two a page: d5 and d4, logged in the same millisecond, fall on two pages.
+    let query = "limit=2";
+    for (let pages = 0; pages < 10; pages++) {
+      const { deliveries: rows, nextBefore } = await page(query);
+      // Whole deliveries only: every try of each delivery on the page.
+      const ids = [...new Set(rows.map((d) => d.deliveryId))];
+      expect(rows).toHaveLength(ids.length * 3);
+      seen.push(...ids);
+      if (!nextBefore) break;
+      query = `limit=2&before=${encodeURIComponent(nextBefore)}`;
+    }
+    expect(seen).toEqual(["d6", "d5", "d4", "d3", "d2", "d1", "d0"]);
+
+    for (const before of ["yesterday", "2026-13-45T99:99:99.999Z_d3"]) {
+      const wrong = await callRoute(deliveries.GET, {
+        params: { id: "x", webhookId: "y" },
+        path: `/?before=${encodeURIComponent(before)}`,
+      });
+      expect(wrong.status).toBe(400);
+      expect(wrong.json.error.issues).toEqual([{ path: "before", message: "must be a nextBefore the log gave" }]);
+    }
+  });
+});

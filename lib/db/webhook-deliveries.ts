@@ -66,6 +66,56 @@ export async function listDeliveries(opts: {
   return rows.map(asRecord);
 }
 
+// Where a page of a webhook's log ends: the last delivery on it (an event and its retries) and when its first
+// request was written down. The next page holds the deliveries written down before it.
+export type DeliveryCursor = { at: Date; deliveryId: string };
+
+// One page of a webhook's deliveries, newest first by when each was first written down (ties: by id): each
+// delivery's id and that time, `take` of them at most, all before `before` when given. A delivery whose
+// first request the 30-day sweep has already dropped still counts, by its oldest request left.
+export async function listDeliveryPage(opts: {
+  workId: string;
+  webhookId: string;
+  take: number;
+  before?: DeliveryCursor;
+  db?: DbOrTx;
+}): Promise<DeliveryCursor[]> {
+  const { before } = opts;
+  const groups = await (opts.db ?? getDb()).webhookDelivery.groupBy({
+    by: ["deliveryId"],
+    where: { workId: opts.workId, webhookId: opts.webhookId },
+    _min: { createdAt: true },
+    ...(before
+      ? {
+          having: {
+            OR: [
+              { createdAt: { _min: { lt: before.at } } },
+              { createdAt: { _min: { equals: before.at } }, deliveryId: { lt: before.deliveryId } },
+            ],
+          },
+        }
+      : {}),
+    orderBy: [{ _min: { createdAt: "desc" } }, { deliveryId: "desc" }],
+    take: opts.take,
+  });
+  return groups.map((g) => ({ deliveryId: g.deliveryId, at: g._min.createdAt ?? new Date(0) }));
+}
+
+// Every request of the deliveries named (an event's first try and its retries), newest try first.
+export async function listDeliveryAttempts(opts: {
+  workId: string;
+  webhookId: string;
+  deliveryIds: string[];
+  db?: DbOrTx;
+}): Promise<DeliveryRecord[]> {
+  if (opts.deliveryIds.length === 0) return [];
+  const rows = await (opts.db ?? getDb()).webhookDelivery.findMany({
+    where: { workId: opts.workId, webhookId: opts.webhookId, deliveryId: { in: opts.deliveryIds } },
+    orderBy: [{ attempt: "desc" }, { createdAt: "desc" }],
+  });
+  return rows.map(asRecord);
+}
+
 export async function listPendingDeliveries(opts: { db?: DbOrTx } = {}): Promise<{ id: string; dueAt: Date }[]> {
   return (opts.db ?? getDb()).webhookDelivery.findMany({
     where: { state: "pending" },

@@ -1,12 +1,24 @@
 // A Work's webhook deliveries, for its leads: the log of one webhook, and sending a logged delivery again.
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
-import { findDelivery, listDeliveries, type DeliveryRecord } from "../db/webhook-deliveries";
+import {
+  findDelivery,
+  listDeliveryAttempts,
+  listDeliveryPage,
+  type DeliveryCursor,
+  type DeliveryRecord,
+} from "../db/webhook-deliveries";
 import { findSealedWebhooks } from "../db/works";
 import { AppError, notFound } from "../errors";
 import { redeliver } from "../runner/webhook-sender";
 import { requireRole } from "./access";
 import { parseInput } from "./validate";
+
+// A page's end as the API hands it out (`nextBefore`) and takes it back (`?before=`): the time its last
+// delivery was first written down and that delivery's id, so deliveries logged in the same millisecond
+// neither repeat nor go missing across pages.
+const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)_([\w-]{1,64})$/;
+const cursorText = (c: DeliveryCursor) => `${c.at.toISOString()}_${c.deliveryId}`;
 
 const ZLogQuery = z.strictObject({
   limit: z.coerce
@@ -15,6 +27,16 @@ const ZLogQuery = z.strictObject({
     .min(1, "at least 1")
     .max(200, "at most 200")
     .default(50),
+  before: z
+    .string()
+    .refine((text) => CURSOR.test(text) && !Number.isNaN(Date.parse(text.slice(0, 24))), {
+      message: "must be a nextBefore the log gave",
+    })
+    .transform((text): DeliveryCursor => {
+      const [, at, deliveryId] = CURSOR.exec(text) ?? [];
+      return { at: new Date(at), deliveryId };
+    })
+    .optional(),
 });
 
 async function webhookOf(actor: Actor, workId: string, webhookId: string) {
@@ -26,16 +48,22 @@ async function webhookOf(actor: Actor, workId: string, webhookId: string) {
   return { index, url: work.webhooks[index].url };
 }
 
-// Newest first; `query` is the request's search parameters (limit: 1–200, default 50).
+// One page of the log: `limit` deliveries (1–200, default 50), newest first by when each was first written
+// down, every request of each (its retries) together, newest try first; `before` (a nextBefore) for the page
+// after. `query` is the request's search parameters.
 export async function readDeliveryLog(
   actor: Actor,
   workId: string,
   webhookId: string,
   query: Record<string, string>,
-): Promise<DeliveryRecord[]> {
-  const { limit } = parseInput(ZLogQuery, query);
+): Promise<{ rows: DeliveryRecord[]; nextBefore: string | null }> {
+  const { limit, before } = parseInput(ZLogQuery, query);
   await webhookOf(actor, workId, webhookId);
-  return listDeliveries({ workId, webhookId, take: limit });
+  const page = await listDeliveryPage({ workId, webhookId, before, take: limit + 1 });
+  const shown = page.slice(0, limit);
+  const attempts = await listDeliveryAttempts({ workId, webhookId, deliveryIds: shown.map((d) => d.deliveryId) });
+  const rows = shown.flatMap((d) => attempts.filter((a) => a.deliveryId === d.deliveryId));
+  return { rows, nextBefore: page.length > limit ? cursorText(shown[shown.length - 1]) : null };
 }
 
 // The logged body, sent once more as a new delivery to the webhook's URL now; answers when it has an outcome.
