@@ -7,10 +7,11 @@ import { parseGatesFile, toGatesMarkdown, toGatesYaml, type ImportResult } from 
 import type { ApiClient } from "./api-client";
 import { CliError } from "./cli-error";
 import { findWork } from "./find-task";
+import { readAll } from "./read-input";
 
-function readFile(file: string): string {
+async function readFile(file: string): Promise<string> {
   try {
-    return file === "-" ? fs.readFileSync(0, "utf8") : fs.readFileSync(file, "utf8");
+    return file === "-" ? await readAll(process.stdin) : fs.readFileSync(file, "utf8");
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
@@ -29,14 +30,16 @@ function problemsOf(result: ImportResult): string[] {
   ];
 }
 
-export function lintGatesFile(file: string): { checks: Check[]; problems: string[]; result: ImportResult } {
-  const result = parseGatesFile(readFile(file));
+export async function lintGatesFile(
+  file: string,
+): Promise<{ checks: Check[]; problems: string[]; result: ImportResult }> {
+  const result = parseGatesFile(await readFile(file));
   const checks = result.entries.flatMap((e) => (e.check ? [e.check] : []));
   return { checks, problems: problemsOf(result), result };
 }
 
 export async function importGatesFile(client: ApiClient, file: string, workRef: string) {
-  const { checks, problems, result } = lintGatesFile(file);
+  const { checks, problems, result } = await lintGatesFile(file);
   if (problems.length > 0)
     throw new CliError(
       `${file} has ${problems.length} problem${problems.length === 1 ? "" : "s"}, nothing ` +

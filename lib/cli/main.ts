@@ -10,7 +10,7 @@ import { describeEnd, exitCodeOf } from "./endings";
 import { findTask, findWork } from "./find-task";
 import { exportGatesFile, importGatesFile, lintGatesFile } from "./gates-commands";
 import { printLogs } from "./logs-command";
-import { serveMcp } from "./mcp-server";
+import { readAll } from "./read-input";
 import { answerStop, parseHookPayload } from "./stop-hook";
 import { formatEvent, watchRun } from "./watch-run";
 
@@ -28,12 +28,8 @@ function printRun(run: RunJson): void {
   }
 }
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return "";
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
+// Stdin as piped in (a hook's payload, a password); nothing at a terminal, where no one is piping.
+const readStdin = async (): Promise<string> => (process.stdin.isTTY ? "" : readAll(process.stdin));
 
 // `env`: the environment the CLI was started with (scripts/gatehouse.mjs reads it; lib/ reads no process.env).
 export function buildProgram(env: NodeJS.ProcessEnv): Command {
@@ -172,8 +168,8 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .command("lint")
     .argument("<file>", "the file (- for stdin)")
     .description("check a gates file as the server would; exit 1 naming each problem")
-    .action((file: string) => {
-      const { checks, problems } = lintGatesFile(file);
+    .action(async (file: string) => {
+      const { checks, problems } = await lintGatesFile(file);
       for (const p of problems) err(`${file}: ${p}`);
       if (problems.length > 0) process.exitCode = 1;
       else out(`${file}: ${checks.length} check${checks.length === 1 ? "" : "s"}, no problem`);
@@ -231,6 +227,10 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .option("--remote <remote>", "push to this remote or URL (default: the clone's remote for the Work's repository)")
     .description("an MCP server on stdio: get_brief, run_gate, report_check, read_log")
     .action(async (opts: { task: string; work?: string; remote?: string }) => {
+      // Loaded only when asked for: the MCP SDK is most of the CLI's startup, which every other command (a
+      // Stop hook's at each stop of the agent) would pay. Through tsx this skips it; the bundle still hoists
+      // the SDK's imports to its top until scripts/build-cli.mjs splits this module into a chunk of its own.
+      const { serveMcp } = await import("./mcp-server");
       const api = client();
       const { task, work } = await findTask(api, opts.task, opts.work);
       await serveMcp(api, { task, work, cwd: process.cwd(), env, remote: opts.remote });
