@@ -48,6 +48,14 @@ export type PushedAttemptJson = { runId: string; number: number; attempt: number
 
 type ErrorBody = { error?: { message?: string; issues?: { path: string; message: string }[] } };
 
+function parseJson<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 export class ApiClient {
   constructor(private readonly config: CliConfig) {}
 
@@ -55,13 +63,12 @@ export class ApiClient {
     return this.config.url;
   }
 
-  private async request(method: string, path: string, body?: unknown): Promise<Response> {
-    let response: Response;
+  private async send(method: string, path: string, body?: unknown): Promise<Response> {
     try {
-      response = await fetch(`${this.config.url}${path}`, {
+      return await fetch(`${this.config.url}${path}`, {
         method,
         headers: {
-          authorization: `Bearer ${this.config.token}`,
+          ...(this.config.token ? { authorization: `Bearer ${this.config.token}` } : {}),
           accept: "application/json",
           ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
@@ -73,28 +80,67 @@ export class ApiClient {
         `cannot reach ${this.config.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
       );
     }
-    if (response.ok) return response;
+  }
+
+  // An address that answers, but not as Gatehouse's API does (a web page: the sign-in page's address copied
+  // from the browser, another site): the address and where it was set, instead of a JSON parser's complaint.
+  private notTheApi(status?: number): CliError {
+    const question =
+      this.config.urlFrom === "GATEHOUSE_URL"
+        ? "is GATEHOUSE_URL the server's address?"
+        : this.config.urlFrom === "login"
+          ? "`gatehouse login` stored it: is it the server's address?"
+          : "is it the server's address?";
+    return new CliError(
+      `${this.config.url} did not answer with Gatehouse's API (${status ? `HTTP ${status}; ` : ""}${question})`,
+      1,
+      status ?? null,
+    );
+  }
+
+  // Why the server refused: its own message (with the fields at fault), else the first line of its answer.
+  private async refusalOf(response: Response): Promise<string> {
     const text = await response.text();
-    let parsed: ErrorBody = {};
-    try {
-      parsed = JSON.parse(text) as ErrorBody;
-    } catch {
-      // not JSON: a proxy's page, or not Gatehouse at all
-    }
-    const message = parsed.error?.message ?? (text.trim().split("\n")[0] || response.statusText);
-    const issues = (parsed.error?.issues ?? []).map((i) => `${i.path}: ${i.message}`).join("; ");
-    const detail = issues && !message.includes(issues) ? `${message} (${issues})` : message;
+    const parsed = parseJson<ErrorBody>(text);
+    const isPage = /html/i.test(response.headers.get("content-type") ?? "") || text.trimStart().startsWith("<");
+    if (!parsed?.error?.message && isPage) throw this.notTheApi(response.status);
+    const message = parsed?.error?.message ?? (text.trim().split("\n")[0] || response.statusText);
+    const issues = (parsed?.error?.issues ?? []).map((i) => `${i.path}: ${i.message}`).join("; ");
+    return issues && !message.includes(issues) ? `${message} (${issues})` : message;
+  }
+
+  private async request(method: string, path: string, body?: unknown): Promise<Response> {
+    const response = await this.send(method, path, body);
+    if (response.ok) return response;
+    const detail = await this.refusalOf(response);
     if (response.status === 401) throw new CliError(`the token was refused by ${this.config.url}: ${detail}`, 1, 401);
     throw new CliError(`${detail} (HTTP ${response.status})`, 1, response.status);
   }
 
+  private async parsed<T>(response: Response): Promise<T> {
+    const value = parseJson<T>(await response.text());
+    if (value === undefined) throw this.notTheApi();
+    return value;
+  }
+
   async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.request(method, path, body);
-    return (await response.json()) as T;
+    return this.parsed<T>(await this.request(method, path, body));
   }
 
   async text(path: string): Promise<string> {
-    return (await this.request("GET", path)).text();
+    const response = await this.request("GET", path);
+    // A log is text/plain; a page here means the address is not Gatehouse's, and its HTML is not a log.
+    if (/html/i.test(response.headers.get("content-type") ?? "")) throw this.notTheApi();
+    return response.text();
+  }
+
+  // A new API token for an email and password (POST /api/auth/token, made without a token).
+  async signIn(credentials: { email: string; password: string; name: string }): Promise<string> {
+    const response = await this.send("POST", "/api/auth/token", credentials);
+    if (!response.ok) throw new CliError(`sign-in refused: ${await this.refusalOf(response)}`, 1, response.status);
+    const { token } = await this.parsed<{ token?: unknown }>(response);
+    if (typeof token !== "string") throw this.notTheApi();
+    return token;
   }
 
   works = () => this.json<{ works: WorkJson[] }>("GET", "/api/works").then((r) => r.works);

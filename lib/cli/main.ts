@@ -53,17 +53,11 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
       if (!token) {
         if (!opts.email) throw new CliError("give --token <token>, or --email <email> with the password on stdin");
         const password = (await readStdin()).split("\n")[0];
-        const response = await fetch(`${base}/api/auth/token`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email: opts.email, password, name: `gatehouse CLI on ${os.hostname()}` }),
-        }).catch((error: Error) => {
-          throw new CliError(`cannot reach ${base}: ${(error.cause as { code?: string })?.code ?? error.message}`);
+        token = await new ApiClient({ url: base, token: "" }).signIn({
+          email: opts.email,
+          password,
+          name: `gatehouse CLI on ${os.hostname()}`,
         });
-        const body = (await response.json().catch(() => ({}))) as { token?: string; error?: { message?: string } };
-        if (!response.ok || !body.token)
-          throw new CliError(`sign-in refused: ${body.error?.message ?? response.status}`);
-        token = body.token;
       }
       const works = await new ApiClient({ url: base, token }).works();
       out(
