@@ -11,6 +11,7 @@ import { cancelRun } from "@/lib/services/runs";
 import { grant, makePerson, type Person } from "@/lib/testing/access-fixture";
 import { startApiServer, type ApiServer } from "@/lib/testing/api-server";
 import { cliEnv, runCli } from "@/lib/testing/cli-process";
+import { scratchDir } from "@/lib/testing/scratch";
 import { check, createHarness, makeScenario, type Harness, type Scenario } from "@/lib/testing/runner-harness";
 
 let h: Harness;
@@ -166,6 +167,23 @@ describe("gatehouse gates", () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(fs.readFileSync(out, "utf8")).toMatch(/run: npm test[\s\S]*run: npm run lint/);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("gatehouse gates: a file that cannot be read or written", () => {
+  it("is one line naming the file and why", async () => {
+    const dir = scratchDir("gatehouse-gates-");
+    const target = path.join(dir, "no-such-dir", "CHECKS.yml");
+    const exported = await cli(["gates", "export", target, "--work", "Billing"]);
+    expect([exported.code, exported.stderr]).toEqual([
+      1,
+      `gatehouse: cannot write ${target}: its folder does not exist\n`,
+    ]);
+    const intoFolder = await cli(["gates", "export", dir, "--work", "Billing"]);
+    expect([intoFolder.code, intoFolder.stderr]).toEqual([1, `gatehouse: cannot write ${dir}: it is a folder\n`]);
+    const missing = path.join(dir, "gates.yml");
+    const linted = await cli(["gates", "lint", missing]);
+    expect([linted.code, linted.stderr]).toEqual([1, `gatehouse: cannot read ${missing}: no such file\n`]);
   });
 });
 

@@ -9,11 +9,31 @@ import { CliError } from "./cli-error";
 import { findWork } from "./find-task";
 import { readAll } from "./read-input";
 
+// Why a file could not be read or written, in words (the code when it is a rarer one).
+function reasonOf(error: unknown, isWrite: boolean): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return isWrite ? "its folder does not exist" : "no such file";
+  if (code === "EISDIR") return "it is a folder";
+  if (code === "ENOTDIR") return "a part of its path is not a folder";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EROFS") return "the file system is read-only";
+  if (code === "ENOSPC") return "no space left on the device";
+  return code ?? (error as Error).message;
+}
+
 async function readFile(file: string): Promise<string> {
   try {
     return file === "-" ? await readAll(process.stdin) : fs.readFileSync(file, "utf8");
   } catch (error) {
-    throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CliError(`cannot read ${file}: ${reasonOf(error, false)}`);
+  }
+}
+
+function writeFile(file: string, body: string): void {
+  try {
+    fs.writeFileSync(file, body);
+  } catch (error) {
+    throw new CliError(`cannot write ${file}: ${reasonOf(error, true)}`);
   }
 }
 
@@ -74,6 +94,6 @@ export async function exportGatesFile(client: ApiClient, file: string, workRef: 
   };
   const body = isMarkdown ? toGatesMarkdown(checks, settings) : toGatesYaml(checks, settings);
   if (file === "-") process.stdout.write(body);
-  else fs.writeFileSync(file, body);
+  else writeFile(file, body);
   return { work, count: checks.length };
 }
