@@ -2,6 +2,7 @@
 // (lib/testing/api-server.ts), real SQLite, real git and real runs: listing, dispatch --wait with its
 // progress and exit status by ending, logs, gates files, and one-line failures for a bad token, an unknown
 // task and a server that is down. Held-out checks stay name-and-verdict-only for an engineer.
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { cancelRun } from "@/lib/services/runs";
 import { grant, makePerson, type Person } from "@/lib/testing/access-fixture";
 import { startApiServer, type ApiServer } from "@/lib/testing/api-server";
-import { cliEnv, runCli } from "@/lib/testing/cli-process";
+import { CLI_BIN, type CliResult, cliEnv, runCli } from "@/lib/testing/cli-process";
 import { scratchDir } from "@/lib/testing/scratch";
 import { check, createHarness, makeScenario, type Harness, type Scenario } from "@/lib/testing/runner-harness";
 
@@ -55,6 +56,15 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], extra: Partial<Parameters<typeof runCli>[1]> = {}) => runCli(args, { env, ...extra });
+
+// A bash command line (the CLI in a shell pipeline), with the engineer's environment.
+function runShell(script: string, args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile("bash", ["-c", script, ...args], { env: env as NodeJS.ProcessEnv }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
 
 describe("gatehouse works / tasks", () => {
   it("lists the Works the token's user has a role on, and a Work's tasks by name", async () => {
@@ -140,6 +150,24 @@ describe("gatehouse runs / run / logs", () => {
     const followed = await cli(["logs", latest.id, "--check", "unit", "--follow"]);
     expect(followed.code, followed.stderr).toBe(0);
     expect(followed.stdout).toContain("running the unit tests");
+  });
+});
+
+describe("a reader that closes the pipe early", () => {
+  it("ends `gatehouse logs <run> | head -3` quietly with exit 0", async () => {
+    // A log far larger than a pipe holds, so the CLI is still writing when head has its lines and exits.
+    const long = await makeScenario(h, { checkDefaults: [check("long", "seq 1 300000")] });
+    await grant(long.work.id, engineer, "engineer");
+    const dispatched = await cli(["dispatch", long.task.id, "--wait", "--json"]);
+    expect(dispatched.code, dispatched.stderr).toBe(0);
+    const runId = JSON.parse(dispatched.stdout).id as string;
+    // pipefail: the pipeline's status is the CLI's, not head's.
+    const piped = await runShell(`set -o pipefail; "$0" "$1" logs "$2" --check long | head -3`, [
+      process.execPath,
+      CLI_BIN,
+      runId,
+    ]);
+    expect(piped).toEqual({ code: 0, stdout: "1\n2\n3\n", stderr: "" });
   });
 });
 

@@ -232,7 +232,19 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
   return program;
 }
 
+// A reader that closes the pipe early (`gatehouse logs <run> | head`) has had all it wanted: the CLI stops
+// quietly with exit 0 instead of dying of an unhandled EPIPE with its stack (Node ignores SIGPIPE, so the
+// write fails instead of ending the process as it would end a C program).
+function endQuietlyWhenStdoutCloses(): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    err(`gatehouse: cannot write the output: ${error.code ?? error.message}`);
+    process.exit(1);
+  });
+}
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  endQuietlyWhenStdoutCloses();
   try {
     await buildProgram(env).parseAsync(argv);
   } catch (error) {
