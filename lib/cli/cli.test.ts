@@ -2,7 +2,7 @@
 // (lib/testing/api-server.ts), real SQLite, real git and real runs: listing, dispatch --wait with its
 // progress and exit status by ending, logs, gates files, and one-line failures for a bad token, an unknown
 // task and a server that is down. Held-out checks stay name-and-verdict-only for an engineer.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -56,6 +56,30 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], extra: Partial<Parameters<typeof runCli>[1]> = {}) => runCli(args, { env, ...extra });
+
+// The CLI at a real terminal (a pseudo-terminal made by `script`): `typed` is sent once the output matches
+// `prompt`, as a person types only once asked. The output is what the terminal showed.
+function runAtTerminal(
+  args: string[],
+  opts: { env: Record<string, string>; prompt: RegExp; typed: string },
+): Promise<{ code: number | null; output: string }> {
+  const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+  const command = [process.execPath, CLI_BIN, ...args].map(quote).join(" ");
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-qec", command, "/dev/null"], { env: opts.env as NodeJS.ProcessEnv });
+    let output = "";
+    let isTyped = false;
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!isTyped && opts.prompt.test(output)) {
+        isTyped = true;
+        child.stdin.write(opts.typed);
+      }
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
 
 // A bash command line (the CLI in a shell pipeline), with the engineer's environment.
 function runShell(script: string, args: string[]): Promise<CliResult> {
@@ -237,6 +261,20 @@ wrong password", async () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr.trim().split("\n")).toHaveLength(1);
     expect(wrong.stderr).toMatch(/^gatehouse: sign-in refused: /);
+  });
+
+  it("asks for the password at a terminal, without showing what is typed", async () => {
+    const bare = cliEnv(api.url, "");
+    delete bare.GATEHOUSE_URL;
+    delete bare.GATEHOUSE_TOKEN;
+    const res = await runAtTerminal(["login", api.url, "--email", engineer.email], {
+      env: bare,
+      prompt: /password for .*: $/,
+      typed: `${engineer.password}\r`,
+    });
+    expect(res.code, res.output).toBe(0);
+    expect(res.output.replaceAll("\r", "")).toContain(`password for ${engineer.email}: \nlogged in to `);
+    expect(res.output).not.toContain(engineer.password);
   });
 });
 

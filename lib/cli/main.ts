@@ -10,7 +10,7 @@ import { describeEnd, exitCodeOf } from "./endings";
 import { findTask, findWork } from "./find-task";
 import { exportGatesFile, importGatesFile, lintGatesFile } from "./gates-commands";
 import { printLogs } from "./logs-command";
-import { readAll } from "./read-input";
+import { readAll, readPassword } from "./read-input";
 import { answerStop, parseHookPayload } from "./stop-hook";
 import { formatEvent, watchRun } from "./watch-run";
 
@@ -28,7 +28,7 @@ function printRun(run: RunJson): void {
   }
 }
 
-// Stdin as piped in (a hook's payload, a password); nothing at a terminal, where no one is piping.
+// Stdin as piped in (a hook's payload); nothing at a terminal, where no one is piping.
 const readStdin = async (): Promise<string> => (process.stdin.isTTY ? "" : readAll(process.stdin));
 
 // `env`: the environment the CLI was started with (scripts/gatehouse.mjs reads it; lib/ reads no process.env).
@@ -45,14 +45,20 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .command("login")
     .argument("<url>", "the Gatehouse server, e.g. http://localhost:3000")
     .option("--token <token>", "an API token (from the API tokens page)")
-    .option("--email <email>", "sign in with this email; the password is read from stdin")
+    .option("--email <email>", "sign in with this email; the password is asked for at a terminal, else read from stdin")
     .description("store the server and a token in ~/.config/gatehouse/config.json")
     .action(async (url: string, opts: { token?: string; email?: string }) => {
       const base = url.replace(/\/+$/, "");
       let token = opts.token;
       if (!token) {
-        if (!opts.email) throw new CliError("give --token <token>, or --email <email> with the password on stdin");
-        const password = (await readStdin()).split("\n")[0];
+        if (!opts.email)
+          throw new CliError(
+            "give --token <token>, or --email <email> (the password is asked for, or read from stdin)",
+          );
+        const password = await readPassword(`password for ${opts.email}: `, {
+          input: process.stdin,
+          output: process.stderr,
+        });
         token = await new ApiClient({ url: base, token: "" }).signIn({
           email: opts.email,
           password,
