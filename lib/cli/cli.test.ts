@@ -12,6 +12,7 @@ import { cancelRun } from "@/lib/services/runs";
 import { grant, makePerson, type Person } from "@/lib/testing/access-fixture";
 import { startApiServer, type ApiServer } from "@/lib/testing/api-server";
 import { CLI_BIN, type CliResult, cliEnv, runCli } from "@/lib/testing/cli-process";
+import { gitIn } from "@/lib/testing/git-repo";
 import { scratchDir } from "@/lib/testing/scratch";
 import { check, createHarness, makeScenario, type Harness, type Scenario } from "@/lib/testing/runner-harness";
 
@@ -296,5 +297,24 @@ describe("one line and a non-zero exit", () => {
     const down = await runCli(["works"], { env: cliEnv(gone.url, engineer.token) });
     expect(down.code).toBe(1);
     expect(down.stderr.trim().split("\n")).toEqual([`gatehouse: cannot reach ${gone.url}: ECONNREFUSED`]);
+  });
+
+  it("for a push the stop hook cannot make, with the whole of git's reason", async () => {
+    // A task with no run yet, so the hook has a commit to push.
+    const fresh = await makeScenario(h, { checkDefaults: [check("unit", "true")] });
+    await grant(fresh.work.id, engineer, "engineer");
+    const clone = scratchDir("gatehouse-hook-clone-");
+    gitIn(clone, "clone", "--quiet", fresh.repo.dir, ".");
+    const res = await cli(["hook", "claude-code", "--task", fresh.task.id, "--remote", "/nonexistent"], {
+      cwd: clone,
+      input: "{}",
+    });
+    expect(res.code).toBe(1);
+    // git's first line says what is wrong; its last alone ("and the repository exists.") said nothing.
+    expect(res.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^gatehouse: git push failed: fatal: '\/nonexistent' does not appear to be a git repository; .*the correct access rights and the repository exists\.$/,
+      ),
+    ]);
   });
 });

@@ -11,15 +11,29 @@ import { CliError } from "./cli-error";
 
 const run = promisify(execFile);
 
+// git's whole complaint as one line: its first line says what is wrong and its last often only how to check
+// ("…and the repository exists."), so none is dropped. A new message (fatal:, error:, remote:, hint:) is set
+// off with "; ", the lines of one sentence joined with a space; a remote hook's page of output is cut.
+function oneLineOf(stderr: string): string {
+  const lines = stderr
+    .split(/\r?\n|\r/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const text = lines.reduce(
+    (all, line) => (!all ? line : /^[a-z]+:\s/i.test(line) ? `${all}; ${line}` : `${all} ${line}`),
+    "",
+  );
+  return text.length > 1000 ? `${text.slice(0, 999)}…` : text;
+}
+
 // `env`: the CLI's environment (git finds the user's identity, credentials and SSH agent through it).
 async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   try {
     const { stdout } = await run("git", args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
     return stdout.trim();
   } catch (error) {
-    const stderr = String((error as { stderr?: string }).stderr ?? "").trim();
-    const line = stderr.split("\n").filter(Boolean).at(-1) ?? (error as Error).message;
-    throw new CliError(`git ${args[0]} failed: ${line}`);
+    const reason = oneLineOf(String((error as { stderr?: string }).stderr ?? "")) || (error as Error).message;
+    throw new CliError(`git ${args[0]} failed: ${reason}`);
   }
 }
 
