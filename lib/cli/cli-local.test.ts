@@ -127,3 +127,12 @@ describe("a server that is not Gatehouse's API", () => {
     ]);
   });
 });
+
+describe("a number option that is not a whole number ≥ 1", () => {
+  it("is refused in one line naming the option, before anything is asked of the server", async () => {
+    for (const given of ["abc", "0", "1.5", "2abc", "-1"]) {
+      const res = await runCli(["logs", "some-run", "--attempt", given, "--check", "unit"], { env });
+      expect([res.code, res.stderr]).toEqual([1, `gatehouse: --attempt: must be a whole number ≥ 1, not "${given}"\n`]);
+    }
+  });
+});

@@ -28,6 +28,17 @@ function printRun(run: RunJson): void {
   }
 }
 
+// A count on the command line is a whole number ≥ 1, else one line naming the option: parseInt read "abc" as
+// NaN and "0" as nothing given, and `logs --attempt abc` showed the last attempt with exit 0.
+const wholeNumber =
+  (option: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+      throw new CliError(`${option}: must be a whole number ≥ 1, not "${value}"`);
+    return n;
+  };
+
 // Stdin as piped in (a hook's payload); nothing at a terminal, where no one is piping.
 const readStdin = async (): Promise<string> => (process.stdin.isTTY ? "" : readAll(process.stdin));
 
@@ -150,7 +161,7 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .command("logs")
     .argument("<run>", "a run's id")
     .option("--check <id>", "one check's log (_agent: the agent's)")
-    .addOption(new Option("--attempt <n>", "the attempt (default: the last)").argParser((v) => Number.parseInt(v, 10)))
+    .addOption(new Option("--attempt <n>", "the attempt (default: the last)").argParser(wholeNumber("--attempt")))
     .option("--follow", "follow the log while it is written")
     .description("the full log of a run's checks")
     .action(async (runId: string, opts: { check?: string; attempt?: number; follow?: boolean }) => {
