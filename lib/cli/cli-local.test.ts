@@ -136,3 +136,11 @@ describe("a number option that is not a whole number ≥ 1", () => {
     }
   });
 });
+
+describe("gatehouse --version", () => {
+  it("prints the installed Gatehouse's version", async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+    const res = await runCli(["--version"], { env });
+    expect(res).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+  });
+});

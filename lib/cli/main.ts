@@ -3,6 +3,8 @@
 // and a non-zero exit; `dispatch --wait` exits by how the run ended (see endings.ts).
 import os from "node:os";
 import { Command, Option } from "commander";
+// Only the version is bundled from package.json (esbuild keeps the JSON fields that are imported).
+import { version } from "../../package.json";
 import { ApiClient, type RunJson } from "./api-client";
 import { CliError } from "./cli-error";
 import { loadConfig, storeConfig } from "./config";
@@ -49,6 +51,7 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .description(
       "Gatehouse from the terminal, CI and agents: dispatch, wait for the gate, read logs, gate an agent's stop",
     )
+    .version(version, "-V, --version", "the installed Gatehouse's version")
     .showHelpAfterError()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
