@@ -153,6 +153,7 @@ export class ApiClient {
   runsOf = (taskId: string) =>
     this.json<{ runs: RunSummaryJson[] }>("GET", `/api/tasks/${enc(taskId)}/runs`).then((r) => r.runs);
   run = (id: string) => this.json<RunJson>("GET", `/api/runs/${enc(id)}`);
+  cancel = (runId: string) => this.json<RunSummaryJson>("POST", `/api/runs/${enc(runId)}/cancel`);
   dispatch = (taskId: string) =>
     this.json<{ runId: string; number: number }>("POST", `/api/tasks/${enc(taskId)}/dispatch`);
   attemptAt = (taskId: string, body: { commit: string; report?: { checks: unknown[] } }) =>

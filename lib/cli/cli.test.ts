@@ -178,6 +178,35 @@ describe("gatehouse runs / run / logs", () => {
   });
 });
 
+describe("gatehouse cancel", () => {
+  it("cancels a task's run in progress, so the task can be dispatched again; a run already ended is one line", async () => {
+    const slow = await makeScenario(h, { checkDefaults: [check("slow", "sleep 30")] });
+    await grant(slow.work.id, engineer, "engineer");
+    const dispatched = await cli(["dispatch", slow.task.id, "--json"]);
+    expect(dispatched.code, dispatched.stderr).toBe(0);
+    const { runId } = JSON.parse(dispatched.stdout) as { runId: string };
+    const busy = await cli(["dispatch", slow.task.id]);
+    expect([busy.code, busy.stderr]).toEqual([1, expect.stringMatching(/already has run #1 .*HTTP 409\)\n$/)]);
+
+    const cancelled = await cli(["cancel", runId]);
+    expect(cancelled).toEqual({ code: 0, stdout: `cancelled run #1 ${runId}\n`, stderr: "" });
+    const run = JSON.parse((await cli(["run", runId, "--json"])).stdout);
+    expect([run.status, run.endingReason]).toEqual(["finished", `cancelled by ${engineer.email}`]);
+    const next = await cli(["dispatch", slow.task.id, "--json"]);
+    expect(next.code, next.stderr).toBe(0);
+    expect((await cli(["cancel", JSON.parse(next.stdout).runId])).code).toBe(0);
+
+    const again = await cli(["cancel", runId]);
+    expect(again).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `gatehouse: run #1 is already cancelled or finished (cancelled by ${engineer.email}) (HTTP 409)\n`,
+    });
+    const unknown = await cli(["cancel", "no-such-run"]);
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/^gatehouse: .*\(HTTP 404\)\n$/)]);
+  });
+});
+
 describe("a reader that closes the pipe early", () => {
   it("ends `gatehouse logs <run> | head -3` quietly with exit 0", async () => {
     // A log far larger than a pipe holds, so the CLI is still writing when head has its lines and exits.

@@ -161,6 +161,17 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     });
 
   program
+    .command("cancel")
+    .argument("<run>", "a run's id (`gatehouse runs <task>` lists them)")
+    .option("--json", "print JSON (the run as cancelled)")
+    .description("cancel a run in progress, waiting for a fix included, so its task can be dispatched again")
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const run = await client().cancel(id);
+      if (opts.json) printJson(run);
+      else out(`cancelled run #${run.number} ${run.id}`);
+    });
+
+  program
     .command("logs")
     .argument("<run>", "a run's id")
     .option("--check <id>", "one check's log (_agent: the agent's)")
