@@ -4,12 +4,12 @@
 //   report_check  the agent's verdict on a check it runs itself (executor agent), sent with the next run_gate;
 //   read_log      the end of a check's log on the latest (or a given) attempt.
 // Held-out checks are their name and verdict only here, whoever's token the server uses.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Check } from "../gates/check-schema";
 import { stripAnsi } from "../gates/strip-ansi";
 import type { ApiClient, TaskJson, WorkJson } from "./api-client";
+import { version } from "../../package.json";
 import { describeFailures } from "./agent-feedback";
 import { passingRulesOf } from "../gates/passing-rules";
 import { whatCheckRuns } from "../gates/builtins";
@@ -35,8 +35,8 @@ async function guarded(fn: () => Promise<ReturnType<typeof text>>) {
   }
 }
 
-function createMcpServer(client: ApiClient, target: Target): McpServer {
-  const server = new McpServer({ name: "gatehouse", version: "0.1.0" });
+function createMcpServer(Server: typeof McpServer, client: ApiClient, target: Target): McpServer {
+  const server = new Server({ name: "gatehouse", version });
   const reports = new Map<string, ReportEntry>();
   const { task } = target;
   const agentChecks = () => task.effectiveChecks.filter((c) => c.executor === "agent" && !c.hidden);
@@ -149,6 +149,13 @@ function createMcpServer(client: ApiClient, target: Target): McpServer {
 }
 
 export async function serveMcp(client: ApiClient, target: Target): Promise<void> {
-  const server = createMcpServer(client, target);
+  // The SDK is loaded here, when `gatehouse mcp` runs, not as the bundled CLI starts: a Stop hook runs the CLI
+  // at every stop of the agent, and the SDK is a quarter of a second of its start (the bundle leaves packages
+  // as imports, and a dynamic one stays dynamic).
+  const [{ McpServer: Server }, { StdioServerTransport }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+  ]);
+  const server = createMcpServer(Server, client, target);
   await server.connect(new StdioServerTransport());
 }
