@@ -145,9 +145,8 @@ async function refusingUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/hook`;
 }
 
-test("a failing receiver's log: each delivery's retries under it, newest first, why each failed, older ones on request", async ({
-  page,
-}) => {
+test("a failing receiver's log: each delivery's retries under it, newest first, why each failed, older ones \
+on request", async ({ page }) => {
   const redirecter = await startRedirecter();
   try {
     const hook = (url: string) => ({ url, events: ["run.ended"], secret: SECRET });

@@ -261,7 +261,8 @@ describe("the delivery log's order and pages", () => {
     return { page };
   }
 
-  it("lists deliveries newest first, each with all its tries together, newest try first, and says why each failed", async () => {
+  it("lists deliveries newest first, each with all its tries together, newest try first, and says why each \
+failed", async () => {
     const { page } = await seededLog();
     const all = await page("limit=50");
     expect(all.nextBefore).toBeNull();
@@ -273,7 +274,8 @@ describe("the delivery log's order and pages", () => {
     );
   });
 
-  it("pages by whole deliveries with nextBefore: every delivery once, none split, same-millisecond ones too", async () => {
+  it("pages by whole deliveries with nextBefore: every delivery once, none split, same-millisecond ones \
+too", async () => {
     const { page } = await seededLog();
     const seen: string[] = [];
     // Two a page: d5 and d4, logged in the same millisecond, fall on two pages.

@@ -96,7 +96,12 @@ export function WebhookDeliveryLog({ workId, webhookId, label }: { workId: strin
               />
             ))}
           </ol>
-          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-100 pt-2 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+          <div
+            className={
+              "flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-100 pt-2 text-xs text-zinc-600 " +
+              "dark:border-zinc-800 dark:text-zinc-400"
+            }
+          >
             <span>
               {plural(deliveries.length, "delivery", "deliveries")}
               {log.hasNextPage ? " shown" : ": the log keeps 30 days"}

@@ -101,12 +101,14 @@ describe("a server that is not Gatehouse's API", () => {
     const fromLogin = await runCli(["works"], { env: stored });
     expect([fromLogin.code, fromLogin.stderr]).toEqual([
       1,
-      `gatehouse: ${signIn} did not answer with Gatehouse's API (\`gatehouse login\` stored it: is it the server's address?)\n`,
+      `gatehouse: ${signIn} did not answer with Gatehouse's API ` +
+        "(`gatehouse login` stored it: is it the server's address?)\n",
     ]);
     const notFound = await runCli(["runs", "GATE-1"], { env: cliEnv(websiteUrl, "gh_unused") });
     expect([notFound.code, notFound.stderr]).toEqual([
       1,
-      `gatehouse: ${websiteUrl} did not answer with Gatehouse's API (HTTP 404; is GATEHOUSE_URL the server's address?)\n`,
+      `gatehouse: ${websiteUrl} did not answer with Gatehouse's API ` +
+        "(HTTP 404; is GATEHOUSE_URL the server's address?)\n",
     ]);
   });
 

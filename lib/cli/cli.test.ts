@@ -179,7 +179,8 @@ describe("gatehouse runs / run / logs", () => {
 });
 
 describe("gatehouse cancel", () => {
-  it("cancels a task's run in progress, so the task can be dispatched again; a run already ended is one line", async () => {
+  it("cancels a task's run in progress, so the task can be dispatched again; a run already ended is one \
+line", async () => {
     const slow = await makeScenario(h, { checkDefaults: [check("slow", "sleep 30")] });
     await grant(slow.work.id, engineer, "engineer");
     const dispatched = await cli(["dispatch", slow.task.id, "--json"]);
@@ -342,7 +343,10 @@ describe("one line and a non-zero exit", () => {
     // git's first line says what is wrong; its last alone ("and the repository exists.") said nothing.
     expect(res.stderr.trim().split("\n")).toEqual([
       expect.stringMatching(
-        /^gatehouse: git push failed: fatal: '\/nonexistent' does not appear to be a git repository; .*the correct access rights and the repository exists\.$/,
+        new RegExp(
+          "^gatehouse: git push failed: fatal: '/nonexistent' does not appear to be a git repository; " +
+            ".*the correct access rights and the repository exists\\.$",
+        ),
       ),
     ]);
   });

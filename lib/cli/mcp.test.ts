@@ -159,11 +159,15 @@ describe("gatehouse mcp", () => {
     // The ids to retry with, held-out checks left out (the agent knows those by name only).
     expect(await call("read_log", { check_id: "nope" })).toEqual({
       isError: true,
-      text: 'gatehouse: attempt 2 of run #1 has no check "nope" (its checks: unit, smoke, no-todo, has-app, _protected, _tests-kept)',
+      text:
+        'gatehouse: attempt 2 of run #1 has no check "nope" ' +
+        "(its checks: unit, smoke, no-todo, has-app, _protected, _tests-kept)",
     });
     expect(await call("read_log", { check_id: "Unit Tests", attempt: 1 })).toEqual({
       isError: true,
-      text: 'gatehouse: attempt 1 of run #1 has no check "Unit Tests" (its checks: unit, smoke, no-todo, has-app, _protected)',
+      text:
+        'gatehouse: attempt 1 of run #1 has no check "Unit Tests" ' +
+        "(its checks: unit, smoke, no-todo, has-app, _protected)",
     });
     expect(await call("read_log", { check_id: "nope", attempt: 7 })).toEqual({
       isError: true,
