@@ -32,6 +32,8 @@ export type TaskJson = {
   agentCommand: string | null;
   effectiveChecks: CheckJson[];
   version: number;
+  // The stage the task stands at on its lane (null: on no lane).
+  stage?: string | null;
 };
 export type RunSummaryJson = Pick<
   RunJson,

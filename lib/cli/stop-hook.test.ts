@@ -107,6 +107,14 @@ attempts are spent", async () => {
       /nothing changed since attempt 2 of run #1 \(gate red\); letting the agent stop/,
     );
     expect((await runsOfTask()).map((r) => r.attempts)).toEqual([2]);
+
+    // A run that ended inconclusive (something around the work failed, not the work) decided nothing: once
+    // the machine is mended, a stop with nothing changed gates that commit again, in a new run.
+    await getDb().run.updateMany({ where: { taskId: s.task.id }, data: { ending: "inconclusive" } });
+    const regated = await stop({ stop_hook_active: false });
+    expect(regated.answer.decision).toBe("block");
+    expect(regated.answer.reason).toMatch(/the gate is red on attempt 1 of 2 .*\(run #2\)/);
+    expect((await runsOfTask()).map((r) => r.attempts)).toEqual([1, 2]);
   });
 
   it("a server that is down: one line on stderr and a non-zero exit (the agent is not trapped)", async () => {

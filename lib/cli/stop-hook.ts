@@ -11,6 +11,7 @@ import { describeEnd } from "./endings";
 import { gateAtHead, settledLatestRun } from "./gate-at-head";
 import { commitOfWorkingTree } from "./push-head";
 import { formatEvent } from "./watch-run";
+import { cancelledByOf } from "../gates/run-ending";
 
 export type HookPayload = { stop_hook_active?: boolean; cwd?: string };
 // What the hook prints on stdout (JSON) and the line it leaves on stderr for the person watching.
@@ -30,6 +31,17 @@ const allowStop = (message: string): HookAnswer => ({ stdout: { systemMessage: m
 type AttemptJson = RunJson["attempts"][number];
 
 const sendBack = (reason: string, note: string): HookAnswer => ({ stdout: { decision: "block", reason }, note });
+
+// Whether the latest run's verdict still stands for its commit: it waits for a fix, or it ended with a
+// verdict (accepted, partial, rejected by a person) at the stage the task stands at now. An inconclusive run
+// (something around the work failed), a cancelled one, or one of an earlier stage decided nothing the task
+// needs now: the commit is gated again.
+function decidesCommit(run: RunJson, task: TaskJson): boolean {
+  if (run.status === "waiting") return true;
+  const isVerdict =
+    run.ending === "accepted" || run.ending === "partial" || (run.ending === "rejected" && !cancelledByOf(run));
+  return isVerdict && (run.stage ?? null) === (task.stage ?? null);
+}
 
 function attemptsLeft(run: RunJson, attempt: AttemptJson): string {
   const left = run.maxAttempts - attempt.n;
@@ -55,7 +67,7 @@ export async function answerStop(
   const latest = await settledLatestRun(client, task.id);
   const last = latest?.attempts.at(-1);
   const { commit } = await commitOfWorkingTree(cwd, opts.env);
-  if (latest && last?.status === "finished" && last.commit === commit) {
+  if (latest && last?.status === "finished" && last.commit === commit && decidesCommit(latest, task)) {
     const unchanged = `nothing changed since attempt ${last.n} of run #${latest.number} (gate ${last.gate})`;
     // Sent back once already (stop_hook_active), it may stop: the loop ends here.
     if (latest.status !== "waiting" || payload.stop_hook_active)
