@@ -209,20 +209,23 @@ line", async () => {
 });
 
 describe("a reader that closes the pipe early", () => {
-  it("ends `gatehouse logs <run> | head -3` quietly with exit 0", async () => {
+  it("ends `gatehouse logs <run> | head -3` quietly, with a SIGPIPE's status (141), never 0", async () => {
     // A log far larger than a pipe holds, so the CLI is still writing when head has its lines and exits.
     const long = await makeScenario(h, { checkDefaults: [check("long", "seq 1 300000")] });
     await grant(long.work.id, engineer, "engineer");
     const dispatched = await cli(["dispatch", long.task.id, "--wait", "--json"]);
     expect(dispatched.code, dispatched.stderr).toBe(0);
     const runId = JSON.parse(dispatched.stdout).id as string;
-    // pipefail: the pipeline's status is the CLI's, not head's.
+    // pipefail: the pipeline's status is the CLI's, not head's — 141, as `seq 1 300000 | head -3` gives, so a
+    // script's `dispatch --wait | head -1` never reads as accepted.
     const piped = await runShell(`set -o pipefail; "$0" "$1" logs "$2" --check long | head -3`, [
       process.execPath,
       CLI_BIN,
       runId,
     ]);
-    expect(piped).toEqual({ code: 0, stdout: "1\n2\n3\n", stderr: "" });
+    expect(piped).toEqual({ code: 141, stdout: "1\n2\n3\n", stderr: "" });
+    const bare = await runShell(`set -o pipefail; seq 1 300000 | head -3`, []);
+    expect(bare.code).toBe(piped.code);
   });
 });
 

@@ -253,8 +253,8 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .description("an MCP server on stdio: get_brief, run_gate, report_check, read_log")
     .action(async (opts: { task: string; work?: string; remote?: string }) => {
       // Loaded only when asked for: the MCP SDK is most of the CLI's startup, which every other command (a
-      // Stop hook's at each stop of the agent) would pay. Through tsx this skips it; the bundle still hoists
-      // the SDK's imports to its top until scripts/build-cli.mjs splits this module into a chunk of its own.
+      // Stop hook's at each stop of the agent) would pay. mcp-server.ts imports the SDK itself dynamically, so
+      // the bundle keeps it out of its start as well.
       const { serveMcp } = await import("./mcp-server");
       const api = client();
       const { task, work } = await findTask(api, opts.task, opts.work);
@@ -264,11 +264,14 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
 }
 
 // A reader that closes the pipe early (`gatehouse logs <run> | head`) has had all it wanted: the CLI stops
-// quietly with exit 0 instead of dying of an unhandled EPIPE with its stack (Node ignores SIGPIPE, so the
-// write fails instead of ending the process as it would end a C program).
+// quietly instead of dying of an unhandled EPIPE with its stack (Node ignores SIGPIPE, so the write fails
+// instead of ending the process as it ends a C program). Its status is a C program's killed by SIGPIPE, 141,
+// never 0: `dispatch --wait | head -1` has not waited for the run's ending, and 0 would say "accepted".
+const SIGPIPE_STATUS = 128 + 13;
+
 function endQuietlyWhenStdoutCloses(): void {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(0);
+    if (error.code === "EPIPE") process.exit(SIGPIPE_STATUS);
     err(`gatehouse: cannot write the output: ${error.code ?? error.message}`);
     process.exit(1);
   });
