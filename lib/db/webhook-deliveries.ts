@@ -71,8 +71,11 @@ export async function listDeliveries(opts: {
 export type DeliveryCursor = { at: Date; deliveryId: string };
 
 // One page of a webhook's deliveries, newest first by when each was first written down (ties: by id): each
-// delivery's id and that time, `take` of them at most, all before `before` when given. A delivery whose
-// first request the 30-day sweep has already dropped still counts, by its oldest request left.
+// delivery's id and that time, `take` of them at most, all before `before` when given. A delivery is its first
+// request (attempt 1; a redelivery starts again at 1): the page is read down the (workId, webhookId, createdAt)
+// index and stops after `take` of them, where grouping every request of the 30-day log by delivery read the
+// whole log for each page, every 2 s while a try is pending. Retries come within a minute of their first
+// try, so the 30-day sweep never leaves a delivery without its first request while its retries stay.
 export async function listDeliveryPage(opts: {
   workId: string;
   webhookId: string;
@@ -81,24 +84,22 @@ export async function listDeliveryPage(opts: {
   db?: DbOrTx;
 }): Promise<DeliveryCursor[]> {
   const { before } = opts;
-  const groups = await (opts.db ?? getDb()).webhookDelivery.groupBy({
-    by: ["deliveryId"],
-    where: { workId: opts.workId, webhookId: opts.webhookId },
-    _min: { createdAt: true },
-    ...(before
-      ? {
-          having: {
-            OR: [
-              { createdAt: { _min: { lt: before.at } } },
-              { createdAt: { _min: { equals: before.at } }, deliveryId: { lt: before.deliveryId } },
-            ],
-          },
-        }
-      : {}),
-    orderBy: [{ _min: { createdAt: "desc" } }, { deliveryId: "desc" }],
+  const firsts = await (opts.db ?? getDb()).webhookDelivery.findMany({
+    where: {
+      workId: opts.workId,
+      webhookId: opts.webhookId,
+      attempt: 1,
+      ...(before
+        ? {
+            OR: [{ createdAt: { lt: before.at } }, { createdAt: before.at, deliveryId: { lt: before.deliveryId } }],
+          }
+        : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { deliveryId: "desc" }],
     take: opts.take,
+    select: { deliveryId: true, createdAt: true },
   });
-  return groups.map((g) => ({ deliveryId: g.deliveryId, at: g._min.createdAt ?? new Date(0) }));
+  return firsts.map((f) => ({ deliveryId: f.deliveryId, at: f.createdAt }));
 }
 
 // Every request of the deliveries named (an event's first try and its retries), newest try first.
