@@ -29,15 +29,19 @@ export async function gateAtHead(
     remote?: string;
     report?: ReportEntry[];
     onEvent?: (event: RunEvent) => void;
+    // Given by a caller that has already waited for the task's latest run to settle and read the working
+    // tree's commit (the stop hook compares it with the last gated one): neither is done again.
+    settledAt?: { commit: string; isSnapshot: boolean };
   },
 ): Promise<GateOutcome> {
-  await settledLatestRun(client, opts.task.id);
+  if (!opts.settledAt) await settledLatestRun(client, opts.task.id);
   const pushed = await pushToTaskBranch({
     cwd: opts.cwd,
     repoUrl: opts.work.repoUrl,
     branch: opts.task.branch,
     remote: opts.remote,
     env: opts.env,
+    tree: opts.settledAt,
   });
   const started = await client.attemptAt(opts.task.id, {
     commit: pushed.commit,

@@ -101,8 +101,10 @@ export async function pushToTaskBranch(opts: {
   branch: string;
   remote?: string;
   env: NodeJS.ProcessEnv;
+  // The working tree's commit when the caller has just read it (commitOfWorkingTree): not read again.
+  tree?: { commit: string; isSnapshot: boolean };
 }): Promise<PushedCommit> {
-  const { commit, isSnapshot } = await commitOfWorkingTree(opts.cwd, opts.env);
+  const { commit, isSnapshot } = opts.tree ?? (await commitOfWorkingTree(opts.cwd, opts.env));
   const remote = opts.remote ?? (await remoteFor(opts.cwd, opts.repoUrl, opts.env));
   await git(opts.cwd, ["push", "--quiet", "--force", remote, `${commit}:refs/heads/${opts.branch}`], opts.env);
   return { commit, isSnapshot, remote };

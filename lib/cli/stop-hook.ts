@@ -66,7 +66,8 @@ export async function answerStop(
   // only answered a question ends in a stop too): that commit's verdict stands.
   const latest = await settledLatestRun(client, task.id);
   const last = latest?.attempts.at(-1);
-  const { commit } = await commitOfWorkingTree(cwd, opts.env);
+  const tree = await commitOfWorkingTree(cwd, opts.env);
+  const { commit } = tree;
   if (latest && last?.status === "finished" && last.commit === commit && decidesCommit(latest, task)) {
     const unchanged = `nothing changed since attempt ${last.n} of run #${latest.number} (gate ${last.gate})`;
     // Sent back once already (stop_hook_active), it may stop: the loop ends here.
@@ -85,6 +86,7 @@ export async function answerStop(
     cwd,
     env: opts.env,
     remote: opts.remote,
+    settledAt: tree,
     onEvent: (event) => {
       const line = formatEvent(event);
       if (line) opts.log?.(`gatehouse: ${line}`);
