@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseGatesFile } from "./gates-file";
 import { toGatesYaml } from "./gates-file/yaml";
-import { buildWebhookPayload, retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from "./webhook-payload";
+import { buildWebhookPayload, retryDelayMs, WEBHOOK_MAX_ATTEMPTS, type PayloadFacts } from "./webhook-payload";
 import { hideWebhookSecrets, resolveWebhookSecrets, type Webhook } from "./webhooks";
 
 const tools = { newId: () => "new-id", seal: (s: string) => `sealed(${s})` };
@@ -65,24 +65,32 @@ it("retries 3 times after the first try, each wait 4 times the one before", () =
   expect([1, 2, 3].map((n) => retryDelayMs(n))).toEqual([2_000, 8_000, 32_000]);
 });
 
+// A payload's facts: a run of PAY-3 that ended partial, with `run` fields replaced.
+const factsOf = (run: Partial<PayloadFacts["run"]> = {}): PayloadFacts => ({
+  event: "decision.needed",
+  occurredAt: new Date("2026-12-01T12:00:00Z"),
+  publicUrl: "https://gate.example.test",
+  work: { id: "w1", name: "Payments" },
+  task: { id: "t1", key: "PAY-3", title: "Round refunds" },
+  run: {
+    id: "r1",
+    number: 2,
+    status: "finished",
+    gate: "red",
+    ending: "partial",
+    endingReason: "3 attempts used",
+    needsDecision: true,
+    maxAttempts: 3,
+    bestAttempt: 2,
+    ...run,
+  },
+  attempt: null,
+  checks: [],
+});
+
 it("the payload: the run's link at the public URL, attempt n of m, checks by id, name and verdict only", () => {
   const payload = buildWebhookPayload({
-    event: "decision.needed",
-    occurredAt: new Date("2026-12-01T12:00:00Z"),
-    publicUrl: "https://gate.example.test",
-    work: { id: "w1", name: "Payments" },
-    task: { id: "t1", key: "PAY-3", title: "Round refunds" },
-    run: {
-      id: "r1",
-      number: 2,
-      status: "finished",
-      gate: "red",
-      ending: "partial",
-      endingReason: "3 attempts used",
-      needsDecision: true,
-      maxAttempts: 3,
-      bestAttempt: 2,
-    },
+    ...factsOf(),
     attempt: { n: 3, gate: "red", commit: "abc" },
     checks: [{ checkId: "hidden", name: "Held out", verdict: "failed", required: true, command: "secret" } as never],
   });
@@ -93,26 +101,8 @@ it("the payload: the run's link at the public URL, attempt n of m, checks by id,
 
 it("a cancelled run's payload names who cancelled it; a rejection that was no cancel names nobody", () => {
   const payloadOf = (ending: string, endingReason: string) =>
-    buildWebhookPayload({
-      event: "run.ended",
-      occurredAt: new Date("2026-12-01T12:00:00Z"),
-      publicUrl: "https://gate.example.test",
-      work: { id: "w1", name: "Payments" },
-      task: { id: "t1", key: "PAY-3", title: "Round refunds" },
-      run: {
-        id: "r1",
-        number: 2,
-        status: "finished",
-        gate: "pending",
-        ending,
-        endingReason,
-        needsDecision: false,
-        maxAttempts: 3,
-        bestAttempt: null,
-      },
-      attempt: null,
-      checks: [],
-    }).run.cancelledBy;
+    buildWebhookPayload({ ...factsOf({ ending, endingReason, needsDecision: false }), event: "run.ended" }).run
+      .cancelledBy;
   expect(payloadOf("rejected", "cancelled by ci-bot (API token)")).toBe("ci-bot (API token)");
   expect(payloadOf("rejected", "rejected by lead@example.com: not what we asked for")).toBeNull();
   expect(payloadOf("inconclusive", "cancelled by nobody")).toBeNull();
