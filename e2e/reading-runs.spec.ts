@@ -186,6 +186,9 @@ test("on a phone: a silent check says so, a long message reads whole once opened
   await page.goto(`/runs/${runId}`);
   const message = page.locator('[data-check-id="long"] summary .message');
   const isCut = () => message.evaluate((el) => el.scrollWidth > el.clientWidth);
+  // Visible, not only present: the page streams in, and until it is swapped in its content sits in a hidden
+  // element, where nothing has a width and so nothing is cut.
+  await expect(message).toBeVisible();
   await expect(message).toHaveText(long);
   expect(await isCut()).toBe(true);
   await page.locator('[data-check-id="long"] summary').click();
