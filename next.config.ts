@@ -7,8 +7,10 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The runner's file system calls on paths made at run time (a checkout, the data dir) carry
   // `/* turbopackIgnore: true */`: the build's file tracer would otherwise trace the whole project for each.
-  // The build type-checks the app; tests and tooling are checked by `npm run typecheck`.
-  typescript: { tsconfigPath: "tsconfig.build.json" },
+  // The build does not type-check: `npm run typecheck` checks the whole project (the app, its tests and
+  // tooling) and `npm run lint` runs it. In the build it checked the app alone, 16 s of a 39 s build on the
+  // 2-core machine, paid again by every `npm test` and by a new user's first `npm start`.
+  typescript: { ignoreBuildErrors: true },
   experimental: {
     serverActions: { bodySizeLimit: ACTION_BODY_LIMIT_BYTES },
     // Next buffers the body of a request proxy.ts sees (up to this, then it would cut it short): proxy.ts

@@ -101,7 +101,6 @@ function sourceHash() {
     "next.config.ts",
     "postcss.config.mjs",
     "tsconfig.json",
-    "tsconfig.build.json",
     "package.json",
     "package-lock.json",
   ];
