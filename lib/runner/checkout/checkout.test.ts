@@ -190,41 +190,51 @@ if the checkout directory is lost", async () => {
       big = makeGitRepo(Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/f${i}.txt`, `${i}\n`])));
     });
     afterAll(() => big.cleanup());
-    // The git commands of a checkout, in the order they ended: the task branch looked up and set in the clone
-    // (under the Work's lock), and the files written (after it).
+    // The git commands of a checkout, in the order they ended, each with when it started and ended: the task
+    // branch looked up and set in the clone (under the Work's lock), and the files written (after it).
     const watchSteps = () => {
-      const steps: string[] = [];
-      const unwatch = watchLaunches(({ file, args }) => {
+      const timed: { step: string; start: number; end: number }[] = [];
+      const unwatch = watchLaunches(({ file, args }, ms) => {
+        const end = performance.now();
+        const at = (step: string) => timed.push({ step, start: end - ms, end });
         if (path.basename(file) !== "git") return;
-        if (args.includes("for-each-ref") && args.includes("refs/remotes/origin/main")) steps.push("look-up");
-        if (args.includes("update-ref") && args.some((a) => a.startsWith("refs/heads/big-"))) steps.push("branch");
-        if (args.includes("reset") && args.includes("--hard")) steps.push("write");
+        if (args.includes("for-each-ref") && args.includes("refs/remotes/origin/main")) at("look-up");
+        if (args.includes("update-ref") && args.some((a) => a.startsWith("refs/heads/big-"))) at("branch");
+        if (args.includes("reset") && args.includes("--hard")) at("write");
       });
-      return { steps, unwatch };
+      return { timed, unwatch };
     };
     const fileOf = (c: { path: string }) => fs.readFileSync(path.join(c.path, "src/f1499.txt"), "utf8");
 
     it("new checkouts of one Work write their files side by side, after their turns at the clone", async () => {
-      const { steps, unwatch } = watchSteps();
+      const { timed, unwatch } = watchSteps();
       try {
         const made = await Promise.all(
           ["b1", "b2"].map((id) => prepareCheckout(target(`task-${id}`, `big-${id}`, w()))),
         );
         expect(made.map(fileOf)).toEqual(["1499\n", "1499\n"]);
-        // The second's turn at the clone came after the first's and ended before the first's files were written.
-        expect(steps).toEqual(["look-up", "branch", "look-up", "branch", "write", "write"]);
+        const of = (step: string) => timed.filter((t) => t.step === step);
+        const [lookUps, branches, writes] = [of("look-up"), of("branch"), of("write")];
+        expect([lookUps.length, branches.length, writes.length]).toEqual([2, 2, 2]);
+        // The turns at the clone, one after the other: the second looked up only after the first set its branch.
+        expect(lookUps[1].start).toBeGreaterThanOrEqual(branches[0].end);
+        // Each checkout's files were written after the turns had begun…
+        expect(Math.min(...writes.map((t) => t.start))).toBeGreaterThanOrEqual(branches[0].end);
+        // …and not under the clone's lock: the second's turn began before the first's files were all written
+        // (had the writing held the lock, it would have begun only once they were). Order, not speed, decides.
+        expect(lookUps[1].start).toBeLessThan(Math.min(...writes.map((t) => t.end)));
       } finally {
         unwatch();
       }
     });
 
     it("two prepares of one task at once make one checkout: the second takes up the first's", async () => {
-      const { steps, unwatch } = watchSteps();
+      const { timed, unwatch } = watchSteps();
       try {
         const [first, second] = await Promise.all([1, 2].map(() => prepareCheckout(target("task-b3", "big-b3", w()))));
         expect(second.path).toBe(first.path);
         expect(fileOf(second)).toBe("1499\n");
-        expect(steps).toEqual(["look-up", "branch", "write"]);
+        expect(timed.map((t) => t.step)).toEqual(["look-up", "branch", "write"]);
       } finally {
         unwatch();
       }
