@@ -15,7 +15,7 @@ import { passingRulesOf } from "../gates/passing-rules";
 import { whatCheckRuns } from "../gates/builtins";
 import { CliError } from "./cli-error";
 import { describeEnd } from "./endings";
-import { gateAtHead, settledLatestRun, type ReportEntry } from "./gate-at-head";
+import { gateAtHead, readHead, settledLatestRun, type ReportEntry } from "./gate-at-head";
 import { attemptOf, readCheckLog } from "./logs-command";
 
 // A task's check as the API gives it to an engineer: the whole check, of which the brief shows what decides passing.
@@ -86,7 +86,21 @@ function createMcpServer(Server: typeof McpServer, client: ApiClient, target: Ta
     },
     () =>
       guarded(async () => {
-        const outcome = await gateAtHead(client, { ...target, report: [...reports.values()] });
+        // Nothing changed since the last gated commit and no report to send: that verdict stands, and no
+        // attempt is spent on asking again (the stop hook does the same).
+        const head = await readHead(client, target);
+        if (head.standing && reports.size === 0) {
+          const { run, attempt } = head.standing;
+          return text(
+            [
+              describeFailures(run, attempt),
+              describeEnd(run),
+              `Nothing has changed since attempt ${attempt.n} (commit ${head.tree.commit.slice(0, 12)}), so no ` +
+                "attempt was spent: change the work, then call run_gate again.",
+            ].join("\n"),
+          );
+        }
+        const outcome = await gateAtHead(client, { ...target, report: [...reports.values()], settledAt: head.tree });
         reports.clear();
         const { run, attempt } = outcome;
         const body = [describeFailures(run, attempt), describeEnd(run)];

@@ -148,10 +148,23 @@ describe("gatehouse mcp", () => {
       text: '"acceptance" is a held-out check: its log is not shown',
     });
 
+    // Asked again with nothing changed: attempt 1's verdict, and no attempt spent on it.
+    const again = await call("run_gate");
+    expect(again.text).toMatch(/^Gatehouse: the gate is red on attempt 1 of 3/);
+    expect(again.text).toMatch(/Nothing has changed since attempt 1 \(commit [0-9a-f]{12}\), so no attempt was spent/);
+    expect((await loadRunDetail(SYSTEM_ACTOR, run.id)).attempts).toHaveLength(1);
+    // A report to send is something new: the same commit is gated again with it.
+    await call("report_check", { id: "smoke", status: "fail", message: "it answered 500" });
+    const reported = await call("run_gate");
+    expect(reported.text).toMatch(/^Gatehouse: the gate is red on attempt 2 of 3/);
+    const second = (await loadRunDetail(SYSTEM_ACTOR, run.id)).attempts[1];
+    expect(second.results.find((r) => r.checkId === "smoke")).toMatchObject({ verdict: "failed" });
+
     fs.writeFileSync(path.join(clone, "app.txt"), "fixed\n");
     gitIn(clone, "commit", "--quiet", "-am", "fix the total");
+    await call("report_check", { id: "smoke", status: "pass" });
     const green = await call("run_gate");
-    expect(green.text).toMatch(/^Gatehouse: the gate is green on attempt 2 of 3/);
+    expect(green.text).toMatch(/^Gatehouse: the gate is green on attempt 3 of 3/);
     expect(green.text).toMatch(/run #1 accepted/);
   });
 
@@ -160,7 +173,7 @@ describe("gatehouse mcp", () => {
     expect(await call("read_log", { check_id: "nope" })).toEqual({
       isError: true,
       text:
-        'gatehouse: attempt 2 of run #1 has no check "nope" ' +
+        'gatehouse: attempt 3 of run #1 has no check "nope" ' +
         "(its checks: unit, smoke, no-todo, has-app, _protected, _tests-kept)",
     });
     expect(await call("read_log", { check_id: "Unit Tests", attempt: 1 })).toEqual({
@@ -171,7 +184,7 @@ describe("gatehouse mcp", () => {
     });
     expect(await call("read_log", { check_id: "nope", attempt: 7 })).toEqual({
       isError: true,
-      text: "gatehouse: run #1 has no attempt 7 (it has 1, 2)",
+      text: "gatehouse: run #1 has no attempt 7 (it has 1, 2, 3)",
     });
     // A check the attempt has but that wrote no log keeps the server's reason.
     expect(await call("read_log", { check_id: "smoke", attempt: 1 })).toEqual({

@@ -8,10 +8,8 @@
 import type { ApiClient, RunJson, TaskJson, WorkJson } from "./api-client";
 import { describeFailures } from "./agent-feedback";
 import { describeEnd } from "./endings";
-import { gateAtHead, settledLatestRun } from "./gate-at-head";
-import { commitOfWorkingTree } from "./push-head";
+import { gateAtHead, readHead } from "./gate-at-head";
 import { formatEvent } from "./watch-run";
-import { cancelledByOf } from "../gates/run-ending";
 
 export type HookPayload = { stop_hook_active?: boolean; cwd?: string };
 // What the hook prints on stdout (JSON) and the line it leaves on stderr for the person watching.
@@ -31,17 +29,6 @@ const allowStop = (message: string): HookAnswer => ({ stdout: { systemMessage: m
 type AttemptJson = RunJson["attempts"][number];
 
 const sendBack = (reason: string, note: string): HookAnswer => ({ stdout: { decision: "block", reason }, note });
-
-// Whether the latest run's verdict still stands for its commit: it waits for a fix, or it ended with a
-// verdict (accepted, partial, rejected by a person) at the stage the task stands at now. An inconclusive run
-// (something around the work failed), a cancelled one, or one of an earlier stage decided nothing the task
-// needs now: the commit is gated again.
-function decidesCommit(run: RunJson, task: TaskJson): boolean {
-  if (run.status === "waiting") return true;
-  const isVerdict =
-    run.ending === "accepted" || run.ending === "partial" || (run.ending === "rejected" && !cancelledByOf(run));
-  return isVerdict && (run.stage ?? null) === (task.stage ?? null);
-}
 
 function attemptsLeft(run: RunJson, attempt: AttemptJson): string {
   const left = run.maxAttempts - attempt.n;
@@ -64,18 +51,16 @@ export async function answerStop(
   const cwd = payload.cwd || opts.cwd;
   // A stop with nothing changed since the last gated commit never spends an attempt (an agent's turn that
   // only answered a question ends in a stop too): that commit's verdict stands.
-  const latest = await settledLatestRun(client, task.id);
-  const last = latest?.attempts.at(-1);
-  const tree = await commitOfWorkingTree(cwd, opts.env);
-  const { commit } = tree;
-  if (latest && last?.status === "finished" && last.commit === commit && decidesCommit(latest, task)) {
+  const { tree, standing } = await readHead(client, { task, cwd, env: opts.env });
+  if (standing) {
+    const { run: latest, attempt: last } = standing;
     const unchanged = `nothing changed since attempt ${last.n} of run #${latest.number} (gate ${last.gate})`;
     // Sent back once already (stop_hook_active), it may stop: the loop ends here.
     if (latest.status !== "waiting" || payload.stop_hook_active)
       return allowStop(`gatehouse: ${unchanged}; letting the agent stop`);
     return sendBack(
       `${describeFailures(latest, last)}\n\nNothing has changed since attempt ${last.n} (commit ` +
-        `${commit.slice(0, 12)}), so no attempt was spent on this stop. Fix what fails, then stop again: ` +
+        `${tree.commit.slice(0, 12)}), so no attempt was spent on this stop. Fix what fails, then stop again: ` +
         `Gatehouse runs the gate on your next stop (${attemptsLeft(latest, last)}).`,
       `gatehouse: ${unchanged}; sent back to the agent with attempt ${last.n}'s failures`,
     );
