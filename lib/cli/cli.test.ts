@@ -208,6 +208,48 @@ line", async () => {
   });
 });
 
+describe("gatehouse gate", () => {
+  it("runs the next attempt on the clone's work: red with the failing tail (exit 1), the same again spends \
+no attempt, green once fixed in the working tree (exit 0)", async () => {
+    const own = await makeScenario(
+      h,
+      {
+        maxGateAttempts: 3,
+        checkDefaults: [check("unit", "grep -q fixed app.txt || { echo 'not ok 1 - app.txt is fixed'; exit 1; }")],
+      },
+      { files: { "app.txt": "broken\n" } },
+    );
+    await grant(own.work.id, engineer, "engineer");
+    const clone = scratchDir("gatehouse-gate-clone-");
+    gitIn(clone, "clone", "--quiet", own.repo.dir, ".");
+    const attemptsOfRun = async () => {
+      const [run] = JSON.parse((await cli(["runs", own.task.id, "--json"])).stdout) as { id: string }[];
+      return (JSON.parse((await cli(["run", run.id, "--json"])).stdout) as { attempts: unknown[] }).attempts.length;
+    };
+
+    const red = await cli(["gate", own.task.id], { cwd: clone });
+    expect(red.code, red.stderr).toBe(1);
+    expect(red.stdout, red.stderr).toMatch(/^attempt 1 of 3$/m);
+    expect(red.stdout).toMatch(/Gatehouse: the gate is red on attempt 1 of 3/);
+    expect(red.stdout).toContain("not ok 1 - app.txt is fixed");
+    expect(red.stdout.trim().split("\n").at(-1)).toMatch(/^run #1 is waiting for a fix/);
+
+    const again = await cli(["gate", own.task.id], { cwd: clone });
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/^nothing changed since attempt 1 \(commit [0-9a-f]{12}\): its verdict stands/);
+    expect(again.stdout).toContain("not ok 1 - app.txt is fixed");
+    expect(await attemptsOfRun()).toBe(1);
+
+    fs.writeFileSync(path.join(clone, "app.txt"), "fixed\n");
+    const green = await cli(["gate", own.task.id, "--json"], { cwd: clone });
+    expect(green.code, green.stderr).toBe(0);
+    const run = JSON.parse(green.stdout) as { ending: string; attempts: { n: number; gate: string }[] };
+    expect([run.ending, run.attempts.at(-1)]).toEqual(["accepted", expect.objectContaining({ n: 2, gate: "green" })]);
+    // The clone is as it was: the fix still uncommitted, HEAD where it was.
+    expect(gitIn(clone, "status", "--porcelain")).toBe("M app.txt");
+  });
+});
+
 describe("a reader that closes the pipe early", () => {
   it("ends `gatehouse logs <run> | head -3` quietly, with a SIGPIPE's status (141), never 0", async () => {
     // A log far larger than a pipe holds, so the CLI is still writing when head has its lines and exits.

@@ -8,8 +8,10 @@ import { version } from "../../package.json";
 import { ApiClient, type RunJson } from "./api-client";
 import { CliError } from "./cli-error";
 import { loadConfig, storeConfig } from "./config";
+import { describeFailures } from "./agent-feedback";
 import { describeEnd, exitCodeOf } from "./endings";
 import { findTask, findWork } from "./find-task";
+import { gateAtHead, readHead } from "./gate-at-head";
 import { exportGatesFile, importGatesFile, lintGatesFile } from "./gates-commands";
 import { printLogs } from "./logs-command";
 import { readAll, readPassword } from "./read-input";
@@ -134,6 +136,49 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
       if (opts.json) printJson(run);
       else out(describeEnd(run));
       process.exitCode = exitCodeOf(run);
+    });
+
+  program
+    .command("gate")
+    .argument("<task>", "a task's id or key")
+    .option("--work <work>", "the Work, when the key is not unique")
+    .option("--remote <remote>", "push to this remote or URL (default: the clone's remote for the Work's repository)")
+    .option("--json", "print JSON (the run, with the gated attempt last)")
+    .description(
+      "run the next attempt on this clone's work (HEAD, or the working tree with its uncommitted changes): push " +
+        "it to the task's branch, run the gate there and wait; exits 0 green, 1 red, or by the run's ending",
+    )
+    .action(async (ref: string, opts: { work?: string; remote?: string; json?: boolean }) => {
+      const api = client();
+      const { task, work } = await findTask(api, ref, opts.work);
+      const cwd = process.cwd();
+      // Nothing changed since the last gated commit: that verdict stands, and no attempt is spent on it.
+      const head = await readHead(api, { task, cwd, env });
+      const { run, attempt } =
+        head.standing ??
+        (await gateAtHead(api, {
+          task,
+          work,
+          cwd,
+          env,
+          remote: opts.remote,
+          settledAt: head.tree,
+          onEvent: (event) => {
+            const line = opts.json ? null : formatEvent(event);
+            if (line) out(line);
+          },
+        }));
+      if (opts.json) printJson(run);
+      else {
+        if (head.standing)
+          out(
+            `nothing changed since attempt ${attempt.n} (commit ${head.tree.commit.slice(0, 12)}): its verdict ` +
+              "stands, and no attempt was spent",
+          );
+        out(describeFailures(run, attempt));
+        out(describeEnd(run));
+      }
+      process.exitCode = attempt.gate === "green" || attempt.gate === "off" ? 0 : exitCodeOf(run);
     });
 
   program
