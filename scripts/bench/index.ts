@@ -18,6 +18,7 @@ import {
   benchRunChanges,
 } from "./query-path-bench";
 import { benchCheckoutsTogether, benchFingerprint } from "./fingerprint-bench";
+import { benchCliStart } from "./cli-bench";
 
 async function main() {
   const only = process.argv[2];
@@ -126,6 +127,12 @@ async function main() {
   }
   if (!only || only === "pages" || only === "history") {
     for (const row of await benchCheckHistory(5)) {
+      rows.push(row);
+      print(row);
+    }
+  }
+  if (!only || only === "cli") {
+    for (const row of await benchCliStart(15)) {
       rows.push(row);
       print(row);
     }
