@@ -1,6 +1,6 @@
 "use client";
 // An attempt's check rows, in the order they ran or grouped by kind (build, test, lint, typecheck, custom).
-import { CHECK_KINDS } from "@/lib/gates/check-schema";
+import { CHECK_KINDS } from "@/lib/gates/check-kinds";
 import { isProofRow } from "@/lib/gates/proof-ids";
 import { isReportsOnlyWarning } from "@/lib/gates/row-warning";
 import type { Ending } from "@/lib/gates/run-ending";

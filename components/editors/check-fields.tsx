@@ -2,7 +2,8 @@
 // Every field of one check, edited in place, each with the schema's message next to it when it is
 // wrong, and a warning when the command cannot fail or proves nothing.
 import { BUILTIN_NAMES } from "@/lib/gates/builtins";
-import { CHECK_EXECUTORS, CHECK_KINDS } from "@/lib/gates/check-schema";
+import { CHECK_KINDS } from "@/lib/gates/check-kinds";
+import { CHECK_EXECUTORS } from "@/lib/gates/check-schema";
 import { findCannotFailWarnings } from "@/lib/gates/cannot-fail-checks";
 import type { CheckForm } from "@/lib/editors/check-form";
 import { inputBorderClass } from "../ui/action-form";

@@ -1,9 +1,9 @@
 import { DISABLED_IN_DEFAULTS } from "./field-issues";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { CHECK_KINDS } from "./check-kinds";
 import {
   CHECK_ID_PATTERN,
-  CHECK_KINDS,
   DEFAULT_TIMEOUT_SEC,
   MAX_CHECKS,
   ZCheck,

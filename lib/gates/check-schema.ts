@@ -5,10 +5,10 @@ import { BUILTIN_NAMES, BUILTIN_PARAMS, isBuiltinName } from "./builtins";
 import { refuseDuplicateIds } from "./duplicate-ids";
 import { ZEnvNameList } from "./env-names";
 import { DISABLED_IN_DEFAULTS } from "./field-issues";
+import { CHECK_KINDS } from "./check-kinds";
 import { ZGlob } from "./globs";
 import { placeholderProblem } from "./placeholders";
 
-export const CHECK_KINDS = ["build", "test", "lint", "typecheck", "custom"] as const;
 // Who runs a check: Gatehouse after the agent (platform, the default) or the agent, which reports it.
 export const CHECK_EXECUTORS = ["platform", "agent"] as const;
 export type CheckExecutor = (typeof CHECK_EXECUTORS)[number];
