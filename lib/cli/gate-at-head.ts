@@ -1,13 +1,22 @@
-// "Push, run the gate, wait for the verdict" — what the stop hook and the MCP server's run_gate do: the
-// clone's work goes to the task's branch, Gatehouse runs the next attempt at that commit (dispatching the
-// task when it has no run in progress), and the answer is that attempt as it ended.
+// "Push, run the gate, wait for the verdict" — what the stop hook, the MCP server's run_gate and `gatehouse
+// gate` do: the clone's work goes to the task's branch, Gatehouse runs the next attempt at that commit
+// (dispatching the task when it has no run in progress), and the answer is that attempt as it ended — or,
+// with nothing changed since the last gated commit, that commit's verdict, no attempt spent.
 import { cancelledByOf } from "../gates/run-ending";
 import type { ApiClient, RunJson, TaskJson, WorkJson } from "./api-client";
 import { commitOfWorkingTree, pushToTaskBranch } from "./push-head";
 import { watchRun, type RunEvent } from "./watch-run";
 
 type AttemptJson = RunJson["attempts"][number];
-export type GateOutcome = { run: RunJson; attempt: AttemptJson; commit: string; isSnapshot: boolean };
+// isStanding: the working tree is the commit the latest attempt gated, whose verdict still stands; that attempt
+// is the answer and no new one was run.
+export type GateOutcome = {
+  run: RunJson;
+  attempt: AttemptJson;
+  commit: string;
+  isSnapshot: boolean;
+  isStanding: boolean;
+};
 export type ReportEntry = { id: string; status: "pass" | "fail"; message?: string };
 
 // The task's latest run, once it is not executing (a run in progress is waited for, never raced).
@@ -30,26 +39,6 @@ function verdictStands(run: RunJson, task: TaskJson): boolean {
   return isVerdict && (run.stage ?? null) === (task.stage ?? null);
 }
 
-type HeadState = {
-  tree: { commit: string; isSnapshot: boolean };
-  // The latest attempt, when it gated the working tree's commit and its run's verdict still stands: gating
-  // that commit again would spend an attempt on an answer already given.
-  standing: { run: RunJson; attempt: AttemptJson } | null;
-};
-
-// The clone's work against the gate: the task's latest run once settled, and the working tree's commit.
-export async function readHead(
-  client: ApiClient,
-  opts: { task: TaskJson; cwd: string; env: NodeJS.ProcessEnv },
-): Promise<HeadState> {
-  const latest = await settledLatestRun(client, opts.task.id);
-  const tree = await commitOfWorkingTree(opts.cwd, opts.env);
-  const last = latest?.attempts.at(-1);
-  const isStanding =
-    !!latest && last?.status === "finished" && last.commit === tree.commit && verdictStands(latest, opts.task);
-  return { tree, standing: isStanding && latest && last ? { run: latest, attempt: last } : null };
-}
-
 export async function gateAtHead(
   client: ApiClient,
   opts: {
@@ -61,22 +50,32 @@ export async function gateAtHead(
     remote?: string;
     report?: ReportEntry[];
     onEvent?: (event: RunEvent) => void;
-    // Given by a caller that has already waited for the task's latest run to settle and read the working
-    // tree's commit (the stop hook compares it with the last gated one): neither is done again.
-    settledAt?: { commit: string; isSnapshot: boolean };
   },
 ): Promise<GateOutcome> {
-  if (!opts.settledAt) await settledLatestRun(client, opts.task.id);
-  const pushed = await pushToTaskBranch({
+  const latest = await settledLatestRun(client, opts.task.id);
+  const tree = await commitOfWorkingTree(opts.cwd, opts.env);
+  // Nothing changed since the last gated commit, its verdict still stands and no report is to be sent:
+  // that attempt is the answer, and none is spent on asking again (an agent's turn that only answered a
+  // question ends in a stop too).
+  const last = latest?.attempts.at(-1);
+  if (
+    latest &&
+    last?.status === "finished" &&
+    last.commit === tree.commit &&
+    verdictStands(latest, opts.task) &&
+    !opts.report?.length
+  )
+    return { run: latest, attempt: last, ...tree, isStanding: true };
+  await pushToTaskBranch({
     cwd: opts.cwd,
     repoUrl: opts.work.repoUrl,
     branch: opts.task.branch,
     remote: opts.remote,
     env: opts.env,
-    tree: opts.settledAt,
+    commit: tree.commit,
   });
   const started = await client.attemptAt(opts.task.id, {
-    commit: pushed.commit,
+    commit: tree.commit,
     ...(opts.report?.length ? { report: { checks: opts.report } } : {}),
   });
   // Only this attempt's events: the earlier attempts' checks were told when they ran.
@@ -87,5 +86,5 @@ export async function gateAtHead(
     },
   });
   const attempt = run.attempts.find((a) => a.n === started.attempt) ?? run.attempts[run.attempts.length - 1];
-  return { run, attempt, commit: pushed.commit, isSnapshot: pushed.isSnapshot };
+  return { run, attempt, ...tree, isStanding: false };
 }

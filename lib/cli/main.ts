@@ -11,12 +11,12 @@ import { loadConfig, storeConfig } from "./config";
 import { describeFailures } from "./agent-feedback";
 import { describeEnd, exitCodeOf } from "./endings";
 import { findTask, findWork } from "./find-task";
-import { gateAtHead, readHead } from "./gate-at-head";
+import { gateAtHead } from "./gate-at-head";
 import { exportGatesFile, importGatesFile, lintGatesFile } from "./gates-commands";
 import { printLogs } from "./logs-command";
 import { readAll, readPassword } from "./read-input";
 import { answerStop, parseHookPayload } from "./stop-hook";
-import { formatEvent, watchRun } from "./watch-run";
+import { formatEvent, type RunEvent, watchRun } from "./watch-run";
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 const err = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -31,6 +31,14 @@ function printRun(run: RunJson): void {
     for (const c of a.checks) out(formatEvent({ kind: "check", n: a.n, check: c }) ?? "");
   }
 }
+
+// A followed run's progress, a line per event as it happens; nothing with --json (the JSON is the output).
+const printEvents =
+  (isJson?: boolean) =>
+  (event: RunEvent): void => {
+    const line = isJson ? null : formatEvent(event);
+    if (line) out(line);
+  };
 
 // A count on the command line is a whole number ≥ 1, else one line naming the option: parseInt read "abc" as
 // NaN and "0" as nothing given, and `logs --attempt abc` showed the last attempt with exit 0.
@@ -128,10 +136,7 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
         return opts.json ? printJson(started) : out(`dispatched ${task.key}: run #${started.number} ${started.runId}`);
       if (!opts.json) out(`dispatched ${task.key}: run #${started.number} ${started.runId}`);
       const run = await watchRun(api, started.runId, {
-        onEvent: (event) => {
-          const line = opts.json ? null : formatEvent(event);
-          if (line) out(line);
-        },
+        onEvent: printEvents(opts.json),
       });
       if (opts.json) printJson(run);
       else out(describeEnd(run));
@@ -151,28 +156,20 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .action(async (ref: string, opts: { work?: string; remote?: string; json?: boolean }) => {
       const api = client();
       const { task, work } = await findTask(api, ref, opts.work);
-      const cwd = process.cwd();
-      // Nothing changed since the last gated commit: that verdict stands, and no attempt is spent on it.
-      const head = await readHead(api, { task, cwd, env });
-      const { run, attempt } =
-        head.standing ??
-        (await gateAtHead(api, {
-          task,
-          work,
-          cwd,
-          env,
-          remote: opts.remote,
-          settledAt: head.tree,
-          onEvent: (event) => {
-            const line = opts.json ? null : formatEvent(event);
-            if (line) out(line);
-          },
-        }));
+      const outcome = await gateAtHead(api, {
+        task,
+        work,
+        cwd: process.cwd(),
+        env,
+        remote: opts.remote,
+        onEvent: printEvents(opts.json),
+      });
+      const { run, attempt } = outcome;
       if (opts.json) printJson(run);
       else {
-        if (head.standing)
+        if (outcome.isStanding)
           out(
-            `nothing changed since attempt ${attempt.n} (commit ${head.tree.commit.slice(0, 12)}): its verdict ` +
+            `nothing changed since attempt ${attempt.n} (commit ${outcome.commit.slice(0, 12)}): its verdict ` +
               "stands, and no attempt was spent",
           );
         out(describeFailures(run, attempt));

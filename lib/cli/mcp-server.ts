@@ -15,7 +15,7 @@ import { passingRulesOf } from "../gates/passing-rules";
 import { whatCheckRuns } from "../gates/builtins";
 import { CliError } from "./cli-error";
 import { describeEnd } from "./endings";
-import { gateAtHead, readHead, settledLatestRun, type ReportEntry } from "./gate-at-head";
+import { gateAtHead, settledLatestRun, type ReportEntry } from "./gate-at-head";
 import { attemptOf, readCheckLog } from "./logs-command";
 
 // A task's check as the API gives it to an engineer: the whole check, of which the brief shows what decides passing.
@@ -86,25 +86,17 @@ function createMcpServer(Server: typeof McpServer, client: ApiClient, target: Ta
     },
     () =>
       guarded(async () => {
-        // Nothing changed since the last gated commit and no report to send: that verdict stands, and no
-        // attempt is spent on asking again (the stop hook does the same).
-        const head = await readHead(client, target);
-        if (head.standing && reports.size === 0) {
-          const { run, attempt } = head.standing;
-          return text(
-            [
-              describeFailures(run, attempt),
-              describeEnd(run),
-              `Nothing has changed since attempt ${attempt.n} (commit ${head.tree.commit.slice(0, 12)}), so no ` +
-                "attempt was spent: change the work, then call run_gate again.",
-            ].join("\n"),
-          );
-        }
-        const outcome = await gateAtHead(client, { ...target, report: [...reports.values()], settledAt: head.tree });
+        const outcome = await gateAtHead(client, { ...target, report: [...reports.values()] });
         reports.clear();
         const { run, attempt } = outcome;
         const body = [describeFailures(run, attempt), describeEnd(run)];
-        if (outcome.isSnapshot) body.push("(gated your working tree with its uncommitted changes)");
+        // Nothing changed and no report to send (the stop hook does the same): no attempt was spent.
+        if (outcome.isStanding)
+          body.push(
+            `Nothing has changed since attempt ${attempt.n} (commit ${outcome.commit.slice(0, 12)}), so no ` +
+              "attempt was spent: change the work, then call run_gate again.",
+          );
+        else if (outcome.isSnapshot) body.push("(gated your working tree with its uncommitted changes)");
         return text(body.join("\n"), false);
       }),
   );
@@ -164,8 +156,8 @@ function createMcpServer(Server: typeof McpServer, client: ApiClient, target: Ta
 
 export async function serveMcp(client: ApiClient, target: Target): Promise<void> {
   // The SDK is loaded here, when `gatehouse mcp` runs, not as the bundled CLI starts: a Stop hook runs the CLI
-  // at every stop of the agent, and the SDK is a quarter of a second of its start (the bundle leaves packages
-  // as imports, and a dynamic one stays dynamic).
+  // at every stop of the agent, and the SDK is a quarter of a second of its start (the bundle keeps the SDK
+  // alone out, as an import: scripts/build-cli.mjs).
   const [{ McpServer: Server }, { StdioServerTransport }] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/mcp.js"),
     import("@modelcontextprotocol/sdk/server/stdio.js"),

@@ -37,8 +37,6 @@ async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise
   }
 }
 
-export type PushedCommit = { commit: string; isSnapshot: boolean; remote: string };
-
 // The commit that stands for the clone as it is now (HEAD, or a snapshot of uncommitted changes).
 export async function commitOfWorkingTree(
   cwd: string,
@@ -95,17 +93,15 @@ async function remoteFor(cwd: string, repoUrl: string, env: NodeJS.ProcessEnv): 
   return repoUrl;
 }
 
+// The commit (commitOfWorkingTree's) to the task's branch on the Work's repository.
 export async function pushToTaskBranch(opts: {
   cwd: string;
   repoUrl: string;
   branch: string;
   remote?: string;
   env: NodeJS.ProcessEnv;
-  // The working tree's commit when the caller has just read it (commitOfWorkingTree): not read again.
-  tree?: { commit: string; isSnapshot: boolean };
-}): Promise<PushedCommit> {
-  const { commit, isSnapshot } = opts.tree ?? (await commitOfWorkingTree(opts.cwd, opts.env));
+  commit: string;
+}): Promise<void> {
   const remote = opts.remote ?? (await remoteFor(opts.cwd, opts.repoUrl, opts.env));
-  await git(opts.cwd, ["push", "--quiet", "--force", remote, `${commit}:refs/heads/${opts.branch}`], opts.env);
-  return { commit, isSnapshot, remote };
+  await git(opts.cwd, ["push", "--quiet", "--force", remote, `${opts.commit}:refs/heads/${opts.branch}`], opts.env);
 }

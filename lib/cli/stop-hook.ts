@@ -8,7 +8,7 @@
 import type { ApiClient, RunJson, TaskJson, WorkJson } from "./api-client";
 import { describeFailures } from "./agent-feedback";
 import { describeEnd } from "./endings";
-import { gateAtHead, readHead } from "./gate-at-head";
+import { gateAtHead } from "./gate-at-head";
 import { formatEvent } from "./watch-run";
 
 export type HookPayload = { stop_hook_active?: boolean; cwd?: string };
@@ -49,35 +49,31 @@ export async function answerStop(
 ): Promise<HookAnswer> {
   const { task, payload } = opts;
   const cwd = payload.cwd || opts.cwd;
-  // A stop with nothing changed since the last gated commit never spends an attempt (an agent's turn that
-  // only answered a question ends in a stop too): that commit's verdict stands.
-  const { tree, standing } = await readHead(client, { task, cwd, env: opts.env });
-  if (standing) {
-    const { run: latest, attempt: last } = standing;
-    const unchanged = `nothing changed since attempt ${last.n} of run #${latest.number} (gate ${last.gate})`;
-    // Sent back once already (stop_hook_active), it may stop: the loop ends here.
-    if (latest.status !== "waiting" || payload.stop_hook_active)
-      return allowStop(`gatehouse: ${unchanged}; letting the agent stop`);
-    return sendBack(
-      `${describeFailures(latest, last)}\n\nNothing has changed since attempt ${last.n} (commit ` +
-        `${tree.commit.slice(0, 12)}), so no attempt was spent on this stop. Fix what fails, then stop again: ` +
-        `Gatehouse runs the gate on your next stop (${attemptsLeft(latest, last)}).`,
-      `gatehouse: ${unchanged}; sent back to the agent with attempt ${last.n}'s failures`,
-    );
-  }
   const outcome = await gateAtHead(client, {
     task,
     work: opts.work,
     cwd,
     env: opts.env,
     remote: opts.remote,
-    settledAt: tree,
     onEvent: (event) => {
       const line = formatEvent(event);
       if (line) opts.log?.(`gatehouse: ${line}`);
     },
   });
   const { run, attempt } = outcome;
+  // Nothing changed since the last gated commit: no attempt was spent, and that commit's verdict stands.
+  if (outcome.isStanding) {
+    const unchanged = `nothing changed since attempt ${attempt.n} of run #${run.number} (gate ${attempt.gate})`;
+    // Sent back once already (stop_hook_active), it may stop: the loop ends here.
+    if (run.status !== "waiting" || payload.stop_hook_active)
+      return allowStop(`gatehouse: ${unchanged}; letting the agent stop`);
+    return sendBack(
+      `${describeFailures(run, attempt)}\n\nNothing has changed since attempt ${attempt.n} (commit ` +
+        `${outcome.commit.slice(0, 12)}), so no attempt was spent on this stop. Fix what fails, then stop again: ` +
+        `Gatehouse runs the gate on your next stop (${attemptsLeft(run, attempt)}).`,
+      `gatehouse: ${unchanged}; sent back to the agent with attempt ${attempt.n}'s failures`,
+    );
+  }
   if (attempt.gate === "green" || attempt.gate === "off" || run.ending === "accepted")
     return allowStop(
       `gatehouse: gate ${attempt.gate} on attempt ${attempt.n} of ${run.maxAttempts} — ${describeEnd(run)}`,
