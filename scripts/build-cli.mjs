@@ -13,28 +13,39 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const bundleDir = path.join(root, "lib", "cli", "dist");
 
-export async function buildCli({ quiet = false } = {}) {
+// lib/cli/main.ts bundled into `outfile`; `bundlePackages: false` leaves the packages as imports from
+// node_modules (what `npm run bench -- cli` compares the bundle with). Answers esbuild's metafile.
+export async function bundleCli(outfile, { bundlePackages = true } = {}) {
   const { build } = await import("esbuild");
-  fs.mkdirSync(bundleDir, { recursive: true });
-  const outfile = path.join(bundleDir, "gatehouse.mjs");
   const result = await build({
     entryPoints: [path.join(root, "lib", "cli", "main.ts")],
-    outfile: `${outfile}.tmp`,
+    outfile,
     bundle: true,
     platform: "node",
     format: "esm",
     target: "node20",
-    external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*"],
-    // The CommonJS packages inside an ES module bundle call require() for Node's own modules.
-    banner: {
-      js: 'import { createRequire as gatehouseRequire } from "node:module";\nconst require = gatehouseRequire(import.meta.url);',
-    },
+    ...(bundlePackages
+      ? {
+          external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*"],
+          // The CommonJS packages inside an ES module bundle call require() for Node's own modules.
+          banner: {
+            js: 'import { createRequire as gatehouseRequire } from "node:module";\nconst require = gatehouseRequire(import.meta.url);',
+          },
+        }
+      : { packages: "external" }),
     tsconfig: path.join(root, "tsconfig.json"),
     metafile: true,
     logLevel: "warning",
   });
+  return result.metafile;
+}
+
+export async function buildCli({ quiet = false } = {}) {
+  fs.mkdirSync(bundleDir, { recursive: true });
+  const outfile = path.join(bundleDir, "gatehouse.mjs");
+  const metafile = await bundleCli(`${outfile}.tmp`);
   const inputs = [
-    ...Object.keys(result.metafile.inputs)
+    ...Object.keys(metafile.inputs)
       .filter((p) => !p.includes("node_modules/"))
       .map((p) => path.resolve(root, p)),
     path.join(root, "package-lock.json"),
@@ -44,4 +55,5 @@ export async function buildCli({ quiet = false } = {}) {
   if (!quiet) console.log(`gatehouse: bundled the gatehouse CLI (${inputs.length} source files)`);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildCli();
+// No top-level await: the bench imports this module through tsx, which cannot load one that has it.
+if (process.argv[1] === fileURLToPath(import.meta.url)) void buildCli();

@@ -5,7 +5,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { build } from "esbuild";
+// @ts-expect-error a plain ES module of the install scripts, without types
+import { bundleCli } from "../build-cli.mjs";
 import { median, type BenchRow } from "./runner-bench";
 
 function timeOf(args: string[], rounds: number): number {
@@ -26,17 +27,7 @@ export async function benchCliStart(rounds: number): Promise<BenchRow[]> {
   fs.mkdirSync(path.join(root, ".bench"), { recursive: true });
   const scratch = fs.mkdtempSync(path.join(root, ".bench", "cli-"));
   const external = path.join(scratch, "gatehouse-external.mjs");
-  await build({
-    entryPoints: [path.join(root, "lib", "cli", "main.ts")],
-    outfile: external,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    tsconfig: path.join(root, "tsconfig.json"),
-    logLevel: "warning",
-  });
+  await bundleCli(external, { bundlePackages: false });
   const runner = (file: string) => {
     const entry = path.join(scratch, `run-${path.basename(file)}`);
     fs.writeFileSync(entry, `const { main } = await import(${JSON.stringify(file)});\nawait main(process.argv, {});\n`);
