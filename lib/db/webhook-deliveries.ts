@@ -51,15 +51,11 @@ export async function findDelivery(opts: { id: string; db?: DbOrTx }): Promise<D
   return row && asRecord(row);
 }
 
-// A webhook's log, newest first.
-export async function listDeliveries(opts: {
-  workId: string;
-  webhookId?: string;
-  take: number;
-  db?: DbOrTx;
-}): Promise<DeliveryRecord[]> {
+// Every request logged for a Work's webhooks, newest first, as written (the sender's tests read it; the
+// API's log is a webhook's, a page of deliveries at a time: listDeliveryPage).
+export async function listDeliveries(opts: { workId: string; take: number; db?: DbOrTx }): Promise<DeliveryRecord[]> {
   const rows = await (opts.db ?? getDb()).webhookDelivery.findMany({
-    where: { workId: opts.workId, ...(opts.webhookId ? { webhookId: opts.webhookId } : {}) },
+    where: { workId: opts.workId },
     orderBy: [{ createdAt: "desc" }, { attempt: "desc" }],
     take: opts.take,
   });
