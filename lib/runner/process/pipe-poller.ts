@@ -1,17 +1,20 @@
 // Reads a command's output pipe by polling it instead of waiting on it. A reader that sleeps on the
 // pipe is woken by the kernel for nearly every write a fast command makes (a few KB each), and on a
 // small machine each wake-up takes time from the command itself; a poller that looks every millisecond
-// or so while output flows (backing off to MAX_DELAY_MS when it stops) reads it in gulps of up to 1 MB
-// from the 1 MB pipe the spawner sets up. A command printing faster than that (over ~1 GB/s: `yes | head`
-// fills the pipe in 0.4 ms and then waits for the reader) is read with naps of 0.2 ms instead, a few per
-// turn of the event loop: 200 MB of `yes` took 278–284 ms with the timer alone, 182–222 with the naps
-// (median 1.07 of a bare `| cat > /dev/null`; `npm run bench -- runner`). Every command's output (checks, agents,
-// git) is read this way; when the command exits its owner calls poll() to take the rest at once. The fd
-// must be non-blocking. Chunks handed to onData are views into one reused buffer, valid only during the call.
+// or so while output flows (backing off to MAX_DELAY_MS when it stops) drains the 1 MB pipe the spawner
+// sets up in reads of 128 KB. A command printing faster than that (over ~1 GB/s: `yes | head` fills the
+// pipe in 0.4 ms and then waits for the reader) is read with naps of 0.2 ms instead, a few per turn of the
+// event loop: 200 MB of `yes` took 278–284 ms with the timer alone, 182–222 with the naps (median 1.07 of
+// a bare `| cat > /dev/null`; `npm run bench -- runner`). The read size is cat's: a buffer that stays in
+// the core's L2 cache. Reads of 1 MB (the pipe's size) spilled it on the AMD EPYC machine (512 KB of L2 a
+// core), and a 200 MB `yes` flood read that way took 1.4-1.5 × the same flood read in 64-512 KB (session
+// 38). Every command's output (checks, agents, git) is read this way; when the command exits its owner
+// calls poll() to take the rest at once. The fd must be non-blocking. Chunks handed to onData are views
+// into one reused buffer, valid only during the call.
 import fs from "node:fs";
 import { returnBuffer, takeBuffer } from "../output/buffer-pool";
 
-const READ_BYTES = 1024 * 1024;
+const READ_BYTES = 128 * 1024;
 const MIN_DELAY_MS = 1;
 const MAX_DELAY_MS = 64;
 // Read at most this much before letting the event loop run other work.
