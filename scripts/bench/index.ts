@@ -75,7 +75,7 @@ async function main() {
   }
   if (!only || only === "runner" || only === "floods") {
     for (const [label, command] of Object.entries(FLOODS)) {
-      rows.push(await benchFlood(label, command, 9));
+      rows.push(await benchFlood(label, command, 11));
       print(rows.at(-1)!);
     }
   }

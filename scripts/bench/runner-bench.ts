@@ -298,6 +298,7 @@ export async function benchFlood(label: string, command: string, rounds: number)
     const baseline: number[] = [];
     const piped: number[] = [];
     const readOnly: number[] = [];
+    const smallCap: number[] = [];
     let growthMb = 0;
     const measureBaseline = async () => {
       baseline.push(await timeShell(`${command} > /dev/null`, dir));
@@ -320,6 +321,23 @@ export async function benchFlood(label: string, command: string, rounds: number)
       readOnly.push(performance.now() - started);
       if (bytes < 190_000_000) throw new Error(`flood printed only ${bytes} bytes`);
     };
+    // The same check with a 128 KB log cap: the output read and kept as the default's is (the tail ring, the
+    // head written), but 128 KB stored instead of 32 MB. Between the reader alone and this: the keeping;
+    // between this and the subject: storing 32 MB (the head as it arrives, the last 16 MB at the end).
+    const measureSmallCap = async () => {
+      const started = performance.now();
+      await runCommand({
+        command,
+        cwd: dir,
+        env: shellEnv(dir),
+        timeoutMs: 600_000,
+        logPath: path.join(dir, `small-${smallCap.length}.log`),
+        capBytes: 128 * 1024,
+        masker: NO_MASKING,
+        pipeDir: path.join(dir, "pipes"),
+      });
+      smallCap.push(performance.now() - started);
+    };
     const measureSubject = async () => {
       global.gc?.();
       const before = process.memoryUsage().rss;
@@ -340,8 +358,8 @@ export async function benchFlood(label: string, command: string, rounds: number)
       if (outcome.totalBytes < 190_000_000) throw new Error(`flood printed only ${outcome.totalBytes} bytes`);
     };
     // On a virtual machine each run leaves the memory in a different state for the next one, so the
-    // order of the four rotates from round to round rather than always favouring one of them.
-    const order = [measureBaseline, measureSubject, measurePiped, measureReader];
+    // order of the five rotates from round to round rather than always favouring one of them.
+    const order = [measureBaseline, measureSubject, measurePiped, measureReader, measureSmallCap];
     for (let i = 0; i < rounds; i++) {
       for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]();
     }
@@ -349,6 +367,7 @@ export async function benchFlood(label: string, command: string, rounds: number)
     const b = median(baseline);
     const p = median(piped);
     const r = median(readOnly);
+    const c = median(smallCap);
     return {
       name: `200 MB of output (${label}) vs the same to /dev/null`,
       subjectMs: s,
@@ -358,7 +377,8 @@ export async function benchFlood(label: string, command: string, rounds: number)
         `peak memory growth ${growthMb.toFixed(1)} MB; a bare pipe (| cat > /dev/null) takes ` +
         `${p.toFixed(0)} ms, ratio ${(p / b).toFixed(2)}; against that pipe: Gatehouse ${(s / p).toFixed(2)}, ` +
         "its pipe reader alone (the output thrown away: no log, no tail ring) " +
-        `${r.toFixed(0)} ms, ${(r / p).toFixed(2)}`,
+        `${r.toFixed(0)} ms, ${(r / p).toFixed(2)}; the log kept with a 128 KB cap (stored: 128 KB, not 32 MB) ` +
+        `${c.toFixed(0)} ms, ${(c / p).toFixed(2)}`,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
