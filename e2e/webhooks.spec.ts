@@ -21,7 +21,7 @@ const deliveryOf = (log: Locator, event: string) =>
     .getByRole("list", { name: /deliveries, newest first$/ })
     .getByRole("listitem")
     .filter({ has: log.page().getByRole("button", { name: new RegExp(`^Redeliver ${event.replace(".", "\\.")} `) }) });
-type Got = { event: string; delivery: string; body: string; isSigned: boolean };
+type Got = { event: string; delivery: string; redeliveryOf: string | undefined; body: string; isSigned: boolean };
 
 async function startReceiver(): Promise<{ url: string; got: Got[]; close: () => Promise<void> }> {
   const got: Got[] = [];
@@ -35,6 +35,7 @@ async function startReceiver(): Promise<{ url: string; got: Got[]; close: () => 
       got.push({
         event: String(req.headers["x-gatehouse-event"]),
         delivery: String(req.headers["x-gatehouse-delivery"]),
+        redeliveryOf: req.headers["x-gatehouse-redelivery-of"] as string | undefined,
         body: body.toString("utf8"),
         isSigned,
       });
@@ -105,6 +106,12 @@ test("a lead adds a webhook, a run's end is delivered and logged, and Redeliver 
     // The same body, signed again, as a delivery of its own.
     expect(endings[1].body).toBe(endings[0].body);
     expect(endings[1].delivery).not.toBe(endings[0].delivery);
+    // Named as a redelivery of the first, to the receiver and in the log.
+    expect(endings.map((g) => g.redeliveryOf)).toEqual([undefined, endings[0].delivery]);
+    await expect(deliveryOf(log, "run.ended").first()).toContainText(
+      `delivery ${endings[1].delivery.slice(0, 8)}, a redelivery of ${endings[0].delivery.slice(0, 8)}`,
+    );
+    await expect(deliveryOf(log, "run.ended").last()).not.toContainText("a redelivery of");
     expect(JSON.parse(endings[0].body)).toMatchObject({ event: "run.ended", run: { id: runId, ending: "accepted" } });
   } finally {
     await receiver.close();
@@ -168,7 +175,7 @@ on request", async ({ page }) => {
     // Every try of the one delivery under it, newest first; each failed one says why.
     const tries = original.getByRole("list", { name: /^Tries of run\.ended/ }).getByRole("listitem");
     await expect(tries.filter({ hasText: "Try 2 of 4" })).toContainText(
-      "HTTP 302 — redirects are not followed: give the webhook the URL it redirects to",
+      "HTTP 302 — redirects are not followed: give the webhook the URL it redirects to, https://elsewhere.example/hook",
     );
     const numbers = (await tries.allTextContents()).map((t) => Number(/Try (\d+)/.exec(t)?.[1]));
     expect(numbers).toEqual([...numbers].sort((a, b) => b - a));

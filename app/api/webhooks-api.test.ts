@@ -191,8 +191,20 @@ describe("the delivery log and redelivery", () => {
     expect(again.status, again.text).toBe(201);
     expect(again.json).toMatchObject({ event: "run.ended", state: "delivered", statusCode: 200, body: first.body });
     expect(again.json.deliveryId).not.toBe(first.deliveryId);
+    // It names the delivery it repeats, in the log and to the receiver; the event's own delivery names none.
+    expect([first.redeliveryOf, again.json.redeliveryOf]).toEqual([null, first.deliveryId]);
+    expect(receiver.received.at(-1)?.headers["x-gatehouse-delivery"]).toBe(again.json.deliveryId);
+    expect(receiver.received.at(-1)?.headers["x-gatehouse-redelivery-of"]).toBe(first.deliveryId);
+    expect(receiver.received.at(-2)?.headers["x-gatehouse-redelivery-of"]).toBeUndefined();
+    // Sent again from the redelivery: still the event's first delivery, not the redelivery.
+    const third = await callRoute(redeliver.POST, {
+      method: "POST",
+      params: { id: workId, webhookId, deliveryId: again.json.id },
+    });
+    expect([third.status, third.json.redeliveryOf]).toEqual([201, first.deliveryId]);
+    expect(third.json.deliveryId).not.toBe(again.json.deliveryId);
     const relisted = await callRoute(deliveries.GET, { params: { id: workId, webhookId }, path: "/?limit=1" });
-    expect(relisted.json.deliveries.map((d) => d.id)).toEqual([again.json.id]);
+    expect(relisted.json.deliveries.map((d) => d.id)).toEqual([third.json.id]);
 
     // Bad input: the field path; an unknown webhook or delivery: 404; an engineer: 403.
     const badLimit = await callRoute(deliveries.GET, { params: { id: workId, webhookId }, path: "/?limit=0" });

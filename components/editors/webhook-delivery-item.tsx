@@ -7,6 +7,7 @@ import { Button } from "../ui/button";
 export type Delivery = {
   id: string;
   deliveryId: string;
+  redeliveryOf: string | null;
   event: string;
   runId: string | null;
   attempt: number;
@@ -90,6 +91,12 @@ export function DeliveryItem(props: {
         </time>
         <span className="text-xs whitespace-nowrap text-zinc-600 dark:text-zinc-400">
           delivery <code className="font-mono">{shortId}</code>
+          {latest.redeliveryOf ? (
+            <>
+              {", a redelivery of "}
+              <code className="font-mono">{latest.redeliveryOf.slice(0, 8)}</code>
+            </>
+          ) : null}
           {latest.runId ? (
             <>
               {" · "}

@@ -70,6 +70,8 @@ export function presentDelivery(d: DeliveryRecord) {
     event: d.event,
     runId: d.runId,
     deliveryId: d.deliveryId,
+    // The event's first delivery when this one was sent again by Redeliver; null otherwise.
+    redeliveryOf: d.redeliveryOf,
     attempt: d.attempt,
     maxAttempts: d.maxAttempts,
     state: d.state,

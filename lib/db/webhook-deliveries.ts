@@ -15,6 +15,8 @@ export type NewDelivery = {
   event: WebhookEvent;
   runId: string | null;
   deliveryId: string;
+  // Set on a redelivery (and its retries): the event's first delivery.
+  redeliveryOf?: string | null;
   attempt: number;
   maxAttempts: number;
   body: string;

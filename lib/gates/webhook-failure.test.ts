@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryFailureReason } from "./webhook-failure";
+import { answeredError, deliveryFailureReason, redirectTargetOf } from "./webhook-failure";
 
 // Each row: what the sender recorded for a failed request, and the reason the delivery log shows beside it.
 describe("deliveryFailureReason", () => {
@@ -7,6 +7,11 @@ describe("deliveryFailureReason", () => {
     [302, "the receiver answered HTTP 302", "redirects are not followed: give the webhook the URL it redirects to"],
     [301, "the receiver answered HTTP 301", "redirects are not followed: give the webhook the URL it redirects to"],
     [307, "the receiver answered HTTP 307", "redirects are not followed: give the webhook the URL it redirects to"],
+    [
+      308,
+      "the receiver answered HTTP 308, redirecting to https://hooks.example/new?a=1",
+      "redirects are not followed: give the webhook the URL it redirects to, https://hooks.example/new?a=1",
+    ],
     [404, "the receiver answered HTTP 404", "Not Found"],
     [401, "the receiver answered HTTP 401", "Unauthorized"],
     [500, "the receiver answered HTTP 500", "Internal Server Error"],
@@ -41,5 +46,34 @@ describe("deliveryFailureReason", () => {
 
   it.each(["delivered", "pending", "sending"])("gives no reason for a request that is %s", (state) => {
     expect(deliveryFailureReason({ state, statusCode: 200, error: null })).toBeNull();
+  });
+});
+
+// A redirect's Location as the delivery log records it: resolved against the webhook's URL and written back by
+// the URL parser, or nothing when it is not an http(s) URL or is too long to be worth showing.
+describe("redirectTargetOf", () => {
+  const hook = "https://hooks.example/gatehouse/in";
+  it.each([
+    ["https://elsewhere.example/hook", "https://elsewhere.example/hook"],
+    ["/moved", "https://hooks.example/moved"],
+    ["next", "https://hooks.example/gatehouse/next"],
+    ["http://elsewhere.example/a b<i>", "http://elsewhere.example/a%20b%3Ci%3E"],
+    ["javascript:alert(1)", null],
+    ["ftp://files.example/x", null],
+    ["http://[bad", null],
+    ["", null],
+    [null, null],
+    [`https://elsewhere.example/${"x".repeat(300)}`, null],
+  ])("Location %j reads %j", (location, target) => {
+    expect(redirectTargetOf(location, hook)).toBe(target);
+  });
+
+  it("is written into the recorded error only when there is one, and read back by the reason", () => {
+    expect(answeredError(302, null)).toBe("the receiver answered HTTP 302");
+    const error = answeredError(302, redirectTargetOf("/moved", hook));
+    expect(error).toBe("the receiver answered HTTP 302, redirecting to https://hooks.example/moved");
+    expect(deliveryFailureReason({ state: "failed", statusCode: 302, error })).toBe(
+      "redirects are not followed: give the webhook the URL it redirects to, https://hooks.example/moved",
+    );
   });
 });

@@ -1,6 +1,7 @@
 // Why a webhook request did not count as delivered, in words a lead acts on: the sender records the status a
 // receiver answered or the network error it got (lib/runner/webhook-sender.ts); this turns both into a reason.
-// Read at display time, so requests logged before it read the same way. Nothing a receiver sent is quoted.
+// Read at display time, so requests logged before it read the same way. Nothing a receiver sent is quoted but
+// a redirect's target, and only as a parsed http(s) URL (redirectTargetOf).
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
@@ -49,14 +50,37 @@ function networkReason(what: string): string {
   return what;
 }
 
+const MAX_TARGET_CHARS = 300;
+
+// Where a redirect pointed (its Location header, resolved against the webhook's URL) as the URL parser writes
+// it back — so percent-encoded, without spaces or control characters — or null when it is missing, not
+// http(s) or longer than 300 characters.
+export function redirectTargetOf(location: string | null, requestUrl: string): string | null {
+  if (!location) return null;
+  try {
+    const target = new URL(location, requestUrl);
+    if (target.protocol !== "http:" && target.protocol !== "https:") return null;
+    return target.href.length <= MAX_TARGET_CHARS ? target.href : null;
+  } catch {
+    return null;
+  }
+}
+
+// What the sender records for an answer that is not 2xx (the redirect's target, when there is one, last).
+export function answeredError(statusCode: number, target: string | null): string {
+  return `the receiver answered HTTP ${statusCode}${target ? `, redirecting to ${target}` : ""}`;
+}
+
 // The reason a failed request failed (null for any other state): "HTTP 302" → "redirects are not followed…",
 // "could not deliver: ECONNREFUSED" → "connection refused…", "timed out: no answer within 10 s" → "timed out
 // after 10 s"; anything else the sender wrote (a stopped server, a removed webhook) as it wrote it.
 export function deliveryFailureReason(d: { state: string; statusCode: number | null; error: string | null }) {
   if (d.state !== "failed") return null;
   if (d.statusCode !== null) {
-    if (d.statusCode >= 300 && d.statusCode < 400)
-      return "redirects are not followed: give the webhook the URL it redirects to";
+    if (d.statusCode >= 300 && d.statusCode < 400) {
+      const target = /, redirecting to (\S+)$/.exec(d.error ?? "")?.[1];
+      return `redirects are not followed: give the webhook the URL it redirects to${target ? `, ${target}` : ""}`;
+    }
     return STATUS_TEXT[d.statusCode] ?? "only a 2xx answer counts as delivered";
   }
   const error = d.error ?? "";

@@ -27,6 +27,7 @@ import {
   buildWebhookPayload,
   retryDelayMs,
 } from "../gates/webhook-payload";
+import { answeredError, redirectTargetOf } from "../gates/webhook-failure";
 import type { WebhookEvent } from "../gates/webhooks";
 
 type SenderOptions = { timeoutMs: number; backoffMs: number; maxAttempts: number };
@@ -182,16 +183,19 @@ async function post(row: DeliveryRecord, secret: string) {
         "X-Gatehouse-Delivery": row.deliveryId,
         "X-Gatehouse-Attempt": String(row.attempt),
         "X-Gatehouse-Signature-256": signatureOf(row.body, secret),
+        ...(row.redeliveryOf ? { "X-Gatehouse-Redelivery-Of": row.redeliveryOf } : {}),
       },
       body: row.body,
     });
     const durationMs = took();
     await response.body?.cancel().catch(() => undefined);
     const ok = response.status >= 200 && response.status < 300;
+    const isRedirect = response.status >= 300 && response.status < 400;
+    const location = response.headers.get("location");
     return {
       state: ok ? ("delivered" as const) : ("failed" as const),
       statusCode: response.status,
-      error: ok ? null : `the receiver answered HTTP ${response.status}`,
+      error: ok ? null : answeredError(response.status, isRedirect ? redirectTargetOf(location, row.url) : null),
       durationMs,
     };
   } catch (error) {
@@ -215,6 +219,7 @@ async function scheduleRetry(row: DeliveryRecord, url: string): Promise<void> {
       event: row.event,
       runId: row.runId,
       deliveryId: row.deliveryId,
+      redeliveryOf: row.redeliveryOf,
       attempt: row.attempt + 1,
       maxAttempts: row.maxAttempts,
       body: row.body,
@@ -224,7 +229,8 @@ async function scheduleRetry(row: DeliveryRecord, url: string): Promise<void> {
   schedule(next.id, delay);
 }
 
-// Sends a logged delivery's body again, once, as a new delivery (new id, attempt 1 of 1), and waits for it.
+// Sends a logged delivery's body again, once, as a new delivery (new id, attempt 1 of 1) that names the
+// event's first delivery (redeliveryOf, and the X-Gatehouse-Redelivery-Of header), and waits for it.
 export async function redeliver(row: DeliveryRecord, url: string): Promise<DeliveryRecord> {
   const again = await insertDelivery({
     data: {
@@ -235,6 +241,7 @@ export async function redeliver(row: DeliveryRecord, url: string): Promise<Deliv
       event: row.event,
       runId: row.runId,
       deliveryId: randomUUID(),
+      redeliveryOf: row.redeliveryOf ?? row.deliveryId,
       attempt: 1,
       maxAttempts: 1,
       body: row.body,

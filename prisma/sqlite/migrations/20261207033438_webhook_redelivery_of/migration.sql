@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "WebhookDelivery" ADD COLUMN "redeliveryOf" TEXT;
+
