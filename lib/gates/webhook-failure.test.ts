@@ -64,8 +64,13 @@ describe("redirectTargetOf", () => {
     ["", null],
     [null, null],
     [`https://elsewhere.example/${"x".repeat(300)}`, null],
+    ["https://bob:hunter2@elsewhere.example/in", "https://elsewhere.example/in"],
   ])("Location %j reads %j", (location, target) => {
     expect(redirectTargetOf(location, hook)).toBe(target);
+  });
+
+  it("does not carry the webhook URL's user name and password into a relative target", () => {
+    expect(redirectTargetOf("/moved", "https://ci:s3cret@hooks.example/in")).toBe("https://hooks.example/moved");
   });
 
   it("is written into the recorded error only when there is one, and read back by the reason", () => {

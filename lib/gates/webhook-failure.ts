@@ -53,13 +53,16 @@ function networkReason(what: string): string {
 const MAX_TARGET_CHARS = 300;
 
 // Where a redirect pointed (its Location header, resolved against the webhook's URL) as the URL parser writes
-// it back — so percent-encoded, without spaces or control characters — or null when it is missing, not
+// it back — so percent-encoded, without spaces or control characters, and without a user name or password
+// (a relative Location would otherwise carry the webhook URL's own) — or null when it is missing, not
 // http(s) or longer than 300 characters.
 export function redirectTargetOf(location: string | null, requestUrl: string): string | null {
   if (!location) return null;
   try {
     const target = new URL(location, requestUrl);
     if (target.protocol !== "http:" && target.protocol !== "https:") return null;
+    target.username = "";
+    target.password = "";
     return target.href.length <= MAX_TARGET_CHARS ? target.href : null;
   } catch {
     return null;
