@@ -321,21 +321,24 @@ export async function benchFlood(label: string, command: string, rounds: number)
       readOnly.push(performance.now() - started);
       if (bytes < 190_000_000) throw new Error(`flood printed only ${bytes} bytes`);
     };
+    // The flood as a check runs it (runCommand), its log in `logName` kept up to `capBytes`.
+    const runFlood = (logName: string, capBytes: number) =>
+      runCommand({
+        command,
+        cwd: dir,
+        env: shellEnv(dir),
+        timeoutMs: 600_000,
+        logPath: path.join(dir, logName),
+        capBytes,
+        masker: NO_MASKING,
+        pipeDir: path.join(dir, "pipes"),
+      });
     // The same check with a 128 KB log cap: the output read and kept as the default's is (the tail ring, the
     // head written), but 128 KB stored instead of 32 MB. Between the reader alone and this: the keeping;
     // between this and the subject: storing 32 MB (the head as it arrives, the last 16 MB at the end).
     const measureSmallCap = async () => {
       const started = performance.now();
-      await runCommand({
-        command,
-        cwd: dir,
-        env: shellEnv(dir),
-        timeoutMs: 600_000,
-        logPath: path.join(dir, `small-${smallCap.length}.log`),
-        capBytes: 128 * 1024,
-        masker: NO_MASKING,
-        pipeDir: path.join(dir, "pipes"),
-      });
+      await runFlood(`small-${smallCap.length}.log`, 128 * 1024);
       smallCap.push(performance.now() - started);
     };
     const measureSubject = async () => {
@@ -343,16 +346,7 @@ export async function benchFlood(label: string, command: string, rounds: number)
       const before = process.memoryUsage().rss;
       resetPeak();
       const started = performance.now();
-      const outcome = await runCommand({
-        command,
-        cwd: dir,
-        env: shellEnv(dir),
-        timeoutMs: 600_000,
-        logPath: path.join(dir, `flood-${subject.length}.log`),
-        capBytes: 32 * 1024 * 1024,
-        masker: NO_MASKING,
-        pipeDir: path.join(dir, "pipes"),
-      });
+      const outcome = await runFlood(`flood-${subject.length}.log`, 32 * 1024 * 1024);
       subject.push(performance.now() - started);
       growthMb = Math.max(growthMb, (vmHwmKb() * 1024 - before) / 1024 / 1024);
       if (outcome.totalBytes < 190_000_000) throw new Error(`flood printed only ${outcome.totalBytes} bytes`);
