@@ -74,8 +74,9 @@ describe("redirectTargetOf", () => {
   });
 
   it("is written into the recorded error only when there is one, and read back by the reason", () => {
-    expect(answeredError(302, null)).toBe("the receiver answered HTTP 302");
-    const error = answeredError(302, redirectTargetOf("/moved", hook));
+    expect(answeredError(302, null, hook)).toBe("the receiver answered HTTP 302");
+    expect(answeredError(404, "/moved", hook)).toBe("the receiver answered HTTP 404");
+    const error = answeredError(302, "/moved", hook);
     expect(error).toBe("the receiver answered HTTP 302, redirecting to https://hooks.example/moved");
     expect(deliveryFailureReason({ state: "failed", statusCode: 302, error })).toBe(
       "redirects are not followed: give the webhook the URL it redirects to, https://hooks.example/moved",

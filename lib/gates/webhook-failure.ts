@@ -69,8 +69,12 @@ export function redirectTargetOf(location: string | null, requestUrl: string): s
   }
 }
 
-// What the sender records for an answer that is not 2xx (the redirect's target, when there is one, last).
-export function answeredError(statusCode: number, target: string | null): string {
+const isRedirect = (statusCode: number) => statusCode >= 300 && statusCode < 400;
+
+// What the sender records for an answer that is not 2xx: the status, and a redirect's target last (its
+// `Location`, read by redirectTargetOf against the URL the request went to).
+export function answeredError(statusCode: number, location: string | null, requestUrl: string): string {
+  const target = isRedirect(statusCode) ? redirectTargetOf(location, requestUrl) : null;
   return `the receiver answered HTTP ${statusCode}${target ? `, redirecting to ${target}` : ""}`;
 }
 
@@ -80,7 +84,7 @@ export function answeredError(statusCode: number, target: string | null): string
 export function deliveryFailureReason(d: { state: string; statusCode: number | null; error: string | null }) {
   if (d.state !== "failed") return null;
   if (d.statusCode !== null) {
-    if (d.statusCode >= 300 && d.statusCode < 400) {
+    if (isRedirect(d.statusCode)) {
       const target = /, redirecting to (\S+)$/.exec(d.error ?? "")?.[1];
       return `redirects are not followed: give the webhook the URL it redirects to${target ? `, ${target}` : ""}`;
     }

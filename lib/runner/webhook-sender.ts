@@ -27,7 +27,7 @@ import {
   buildWebhookPayload,
   retryDelayMs,
 } from "../gates/webhook-payload";
-import { answeredError, redirectTargetOf } from "../gates/webhook-failure";
+import { answeredError } from "../gates/webhook-failure";
 import type { WebhookEvent } from "../gates/webhooks";
 
 type SenderOptions = { timeoutMs: number; backoffMs: number; maxAttempts: number };
@@ -190,12 +190,10 @@ async function post(row: DeliveryRecord, secret: string) {
     const durationMs = took();
     await response.body?.cancel().catch(() => undefined);
     const ok = response.status >= 200 && response.status < 300;
-    const isRedirect = response.status >= 300 && response.status < 400;
-    const location = response.headers.get("location");
     return {
       state: ok ? ("delivered" as const) : ("failed" as const),
       statusCode: response.status,
-      error: ok ? null : answeredError(response.status, isRedirect ? redirectTargetOf(location, row.url) : null),
+      error: ok ? null : answeredError(response.status, response.headers.get("location"), row.url),
       durationMs,
     };
   } catch (error) {
