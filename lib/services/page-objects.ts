@@ -35,9 +35,8 @@ export async function findMissingObject(actor: Actor, named: PageObjects): Promi
   return (await isThere(locateLog(actor, named.runId, named.attempt, named.check))) ? null : "check";
 }
 
-// An attempt of a run the actor may read, its number as the address gives it ("abc" names none).
-export async function readAttempt(actor: Actor, runId: string, n: string): Promise<AttemptRecord> {
-  await readRun(actor, runId);
+// An attempt of a run whose access was checked already, its number as the address gives it ("abc" names none).
+export async function attemptOfReadRun(runId: string, n: string): Promise<AttemptRecord> {
   const attempt = await attemptNamed(runId, n);
   if (!attempt) throw notFound("Attempt");
   return attempt;

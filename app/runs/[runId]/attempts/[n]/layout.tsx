@@ -1,6 +1,5 @@
-import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
-import { readAttempt } from "@/lib/services/page-objects";
+import { readPageAttempt } from "@/lib/pages/page-reads";
 
 // An attempt the run does not have ("9", "abc") is said by ../not-found.tsx; a check it does not have, by the
 // log page's own not-found page below.
@@ -12,6 +11,6 @@ export default async function AttemptLayout({
   children: React.ReactNode;
 }) {
   const { runId, n } = await params;
-  await orNotFound(readAttempt(await getPageActor(), runId, n));
+  await orNotFound(readPageAttempt(runId, n));
   return <>{children}</>;
 }

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
 import { readLogLines } from "@/lib/services/logs";
-import { loadRunDetail } from "@/lib/services/run-detail";
+import { buildRunDetail } from "@/lib/services/run-detail";
+import { readPageRun } from "@/lib/pages/page-reads";
 import { formatDuration } from "@/lib/format";
 import { formatBytes } from "@/lib/runner/output/text";
 import { LogViewer } from "@/components/logs/log-viewer";
@@ -27,7 +28,8 @@ export default async function LogPage({ params }: Props) {
   const { runId, n, checkId } = await params;
   const actor = await getPageActor();
   const [detail, initial] = await Promise.all([
-    orNotFound(loadRunDetail(actor, runId)),
+    // The run as the layouts above read it (one read a request), its detail built here.
+    orNotFound(readPageRun(runId).then(({ run, seesHidden }) => buildRunDetail(run, seesHidden))),
     // The last lines, as many as the viewer's first view and its overscan hold: the page's size (read,
     // sent and parsed before the last line shows) does not depend on the log's; the viewer fetches the
     // chunks around them as soon as it runs.
