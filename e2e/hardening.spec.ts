@@ -503,6 +503,14 @@ test("held-out checks leak nothing to a viewer or an engineer on any page", asyn
       await expect(page.locator("main")).toBeVisible();
       expect(await page.content(), `${role} on ${url}`).not.toContain(SECRET);
     }
+    if (role === "engineer") {
+      // The task editor offers an engineer no way to override or suppress the Work's held-out check.
+      await page.goto(`/tasks/${taskId}/edit`);
+      const held = page.getByRole("listitem", { name: "Held (inherited)" });
+      await expect(held).toContainText("Held out: a lead overrides or suppresses it");
+      await expect(held.getByRole("button")).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Suppress visible" })).toBeVisible();
+    }
     await context.close();
   }
 });

@@ -24,6 +24,7 @@ import * as stats from "./works/[id]/checks/stats/route";
 import * as works from "./works/route";
 import * as work from "./works/[id]/route";
 import * as task from "./tasks/[id]/route";
+import * as workTasks from "./works/[id]/tasks/route";
 import * as log from "./runs/[id]/attempts/[n]/checks/[checkId]/log/route";
 import * as logLines from "./runs/[id]/attempts/[n]/checks/[checkId]/log/lines/route";
 import * as logSearch from "./runs/[id]/attempts/[n]/checks/[checkId]/log/search/route";
@@ -143,6 +144,65 @@ add one", async () => {
     });
     expect(adding.status).toBe(403);
     expect(adding.json.error.message).toContain('adding the held-out check "sneaky" needs the lead role');
+  });
+});
+
+describe("an engineer may not weaken the Work's held-out check", () => {
+  const weakenings = [
+    ["suppressing it", { id: "held-out-cwd", disabled: true }],
+    ["replacing it with a visible check", check("held-out-cwd", "true")],
+    ["replacing it with a held-out check of the task's", check("held-out-cwd", "true", { hidden: true })],
+  ] as const;
+
+  it.each(weakenings)("%s on a new task: 403, and no task is made", async (_label, entry) => {
+    const before = (await callRoute(workTasks.GET, { params: { id: S.work.id }, token: lead.token })).json.tasks.length;
+    const res = await callRoute(workTasks.POST, {
+      method: "POST",
+      params: { id: S.work.id },
+      token: engineer.token,
+      body: { title: "weaker gate", acceptanceChecks: [entry] },
+    });
+    expect(res.status, res.text).toBe(403);
+    expect(res.json.error.message).toMatch(
+      /(suppressing or replacing the Work's|adding the) held-out check "held-out-cwd"/,
+    );
+    const after = (await callRoute(workTasks.GET, { params: { id: S.work.id }, token: lead.token })).json.tasks.length;
+    expect(after).toBe(before);
+  });
+
+  it.each(weakenings)("%s on a task's edit: 403, and the task's checks are unchanged", async (_label, entry) => {
+    const before = await callRoute(task.GET, { params: { id: S.task.id }, token: lead.token });
+    const res = await callRoute(task.PATCH, {
+      method: "PATCH",
+      params: { id: S.task.id },
+      token: engineer.token,
+      body: { version: before.json.version, acceptanceChecks: [entry] },
+    });
+    expect(res.status, res.text).toBe(403);
+    const after = await callRoute(task.GET, { params: { id: S.task.id }, token: lead.token });
+    expect(after.json.version).toBe(before.json.version);
+    expect(after.json.effectiveChecks.map((c) => c.id)).toContain("held-out-cwd");
+  });
+
+  it("a lead may suppress it for a task, and an engineer's later save keeps that as it is", async () => {
+    const created = await callRoute(workTasks.POST, {
+      method: "POST",
+      params: { id: S.work.id },
+      token: lead.token,
+      body: { title: "held-out off here", acceptanceChecks: [{ id: "held-out-cwd", disabled: true }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const saved = await callRoute(task.PATCH, {
+      method: "PATCH",
+      params: { id: created.json.id },
+      token: engineer.token,
+      body: {
+        version: created.json.version,
+        acceptanceChecks: [{ id: "held-out-cwd", disabled: true }, check("extra", "true")],
+      },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.json.suppressed).toEqual(["held-out-cwd"]);
   });
 });
 

@@ -16,13 +16,15 @@ const FRAME = {
 type Props = {
   check: Check;
   state: "inherited" | "overridden" | "suppressed";
+  // A held-out check of the Work seen below lead: kept as the lead set it (no Override, no Suppress).
+  isLeadsOnly?: boolean;
   onOverride: () => void;
   onSuppress: () => void;
   onInherit: () => void;
   children?: React.ReactNode;
 };
 
-export function InheritedCheckRow({ check, state, onOverride, onSuppress, onInherit, children }: Props) {
+export function InheritedCheckRow({ check, state, isLeadsOnly, onOverride, onSuppress, onInherit, children }: Props) {
   return (
     <li
       aria-label={`${check.name} (${state})`}
@@ -39,7 +41,11 @@ export function InheritedCheckRow({ check, state, onOverride, onSuppress, onInhe
           <Pill tone={state === "overridden" ? "sky" : state === "suppressed" ? "amber" : "zinc"}>{state}</Pill>
         </span>
         <span className="flex gap-1">
-          {state === "inherited" ? (
+          {state === "inherited" && isLeadsOnly ? (
+            <span className="text-xs text-zinc-500 dark:text-zinc-400">
+              Held out: a lead overrides or suppresses it
+            </span>
+          ) : state === "inherited" ? (
             <>
               <Button size="sm" onClick={onOverride} aria-label={`Override ${check.id}`}>
                 Override

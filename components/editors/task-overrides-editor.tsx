@@ -37,6 +37,8 @@ type Props = {
   workAttempts: number;
   workAgentCommand: string | null;
   canSetAgent: boolean;
+  // Below lead, the Work's held-out checks are the lead's: neither overridden nor suppressed here.
+  canChangeHeldOut: boolean;
   // The Work's lanes a task may be put on (none: the lane picker is left out for a task on no lane), with
   // their stages' checks as this reader may see them; and the lane and stage the task stands at now.
   lanes: { id: string; name: string; stages: { id: string; name: string; checks: Check[] }[] }[];
@@ -60,6 +62,7 @@ export function TaskOverridesEditor({
   workAttempts,
   workAgentCommand,
   canSetAgent,
+  canChangeHeldOut,
   lanes,
   standsAt,
   initial,
@@ -157,6 +160,7 @@ export function TaskOverridesEditor({
                 key={d.id}
                 check={d}
                 state={!entry ? "inherited" : entry.disabled ? "suppressed" : "overridden"}
+                isLeadsOnly={d.hidden === true && !canChangeHeldOut}
                 onOverride={() => setEntries([...list.filter((e) => e.id !== d.id || e.isAdded), formFromCheck(d)])}
                 onSuppress={() =>
                   setEntries([

@@ -1,3 +1,5 @@
+import { sameJson } from "./same-json";
+
 // Held-out checks (hidden: true) as someone below lead sees them: their name and verdict, never what they
 // run. Pages get the check with its command blanked; the API leaves the command and the rest out.
 type Listed = { id: string; name?: string; kind?: string; required?: boolean; hidden?: boolean; source?: string };
@@ -34,4 +36,17 @@ export function keepHeldOutEntries<E extends Entry>(
   const others = (next ?? []).filter((e) => !keptIds.has(e.id));
   if (next === null && kept.length === 0) return { entries: null };
   return { entries: [...others, ...kept] };
+}
+
+// The first of the Work's held-out checks that a save below lead would suppress or replace for the task
+// (an entry with its id: `disabled`, or a check of its own that runs instead — `true`, say), or null. An
+// entry a lead already saved on the task is let through unchanged: the engineer sends back what is there.
+export function touchedHeldOutDefault<E extends Entry>(
+  defaults: readonly Entry[],
+  current: readonly E[] | null,
+  next: readonly E[] | null,
+): string | null {
+  const heldOut = new Set(defaults.filter((d) => d.hidden === true).map((d) => d.id));
+  const before = new Map((current ?? []).map((e) => [e.id, e]));
+  return (next ?? []).find((e) => heldOut.has(e.id) && !sameJson(before.get(e.id), e))?.id ?? null;
 }

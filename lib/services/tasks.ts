@@ -27,7 +27,7 @@ import { countRunsOfTask } from "../db/run-history";
 import { findActiveRunOfTask } from "../db/runs";
 import { auditBy, requireRole, standingAllows, standingOn } from "./access";
 import { grantingEntriesNeedingLead } from "../gates/grants";
-import { keepHeldOutEntries } from "../gates/held-out";
+import { keepHeldOutEntries, touchedHeldOutDefault } from "../gates/held-out";
 import { parseInput, refuseIssues } from "./validate";
 import { expandAgentPreset } from "./agent-presets";
 import { changedFields, pick, staleError } from "./works";
@@ -109,6 +109,28 @@ async function requireLeadForGrants(
   );
 }
 
+// Held-out checks are the lead's. Below lead, a task's checks as saved keep the task's held-out entries as a
+// lead set them, add none, and neither suppress nor replace one of the Work's: an engineer (or an agent
+// holding an engineer's token) could otherwise swap the check the agent never sees for `true`.
+async function heldOutAsTheLeadSetThem<E extends TaskCheckEntry>(
+  actor: Actor,
+  work: WorkRecord,
+  current: E[] | null,
+  next: E[] | null,
+): Promise<E[] | null> {
+  if (standingAllows(await standingOn(actor, work.id), "lead")) return next;
+  const kept = keepHeldOutEntries(current, next);
+  if ("added" in kept)
+    throw new AppError("forbidden", `adding the held-out check "${kept.added}" needs the lead role on this Work`);
+  const touched = touchedHeldOutDefault(work.checkDefaults, current, kept.entries);
+  if (touched)
+    throw new AppError(
+      "forbidden",
+      `suppressing or replacing the Work's held-out check "${touched}" needs the lead role on this Work`,
+    );
+  return kept.entries;
+}
+
 export async function createTask(actor: Actor, workId: string, input: unknown): Promise<TaskView> {
   const work = await findWork({ id: workId });
   if (!work) throw notFound("Work");
@@ -117,6 +139,8 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
   refuseIssues(suppressionIssues(work, data.acceptanceChecks));
   refuseIssues(laneIssues(work, data.lane));
   await requireLeadForGrants(actor, work, null, data);
+  if (data.acceptanceChecks !== undefined)
+    data.acceptanceChecks = await heldOutAsTheLeadSetThem(actor, work, null, data.acceptanceChecks);
   const task = await getDb().$transaction(async (tx) => {
     const number = await takeNextTaskNumber({ workId, db: tx });
     const key = taskKey(work.keyPrefix, number);
@@ -213,12 +237,13 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
   if (changes.lane === current.lane) delete changes.lane;
   else if (changes.lane !== undefined) changes.stage = stageAfterLaneChange(work.lanes, current, changes.lane);
   await requireLeadForGrants(actor, work, current, changes);
-  if (changes.acceptanceChecks !== undefined && !standingAllows(await standingOn(actor, work.id), "lead")) {
-    const kept = keepHeldOutEntries(current.acceptanceChecks, changes.acceptanceChecks);
-    if ("added" in kept)
-      throw new AppError("forbidden", `adding the held-out check "${kept.added}" needs the lead role on this Work`);
-    changes.acceptanceChecks = kept.entries;
-  }
+  if (changes.acceptanceChecks !== undefined)
+    changes.acceptanceChecks = await heldOutAsTheLeadSetThem(
+      actor,
+      work,
+      current.acceptanceChecks,
+      changes.acceptanceChecks,
+    );
   // Nothing to change: no new version (others editing would get a needless conflict).
   if (Object.keys(changes).length === 0) {
     if (version !== current.version) throw staleError("task", version, current);

@@ -48,6 +48,7 @@ export default async function TaskEditPage({ params }: { params: Promise<{ taskI
           workAttempts={work.maxGateAttempts}
           workAgentCommand={work.agentCommand}
           canSetAgent={standingAllows(standing, "lead")}
+          canChangeHeldOut={seesHidden}
           lanes={work.lanes.map((l) => ({
             id: l.id,
             name: l.name,
