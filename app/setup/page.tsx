@@ -26,7 +26,7 @@ export default async function SetupPage() {
             label: "Password",
             type: "password",
             autoComplete: "new-password",
-            hint: "At least 10 characters.",
+            hint: "At least 10 characters, 5 of them different.",
           },
         ]}
       />

@@ -12,10 +12,12 @@ export const ZEmail = z
   .toLowerCase()
   .pipe(z.email({ error: "must be an email address" }).max(254, "at most 254 characters"));
 
+// Length is the rule (no required classes of character); ten spaces or one key held down are not a password.
 export const ZNewPassword = z
   .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
   .min(10, "at least 10 characters")
-  .max(200, "at most 200 characters");
+  .max(200, "at most 200 characters")
+  .refine((p) => new Set(p.replace(/\s/g, "")).size >= 5, "at least 5 different characters besides spaces");
 
 const ZPassword = z
   .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })

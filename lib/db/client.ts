@@ -137,3 +137,9 @@ export async function isUpdated(update: Promise<unknown>): Promise<boolean> {
     throw error;
   }
 }
+
+// Whether an insert failed on a unique index (another request inserted the same key first): the caller's
+// "already there" answer, which it also gives when it looked first and found the row.
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "P2002";
+}

@@ -7,6 +7,7 @@ import { insertAuditEvent } from "../db/audit";
 import { deleteRole, findRole, listMembers, upsertRole } from "../db/memberships";
 import { findUser, findUserByEmail, insertUser, listUsers, updateUser, type UserRecord } from "../db/users";
 import { findWork } from "../db/works";
+import { isUniqueViolation } from "../db/client";
 import { AppError, notFound } from "../errors";
 import { auditBy, requireAdmin, requireRole } from "./access";
 import { parseInput } from "./validate";
@@ -14,10 +15,12 @@ import { parseInput } from "./validate";
 export async function createUser(actor: Actor, input: unknown): Promise<UserRecord> {
   requireAdmin(actor);
   const { email, password, name, admin } = parseInput(ZUserCreate, input);
-  if (await findUserByEmail({ email }))
-    throw new AppError("validation", `email: ${email} already has an account`, [
+  const taken = () =>
+    new AppError("validation", `email: ${email} already has an account`, [
       { path: "email", message: `${email} already has an account` },
     ]);
+  if (await findUserByEmail({ email })) throw taken();
+  // Two requests for the same email at once both pass the look above: the unique index turns the second away.
   const user = await insertUser({
     data: {
       email,
@@ -25,6 +28,8 @@ export async function createUser(actor: Actor, input: unknown): Promise<UserReco
       passwordHash: await hashPassword(password),
       isAdmin: admin ?? false,
     },
+  }).catch((error: unknown) => {
+    throw isUniqueViolation(error) ? taken() : error;
   });
   await insertAuditEvent({
     event: auditBy(actor, {

@@ -28,7 +28,7 @@ export async function bootstrapAccess(env?: Env): Promise<void> {
     if (!parsedEmail.success || !parsedPassword.success) {
       console.error(
         "gatehouse: GATEHOUSE_ADMIN_EMAIL must be an email address and GATEHOUSE_ADMIN_PASSWORD " +
-          "at least 10 characters; no admin was created",
+          "at least 10 characters, 5 of them different; no admin was created",
       );
     } else {
       await insertUser({
