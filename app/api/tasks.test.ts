@@ -166,6 +166,19 @@ describe("POST /api/works/:id/tasks", () => {
     expect(first.key).toBe("BRAN-1");
   });
 
+  it("refuses the Work's base branch as a task's, on create and on edit, naming branch and saving nothing", async () => {
+    const w = await createWork({ name: "Base", baseBranch: "trunk" });
+    const before = await taskIdsOf(w.id);
+    const created = await postTask(w.id, { title: "On trunk", branch: "trunk" });
+    expect(expectIssueAt(created, "branch")?.message).toBe(
+      '"trunk" is the Work\'s base branch; a task works on a branch of its own',
+    );
+    expect(await taskIdsOf(w.id)).toEqual(before);
+    const x = await createTask(w.id);
+    expectIssueAt(await patchTask(x.id, { version: x.version, branch: "trunk" }), "branch");
+    expect((await getTask(x.id)).json).toMatchObject({ branch: x.branch, version: x.version });
+  });
+
   it("allows the same branch in two different Works", async () => {
     const a = await createWork();
     const b = await createWork();

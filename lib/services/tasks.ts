@@ -138,6 +138,7 @@ export async function createTask(actor: Actor, workId: string, input: unknown): 
   const data = parseInput(ZTaskCreate, expandAgentPreset(input));
   refuseIssues(suppressionIssues(work, data.acceptanceChecks));
   refuseIssues(laneIssues(work, data.lane));
+  refuseIssues(baseBranchIssues(work, data.branch));
   await requireLeadForGrants(actor, work, null, data);
   if (data.acceptanceChecks !== undefined)
     data.acceptanceChecks = await heldOutAsTheLeadSetThem(actor, work, null, data.acceptanceChecks);
@@ -220,6 +221,12 @@ const AUDITED_TASK_FIELDS = [
   "stage",
 ] as const;
 
+// A task never works on the Work's base branch: its runs would move the branch that changes land on.
+function baseBranchIssues(work: WorkRecord, branch: string | undefined) {
+  const message = `"${branch}" is the Work's base branch; a task works on a branch of its own`;
+  return branch !== undefined && branch === work.baseBranch ? [{ path: "branch", message }] : [];
+}
+
 function laneIssues(work: WorkRecord, laneId: string | null | undefined) {
   const problem = laneId === undefined ? null : laneProblem(work.lanes, laneId);
   return problem ? [{ path: "lane", message: problem }] : [];
@@ -234,6 +241,7 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as TaskChanges;
   refuseIssues(suppressionIssues(work, changes.acceptanceChecks));
   refuseIssues(laneIssues(work, changes.lane));
+  refuseIssues(baseBranchIssues(work, changes.branch));
   if (changes.lane === current.lane) delete changes.lane;
   else if (changes.lane !== undefined) changes.stage = stageAfterLaneChange(work.lanes, current, changes.lane);
   await requireLeadForGrants(actor, work, current, changes);
