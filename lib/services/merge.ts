@@ -19,6 +19,7 @@ import { readWorktreeHead } from "../runner/checkout/read-head";
 import { mergeBranch, type MergeOutcome } from "../runner/checkout/merge-branch";
 import { GitError } from "../runner/checkout/git";
 import { checkedOutBaseWarning } from "../runner/checkout/checked-out-base";
+import { unwritableRepositoryWarning } from "../runner/checkout/push-access";
 import { auditBy, requireRole } from "./access";
 
 export type MergeResult = { commit: string; base: string; mergedAt: Date; mergedBy: string };
@@ -127,11 +128,12 @@ export async function mergeRefusedInAdvance(task: TaskRecord, work: WorkRecord):
   return refuseMerge({ policy: work.mergePolicy, latest, branch: task.branch, branchHead });
 }
 
-// Why Merge will fail whatever the gate says (the base branch checked out in a non-bare repository), for
+// Why Merge will fail whatever the gate says (the base branch checked out in a non-bare repository, or a
+// repository the user git runs as may not write to), for
 // the Work's and the task's pages; null when a merge can push.
 export async function landingWarning(work: Pick<WorkRecord, "repoUrl" | "baseBranch">): Promise<string | null> {
   try {
-    return await checkedOutBaseWarning(work);
+    return (await checkedOutBaseWarning(work)) ?? unwritableRepositoryWarning(work);
   } catch (error) {
     // Only a hint: a repository git cannot read here says nothing rather than breaking the page.
     console.error("gatehouse: could not inspect the Work's repository", error);

@@ -14,7 +14,7 @@ import { dispatchTask } from "../services/runs";
 import { createTask } from "../services/tasks";
 import { createWork } from "../services/works";
 import { gitHomeOf, gitInvocation } from "../runner/checkout/git";
-import { runAsFromEnv } from "../runner/run-as";
+import { giveTreeTo, runAsFromEnv } from "../runner/run-as";
 import { ensureAgentHome } from "../runner/sandbox/command-files";
 
 const DEMO_AGENT = "gatehouse-demo-agent.sh";
@@ -75,6 +75,9 @@ function buildDemoRepo(target: string): void {
   git("config", "receive.denyCurrentBranch", "updateInstead");
   git("add", "-A");
   git("commit", "--quiet", "-m", "slugify: a first stub and its tests");
+  // Merge pushes into it as the user Gatehouse's git runs as (as root, the sandbox's user): theirs to write,
+  // or the newcomer's first Merge fails with "unable to create temporary object directory".
+  giveTreeTo(target, runAsFromEnv());
 }
 
 export async function seedDemoIfEmpty(): Promise<{ taskId: string; runId: string } | null> {

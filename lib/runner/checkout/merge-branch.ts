@@ -9,6 +9,7 @@ import fs from "node:fs";
 import { ensureClone, remoteHeadBranch, type CheckoutTarget } from "./checkout";
 import { git, GitError, gitCaptured, gitOk } from "./git";
 import { saveTaskBranch } from "./task-repo";
+import { runAsFromEnv } from "../run-as";
 import { mergeMessage, type MergeMethod } from "../../gates/merge-policy";
 
 type MergeRefusal =
@@ -145,6 +146,18 @@ async function push(repoDir: string, p: { commit: string; base: string; baseBefo
         `refuses to update a checked-out branch of a non-bare repository). Point the Work's repository ` +
         `at a bare clone (git clone --bare), or check out another branch in that ` +
         `repository; nothing was merged`,
+    );
+  // A local repository the user git runs as may not write to (lib/runner/checkout/push-access.ts warns first).
+  if (
+    /unable to create temporary object directory|insufficient permission for adding an object|\.lock'?: Permission denied/.test(
+      text,
+    )
+  )
+    return refused(
+      "push-refused",
+      `the repository refused the push to "${p.base}": ${runAsFromEnv()?.name ?? "the server's user"}, the user ` +
+        `Gatehouse's git runs as, may not write to it. Give that user the repository (chown -R), or let a ` +
+        `group it is in write to it; nothing was merged`,
     );
   const said = text
     .split("\n")
