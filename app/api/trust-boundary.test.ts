@@ -427,7 +427,10 @@ describe("log route attacks", () => {
   it.each(["../../..", "0", "1.5", "%2e%2e", "..", "-1", "01", "1e0", " 1", "1/../1", "0x1", ""])(
     "attempt number %j → 400",
     async (n) => {
-      expectRefusal(await getLog({ id: runA, n, checkId: "red" }), [400]);
+      const res = await getLog({ id: runA, n, checkId: "red" });
+      expectRefusal(res, [400]);
+      // The field is named as the message names it.
+      expect(res.json.error.issues).toEqual([{ path: "attempt", message: "must be an attempt number" }]);
     },
   );
 

@@ -15,12 +15,14 @@ export async function requireRole(actor: Actor, workId: string, needed: Role, db
   if (!roleAllows(held, needed)) {
     throw new AppError(
       "forbidden",
-      `this needs the ${needed} role on this Work (a ${needed} may ${ROLE_CAN[needed]}); you are ` +
-        `${held === "engineer" ? "an" : "a"} ${held}`,
+      `this needs the ${needed} role on this Work (${aOrAn(needed)} ${needed} may ${ROLE_CAN[needed]}); you are ` +
+        `${aOrAn(held)} ${held}`,
     );
   }
   return held;
 }
+
+const aOrAn = (role: Role) => (role === "engineer" ? "an" : "a");
 
 export function requireAdmin(actor: Actor): void {
   if (!actor.isAdmin) throw new AppError("forbidden", "only an admin may do this");

@@ -27,7 +27,7 @@ export async function locateLog(actor: Actor, runId: string, n: string, name: st
   const attemptN = attemptNumberOf(n);
   if (attemptN === null)
     throw new AppError("validation", "attempt: must be an attempt number", [
-      { path: "n", message: "must be an attempt number" },
+      { path: "attempt", message: "must be an attempt number" },
     ]);
   const isAgent = name === AGENT_LOG_NAME;
   // A proof row's id starts with "_", which no check's may: only the known ones are let through.

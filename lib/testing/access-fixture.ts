@@ -38,7 +38,8 @@ export function expectForbiddenRole(res: Res, needed: Role | "admin", held?: str
   expect(res.json?.error?.code).toBe("forbidden");
   const message: string = res.json.error.message;
   if (needed === "admin") expect(message).toMatch(/\badmin\b/);
-  else expect(message).toContain(`the ${needed} role`);
+  else
+    expect(message).toContain(`the ${needed} role on this Work (${needed === "engineer" ? "an" : "a"} ${needed} may`);
   if (held) expect(message).toContain(held);
 }
 
