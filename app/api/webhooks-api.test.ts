@@ -207,10 +207,19 @@ describe("the delivery log and redelivery", () => {
     expect(relisted.json.deliveries.map((d) => d.id)).toEqual([third.json.id]);
 
     // Bad input: the field path; an unknown webhook or delivery: 404; an engineer: 403.
-    const badLimit = await callRoute(deliveries.GET, { params: { id: workId, webhookId }, path: "/?limit=0" });
-    expect(issuesOf(badLimit)).toEqual([{ path: "limit", message: "at least 1" }]);
-    const unknownParam = await callRoute(deliveries.GET, { params: { id: workId, webhookId }, path: "/?page=2" });
-    expect(issuesOf(unknownParam)).toEqual([{ path: "page", message: "unknown field: page" }]);
+    // The query read as every route reads one: digits only, an empty value absent, other parameters ignored.
+    const listed = (query: string) =>
+      callRoute(deliveries.GET, { params: { id: workId, webhookId }, path: `/?${query}` });
+    for (const limit of ["0", "1e2", "0x10", "-1", "201", "1.5"])
+      expect(issuesOf(await listed(`limit=${limit}`)), limit).toEqual([
+        { path: "limit", message: "must be a whole number from 1 to 200" },
+      ]);
+    const defaults = await listed("limit=&page=2&_=1733550000");
+    expect(defaults.status, defaults.text).toBe(200);
+    expect(defaults.json.deliveries.length).toBeGreaterThan(1);
+    expect(issuesOf(await listed("before=yesterday"))).toEqual([
+      { path: "before", message: "must be a nextBefore the log gave" },
+    ]);
     const noHook = await callRoute(deliveries.GET, { params: { id: workId, webhookId: "nope" } });
     expect([noHook.status, noHook.json.error.message]).toEqual([404, "Webhook not found"]);
     const noDelivery = await callRoute(redeliver.POST, {
@@ -270,7 +279,7 @@ describe("the delivery log's order and pages", () => {
           nextBefore: string | null;
         };
       });
-    return { page };
+    return { page, workId, webhookId };
   }
 
   it("lists deliveries newest first, each with all its tries together, newest try first, and says why each \
@@ -288,7 +297,7 @@ failed", async () => {
 
   it("pages by whole deliveries with nextBefore: every delivery once, none split, same-millisecond ones \
 too", async () => {
-    const { page } = await seededLog();
+    const { page, workId, webhookId } = await seededLog();
     const seen: string[] = [];
     // Two a page: d5 and d4, logged in the same millisecond, fall on two pages.
     let query = "limit=2";
@@ -305,7 +314,7 @@ too", async () => {
 
     for (const before of ["yesterday", "2026-13-45T99:99:99.999Z_d3"]) {
       const wrong = await callRoute(deliveries.GET, {
-        params: { id: "x", webhookId: "y" },
+        params: { id: workId, webhookId },
         path: `/?before=${encodeURIComponent(before)}`,
       });
       expect(wrong.status).toBe(400);

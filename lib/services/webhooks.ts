@@ -20,13 +20,9 @@ import { parseInput } from "./validate";
 const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)_([\w-]{1,64})$/;
 const cursorText = (c: DeliveryCursor) => `${c.at.toISOString()}_${c.deliveryId}`;
 
-const ZLogQuery = z.strictObject({
-  limit: z.coerce
-    .number({ error: "must be a whole number" })
-    .int("must be a whole number")
-    .min(1, "at least 1")
-    .max(200, "at most 200")
-    .default(50),
+// `limit` arrives parsed as every route parses a whole-number parameter (lib/api/request-input.ts).
+const ZLogQuery = z.object({
+  limit: z.number().int().min(1, "at least 1").max(200, "at most 200").default(50),
   before: z
     .string()
     .refine((text) => CURSOR.test(text) && !Number.isNaN(Date.parse(text.slice(0, 24))), {
@@ -50,15 +46,15 @@ async function webhookOf(actor: Actor, workId: string, webhookId: string) {
 
 // One page of the log: `limit` deliveries (1–200, default 50), newest first by when each was first written
 // down, every request of each (its retries) together, newest try first; `before` (a nextBefore) for the page
-// after. `query` is the request's search parameters.
+// after.
 export async function readDeliveryLog(
   actor: Actor,
   workId: string,
   webhookId: string,
-  query: Record<string, string>,
+  query: { limit?: number; before?: string },
 ): Promise<{ rows: DeliveryRecord[]; nextBefore: string | null }> {
-  const { limit, before } = parseInput(ZLogQuery, query);
   await webhookOf(actor, workId, webhookId);
+  const { limit, before } = parseInput(ZLogQuery, query);
   const page = await listDeliveryPage({ workId, webhookId, before, take: limit + 1 });
   const shown = page.slice(0, limit);
   const attempts = await listDeliveryAttempts({ workId, webhookId, deliveryIds: shown.map((d) => d.deliveryId) });
