@@ -15,7 +15,7 @@
 //   runs. The page still draws the not-found page that says what is missing.
 import { type NextRequest, NextResponse } from "next/server";
 import { textProblem } from "./lib/api/request-input";
-import { requestHost } from "./lib/auth/request-actor";
+import { isCrossSite } from "./lib/auth/request-actor";
 import { SESSION_COOKIE } from "./lib/auth/tokens";
 import { ACTION_BODY_LIMIT_BYTES, API_BODY_LIMIT_BYTES } from "./lib/http/security-headers";
 import { actorFromSession, needsFirstAdmin } from "./lib/services/auth";
@@ -43,19 +43,6 @@ function isMalformedPath(pathname: string): boolean {
   } catch {
     return true;
   }
-}
-
-function isCrossOrigin(request: NextRequest): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === "null") return true;
-  if (origin) {
-    try {
-      return new URL(origin).host !== requestHost(request.headers);
-    } catch {
-      return true;
-    }
-  }
-  return request.headers.get("sec-fetch-site") === "cross-site";
 }
 
 // A page POST sent as a form (a Server Action without JavaScript) must parse as one: Next answered a
@@ -98,7 +85,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (!isSafe) {
     const refused = refuseBody(request, ACTION_BODY_LIMIT_BYTES, true);
     if (refused) return refused;
-    if (isCrossOrigin(request))
+    if (isCrossSite(request))
       return refuse(
         403,
         "forbidden",

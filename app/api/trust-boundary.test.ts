@@ -318,6 +318,7 @@ describe("cross-site requests with a session cookie", () => {
     ["Origin: null (sandboxed frame)", { origin: "null", host: "localhost" }],
     ["an unparsable Origin", { origin: "not a url", host: "localhost" }],
     ["no Origin but Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site", host: "localhost" }],
+    ["no Origin but a foreign Referer", { referer: "http://evil.example/page", host: "localhost" }],
   ])("POST and PATCH with %s → 403, and nothing changes", async (_what, headers) => {
     for (const send of [postTask, patchTask]) {
       const res = await expectNoChange(h.t.db, () => send(headers));
@@ -355,6 +356,8 @@ describe("cross-site requests with a session cookie", () => {
     expect(noOrigin.status, noOrigin.text).toBe(201);
     const sameSite = await postTask({ host: "localhost", "sec-fetch-site": "same-origin" });
     expect(sameSite.status, sameSite.text).toBe(201);
+    const ownReferer = await postTask({ host: "localhost", referer: "http://localhost/tasks/x" });
+    expect(ownReferer.status, ownReferer.text).toBe(201);
     const before = (await currentTask()).version;
     const patched = await patchTask({ origin: "http://localhost:3000", host: "localhost:3000" });
     expect(patched.status, patched.text).toBe(200);

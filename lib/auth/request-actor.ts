@@ -31,17 +31,23 @@ export function requestHost(headers: Headers, env?: Env): string | null {
   return forwarded || headers.get("host");
 }
 
+// A change sent from another site's page: its Origin names another host (or is "null"), or, with no Origin,
+// its Referer does (a client that sends neither is a script, not a browser tricked into it), or the
+// browser says so (Sec-Fetch-Site).
 export function isCrossSite(request: Request): boolean {
-  const origin = request.headers.get("origin");
   const host = requestHost(request.headers);
-  if (origin && origin !== "null") {
+  const otherHost = (url: string) => {
     try {
-      return new URL(origin).host !== host;
+      return new URL(url).host !== host;
     } catch {
       return true;
     }
-  }
+  };
+  const origin = request.headers.get("origin");
   if (origin === "null") return true;
+  if (origin) return otherHost(origin);
+  const referer = request.headers.get("referer");
+  if (referer && otherHost(referer)) return true;
   return request.headers.get("sec-fetch-site") === "cross-site";
 }
 
