@@ -3,7 +3,8 @@
 // names, never platform-owned); the value is never stored in clear, never in the audit trail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
-import { openSecret } from "@/lib/auth/secret-box";
+import { openSecret, sealSecret } from "@/lib/auth/secret-box";
+import { upsertSecret } from "@/lib/db/secrets";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
 import { callRoute } from "@/lib/testing/call-route";
 import { expectForbiddenRole, expectNoChange, grant, makePerson, type Person } from "@/lib/testing/access-fixture";
@@ -164,6 +165,22 @@ describe("validation", () => {
     if (pathName) expect(res.json.error.issues.map((i) => i.path)).toContain(pathName);
     else expect(res.json.error.message).toMatch(/unknown field: extra/);
   });
+
+  it.each(["PATH", "home", "CI"])(
+    "name %j (the runner sets it for every check) → 400 naming `name`; one stored before can still be deleted",
+    async (name) => {
+      const res = await expectNoChange(t.db, () => put(name, { value: "a-valid-value-123" }));
+      expect(res.json.error.issues).toEqual([
+        {
+          path: "name",
+          message: `${name} is set by the runner for every check; a secret of that name would never reach one`,
+        },
+      ]);
+      await upsertSecret({ workId, name, ciphertext: sealSecret("stored-before"), userId: null });
+      expect((await del(name)).status).toBe(200);
+      expect(await t.db.secret.count({ where: { workId, name } })).toBe(0);
+    },
+  );
 
   it.each([
     ["DATABASE_URL", /platform/],

@@ -1,6 +1,6 @@
 // Inputs of accounts, tokens, roles and secrets. Messages name the rule.
 import { z } from "zod";
-import { ZEnvName } from "../gates/env-names";
+import { BASE_ENV_NAMES, ZEnvName } from "../gates/env-names";
 import { ROLES } from "./roles";
 
 const strict = (issue: { code?: string; keys?: string[] }) =>
@@ -76,4 +76,12 @@ export const ZSecretValue = z.strictObject(
   },
   { error: strict },
 );
-export const ZSecretName = ZEnvName;
+// The runner sets PATH, HOME, LANG, TERM and CI for every check itself: a secret of one of those names
+// would be stored and never reach a check.
+export const ZSecretName = ZEnvName.superRefine((name, ctx) => {
+  if ((BASE_ENV_NAMES as readonly string[]).includes(name.toUpperCase()))
+    ctx.addIssue({
+      code: "custom",
+      message: `${name} is set by the runner for every check; a secret of that name would never reach one`,
+    });
+});

@@ -2,6 +2,7 @@
 import type { Actor } from "../auth/actor";
 import { sealSecret } from "../auth/secret-box";
 import { ZSecretName, ZSecretValue } from "../auth/schemas";
+import { ZEnvName } from "../gates/env-names";
 import { insertAuditEvent } from "../db/audit";
 import { deleteSecret, listSecretNames, upsertSecret, type SecretName } from "../db/secrets";
 import { findWork } from "../db/works";
@@ -14,8 +15,10 @@ async function requireLeadOf(actor: Actor, workId: string): Promise<void> {
   await requireRole(actor, workId, "lead");
 }
 
-function parseName(name: string): string {
-  const parsed = ZSecretName.safeParse(name);
+// A name to set a secret under; to delete one, any name a secret could have been stored under before
+// (ZEnvName: the runner's own names were refused for new secrets later).
+function parseName(name: string, schema: typeof ZEnvName = ZSecretName): string {
+  const parsed = schema.safeParse(name);
   if (!parsed.success)
     throw new AppError("validation", `name: ${parsed.error.issues[0].message}`, [
       { path: "name", message: parsed.error.issues[0].message },
@@ -50,7 +53,7 @@ export async function setSecret(
 
 export async function removeSecret(actor: Actor, workId: string, name: string): Promise<void> {
   await requireLeadOf(actor, workId);
-  parseName(name);
+  parseName(name, ZEnvName);
   if (!(await deleteSecret({ workId, name }))) throw notFound(`Secret ${name}`);
   await insertAuditEvent({
     event: auditBy(actor, { action: "secret.delete", workId, summary: `deleted secret ${name}` }),
