@@ -427,6 +427,21 @@ describe("log route attacks", () => {
     expect(res.text).toBe(fs.readFileSync(checkLogPathOf(h.dataDir, runA, 1, "red"), "utf8"));
   });
 
+  it("a finished log is revalidated at every read: its ETag answers 304 with no body, only to a reader \
+who may still see it", async () => {
+    const params = { id: runA, n: "1", checkId: "red" };
+    const first = await getLog(params);
+    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/);
+    const again = await callRoute(log.GET, { token: engineer.token, params, headers: { "if-none-match": etag! } });
+    expect([again.status, again.text]).toEqual([304, ""]);
+    // Someone with no role on the Work: the same tag gets them nothing.
+    const stranger = await makePerson("log-stranger");
+    const refused = await callRoute(log.GET, { token: stranger.token, params, headers: { "if-none-match": etag! } });
+    expectWorkNotFound(refused);
+  });
+
   it.each(["../../..", "0", "1.5", "%2e%2e", "..", "-1", "01", "1e0", " 1", "1/../1", "0x1", ""])(
     "attempt number %j → 400",
     async (n) => {
