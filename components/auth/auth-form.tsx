@@ -20,14 +20,18 @@ export function AuthForm({
   submitLabel: string;
   next?: string;
 }) {
-  // What the person typed (never a password) is put back into the fields when the answer is an error.
+  // What the person typed is put back into the fields when the answer is an error (it never leaves the
+  // browser for that): not a password they signed in with, and not a new one the answer found wrong — a new
+  // password refused for another field's sake (a mistyped email) stays, so fixing that field is enough.
   const [state, formAction, isPending] = useActionState(
-    async (_previous: AuthFormState, form: FormData): Promise<AuthFormState> => ({
-      result: await action(null, form),
-      values: Object.fromEntries(
-        fields.filter((f) => f.type !== "password").map((f) => [f.name, String(form.get(f.name) ?? "")]),
-      ),
-    }),
+    async (_previous: AuthFormState, form: FormData): Promise<AuthFormState> => {
+      const result = await action(null, form);
+      const isRefused = (name: string) => (result.error?.fieldErrors ?? []).some((e) => e.path === name);
+      const kept = fields.filter(
+        (f) => f.type !== "password" || (f.autoComplete === "new-password" && !isRefused(f.name)),
+      );
+      return { result, values: Object.fromEntries(kept.map((f) => [f.name, String(form.get(f.name) ?? "")])) };
+    },
     { result: null, values: {} },
   );
   const fieldErrors = state.result?.error?.fieldErrors ?? [];

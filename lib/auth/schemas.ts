@@ -15,7 +15,8 @@ export const ZEmail = z
 // Length is the rule (no required classes of character); ten spaces or one key held down are not a password.
 export const ZNewPassword = z
   .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
-  .min(10, "at least 10 characters")
+  .min(1, { error: "required", abort: true })
+  .min(10, { error: "at least 10 characters", abort: true })
   .max(200, "at most 200 characters")
   .refine((p) => new Set(p.replace(/\s/g, "")).size >= 5, "at least 5 different characters besides spaces");
 
