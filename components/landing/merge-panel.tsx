@@ -84,12 +84,16 @@ export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ba
         ) : null}
       </div>
       {merge && refusedInAdvance ? (
-        <p id="merge-refused-in-advance" className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+        <p
+          id="merge-refused-in-advance"
+          className="mt-2 text-sm [overflow-wrap:anywhere] text-zinc-600 dark:text-zinc-400"
+        >
           Cannot merge: {refusedInAdvance}
         </p>
       ) : null}
       {refusal ? (
-        <div role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
+        // git's words carry unbroken refs (<commit>:refs/heads/main) and paths: they wrap anywhere on a phone.
+        <div role="alert" className="mt-2 text-sm [overflow-wrap:anywhere] text-rose-700 dark:text-rose-300">
           <p>Merge refused: {refusal.message}</p>
           {refusal.conflicts.length > 0 ? (
             <ul className="mt-1 list-disc pl-5 font-mono text-xs">
@@ -101,7 +105,7 @@ export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ba
         </div>
       ) : null}
       {autoMergeError && !refusal ? (
-        <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">{autoMergeError}</p>
+        <p className="mt-2 text-sm [overflow-wrap:anywhere] text-amber-800 dark:text-amber-300">{autoMergeError}</p>
       ) : null}
     </section>
   );
