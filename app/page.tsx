@@ -17,7 +17,8 @@ type Props = { searchParams: Promise<{ work?: string; ending?: string; before?: 
 // The delivery owners' start page: decisions first, then what is running, then how runs ended.
 export default async function InboxPage({ searchParams }: Props) {
   const q = await searchParams;
-  const inbox = await loadInbox(await getPageActor(), {
+  const actor = await getPageActor();
+  const inbox = await loadInbox(actor, {
     workId: pageTextParam(q.work),
     ending: pageTextParam(q.ending),
     before: pageTimeParam(q.before),
@@ -88,9 +89,32 @@ export default async function InboxPage({ searchParams }: Props) {
             The {inbox.decisions.length} partial run{inbox.decisions.length === 1 ? "" : "s"} matching these filters{" "}
             {inbox.decisions.length === 1 ? "waits" : "wait"} for a decision, above.
           </EmptyState>
+        ) : inbox.endings.length === 0 && inbox.works.length === 0 && !(q.work || q.ending) ? (
+          <EmptyState title={actor.isAdmin ? "No Works yet" : "No Works to show you yet"}>
+            {actor.isAdmin ? (
+              <>
+                A Work is a repository and the checks its tasks must pass.{" "}
+                <Link className="font-medium text-sky-700 hover:underline dark:text-sky-400" href="/works">
+                  Create the first one on Works
+                </Link>
+                .
+              </>
+            ) : (
+              "An admin or a Work's lead gives you a role on a Work; its runs show up here."
+            )}
+          </EmptyState>
         ) : inbox.endings.length === 0 ? (
           <EmptyState title={q.work || q.ending ? "No runs match these filters" : "No run has ended yet"}>
-            {q.work || q.ending ? "Clear the filters to see every ending." : "Dispatch a task to see its run here."}
+            {q.work || q.ending ? (
+              "Clear the filters to see every ending."
+            ) : (
+              <>
+                Dispatch a task from its page to see its run here.{" "}
+                <Link className="font-medium text-sky-700 hover:underline dark:text-sky-400" href="/works">
+                  Go to Works
+                </Link>
+              </>
+            )}
           </EmptyState>
         ) : (
           <InboxList runs={inbox.endings} label="Recent endings" />

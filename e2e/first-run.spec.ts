@@ -48,6 +48,10 @@ setup page passes axe, light and dark, also with its error", async ({ browser })
     await page.getByRole("button", { name: "Create admin and sign in" }).click();
     await expect(page.getByLabel("Account: Ada Admin")).toBeVisible();
     await expect(page.getByRole("link", { name: "People" })).toBeVisible();
+    // The empty inbox says what to do first, and leads there.
+    await expect(page.getByText("No Works yet")).toBeVisible();
+    await page.getByRole("link", { name: "Create the first one on Works" }).click();
+    await expect(page).toHaveURL(/\/works$/);
 
     // Once an admin exists, the setup page is closed.
     const fresh = await browser.newContext({ baseURL: server.url });
