@@ -162,3 +162,24 @@ for (const width of [375, 1440]) {
     }
   });
 }
+
+test("the account menu closes as menus do: Escape (back on its button), a click outside, a link followed", async ({
+  page,
+}) => {
+  await page.goto("/works");
+  const account = page.getByLabel(/^Account: /);
+  const tokens = page.getByRole("link", { name: "API tokens" });
+  await account.click();
+  await expect(tokens).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(tokens).toBeHidden();
+  await expect(account).toBeFocused();
+  await account.click();
+  await expect(tokens).toBeVisible();
+  await page.getByRole("heading", { name: "Works", level: 1 }).click();
+  await expect(tokens).toBeHidden();
+  await account.click();
+  await tokens.click();
+  await expect(page).toHaveURL(/\/settings\/tokens$/);
+  await expect(tokens).toBeHidden();
+});

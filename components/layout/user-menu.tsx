@@ -1,5 +1,6 @@
 // Who is signed in, with their tokens, the admin pages (on small screens) and sign-out.
 import Link from "next/link";
+import { MenuDetails } from "../ui/menu-details";
 import type { HeaderUser } from "./site-header";
 
 export function UserMenu({ user, signOut }: { user: HeaderUser; signOut: () => Promise<void> }) {
@@ -10,7 +11,7 @@ export function UserMenu({ user, signOut }: { user: HeaderUser; signOut: () => P
     .slice(0, 2)
     .toUpperCase();
   return (
-    <details className="relative">
+    <MenuDetails className="relative">
       <summary
         aria-label={`Account: ${user.name}`}
         className={
@@ -66,6 +67,6 @@ export function UserMenu({ user, signOut }: { user: HeaderUser; signOut: () => P
           </button>
         </form>
       </div>
-    </details>
+    </MenuDetails>
   );
 }
