@@ -11,8 +11,9 @@
 // - a signed-out request for a page gets a real 307 to the sign-in page (or the first-run page), not a
 //   200 whose streamed body redirects, so curl and scripts see what a browser sees;
 // - a page whose address names a Work, task, run, attempt or check that is not there (or not the reader's
-//   to see) is a real 404: its loading skeleton streams first, which sends 200 before the page's notFound()
-//   runs. The page still draws the not-found page that says what is missing.
+//   to see), an admin's page asked for by someone else, and an audit trail the reader may not read are a
+//   real 404: the loading skeleton streams first, which sends 200 before the page's notFound() runs. The page
+//   still draws the not-found page that says what is missing, or why it is not theirs.
 import { type NextRequest, NextResponse } from "next/server";
 import { textProblem } from "./lib/api/request-input";
 import { isCrossSite } from "./lib/auth/request-actor";
@@ -72,7 +73,7 @@ function refuseBody(request: NextRequest, limit: number, needsLength: boolean): 
 // they show the same not-found page, and a 404 would only make the router load the page again whole.
 async function namesMissingObject(request: NextRequest, actor: Actor): Promise<boolean> {
   if ((request.headers.get("sec-fetch-dest") ?? "document") !== "document") return false;
-  const named = pageObjectsOf(request.nextUrl.pathname);
+  const named = pageObjectsOf(request.nextUrl.pathname, request.nextUrl.searchParams);
   return named !== null && (await findMissingObject(actor, named)) !== null;
 }
 

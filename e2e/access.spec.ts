@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { api, BASE_URL, demoWork, demoWorkJson, personWithRole } from "./support/api";
 import { callServerAction } from "./support/server-actions";
@@ -119,4 +120,56 @@ test("a Server Action called from another origin is refused and changes nothing"
   expect(answer.text).not.toContain('"runId"');
   expect(await runCount(work.taskId)).toBe(before);
   await context.close();
+});
+
+// A page that is not the reader's is a real 404, for a browser and for a script, and its page says why. The whole
+// audit trail is an admin's and a Work's trail its leads' (/audit crashed with a 200 for anyone else; a Work's
+// trail did for its viewers and engineers); the admins' pages said "Not found" with a 200.
+test("the admins' pages and an audit trail not the reader's answer 404 and say who may read them", async ({
+  browser,
+}) => {
+  const demo = await demoWorkJson();
+  const elsewhere = await api("POST", "/api/works", {
+    name: `Elsewhere ${Date.now()}`,
+    repoUrl: demo.repoUrl,
+    baseBranch: "main",
+  });
+  const engineer = await signedInContext(browser, await personWithRole(demo.id, "engineer"));
+  const lead = await signedInContext(browser, await personWithRole(demo.id, "lead"));
+  const expectRefused = async (page: Page, path: string, heading: string, text: string) => {
+    const res = await page.goto(path);
+    expect([path, res?.status()]).toEqual([path, 404]);
+    await expect(page.getByRole("heading", { level: 1, name: heading }), path).toBeVisible();
+    await expect(page.getByText(text), path).toBeVisible();
+    await expect(page.getByText("This page could not be shown"), path).toHaveCount(0);
+    expect([path, (await page.request.get(path)).status()]).toEqual([path, 404]);
+  };
+
+  for (const { page } of [engineer, lead]) {
+    await expectRefused(
+      page,
+      "/audit",
+      "Only an admin may read the whole audit trail",
+      "A lead may read their Work's at /audit?workId=…",
+    );
+    await expectRefused(page, `/audit?workId=${elsewhere.json.id}`, "No such Work", "you have no role on it");
+    for (const path of ["/admin/users", "/admin/workers"])
+      await expectRefused(page, path, "Not found", "There is nothing here, or you do not have access to it.");
+  }
+  await expectRefused(
+    engineer.page,
+    `/audit?workId=${demo.id}`,
+    "Only a lead may read this Work's audit trail",
+    `You are an engineer of ${demo.name}.`,
+  );
+  await engineer.page.getByRole("link", { name: `Back to ${demo.name}` }).click();
+  await expect(engineer.page).toHaveURL(new RegExp(`/works/${demo.id}$`));
+
+  // The lead reads their Work's trail, reached from the Work's page.
+  await lead.page.goto(`/works/${demo.id}`);
+  await lead.page.getByRole("link", { name: "Audit", exact: true }).click();
+  await expect(lead.page.getByRole("heading", { level: 1, name: `Audit of ${demo.name}` })).toBeVisible();
+  expect((await lead.page.request.get(`/audit?workId=${demo.id}`)).status()).toBe(200);
+  await engineer.context.close();
+  await lead.context.close();
 });

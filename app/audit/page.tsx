@@ -3,13 +3,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
-import { readAuditOfWork } from "@/lib/services/audit";
+import { auditRefusalOf, readAuditOfWork } from "@/lib/services/audit";
 import { AuditList } from "@/components/audit/audit-list";
+import { AuditRefused } from "@/components/audit/audit-refused";
 import { Breadcrumbs, PageHeader } from "@/components/ui/page-parts";
 
 export const metadata: Metadata = { title: "Audit" };
 
-// Admins: everything. Leads: ?workId= for their Work.
+// Admins: everything. Leads: ?workId= for their Work. Anyone else is told why not (a 404: proxy.ts).
 export default async function AuditPage({
   searchParams,
 }: {
@@ -19,6 +20,8 @@ export default async function AuditPage({
   const workId = pageTextParam(q.workId);
   const before = pageTimeParam(q.before);
   const actor = await getPageActor();
+  const refusal = await auditRefusalOf(actor, workId);
+  if (refusal) return <AuditRefused refusal={refusal} />;
   const { events, hasMore, work } = await orNotFound(readAuditOfWork(actor, { workId, before }));
   const older = hasMore
     ? `/audit?${new URLSearchParams({

@@ -2,6 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { PageObjects } from "../services/page-objects";
 import { pageObjectsOf } from "./page-address";
 
+// An address as a request carries it, its query included.
+const objectsOf = (address: string) => {
+  const url = new URL(address, "http://gatehouse.test");
+  return pageObjectsOf(url.pathname, url.searchParams);
+};
+
 describe("pageObjectsOf: what a page's address names", () => {
   it.each<[string, PageObjects | null]>([
     ["/works/w1", { kind: "work", workId: "w1" }],
@@ -17,13 +23,20 @@ describe("pageObjectsOf: what a page's address names", () => {
     // Not the log page: the run is all it names (Next answers the rest of the address with its own 404).
     ["/runs/r1/attempts/2", { kind: "run", runId: "r1" }],
     ["/runs/r1/attempts/2/checks/unit/log/more", { kind: "run", runId: "r1" }],
+    ["/admin/users", { kind: "admin" }],
+    ["/admin/workers", { kind: "admin" }],
+    // The audit trail, its Work read as the page reads ?workId= (an empty one is no filter: the whole trail).
+    ["/audit", { kind: "audit" }],
+    ["/audit?workId=w1", { kind: "audit", workId: "w1" }],
+    ["/audit?workId=", { kind: "audit" }],
+    ["/audit?workId=w1&before=2026-01-01", { kind: "audit", workId: "w1" }],
     // Decoded as the page's params are.
     ["/works/a%20b", { kind: "work", workId: "a b" }],
     ["/runs/r%2F1", { kind: "run", runId: "r/1" }],
-  ])("%s", (path, expected) => expect(pageObjectsOf(path)).toEqual(expected));
+  ])("%s", (path, expected) => expect(objectsOf(path)).toEqual(expected));
 
-  it.each(["/", "/works", "/works/", "/tasks", "/runs/", "/audit", "/settings/tokens", "/admin/users", "/signin"])(
+  it.each(["/", "/works", "/works/", "/tasks", "/runs/", "/audit/x", "/settings/tokens", "/admin", "/signin"])(
     "%s names no object",
-    (path) => expect(pageObjectsOf(path)).toBeNull(),
+    (path) => expect(objectsOf(path)).toBeNull(),
   );
 });

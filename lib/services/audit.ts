@@ -4,6 +4,7 @@ import { listAuditEvents, type AuditRecord } from "../db/audit";
 import { findWork, type WorkRecord } from "../db/works";
 import { notFound } from "../errors";
 import { withholdHidden } from "../gates/held-out";
+import { roleAllows, type Role } from "../auth/roles";
 import { requireAdmin, requireRole, standingAllows, standingOn } from "./access";
 
 const AUDIT_PAGE = 50;
@@ -36,6 +37,23 @@ export async function readAuditOfWork(
   const seesHidden = !opts.workId || standingAllows(await standingOn(actor, opts.workId), "lead");
   const page = events.slice(0, AUDIT_PAGE).map((e) => (seesHidden ? e : withholdHiddenIn(e)));
   return { events: page, hasMore: events.length > AUDIT_PAGE, work };
+}
+
+// Why the audit page (the whole trail, or one Work's with `workId`) is not the actor's to read, or null when it
+// is: the page says it, and proxy.ts answers it with a 404 (as readAuditOfWork refuses it). Only an admin reads
+// the whole trail; a Work's leads read its own; to anyone with no role on it the Work is not there.
+export type AuditRefusal =
+  | { kind: "whole-trail" }
+  | { kind: "no-work" }
+  | { kind: "below-lead"; work: { id: string; name: string }; role: Role };
+
+export async function auditRefusalOf(actor: Actor, workId: string | undefined): Promise<AuditRefusal | null> {
+  if (!workId) return actor.isAdmin ? null : { kind: "whole-trail" };
+  const work = await findWork({ id: workId });
+  const standing = work ? await standingOn(actor, workId) : null;
+  if (!work || !standing) return { kind: "no-work" };
+  if (standing === "admin" || roleAllows(standing, "lead")) return null;
+  return { kind: "below-lead", work: { id: work.id, name: work.name }, role: standing };
 }
 
 const CHECK_LISTS = ["checkDefaults", "acceptanceChecks"] as const;

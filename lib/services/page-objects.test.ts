@@ -1,4 +1,5 @@
-// What proxy.ts asks before a page of one Work, task or run streams: which object of its address is missing.
+// What proxy.ts asks before a page of one Work, task or run, an admin's page or the audit trail streams: which
+// object of its address is missing (or not the reader's).
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +21,7 @@ const person = (userId: string): Actor => ({
 });
 const viewer = person("viewer");
 const outsider = person("outsider");
+const lead = person("lead");
 
 let t: TestDb;
 beforeAll(async () => {
@@ -28,9 +30,10 @@ beforeAll(async () => {
   t = await createTestDbWithRun({ attempts: 2 });
   await seedWork("v");
   const db = getDb();
-  for (const id of ["viewer", "outsider"])
+  for (const id of ["viewer", "outsider", "lead"])
     await db.user.create({ data: { id, email: `${id}@example.test`, name: id, passwordHash: "x" } });
   await db.membership.create({ data: { workId: "w", userId: "viewer", role: "viewer" } });
+  await db.membership.create({ data: { workId: "w", userId: "lead", role: "lead" } });
   const result = { attemptId: "r-1", runId: "r", kind: "test", required: true, logAttempt: 1 } as const;
   await db.checkResult.createMany({
     data: [
@@ -44,7 +47,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.cleanup());
 
-const missing = (actor: Actor, address: string) => findMissingObject(actor, pageObjectsOf(address)!);
+const missing = (actor: Actor, address: string) => {
+  const url = new URL(address, "http://gatehouse.test");
+  return findMissingObject(actor, pageObjectsOf(url.pathname, url.searchParams)!);
+};
 
 describe("findMissingObject", () => {
   it.each([
@@ -71,13 +77,30 @@ describe("findMissingObject", () => {
     ["/runs/r/attempts/1/checks/lint/log", "check"],
     ["/runs/r/attempts/1/checks/Not%20an%20id!/log", "check"],
     ["/runs/r/attempts/1/checks/_agent/log", "check"],
+    // Not an admin, nor a lead of "w": neither the admins' pages nor an audit trail are the viewer's.
+    ["/admin/users", "admin page"],
+    ["/admin/workers", "admin page"],
+    ["/audit", "audit trail"],
+    ["/audit?workId=w", "audit trail"],
+    ["/audit?workId=v", "audit trail"],
+    ["/audit?workId=nope", "audit trail"],
   ])("a viewer of the Work: %s → %s", async (address, expected) => {
     expect(await missing(viewer, address)).toBe(expected);
   });
 
-  it("an admin sees every Work's objects", async () => {
+  it("an admin sees every Work's objects, the admins' pages and every audit trail", async () => {
     expect(await missing(SYSTEM_ACTOR, "/works/v")).toBeNull();
     expect(await missing(SYSTEM_ACTOR, "/runs/r/attempts/1/checks/unit/log")).toBeNull();
+    for (const address of ["/admin/users", "/admin/workers", "/audit", "/audit?workId=w", "/audit?workId=v"])
+      expect([address, await missing(SYSTEM_ACTOR, address)]).toEqual([address, null]);
+    expect(await missing(SYSTEM_ACTOR, "/audit?workId=nope")).toBe("audit trail");
+  });
+
+  it("a lead reads their Work's audit trail, not the whole trail nor another Work's", async () => {
+    expect(await missing(lead, "/audit?workId=w")).toBeNull();
+    expect(await missing(lead, "/audit")).toBe("audit trail");
+    expect(await missing(lead, "/audit?workId=v")).toBe("audit trail");
+    expect(await missing(lead, "/admin/users")).toBe("admin page");
   });
 
   // A held-out check's log is refused to a viewer as forbidden, not as missing: the page is there (200) and

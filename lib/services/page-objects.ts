@@ -1,7 +1,9 @@
 // Whether what a page's address names is there for the actor: its Work, task or run, and on a log page the
-// attempt and the check. Next sends a page's status with its first bytes, the loading skeleton, before the
-// page's own notFound() can run, so proxy.ts asks this first and answers 404 itself. The reads are the
-// pages' own: an object is missing here exactly when its page (or layout) calls notFound().
+// attempt and the check; an admin's page and an audit trail the actor may not read are not there either. Next
+// sends a page's status with its first bytes, the loading skeleton, before the page's own notFound() can run,
+// so proxy.ts asks this first and answers 404 itself. The reads are the pages' own: an object is missing here
+// exactly when its page (or layout) calls notFound() or draws its not-found panel itself (the audit page's
+// refusals, which say more than notFound() can).
 import type { Actor } from "../auth/actor";
 import { findAttempt, type AttemptRecord } from "../db/runs";
 import { isAppError, notFound } from "../errors";
@@ -11,17 +13,22 @@ import { locateLog } from "./logs";
 import { readRun } from "./runs";
 import { readTask } from "./tasks";
 import { readWork } from "./works";
+import { auditRefusalOf } from "./audit";
 
 // What an address names (lib/pages/page-address.ts reads it), its ids as typed.
 export type PageObjects =
   | { kind: "work"; workId: string; section?: string }
   | { kind: "task"; taskId: string }
-  | { kind: "run"; runId: string; attempt?: string; check?: string };
+  | { kind: "run"; runId: string; attempt?: string; check?: string }
+  | { kind: "admin" }
+  | { kind: "audit"; workId?: string };
 
-export type MissingObject = "work" | "task" | "run" | "attempt" | "check" | "section";
+export type MissingObject = "work" | "task" | "run" | "attempt" | "check" | "section" | "admin page" | "audit trail";
 
 // The first object of the address that is not there (or not the actor's to see), or null when all are.
 export async function findMissingObject(actor: Actor, named: PageObjects): Promise<MissingObject | null> {
+  if (named.kind === "admin") return actor.isAdmin ? null : "admin page";
+  if (named.kind === "audit") return (await auditRefusalOf(actor, named.workId)) ? "audit trail" : null;
   if (named.kind === "work") {
     if (!(await isThere(readWork(actor, named.workId)))) return "work";
     return named.section === undefined || isSettingsPageSection(named.section) ? null : "section";
