@@ -18,11 +18,19 @@ describe("pageObjectsOf: what a page's address names", () => {
     ["/tasks/t1", { kind: "task", taskId: "t1" }],
     ["/tasks/t1/edit", { kind: "task", taskId: "t1" }],
     ["/runs/r1", { kind: "run", runId: "r1" }],
+    // The run page showing one attempt: the attempt as given; given twice, it names none.
+    ["/runs/r1?attempt=2", { kind: "run", runId: "r1", attempt: "2" }],
+    ["/runs/r1?attempt=abc", { kind: "run", runId: "r1", attempt: "abc" }],
+    ["/runs/r1?attempt=", { kind: "run", runId: "r1", attempt: "" }],
+    ["/runs/r1?attempt=1&attempt=2", { kind: "run", runId: "r1", attempt: "" }],
+    ["/runs/r1?before=2", { kind: "run", runId: "r1" }],
     ["/runs/r1/attempts/2/checks/unit/log", { kind: "run", runId: "r1", attempt: "2", check: "unit" }],
     ["/runs/r1/attempts/abc/checks/_agent/log", { kind: "run", runId: "r1", attempt: "abc", check: "_agent" }],
     // Not the log page: the run is all it names (Next answers the rest of the address with its own 404).
     ["/runs/r1/attempts/2", { kind: "run", runId: "r1" }],
     ["/runs/r1/attempts/2/checks/unit/log/more", { kind: "run", runId: "r1" }],
+    // ?attempt= is the run page's alone.
+    ["/runs/r1/attempts/2/checks/unit/log?attempt=9", { kind: "run", runId: "r1", attempt: "2", check: "unit" }],
     ["/admin/users", { kind: "admin" }],
     ["/admin/workers", { kind: "admin" }],
     // The audit trail, its Work read as the page reads ?workId= (an empty one is no filter: the whole trail).

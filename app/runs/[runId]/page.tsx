@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { cache } from "react";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
-import { pageNumberParam } from "@/lib/pages/query-params";
+import { attemptParamOf } from "@/lib/pages/page-address";
+import { attemptNumberOf } from "@/lib/gates/attempt-number";
 import { loadRunDetail } from "@/lib/services/run-detail";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
@@ -16,6 +17,7 @@ import { EvidenceLayer, MutationLayer, RedTeamLayer, ReviewLayer } from "@/compo
 import { DecisionPanel } from "@/components/runs/decision-panel";
 import type { Lane } from "@/lib/gates/lanes";
 import { RunActions } from "@/components/runs/run-actions";
+import { NoSuchAttempt } from "@/components/runs/no-such-attempt";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
 import { BranchIcon } from "@/components/ui/icons";
@@ -67,8 +69,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function RunPage({ params, searchParams }: Props) {
   const detail = await orNotFound(getRun((await params).runId));
-  const linked = pageNumberParam((await searchParams).attempt) ?? null;
   const { run, task, work, attempts } = detail;
+  // The attempt the address names (?attempt=2), or the latest. One the run does not have ("7" of 2, "abc") is
+  // said as on the attempt's own pages, and answered with a 404 (proxy.ts), never shown as the latest.
+  const asked = attemptParamOf((await searchParams).attempt);
+  const linked = asked === undefined ? null : attemptNumberOf(asked);
+  if (asked !== undefined && !attempts.some((a) => a.n === linked)) return <NoSuchAttempt runId={run.id} n={asked} />;
   const actor = await getPageActor();
   const standing = await standingOn(actor, work.id);
   const canAct = standingAllows(standing, "engineer");
