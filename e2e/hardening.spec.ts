@@ -503,6 +503,10 @@ test("held-out checks leak nothing to a viewer or an engineer on any page", asyn
       await expect(page.locator("main")).toBeVisible();
       expect(await page.content(), `${role} on ${url}`).not.toContain(SECRET);
     }
+    // The held-out check's log page says whose it is, rather than failing.
+    await page.goto(`/runs/${runId}/attempts/1/checks/held/log`);
+    await expect(page.getByRole("heading", { name: "This log is shown to leads only" })).toBeVisible();
+    expect(await page.content()).not.toContain(SECRET);
     if (role === "engineer") {
       // The task editor offers an engineer no way to override or suppress the Work's held-out check.
       await page.goto(`/tasks/${taskId}/edit`);

@@ -8,7 +8,8 @@ import { formatDuration } from "@/lib/format";
 import { formatBytes } from "@/lib/runner/output/text";
 import { LogViewer } from "@/components/logs/log-viewer";
 import { VerdictBadge } from "@/components/checks/verdict-badge";
-import { Breadcrumbs } from "@/components/ui/page-parts";
+import { Breadcrumbs, NotFoundPanel } from "@/components/ui/page-parts";
+import { isAppError } from "@/lib/errors";
 
 const INITIAL_LINES = 100;
 
@@ -33,8 +34,21 @@ export default async function LogPage({ params }: Props) {
     // The last lines, as many as the viewer's first view and its overscan hold: the page's size (read,
     // sent and parsed before the last line shows) does not depend on the log's; the viewer fetches the
     // chunks around them as soon as it runs.
-    orNotFound(readLogLines(actor, runId, n, checkId, 0, INITIAL_LINES)),
+    orNotFound(readLogLines(actor, runId, n, checkId, 0, INITIAL_LINES)).catch((error: unknown) => {
+      // A held-out check's log, to someone below lead: said here, not a server error.
+      if (isAppError(error) && error.code === "forbidden") return { refused: error.message };
+      throw error;
+    }),
   ]);
+  if ("refused" in initial)
+    return (
+      <NotFoundPanel
+        title="This log is shown to leads only"
+        text={`${initial.refused}. Its verdict is on the run's page.`}
+        href={`/runs/${runId}?attempt=${n}`}
+        linkLabel="Open the run"
+      />
+    );
   const attempt = detail.attempts.find((a) => String(a.n) === n);
   const result = attempt?.results.find((r) => r.checkId === checkId);
   const isAgent = checkId === "_agent";
