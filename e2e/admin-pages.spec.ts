@@ -45,7 +45,17 @@ test("an API token is shown once, works as a bearer token, and stops working whe
   await expect(page.getByTestId("new-token")).toHaveCount(0);
   const row = page.getByRole("list", { name: "Tokens" }).getByRole("listitem").filter({ hasText: name });
   await expect(row).toContainText(/last used/);
+  // Revoking asks first; Cancel (and Escape) leave the token working.
   await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  const asking = row.getByRole("group", { name: `Revoke ${name}?` });
+  await expect(asking).toContainText("this cannot be undone");
+  await asking.getByRole("button", { name: "Cancel" }).click();
+  await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  await page.keyboard.press("Escape");
+  await expect(asking).toBeHidden();
+  expect(await call()).toBe(200);
+  await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  await row.getByRole("button", { name: "Yes, revoke" }).click();
   await expect(row).toContainText("revoked");
   expect(await call()).toBe(401);
 });
@@ -122,6 +132,14 @@ test("an admin adds a person; a lead gives them a role and sets a secret whose v
   await secret.getByRole("button", { name: "Save secret" }).click();
   await expect(page.getByRole("list", { name: "Secrets" })).toContainText("DEPLOY_TOKEN");
   expect(await page.content()).not.toContain("dt-0123456789-secret");
+  // Deleting it asks first, then it is gone.
+  const secrets = page.getByRole("list", { name: "Secrets" });
+  await secrets.getByRole("button", { name: "Delete DEPLOY_TOKEN" }).click();
+  await expect(secrets.getByRole("group", { name: "Delete DEPLOY_TOKEN?" })).toContainText(
+    "cannot be shown or restored",
+  );
+  await secrets.getByRole("button", { name: "Yes, delete" }).click();
+  await expect(page.getByRole("listitem").filter({ hasText: "DEPLOY_TOKEN" })).toHaveCount(0);
 });
 
 // Sixteen pages at a phone's width and at a wide screen's. The accessibility pass (accessibility.spec.ts)

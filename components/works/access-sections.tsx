@@ -5,7 +5,7 @@ import { formatDateTime } from "@/lib/format";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ActionForm, Field } from "../ui/action-form";
 import { inputClass } from "../ui/input-classes";
-import { buttonClass } from "../ui/button";
+import { ConfirmSubmit } from "../ui/confirm-submit";
 import { EmptyState, Pill, rowListClass, Section } from "../ui/page-parts";
 
 type FormAction<T> = (state: unknown, form: FormData) => Promise<ActionResult<T>>;
@@ -54,9 +54,7 @@ export function PeopleSection({
                 <span className="text-zinc-500 dark:text-zinc-400">{m.email}</span> <Pill tone="sky">{m.role}</Pill>
               </span>
               <form action={removeMember.bind(null, m.userId)}>
-                <button type="submit" className={buttonClass("danger", "sm")} aria-label={`Remove ${m.email}`}>
-                  Remove
-                </button>
+                <ConfirmSubmit label="Remove" what={m.email} question="They lose their role on this Work at once." />
               </form>
             </li>
           ))}
@@ -106,9 +104,11 @@ export function SecretsSection({
                 <span className="text-xs text-zinc-500 dark:text-zinc-400">set {formatDateTime(s.updatedAt)}</span>
               </span>
               <form action={deleteSecret.bind(null, s.name)}>
-                <button type="submit" className={buttonClass("danger", "sm")} aria-label={`Delete ${s.name}`}>
-                  Delete
-                </button>
+                <ConfirmSubmit
+                  label="Delete"
+                  what={s.name}
+                  question="Checks that use it no longer get it; its value cannot be shown or restored."
+                />
               </form>
             </li>
           ))}

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { listTokensOfActor } from "@/lib/services/auth";
 import { formatDateTime } from "@/lib/format";
-import { buttonClass } from "@/components/ui/button";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { EmptyState, PageHeader, rowListClass, Section } from "@/components/ui/page-parts";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { NewTokenForm } from "@/components/auth/new-token-notice";
@@ -52,9 +52,11 @@ export default async function TokensPage() {
                 </div>
                 {t.revokedAt ? null : (
                   <form action={revokeTokenAction.bind(null, t.id)}>
-                    <button type="submit" className={buttonClass("danger", "sm")} aria-label={`Revoke ${t.name}`}>
-                      Revoke
-                    </button>
+                    <ConfirmSubmit
+                      label="Revoke"
+                      what={t.name}
+                      question="Anything using it stops working at once; this cannot be undone."
+                    />
                   </form>
                 )}
               </li>
