@@ -72,7 +72,7 @@ test("reject asks for a reason and a confirmation, and the run records who and w
   await page.goto(`/runs/${runId}`);
   const panel = page.getByRole("region", { name: "Decision needed" });
   await expect(panel).toContainText("Red: Check red (failed)");
-  await expect(panel).toContainText("More attempts re-run this run's frozen checks");
+  await expect(panel).toContainText("More attempts re-run the same 1 check.");
   await panel.getByRole("button", { name: "Reject", exact: true }).click();
   // Nothing is decided yet: a confirmation with an optional reason.
   const confirm = panel.getByRole("group", { name: "Reject run #1" });
@@ -118,11 +118,16 @@ test("granting more attempts says it re-runs the frozen checks, and offers a new
   const { taskId, runId } = await partialRun("Frozen checks");
   await page.goto(`/runs/${runId}`);
   const panel = page.getByRole("region", { name: "Decision needed" });
-  await expect(panel).toContainText("More attempts re-run this run's frozen checks (1), not the task's current ones.");
+  // While the task's checks are the run's, nothing suggests they changed.
+  await expect(panel).toContainText("More attempts re-run the same 1 check.");
+  await expect(panel).not.toContainText("frozen");
   await expect(panel.getByRole("button", { name: "Dispatch a new run on the current checks" })).toHaveCount(0);
   await overrideRed(taskId, "true");
   await page.reload();
-  await expect(panel).toContainText("The task's checks changed since this run was dispatched.");
+  await expect(panel).toContainText(
+    "The task's checks changed since this run was dispatched: more attempts re-run this run's 1 frozen check, " +
+      "not the task's current ones.",
+  );
   await panel.getByRole("button", { name: "Dispatch a new run on the current checks" }).click();
   await expect(page).toHaveURL(/\/runs\/(?!.*\?)/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Run #2");

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { ActionResult } from "@/lib/actions/safe-action";
-import { shortCommit } from "@/lib/format";
+import { plural, shortCommit } from "@/lib/format";
 import { queryKeys } from "@/lib/query-keys";
 import { Button } from "../ui/button";
 import { InlineError } from "../ui/inline-error";
@@ -80,8 +80,10 @@ export function DecisionPanel(props: Props) {
         </p>
       ) : null}
       <p className="mt-1 text-sm text-amber-900 dark:text-amber-200">
-        More attempts re-run this run&apos;s frozen checks ({frozenCount}), not the task&apos;s current ones.
-        {dispatchCurrent ? " The task's checks changed since this run was dispatched." : ""}
+        {dispatchCurrent
+          ? `The task's checks changed since this run was dispatched: more attempts re-run this run's ` +
+            `${plural(frozenCount, "frozen check")}, not the task's current ones.`
+          : `More attempts re-run the same ${plural(frozenCount, "check")}.`}
       </p>
       {confirming ? (
         <fieldset
