@@ -1,6 +1,6 @@
-// The gate: green, red, running, pending or off, and "inconclusive" for a run that ended so (whatever gate
-// its last attempt left). "Nothing required" is said next to a green gate that verified nothing, so an empty
-// gate never passes for a verified one.
+// The gate: green, red, running, pending, off or stopped (ended before it was decided), and "inconclusive" for
+// a run that ended so (whatever gate its last attempt left). "Nothing required" is said next to a green gate
+// that verified nothing, so an empty gate never passes for a verified one.
 import { type Gate, gateShown, type ShownGate } from "@/lib/gates/gate";
 import { CheckIcon, CrossIcon, DotIcon, SkipIcon, Spinner } from "../ui/icons";
 
@@ -24,6 +24,12 @@ const LOOK: Record<ShownGate, { label: string; className: string; icon: React.Re
     label: "Pending",
     className: "bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
     icon: <DotIcon />,
+  },
+  // Ended before its gate was decided (a cancel): no required check had failed by then.
+  stopped: {
+    label: "Stopped",
+    className: "bg-zinc-600 text-white dark:bg-zinc-400 dark:text-zinc-950",
+    icon: <SkipIcon />,
   },
   inconclusive: {
     label: "Inconclusive",

@@ -8,6 +8,7 @@ const DOT: Record<Gate, string> = {
   running: "bg-sky-500 animate-pulse",
   pending: "bg-zinc-400",
   off: "bg-zinc-400",
+  stopped: "bg-zinc-500",
 };
 
 // The attempt on screen is the dark button.

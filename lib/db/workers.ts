@@ -1,6 +1,7 @@
 // Workers and the runs they hold: registration, heartbeats, the conditional claim that lets one worker
 // alone execute a run, and the hand-back of a lost or stopping worker's runs. One query or command each.
 import { ACTIVE_RUN_STATUSES } from "../gates/run-ending";
+import type { Gate } from "../gates/gate";
 import { rowsWhere, updateWhere } from "./by-id";
 import { getDb, isUpdated, type Db, type DbOrTx } from "./client";
 import { runJson, type Worker } from "./models";
@@ -169,6 +170,8 @@ export async function endHeldRun(opts: {
   runId: string;
   workerId: string;
   reason: string;
+  // The gate its last attempt left (never pending: see endedGate in lib/gates/gate.ts).
+  gate: Gate;
   db?: DbOrTx;
 }): Promise<boolean> {
   const now = new Date();
@@ -179,7 +182,7 @@ export async function endHeldRun(opts: {
       ending: "inconclusive",
       endingReason: opts.reason,
       finishedAt: now,
-      gate: "pending",
+      gate: opts.gate,
       claimedBy: null,
       needsDecision: false,
     },

@@ -3,6 +3,8 @@ import {
   GATES,
   VERDICTS,
   computeGate,
+  endedGate,
+  gateOfStoppedAttempt,
   gateShown,
   countRequiredPassed,
   decideVerdict,
@@ -30,7 +32,7 @@ describe("constants", () => {
       "skipped",
       "timeout",
     ]);
-    expect([...GATES].sort()).toEqual(["green", "off", "pending", "red", "running"]);
+    expect([...GATES].sort()).toEqual(["green", "off", "pending", "red", "running", "stopped"]);
   });
 });
 
@@ -215,4 +217,27 @@ describe("gateShown: an inconclusive run's chip says inconclusive", () => {
     ["red", "partial", "red"],
     ["running", null, "running"],
   ] as const)("gate %s, ending %s → %s", (gate, ending, shown) => expect(gateShown(gate, ending)).toBe(shown));
+});
+
+describe("gateOfStoppedAttempt: the gate of an attempt cut short (a cancel) is never pending", () => {
+  it.each<[string, VerdictOfCheck[], Gate]>([
+    ["a required check failed before the stop", [req("failed"), req("skipped")], "red"],
+    ["a required check timed out before the stop", [req("passed"), req("timeout"), req("skipped")], "red"],
+    ["a required check errored before the stop", [req("error"), opt("skipped")], "red"],
+    ["the stop cut the only required check short", [req("skipped")], "stopped"],
+    ["required checks passed, the stop came before the last", [req("passed"), req("skipped")], "stopped"],
+    ["only a reports-only check failed", [opt("failed"), req("skipped")], "stopped"],
+    ["stopped before any check", [], "stopped"],
+  ])("%s → %s", (_label, results, gate) => expect(gateOfStoppedAttempt(results)).toBe(gate));
+});
+
+describe("endedGate: what an ended run or attempt keeps", () => {
+  it.each<[Gate, Gate]>([
+    ["pending", "stopped"],
+    ["running", "stopped"],
+    ["red", "red"],
+    ["green", "green"],
+    ["off", "off"],
+    ["stopped", "stopped"],
+  ])("%s → %s", (gate, kept) => expect(endedGate(gate)).toBe(kept));
 });

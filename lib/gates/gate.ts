@@ -4,7 +4,9 @@ import type { ChecksPolicy } from "./work-schema";
 // hollow: a test check that would pass, but whose output shows that no test ran (see test-summary.ts).
 export const VERDICTS = ["queued", "running", "passed", "failed", "hollow", "timeout", "error", "skipped"] as const;
 export type Verdict = (typeof VERDICTS)[number];
-export const GATES = ["pending", "running", "green", "red", "off"] as const;
+// stopped: the attempt ended (cancelled, interrupted, nothing could be judged) before its gate was decided,
+// and no required check had failed by then. A finished attempt or run is never "pending" or "running".
+export const GATES = ["pending", "running", "green", "red", "off", "stopped"] as const;
 export type Gate = (typeof GATES)[number];
 
 export type VerdictOfCheck = { required: boolean; verdict: Verdict };
@@ -25,6 +27,17 @@ export function computeGate(policy: ChecksPolicy, results: readonly VerdictOfChe
   }
   // Green only when every required check passed: a required check skipped or not run is not a pass.
   return results.every((r) => !r.required || r.verdict === "passed") ? "green" : "red";
+}
+
+// An attempt cut short: red when a required check had already failed (nothing later can make it green),
+// otherwise stopped — its required checks were not all run to the end, so it is neither green nor red.
+export function gateOfStoppedAttempt(results: readonly VerdictOfCheck[]): Gate {
+  return results.some((r) => r.required && isBlockingVerdict(r.verdict)) ? "red" : "stopped";
+}
+
+// The gate a run or attempt keeps once it has ended: one still undecided (pending, running) was stopped.
+export function endedGate(gate: Gate): Gate {
+  return gate === "pending" || gate === "running" ? "stopped" : gate;
 }
 
 // What a gate chip says: a run that ended inconclusive (it could not clone, a required check could not run)

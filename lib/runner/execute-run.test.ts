@@ -699,12 +699,54 @@ describe("runs that cannot be judged, and cancelling", () => {
         ["next", "skipped"],
       ]);
       expect(detail.attempts[0].results[0].message).toBe("not run to the end: the run was stopped");
+      // No required check failed before the cancel: the gate was never decided, and says "stopped" — on the
+      // run (the inbox, the Work page) and on its attempt (the run page) alike, never "pending".
+      expect([detail.run.gate, detail.attempts[0].gate]).toEqual(["stopped", "stopped"]);
       // The run's JSON says who cancelled it in a field of its own (webhooks too), not only in the reason.
-      expect(presentRun(detail)).toMatchObject({ ending: "rejected", cancelledBy: "Gatehouse" });
+      expect(presentRun(detail)).toMatchObject({ ending: "rejected", cancelledBy: "Gatehouse", gate: "stopped" });
       // A finished run cannot be cancelled again.
       expect((await errorOf(cancelRun(SYSTEM_ACTOR, run.id))).code).toBe("conflict");
     } finally {
       killQuietly(pids, [`GATEHOUSE_RUN_ID=${run.id}`]);
+    }
+  });
+
+  it("a run cancelled after a required check failed keeps its red gate, on the run and its attempt", async () => {
+    const started = scratchFile("started");
+    const s = await makeScenario(h, {
+      checkDefaults: [check("red", "false"), check("slow", `touch ${started}; exec sleep 60`), check("next", "true")],
+    });
+    const run = await dispatchTask(SYSTEM_ACTOR, s.task.id);
+    await waitFor(() => (fs.existsSync(started) ? true : null), { what: "the slow check to start" });
+    await cancelRun(SYSTEM_ACTOR, run.id);
+    const detail = await settle(h, run.id);
+    expect(verdictsOf(detail, 1)).toEqual({ red: "failed", slow: "skipped", next: "skipped" });
+    expect([detail.run.ending, detail.run.gate, detail.attempts[0].gate]).toEqual(["rejected", "red", "red"]);
+    expect(presentRun(detail)).toMatchObject({ ending: "rejected", gate: "red", attempts: [{ gate: "red" }] });
+  });
+
+  it("a run cancelled while queued ends with gate stopped, not pending", async () => {
+    const busy = scratchFile("busy");
+    // Two runs hold both slots of the executor (concurrency 2): the third waits in its queue.
+    const blockers = await Promise.all(
+      [1, 2].map(async (i) => {
+        const s = await makeScenario(h, { checkDefaults: [check("hold", `touch ${busy}-${i}; exec sleep 60`)] });
+        return dispatchTask(SYSTEM_ACTOR, s.task.id);
+      }),
+    );
+    try {
+      await waitFor(() => (fs.existsSync(`${busy}-1`) && fs.existsSync(`${busy}-2`) ? true : null), {
+        what: "both slots to be taken",
+      });
+      const s = await makeScenario(h, { checkDefaults: [check("ok", "true")] });
+      const queued = await dispatchTask(SYSTEM_ACTOR, s.task.id);
+      expect(queued.status).toBe("queued");
+      const cancelled = await cancelRun(SYSTEM_ACTOR, queued.id);
+      expect([cancelled.ending, cancelled.gate]).toEqual(["rejected", "stopped"]);
+      const detail = await settle(h, queued.id);
+      expect([detail.run.gate, detail.attempts[0].gate]).toEqual(["stopped", "stopped"]);
+    } finally {
+      for (const b of blockers) await cancelRun(SYSTEM_ACTOR, b.id);
     }
   });
 

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import { supersedeOlderRuns } from "../db/decisions";
 import { sandboxSettingsOf } from "../gates/work-settings";
 import { ACTIVE_RUN_STATUSES, CANCELLED_BY, pickBestAttempt, decideNextStep } from "../gates/run-ending";
-import { isNothingRequired } from "../gates/gate";
+import { endedGate, isNothingRequired } from "../gates/gate";
 import { formatUsd, isUsdBudgetSpent, usdSpent } from "../gates/usd-budget";
 import type { Ending } from "../gates/run-ending";
 import { countRequiredPassedByAttempt } from "../db/run-history";
@@ -243,7 +243,7 @@ async function endRun(
     needsDecision: extra.needsDecision ?? false,
     bestAttempt: extra.bestAttempt ?? null,
     bestCommit: extra.bestCommit ?? null,
-    gate: run.gate === "running" ? "pending" : run.gate,
+    gate: endedGate(run.gate),
   };
   const isEnded = await updateRunIfStatus({ id: run.id, statuses: [...ACTIVE_RUN_STATUSES], changes });
   // Only the ending that took (a cancel that got there first has sent its own).
@@ -270,13 +270,15 @@ async function endStopped(run: RunRecord, signal: AbortSignal): Promise<void> {
         changes: {
           status: "finished",
           finishedAt: new Date(),
-          gate: attempt.gate === "running" ? "pending" : attempt.gate,
+          gate: endedGate(attempt.gate),
         },
       });
     }
-    // cancelRun has already ended the run; what is left is the gate of an attempt cut short.
+    // cancelRun has already ended the run; what is left is the gate of the attempt cut short, which the run
+    // shows too (the run's own column was last written before that attempt: "running", or an earlier red).
     await endRun(run, "rejected", `${CANCELLED_BY}${reason.by}`);
-    if (run.gate === "running") await updateRun({ id: run.id, changes: { gate: "pending" } });
+    const last = (await listAttempts({ runId: run.id })).at(-1);
+    await updateRun({ id: run.id, changes: { gate: endedGate(last?.gate ?? run.gate) } });
   }
 }
 

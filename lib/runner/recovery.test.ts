@@ -123,7 +123,7 @@ are killed", async () => {
       expect(detail.run.ending).toBe("inconclusive");
       expect(detail.run.endingReason).toBe(INTERRUPTED);
       expect(detail.run.finishedAt).not.toBeNull();
-      expect(detail.run.gate).toBe("pending");
+      expect(detail.run.gate).toBe("stopped");
       expect(detail.attempts).toHaveLength(1);
       expect(detail.attempts[0].status).toBe("finished");
       expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict, r.message])).toEqual([

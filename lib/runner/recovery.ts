@@ -10,6 +10,7 @@ import {
   updateRun,
   type RunRecord,
 } from "../db/runs";
+import { endedGate } from "../gates/gate";
 import { rowsFor } from "./attempt-results";
 import { killProcessesByEnv } from "./process/process-group";
 import type { RunExecutor } from "./executor";
@@ -34,7 +35,8 @@ export async function recoverRuns(executor: RunExecutor): Promise<Recovery> {
         ending: "inconclusive",
         endingReason: INTERRUPTED,
         finishedAt: new Date(),
-        gate: "pending",
+        // The gate its last attempt left (red, or stopped when it was cut short before one was decided).
+        gate: endedGate((await listAttempts({ runId: run.id })).at(-1)?.gate ?? run.gate),
       },
     });
     notifyRunEvent(run, "run.ended");
@@ -63,7 +65,7 @@ export async function settleOpenAttempts(run: Pick<RunRecord, "id" | "checks">, 
       id: attempt.id,
       changes: {
         status: "finished",
-        gate: attempt.gate === "running" ? "pending" : attempt.gate,
+        gate: endedGate(attempt.gate),
         finishedAt: new Date(),
       },
     });

@@ -3,6 +3,7 @@
 import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
 import { ZDecision } from "../gates/decision-schema";
+import { endedGate } from "../gates/gate";
 import { supersedeOlderRuns } from "../db/decisions";
 import { ACTIVE_RUN_STATUSES, CANCELLED_BY, cancelledByOf, endingForDecision, isActiveRun } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
@@ -298,6 +299,9 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
         endingReason: `${CANCELLED_BY}${who}`,
         finishedAt: new Date(),
         needsDecision: false,
+        // Never left pending or running once finished; the runner, if it holds the run, then writes the gate
+        // of the attempt it cut short (red when a required check had already failed).
+        gate: endedGate(run.gate),
       },
       db: tx,
     });
@@ -315,9 +319,10 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
     return true;
   });
   if (!isCancelled) throw alreadyEnded((await findRun({ id: runId })) ?? run);
-  notifyRunEvent(run, "run.ended");
   const executor = getExecutor();
   if (await executor.stop(runId, { kind: "cancel", by: who })) await executor.whenSettled(runId);
+  // Once settled: the message carries the gate and verdicts the stopped attempt was left with.
+  notifyRunEvent(run, "run.ended");
   return (await findRun({ id: runId }))!;
 }
 

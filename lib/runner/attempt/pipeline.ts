@@ -2,7 +2,7 @@
 // left, the steps that judge it, in order — the checks, the proof rows, the profile's layers — with the
 // gate computed between steps (a step that waits for green runs only while it is green), then the gate.
 // The steps share one AttemptContext (context.ts) and never import this file.
-import { computeGate, countRequiredPassed } from "../../gates/gate";
+import { computeGate, countRequiredPassed, gateOfStoppedAttempt } from "../../gates/gate";
 import type { Gate } from "../../gates/gate";
 import { insertResults, listResults, updateAttempt, updateRun, type AttemptRecord } from "../../db/runs";
 import { markFlakyResults } from "../../db/landing";
@@ -57,7 +57,7 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptResult
   });
 
   const agent = await agentStep.run(ctx);
-  if (agent.inconclusive || ctx.signal.aborted) return endPending(ctx, agent.inconclusive ?? null);
+  if (agent.inconclusive || ctx.signal.aborted) return endUnjudged(ctx, agent.inconclusive ?? null);
   // The checkout as git wrote it, when no agent has run in it since (steps/agent.ts ran nothing).
   const written = hasAgentStep ? null : (input.written ?? null);
   // After the agent step, so nothing the agent did reaches them: the Work's assets, read-only, and fresh
@@ -85,7 +85,7 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptResult
         logAttempt: attempt.n,
         results: rowsFor(run.checks, { verdict: "error", message: `not run: ${cloned.error}`, finishedAt: new Date() }),
       });
-      return endPending(ctx, cloned.error);
+      return endUnjudged(ctx, cloned.error);
     }
     ctx.checksDir = cloned.dir;
     try {
@@ -98,10 +98,11 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptResult
   }
 }
 
-// Nothing was judged (the agent could not start, the run was stopped, a check source is unreachable).
-async function endPending(ctx: AttemptContext, inconclusiveReason: string | null): Promise<AttemptResult> {
-  await updateAttempt({ id: ctx.attempt.id, changes: { status: "finished", gate: "pending", finishedAt: new Date() } });
-  return { gate: "pending", requiredPassed: 0, commit: null, inconclusiveReason };
+// Nothing was judged (the agent could not start, the run was stopped, a check source is unreachable): the
+// attempt ends without a gate decided, "stopped".
+async function endUnjudged(ctx: AttemptContext, inconclusiveReason: string | null): Promise<AttemptResult> {
+  await updateAttempt({ id: ctx.attempt.id, changes: { status: "finished", gate: "stopped", finishedAt: new Date() } });
+  return { gate: "stopped", requiredPassed: 0, commit: null, inconclusiveReason };
 }
 
 // `written`: the index git wrote as it made the checkout, nothing having run there since (or null).
@@ -167,7 +168,9 @@ async function judgeAttempt(ctx: AttemptContext, written: WrittenIndex | null): 
     await ctx.results.close();
   }
   const { verdicts } = judged;
-  const gate = computeGate(run.policy, verdicts);
+  // A stopped attempt's checks were cut short: red if a required one had failed by then, otherwise "stopped"
+  // (a check the stop cut short is skipped, which computeGate would count as red).
+  const gate = ctx.signal.aborted ? gateOfStoppedAttempt(verdicts) : computeGate(run.policy, verdicts);
   // An agent check in error (its report unreadable) is the agent's to fix, not a reason to give up on the run.
   const errored = verdicts.find(
     (v) => v.required && v.verdict === "error" && run.checks.find((c) => c.id === v.checkId)?.executor !== "agent",

@@ -11,6 +11,8 @@ import {
   releaseRun,
   type WorkerRecord,
 } from "../../db/workers";
+import { endedGate } from "../../gates/gate";
+import { listAttempts } from "../../db/runs";
 import { settleOpenAttempts } from "../recovery";
 import { notifyRunEvent } from "../webhook-sender";
 import { config, configFrom, type Env } from "../../config/config";
@@ -40,7 +42,8 @@ export async function settleRunsOf(
     } else if (fate === "end") {
       // Attempts first, then the run (conditional on the claim: a cancel that got there first keeps its ending).
       await settleOpenAttempts(run, `${reason}: ${worker.name} stopped while this ran`);
-      if (await endHeldRun({ runId: run.id, workerId: worker.id, reason })) {
+      const gate = endedGate((await listAttempts({ runId: run.id })).at(-1)?.gate ?? run.gate);
+      if (await endHeldRun({ runId: run.id, workerId: worker.id, reason, gate })) {
         console.log(`gatehouse: run ${run.id} ended inconclusive (${reason}: ${worker.name})`);
         // The process that ended it (the one that found the worker lost, or the stopping worker) delivers.
         notifyRunEvent(run, "run.ended");

@@ -185,6 +185,8 @@ worker", async () => {
     const detail = await loadRunDetail(SYSTEM_ACTOR, run.id);
     expect(detail.attempts[0].status).toBe("finished");
     expect(detail.attempts[0].results[0].verdict).not.toBe("running");
+    // The worker settles the gate of the attempt it cut short: stopped (no required check had failed).
+    expect([detail.run.gate, detail.attempts[0].gate]).toEqual(["stopped", "stopped"]);
   });
 
   it("a job for a run that no longer exists is dropped and logged", async () => {

@@ -1,0 +1,3 @@
+-- Gate "stopped": an attempt or run that ended before its gate was decided (a cancel, an interruption), with no
+-- required check failed by then. SQLite keeps enums as TEXT: nothing to change in the tables.
+-- This is an empty migration.
