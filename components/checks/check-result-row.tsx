@@ -12,6 +12,7 @@ import { TestCountsLabel } from "./test-counts";
 import { FailedTests } from "./failed-tests";
 import { FlakyLabel } from "./flaky-label";
 import { VerdictBadge } from "./verdict-badge";
+import { isStoppedRow } from "@/lib/gates/row-warning";
 
 export type CheckResultView = {
   checkId: string;
@@ -49,7 +50,10 @@ export function CheckResultRow({
   fullLogHref: string | null;
   isWarning?: boolean;
 }) {
-  const hasLog = result.verdict !== "queued" && result.verdict !== "skipped" && result.executor !== "agent";
+  // A check the stop cut short ran for a while: its row says "Stopped" and has its log, unlike one never started.
+  const isStopped = isStoppedRow(result);
+  const hasLog =
+    result.verdict !== "queued" && (result.verdict !== "skipped" || isStopped) && result.executor !== "agent";
   // A held-out check's command and log are for leads: others get its name and verdict.
   const isWithheld = !!result.hidden && hasLog && fullLogHref === null;
   return (
@@ -125,7 +129,7 @@ export function CheckResultRow({
             {formatDuration(result.durationMs)}
           </span>
           <span className="col-start-3 row-start-1 justify-self-end sm:col-start-auto sm:row-start-auto">
-            <VerdictBadge verdict={result.verdict} isWarning={isWarning} />
+            <VerdictBadge verdict={result.verdict} isWarning={isWarning} isStopped={isStopped} />
           </span>
         </summary>
         <div className="border-t border-zinc-100 px-4 py-3 dark:border-zinc-800">

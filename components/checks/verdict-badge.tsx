@@ -1,6 +1,16 @@
 // A check's verdict: its own colour and icon, and always its word, so it reads without colour too.
 import type { Verdict } from "@/lib/gates/gate";
-import { AlertIcon, CheckIcon, ClockIcon, CrossIcon, DotIcon, HollowIcon, SkipIcon, Spinner } from "../ui/icons";
+import {
+  AlertIcon,
+  CheckIcon,
+  ClockIcon,
+  CrossIcon,
+  DotIcon,
+  HollowIcon,
+  SkipIcon,
+  Spinner,
+  StopIcon,
+} from "../ui/icons";
 
 const LOOK: Record<Verdict, { label: string; className: string; icon: React.ReactNode }> = {
   passed: {
@@ -62,13 +72,35 @@ const WARNING = {
   icon: <AlertIcon />,
 };
 
-export function VerdictBadge({ verdict, isWarning = false }: { verdict: Verdict; isWarning?: boolean }) {
-  const look = isWarning ? WARNING : LOOK[verdict];
+// A check the stop cut short after it started (lib/gates/row-warning.ts): skipped, but not "Skipped".
+const STOPPED = {
+  label: "Stopped",
+  className: "text-zinc-700 bg-zinc-100 ring-zinc-600/30 dark:text-zinc-300 dark:bg-zinc-800/60 dark:ring-zinc-400/30",
+  icon: <StopIcon />,
+};
+
+export function VerdictBadge({
+  verdict,
+  isWarning = false,
+  isStopped = false,
+}: {
+  verdict: Verdict;
+  isWarning?: boolean;
+  isStopped?: boolean;
+}) {
+  const look = isWarning ? WARNING : isStopped ? STOPPED : LOOK[verdict];
   return (
     <span
       data-verdict={verdict}
       data-warning={isWarning ? "" : undefined}
-      title={isWarning ? `${LOOK[verdict].label} — reports only: it does not decide the gate` : undefined}
+      data-stopped={isStopped ? "" : undefined}
+      title={
+        isWarning
+          ? `${LOOK[verdict].label} — reports only: it does not decide the gate`
+          : isStopped
+            ? "Started, then stopped with the run: not run to the end"
+            : undefined
+      }
       className={
         `inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ` +
         `ring-inset whitespace-nowrap ${look.className}`

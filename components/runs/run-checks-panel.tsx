@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { RunJson } from "@/lib/api/run-json";
 import { CheckResultList, GroupToggle } from "../checks/check-result-list";
 import { GateChip } from "../checks/gate-chip";
+import { isStoppedRow } from "@/lib/gates/row-warning";
 import { Card, EmptyState } from "../ui/page-parts";
 import { AgentStep } from "./agent-step";
 import { AttemptSwitcher } from "./attempt-switcher";
@@ -99,7 +100,7 @@ export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson;
           rowKey={(check) => `${attempt.n}-${check.checkId}`}
           hrefFor={(check) =>
             check.verdict === "queued" ||
-            check.verdict === "skipped" ||
+            (check.verdict === "skipped" && !isStoppedRow(check)) ||
             check.executor === "agent" ||
             (check.hidden && !run.seesHidden)
               ? null

@@ -65,6 +65,12 @@ export const SkipIcon = (p: IconProps) => (
     <path d="M8 12h8" />
   </Icon>
 );
+export const StopIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="8.5" />
+    <rect x="9" y="9" width="6" height="6" rx="0.5" fill="currentColor" stroke="none" />
+  </Icon>
+);
 export const DotIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="12" r="4" fill="currentColor" stroke="none" />

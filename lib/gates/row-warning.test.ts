@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Verdict } from "./gate";
-import { isReportsOnlyWarning } from "./row-warning";
+import { isReportsOnlyWarning, isStoppedRow } from "./row-warning";
 import type { Ending } from "./run-ending";
 
 describe("isReportsOnlyWarning", () => {
@@ -16,5 +16,17 @@ describe("isReportsOnlyWarning", () => {
     ["a reports-only row that was skipped", false, "skipped", "accepted", false],
   ])("%s", (_, required, verdict, ending, want) => {
     expect(isReportsOnlyWarning({ required, verdict }, ending)).toBe(want);
+  });
+});
+
+describe("isStoppedRow: a check the stop cut short reads Stopped, one never started Skipped", () => {
+  it.each<[string, string, Verdict, number | null, boolean]>([
+    ["a check that ran 18 s before the cancel", "unit", "skipped", 18_000, true],
+    ["a check the cancel came before (never started)", "unit", "skipped", null, false],
+    ["a check failFast or the budget skipped", "lint", "skipped", null, false],
+    ["a proof row skipped (every proof row has a duration)", "_mutation", "skipped", 3, false],
+    ["a check that failed", "unit", "failed", 1200, false],
+  ])("%s", (_, checkId, verdict, durationMs, want) => {
+    expect(isStoppedRow({ checkId, verdict, durationMs })).toBe(want);
   });
 });

@@ -2,10 +2,19 @@
 // block, so on an accepted run its failure is a warning to read, not a red "Failed" that looks like the
 // reason the work was held back. A required row that did not pass stays red whatever the ending.
 import type { Verdict } from "./gate";
+import { isProofRow } from "./proof-ids";
 import type { Ending } from "./run-ending";
 
 const DID_NOT_PASS: readonly Verdict[] = ["failed", "hollow", "timeout", "error"];
 
 export function isReportsOnlyWarning(row: { required: boolean; verdict: Verdict }, ending: Ending | null): boolean {
   return ending === "accepted" && !row.required && DID_NOT_PASS.includes(row.verdict);
+}
+
+// A check the stop cut short (a cancel, a shutdown) is verdict "skipped" — it did not run to the end and
+// decides nothing — but it started: only a check's command that ran has a duration (a check never started has
+// none), and it has a log. Its row reads "Stopped", apart from "Skipped". Proof rows are left out: each has a
+// duration, skipped or not (context.ts `record`).
+export function isStoppedRow(row: { checkId: string; verdict: Verdict; durationMs: number | null }): boolean {
+  return row.verdict === "skipped" && row.durationMs !== null && !isProofRow(row);
 }

@@ -12,6 +12,7 @@ import { listAuditEvents } from "../db/audit";
 import { commitFiles, gitIn } from "../testing/git-repo";
 import type { RunDetail } from "../services/run-detail";
 import { presentRun } from "../api/present-run";
+import { isStoppedRow } from "../gates/row-warning";
 import { watchLaunches } from "./process/spawner";
 import { agentLogPathOf, checkLogPathOf } from "./paths";
 import { killQuietly, liveProcessesInGroup, waitFor, waitUntilGone } from "../testing/processes";
@@ -699,6 +700,11 @@ describe("runs that cannot be judged, and cancelling", () => {
         ["next", "skipped"],
       ]);
       expect(detail.attempts[0].results[0].message).toBe("not run to the end: the run was stopped");
+      // The check the cancel cut short had started (a duration, its output in the log): its row reads
+      // "Stopped"; the one after it never started and reads "Skipped".
+      const [long, next] = detail.attempts[0].results;
+      expect(long.logTail).toContain("started");
+      expect([isStoppedRow(long), isStoppedRow(next)]).toEqual([true, false]);
       // No required check failed before the cancel: the gate was never decided, and says "stopped" — on the
       // run (the inbox, the Work page) and on its attempt (the run page) alike, never "pending".
       expect([detail.run.gate, detail.attempts[0].gate]).toEqual(["stopped", "stopped"]);

@@ -10,6 +10,7 @@ import { LogViewer } from "@/components/logs/log-viewer";
 import { VerdictBadge } from "@/components/checks/verdict-badge";
 import { Breadcrumbs, NotFoundPanel } from "@/components/ui/page-parts";
 import { isAppError } from "@/lib/errors";
+import { isStoppedRow } from "@/lib/gates/row-warning";
 
 const INITIAL_LINES = 100;
 
@@ -69,7 +70,7 @@ export default async function LogPage({ params }: Props) {
       <div className="mb-4 flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold tracking-tight">{isAgent ? "Agent" : (result?.name ?? checkId)}</h1>
         {isAgent ? null : <code className="text-sm text-zinc-500 dark:text-zinc-400">{checkId}</code>}
-        {verdict ? <VerdictBadge verdict={verdict} /> : null}
+        {verdict ? <VerdictBadge verdict={verdict} isStopped={!!result && !isAgent && isStoppedRow(result)} /> : null}
         <span className="text-sm text-zinc-600 dark:text-zinc-400">
           {(isAgent ? attempt?.agentExitCode : result?.exitCode) != null
             ? `exit ${isAgent ? attempt?.agentExitCode : result?.exitCode} · `
