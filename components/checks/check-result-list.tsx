@@ -3,7 +3,6 @@
 import { CHECK_KINDS } from "@/lib/gates/check-kinds";
 import { isProofRow } from "@/lib/gates/proof-ids";
 import { isReportsOnlyWarning } from "@/lib/gates/row-warning";
-import type { Ending } from "@/lib/gates/run-ending";
 import { CheckResultRow, type CheckResultView } from "./check-result-row";
 
 type Props = {
@@ -12,8 +11,6 @@ type Props = {
   label: string;
   hrefFor: (r: CheckResultView) => string | null;
   rowKey: (r: CheckResultView) => string;
-  // The run's ending: on an accepted run a reports-only row that did not pass reads as a warning.
-  ending?: Ending | null;
 };
 
 // The order in use is the pressed half of the toggle.
@@ -23,10 +20,11 @@ const PRESSED = "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white";
 const NOT_PRESSED = "bg-white text-zinc-600 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-400";
 
 // The checks, then the proof rows (ids starting with "_") under their own heading.
-export function CheckResultList({ results, grouped, label, hrefFor, rowKey, ending = null }: Props) {
+export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Props) {
+  // A reports-only row that did not pass reads as a warning, whatever the run's ending.
   const rows = (list: CheckResultView[]) =>
     list.map((r) => (
-      <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} isWarning={isReportsOnlyWarning(r, ending)} />
+      <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} isWarning={isReportsOnlyWarning(r)} />
     ));
   const proof = results.filter(isProofRow);
   const checks = results.filter((r) => !isProofRow(r));

@@ -40,7 +40,7 @@ export type CheckResultView = {
   hidden?: boolean;
 };
 
-// isWarning: a reports-only row that did not pass, on an accepted run (shown amber, "Warning").
+// isWarning: a reports-only row that did not pass (shown amber, "Warning", whatever the run's ending).
 export function CheckResultRow({
   result,
   fullLogHref,
@@ -139,7 +139,7 @@ export function CheckResultRow({
           </div>
           {isWarning ? (
             <p className="mb-2 text-xs text-amber-900 dark:text-amber-200">
-              {result.verdict}, but this check only reports: it does not decide the gate, and the run was accepted.
+              {result.verdict}, but this check only reports: it does not decide the gate.
             </p>
           ) : null}
           {result.failedTests?.length && !isWithheld ? (

@@ -64,7 +64,7 @@ const LOOK: Record<Verdict, { label: string; className: string; icon: React.Reac
   },
 };
 
-// A reports-only row that did not pass on an accepted run (lib/gates/row-warning.ts): amber, "Warning".
+// A reports-only row that did not pass, whatever the run's ending (lib/gates/row-warning.ts): amber, "Warning".
 const WARNING = {
   label: "Warning",
   className:

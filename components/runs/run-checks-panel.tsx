@@ -94,7 +94,6 @@ export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson;
       ) : (
         <CheckResultList
           results={attempt.checks}
-          ending={run.ending}
           grouped={grouped}
           label={`Checks of attempt ${attempt.n}`}
           rowKey={(check) => `${attempt.n}-${check.checkId}`}

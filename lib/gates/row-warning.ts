@@ -1,14 +1,14 @@
-// How a row that did not pass reads once its run is over (issue 21, item 4): a reports-only check cannot
-// block, so on an accepted run its failure is a warning to read, not a red "Failed" that looks like the
-// reason the work was held back. A required row that did not pass stays red whatever the ending.
+// How a row that did not pass reads (issue 21, item 4): a reports-only check cannot block, so its failure is a
+// warning to read, not a red "Failed" that looks like the reason the work was held back — on every attempt,
+// whatever the run's ending (accepted, partial, cancelled) or before it has one: the same row reads the same
+// way. A required row that did not pass stays red.
 import type { Verdict } from "./gate";
 import { isProofRow } from "./proof-ids";
-import type { Ending } from "./run-ending";
 
 const DID_NOT_PASS: readonly Verdict[] = ["failed", "hollow", "timeout", "error"];
 
-export function isReportsOnlyWarning(row: { required: boolean; verdict: Verdict }, ending: Ending | null): boolean {
-  return ending === "accepted" && !row.required && DID_NOT_PASS.includes(row.verdict);
+export function isReportsOnlyWarning(row: { required: boolean; verdict: Verdict }): boolean {
+  return !row.required && DID_NOT_PASS.includes(row.verdict);
 }
 
 // A check the stop cut short (a cancel, a shutdown) is verdict "skipped" — it did not run to the end and
