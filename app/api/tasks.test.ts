@@ -166,7 +166,8 @@ describe("POST /api/works/:id/tasks", () => {
     expect(first.key).toBe("BRAN-1");
   });
 
-  it("refuses the Work's base branch as a task's, on create and on edit, naming branch and saving nothing", async () => {
+  it("refuses the Work's base branch as a task's, on create and on edit, naming branch and saving \
+nothing", async () => {
     const w = await createWork({ name: "Base", baseBranch: "trunk" });
     const before = await taskIdsOf(w.id);
     const created = await postTask(w.id, { title: "On trunk", branch: "trunk" });

@@ -16,7 +16,8 @@ afterAll(async () => t?.cleanup());
 const create = (body: Record<string, unknown>) => callRoute(users.POST, { method: "POST", body });
 
 describe("POST /api/users", () => {
-  it("eight requests for one email at once: one account, the other seven told it exists (400), never a 500", async () => {
+  it("eight requests for one email at once: one account, the other seven told it exists (400), never \
+a 500", async () => {
     const email = "race@example.test";
     const answers = await Promise.all(
       Array.from({ length: 8 }, () => create({ email, password: "password-race-123" })),

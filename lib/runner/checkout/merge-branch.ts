@@ -123,6 +123,15 @@ export async function mergeBranch(req: MergeRequest): Promise<MergeOutcome> {
   return push(repoDir, { commit, base, baseBefore });
 }
 
+// What git says when the pushing user may not write into the remote's objects or refs.
+const CANNOT_WRITE = new RegExp(
+  [
+    "unable to create temporary object directory",
+    "insufficient permission for adding an object",
+    "\\.lock'?: Permission denied",
+  ].join("|"),
+);
+
 // Non-force: the remote's base must still be baseBefore (or an ancestor of commit), else it refuses.
 async function push(repoDir: string, p: { commit: string; base: string; baseBefore: string }): Promise<MergeOutcome> {
   const out = await gitCaptured(["push", "--porcelain", "origin", `${p.commit}:refs/heads/${p.base}`], {
@@ -148,11 +157,7 @@ async function push(repoDir: string, p: { commit: string; base: string; baseBefo
         `repository; nothing was merged`,
     );
   // A local repository the user git runs as may not write to (lib/runner/checkout/push-access.ts warns first).
-  if (
-    /unable to create temporary object directory|insufficient permission for adding an object|\.lock'?: Permission denied/.test(
-      text,
-    )
-  )
+  if (CANNOT_WRITE.test(text))
     return refused(
       "push-refused",
       `the repository refused the push to "${p.base}": ${runAsFromEnv()?.name ?? "the server's user"}, the user ` +
