@@ -17,7 +17,11 @@ const policy = DEFAULT_MERGE_POLICY;
 describe("refuseMerge", () => {
   it.each([
     ["a branch that does not exist", { latest: accepted, branchHead: null }, /does not exist/],
-    ["no run", { latest: null, branchHead: H }, /^no accepted run: the task has not been run yet/],
+    [
+      "no run",
+      { latest: null, branchHead: H },
+      /^the task has not been run yet; the Work's merge settings ask for an accepted run with a green gate/,
+    ],
     [
       "a run still running",
       { latest: { ...accepted, status: "running", ending: null }, branchHead: H },

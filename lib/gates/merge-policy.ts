@@ -33,8 +33,9 @@ export type LatestRun = {
   isDirty: boolean;
 };
 
-// The setting a refusal comes from, named as the Work's Merge settings show it (and the gates file spells it).
-const GREEN_GATE_ASKED = ": the Work's merge settings require a green gate (require_green_gate)";
+// The setting a refusal comes from, named as the Work's Merge settings show it (and the gates file spells it),
+// after the plain reason.
+const ASKS_GREEN = "; the Work's merge settings ask for an accepted run with a green gate (require_green_gate)";
 
 // Why a merge is refused before git is asked anything but the branch's head; null: go ahead.
 // `branchHead` null: the branch does not exist (undefined: not known yet, as on a page).
@@ -47,14 +48,13 @@ export function refuseMerge(opts: {
   const { policy, latest, branch, branchHead } = opts;
   if (branchHead === null) return `the branch "${branch}" does not exist (nothing has been committed on it)`;
   if (!policy.requireGreenGate) return null;
-  if (!latest) return `no accepted run: the task has not been run yet${GREEN_GATE_ASKED}`;
+  if (!latest) return `the task has not been run yet${ASKS_GREEN}`;
   if (latest.status !== "finished") return `run #${latest.number} is still ${latest.status}; merge once it is accepted`;
-  if (latest.ending !== "accepted")
-    return `no accepted run: the latest run #${latest.number} ended ${latest.ending}${GREEN_GATE_ASKED}`;
+  if (latest.ending !== "accepted") return `the latest run #${latest.number} ended ${latest.ending}${ASKS_GREEN}`;
   if (latest.gate !== "green")
     return (
-      `the gate of run #${latest.number} is ${latest.gate}, not green: it was accepted without a ` +
-      `green gate${GREEN_GATE_ASKED}`
+      `the gate of run #${latest.number} is ${latest.gate}, not green (it was accepted without a green ` +
+      `gate)${ASKS_GREEN}`
     );
   if (!latest.head) return `run #${latest.number} recorded no commit to merge`;
   if (latest.isDirty)
