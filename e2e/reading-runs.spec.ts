@@ -86,6 +86,9 @@ test("a partial run's decision is answered from the run page: more attempts, the
   await page.getByRole("button", { name: "Grant more attempts" }).click();
   // Exactly: Next's route announcer reads out the page's title, "Run #1 Waiting for a fix", as well.
   await expect(page.getByText("Waiting for a fix", { exact: true })).toBeVisible();
+  // With no agent, the page says how a person hands the fix in.
+  const handIn = page.getByRole("region", { name: "Hand in a fix for attempt 2" });
+  await expect(handIn).toContainText(/commit the fix and run gatehouse gate [A-Z0-9]+-\d+: it pushes the clone/);
   await page.getByRole("button", { name: "Run attempt 2" }).click();
   await expect(page.getByRole("heading", { name: "Decision needed", exact: true })).toBeVisible();
   await expect(page.getByTestId("attempt-counter")).toHaveText("Attempt 2 of 2");

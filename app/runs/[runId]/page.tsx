@@ -17,6 +17,7 @@ import { EvidenceLayer, MutationLayer, RedTeamLayer, ReviewLayer } from "@/compo
 import { DecisionPanel } from "@/components/runs/decision-panel";
 import type { Lane } from "@/lib/gates/lanes";
 import { RunActions } from "@/components/runs/run-actions";
+import { WaitingForAFix } from "@/components/runs/waiting-for-a-fix";
 import { NoSuchAttempt } from "@/components/runs/no-such-attempt";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
@@ -153,6 +154,9 @@ export default async function RunPage({ params, searchParams }: Props) {
         <p className="-mt-2 mb-6 text-sm text-zinc-700 dark:text-zinc-300" data-testid="ending-reason">
           {describeEndingReason(run.endingReason)}
         </p>
+      ) : null}
+      {run.status === "waiting" && !run.agentCommand && nextAttempt !== null ? (
+        <WaitingForAFix taskKey={task.key} branch={run.branch} nextAttempt={nextAttempt} />
       ) : null}
       {detail.decision.supersededBy ? (
         <p
