@@ -201,3 +201,22 @@ test("the account menu closes as menus do: Escape (back on its button), a click 
   await expect(page).toHaveURL(/\/settings\/tokens$/);
   await expect(tokens).toBeHidden();
 });
+
+test("on a phone, New Work opens under its button in the page, leaving the heading and the button in view", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/works");
+  const button = page.getByRole("button", { name: "New Work" });
+  await button.click();
+  const form = page.getByRole("form", { name: "New Work" });
+  await expect(form).toBeVisible();
+  const [heading, opener, panel] = await Promise.all([
+    page.getByRole("heading", { name: "Works", level: 1 }).boundingBox(),
+    button.boundingBox(),
+    form.boundingBox(),
+  ]);
+  expect(panel!.y).toBeGreaterThanOrEqual(heading!.y + heading!.height);
+  expect(panel!.y).toBeGreaterThanOrEqual(opener!.y + opener!.height);
+  expect(panel!.x + panel!.width).toBeLessThanOrEqual(390);
+});

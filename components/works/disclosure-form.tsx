@@ -1,7 +1,8 @@
 "use client";
-// A "New …" button that opens a small create form (posting to a Server Action) in a panel over the
-// page: beneath the button on wider screens, across the top of the screen on a phone (where the button
-// may sit at either edge). Cancel, Escape or the button again closes it.
+// A "New …" button that opens a small create form (posting to a Server Action): in a panel over the page
+// beneath the button on wider screens; on a phone in the page's flow under the button, the whole width
+// (over the page there, it hid the heading and the button itself). Cancel, Escape or the button again
+// closes it.
 import { useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ActionForm } from "../ui/action-form";
@@ -24,15 +25,14 @@ export function DisclosureForm({ label, submitLabel, create, children }: Props) 
     if (isOpen) fields.current?.querySelector<HTMLElement>("input, textarea, select")?.focus();
   }, [isOpen]);
   return (
-    <div className="relative">
+    <div className={isOpen ? "relative w-full sm:w-auto" : "relative"}>
       <Button variant="primary" aria-expanded={isOpen} onClick={() => setOpen(!isOpen)}>
         {label}
       </Button>
       {isOpen ? (
         <Card
           className={
-            "fixed inset-x-4 top-16 z-30 p-4 text-left shadow-lg sm:absolute sm:inset-x-auto " +
-            "sm:right-0 sm:top-full sm:z-20 sm:mt-2 sm:w-[32rem]"
+            "mt-3 w-full p-4 text-left shadow-lg sm:absolute sm:right-0 sm:top-full sm:z-20 sm:mt-2 " + "sm:w-[32rem]"
           }
           onKeyDown={(e) => {
             if (e.key === "Escape") setOpen(false);
