@@ -17,6 +17,8 @@ repository is refused beside its field and nothing is saved", async ({ page }) =
   const { workId } = await workWithChecks("Before the move", []);
   const before = (await api("GET", `/api/works/${workId}`)).json;
   const bare = makeBareRepo();
+  // Merge pushes as the server's git user (GATEHOUSE_RUN_AS=nobody as root): a repository it may write to.
+  execFileSync("chmod", ["-R", "a+rwX", bare.dir]);
   try {
     await page.goto(`/works/${workId}/settings`);
     // General comes first in the navigation.
