@@ -44,7 +44,8 @@ file; the history has a strip", async ({ page }) => {
     const idlePanel = page.getByRole("region", { name: "Merge" });
     await expect(idlePanel.getByRole("button", { name: "Merge" })).toBeDisabled();
     await expect(idlePanel).toContainText(
-      "Cannot merge: the task has not been run yet; the Work's merge settings ask for an accepted run with a green gate",
+      "Cannot merge: the task has not been run yet; " +
+        "the Work's merge settings ask for an accepted run with a green gate",
     );
     await expect(idlePanel).toContainText("Not merged into main yet.");
 
