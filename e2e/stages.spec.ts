@@ -107,7 +107,7 @@ test("the board shows each task at its stage, marks a stuck one live, and reads 
   const stuck = (
     await api("POST", `/api/works/${workId}/tasks`, { title: "Research the slug rules", lane: "delivery" })
   ).json;
-  await api("POST", `/api/works/${workId}/tasks`, { title: "Deploy the docs", lane: "ops" });
+  const docs = (await api("POST", `/api/works/${workId}/tasks`, { title: "Deploy the docs", lane: "ops" })).json;
   await page.goto(`/works/${workId}/board`);
   const research = page.getByRole("region", { name: "Stage Research" });
   await expect(research.getByRole("listitem").filter({ hasText: stuck.key })).toContainText("not run yet");
@@ -118,6 +118,14 @@ test("the board shows each task at its stage, marks a stuck one live, and reads 
   expect((await runJson(runId)).ending).toBe("partial");
   await page.getByRole("combobox", { name: "Lane", exact: true }).selectOption("ops");
   await expect(page.getByRole("region", { name: "Stage Deploy" })).toContainText("Deploy the docs");
+  // A task whose last stage is accepted reads done, not as an attempt still under way.
+  await dispatch(docs.id);
+  const docsCard = page
+    .getByRole("region", { name: "Stage Deploy" })
+    .getByRole("listitem")
+    .filter({ hasText: docs.key });
+  await expect(docsCard).toContainText("done");
+  await expect(docsCard).toContainText("accepted on attempt 1");
   await page.getByRole("combobox", { name: "Lane", exact: true }).selectOption("delivery");
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });

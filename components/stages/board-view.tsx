@@ -1,6 +1,7 @@
 "use client";
 // A Work's board: a column per stage of a lane, a card per task with its key, title, attempts and gate,
-// stuck cards marked. Live: polled briskly while a run is queued or running, slowly otherwise; by lane.
+// stuck cards and done ones (the last stage accepted) marked. Live: polled briskly while a run is queued or
+// running, slowly otherwise; by lane.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -65,8 +66,10 @@ export function BoardView({ workId, initial }: { workId: string; initial: Board 
                     </Link>
                     <p className="mt-0.5 break-words">{card.title}</p>
                     <div className="mt-1 flex flex-wrap items-center gap-2 text-xs">
-                      {card.state === "stuck" ? <span className="font-semibold uppercase">stuck</span> : null}
-                      <span>{attemptsText(card)}</span>
+                      {card.state === "stuck" || card.state === "done" ? (
+                        <span className="font-semibold uppercase">{look.label}</span>
+                      ) : null}
+                      <span>{card.state === "done" ? `accepted on attempt ${card.attempts}` : attemptsText(card)}</span>
                       {card.gate ? <GateChip gate={card.gate} ending={null} size="sm" /> : null}
                     </div>
                   </li>
