@@ -220,3 +220,27 @@ for (const [width, height, device] of [
     }
   });
 }
+
+test("leaving the settings with unsaved edits asks first; moving between its sections does not", async ({ page }) => {
+  const { workId } = await workWithChecks("Leave guard", [unit]);
+  await page.goto(`/works/${workId}/settings/proof`);
+  await fillUntilHeld(page, "Protected files", "scripts/**");
+  const asked: string[] = [];
+  // Dismissed first: the page stays, the edit with it.
+  page.once("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.getByRole("link", { name: "Inbox", exact: true }).click();
+  await expect.poll(() => asked).toEqual(["Leave this page? Your changes here are not saved."]);
+  await expect(page).toHaveURL(new RegExp(`/works/${workId}/settings/proof$`));
+  await expect(page.getByLabel("Protected files", { exact: true })).toHaveValue("scripts/**");
+  // Another section of the same settings keeps the edit: no question.
+  await nav(page).getByRole("link", { name: "Sandbox", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/works/${workId}/settings/sandbox$`));
+  expect(asked).toHaveLength(1);
+  // Accepted: the app leaves.
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("link", { name: "Inbox", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+});

@@ -28,6 +28,7 @@ import { SaveBar } from "./save-bar";
 import { TaskAgentField } from "./task-agent-field";
 import { TaskLaneField } from "./task-lane-field";
 import { TaskTextFields } from "./task-text-fields";
+import { useLeaveGuard } from "./use-leave-guard";
 import { useVersionedSettings } from "./use-versioned-settings";
 
 type Props = {
@@ -69,6 +70,7 @@ export function TaskOverridesEditor({
   save,
 }: Props) {
   const editor = useVersionedSettings({ initial, save, formFrom: taskFormFrom, patchFrom: taskPatchFrom });
+  useLeaveGuard(editor.isDirty);
   const { form, setForm, version, conflict } = editor;
   const { errors, entries } = useMemo(() => validateTaskForm(form, version, defaults), [form, version, defaults]);
   // On a lane a dispatch runs the stage the task would stand at: its own now, or a new lane's first.

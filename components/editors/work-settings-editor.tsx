@@ -3,7 +3,7 @@
 // the schema the server uses. The working copy is shared by every section, so moving between them keeps
 // what was typed; each section saves only its own settings, carrying the version the editing started from:
 // a stale save is refused and shows what the other person changed.
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { useSelectedLayoutSegment } from "next/navigation";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { pickSettings, settingsInSection, SETTINGS_SECTIONS, type SettingKey } from "@/lib/gates/work-settings";
@@ -18,6 +18,7 @@ import { ConflictPanel } from "./conflict-panel";
 import { SaveBar } from "./save-bar";
 import { SettingsNav } from "./settings-nav";
 import { isEditorSection, isSettingsPageSection, sectionLabel } from "./settings-sections";
+import { useLeaveGuard } from "./use-leave-guard";
 import { useVersionedSettings } from "./use-versioned-settings";
 import { WorkSettingsSection } from "./work-settings-section";
 
@@ -52,11 +53,7 @@ export function WorkSettingsEditor({ workId, initial, secretNames, platformDirs,
   const unsaved = new Set(dirtyKeys.map((k) => sectionOfKey.get(k as SettingKey) ?? ""));
   const withProblems = new Set([...errors.keys()].map((p) => sectionOfKey.get(keyOfPath(p)) ?? ""));
 
-  useEffect(() => {
-    const warn = (e: BeforeUnloadEvent) => isDirty && e.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [isDirty]);
+  useLeaveGuard(isDirty, `/works/${workId}/settings`);
 
   const keys = isEditorSection(active) ? settingsInSection(active) : [];
   const sectionErrors = [...errors.keys()].filter((p) => keys.includes(keyOfPath(p))).length;

@@ -1,0 +1,33 @@
+"use client";
+// Unsaved edits are not lost by leaving: closing or reloading the tab asks (the browser's own prompt), and so
+// does following a link out of the editor (a confirm dialog before the app navigates). Links within
+// `stayWithin` (the other sections of the same settings, which keep the edits) go ahead.
+import { useEffect } from "react";
+
+export const LEAVE_QUESTION = "Leave this page? Your changes here are not saved.";
+
+export function useLeaveGuard(isDirty: boolean, stayWithin?: string): void {
+  useEffect(() => {
+    if (!isDirty) return;
+    const onUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    // Capture, on the document: before the app's own link handler, which would navigate at once.
+    const onClick = (event: MouseEvent) => {
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      if (!(link instanceof HTMLAnchorElement) || link.target === "_blank" || link.hasAttribute("download")) return;
+      const to = new URL(link.href, window.location.href);
+      if (to.origin !== window.location.origin) return;
+      if (to.pathname === window.location.pathname && to.search === window.location.search) return;
+      if (stayWithin && (to.pathname === stayWithin || to.pathname.startsWith(`${stayWithin}/`))) return;
+      if (window.confirm(LEAVE_QUESTION)) return;
+      event.preventDefault();
+      event.stopPropagation();
+    };
+    window.addEventListener("beforeunload", onUnload);
+    document.addEventListener("click", onClick, true);
+    return () => {
+      window.removeEventListener("beforeunload", onUnload);
+      document.removeEventListener("click", onClick, true);
+    };
+  }, [isDirty, stayWithin]);
+}
