@@ -4,7 +4,7 @@
 // `stayWithin` (the other sections of the same settings, which keep the edits) go ahead.
 import { useEffect } from "react";
 
-export const LEAVE_QUESTION = "Leave this page? Your changes here are not saved.";
+const LEAVE_QUESTION = "Leave this page? Your changes here are not saved.";
 
 export function useLeaveGuard(isDirty: boolean, stayWithin?: string): void {
   useEffect(() => {
