@@ -130,6 +130,13 @@ test("pages fit a 375 px phone without sideways scrolling", async ({ page }) => 
     );
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
+  // The check history's table scrolls inside its box there, and says so.
+  await page.goto(`/works/${demo.id}/checks`);
+  await expect(
+    page.getByText("Swipe the table sideways for durations, flaky runs and the last results."),
+  ).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByText("Swipe the table sideways")).toBeHidden();
 });
 
 test("a task's run history is paged, newest first", async ({ page }) => {

@@ -69,58 +69,64 @@ function TestRates({ tests }: { tests: TestHistory }) {
 
 export function CheckHistoryTable({ checks }: { checks: CheckHistory[] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Check
-            </th>
-            {/* Every attempt runs its checks again: the count is of times the check ran, not of runs. */}
-            <th
-              scope="col"
-              className="whitespace-nowrap px-3 py-2 text-right font-medium"
-              title="Times the check ran to a verdict: each attempt of a run counts"
-            >
-              Times run
-            </th>
-            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
-              Pass rate
-            </th>
-            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
-              Median
-            </th>
-            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
-              p95
-            </th>
-            <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
-              Flaky
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Last results
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-          {checks.map((c) => (
-            <tr key={c.checkId} data-check-id={c.checkId}>
-              <th scope="row" className="min-w-44 px-4 py-3 font-normal">
-                <span className="block font-medium">{c.name}</span>
-                <code className="text-xs text-zinc-600 dark:text-zinc-400">{c.checkId}</code>
-                {c.tests ? <TestRates tests={c.tests} /> : null}
+    <>
+      {/* On a phone the table is wider than the screen: said, since nothing else shows that it scrolls. */}
+      <p className="mb-2 text-xs text-zinc-600 sm:hidden dark:text-zinc-400">
+        Swipe the table sideways for durations, flaky runs and the last results.
+      </p>
+      <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-zinc-200 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+            <tr>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Check
               </th>
-              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{c.runs}</td>
-              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{percent(c.passRate)}</td>
-              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{formatDuration(c.medianMs)}</td>
-              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{formatDuration(c.p95Ms)}</td>
-              <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{c.flaky}</td>
-              <td className="min-w-48 px-4 py-3">
-                <Strip cells={c.last} />
-              </td>
+              {/* Every attempt runs its checks again: the count is of times the check ran, not of runs. */}
+              <th
+                scope="col"
+                className="whitespace-nowrap px-3 py-2 text-right font-medium"
+                title="Times the check ran to a verdict: each attempt of a run counts"
+              >
+                Times run
+              </th>
+              <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
+                Pass rate
+              </th>
+              <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
+                Median
+              </th>
+              <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
+                p95
+              </th>
+              <th scope="col" className="whitespace-nowrap px-3 py-2 text-right font-medium">
+                Flaky
+              </th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Last results
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+            {checks.map((c) => (
+              <tr key={c.checkId} data-check-id={c.checkId}>
+                <th scope="row" className="min-w-44 px-4 py-3 font-normal">
+                  <span className="block font-medium">{c.name}</span>
+                  <code className="text-xs text-zinc-600 dark:text-zinc-400">{c.checkId}</code>
+                  {c.tests ? <TestRates tests={c.tests} /> : null}
+                </th>
+                <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{c.runs}</td>
+                <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{percent(c.passRate)}</td>
+                <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{formatDuration(c.medianMs)}</td>
+                <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{formatDuration(c.p95Ms)}</td>
+                <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{c.flaky}</td>
+                <td className="min-w-48 px-4 py-3">
+                  <Strip cells={c.last} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
