@@ -191,3 +191,21 @@ test("the editor's problem summary leads to the first field with a problem", asy
   await status.getByRole("button", { name: "Go to the first" }).click();
   await expect(page.locator('[aria-invalid="true"]').first()).toBeFocused();
 });
+
+test("a check just added opens without red: a hint, nothing marked invalid, saving off until it is filled in", async ({
+  page,
+}) => {
+  const { taskId } = await workWithChecks("Fresh check", [unit]);
+  await page.goto(`/tasks/${taskId}/edit`);
+  await page.getByRole("button", { name: "+ Add a check" }).click();
+  const added = page.getByRole("listitem", { name: /^Task check/ });
+  await expect(added).toContainText("A new check: give it a name and what it runs, then save.");
+  await expect(added.locator('[aria-invalid="true"]')).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  // Once typed in, its problems show where they are.
+  await added.getByLabel("Name", { exact: true }).fill("Docs build");
+  await expect(added).not.toContainText("A new check: give it a name");
+  await expect(added.getByText(/^Command: /)).toBeVisible();
+  await added.getByRole("textbox", { name: "Command" }).fill("make docs");
+  await expect(page.getByRole("button", { name: "Save changes" })).toBeEnabled();
+});

@@ -49,7 +49,12 @@ function Field({
   );
 }
 
-export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix }: Props) {
+const NO_ERRORS = new Map<string, string>();
+
+export function CheckFields({ form, onChange: change, errors: found, isIdLocked = false, prefix }: Props) {
+  // A check just added keeps its problems to itself until something is typed in it (see `isUntouched`).
+  const errors = form.isUntouched ? NO_ERRORS : found;
+  const onChange = (patch: Partial<CheckForm>) => change({ ...patch, isUntouched: false });
   const text = (
     field: keyof CheckForm,
     label: string,
@@ -89,6 +94,11 @@ export function CheckFields({ form, onChange, errors, isIdLocked = false, prefix
   const commandId = `${prefix}-command`;
   return (
     <div className="grid gap-3 sm:grid-cols-6">
+      {form.isUntouched ? (
+        <p className="text-xs text-zinc-600 sm:col-span-6 dark:text-zinc-400">
+          A new check: give it a name and what it runs, then save.
+        </p>
+      ) : null}
       {text("name", "Name", { className: "sm:col-span-3", placeholder: "What passing means, e.g. Unit tests pass" })}
       {text("id", "Id", {
         className: "sm:col-span-2",

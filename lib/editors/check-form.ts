@@ -30,6 +30,9 @@ export type CheckForm = {
   // Typed as a new check in a task's editor: it stays a new check whatever its id reads, never turning
   // into an override of a default whose id it passes through ("unit" on the way to "unit-discount").
   isAdded?: boolean;
+  // Just added with "+ Add a check" and not typed in yet: its fields' problems wait until it is (the save bar
+  // still counts them, and saving stays off), so a blank new check does not open in red.
+  isUntouched?: boolean;
 };
 
 let counter = 0;
@@ -61,7 +64,7 @@ export function formFromCheck(check: Partial<Check> & { id: string; disabled?: b
 }
 
 export function emptyForm(id: string): CheckForm {
-  return formFromCheck({ id, name: "", kind: "test", command: "", required: true });
+  return { ...formFromCheck({ id, name: "", kind: "test", command: "", required: true }), isUntouched: true };
 }
 
 // A task's new check: see `isAdded`.
