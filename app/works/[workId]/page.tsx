@@ -18,12 +18,18 @@ import { withholdHidden } from "@/lib/gates/held-out";
 import { ProfileNote } from "@/components/checks/profile-note";
 import { LandingWarning } from "@/components/works/landing-warning";
 import { landingWarning } from "@/lib/services/merge";
+import { clonedHeadBranch } from "@/lib/runner/checkout/checkout";
+import { config } from "@/lib/config/config";
 
 type Props = { params: Promise<{ workId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: (await orNotFound(readPageWork((await params).workId))).name };
 }
+
+// A Work without a base branch builds on the repository's HEAD branch: named once a clone has seen it.
+const headBranchWords = (seen: string | null) =>
+  seen ? `${seen} (the repository's HEAD branch)` : "the repository's HEAD branch";
 
 export default async function WorkPage({ params }: Props) {
   const { workId } = await params;
@@ -41,7 +47,7 @@ export default async function WorkPage({ params }: Props) {
         meta={
           <>
             <code className="font-mono">{work.repoUrl}</code>
-            <span>base {work.baseBranch ?? "the repository's HEAD branch"}</span>
+            <span>base {work.baseBranch ?? headBranchWords(clonedHeadBranch(config().dataDir, work.id))}</span>
             <span>policy {work.checksPolicy}</span>
             <span>{work.maxGateAttempts} attempts</span>
             {work.failFast ? <span>fail fast</span> : null}

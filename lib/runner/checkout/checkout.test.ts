@@ -15,6 +15,7 @@ import {
   checkoutFingerprint,
   checkoutFingerprintSince,
   checkoutState,
+  clonedHeadBranch,
   prepareCheckout,
   repoDirOf,
   resolveInsideCheckout,
@@ -639,5 +640,26 @@ describe("resolveInsideCheckout", () => {
     } finally {
       fs.rmSync(sibling, { recursive: true, force: true });
     }
+  });
+});
+
+describe("clonedHeadBranch", () => {
+  it("names the branch the Work's clone took as the repository's HEAD, once a checkout made the clone", async () => {
+    const trunk = makeGitRepo({ "a.txt": "a\n" }, "trunk");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-head-"));
+    const w = { id: "work-head", repoUrl: trunk.dir, baseBranch: null };
+    expect(clonedHeadBranch(dir, w.id)).toBeNull();
+    await prepareCheckout({ dataDir: dir, work: w, task: { id: "t-head", branch: "gatehouse/t-head" } });
+    expect(clonedHeadBranch(dir, w.id)).toBe("trunk");
+    // A HEAD that is a link (the clone is the run-as user's) is not followed; one that is not a branch is no name.
+    const head = path.join(repoDirOf(dir, w.id), "HEAD");
+    fs.renameSync(head, `${head}.real`);
+    fs.symlinkSync(`${head}.real`, head);
+    expect(clonedHeadBranch(dir, w.id)).toBeNull();
+    fs.rmSync(head);
+    fs.writeFileSync(head, "0123456789abcdef0123456789abcdef01234567\n");
+    expect(clonedHeadBranch(dir, w.id)).toBeNull();
+    fs.rmSync(dir, { recursive: true, force: true });
+    trunk.cleanup();
   });
 });

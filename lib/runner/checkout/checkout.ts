@@ -258,6 +258,25 @@ async function cloneBare(url: string, repoDir: string): Promise<void> {
   }
 }
 
+// The repository's HEAD branch as this server's clone of it last saw it: what a Work without a base branch
+// builds on. null before the first clone (or where only workers clone). The clone is the run-as user's:
+// its HEAD is read without following a link or waiting on a FIFO, and only a branch name is taken from it.
+export function clonedHeadBranch(dataDir: string, workId: string): string | null {
+  let fd: number | undefined;
+  try {
+    const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+    fd = fs.openSync(path.join(repoDirOf(dataDir, workId), "HEAD"), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    if (!fs.fstatSync(fd).isFile()) return null;
+    const buffer = Buffer.alloc(256);
+    const head = buffer.toString("utf8", 0, fs.readSync(fd, buffer, 0, buffer.length, 0));
+    return /^ref: refs\/heads\/([\w./-]{1,200})\n?$/.exec(head)?.[1] ?? null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 export async function remoteHeadBranch(repoDir: string): Promise<string> {
   const head = (await git(["symbolic-ref", "--short", "HEAD"], { cwd: repoDir }).catch(() => "")).trim();
   if (!head) throw new GitError("the repository has no HEAD branch; set the Work's base branch");
