@@ -367,7 +367,7 @@ test.describe("cross-site requests", () => {
   });
 });
 
-test("ten parallel cancels of one running run: one 200, nine 409, one cancellation in the audit", async () => {
+test("ten parallel cancels of one running run: one 200, nine 409, one cancellation in the audit", async ({ page }) => {
   const { workId, taskId } = await workWithChecks("Cancel race", [
     { id: "long", name: "long", kind: "custom", command: "sleep 30", required: true },
   ]);
@@ -386,6 +386,11 @@ test("ten parallel cancels of one running run: one 200, nine 409, one cancellati
   expect([run.status, run.ending]).toEqual(["finished", "rejected"]);
   // And once it has ended, one more cancel is a 409 too.
   expect((await send("POST", `/api/runs/${runId}/cancel`, TOKEN)).status).toBe(409);
+  // On the Work's audit page the cancellation leads to its run.
+  await page.goto(`/audit?workId=${workId}`);
+  const entry = page.getByRole("listitem").filter({ hasText: "run.cancel" });
+  await entry.getByRole("link", { name: "Open the run" }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
 });
 
 // Issue 22, point 3: `next` after sign-in stays on this site after every normalisation a browser applies

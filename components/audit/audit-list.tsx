@@ -1,7 +1,26 @@
-// The audit trail: who, when, what; edits expand to their before and after.
+// The audit trail: who, when, what, with a link to what it is about; edits expand to their before and after.
+import Link from "next/link";
 import type { AuditRecord } from "@/lib/db/audit";
 import { formatDateTime } from "@/lib/format";
 import { EmptyState, Pill, rowListClass } from "../ui/page-parts";
+
+// What the entry is about, most specific first: its run, else its task, else its Work (one deleted since
+// opens a page saying it is not there).
+function SubjectLink({ event }: { event: AuditRecord }) {
+  const [href, label] = event.runId
+    ? [`/runs/${event.runId}`, "Open the run"]
+    : event.taskId
+      ? [`/tasks/${event.taskId}`, "Open the task"]
+      : event.workId
+        ? [`/works/${event.workId}`, "Open the Work"]
+        : [null, null];
+  if (!href) return null;
+  return (
+    <Link href={href} className="text-xs font-medium text-sky-700 hover:underline dark:text-sky-400">
+      {label}
+    </Link>
+  );
+}
 
 export function AuditList({ events }: { events: AuditRecord[] }) {
   if (events.length === 0) return <EmptyState title="Nothing recorded yet" />;
@@ -17,6 +36,7 @@ export function AuditList({ events }: { events: AuditRecord[] }) {
             <span className="font-medium">{e.actorLabel}</span>
             <span className="text-zinc-500 dark:text-zinc-400">via {e.via}</span>
             <span className="min-w-0 text-zinc-700 dark:text-zinc-300">{e.summary}</span>
+            <SubjectLink event={e} />
           </div>
           {e.before !== null || e.after !== null ? (
             <details className="mt-1 ml-0 sm:ml-39">
