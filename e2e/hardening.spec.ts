@@ -379,9 +379,11 @@ test("ten parallel cancels of one running run: one 200, nine 409, one cancellati
   for (const refused of answers.filter((a) => a.status === 409))
     expect(refused.json.error.message).toMatch(/already cancelled or finished/);
   const audit = await api("GET", `/api/audit?workId=${workId}`);
-  const events = audit.json.events as unknown as { action: string }[];
+  const events = audit.json.events as unknown as { action: string; summary: string }[];
   const cancels = events.filter((e) => e.action === "run.cancel");
   expect(cancels).toHaveLength(1);
+  // Named as a dispatch is: whose run it was.
+  expect(cancels[0].summary).toMatch(/^cancelled [A-Z0-9]+-\d+ \(run #1\)$/);
   const run = await runJson(runId);
   expect([run.status, run.ending]).toEqual(["finished", "rejected"]);
   // And once it has ended, one more cancel is a 409 too.

@@ -306,13 +306,15 @@ export async function cancelRun(actor: Actor, runId: string): Promise<RunRecord>
       db: tx,
     });
     if (!moved) return false;
+    // Named as a dispatch is ("dispatched GATE-3 (run #1)"), so the trail says whose run it was.
+    const key = (await findTask({ id: run.taskId, db: tx }))?.key;
     await insertAuditEvent({
       event: auditBy(actor, {
         action: "run.cancel",
         workId: run.workId,
         taskId: run.taskId,
         runId,
-        summary: `cancelled run #${run.number}`,
+        summary: key ? `cancelled ${key} (run #${run.number})` : `cancelled run #${run.number}`,
       }),
       db: tx,
     });
