@@ -180,6 +180,15 @@ nothing", async () => {
     expect((await getTask(x.id)).json).toMatchObject({ branch: x.branch, version: x.version });
   });
 
+  it("audits an edit in words a task's History reads: the checks and attempts, not the API's field names", async () => {
+    const w = await createWork({ name: "Worded" });
+    const x = await createTask(w.id);
+    const res = await patchTask(x.id, { version: x.version, maxGateAttempts: 5, acceptanceChecks: [check("extra")] });
+    expect(res.status, res.text).toBe(200);
+    const event = await t.db.auditEvent.findFirst({ where: { taskId: x.id, action: "task.update" } });
+    expect(event?.summary).toBe(`changed checks, attempts of ${x.key}`);
+  });
+
   it("allows the same branch in two different Works", async () => {
     const a = await createWork();
     const b = await createWork();

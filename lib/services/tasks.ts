@@ -220,6 +220,20 @@ const AUDITED_TASK_FIELDS = [
   "lane",
   "stage",
 ] as const;
+// How the task's History says each field (the before/after keep the API's names).
+const TASK_FIELD_WORDS: Record<(typeof AUDITED_TASK_FIELDS)[number], string> = {
+  acceptanceChecks: "checks",
+  maxGateAttempts: "attempts",
+  agentCommand: "agent command",
+  budgetSec: "time budget",
+  budgetUsd: "cost budget",
+  title: "title",
+  description: "description",
+  branch: "branch",
+  lane: "lane",
+  stage: "stage",
+};
+const fieldWords = (field: string) => TASK_FIELD_WORDS[field as keyof typeof TASK_FIELD_WORDS] ?? field;
 
 // A task never works on the Work's base branch: its runs would move the branch that changes land on.
 function baseBranchIssues(work: WorkRecord, branch: string | undefined) {
@@ -299,7 +313,7 @@ export async function updateTask(actor: Actor, taskId: string, input: unknown): 
           action: "task.update",
           workId: current.workId,
           taskId,
-          summary: `changed ${changed.join(", ")} of ${current.key}`,
+          summary: `changed ${changed.map(fieldWords).join(", ")} of ${current.key}`,
           before: pick(current, changed),
           after: pick(next, changed),
         }),
