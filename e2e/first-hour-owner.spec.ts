@@ -73,6 +73,11 @@ test("reject asks for a reason and a confirmation, and the run records who and w
   const panel = page.getByRole("region", { name: "Decision needed" });
   await expect(panel).toContainText("Red: Check red (failed)");
   await expect(panel).toContainText("More attempts re-run the same 1 check.");
+  // Why the run stopped is said once, under its title, not again in the panel.
+  const reason = (await page.getByTestId("ending-reason").textContent())?.trim() ?? "";
+  expect(reason.length).toBeGreaterThan(0);
+  expect(await panel.textContent()).not.toContain(reason.replace(/\.$/, ""));
+  await expect(panel).toContainText("Best attempt: 1");
   await panel.getByRole("button", { name: "Reject", exact: true }).click();
   // Nothing is decided yet: a confirmation with an optional reason.
   const confirm = panel.getByRole("group", { name: "Reject run #1" });

@@ -16,7 +16,6 @@ type Decision = { choice: string; attempts?: number; reason?: string; stage?: st
 type Props = {
   runId: string;
   runNumber: number;
-  reason: string | null;
   bestAttempt: number | null;
   bestCommit: string | null;
   // The required checks that were not green in the last attempt: what the decision is about.
@@ -35,7 +34,7 @@ const ENDING_CHOICES = {
 } as const;
 
 export function DecisionPanel(props: Props) {
-  const { runId, runNumber, reason, bestAttempt, bestCommit, redChecks, frozenCount, dispatchCurrent, decide } = props;
+  const { runId, runNumber, bestAttempt, bestCommit, redChecks, frozenCount, dispatchCurrent, decide } = props;
   const router = useRouter();
   const queryClient = useQueryClient();
   const [attempts, setAttempts] = useState(1);
@@ -65,7 +64,8 @@ export function DecisionPanel(props: Props) {
         Decision needed
       </h2>
       <p className="mt-1 text-sm break-words text-amber-900 dark:text-amber-200">
-        {(reason ?? "The gate is still red").replace(/\.?$/, ".")} Best attempt: {bestAttempt ?? "—"}
+        {/* Why the run stopped is said once, under the run's title: here, what there is to decide on. */}
+        Best attempt: {bestAttempt ?? "—"}
         {bestCommit ? (
           <>
             {" "}

@@ -178,7 +178,6 @@ export default async function RunPage({ params, searchParams }: Props) {
         <DecisionPanel
           runId={run.id}
           runNumber={run.number}
-          reason={run.endingReason}
           bestAttempt={run.bestAttempt}
           bestCommit={run.bestCommit}
           redChecks={redChecksOf(detail)}
