@@ -37,7 +37,7 @@ test("an API token is shown once, works as a bearer token, and stops working whe
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByRole("button", { name: "Create token" }).click();
   const token = (await page.getByTestId("new-token").textContent())!;
-  expect(token).toMatch(/^gh_/);
+  expect(token).toMatch(/^gatehouse_/);
   const call = () =>
     fetch(`${BASE_URL}/api/works`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
   expect(await call()).toBe(200);

@@ -69,7 +69,7 @@ describe("POST /api/auth/token", () => {
     expect(Object.keys(res.json).sort()).toEqual(["id", "name", "token"]);
     expect(res.json.name).toBe("my laptop");
     const token: string = res.json.token;
-    expect(token).toMatch(/^gh_[A-Za-z0-9_-]{40,}$/);
+    expect(token).toMatch(/^gatehouse_[A-Za-z0-9_-]{40,}$/);
 
     const listed = await callRoute(works.GET, { token });
     expect(listed.status).toBe(200);
@@ -124,7 +124,7 @@ stored data", async () => {
     const token: string = res.json.token;
     const rows = await db.t().db.apiToken.findMany();
     expect(JSON.stringify(rows)).not.toContain(token);
-    expect(JSON.stringify(rows)).not.toContain(token.slice(3)); // without the gh_ prefix
+    expect(JSON.stringify(rows)).not.toContain(token.slice("gatehouse_".length)); // without the prefix
     const row = rows.find((r) => r.id === res.json.id)!;
     expect(row.tokenHash).toBe(sha256(token));
     expect(row.hint).toBe(token.slice(-4));
@@ -135,6 +135,15 @@ stored data", async () => {
     // Not in any row of any table (PostgreSQL), nor in any page of the database files (SQLite).
     expect(await db.t().holds(token)).toBe(false);
     expect(await db.t().holds(row.tokenHash)).toBe(true); // (the search does find what is stored)
+  });
+
+  it("a token made before the gatehouse_ prefix (gh_…) still works: a token is known by its hash alone", async () => {
+    const u = await newUser();
+    const old = "gh_made-before-session-39-0123456789abcdefghijklmnop";
+    await db
+      .t()
+      .db.apiToken.create({ data: { userId: u.id, name: "old laptop", tokenHash: sha256(old), hint: "mnop" } });
+    expect((await callRoute(works.GET, { token: old })).status).toBe(200);
   });
 
   it("each request makes a new token; the plaintext is shown only in that response", async () => {

@@ -9,6 +9,7 @@ export function sha256(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-export const API_TOKEN_PREFIX = "gh_";
+// Says what it is wherever it turns up (a log, a config file, a secret scanner): "gh_" read like a GitHub token.
+export const API_TOKEN_PREFIX = "gatehouse_";
 export const SESSION_COOKIE = "gatehouse_session";
 export const SESSION_DAYS = 30;
