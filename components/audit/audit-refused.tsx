@@ -1,23 +1,17 @@
 import type { AuditRefusal } from "@/lib/services/audit";
+import { aRole } from "@/lib/auth/roles";
 import { NotFoundPanel } from "@/components/ui/page-parts";
+import { NoSuchWork } from "@/components/works/no-such-work";
 
 // What the audit page says to a reader it is not for (the answer is a 404, as for any page not theirs: proxy.ts).
 export function AuditRefused({ refusal }: { refusal: AuditRefusal }) {
-  if (refusal.kind === "no-work")
-    return (
-      <NotFoundPanel
-        title="No such Work"
-        text="It does not exist, or you have no role on it."
-        href="/works"
-        linkLabel="See your Works"
-      />
-    );
+  if (refusal.kind === "no-work") return <NoSuchWork />;
   if (refusal.kind === "below-lead")
     return (
       <NotFoundPanel
         title="Only a lead may read this Work's audit trail"
         text={
-          `You are ${refusal.role === "engineer" ? "an" : "a"} ${refusal.role} of ${refusal.work.name}. ` +
+          `You are ${aRole(refusal.role)} of ${refusal.work.name}. ` +
           "Its leads and the admins may read its audit trail."
         }
         href={`/works/${refusal.work.id}`}

@@ -13,3 +13,8 @@ export const ROLE_CAN: Record<Role, string> = {
   engineer: "dispatch, start attempts, cancel runs and edit task overrides",
   lead: "edit the Work's defaults, policy, attempt budget, agent command and secrets, and answer decisions",
 };
+
+// "a viewer", "an engineer", "a lead": a role as a sentence names a person holding it.
+export function aRole(role: Role): string {
+  return `${role === "engineer" ? "an" : "a"} ${role}`;
+}

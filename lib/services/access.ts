@@ -1,7 +1,7 @@
 // Access checks every service runs before acting. A Work the actor cannot see is "not found";
 // one they can see but may not change is "forbidden", with the role it takes.
 import type { Actor } from "../auth/actor";
-import { roleAllows, type Role, ROLE_CAN } from "../auth/roles";
+import { aRole, roleAllows, type Role, ROLE_CAN } from "../auth/roles";
 import { AppError } from "../errors";
 import { findRole } from "../db/memberships";
 import type { DbOrTx } from "../db/client";
@@ -15,14 +15,12 @@ export async function requireRole(actor: Actor, workId: string, needed: Role, db
   if (!roleAllows(held, needed)) {
     throw new AppError(
       "forbidden",
-      `this needs the ${needed} role on this Work (${aOrAn(needed)} ${needed} may ${ROLE_CAN[needed]}); you are ` +
-        `${aOrAn(held)} ${held}`,
+      `this needs the ${needed} role on this Work (${aRole(needed)} may ${ROLE_CAN[needed]}); you are ` +
+        `${aRole(held)}`,
     );
   }
   return held;
 }
-
-const aOrAn = (role: Role) => (role === "engineer" ? "an" : "a");
 
 export function requireAdmin(actor: Actor): void {
   if (!actor.isAdmin) throw new AppError("forbidden", "only an admin may do this");

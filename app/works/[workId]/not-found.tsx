@@ -1,12 +1,5 @@
-import { NotFoundPanel } from "@/components/ui/page-parts";
+import { NoSuchWork } from "@/components/works/no-such-work";
 
 export default function NotFound() {
-  return (
-    <NotFoundPanel
-      title="No such Work"
-      text="It does not exist, or you have no role on it."
-      href="/works"
-      linkLabel="See your Works"
-    />
-  );
+  return <NoSuchWork />;
 }
