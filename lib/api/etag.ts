@@ -12,8 +12,12 @@ export function jsonWithEtag(request: Request, body: unknown): Response {
 // JSON already serialised, with its ETag (lib/api/run-json-cache.ts keeps both per run).
 export function textWithEtag(request: Request, json: { text: string; etag: string }): Response {
   const headers = { etag: json.etag, "cache-control": "private, no-cache" };
-  const asked = request.headers.get("if-none-match");
-  if (asked?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === json.etag))
-    return new Response(null, { status: 304, headers });
+  if (isUnchangedFor(request, json.etag)) return new Response(null, { status: 304, headers });
   return new NextResponse(json.text, { status: 200, headers: { ...headers, "content-type": "application/json" } });
+}
+
+// Whether the client's copy (If-None-Match, any of its tags, weak or strong) is the one `etag` names.
+export function isUnchangedFor(request: Request, etag: string): boolean {
+  const asked = request.headers.get("if-none-match");
+  return !!asked?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }

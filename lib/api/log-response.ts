@@ -5,16 +5,15 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import type { LogLocation } from "../services/logs";
+import { isUnchangedFor } from "./etag";
 
 export function logResponse(request: Request, log: LogLocation, options: { download: boolean }): Response {
   if (log.live) log.live.flush();
-  if (!fs.existsSync(log.path)) return new Response("", { status: 200, headers: textHeaders(log, options) });
-  const stat = fs.statSync(log.path);
+  const stat = fs.statSync(log.path, { throwIfNoEntry: false });
+  if (!stat) return new Response("", { status: 200, headers: textHeaders(log, options) });
   const etag = log.isFinished ? `"${stat.size.toString(36)}-${Math.round(stat.mtimeMs).toString(36)}"` : null;
   const headers = { ...textHeaders(log, options), ...(etag ? { etag } : {}) };
-  const asked = request.headers.get("if-none-match");
-  if (etag && asked?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))
-    return new Response(null, { status: 304, headers });
+  if (etag && isUnchangedFor(request, etag)) return new Response(null, { status: 304, headers });
   const stream = Readable.toWeb(fs.createReadStream(log.path)) as ReadableStream<Uint8Array>;
   return new Response(stream, { status: 200, headers: { ...headers, "content-length": String(stat.size) } });
 }
