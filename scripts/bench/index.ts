@@ -2,7 +2,15 @@
 // Not part of `npm test`. Prints a table and writes .bench/results.json.
 import fs from "node:fs";
 import os from "node:os";
-import { benchFlood, benchSandbox, benchSandboxFloor, benchTrivialChecks, FLOODS, type BenchRow } from "./runner-bench";
+import {
+  benchChecksFloor,
+  benchFlood,
+  benchSandbox,
+  benchSandboxFloor,
+  benchTrivialChecks,
+  FLOODS,
+  type BenchRow,
+} from "./runner-bench";
 import { benchPages } from "./pages-bench";
 import { benchCheckHistory } from "./check-history-bench";
 import { benchJunit } from "./junit-bench";
@@ -29,6 +37,10 @@ async function main() {
   console.log(`Gatehouse benchmarks on ${machine}\n`);
   if (!only || only === "runner") {
     rows.push(await benchTrivialChecks(9));
+    print(rows.at(-1)!);
+  }
+  if (!only || only === "runner" || only === "floor") {
+    rows.push(await benchChecksFloor(9));
     print(rows.at(-1)!);
   }
   // What one model query costs against raw SQL (`npm run bench -- queries`; in the default run on SQLite).

@@ -472,3 +472,98 @@ export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
+
+// The least a run of 20 trivial checks can take here, whatever the runner does around them (issue 27 item 2:
+// why 1.3 × the bash loop is out of reach): the same 20 `bash -c true` one after the other through the
+// spawner — each supervised as a check is (its own shim, process group and exit status), nothing else —
+// and the same 20 in an attempt's sandbox started for them (bwrap, then each command isolated as a check
+// is: its own user, mount and IPC namespace, a fresh /tmp), against the bash loop; interleaved per round.
+export async function benchChecksFloor(rounds: number): Promise<BenchRow> {
+  const mode = defaultRunnerDeps().sandbox;
+  if (mode.kind !== "bwrap") throw new Error(`the sandbox is not available here: ${JSON.stringify(mode)}`);
+  fs.mkdirSync(BENCH_DATA_PARENT, { recursive: true });
+  const root = fs.mkdtempSync(path.join(BENCH_DATA_PARENT, "checks-floor-"));
+  try {
+    const dataDir = path.join(root, "data");
+    const checkout = path.join(dataDir, "worktrees", "t");
+    const home = path.join(dataDir, "run-files", "r", "1", "home");
+    for (const d of [checkout, home]) fs.mkdirSync(d, { recursive: true });
+    const runAs = defaultRunnerDeps().runAs;
+    fs.chmodSync(root, 0o755);
+    for (const d of [checkout, home]) giveTo(d, runAs);
+    const plan: SandboxPlan = {
+      mounts: [],
+      masks: [dataDir, process.cwd()],
+      binds: [
+        { path: checkout, mode: "rw" },
+        { path: home, mode: "rw" },
+      ],
+      network: "on",
+      cwd: checkout,
+    };
+    const bash = [...BASH_ARGS, "true"];
+    const env = shellEnv(home);
+    const twenty = async (launcher: Launcher) => {
+      for (let i = 0; i < 20; i++) {
+        const launched = await launcher.launch({
+          file: "bash",
+          args: bash,
+          cwd: checkout,
+          env,
+          stdinPath: null,
+          outPath: "/dev/null",
+        });
+        if ("error" in launched) throw new Error(`bash could not start: ${launched.error}`);
+        await launched.exited;
+      }
+    };
+    const spawnerOnly = async () => {
+      const started = performance.now();
+      await twenty({ launch });
+      return performance.now() - started;
+    };
+    let n = 0;
+    const starts: number[] = [];
+    const sandboxed = async () => {
+      const started = performance.now();
+      const sandboxes = new AttemptSandboxes(mode.bwrap, { dataDir, runId: "r", n: ++n, runAs });
+      const held = await sandboxes.insideFor(plan);
+      if ("error" in held) throw new Error(held.error);
+      starts.push(performance.now() - started);
+      await twenty(held.inside.launcher);
+      const ms = performance.now() - started;
+      await sandboxes.close();
+      return ms;
+    };
+    const loop = `for i in $(seq 20); do ${BASH} true; done`;
+    await spawnerOnly();
+    await sandboxed();
+    const loops: number[] = [];
+    const bare: number[] = [];
+    const inSandbox: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      loops.push(await timeShell(loop, checkout));
+      bare.push(await spawnerOnly());
+      inSandbox.push(await sandboxed());
+    }
+    const b = median(loops);
+    const s = median(bare);
+    const x = median(inSandbox);
+    const budget = 1.3 * b;
+    return {
+      name: "the floor of 20 × `true`: through the spawner alone, and in a sandbox started for them, vs the bash loop",
+      subjectMs: x,
+      baselineMs: b,
+      ratio: x / b,
+      extra: [
+        `the spawner alone ${s.toFixed(0)} ms (${(s / b).toFixed(2)} × the loop), in the sandbox ${x.toFixed(0)} ms`,
+        `(${(x / b).toFixed(2)}: its start ${median(starts).toFixed(1)} ms, each command's isolation`,
+        `+${((x - s - median(starts)) / 20).toFixed(2)} ms): 1.3 × the loop`,
+        `leaves ${(budget - x).toFixed(0)} ms for everything else a run does (its dispatch, checkout, proof rows' git,`,
+        `results written); ${rounds} rounds, medians; load average ${os.loadavg()[0].toFixed(2)}`,
+      ].join(" "),
+    };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}

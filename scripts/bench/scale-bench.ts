@@ -73,7 +73,7 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
       GATEHOUSE_WORKER_LOST_SEC: "30",
       GATEHOUSE_WORKER_WARM: String(DEFAULT_WORKER_WARM_WORKS),
     };
-    const startWorker = async (name: string, inNamespace: boolean) => {
+    const startWorker = async (name: string, inNamespace: boolean, concurrency = slots) => {
       let w: WorkerProcess;
       // Each worker's data dir where a worker keeps it by default (./data of its install), not in /tmp.
       fs.mkdirSync(BENCH_DATA_PARENT, { recursive: true });
@@ -86,10 +86,20 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
         db.port = String(port);
         w = startWorkerProcess(
           name,
-          { DATABASE_URL: db.toString(), ...workerEnv, GATEHOUSE_DATA_DIR: dataDir },
+          {
+            DATABASE_URL: db.toString(),
+            ...workerEnv,
+            GATEHOUSE_DATA_DIR: dataDir,
+            GATEHOUSE_CONCURRENCY: `${concurrency}`,
+          },
           ns.exec(process.execPath, [path.join(process.cwd(), "scripts", "worker.mjs")]),
         );
-      } else w = startWorkerProcess(name, { ...workerEnv, GATEHOUSE_DATA_DIR: dataDir });
+      } else
+        w = startWorkerProcess(name, {
+          ...workerEnv,
+          GATEHOUSE_DATA_DIR: dataDir,
+          GATEHOUSE_CONCURRENCY: `${concurrency}`,
+        });
       workers.push(w);
       await waitForOutput(w, "takes runs", 120_000);
       // A worker that joins readies the clones of the Works run lately: the burst comes after that.
@@ -154,6 +164,15 @@ export async function benchScale(runs: number, slots = 4, opts: { onHost?: boole
     rows.push(await pollViewers(work.id, await viewerToken()));
     console.log(`${rows.at(-1)!.name}: p95 ${rows.at(-1)!.subjectMs.toFixed(0)} ms, ${rows.at(-1)!.extra}`);
 
+    for (const w of workers.splice(0)) await stopWorkerProcess(w);
+    // The same slots in one worker: what they cost on this machine's cores apart from the queue between two
+    // workers (on two machines each worker would have cores of its own; here both share these). Warmed first
+    // by one run a slot, as the two workers were by the waves before.
+    await startWorker("scale-one", false, 2 * slots);
+    await allFinished(
+      await Promise.all((await tasks(2 * slots)).map(async (t) => (await dispatchTask(SYSTEM_ACTOR, t.id)).id)),
+    );
+    rows.push(await wave(`1 worker × ${2 * slots}, the slots of the two in one`, 1, 2 * slots, runs));
     for (const w of workers.splice(0)) await stopWorkerProcess(w);
     // The local executor, same database, one run at a time.
     configureRuntime(deps);
