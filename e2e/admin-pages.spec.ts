@@ -1,5 +1,6 @@
 import { expect, test } from "./support/test";
 import { api, BASE_URL, demoWorkJson } from "./support/api";
+import { signedInContext } from "./support/sign-in";
 
 test("an admin creates a Work and a task from the dashboard", async ({ page }) => {
   const demo = await demoWorkJson();
@@ -219,4 +220,51 @@ test("on a phone, New Work opens under its button in the page, leaving the headi
   expect(panel!.y).toBeGreaterThanOrEqual(heading!.y + heading!.height);
   expect(panel!.y).toBeGreaterThanOrEqual(opener!.y + opener!.height);
   expect(panel!.x + panel!.width).toBeLessThanOrEqual(390);
+});
+
+test("an admin disables a person (signed out at once, refused at sign-in), sets them a new password and \
+enables them again", async ({ page, browser }) => {
+  const person = { email: `sam-${Date.now()}@e2e.example`, password: "sam-first-password-1" };
+  expect((await api("POST", "/api/users", { ...person, name: "Sam Leaver" })).status).toBe(201);
+  const sam = await signedInContext(browser, person);
+
+  await page.goto("/admin/users");
+  const row = page.getByRole("list", { name: "People" }).getByRole("listitem").filter({ hasText: person.email });
+  // Disabling asks first, saying what happens.
+  await row.getByRole("button", { name: `Disable ${person.email}` }).click();
+  await expect(row.getByRole("group", { name: `Disable ${person.email}?` })).toContainText("signed out everywhere");
+  await row.getByRole("button", { name: "Yes, disable" }).click();
+  await expect(row).toContainText("disabled");
+  await expect(row).toContainText("cannot sign in, API tokens refused");
+
+  // Sam's open browser is signed out at the next page, and the sign-in page says why.
+  await sam.page.reload();
+  await expect(sam.page).toHaveURL(/\/signin/);
+  await sam.page.getByLabel("Email").fill(person.email);
+  await sam.page.getByLabel("Password").fill(person.password);
+  await sam.page.getByRole("button", { name: "Sign in" }).click();
+  const said = (text: string) => sam.page.getByRole("alert").filter({ hasText: text });
+  await expect(said("this account is disabled: ask an admin to enable it")).toBeVisible();
+
+  // A new password: a weak one is refused naming the rule, a good one is set.
+  await row.getByText("Set a new password").click();
+  const reset = row.getByRole("form", { name: `New password for ${person.email}` });
+  await reset.getByLabel("New password").fill("aaaaaaaaaaaa");
+  await reset.getByRole("button", { name: "Set password" }).click();
+  await expect(reset.getByRole("alert")).toContainText("New password: at least 5 different characters besides spaces");
+  const newPassword = "sam-second-password-2";
+  await reset.getByLabel("New password").fill(newPassword);
+  await reset.getByRole("button", { name: "Set password" }).click();
+  await expect(reset.getByRole("status")).toContainText(`New password set for ${person.email}`);
+  await row.getByRole("button", { name: `Enable ${person.email}` }).click();
+  await expect(row.getByRole("button", { name: `Disable ${person.email}` })).toBeVisible();
+  await expect(row).not.toContainText("cannot sign in");
+
+  await sam.page.getByLabel("Password").fill(person.password);
+  await sam.page.getByRole("button", { name: "Sign in" }).click();
+  await expect(said("wrong email or password")).toBeVisible();
+  await sam.page.getByLabel("Password").fill(newPassword);
+  await sam.page.getByRole("button", { name: "Sign in" }).click();
+  await expect(sam.page.getByLabel(/^Account: /)).toBeVisible();
+  await sam.context.close();
 });

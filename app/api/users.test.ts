@@ -1,10 +1,12 @@
-// Creating users through the JSON API: one account per email, however many requests ask for it at once, and
-// a password that is one.
+// People through the JSON API: one account per email, however many requests ask for it at once, and a
+// password that is one; an admin disabling, enabling and setting a new password for someone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
 import { callRoute, sendTokenByDefault } from "@/lib/testing/call-route";
-import { makePerson } from "@/lib/testing/access-fixture";
+import { expectForbiddenRole, expectUnauthorized, makePerson } from "@/lib/testing/access-fixture";
+import { signIn } from "@/lib/services/auth";
 import * as users from "./users/route";
+import * as userRoute from "./users/[userId]/route";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -46,5 +48,99 @@ a 500", async () => {
   it("takes a passphrase of ordinary words", async () => {
     const res = await create({ email: "phrase@example.test", password: "correct horse battery staple" });
     expect(res.status, res.text).toBe(201);
+  });
+});
+
+describe("PATCH /api/users/:id (an admin disables, enables, or sets a new password)", () => {
+  const patch = (userId: string, body: unknown, token?: string) =>
+    callRoute(userRoute.PATCH, { method: "PATCH", params: { userId }, body, token });
+  // A request as the person: 403 while they are signed in (they are no admin), 401 once they are not.
+  const asPerson = (headers: { token?: string; cookie?: string }) =>
+    callRoute(users.GET, {
+      token: headers.token ?? "",
+      headers: headers.cookie ? { cookie: `gatehouse_session=${headers.cookie}` } : {},
+    });
+
+  it("disabling ends the person's sessions, refuses their API token and their password, and enabling gives \
+the token and the password back", async () => {
+    const person = await makePerson("leaver");
+    const session = await signIn({ email: person.email, password: person.password }, "test-disable");
+    expect((await asPerson({ cookie: session.token })).status).toBe(403);
+    expect((await asPerson({ token: person.token })).status).toBe(403);
+
+    const res = await patch(person.id, { disabled: true });
+    expect(res.status, res.text).toBe(200);
+    expect(typeof res.json.disabledAt).toBe("string");
+    expectUnauthorized(await asPerson({ cookie: session.token }));
+    expectUnauthorized(await asPerson({ token: person.token }));
+    expect(await t.db.session.count({ where: { userId: person.id } })).toBe(0);
+    await expect(signIn({ email: person.email, password: person.password }, "test-disable")).rejects.toThrow(
+      "this account is disabled: ask an admin to enable it",
+    );
+    // A wrong password says nothing about the account being disabled.
+    await expect(signIn({ email: person.email, password: "not-the-password-1" }, "test-disable-2")).rejects.toThrow(
+      "wrong email or password",
+    );
+    const listed = await callRoute(users.GET);
+    expect(listed.json.users.find((u) => u.id === person.id)?.disabledAt).toBe(res.json.disabledAt);
+
+    expect((await patch(person.id, { disabled: false })).json.disabledAt).toBeNull();
+    expect((await asPerson({ token: person.token })).status).toBe(403);
+    await signIn({ email: person.email, password: person.password }, "test-disable-3");
+    const actions = (await t.db.auditEvent.findMany({ where: { summary: { contains: person.email } } })).map(
+      (e) => e.action,
+    );
+    expect(actions).toEqual(expect.arrayContaining(["user.disable", "auth.signin-refused", "user.enable"]));
+  });
+
+  it("a new password: the old one stops working, the new one signs in, sessions end, the wait from wrong \
+guesses is lifted; the password is in no audit entry", async () => {
+    const person = await makePerson("forgetful");
+    const session = await signIn({ email: person.email, password: person.password }, "test-reset");
+    await t.db.user.update({ where: { id: person.id }, data: { failedSignins: 9, lastFailedAt: new Date() } });
+    const password = "a brand new passphrase 7";
+    const res = await patch(person.id, { password });
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).not.toContain(password);
+    expectUnauthorized(await asPerson({ cookie: session.token }));
+    await expect(signIn({ email: person.email, password: person.password }, "test-reset-2")).rejects.toThrow(
+      "wrong email or password",
+    );
+    await t.db.user.update({ where: { id: person.id }, data: { failedSignins: 0, lastFailedAt: null } });
+    await signIn({ email: person.email, password }, "test-reset-3");
+    // API tokens are not passwords: they keep working (revoke them on the tokens page).
+    expect((await asPerson({ token: person.token })).status).toBe(403);
+    const audit = await t.db.auditEvent.findMany({ where: { action: "user.password-reset" } });
+    expect(audit.map((e) => e.summary)).toContain(`set a new password for ${person.email}`);
+    expect(JSON.stringify(audit)).not.toContain(password);
+  });
+
+  it("refuses, changing nothing: a weak password with a disable, no field, an unknown field, yourself, \
+a non-admin, an unknown person", async () => {
+    const person = await makePerson("kept");
+    const admin = await makePerson("other-admin", { admin: true });
+    const weak = await patch(person.id, { disabled: true, password: "aaaaaaaaaaaa" });
+    expect(weak.status).toBe(400);
+    expect(weak.json.error.issues).toEqual([
+      { path: "password", message: "at least 5 different characters besides spaces" },
+    ]);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: person.id } })).disabledAt).toBeNull();
+
+    const empty = await patch(person.id, {});
+    expect(empty.status).toBe(400);
+    expect(empty.json.error.message).toContain("give admin, disabled or password");
+    const unknown = await patch(person.id, { suspended: true });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.message).toContain("unknown field: suspended");
+
+    const self = await patch(admin.id, { disabled: true }, admin.token);
+    expect(self.status).toBe(409);
+    expect(self.json.error.message).toBe("you cannot disable your own account");
+    expect((await patch(admin.id, { admin: false }, admin.token)).json.error.message).toBe(
+      "you cannot remove your own admin rights",
+    );
+    expectForbiddenRole(await patch(admin.id, { disabled: true }, person.token), "admin");
+    expect((await patch("no-such-user", { disabled: true })).status).toBe(404);
+    expect(await t.db.user.count({ where: { id: { in: [person.id, admin.id] }, NOT: { disabledAt: null } } })).toBe(0);
   });
 });

@@ -57,6 +57,19 @@ export const ZUserCreate = z.strictObject(
   },
   { error: strict },
 );
+// An admin's change to a person (PATCH /api/users/:id): any of the three, at least one.
+export const ZUserUpdate = z
+  .strictObject(
+    {
+      admin: z.boolean({ error: "must be true or false" }).optional(),
+      disabled: z.boolean({ error: "must be true or false" }).optional(),
+      password: ZNewPassword.optional(),
+    },
+    { error: strict },
+  )
+  .refine((u) => u.admin !== undefined || u.disabled !== undefined || u.password !== undefined, {
+    error: "give admin, disabled or password",
+  });
 export const ZMemberRole = z.strictObject(
   { role: z.enum(ROLES, { error: "must be one of viewer, engineer, lead" }) },
   { error: strict },

@@ -2,7 +2,14 @@
 import { getDb, type DbOrTx } from "./client";
 import type { Prisma } from "./models";
 
-const userSelect = { id: true, email: true, name: true, isAdmin: true, createdAt: true } satisfies Prisma.UserSelect;
+const userSelect = {
+  id: true,
+  email: true,
+  name: true,
+  isAdmin: true,
+  disabledAt: true,
+  createdAt: true,
+} satisfies Prisma.UserSelect;
 const userWithSecretSelect = {
   ...userSelect,
   passwordHash: true,
@@ -40,7 +47,14 @@ export async function insertUser(opts: {
 
 export async function updateUser(opts: {
   id: string;
-  data: Partial<{ name: string; isAdmin: boolean; passwordHash: string }>;
+  data: Partial<{
+    name: string;
+    isAdmin: boolean;
+    passwordHash: string;
+    disabledAt: Date | null;
+    failedSignins: number;
+    lastFailedAt: Date | null;
+  }>;
   db?: DbOrTx;
 }): Promise<UserRecord> {
   return (opts.db ?? getDb()).user.update({ where: { id: opts.id }, data: opts.data, select: userSelect });
@@ -89,6 +103,11 @@ export async function touchSession(opts: { id: string; expiresAt: Date; db?: DbO
 
 export async function deleteSession(opts: { id: string; db?: DbOrTx }): Promise<void> {
   await (opts.db ?? getDb()).session.deleteMany({ where: { id: opts.id } });
+}
+
+// Ends every session of a person (disabled, or given a new password): each browser signs in again.
+export async function deleteSessionsOfUser(opts: { userId: string; db?: DbOrTx }): Promise<number> {
+  return (await (opts.db ?? getDb()).session.deleteMany({ where: { userId: opts.userId } })).count;
 }
 
 const tokenSelect = {

@@ -70,6 +70,19 @@ async function checkPassword(email: string, password: string, address: string | 
   }
   if (addressKey) keySucceeded(addressKey);
   if (user.failedSignins > 0) await clearSigninFailures({ id: user.id });
+  // Told only to whoever knows the password: to anyone else a disabled account reads as any wrong guess.
+  if (user.disabledAt) {
+    await insertAuditEvent({
+      event: {
+        actorId: user.id,
+        actorLabel: user.email,
+        via: "session",
+        action: "auth.signin-refused",
+        summary: `refused ${user.email}: the account is disabled${address ? ` (from ${address})` : ""}`,
+      },
+    });
+    throw new AppError("forbidden", "this account is disabled: ask an admin to enable it");
+  }
   return user;
 }
 
@@ -102,7 +115,7 @@ export async function signOut(sessionToken: string): Promise<void> {
 export async function actorFromSession(sessionToken: string): Promise<Actor | null> {
   const id = sha256(sessionToken);
   const found = await findSessionUser({ id });
-  if (!found) return null;
+  if (!found || found.user.disabledAt) return null;
   if (found.expiresAt.getTime() < Date.now()) {
     await deleteSession({ id });
     return null;
@@ -115,7 +128,7 @@ export async function actorFromSession(sessionToken: string): Promise<Actor | nu
 // A bearer token's user; use is recorded (last-used time, and an audit entry at most once an hour).
 export async function actorFromBearer(token: string): Promise<Actor | null> {
   const found = await findTokenUser({ tokenHash: sha256(token) });
-  if (!found || found.token.revokedAt) return null;
+  if (!found || found.token.revokedAt || found.user.disabledAt) return null;
   const last = found.token.lastUsedAt?.getTime() ?? 0;
   if (Date.now() - last > 60_000) await markTokenUsed({ id: found.token.id });
   if (Date.now() - last > 3_600_000) {
@@ -133,7 +146,7 @@ export async function actorFromBearer(token: string): Promise<Actor | null> {
 }
 
 async function issueToken(
-  user: UserRecord,
+  user: Pick<UserRecord, "id" | "email">,
   name: string,
   via: string,
 ): Promise<{ token: string; record: TokenRecord }> {
@@ -169,11 +182,7 @@ export async function createTokenForActor(
 ): Promise<{ token: string; record: TokenRecord }> {
   const { name } = parseInput(ZTokenCreate, input);
   if (!actor.userId || !actor.email) throw new AppError("unauthorized", "sign in first");
-  return issueToken(
-    { id: actor.userId, email: actor.email, name: actor.label, isAdmin: actor.isAdmin, createdAt: new Date() },
-    name,
-    actor.via,
-  );
+  return issueToken({ id: actor.userId, email: actor.email }, name, actor.via);
 }
 
 export async function listTokensOfActor(actor: Actor): Promise<TokenRecord[]> {

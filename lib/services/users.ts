@@ -1,13 +1,21 @@
 // People and their roles: admins create users; admins and a Work's leads set roles on that Work.
 import type { Actor } from "../auth/actor";
 import { hashPassword } from "../auth/passwords";
-import { ZMemberRole, ZUserCreate } from "../auth/schemas";
+import { ZMemberRole, ZUserCreate, ZUserUpdate } from "../auth/schemas";
 import type { Role } from "../auth/roles";
 import { insertAuditEvent } from "../db/audit";
 import { deleteRole, findRole, listMembers, upsertRole } from "../db/memberships";
-import { findUser, findUserByEmail, insertUser, listUsers, updateUser, type UserRecord } from "../db/users";
+import {
+  deleteSessionsOfUser,
+  findUser,
+  findUserByEmail,
+  insertUser,
+  listUsers,
+  updateUser,
+  type UserRecord,
+} from "../db/users";
 import { findWork } from "../db/works";
-import { isUniqueViolation } from "../db/client";
+import { getDb, isUniqueViolation } from "../db/client";
 import { AppError, notFound } from "../errors";
 import { auditBy, requireAdmin, requireRole } from "./access";
 import { parseInput } from "./validate";
@@ -47,20 +55,56 @@ export async function listAllUsers(actor: Actor): Promise<UserRecord[]> {
 }
 
 export async function setAdmin(actor: Actor, userId: string, isAdmin: boolean): Promise<UserRecord> {
+  return updateUserByAdmin(actor, userId, { admin: isAdmin });
+}
+
+// An admin's change to another person: admin rights, disabled or enabled, a new password. Disabling or a new
+// password ends the person's sessions (each browser signs in again); a disabled person's API tokens are
+// refused until they are enabled again. All of it is written together, with one audit entry per change.
+export async function updateUserByAdmin(actor: Actor, userId: string, input: unknown): Promise<UserRecord> {
   requireAdmin(actor);
-  if (userId === actor.userId && !isAdmin) throw new AppError("conflict", "you cannot remove your own admin rights");
+  const change = parseInput(ZUserUpdate, input);
   const before = await findUser({ id: userId });
   if (!before) throw notFound("User");
-  const user = await updateUser({ id: userId, data: { isAdmin } });
-  await insertAuditEvent({
-    event: auditBy(actor, {
+  if (userId === actor.userId) {
+    if (change.admin === false) throw new AppError("conflict", "you cannot remove your own admin rights");
+    if (change.disabled === true) throw new AppError("conflict", "you cannot disable your own account");
+  }
+  const passwordHash = change.password === undefined ? undefined : await hashPassword(change.password);
+  const isDisabled = change.disabled ?? before.disabledAt !== null;
+  const events: { action: string; summary: string; before?: object; after?: object }[] = [];
+  if (change.admin !== undefined && change.admin !== before.isAdmin)
+    events.push({
       action: "user.admin",
-      summary: `${isAdmin ? "made" : "removed"} ${user.email} ${isAdmin ? "an admin" : "as admin"}`,
+      summary: `${change.admin ? "made" : "removed"} ${before.email} ${change.admin ? "an admin" : "as admin"}`,
       before: { isAdmin: before.isAdmin },
-      after: { isAdmin },
-    }),
+      after: { isAdmin: change.admin },
+    });
+  if (isDisabled !== (before.disabledAt !== null))
+    events.push({
+      action: isDisabled ? "user.disable" : "user.enable",
+      summary: isDisabled
+        ? `disabled ${before.email}: cannot sign in, sessions ended, API tokens refused`
+        : `enabled ${before.email} again`,
+      before: { disabled: !isDisabled },
+      after: { disabled: isDisabled },
+    });
+  if (passwordHash) events.push({ action: "user.password-reset", summary: `set a new password for ${before.email}` });
+  return getDb().$transaction(async (db) => {
+    const user = await updateUser({
+      id: userId,
+      db,
+      data: {
+        ...(change.admin === undefined ? {} : { isAdmin: change.admin }),
+        ...(isDisabled === (before.disabledAt !== null) ? {} : { disabledAt: isDisabled ? new Date() : null }),
+        // A new password also lifts the wait wrong guesses put on the account.
+        ...(passwordHash ? { passwordHash, failedSignins: 0, lastFailedAt: null } : {}),
+      },
+    });
+    if ((isDisabled && !before.disabledAt) || passwordHash) await deleteSessionsOfUser({ userId, db });
+    for (const event of events) await insertAuditEvent({ db, event: auditBy(actor, event) });
+    return user;
   });
-  return user;
 }
 
 export async function setMemberRole(

@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
-import { createUser, setAdmin } from "@/lib/services/users";
+import { createUser, setAdmin, updateUserByAdmin } from "@/lib/services/users";
 
 export async function createUserAction(_state: unknown, form: FormData): Promise<ActionResult<{ email: string }>> {
   return runAction(async (actor) => {
@@ -21,5 +21,27 @@ export async function setAdminAction(userId: string, isAdmin: boolean): Promise<
   await runAction(async (actor) => {
     await setAdmin(actor, idArg(userId, "userId"), Boolean(isAdmin));
     revalidatePath("/admin/users");
+  });
+}
+
+// Disable (their sessions end, their tokens are refused) or enable again: a plain form action, bound.
+export async function setDisabledAction(userId: string, isDisabled: boolean): Promise<void> {
+  await runAction(async (actor) => {
+    await updateUserByAdmin(actor, idArg(userId, "userId"), { disabled: Boolean(isDisabled) });
+    revalidatePath("/admin/users");
+  });
+}
+
+// A new password for someone who lost theirs; their sessions end. The form says so, and keeps the field on error.
+export async function setPasswordAction(
+  userId: string,
+  _state: unknown,
+  form: FormData,
+): Promise<ActionResult<{ email: string }>> {
+  return runAction(async (actor) => {
+    const user = await updateUserByAdmin(actor, idArg(userId, "userId"), {
+      password: String(form.get("password") ?? ""),
+    });
+    return { email: user.email };
   });
 }

@@ -7,7 +7,8 @@ import { ActionForm, Field } from "@/components/ui/action-form";
 import { inputClass } from "@/components/ui/input-classes";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader, Pill, rowListClass, Section } from "@/components/ui/page-parts";
-import { createUserAction, setAdminAction } from "./actions";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
+import { createUserAction, setAdminAction, setDisabledAction, setPasswordAction } from "./actions";
 
 export const metadata: Metadata = { title: "People" };
 
@@ -43,24 +44,86 @@ export default async function UsersPage() {
       <Section title={`Everyone (${users.length})`}>
         <ul className={rowListClass} aria-label="People">
           {users.map((u) => (
-            <li key={u.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
-              <div>
+            <li key={u.id} className="flex flex-wrap items-start justify-between gap-3 px-4 py-3 text-sm">
+              <div className={u.disabledAt ? "opacity-70" : undefined}>
                 <span className="font-medium">{u.name}</span>{" "}
-                <span className="text-zinc-500 dark:text-zinc-400">{u.email}</span>{" "}
-                {u.isAdmin ? <Pill tone="violet">admin</Pill> : null}
-                <div className="text-xs text-zinc-500 dark:text-zinc-400">since {formatDateTime(u.createdAt)}</div>
+                <span className="break-words text-zinc-500 dark:text-zinc-400">{u.email}</span>{" "}
+                {u.isAdmin ? <Pill tone="violet">admin</Pill> : null}{" "}
+                {u.disabledAt ? <Pill tone="amber">disabled</Pill> : null}
+                <div className="text-xs text-zinc-500 dark:text-zinc-400">
+                  since {formatDateTime(u.createdAt)}
+                  {u.disabledAt
+                    ? ` · disabled ${formatDateTime(u.disabledAt)}: cannot sign in, API tokens refused`
+                    : ""}
+                </div>
               </div>
-              {u.id === actor.userId ? null : (
-                <form action={setAdminAction.bind(null, u.id, !u.isAdmin)}>
-                  <button type="submit" className={buttonClass("secondary", "sm")}>
-                    {u.isAdmin ? "Remove admin" : "Make admin"}
-                  </button>
-                </form>
+              {u.id === actor.userId ? (
+                <span className="text-xs text-zinc-500 dark:text-zinc-400">you</span>
+              ) : (
+                <PersonActions person={u} />
               )}
             </li>
           ))}
         </ul>
       </Section>
     </>
+  );
+}
+
+// What an admin can do to someone else: admin rights, disable or enable, a new password.
+function PersonActions({
+  person,
+}: {
+  person: { id: string; email: string; isAdmin: boolean; disabledAt: Date | null };
+}) {
+  return (
+    <div className="flex flex-col items-start gap-2 sm:items-end">
+      <div className="flex flex-wrap items-center gap-2">
+        <form action={setAdminAction.bind(null, person.id, !person.isAdmin)}>
+          <button type="submit" className={buttonClass("secondary", "sm")}>
+            {person.isAdmin ? "Remove admin" : "Make admin"}
+          </button>
+        </form>
+        <form action={setDisabledAction.bind(null, person.id, !person.disabledAt)}>
+          {person.disabledAt ? (
+            <button type="submit" className={buttonClass("secondary", "sm")} aria-label={`Enable ${person.email}`}>
+              Enable
+            </button>
+          ) : (
+            <ConfirmSubmit
+              label="Disable"
+              what={person.email}
+              question={
+                "They are signed out everywhere and cannot sign in; " +
+                "their API tokens are refused until you enable them."
+              }
+            />
+          )}
+        </form>
+      </div>
+      <details className="group w-full sm:w-auto">
+        <summary className="cursor-pointer text-xs text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400">
+          Set a new password
+        </summary>
+        <ActionForm
+          action={setPasswordAction.bind(null, person.id)}
+          submitLabel="Set password"
+          variant="secondary"
+          ariaLabel={`New password for ${person.email}`}
+          successText="New password set for {email}: their sessions ended; tell them the password yourself."
+          className="mt-2"
+        >
+          <Field label="New password" name="password">
+            <input
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              className={`${inputClass} w-56`}
+              required
+            />
+          </Field>
+        </ActionForm>
+      </details>
+    </div>
   );
 }
