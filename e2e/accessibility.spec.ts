@@ -248,7 +248,7 @@ history open", async ({ page }) => {
       await expectNoAxeViolations(page, `full log, searched (${scheme})`);
     });
 
-    test("audit, people, API tokens (with a new token shown)", async ({ page }) => {
+    test("audit, people, API tokens (with a new token shown), password (with a refusal)", async ({ page }) => {
       await open(page, "/audit");
       await expectNoAxeViolations(page, `audit (${scheme})`);
       await open(page, "/admin/users");
@@ -260,6 +260,14 @@ history open", async ({ page }) => {
       await page.getByRole("button", { name: "Create token" }).click();
       await expect(page.getByTestId("new-token")).toBeVisible();
       await expectNoAxeViolations(page, `API tokens (${scheme})`);
+      // The password form with a refusal shown (one that checks no password: the admin's is not guessed at).
+      await open(page, "/settings/password");
+      await page.getByLabel("Current password").fill("not the password at all");
+      await page.getByLabel("New password", { exact: true }).fill("a new passphrase 11");
+      await page.getByLabel("New password again").fill("a new passphrase 12");
+      await page.getByRole("button", { name: "Change password" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "not the same as the new password" })).toBeVisible();
+      await expectNoAxeViolations(page, `password (${scheme})`);
     });
 
     test("not-found pages and the account menu", async ({ page }) => {

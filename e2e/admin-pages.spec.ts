@@ -167,6 +167,7 @@ async function everyPage(): Promise<string[]> {
     "/admin/users",
     "/admin/workers",
     "/settings/tokens",
+    "/settings/password",
   ];
 }
 
@@ -267,4 +268,36 @@ enables them again", async ({ page, browser }) => {
   await sam.page.getByRole("button", { name: "Sign in" }).click();
   await expect(sam.page.getByLabel(/^Account: /)).toBeVisible();
   await sam.context.close();
+});
+
+test("a person changes their own password from the account menu; their other browser is signed out", async ({
+  browser,
+}) => {
+  const person = { email: `kim-${Date.now()}@e2e.example`, password: "kim-first-password-1" };
+  expect((await api("POST", "/api/users", { ...person, name: "Kim" })).status).toBe(201);
+  const laptop = await signedInContext(browser, person);
+  const phone = await signedInContext(browser, person);
+  const { page } = laptop;
+  await page.getByLabel(/^Account: /).click();
+  await page.getByRole("link", { name: "Password" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Password" })).toBeVisible();
+  const form = page.getByRole("form", { name: "Change your password" });
+  const fill = async (current: string, next: string, again: string) => {
+    await form.getByLabel("Current password").fill(current);
+    await form.getByLabel("New password", { exact: true }).fill(next);
+    await form.getByLabel("New password again").fill(again);
+    await form.getByRole("button", { name: "Change password" }).click();
+  };
+  await fill("not-my-password-0", "kim-second-password-2", "kim-second-password-2");
+  await expect(form.getByRole("alert")).toContainText("Current password: not your current password");
+  await fill(person.password, "kim-second-password-2", "kim-second-passwrod-2");
+  await expect(form.getByRole("alert")).toContainText("New password again: not the same as the new password");
+  await fill(person.password, "kim-second-password-2", "kim-second-password-2");
+  await expect(form.getByRole("status")).toHaveText("Password changed. 1 other browser was signed out.");
+  await page.reload();
+  await expect(page.getByLabel(/^Account: /)).toBeVisible();
+  await phone.page.reload();
+  await expect(phone.page).toHaveURL(/\/signin/);
+  await laptop.context.close();
+  await phone.context.close();
 });

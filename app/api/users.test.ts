@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/testing/test-db";
 import { callRoute, sendTokenByDefault } from "@/lib/testing/call-route";
 import { expectForbiddenRole, expectUnauthorized, makePerson } from "@/lib/testing/access-fixture";
-import { signIn } from "@/lib/services/auth";
+import { actorFromSession, signIn } from "@/lib/services/auth";
 import * as users from "./users/route";
 import * as userRoute from "./users/[userId]/route";
+import * as ownPassword from "./auth/password/route";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -142,5 +143,84 @@ a non-admin, an unknown person", async () => {
     expectForbiddenRole(await patch(admin.id, { disabled: true }, person.token), "admin");
     expect((await patch("no-such-user", { disabled: true })).status).toBe(404);
     expect(await t.db.user.count({ where: { id: { in: [person.id, admin.id] }, NOT: { disabledAt: null } } })).toBe(0);
+  });
+});
+
+describe("POST /api/auth/password (one's own password)", () => {
+  const change = (body: unknown, opts: { token?: string; cookie?: string } = {}) =>
+    callRoute(ownPassword.POST, {
+      method: "POST",
+      body,
+      token: opts.token ?? "",
+      headers: opts.cookie ? { cookie: `gatehouse_session=${opts.cookie}` } : {},
+    });
+
+  it("with the current password: the new one signs in, the old one does not, the other browsers are signed \
+out and the asking one stays; tokens keep working", async () => {
+    const person = await makePerson("changer");
+    const here = await signIn({ email: person.email, password: person.password }, "test-own-1");
+    const elsewhere = await signIn({ email: person.email, password: person.password }, "test-own-2");
+    const newPassword = "my own new passphrase 9";
+    const res = await change({ currentPassword: person.password, newPassword }, { cookie: here.token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ endedSessions: 1 });
+    expect(await t.db.session.count({ where: { userId: person.id } })).toBe(1);
+    expect(await actorFromSession(here.token)).not.toBeNull();
+    expect(await actorFromSession(elsewhere.token)).toBeNull();
+    await expect(signIn({ email: person.email, password: person.password }, "test-own-3")).rejects.toThrow(
+      "wrong email or password",
+    );
+    await signIn({ email: person.email, password: newPassword }, "test-own-4");
+    // With a token: every session ends (the token has none to keep), the token itself works on.
+    const again = await change(
+      { currentPassword: newPassword, newPassword: "and yet another one 10" },
+      { token: person.token },
+    );
+    expect(again.json).toEqual({ endedSessions: 2 });
+    expect((await callRoute(users.GET, { token: person.token })).status).toBe(403);
+    const audit = await t.db.auditEvent.findMany({ where: { action: "auth.password-changed", actorId: person.id } });
+    expect(audit.map((e) => e.summary)).toEqual(
+      expect.arrayContaining([
+        "changed their password; 1 other session ended",
+        "changed their password; 2 other sessions ended",
+      ]),
+    );
+    expect(JSON.stringify(audit)).not.toContain(newPassword);
+  });
+
+  it("refuses, naming the field, and changes nothing: a wrong current password, a weak or unchanged new one, \
+no sign-in; an admin cannot set their own through PATCH /api/users", async () => {
+    const person = await makePerson("careful");
+    const hashBefore = (await t.db.user.findUniqueOrThrow({ where: { id: person.id } })).passwordHash;
+    const wrong = await change(
+      { currentPassword: "not my password", newPassword: "a fine new passphrase" },
+      { token: person.token },
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error.issues).toEqual([{ path: "currentPassword", message: "not your current password" }]);
+    const weak = await change(
+      { currentPassword: person.password, newPassword: "abcabcabcabc" },
+      { token: person.token },
+    );
+    expect(weak.json.error.issues).toEqual([
+      { path: "newPassword", message: "at least 5 different characters besides spaces" },
+    ]);
+    const same = await change(
+      { currentPassword: person.password, newPassword: person.password },
+      { token: person.token },
+    );
+    expect(same.json.error.issues).toEqual([{ path: "newPassword", message: "is your current password" }]);
+    expectUnauthorized(await change({ currentPassword: person.password, newPassword: "a fine new passphrase" }));
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: person.id } })).passwordHash).toBe(hashBefore);
+
+    const admin = await makePerson("self-admin", { admin: true });
+    const self = await callRoute(userRoute.PATCH, {
+      method: "PATCH",
+      params: { userId: admin.id },
+      body: { password: "a fine new passphrase" },
+      token: admin.token,
+    });
+    expect(self.status).toBe(409);
+    expect(self.json.error.message).toContain("change your own password with your current one");
   });
 });

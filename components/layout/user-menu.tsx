@@ -46,6 +46,9 @@ export function UserMenu({ user, signOut }: { user: HeaderUser; signOut: () => P
         <Link href="/settings/tokens" className="block px-3 py-2 hover:bg-zinc-50 dark:hover:bg-zinc-800">
           API tokens
         </Link>
+        <Link href="/settings/password" className="block px-3 py-2 hover:bg-zinc-50 dark:hover:bg-zinc-800">
+          Password
+        </Link>
         {user.isAdmin ? (
           <Link href="/admin/users" className="block px-3 py-2 hover:bg-zinc-50 sm:hidden dark:hover:bg-zinc-800">
             People

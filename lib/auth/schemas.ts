@@ -57,6 +57,11 @@ export const ZUserCreate = z.strictObject(
   },
   { error: strict },
 );
+// Changing one's own password: the current one, and the new one held to the rule for new passwords.
+export const ZPasswordChange = z.strictObject(
+  { currentPassword: ZPassword, newPassword: ZNewPassword },
+  { error: strict },
+);
 // An admin's change to a person (PATCH /api/users/:id): any of the three, at least one.
 export const ZUserUpdate = z
   .strictObject(

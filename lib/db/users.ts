@@ -105,9 +105,11 @@ export async function deleteSession(opts: { id: string; db?: DbOrTx }): Promise<
   await (opts.db ?? getDb()).session.deleteMany({ where: { id: opts.id } });
 }
 
-// Ends every session of a person (disabled, or given a new password): each browser signs in again.
-export async function deleteSessionsOfUser(opts: { userId: string; db?: DbOrTx }): Promise<number> {
-  return (await (opts.db ?? getDb()).session.deleteMany({ where: { userId: opts.userId } })).count;
+// Ends every session of a person (disabled, or given a new password): each browser signs in again; but
+// the one `exceptId` names (the browser that changed its own password stays signed in).
+export async function deleteSessionsOfUser(opts: { userId: string; exceptId?: string; db?: DbOrTx }): Promise<number> {
+  const where = { userId: opts.userId, ...(opts.exceptId ? { id: { not: opts.exceptId } } : {}) };
+  return (await (opts.db ?? getDb()).session.deleteMany({ where })).count;
 }
 
 const tokenSelect = {

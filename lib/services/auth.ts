@@ -2,7 +2,7 @@
 // per client address; every sign-in (and failure) is audited; tokens and sessions are stored hashed.
 import type { Actor } from "../auth/actor";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../auth/passwords";
-import { ZFirstAdmin, ZSignIn, ZTokenCreate, ZTokenRequest } from "../auth/schemas";
+import { ZFirstAdmin, ZPasswordChange, ZSignIn, ZTokenCreate, ZTokenRequest } from "../auth/schemas";
 import { FREE_PER_ACCOUNT, keyFailed, keySucceeded, keyWait, remainingWait } from "../auth/throttle";
 import { API_TOKEN_PREFIX, newSecret, SESSION_DAYS, sha256 } from "../auth/tokens";
 import { getDb } from "../db/client";
@@ -11,6 +11,7 @@ import {
   clearSigninFailures,
   countUsers,
   deleteSession,
+  deleteSessionsOfUser,
   findSessionUser,
   findTokenUser,
   findUserByEmail,
@@ -22,6 +23,7 @@ import {
   recordSigninFailure,
   revokeToken,
   touchSession,
+  updateUser,
   type TokenRecord,
   type UserRecord,
 } from "../db/users";
@@ -196,6 +198,47 @@ export async function revokeTokenOfActor(actor: Actor, tokenId: string): Promise
   if (!ok) throw new AppError("not_found", "token not found (or already revoked)");
   await insertAuditEvent({
     event: auditBy(actor, { action: "auth.token-revoked", summary: `revoked an API token (${tokenId})` }),
+  });
+}
+
+// One's own new password, given the current one (slowed and audited like a sign-in when it is wrong). Every
+// other session of the person ends; the browser that asked (`keepSessionToken`) stays signed in. API tokens
+// are not passwords and keep working.
+export async function changeOwnPassword(
+  actor: Actor,
+  input: unknown,
+  opts: { address: string | null; keepSessionToken: string | null },
+): Promise<{ endedSessions: number }> {
+  if (!actor.userId || !actor.email) throw new AppError("unauthorized", "sign in first");
+  const { currentPassword, newPassword } = parseInput(ZPasswordChange, input);
+  const notYours = () =>
+    new AppError("validation", "currentPassword: not your current password", [
+      { path: "currentPassword", message: "not your current password" },
+    ]);
+  await checkPassword(actor.email, currentPassword, opts.address).catch((error: unknown) => {
+    throw error instanceof AppError && error.code === "unauthorized" ? notYours() : error;
+  });
+  if (newPassword === currentPassword)
+    throw new AppError("validation", "newPassword: is your current password", [
+      { path: "newPassword", message: "is your current password" },
+    ]);
+  const passwordHash = await hashPassword(newPassword);
+  const userId = actor.userId;
+  return getDb().$transaction(async (db) => {
+    await updateUser({ id: userId, db, data: { passwordHash } });
+    const exceptId = opts.keepSessionToken ? sha256(opts.keepSessionToken) : undefined;
+    const endedSessions = await deleteSessionsOfUser({ userId, exceptId, db });
+    await insertAuditEvent({
+      db,
+      event: auditBy(actor, {
+        action: "auth.password-changed",
+        summary:
+          endedSessions === 0
+            ? "changed their password"
+            : `changed their password; ${endedSessions} other ${endedSessions === 1 ? "session" : "sessions"} ended`,
+      }),
+    });
+    return { endedSessions };
   });
 }
 

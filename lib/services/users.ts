@@ -69,6 +69,8 @@ export async function updateUserByAdmin(actor: Actor, userId: string, input: unk
   if (userId === actor.userId) {
     if (change.admin === false) throw new AppError("conflict", "you cannot remove your own admin rights");
     if (change.disabled === true) throw new AppError("conflict", "you cannot disable your own account");
+    if (change.password !== undefined)
+      throw new AppError("conflict", "change your own password with your current one (POST /api/auth/password)");
   }
   const passwordHash = change.password === undefined ? undefined : await hashPassword(change.password);
   const isDisabled = change.disabled ?? before.disabledAt !== null;
