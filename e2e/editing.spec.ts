@@ -58,7 +58,7 @@ test("a lead edits the defaults inline: validation as you type, a cannot-fail wa
   await page.goto(`/works/${workId}/settings/history`);
   await page
     .getByRole("list", { name: "Change history" })
-    .getByText(/changed checkDefaults/)
+    .getByText(/changed checks/)
     .click();
   await expect(page.getByRole("list", { name: "Changes" }).getByText("checkDefaults.smoke")).toBeVisible();
 });

@@ -71,7 +71,7 @@ repository is refused beside its field and nothing is saved", async ({ page }) =
     ).toBeVisible();
     await nav(page).getByRole("link", { name: "History", exact: true }).click();
     const change = page.getByRole("list", { name: "Change history" }).getByRole("listitem").first();
-    await expect(change).toContainText("changed name, repoUrl, baseBranch");
+    await expect(change).toContainText("changed name, repository, base branch");
     await change.locator("summary").click();
     await expect(change).toContainText(bare.dir);
     await expect(change).toContainText("release");

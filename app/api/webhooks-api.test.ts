@@ -107,7 +107,7 @@ describe("a Work's webhooks", () => {
     expect(openSecret((await storedWebhooks(created.json.id))[0].secret)).toBe("second-secret-value-42");
     // Audited without the value: the trail says a secret was set, and no table holds it in clear.
     const audit = await h.t.db.auditEvent.findMany({ where: { workId: created.json.id, action: "work.update" } });
-    expect(audit.map((a) => a.summary)).toContain("changed webhooks.0.secret");
+    expect(audit.map((a) => a.summary)).toContain("changed webhook 1's secret");
     expect(await h.t.holds("second-secret-value-42")).toBe(false);
   });
 

@@ -456,6 +456,27 @@ describe("POST /api/works validation (400, field named, nothing saved)", () => {
 // ---- PATCH -----------------------------------------------------------------------------------------
 
 describe("PATCH /api/works/:id", () => {
+  it("audits an edit in the words of the Work's History, not the API's field names (those stay in the \
+before and after)", async () => {
+    const w = await createWork({ checkDefaults: [check("unit")] });
+    const res = await patchWork(w.id, {
+      version: 1,
+      checkDefaults: [check("unit", { timeoutSec: 30 })],
+      failFast: true,
+      vacuousPolicy: "required",
+      checkNetwork: "off",
+    });
+    expect(res.status, res.text).toBe(200);
+    const [row] = await auditRows(w.id, "work.update");
+    expect(row.summary).toBe("changed checks, fail fast, vacuous checks, check network");
+    expect(Object.keys(row.after as object).sort()).toEqual([
+      "checkDefaults",
+      "checkNetwork",
+      "failFast",
+      "vacuousPolicy",
+    ]);
+  });
+
   it("changes the given fields, bumps the version and leaves the others alone", async () => {
     const w = await createWork({ checkDefaults: [check("unit")], agentCommand: "./agent.sh" });
     const res = await patchWork(w.id, {
@@ -636,7 +657,7 @@ describe("PATCH /api/works/:id", () => {
       expect(row.at).toBeInstanceOf(Date); // when
       expect(row.summary).toBeTruthy();
     }
-    expect(rows[1].summary).toMatch(/checksPolicy/);
+    expect(rows[1].summary).toBe("changed gate policy, attempts");
   });
 
   it("audits only the fields that really changed", async () => {

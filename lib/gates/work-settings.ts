@@ -341,6 +341,41 @@ export const WORK_SETTINGS = {
 type Settings = typeof WORK_SETTINGS;
 export type SettingKey = keyof Settings;
 export const SETTING_KEYS = Object.keys(WORK_SETTINGS) as SettingKey[];
+
+// How people read each setting where a change to it is said (the audit trail's summaries, the Work's
+// History); the before and after keep the API's names. A new setting needs its words here (the type says so).
+export const SETTING_WORDS: Record<SettingKey, string> = {
+  checkDefaults: "checks",
+  checksPolicy: "gate policy",
+  maxGateAttempts: "attempts",
+  agentCommand: "agent command",
+  agentEnvPassthrough: "agent environment",
+  budgetSec: "time budget",
+  budgetUsd: "cost budget",
+  failFast: "fail fast",
+  strictEvaluation: "strict evaluation",
+  testPatterns: "test patterns",
+  requireTests: "tests required",
+  protectedPaths: "protected paths",
+  vacuousPolicy: "vacuous checks",
+  requireTestSummary: "test summary required",
+  checkSources: "check sources",
+  mergePolicy: "merge policy",
+  resultsDir: "results folder",
+  profile: "verification profile",
+  reviewCommand: "review command",
+  mutationCommand: "mutation command",
+  mutationReport: "mutation report",
+  redTeamCommand: "red-team command",
+  redTeamTestCommand: "red-team test command",
+  agentNetwork: "agent network",
+  checkNetwork: "check network",
+  sandboxMounts: "sandbox mounts",
+  visibleRefs: "visible refs",
+  webhooks: "webhooks",
+  lanes: "lanes",
+  autoAdvance: "auto-advance",
+};
 const entries = Object.entries(WORK_SETTINGS) as [SettingKey, Settings[SettingKey]][];
 
 // Each setting's value, as validated.

@@ -3,6 +3,7 @@ import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
 import { keyPrefixFor } from "../gates/task-keys";
 import { ZWorkCreate, ZWorkPatch } from "../gates/work-schema";
+import { SETTING_WORDS, type SettingKey } from "../gates/work-settings";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import { upsertRole } from "../db/memberships";
@@ -115,7 +116,7 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
         event: auditBy(actor, {
           action: "work.update",
           workId,
-          summary: `changed ${said.join(", ")}`,
+          summary: `changed ${said.map(workFieldWords).join(", ")}`,
           before: pick(current, changed),
           after: pick(updated, changed),
         }),
@@ -124,6 +125,14 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
     }
     return updated;
   });
+}
+
+// A changed field as the Work's History and the audit trail say it (webhooks.0.secret: a new webhook secret).
+const IDENTITY_WORDS: Record<string, string> = { name: "name", repoUrl: "repository", baseBranch: "base branch" };
+function workFieldWords(field: string): string {
+  const secret = /^webhooks\.(\d+)\.secret$/.exec(field);
+  if (secret) return `webhook ${Number(secret[1]) + 1}'s secret`;
+  return IDENTITY_WORDS[field] ?? SETTING_WORDS[field as SettingKey] ?? field;
 }
 
 // Each new webhook secret sealed before it is stored, the others kept; a new webhook without one is refused.
