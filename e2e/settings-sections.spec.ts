@@ -244,3 +244,40 @@ test("leaving the settings with unsaved edits asks first; moving between its sec
   await page.getByRole("link", { name: "Inbox", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+test("the browser's Back out of the settings with unsaved edits asks too; kept, the page and the edit stay; \
+Back between its sections asks nothing", async ({ page }) => {
+  const { workId } = await workWithChecks("Back guard", [unit]);
+  const settings = new RegExp(`/works/${workId}/settings(/checks)?$`);
+  // Into the settings the way people go, inside the app (so Back is the app's to handle, not a new page load).
+  await page.goto(`/works/${workId}`);
+  await page.getByRole("link", { name: "Edit checks and policy" }).click();
+  await expect(page).toHaveURL(settings);
+  await nav(page).getByRole("link", { name: "Proof", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/works/${workId}/settings/proof$`));
+  await fillUntilHeld(page, "Protected files", "scripts/**");
+  const asked: string[] = [];
+  const answers: ("dismiss" | "accept")[] = ["dismiss", "accept"];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void (answers.shift() === "accept" ? dialog.accept() : dialog.dismiss());
+  });
+  // Back to the section before: the edits are kept there, nothing asked.
+  await page.goBack();
+  await expect(page).toHaveURL(settings);
+  await expect(nav(page).getByRole("link", { name: /^Proof/ })).toContainText("unsaved");
+  expect(asked).toEqual([]);
+  // Back out of the settings: asked; kept, the address and the edit stay.
+  await page.goBack();
+  await expect.poll(() => asked).toEqual(["Leave this page? Your changes here are not saved."]);
+  await expect(page).toHaveURL(settings);
+  await nav(page)
+    .getByRole("link", { name: /^Proof/ })
+    .click();
+  await expect(page.getByLabel("Protected files", { exact: true })).toHaveValue("scripts/**");
+  // Asked again and left: Back goes on where it was going, the Work's page.
+  await page.goBack();
+  await page.goBack();
+  await expect.poll(() => asked).toHaveLength(2);
+  await expect(page).toHaveURL(new RegExp(`/works/${workId}$`));
+});
