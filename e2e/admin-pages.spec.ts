@@ -301,3 +301,30 @@ test("a person changes their own password from the account menu; their other bro
   await laptop.context.close();
   await phone.context.close();
 });
+
+test("the audit trail is narrowed to one kind of entries and to who did them; the address keeps the filters", async ({
+  page,
+}) => {
+  const person = { email: `audited-${Date.now()}@e2e.example`, password: "audited-password-1" };
+  const created = await api<{ id: string }>("POST", "/api/users", { ...person, name: "Audited" });
+  expect((await api("PATCH", `/api/users/${created.json.id}`, { disabled: true })).status).toBe(200);
+  await page.goto("/audit");
+  const filters = page.getByRole("form", { name: "Filter the audit trail" });
+  await filters.getByLabel("What").selectOption({ label: "People and roles" });
+  // The API's bootstrap token acts as the automation account (automation@gatehouse.invalid).
+  await filters.getByLabel("Who").fill("Automation@");
+  await filters.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/\/audit\?kind=people&who=Automation%40$/);
+  const trail = page.getByRole("list", { name: "Audit trail" });
+  await expect(trail).toContainText(`disabled ${person.email}`);
+  for (const pill of await trail.getByRole("listitem").locator("span.rounded").allTextContents())
+    expect(pill).toMatch(/^(user|member)\./);
+  // The filters stay in the form, and nothing matching says so.
+  await expect(filters.getByLabel("What")).toHaveValue("people");
+  await filters.getByLabel("Who").fill("nobody-at-all@e2e");
+  await filters.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("Nothing matches these filters")).toBeVisible();
+  await filters.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/audit$/);
+  await expect(filters.getByLabel("What")).toHaveValue("");
+});

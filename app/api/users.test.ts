@@ -8,6 +8,7 @@ import { actorFromSession, signIn } from "@/lib/services/auth";
 import * as users from "./users/route";
 import * as userRoute from "./users/[userId]/route";
 import * as ownPassword from "./auth/password/route";
+import * as audit from "./audit/route";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -222,5 +223,35 @@ no sign-in; an admin cannot set their own through PATCH /api/users", async () =>
     });
     expect(self.status).toBe(409);
     expect(self.json.error.message).toContain("change your own password with your current one");
+  });
+});
+
+describe("GET /api/audit ?kind= and ?who= (the audit page's filters)", () => {
+  const read = (query: string) => callRoute(audit.GET, { path: `/api/audit?${query}` });
+
+  it("narrows the trail to one kind of entries and to part of who did them; a kind that is none is a 400 \
+naming kind", async () => {
+    const person = await makePerson("filtered");
+    await callRoute(userRoute.PATCH, { method: "PATCH", params: { userId: person.id }, body: { disabled: true } });
+    const people = await read("kind=people");
+    expect(people.status, people.text).toBe(200);
+    const actions: string[] = people.json.events.map((e) => String(e.action));
+    expect(actions).toContain("user.disable");
+    expect(actions.every((a: string) => a.startsWith("user.") || a.startsWith("member."))).toBe(true);
+
+    // The person's own entries (their token, made by signing in with the password) under their email.
+    const theirs = await read(`kind=access&who=${encodeURIComponent(person.email.toUpperCase())}`);
+    expect(theirs.json.events.length).toBeGreaterThan(0);
+    for (const e of theirs.json.events) {
+      expect(e.actorLabel).toBe(person.email);
+      expect(e.action).toMatch(/^auth\./);
+    }
+    expect((await read("who=nobody-did-this@example.test")).json.events).toEqual([]);
+
+    const wrong = await read("kind=everything");
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error.issues).toEqual([
+      { path: "kind", message: "must be one of access, people, settings, runs" },
+    ]);
   });
 });

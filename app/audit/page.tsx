@@ -6,7 +6,9 @@ import { orNotFound } from "@/lib/pages/or-not-found";
 import { auditRefusalOf, readAuditOfWork } from "@/lib/services/audit";
 import { AuditList } from "@/components/audit/audit-list";
 import { AuditRefused } from "@/components/audit/audit-refused";
+import { AuditFilters } from "@/components/audit/audit-filters";
 import { Breadcrumbs, PageHeader } from "@/components/ui/page-parts";
+import { auditWhoFilter, isAuditKind } from "@/lib/gates/audit-kinds";
 
 export const metadata: Metadata = { title: "Audit" };
 
@@ -14,21 +16,23 @@ export const metadata: Metadata = { title: "Audit" };
 export default async function AuditPage({
   searchParams,
 }: {
-  searchParams: Promise<{ workId?: string; before?: string }>;
+  searchParams: Promise<{ workId?: string; before?: string; kind?: string; who?: string }>;
 }) {
   const q = await searchParams;
   const workId = pageTextParam(q.workId);
   const before = pageTimeParam(q.before);
+  // Filters a link or the form carried; anything else (a kind that is none) is no filter.
+  const kind = isAuditKind(q.kind) ? q.kind : undefined;
+  const who = auditWhoFilter(pageTextParam(q.who));
   const actor = await getPageActor();
   const refusal = await auditRefusalOf(actor, workId);
   if (refusal) return <AuditRefused refusal={refusal} />;
-  const { events, hasMore, work } = await orNotFound(readAuditOfWork(actor, { workId, before }));
+  const { events, hasMore, work } = await orNotFound(readAuditOfWork(actor, { workId, before, kind, who }));
+  const kept = { ...(workId ? { workId } : {}), ...(kind ? { kind } : {}), ...(who ? { who } : {}) };
   const older = hasMore
-    ? `/audit?${new URLSearchParams({
-        ...(workId ? { workId } : {}),
-        before: events[events.length - 1].at.toISOString(),
-      })}`
+    ? `/audit?${new URLSearchParams({ ...kept, before: events[events.length - 1].at.toISOString() })}`
     : null;
+  const isFiltered = !!kind || !!who;
   return (
     <>
       {work ? (
@@ -47,7 +51,11 @@ export default async function AuditPage({
           "and secrets (never their values)."
         }
       />
-      <AuditList events={events} />
+      <AuditFilters workId={workId} kind={kind} who={who} />
+      <AuditList
+        events={events}
+        emptyTitle={isFiltered ? (before ? "Nothing older matches" : "Nothing matches these filters") : undefined}
+      />
       {older ? (
         <p className="mt-3 text-right text-sm">
           <Link className="font-medium text-sky-700 hover:underline dark:text-sky-400" href={older}>

@@ -22,8 +22,8 @@ function SubjectLink({ event }: { event: AuditRecord }) {
   );
 }
 
-export function AuditList({ events }: { events: AuditRecord[] }) {
-  if (events.length === 0) return <EmptyState title="Nothing recorded yet" />;
+export function AuditList({ events, emptyTitle }: { events: AuditRecord[]; emptyTitle?: string }) {
+  if (events.length === 0) return <EmptyState title={emptyTitle ?? "Nothing recorded yet"} />;
   return (
     <ol aria-label="Audit trail" className={`${rowListClass} text-sm`}>
       {events.map((e) => (

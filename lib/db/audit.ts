@@ -36,6 +36,10 @@ export async function listAuditEvents(opts: {
   taskId?: string;
   actions?: string[];
   actionPrefix?: string;
+  // Any of these prefixes (one kind of entries: lib/gates/audit-kinds.ts).
+  actionPrefixes?: readonly string[];
+  // Part of the actor's label.
+  actorLike?: string;
   before?: Date;
   take: number;
   db?: DbOrTx;
@@ -46,6 +50,19 @@ export async function listAuditEvents(opts: {
       ...(opts.taskId ? { taskId: opts.taskId } : {}),
       ...(opts.actions ? { action: { in: opts.actions } } : {}),
       ...(opts.actionPrefix ? { action: { startsWith: opts.actionPrefix } } : {}),
+      AND: [
+        ...(opts.actionPrefixes ? [{ OR: opts.actionPrefixes.map((p) => ({ action: { startsWith: p } })) }] : []),
+        // As typed, or in lower case (emails are stored so; "Gatehouse" and workers' names are not).
+        ...(opts.actorLike
+          ? [
+              {
+                OR: [...new Set([opts.actorLike, opts.actorLike.toLowerCase()])].map((v) => ({
+                  actorLabel: { contains: v },
+                })),
+              },
+            ]
+          : []),
+      ],
       ...(opts.before ? { at: { lt: opts.before } } : {}),
     },
     orderBy: [{ at: "desc" }, { id: "desc" }],

@@ -3,13 +3,22 @@ import type { Actor } from "../auth/actor";
 import { listAuditEvents, type AuditRecord } from "../db/audit";
 import { findWork, type WorkRecord } from "../db/works";
 import { notFound } from "../errors";
+import { type AuditKind, prefixesOf } from "../gates/audit-kinds";
 import { withholdHidden } from "../gates/held-out";
 import { roleAllows, type Role } from "../auth/roles";
 import { requireAdmin, requireRole, standingAllows, standingOn } from "./access";
 
 const AUDIT_PAGE = 50;
 
-type AuditQuery = { workId?: string; taskId?: string; before?: Date; actionPrefix?: string };
+type AuditQuery = {
+  workId?: string;
+  taskId?: string;
+  before?: Date;
+  actionPrefix?: string;
+  // The audit page's and GET /api/audit's filters: one kind of entries, part of who did them.
+  kind?: AuditKind;
+  who?: string;
+};
 
 export async function readAudit(actor: Actor, opts: AuditQuery): Promise<{ events: AuditRecord[]; hasMore: boolean }> {
   const { events, hasMore } = await readAuditOfWork(actor, opts);
@@ -31,6 +40,8 @@ export async function readAuditOfWork(
     taskId: opts.taskId,
     before: opts.before,
     actionPrefix: opts.actionPrefix,
+    actionPrefixes: opts.kind ? prefixesOf(opts.kind) : undefined,
+    actorLike: opts.who,
     take: AUDIT_PAGE + 1,
   });
   // A task's history is read by its viewers: a held-out check in a before/after is its name only.

@@ -1,11 +1,13 @@
 import { apiRoute } from "@/lib/api/handler";
 import { textQueryParam } from "@/lib/api/request-input";
 import { AppError } from "@/lib/errors";
+import { AUDIT_KIND_IDS, auditWhoFilter, isAuditKind } from "@/lib/gates/audit-kinds";
 import { readAudit } from "@/lib/services/audit";
 
 export const dynamic = "force-dynamic";
 
-// ?workId= (leads of that Work) or everything (admins); ?before=<ISO time> for the next page.
+// ?workId= (leads of that Work) or everything (admins); ?before=<ISO time> for the next page; ?kind= one kind
+// of entries (access, people, settings, runs), ?who= part of who did them.
 export const GET = apiRoute(async ({ actor, request }) => {
   const q = new URL(request.url).searchParams;
   const raw = textQueryParam(q, "before", 40);
@@ -14,5 +16,11 @@ export const GET = apiRoute(async ({ actor, request }) => {
     throw new AppError("validation", "before: must be an ISO 8601 time", [
       { path: "before", message: "must be an ISO 8601 time" },
     ]);
-  return { json: await readAudit(actor, { workId: textQueryParam(q, "workId") || undefined, before }) };
+  const kind = textQueryParam(q, "kind", 40) || undefined;
+  if (kind !== undefined && !isAuditKind(kind))
+    throw new AppError("validation", `kind: must be one of ${AUDIT_KIND_IDS.join(", ")}`, [
+      { path: "kind", message: `must be one of ${AUDIT_KIND_IDS.join(", ")}` },
+    ]);
+  const who = auditWhoFilter(textQueryParam(q, "who", 200));
+  return { json: await readAudit(actor, { workId: textQueryParam(q, "workId") || undefined, before, kind, who }) };
 });
