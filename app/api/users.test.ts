@@ -74,7 +74,9 @@ the token and the password back", async () => {
     expect(res.status, res.text).toBe(200);
     expect(typeof res.json.disabledAt).toBe("string");
     expectUnauthorized(await asPerson({ cookie: session.token }));
-    expectUnauthorized(await asPerson({ token: person.token }));
+    const refused = await asPerson({ token: person.token });
+    expectUnauthorized(refused);
+    expect(refused.json.error.message).toBe("this API token's account is disabled: an admin can enable it again");
     expect(await t.db.session.count({ where: { userId: person.id } })).toBe(0);
     await expect(signIn({ email: person.email, password: person.password }, "test-disable")).rejects.toThrow(
       "this account is disabled: ask an admin to enable it",

@@ -130,7 +130,10 @@ export async function actorFromSession(sessionToken: string): Promise<Actor | nu
 // A bearer token's user; use is recorded (last-used time, and an audit entry at most once an hour).
 export async function actorFromBearer(token: string): Promise<Actor | null> {
   const found = await findTokenUser({ tokenHash: sha256(token) });
-  if (!found || found.token.revokedAt || found.user.disabledAt) return null;
+  if (!found || found.token.revokedAt) return null;
+  // Its holder has the token: telling them why it stopped working tells no one else anything.
+  if (found.user.disabledAt)
+    throw new AppError("unauthorized", "this API token's account is disabled: an admin can enable it again");
   const last = found.token.lastUsedAt?.getTime() ?? 0;
   if (Date.now() - last > 60_000) await markTokenUsed({ id: found.token.id });
   if (Date.now() - last > 3_600_000) {
