@@ -444,6 +444,31 @@ its checks are not re-run", async () => {
     expect(detail.run.bestAttempt).toBe(3);
   });
 
+  it("an agent that fails and changes nothing: the green gate accepts, and the ending says the checks passed on \
+the code as it was; one that fails after changing something is named too", async () => {
+    const idle = await makeScenario(h, {
+      agentCommand: "echo 'no API key'; exit 3",
+      checkDefaults: [check("ok", "true")],
+    });
+    const unchanged = await dispatchAndSettle(h, idle.task.id);
+    expect([unchanged.run.ending, unchanged.run.endingReason]).toEqual([
+      "accepted",
+      "gate green on attempt 1; the agent exited 3 and changed nothing: the checks passed on the code as it was " +
+        "before the task",
+    ]);
+    const partway = await makeScenario(h, {
+      agentCommand: "echo half > half.txt; exit 1",
+      checkDefaults: [check("ok", "true")],
+    });
+    const changed = await dispatchAndSettle(h, partway.task.id);
+    expect(changed.run.endingReason).toBe(
+      "gate green on attempt 1; the agent exited 1; the checks passed on what it left",
+    );
+    // An agent that passes adds nothing to the reason.
+    const fine = await makeScenario(h, { agentCommand: "echo done > done.txt", checkDefaults: [check("ok", "true")] });
+    expect((await dispatchAndSettle(h, fine.task.id)).run.endingReason).toBe("gate green on attempt 1");
+  });
+
   it("an agent that could not start (exit 127) makes the run inconclusive, and no check runs", async () => {
     const s = await makeScenario(h, {
       agentCommand: "gatehouse-no-such-agent-command --fix",

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import { supersedeOlderRuns } from "../db/decisions";
 import { sandboxSettingsOf } from "../gates/work-settings";
 import { ACTIVE_RUN_STATUSES, CANCELLED_BY, pickBestAttempt, decideNextStep } from "../gates/run-ending";
+import { withAgentNote } from "../gates/agent-note";
 import { endedGate, isNothingRequired } from "../gates/gate";
 import { formatUsd, isUsdBudgetSpent, usdSpent } from "../gates/usd-budget";
 import type { Ending } from "../gates/run-ending";
@@ -193,7 +194,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     });
     switch (step.kind) {
       case "accept":
-        await endRun(run, "accepted", step.reason);
+        await endRun(run, "accepted", withAgentNote(step.reason, result.agentNote));
         // The task's older partial runs no longer need a decision: this one did the work (a first run has none).
         if (run.number > 1) await supersedeOlderRuns({ taskId: run.taskId, number: run.number, byRunId: run.id });
         return deps.afterAccepted?.(run).catch((error) => console.error("gatehouse: auto-merge failed", error));

@@ -3,6 +3,7 @@
 // commit, record a row that no command produced). A leaf: it imports no step and no pipeline, so steps
 // import it and never each other (biome.json forbids steps to import the pipeline).
 import fs from "node:fs";
+import type { AgentEnding } from "../../gates/agent-note";
 import path from "node:path";
 import type { AttemptRecord, RunRecord } from "../../db/runs";
 import type { TaskRecord } from "../../db/tasks";
@@ -111,6 +112,8 @@ export class AttemptContext {
   checksDir: string | null = null;
   // The agent checks' verdicts from the agent's report (null: no agent step in this attempt).
   agentReport: AppliedReport | null = null;
+  // How the agent command ended, when it did not pass (null: it passed, or no agent ran in this attempt).
+  agentFailure: AgentEnding | null = null;
   private readonly secretValues: string[];
   private freshHomes = 0;
   private changeRead: Promise<Change> | null = null;

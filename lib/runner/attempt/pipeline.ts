@@ -16,6 +16,7 @@ import { cloneCheckSources, removeReadOnlyTree } from "../check-sources";
 import { copyAssetsForAttempt, removeAttemptFiles } from "../run-assets";
 import { AttemptContext, type AttemptInput } from "./context";
 import type { Step, StepResult, StepVerdict } from "./step";
+import { agentNoteOf } from "../../gates/agent-note";
 import { agentStep } from "./steps/agent";
 import { checksStep } from "./steps/checks";
 import { unchangedStep } from "./steps/unchanged";
@@ -43,6 +44,8 @@ export type AttemptResult = {
   commit: string | null;
   // Set when something around the work failed (a required check errored, the agent could not start).
   inconclusiveReason: string | null;
+  // What the ending's reason adds when the agent did not pass (lib/gates/agent-note.ts), else null.
+  agentNote?: string | null;
 };
 
 export async function executeAttempt(input: AttemptInput): Promise<AttemptResult> {
@@ -190,6 +193,7 @@ async function judgeAttempt(ctx: AttemptContext, written: WrittenIndex | null): 
     gate,
     requiredPassed: countRequiredPassed(verdicts),
     commit,
+    agentNote: agentNoteOf(ctx.agentFailure, { isUnchanged: !dirty && !!commit && commit === run.startCommit }),
     inconclusiveReason:
       judged.inconclusive ??
       (errored ? couldNotRun(errored, ctx.run.checks.find((c) => c.id === errored.checkId)?.hidden === true) : null),

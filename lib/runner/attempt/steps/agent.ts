@@ -146,11 +146,16 @@ async function runAgent(ctx: AttemptContext): Promise<string | null> {
   const agentResult = readAgentResult(agentLogPathOf(deps.dataDir, run.id, attempt.n), masker);
   if (agentResult) await saveAgentResult({ id: attempt.id, agentResult });
   const said = agentResult?.lastMessage?.split("\n").find((line) => line.trim()) ?? outcome.message;
+  const agentVerdict = judgeOutcome(outcome, null).verdict;
+  ctx.agentFailure =
+    agentVerdict === "passed"
+      ? null
+      : { verdict: agentVerdict, exitCode: outcome.exitCode, isTimedOut: outcome.isTimedOut };
   await updateAttempt({
     id: attempt.id,
     changes: {
       status: "checks",
-      agentVerdict: judgeOutcome(outcome, null).verdict,
+      agentVerdict,
       agentExitCode: outcome.exitCode,
       agentDurationMs: outcome.durationMs,
       // Masked again as shown (the message is the tail's last line with its escapes stripped, which can
