@@ -29,21 +29,25 @@ export function guardHistory(mayLeave: Guard): () => void {
 export function installHistoryGuard(): () => void {
   const navigation = (window as { navigation?: Navigation }).navigation;
   let cameFrom: number | null = null;
-  let isReturning = false;
+  // Until when the next popstate is the return this guard asked for (a return that never comes — a history
+  // changed meanwhile — must not swallow a later Back).
+  let returningUntil = 0;
   const onEntryChange = (event: EntryChange) => {
     cameFrom = event.from.index;
   };
   const onPopState = (event: PopStateEvent) => {
-    if (isReturning) {
-      isReturning = false;
+    if (performance.now() < returningUntil) {
+      returningUntil = 0;
       event.stopImmediatePropagation();
       return;
     }
     if (!guard || guard(new URL(window.location.href))) return;
     event.stopImmediatePropagation();
-    isReturning = true;
     const now = navigation?.currentEntry?.index;
-    window.history.go(cameFrom !== null && now !== undefined ? cameFrom - now : 1);
+    const delta = cameFrom !== null && now !== undefined ? cameFrom - now : 1;
+    returningUntil = performance.now() + 1000;
+    // Never go(0): that reloads the page, edits and all.
+    window.history.go(delta === 0 ? 1 : delta);
   };
   window.addEventListener("popstate", onPopState);
   navigation?.addEventListener("currententrychange", onEntryChange);
