@@ -9,6 +9,7 @@ import * as users from "./users/route";
 import * as userRoute from "./users/[userId]/route";
 import * as ownPassword from "./auth/password/route";
 import * as audit from "./audit/route";
+import { AUTOMATION_EMAIL } from "@/lib/auth/automation";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -146,6 +147,39 @@ a non-admin, an unknown person", async () => {
     expectForbiddenRole(await patch(admin.id, { disabled: true }, person.token), "admin");
     expect((await patch("no-such-user", { disabled: true })).status).toBe(404);
     expect(await t.db.user.count({ where: { id: { in: [person.id, admin.id] }, NOT: { disabledAt: null } } })).toBe(0);
+  });
+});
+
+describe("PATCH /api/users/:id between admins, and on the automation account", () => {
+  const patchAs = (token: string, userId: string, body: unknown) =>
+    callRoute(userRoute.PATCH, { method: "PATCH", params: { userId }, body, token });
+
+  it("two admins disabling each other at once: one change wins, the other is refused, one of them can still \
+sign in", async () => {
+    for (let round = 0; round < 3; round++) {
+      const a = await makePerson(`duel-a${round}`, { admin: true });
+      const b = await makePerson(`duel-b${round}`, { admin: true });
+      const body = { disabled: true, password: "a slow hash opens the window 1" };
+      const [ab, ba] = await Promise.all([patchAs(a.token, b.id, body), patchAs(b.token, a.id, body)]);
+      expect([ab.status, ba.status].sort(), `${ab.text} ${ba.text}`).toEqual([200, 403]);
+      const refused = ab.status === 403 ? ab : ba;
+      expect(refused.json.error.message).toBe("you are no longer an admin who can sign in");
+      const left = await t.db.user.count({ where: { id: { in: [a.id, b.id] }, disabledAt: null } });
+      expect(left).toBe(1);
+    }
+  });
+
+  it("the automation account (GATEHOUSE_BOOTSTRAP_TOKEN's) is given no password and is not disabled here", async () => {
+    const automation = await t.db.user.create({
+      data: { email: AUTOMATION_EMAIL, name: "Automation", passwordHash: "unusable", isAdmin: true },
+    });
+    for (const body of [{ password: "now a login 12345" }, { disabled: true }, { admin: false }]) {
+      const res = await callRoute(userRoute.PATCH, { method: "PATCH", params: { userId: automation.id }, body });
+      expect(res.status).toBe(409);
+      expect(res.json.error.message).toContain("the automation account is GATEHOUSE_BOOTSTRAP_TOKEN's");
+    }
+    const after = await t.db.user.findUniqueOrThrow({ where: { id: automation.id } });
+    expect([after.passwordHash, after.disabledAt, after.isAdmin]).toEqual(["unusable", null, true]);
   });
 });
 

@@ -182,3 +182,13 @@ export async function restoreToken(opts: { id: string; db?: DbOrTx }): Promise<v
     select: { id: true },
   });
 }
+
+// Holds every admin's row until the transaction ends (an admin's change to admins waits for another's).
+export async function lockAdmins(opts: { db: DbOrTx }): Promise<void> {
+  await opts.db.user.updateMany({ where: { isAdmin: true }, data: { updatedAt: new Date() } });
+}
+
+// Admins who can sign in (not disabled).
+export async function countSigninAdmins(opts: { db?: DbOrTx } = {}): Promise<number> {
+  return (opts.db ?? getDb()).user.count({ where: { isAdmin: true, disabledAt: null } });
+}

@@ -4,17 +4,33 @@ import { agentNoteOf, withAgentNote } from "./agent-note";
 describe("the agent note on an accepted ending", () => {
   it("says how the agent ended, and whether the checks passed on its change or on the code as it was", () => {
     const failed = { verdict: "failed", exitCode: 2, isTimedOut: false };
-    expect(agentNoteOf(failed, { isUnchanged: true })).toBe(
+    const passed = { checksPassed: true };
+    expect(agentNoteOf(failed, { isUnchanged: true, ...passed })).toBe(
       "the agent exited 2 and changed nothing: the checks passed on the code as it was before the task",
     );
-    expect(agentNoteOf(failed, { isUnchanged: false })).toBe("the agent exited 2; the checks passed on what it left");
-    expect(agentNoteOf({ verdict: "timeout", exitCode: null, isTimedOut: true }, { isUnchanged: false })).toBe(
+    expect(agentNoteOf(failed, { isUnchanged: false, ...passed })).toBe(
+      "the agent exited 2; the checks passed on what it left",
+    );
+    const timedOut = { verdict: "timeout", exitCode: null, isTimedOut: true };
+    expect(agentNoteOf(timedOut, { isUnchanged: false, ...passed })).toBe(
       "the agent ran out of time; the checks passed on what it left",
     );
-    expect(agentNoteOf({ verdict: "error", exitCode: null, isTimedOut: false }, { isUnchanged: true })).toMatch(
-      /^the agent ended in an error and changed nothing/,
+    expect(
+      agentNoteOf({ verdict: "error", exitCode: null, isTimedOut: false }, { isUnchanged: true, ...passed }),
+    ).toMatch(/^the agent ended in an error and changed nothing/);
+    expect(
+      agentNoteOf({ verdict: "failed", exitCode: null, isTimedOut: false }, { isUnchanged: false, ...passed }),
+    ).toBe("the agent was stopped with no exit code; the checks passed on what it left");
+    expect(agentNoteOf(null, { isUnchanged: true, ...passed })).toBeNull();
+  });
+
+  it("claims no passed checks where none passed: policy warn's red, nothing required, policy off", () => {
+    const failed = { verdict: "failed", exitCode: 1, isTimedOut: false };
+    expect(agentNoteOf(failed, { isUnchanged: false, checksPassed: false })).toBe("the agent exited 1");
+    expect(agentNoteOf(failed, { isUnchanged: true, checksPassed: false })).toBe(
+      "the agent exited 1 and changed nothing",
     );
-    expect(agentNoteOf(null, { isUnchanged: true })).toBeNull();
+    expect(agentNoteOf(failed, { isUnchanged: null, checksPassed: false })).toBe("the agent exited 1");
   });
 
   it("is added to the reason only when there is one", () => {

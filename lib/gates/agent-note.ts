@@ -1,10 +1,15 @@
-// A run whose gate is green though its agent did not pass (it failed, timed out, errored) is still accepted
-// (SPEC: the gate decides), but its ending says so, so a delivery owner never reads a plain "accepted" for an
-// agent that gave up — least of all one that changed nothing, whose green says only that the code was green
-// before the task.
+// A run accepted though its agent did not pass (it failed, timed out, errored) — the gate decides (SPEC) —
+// says so in its ending, so a delivery owner never reads a plain "accepted" for an agent that gave up; least of
+// all one that changed nothing, whose green says only that the code was green before the task. The checks are
+// said to have passed only when they did: a green gate with a required check passed (not under policy warn's
+// red, nor a gate with nothing required, nor policy off, where none ran).
 export type AgentEnding = { verdict: string; exitCode: number | null; isTimedOut: boolean };
 
-export function agentNoteOf(failure: AgentEnding | null, opts: { isUnchanged: boolean }): string | null {
+export function agentNoteOf(
+  failure: AgentEnding | null,
+  // isUnchanged null: not known (policy off reads no checkout state).
+  opts: { isUnchanged: boolean | null; checksPassed: boolean },
+): string | null {
   if (!failure) return null;
   const how = failure.isTimedOut
     ? "ran out of time"
@@ -12,7 +17,8 @@ export function agentNoteOf(failure: AgentEnding | null, opts: { isUnchanged: bo
       ? `exited ${failure.exitCode}`
       : failure.verdict === "error"
         ? "ended in an error"
-        : `ended ${failure.verdict}`;
+        : "was stopped with no exit code";
+  if (!opts.checksPassed) return `the agent ${how}${opts.isUnchanged ? " and changed nothing" : ""}`;
   return opts.isUnchanged
     ? `the agent ${how} and changed nothing: the checks passed on the code as it was before the task`
     : `the agent ${how}; the checks passed on what it left`;

@@ -464,6 +464,23 @@ the code as it was; one that fails after changing something is named too", async
     expect(changed.run.endingReason).toBe(
       "gate green on attempt 1; the agent exited 1; the checks passed on what it left",
     );
+    // Policy warn accepts a red gate: the reason names the agent's ending and claims no passed check.
+    const warned = await makeScenario(h, {
+      checksPolicy: "warn",
+      agentCommand: "echo x > left.txt; exit 1",
+      checkDefaults: [check("red", "false")],
+    });
+    expect((await dispatchAndSettle(h, warned.task.id)).run.endingReason).toBe(
+      "policy warn: accepted with the red gate shown as a warning; the agent exited 1",
+    );
+    const off = await makeScenario(h, {
+      checksPolicy: "off",
+      agentCommand: "exit 3",
+      checkDefaults: [check("ok", "true")],
+    });
+    expect((await dispatchAndSettle(h, off.task.id)).run.endingReason).toBe(
+      "policy off: checks are not run; the agent exited 3",
+    );
     // An agent that passes adds nothing to the reason.
     const fine = await makeScenario(h, { agentCommand: "echo done > done.txt", checkDefaults: [check("ok", "true")] });
     expect((await dispatchAndSettle(h, fine.task.id)).run.endingReason).toBe("gate green on attempt 1");

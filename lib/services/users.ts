@@ -6,7 +6,9 @@ import type { Role } from "../auth/roles";
 import { insertAuditEvent } from "../db/audit";
 import { deleteRole, findRole, listMembers, upsertRole } from "../db/memberships";
 import {
+  countSigninAdmins,
   deleteSessionsOfUser,
+  lockAdmins,
   findUser,
   findUserByEmail,
   insertUser,
@@ -19,6 +21,7 @@ import { getDb, isUniqueViolation } from "../db/client";
 import { AppError, notFound } from "../errors";
 import { auditBy, requireAdmin, requireRole } from "./access";
 import { parseInput } from "./validate";
+import { AUTOMATION_EMAIL } from "../auth/automation";
 
 export async function createUser(actor: Actor, input: unknown): Promise<UserRecord> {
   requireAdmin(actor);
@@ -66,6 +69,12 @@ export async function updateUserByAdmin(actor: Actor, userId: string, input: unk
   const change = parseInput(ZUserUpdate, input);
   const before = await findUser({ id: userId });
   if (!before) throw notFound("User");
+  if (before.email === AUTOMATION_EMAIL)
+    throw new AppError(
+      "conflict",
+      "the automation account is GATEHOUSE_BOOTSTRAP_TOKEN's: it has no password and is turned off by unsetting " +
+        "that setting (or revoking its token), not here",
+    );
   if (userId === actor.userId) {
     if (change.admin === false) throw new AppError("conflict", "you cannot remove your own admin rights");
     if (change.disabled === true) throw new AppError("conflict", "you cannot disable your own account");
@@ -93,6 +102,13 @@ export async function updateUserByAdmin(actor: Actor, userId: string, input: unk
     });
   if (passwordHash) events.push({ action: "user.password-reset", summary: `set a new password for ${before.email}` });
   return getDb().$transaction(async (db) => {
+    // Two admins taking each other's rights at once must not leave none: every admin's row is held first (on
+    // PostgreSQL the second such change waits here for the first, then sees it), the actor must still be an
+    // admin who can sign in, and after the change at least one admin must be left who can.
+    await lockAdmins({ db });
+    const self = actor.userId ? await findUser({ id: actor.userId, db }) : null;
+    if (actor.userId && (!self?.isAdmin || self.disabledAt))
+      throw new AppError("forbidden", "you are no longer an admin who can sign in");
     const user = await updateUser({
       id: userId,
       db,
@@ -103,6 +119,8 @@ export async function updateUserByAdmin(actor: Actor, userId: string, input: unk
         ...(passwordHash ? { passwordHash, failedSignins: 0, lastFailedAt: null } : {}),
       },
     });
+    if ((await countSigninAdmins({ db })) === 0)
+      throw new AppError("conflict", "at least one admin must be left who can sign in");
     if ((isDisabled && !before.disabledAt) || passwordHash) await deleteSessionsOfUser({ userId, db });
     for (const event of events) await insertAuditEvent({ db, event: auditBy(actor, event) });
     return user;

@@ -15,7 +15,7 @@ import {
 } from "../db/users";
 import { config, configFrom, type Env } from "../config/config";
 
-const AUTOMATION_EMAIL = "automation@gatehouse.invalid";
+import { AUTOMATION_EMAIL } from "../auth/automation";
 
 // `env`: another environment than the server's (tests).
 export async function bootstrapAccess(env?: Env): Promise<void> {

@@ -120,7 +120,13 @@ async function judgeAttempt(ctx: AttemptContext, written: WrittenIndex | null): 
     });
     await updateAttempt({ id: attempt.id, changes: { status: "finished", gate: "off", finishedAt: new Date() } });
     await updateRun({ id: run.id, changes: { gate: "off", spentMs: run.spentMs } });
-    return { gate: "off", requiredPassed: 0, commit: null, inconclusiveReason: null };
+    return {
+      gate: "off",
+      requiredPassed: 0,
+      commit: null,
+      inconclusiveReason: null,
+      agentNote: agentNoteOf(ctx.agentFailure, { isUnchanged: null, checksPassed: false }),
+    };
   }
 
   const commit = await headCommit(ctx.checkoutPath).catch(() => null);
@@ -193,7 +199,10 @@ async function judgeAttempt(ctx: AttemptContext, written: WrittenIndex | null): 
     gate,
     requiredPassed: countRequiredPassed(verdicts),
     commit,
-    agentNote: agentNoteOf(ctx.agentFailure, { isUnchanged: !dirty && !!commit && commit === run.startCommit }),
+    agentNote: agentNoteOf(ctx.agentFailure, {
+      isUnchanged: !dirty && !!commit && commit === run.startCommit,
+      checksPassed: gate === "green" && countRequiredPassed(verdicts) > 0,
+    }),
     inconclusiveReason:
       judged.inconclusive ??
       (errored ? couldNotRun(errored, ctx.run.checks.find((c) => c.id === errored.checkId)?.hidden === true) : null),
