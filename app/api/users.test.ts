@@ -150,6 +150,37 @@ a non-admin, an unknown person", async () => {
   });
 });
 
+describe("GET /api/audit pages: entries written in the same millisecond", () => {
+  it("page after page, every entry once, though 60 share one time (the next page starts after the last \
+entry's time and id)", async () => {
+    const at = new Date("2026-01-02T03:04:05.006Z");
+    const label = `same-ms-${process.pid}@example.test`;
+    await t.db.auditEvent.createMany({
+      data: Array.from({ length: 60 }, (_, i) => ({
+        id: `csamems${String(i).padStart(4, "0")}${process.pid}`,
+        at,
+        actorLabel: label,
+        via: "token",
+        action: "auth.signin",
+        summary: `entry ${i}`,
+      })),
+    });
+    const seen: string[] = [];
+    let query = `who=${encodeURIComponent(label)}`;
+    for (let page = 0; page < 3; page++) {
+      const res = await callRoute(audit.GET, { path: `/api/audit?${query}` });
+      expect(res.status, res.text).toBe(200);
+      const events = res.json.events as unknown as { id: string; at: string }[];
+      seen.push(...events.map((e) => e.id));
+      if (!res.json.hasMore) break;
+      const last = events.at(-1)!;
+      query = `who=${encodeURIComponent(label)}&before=${last.at}&beforeId=${last.id}`;
+    }
+    expect(seen).toHaveLength(60);
+    expect(new Set(seen).size).toBe(60);
+  });
+});
+
 describe("PATCH /api/users/:id between admins, and on the automation account", () => {
   const patchAs = (token: string, userId: string, body: unknown) =>
     callRoute(userRoute.PATCH, { method: "PATCH", params: { userId }, body, token });
@@ -283,6 +314,10 @@ naming kind", async () => {
       expect(e.action).toMatch(/^auth\./);
     }
     expect((await read("who=nobody-did-this@example.test")).json.events).toEqual([]);
+
+    // % and _ are no wildcards: they match only themselves.
+    for (const who of ["%", "_", "f_ltered"])
+      expect((await read(`who=${encodeURIComponent(who)}`)).json.events).toEqual([]);
 
     const wrong = await read("kind=everything");
     expect(wrong.status).toBe(400);

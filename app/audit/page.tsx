@@ -16,21 +16,26 @@ export const metadata: Metadata = { title: "Audit" };
 export default async function AuditPage({
   searchParams,
 }: {
-  searchParams: Promise<{ workId?: string; before?: string; kind?: string; who?: string }>;
+  searchParams: Promise<{ workId?: string; before?: string; beforeId?: string; kind?: string; who?: string }>;
 }) {
   const q = await searchParams;
   const workId = pageTextParam(q.workId);
   const before = pageTimeParam(q.before);
+  const beforeId = before ? pageTextParam(q.beforeId) : undefined;
   // Filters a link or the form carried; anything else (a kind that is none) is no filter.
   const kind = isAuditKind(q.kind) ? q.kind : undefined;
   const who = auditWhoFilter(pageTextParam(q.who));
   const actor = await getPageActor();
   const refusal = await auditRefusalOf(actor, workId);
   if (refusal) return <AuditRefused refusal={refusal} />;
-  const { events, hasMore, work } = await orNotFound(readAuditOfWork(actor, { workId, before, kind, who }));
+  const { events, hasMore, work } = await orNotFound(readAuditOfWork(actor, { workId, before, beforeId, kind, who }));
   const kept = { ...(workId ? { workId } : {}), ...(kind ? { kind } : {}), ...(who ? { who } : {}) };
   const older = hasMore
-    ? `/audit?${new URLSearchParams({ ...kept, before: events[events.length - 1].at.toISOString() })}`
+    ? `/audit?${new URLSearchParams({
+        ...kept,
+        before: events[events.length - 1].at.toISOString(),
+        beforeId: events[events.length - 1].id,
+      })}`
     : null;
   const isFiltered = !!kind || !!who;
   return (

@@ -38,37 +38,53 @@ export async function listAuditEvents(opts: {
   actionPrefix?: string;
   // Any of these prefixes (one kind of entries: lib/gates/audit-kinds.ts).
   actionPrefixes?: readonly string[];
-  // Part of the actor's label.
+  // Part of the actor's label, matched literally: as typed, or in lower case (emails are stored so; "Gatehouse"
+  // and workers' names are not).
   actorLike?: string;
+  // Entries older than this one (its time and id: entries written in the same millisecond are told apart by
+  // their ids, in the order the page shows them), or than this time.
   before?: Date;
+  beforeId?: string;
   take: number;
   db?: DbOrTx;
 }): Promise<AuditRecord[]> {
-  const rows = await (opts.db ?? getDb()).auditEvent.findMany({
-    where: {
-      ...(opts.workId ? { workId: opts.workId } : {}),
-      ...(opts.taskId ? { taskId: opts.taskId } : {}),
-      ...(opts.actions ? { action: { in: opts.actions } } : {}),
-      ...(opts.actionPrefix ? { action: { startsWith: opts.actionPrefix } } : {}),
-      AND: [
-        ...(opts.actionPrefixes ? [{ OR: opts.actionPrefixes.map((p) => ({ action: { startsWith: p } })) }] : []),
-        // As typed, or in lower case (emails are stored so; "Gatehouse" and workers' names are not).
-        ...(opts.actorLike
-          ? [
-              {
-                OR: [...new Set([opts.actorLike, opts.actorLike.toLowerCase()])].map((v) => ({
-                  actorLabel: { contains: v },
-                })),
-              },
-            ]
-          : []),
-      ],
-      ...(opts.before ? { at: { lt: opts.before } } : {}),
-    },
-    orderBy: [{ at: "desc" }, { id: "desc" }],
-    take: opts.take,
-  });
-  return rows.map((r) => ({
+  const db = opts.db ?? getDb();
+  const like = opts.actorLike;
+  const likes = like ? [...new Set([like, like.toLowerCase()])] : [];
+  // SQL's LIKE (what `contains` becomes) reads % and _ as wildcards: what they let through is read again here,
+  // literally, and more rows fetched (a few batches at most) until the page is full.
+  const isWildcard = likes.some((v) => /[%_]/.test(v));
+  const matches = (label: string) => likes.length === 0 || likes.some((v) => label.includes(v));
+  const found: AuditEvent[] = [];
+  let cursor = opts.before ? { at: opts.before, id: opts.beforeId } : null;
+  for (let batch = 0; batch < (isWildcard ? 20 : 1) && found.length < opts.take; batch++) {
+    const rows = await db.auditEvent.findMany({
+      where: {
+        ...(opts.workId ? { workId: opts.workId } : {}),
+        ...(opts.taskId ? { taskId: opts.taskId } : {}),
+        ...(opts.actions ? { action: { in: opts.actions } } : {}),
+        ...(opts.actionPrefix ? { action: { startsWith: opts.actionPrefix } } : {}),
+        AND: [
+          ...(opts.actionPrefixes ? [{ OR: opts.actionPrefixes.map((p) => ({ action: { startsWith: p } })) }] : []),
+          ...(likes.length > 0 ? [{ OR: likes.map((v) => ({ actorLabel: { contains: v } })) }] : []),
+          ...(cursor
+            ? [
+                cursor.id
+                  ? { OR: [{ at: { lt: cursor.at } }, { at: cursor.at, id: { lt: cursor.id } }] }
+                  : { at: { lt: cursor.at } },
+              ]
+            : []),
+        ],
+      },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+      take: isWildcard ? Math.max(opts.take, 500) : opts.take,
+    });
+    found.push(...rows.filter((r) => matches(r.actorLabel)));
+    const last = rows.at(-1);
+    if (!last || rows.length < (isWildcard ? Math.max(opts.take, 500) : opts.take)) break;
+    cursor = { at: last.at, id: last.id };
+  }
+  return found.slice(0, opts.take).map((r) => ({
     ...r,
     before: r.before === null ? null : JSON.parse(r.before),
     after: r.after === null ? null : JSON.parse(r.after),

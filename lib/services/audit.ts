@@ -14,6 +14,8 @@ type AuditQuery = {
   workId?: string;
   taskId?: string;
   before?: Date;
+  // With `before`: the id of the entry the last page ended with (entries of one millisecond told apart).
+  beforeId?: string;
   actionPrefix?: string;
   // The audit page's and GET /api/audit's filters: one kind of entries, part of who did them.
   kind?: AuditKind;
@@ -39,6 +41,7 @@ export async function readAuditOfWork(
     workId: opts.workId,
     taskId: opts.taskId,
     before: opts.before,
+    beforeId: opts.beforeId,
     actionPrefix: opts.actionPrefix,
     actionPrefixes: opts.kind ? prefixesOf(opts.kind) : undefined,
     actorLike: opts.who,

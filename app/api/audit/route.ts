@@ -6,7 +6,8 @@ import { readAudit } from "@/lib/services/audit";
 
 export const dynamic = "force-dynamic";
 
-// ?workId= (leads of that Work) or everything (admins); ?before=<ISO time> for the next page; ?kind= one kind
+// ?workId= (leads of that Work) or everything (admins); ?before=<ISO time>&beforeId=<id> (the last entry read)
+// for the next page; ?kind= one kind
 // of entries (access, people, settings, runs), ?who= part of who did them.
 export const GET = apiRoute(async ({ actor, request }) => {
   const q = new URL(request.url).searchParams;
@@ -22,5 +23,9 @@ export const GET = apiRoute(async ({ actor, request }) => {
       { path: "kind", message: `must be one of ${AUDIT_KIND_IDS.join(", ")}` },
     ]);
   const who = auditWhoFilter(textQueryParam(q, "who", 200));
-  return { json: await readAudit(actor, { workId: textQueryParam(q, "workId") || undefined, before, kind, who }) };
+  // With ?before=, the id of the last entry read (entries of one millisecond are told apart by it).
+  const beforeId = before ? textQueryParam(q, "beforeId", 200) || undefined : undefined;
+  return {
+    json: await readAudit(actor, { workId: textQueryParam(q, "workId") || undefined, before, beforeId, kind, who }),
+  };
 });
