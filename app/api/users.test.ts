@@ -10,6 +10,8 @@ import * as userRoute from "./users/[userId]/route";
 import * as ownPassword from "./auth/password/route";
 import * as audit from "./audit/route";
 import { AUTOMATION_EMAIL } from "@/lib/auth/automation";
+import { FREE_PER_ACCOUNT } from "@/lib/auth/throttle";
+import * as tokenRoute from "./auth/token/route";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -147,6 +149,27 @@ a non-admin, an unknown person", async () => {
     expectForbiddenRole(await patch(admin.id, { disabled: true }, person.token), "admin");
     expect((await patch("no-such-user", { disabled: true })).status).toBe(404);
     expect(await t.db.user.count({ where: { id: { in: [person.id, admin.id] }, NOT: { disabledAt: null } } })).toBe(0);
+  });
+});
+
+describe("wrong passwords sent all at once", () => {
+  it("are slowed like ones sent one after another: at most the free allowance is checked, the rest are 429", async () => {
+    const person = await makePerson("besieged");
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        callRoute(tokenRoute.POST, {
+          method: "POST",
+          token: "",
+          headers: { "x-forwarded-for": "203.0.113.77" },
+          body: { email: person.email, password: `wrong-guess-${i}-xyz`, name: "guess" },
+        }),
+      ),
+    );
+    const statuses = guesses.map((g) => g.status);
+    const row = await t.db.user.findUniqueOrThrow({ where: { id: person.id } });
+    expect(row.failedSignins).toBeLessThanOrEqual(FREE_PER_ACCOUNT);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(row.failedSignins);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - row.failedSignins);
   });
 });
 

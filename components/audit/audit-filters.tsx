@@ -21,7 +21,8 @@ export function AuditFilters({ workId, kind, who }: { workId?: string; kind?: Au
         <span className="font-medium">What</span>
         <select name="kind" defaultValue={kind ?? ""} className={`${inputClass} w-56`}>
           <option value="">Everything</option>
-          {AUDIT_KINDS.map((k) => (
+          {/* A Work's trail holds no sign-ins or tokens: that kind is offered on the whole trail only. */}
+          {AUDIT_KINDS.filter((k) => !workId || k.id !== "access").map((k) => (
             <option key={k.id} value={k.id}>
               {k.label}
             </option>

@@ -2,6 +2,7 @@
 // Changing one's own password: the current one, the new one twice. The answer says how many other browsers
 // were signed out.
 import type { ActionResult } from "@/lib/actions/safe-action";
+import { NEW_PASSWORD_RULE } from "@/lib/auth/schemas";
 import { ActionForm, Field, inputClass } from "../ui/action-form";
 
 const FIELDS = [
@@ -41,6 +42,7 @@ export function ChangePasswordForm({
             />
           </Field>
         ))}
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">{NEW_PASSWORD_RULE}</p>
       </div>
     </ActionForm>
   );

@@ -13,6 +13,8 @@ export const ZEmail = z
   .pipe(z.email({ error: "must be an email address" }).max(254, "at most 254 characters"));
 
 // Length is the rule (no required classes of character); ten spaces or one key held down are not a password.
+// The rule below, as a form says it before anyone gets it wrong.
+export const NEW_PASSWORD_RULE = "At least 10 characters, 5 of them different (spaces aside).";
 export const ZNewPassword = z
   .string({ error: (i) => (i.input === undefined ? "required" : "must be text") })
   .min(1, { error: "required", abort: true })

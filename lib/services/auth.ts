@@ -39,8 +39,26 @@ function tooMany(ms: number): AppError {
   return new AppError("too_many", `too many wrong passwords: try again in ${Math.ceil(ms / 1000)} s`);
 }
 
+// Password checks of one account, one at a time in this process: each reads the failures the one before it
+// recorded, so guesses sent all at once are slowed like guesses sent one after another (in parallel, each read
+// the count before any failure was written, and dozens were checked against an allowance of five).
+const checking = new Map<string, Promise<unknown>>();
+async function oneAtATime<T>(key: string, check: () => Promise<T>): Promise<T> {
+  const next = (checking.get(key) ?? Promise.resolve()).catch(() => undefined).then(check);
+  checking.set(key, next);
+  try {
+    return await next;
+  } finally {
+    if (checking.get(key) === next) checking.delete(key);
+  }
+}
+
 // Checks an email and password, slowing repeated failures. Returns the user or throws.
-async function checkPassword(email: string, password: string, address: string | null): Promise<UserRecord> {
+function checkPassword(email: string, password: string, address: string | null): Promise<UserRecord> {
+  return oneAtATime(email.toLowerCase(), () => checkPasswordNow(email, password, address));
+}
+
+async function checkPasswordNow(email: string, password: string, address: string | null): Promise<UserRecord> {
   const addressKey = address ? `addr:${address}` : null;
   const waitAddress = addressKey ? keyWait(addressKey) : 0;
   if (waitAddress > 0) throw tooMany(waitAddress);

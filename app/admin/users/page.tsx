@@ -8,6 +8,7 @@ import { inputClass } from "@/components/ui/input-classes";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader, Pill, rowListClass, Section } from "@/components/ui/page-parts";
 import { ConfirmSubmit } from "@/components/ui/confirm-submit";
+import { NEW_PASSWORD_RULE } from "@/lib/auth/schemas";
 import { createUserAction, setAdminAction, setDisabledAction, setPasswordAction } from "./actions";
 
 export const metadata: Metadata = { title: "People" };
@@ -39,6 +40,7 @@ export default async function UsersPage() {
           <label className="flex items-center gap-2 pb-2 text-sm">
             <input type="checkbox" name="admin" /> admin
           </label>
+          <p className="w-full text-xs text-zinc-500 dark:text-zinc-400">Password: {NEW_PASSWORD_RULE.toLowerCase()}</p>
         </ActionForm>
       </Section>
       <Section title={`Everyone (${users.length})`}>
@@ -122,6 +124,7 @@ function PersonActions({
               required
             />
           </Field>
+          <p className="w-full text-xs text-zinc-500 dark:text-zinc-400">{NEW_PASSWORD_RULE}</p>
         </ActionForm>
       </details>
     </div>
