@@ -153,7 +153,8 @@ a non-admin, an unknown person", async () => {
 });
 
 describe("wrong passwords sent all at once", () => {
-  it("are slowed like ones sent one after another: at most the free allowance is checked, the rest are 429", async () => {
+  it("are slowed like ones sent one after another: at most the free allowance is checked, the rest \
+are 429", async () => {
     const person = await makePerson("besieged");
     const guesses = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
