@@ -230,6 +230,13 @@ enables them again", async ({ page, browser }) => {
   const sam = await signedInContext(browser, person);
 
   await page.goto("/admin/users");
+  // The bootstrap token's account is the setting's to turn off: nothing to press on its row.
+  const automation = page
+    .getByRole("list", { name: "People" })
+    .getByRole("listitem")
+    .filter({ hasText: "automation@gatehouse.invalid" });
+  await expect(automation).toContainText("GATEHOUSE_BOOTSTRAP_TOKEN's account");
+  await expect(automation.getByRole("button")).toHaveCount(0);
   const row = page.getByRole("list", { name: "People" }).getByRole("listitem").filter({ hasText: person.email });
   // Disabling asks first, saying what happens.
   await row.getByRole("button", { name: `Disable ${person.email}` }).click();

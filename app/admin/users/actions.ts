@@ -16,19 +16,21 @@ export async function createUserAction(_state: unknown, form: FormData): Promise
   });
 }
 
-// A plain form action, bound to the person and the new value (as the tokens and access pages do).
-export async function setAdminAction(userId: string, isAdmin: boolean): Promise<void> {
-  await runAction(async (actor) => {
+// Bound to the person and the new value; the refusal comes back to the row (components/ui/row-action-form).
+export async function setAdminAction(userId: string, isAdmin: boolean): Promise<ActionResult<null>> {
+  return runAction(async (actor) => {
     await setAdmin(actor, idArg(userId, "userId"), Boolean(isAdmin));
     revalidatePath("/admin/users");
+    return null;
   });
 }
 
-// Disable (their sessions end, their tokens are refused) or enable again: a plain form action, bound.
-export async function setDisabledAction(userId: string, isDisabled: boolean): Promise<void> {
-  await runAction(async (actor) => {
+// Disable (their sessions end, their tokens are refused) or enable again; bound, as above.
+export async function setDisabledAction(userId: string, isDisabled: boolean): Promise<ActionResult<null>> {
+  return runAction(async (actor) => {
     await updateUserByAdmin(actor, idArg(userId, "userId"), { disabled: Boolean(isDisabled) });
     revalidatePath("/admin/users");
+    return null;
   });
 }
 

@@ -8,6 +8,8 @@ import { inputClass } from "@/components/ui/input-classes";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader, Pill, rowListClass, Section } from "@/components/ui/page-parts";
 import { ConfirmSubmit } from "@/components/ui/confirm-submit";
+import { RowActionForm } from "@/components/ui/row-action-form";
+import { AUTOMATION_EMAIL } from "@/lib/auth/automation";
 import { NEW_PASSWORD_RULE } from "@/lib/auth/schemas";
 import { createUserAction, setAdminAction, setDisabledAction, setPasswordAction } from "./actions";
 
@@ -61,6 +63,10 @@ export default async function UsersPage() {
               </div>
               {u.id === actor.userId ? (
                 <span className="text-xs text-zinc-500 dark:text-zinc-400">you</span>
+              ) : u.email === AUTOMATION_EMAIL ? (
+                <span className="max-w-64 text-xs text-zinc-500 dark:text-zinc-400">
+                  GATEHOUSE_BOOTSTRAP_TOKEN&apos;s account: turned off by unsetting that setting, not here
+                </span>
               ) : (
                 <PersonActions person={u} />
               )}
@@ -81,12 +87,12 @@ function PersonActions({
   return (
     <div className="flex flex-col items-start gap-2 sm:items-end">
       <div className="flex flex-wrap items-center gap-2">
-        <form action={setAdminAction.bind(null, person.id, !person.isAdmin)}>
+        <RowActionForm action={setAdminAction.bind(null, person.id, !person.isAdmin)}>
           <button type="submit" className={buttonClass("secondary", "sm")}>
             {person.isAdmin ? "Remove admin" : "Make admin"}
           </button>
-        </form>
-        <form action={setDisabledAction.bind(null, person.id, !person.disabledAt)}>
+        </RowActionForm>
+        <RowActionForm action={setDisabledAction.bind(null, person.id, !person.disabledAt)}>
           {person.disabledAt ? (
             <button type="submit" className={buttonClass("secondary", "sm")} aria-label={`Enable ${person.email}`}>
               Enable
@@ -101,7 +107,7 @@ function PersonActions({
               }
             />
           )}
-        </form>
+        </RowActionForm>
       </div>
       <details className="group w-full sm:w-auto">
         <summary className="cursor-pointer text-xs text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400">
