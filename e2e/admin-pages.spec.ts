@@ -335,3 +335,26 @@ test("the audit trail is narrowed to one kind of entries and to who did them; th
   await expect(page).toHaveURL(/\/audit$/);
   await expect(filters.getByLabel("What")).toHaveValue("");
 });
+
+test("a row's refused press says why under the row: revoking, from a page left open, a token already revoked", async ({
+  page,
+  context,
+}) => {
+  const name = `stale ${Date.now()}`;
+  await page.goto("/settings/tokens");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByTestId("new-token")).toBeVisible();
+  const stale = await context.newPage();
+  await stale.goto("/settings/tokens");
+  const revoke = async (p: typeof page) => {
+    const row = p.getByRole("list", { name: "Tokens" }).getByRole("listitem").filter({ hasText: name });
+    await row.getByRole("button", { name: `Revoke ${name}` }).click();
+    await row.getByRole("button", { name: "Yes, revoke" }).click();
+    return row;
+  };
+  await expect(await revoke(page)).toContainText("revoked");
+  const row = await revoke(stale);
+  await expect(row.getByRole("alert")).toHaveText("token not found (or already revoked)");
+  await stale.close();
+});

@@ -6,6 +6,7 @@ import type { ActionResult } from "@/lib/actions/safe-action";
 import { ActionForm, Field } from "../ui/action-form";
 import { inputClass } from "../ui/input-classes";
 import { ConfirmSubmit } from "../ui/confirm-submit";
+import { RowActionForm } from "../ui/row-action-form";
 import { EmptyState, Pill, rowListClass, Section } from "../ui/page-parts";
 
 type FormAction<T> = (state: unknown, form: FormData) => Promise<ActionResult<T>>;
@@ -17,7 +18,7 @@ export function PeopleSection({
 }: {
   members: readonly { userId: string; name: string; email: string; role: string }[];
   setRole: FormAction<{ email: string; role: string }>;
-  removeMember: (userId: string) => Promise<void>;
+  removeMember: (userId: string) => Promise<ActionResult<null>>;
 }) {
   return (
     <Section id="access" title="People" description={ROLES.map((r) => `${r}: ${ROLE_CAN[r]}`).join(" · ")}>
@@ -53,9 +54,9 @@ export function PeopleSection({
                 <span className="font-medium">{m.name}</span>{" "}
                 <span className="text-zinc-500 dark:text-zinc-400">{m.email}</span> <Pill tone="sky">{m.role}</Pill>
               </span>
-              <form action={removeMember.bind(null, m.userId)}>
+              <RowActionForm action={removeMember.bind(null, m.userId)}>
                 <ConfirmSubmit label="Remove" what={m.email} question="They lose their role on this Work at once." />
-              </form>
+              </RowActionForm>
             </li>
           ))}
         </ul>
@@ -71,7 +72,7 @@ export function SecretsSection({
 }: {
   secrets: readonly { name: string; updatedAt: Date }[];
   setSecret: FormAction<{ name: string }>;
-  deleteSecret: (name: string) => Promise<void>;
+  deleteSecret: (name: string) => Promise<ActionResult<null>>;
 }) {
   return (
     <Section
@@ -103,13 +104,13 @@ export function SecretsSection({
                 <code className="font-mono font-medium">{s.name}</code>{" "}
                 <span className="text-xs text-zinc-500 dark:text-zinc-400">set {formatDateTime(s.updatedAt)}</span>
               </span>
-              <form action={deleteSecret.bind(null, s.name)}>
+              <RowActionForm action={deleteSecret.bind(null, s.name)}>
                 <ConfirmSubmit
                   label="Delete"
                   what={s.name}
                   question="Checks that use it no longer get it; its value cannot be shown or restored."
                 />
-              </form>
+              </RowActionForm>
             </li>
           ))}
         </ul>

@@ -14,7 +14,11 @@ export async function createTokenAction(
   });
 }
 
-export async function revokeTokenAction(tokenId: string): Promise<void> {
-  await runAction(async (actor) => revokeTokenOfActor(actor, idArg(tokenId, "tokenId")));
-  revalidatePath("/settings/tokens");
+// Bound to the token; a refusal comes back to the row (components/ui/row-action-form).
+export async function revokeTokenAction(tokenId: string): Promise<ActionResult<null>> {
+  return runAction(async (actor) => {
+    await revokeTokenOfActor(actor, idArg(tokenId, "tokenId"));
+    revalidatePath("/settings/tokens");
+    return null;
+  });
 }

@@ -3,6 +3,7 @@ import { getPageActor } from "@/lib/auth/page-actor";
 import { listTokensOfActor } from "@/lib/services/auth";
 import { formatDateTime } from "@/lib/format";
 import { ConfirmSubmit } from "@/components/ui/confirm-submit";
+import { RowActionForm } from "@/components/ui/row-action-form";
 import { EmptyState, PageHeader, rowListClass, Section } from "@/components/ui/page-parts";
 import { TimeAgo } from "@/components/ui/time-ago";
 import { NewTokenForm } from "@/components/auth/new-token-notice";
@@ -51,13 +52,13 @@ export default async function TokensPage() {
                   </div>
                 </div>
                 {t.revokedAt ? null : (
-                  <form action={revokeTokenAction.bind(null, t.id)}>
+                  <RowActionForm action={revokeTokenAction.bind(null, t.id)}>
                     <ConfirmSubmit
                       label="Revoke"
                       what={t.name}
                       question="Anything using it stops working at once; this cannot be undone."
                     />
-                  </form>
+                  </RowActionForm>
                 )}
               </li>
             ))}

@@ -46,9 +46,13 @@ export async function setRoleAction(
   });
 }
 
-export async function removeMemberAction(workId: string, userId: string): Promise<void> {
-  await runAction(async (actor) => removeMember(actor, idArg(workId, "workId"), idArg(userId, "userId")));
-  revalidatePath(`/works/${workId}/settings`, "layout");
+// Bound to the Work and the member; a refusal comes back to the row (components/ui/row-action-form).
+export async function removeMemberAction(workId: string, userId: string): Promise<ActionResult<null>> {
+  return runAction(async (actor) => {
+    await removeMember(actor, idArg(workId, "workId"), idArg(userId, "userId"));
+    revalidatePath(`/works/${workId}/settings`, "layout");
+    return null;
+  });
 }
 
 export async function setSecretAction(
@@ -65,7 +69,11 @@ export async function setSecretAction(
   });
 }
 
-export async function deleteSecretAction(workId: string, name: string): Promise<void> {
-  await runAction(async (actor) => removeSecret(actor, idArg(workId, "workId"), idArg(name, "name")));
-  revalidatePath(`/works/${workId}/settings`, "layout");
+// Bound, as above.
+export async function deleteSecretAction(workId: string, name: string): Promise<ActionResult<null>> {
+  return runAction(async (actor) => {
+    await removeSecret(actor, idArg(workId, "workId"), idArg(name, "name"));
+    revalidatePath(`/works/${workId}/settings`, "layout");
+    return null;
+  });
 }
