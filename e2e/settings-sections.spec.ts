@@ -281,3 +281,42 @@ Back between its sections asks nothing", async ({ page }) => {
   await expect.poll(() => asked).toHaveLength(2);
   await expect(page).toHaveURL(new RegExp(`/works/${workId}$`));
 });
+
+test("without the Navigation API (browsers that lack it), Forward and Back out of unsaved edits, kept, leave \
+the page's address and its edits as they were", async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(window, "navigation", { value: undefined, configurable: true });
+  });
+  const { workId } = await workWithChecks("Back guard, no Navigation API", [unit]);
+  const proof = new RegExp(`/works/${workId}/settings/proof$`);
+  await page.goto(`/works/${workId}`);
+  expect(await page.evaluate(() => (window as { navigation?: unknown }).navigation)).toBeUndefined();
+  await page.getByRole("link", { name: "Edit checks and policy" }).click();
+  await nav(page).getByRole("link", { name: "Proof", exact: true }).click();
+  await expect(page).toHaveURL(proof);
+  // A page ahead in the history, left while nothing was edited; back on the proof section, edited.
+  await page.getByRole("link", { name: "Inbox", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goBack();
+  await expect(page).toHaveURL(proof);
+  await fillUntilHeld(page, "Protected files", "scripts/**");
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const isKept = async () => {
+    await expect(page).toHaveURL(proof);
+    await expect(page.getByLabel("Protected files", { exact: true })).toHaveValue("scripts/**");
+  };
+  // Forward to the Inbox: asked; kept.
+  await page.goForward();
+  await expect.poll(() => asked).toHaveLength(1);
+  await isKept();
+  // Back, as far as out of the settings: asked again; kept.
+  await expect(async () => {
+    await page.goBack();
+    expect(asked).toHaveLength(2);
+  }).toPass();
+  await isKept();
+});

@@ -3,15 +3,18 @@
 // do following a link out of the editor and the browser's Back or Forward to a page outside it (a confirm
 // dialog before the app navigates; Back and Forward through components/layout/history-guard.ts). Pages within
 // `stayWithin` (the other sections of the same settings, which keep the edits) go ahead.
+import { usePathname } from "next/navigation";
 import { useEffect } from "react";
 import { guardHistory } from "../layout/history-guard";
 
 const LEAVE_QUESTION = "Leave this page? Your changes here are not saved.";
 
 export function useLeaveGuard(isDirty: boolean, stayWithin?: string): void {
+  // The address the history guard keeps follows the page (the settings' sections change it).
+  const pathname = usePathname();
   useEffect(() => {
     if (!isDirty) return;
-    const page = window.location.pathname;
+    const page = pathname;
     // A destination the edits survive: this page, or another section of the same settings.
     const keepsEdits = (to: URL) =>
       to.pathname === page ||
@@ -38,5 +41,5 @@ export function useLeaveGuard(isDirty: boolean, stayWithin?: string): void {
       document.removeEventListener("click", onClick, true);
       unguard();
     };
-  }, [isDirty, stayWithin]);
+  }, [isDirty, stayWithin, pathname]);
 }

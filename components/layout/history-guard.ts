@@ -5,8 +5,8 @@
 // effect runs before the router's (a child's effects run before its parent's), and it is the only one. While a
 // page has set a guard that says no (the person chose to stay), the router never hears of the traversal, and
 // the history is taken back to where it was — as far as it came, told by the entry it came from, which the
-// Navigation API (where the browser has it) names just before `popstate`; without it, one step forward, since
-// Back is by far the usual way out. The return is kept from the router too.
+// Navigation API (where the browser has it) names just before `popstate`; without it, the page's entry is put
+// back on top. The return is kept from the router too.
 type Guard = (to: URL) => boolean;
 type EntryChange = { from: { index: number } };
 type Navigation = {
@@ -15,14 +15,18 @@ type Navigation = {
   removeEventListener(type: "currententrychange", listener: (event: EntryChange) => void): void;
 };
 
-let guard: Guard | null = null;
+// The guard, and the page it keeps: its address and its history entry's state (the router's, as it was).
+type Held = { mayLeave: Guard; url: string; state: unknown };
+let held: Held | null = null;
 
-// `mayLeave(to)` answers whether the history may go to `to` (asking the person if need be); null: no guard.
+// `mayLeave(to)` answers whether the history may go to `to` (asking the person if need be). Called again
+// whenever the page's address changes (another section of the same settings), so the address kept is current.
 // Returns the way to take it off again (which leaves a later page's guard alone).
 export function guardHistory(mayLeave: Guard): () => void {
-  guard = mayLeave;
+  const mine: Held = { mayLeave, url: window.location.href, state: window.history.state };
+  held = mine;
   return () => {
-    if (guard === mayLeave) guard = null;
+    if (held === mine) held = null;
   };
 }
 
@@ -41,13 +45,18 @@ export function installHistoryGuard(): () => void {
       event.stopImmediatePropagation();
       return;
     }
-    if (!guard || guard(new URL(window.location.href))) return;
+    if (!held || held.mayLeave(new URL(window.location.href))) return;
     event.stopImmediatePropagation();
     const now = navigation?.currentEntry?.index;
-    const delta = cameFrom !== null && now !== undefined ? cameFrom - now : 1;
-    returningUntil = performance.now() + 1000;
-    // Never go(0): that reloads the page, edits and all.
-    window.history.go(delta === 0 ? 1 : delta);
+    if (cameFrom !== null && now !== undefined && cameFrom !== now) {
+      returningUntil = performance.now() + 1000;
+      window.history.go(cameFrom - now);
+      return;
+    }
+    // Without the Navigation API the way back is not known (Back or Forward, how far): the page's own entry is
+    // put back on top instead — its address and the router's state, which the router never saw change (the
+    // entries beyond it are dropped, as after any new page). No popstate comes of it.
+    window.history.pushState(held.state, "", held.url);
   };
   window.addEventListener("popstate", onPopState);
   navigation?.addEventListener("currententrychange", onEntryChange);
