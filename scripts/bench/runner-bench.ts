@@ -384,29 +384,36 @@ export const FLOODS = {
   "yes | head -c 200000000": "yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c 200000000",
 };
 
+// The sandbox the floor benches start commands in: a data dir with a checkout and a HOME in it, and a check's
+// plan for them (the data dir and the install folder masked, the checkout and HOME bound back read-write).
+function floorSandbox(root: string) {
+  const mode = defaultRunnerDeps().sandbox;
+  if (mode.kind !== "bwrap") throw new Error(`the sandbox is not available here: ${JSON.stringify(mode)}`);
+  const dataDir = path.join(root, "data");
+  const checkout = path.join(dataDir, "worktrees", "t");
+  const home = path.join(dataDir, "run-files", "r", "1", "home");
+  for (const d of [checkout, home]) fs.mkdirSync(d, { recursive: true });
+  const plan: SandboxPlan = {
+    mounts: [],
+    masks: [dataDir, process.cwd()],
+    binds: [
+      { path: checkout, mode: "rw" },
+      { path: home, mode: "rw" },
+    ],
+    network: "on",
+    cwd: checkout,
+  };
+  return { bwrap: mode.bwrap, dataDir, checkout, home, plan };
+}
+
 // Where a sandboxed command's time goes (issue 27 item 2): the same `bash -c true` started through the
 // spawner bare, under bubblewrap with only the namespaces and `/` read-only (bwrap's own floor), and under
 // the full plan of a check (its IPC namespace, /dev, /proc, the private /tmp and /var/tmp, the data dir
 // and install folder masked, the checkout, its git dir and HOME bound back). Medians per command.
 export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
-  const mode = defaultRunnerDeps().sandbox;
-  if (mode.kind !== "bwrap") throw new Error(`the sandbox is not available here: ${JSON.stringify(mode)}`);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-floor-"));
   try {
-    const dataDir = path.join(root, "data");
-    const checkout = path.join(dataDir, "worktrees", "t");
-    const home = path.join(dataDir, "run-files", "r", "1", "home");
-    for (const d of [checkout, home]) fs.mkdirSync(d, { recursive: true });
-    const fullPlan: SandboxPlan = {
-      mounts: [],
-      masks: [dataDir, process.cwd()],
-      binds: [
-        { path: checkout, mode: "rw" },
-        { path: home, mode: "rw" },
-      ],
-      network: "on",
-      cwd: checkout,
-    };
+    const { bwrap, dataDir, checkout, home, plan: fullPlan } = floorSandbox(root);
     const full = bwrapArgs(fullPlan);
     const minimal = ["--unshare-user", "--unshare-pid", "--ro-bind", "/", "/", "--chdir", checkout, "--"];
     const bash = [...BASH_ARGS, "true"];
@@ -421,12 +428,8 @@ export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
     };
     const variants: [string, string, string[]][] = [
       ["bash", "bash", bash],
-      [
-        "bwrap, namespaces and / only",
-        nativeSpawnerPath(),
-        ["--sandbox-wait", mode.bwrap, ...minimal, "bash", ...bash],
-      ],
-      ["bwrap, a check's plan", nativeSpawnerPath(), ["--sandbox-wait", mode.bwrap, ...full, "bash", ...bash]],
+      ["bwrap, namespaces and / only", nativeSpawnerPath(), ["--sandbox-wait", bwrap, ...minimal, "bash", ...bash]],
+      ["bwrap, a check's plan", nativeSpawnerPath(), ["--sandbox-wait", bwrap, ...full, "bash", ...bash]],
     ];
     const times = variants.map(() => [] as number[]);
     for (let i = 0; i < commands; i++)
@@ -439,7 +442,7 @@ export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
     const runAs = defaultRunnerDeps().runAs;
     fs.chmodSync(root, 0o755);
     for (const d of [checkout, home]) giveTo(d, runAs);
-    const shared = new AttemptSandboxes(mode.bwrap, { dataDir, runId: "r", n: 1, runAs });
+    const shared = new AttemptSandboxes(bwrap, { dataDir, runId: "r", n: 1, runAs });
     const openStarted = performance.now();
     const held = await shared.insideFor({ ...fullPlan, cwd: checkout });
     if ("error" in held) throw new Error(held.error);
@@ -479,28 +482,13 @@ export async function benchSandboxFloor(commands: number): Promise<BenchRow> {
 // and the same 20 in an attempt's sandbox started for them (bwrap, then each command isolated as a check
 // is: its own user, mount and IPC namespace, a fresh /tmp), against the bash loop; interleaved per round.
 export async function benchChecksFloor(rounds: number): Promise<BenchRow> {
-  const mode = defaultRunnerDeps().sandbox;
-  if (mode.kind !== "bwrap") throw new Error(`the sandbox is not available here: ${JSON.stringify(mode)}`);
   fs.mkdirSync(BENCH_DATA_PARENT, { recursive: true });
   const root = fs.mkdtempSync(path.join(BENCH_DATA_PARENT, "checks-floor-"));
   try {
-    const dataDir = path.join(root, "data");
-    const checkout = path.join(dataDir, "worktrees", "t");
-    const home = path.join(dataDir, "run-files", "r", "1", "home");
-    for (const d of [checkout, home]) fs.mkdirSync(d, { recursive: true });
+    const { bwrap, dataDir, checkout, home, plan } = floorSandbox(root);
     const runAs = defaultRunnerDeps().runAs;
     fs.chmodSync(root, 0o755);
     for (const d of [checkout, home]) giveTo(d, runAs);
-    const plan: SandboxPlan = {
-      mounts: [],
-      masks: [dataDir, process.cwd()],
-      binds: [
-        { path: checkout, mode: "rw" },
-        { path: home, mode: "rw" },
-      ],
-      network: "on",
-      cwd: checkout,
-    };
     const bash = [...BASH_ARGS, "true"];
     const env = shellEnv(home);
     const twenty = async (launcher: Launcher) => {
@@ -526,7 +514,7 @@ export async function benchChecksFloor(rounds: number): Promise<BenchRow> {
     const starts: number[] = [];
     const sandboxed = async () => {
       const started = performance.now();
-      const sandboxes = new AttemptSandboxes(mode.bwrap, { dataDir, runId: "r", n: ++n, runAs });
+      const sandboxes = new AttemptSandboxes(bwrap, { dataDir, runId: "r", n: ++n, runAs });
       const held = await sandboxes.insideFor(plan);
       if ("error" in held) throw new Error(held.error);
       starts.push(performance.now() - started);
