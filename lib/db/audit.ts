@@ -54,6 +54,7 @@ export async function listAuditEvents(opts: {
   // SQL's LIKE (what `contains` becomes) reads % and _ as wildcards: what they let through is read again here,
   // literally, and more rows fetched (a few batches at most) until the page is full.
   const isWildcard = likes.some((v) => /[%_]/.test(v));
+  const batchSize = isWildcard ? Math.max(opts.take, 500) : opts.take;
   const matches = (label: string) => likes.length === 0 || likes.some((v) => label.includes(v));
   const found: AuditEvent[] = [];
   let cursor = opts.before ? { at: opts.before, id: opts.beforeId } : null;
@@ -77,11 +78,11 @@ export async function listAuditEvents(opts: {
         ],
       },
       orderBy: [{ at: "desc" }, { id: "desc" }],
-      take: isWildcard ? Math.max(opts.take, 500) : opts.take,
+      take: batchSize,
     });
     found.push(...rows.filter((r) => matches(r.actorLabel)));
     const last = rows.at(-1);
-    if (!last || rows.length < (isWildcard ? Math.max(opts.take, 500) : opts.take)) break;
+    if (!last || rows.length < batchSize) break;
     cursor = { at: last.at, id: last.id };
   }
   return found.slice(0, opts.take).map((r) => ({

@@ -1,5 +1,6 @@
 // What happens after an attempt the runner judged: accept, try again, wait for a person, or end partial (an
 // attempt found inconclusive ends the run before this is asked).
+import { withAgentNote } from "./agent-note";
 import type { Gate } from "./gate";
 import type { ChecksPolicy } from "./work-schema";
 
@@ -40,20 +41,20 @@ export type AttemptOutcome = {
   // The USD budget ran out (the agent CLI's reported cost): how much of how much, e.g. "$1.20 of $1.00".
   usdSpent?: string | null;
   isNothingRequired: boolean;
+  // How the agent ended when it did not pass (lib/gates/agent-note.ts): an accepted ending says it too.
+  agentNote?: string | null;
 };
 
 export function decideNextStep(o: AttemptOutcome): NextStep {
-  if (o.policy === "off") return { kind: "accept", reason: "policy off: checks are not run" };
-  if (o.gate === "green") {
-    return {
-      kind: "accept",
-      reason: o.isNothingRequired
+  const accept = (reason: string): NextStep => ({ kind: "accept", reason: withAgentNote(reason, o.agentNote) });
+  if (o.policy === "off") return accept("policy off: checks are not run");
+  if (o.gate === "green")
+    return accept(
+      o.isNothingRequired
         ? `gate green on attempt ${o.attemptN} (nothing required)`
         : `gate green on attempt ${o.attemptN}`,
-    };
-  }
-  if (o.policy === "warn")
-    return { kind: "accept", reason: "policy warn: accepted with the red gate shown as a warning" };
+    );
+  if (o.policy === "warn") return accept("policy warn: accepted with the red gate shown as a warning");
   if (o.isBudgetSpent) return { kind: "partial", reason: `budget of ${o.budgetSec}s spent with the gate still red` };
   if (o.usdSpent) return { kind: "partial", reason: `budget in USD spent (${o.usdSpent}) with the gate still red` };
   if (o.attemptN >= o.maxAttempts) {

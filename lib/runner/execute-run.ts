@@ -4,7 +4,6 @@ import fs from "node:fs";
 import { supersedeOlderRuns } from "../db/decisions";
 import { sandboxSettingsOf } from "../gates/work-settings";
 import { ACTIVE_RUN_STATUSES, CANCELLED_BY, pickBestAttempt, decideNextStep } from "../gates/run-ending";
-import { withAgentNote } from "../gates/agent-note";
 import { endedGate, isNothingRequired } from "../gates/gate";
 import { formatUsd, isUsdBudgetSpent, usdSpent } from "../gates/usd-budget";
 import type { Ending } from "../gates/run-ending";
@@ -191,10 +190,11 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
       budgetSec: run.budgetSec,
       usdSpent: await usdSpentOf(run),
       isNothingRequired: isNothingRequired(run.checks),
+      agentNote: result.agentNote,
     });
     switch (step.kind) {
       case "accept":
-        await endRun(run, "accepted", withAgentNote(step.reason, result.agentNote));
+        await endRun(run, "accepted", step.reason);
         // The task's older partial runs no longer need a decision: this one did the work (a first run has none).
         if (run.number > 1) await supersedeOlderRuns({ taskId: run.taskId, number: run.number, byRunId: run.id });
         return deps.afterAccepted?.(run).catch((error) => console.error("gatehouse: auto-merge failed", error));

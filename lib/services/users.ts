@@ -57,10 +57,6 @@ export async function listAllUsers(actor: Actor): Promise<UserRecord[]> {
   return listUsers();
 }
 
-export async function setAdmin(actor: Actor, userId: string, isAdmin: boolean): Promise<UserRecord> {
-  return updateUserByAdmin(actor, userId, { admin: isAdmin });
-}
-
 // An admin's change to another person: admin rights, disabled or enabled, a new password. Disabling or a new
 // password ends the person's sessions (each browser signs in again); a disabled person's API tokens are
 // refused until they are enabled again. All of it is written together, with one audit entry per change.

@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
-import { createUser, setAdmin, updateUserByAdmin } from "@/lib/services/users";
+import { createUser, updateUserByAdmin } from "@/lib/services/users";
 
 export async function createUserAction(_state: unknown, form: FormData): Promise<ActionResult<{ email: string }>> {
   return runAction(async (actor) => {
@@ -19,7 +19,7 @@ export async function createUserAction(_state: unknown, form: FormData): Promise
 // Bound to the person and the new value; the refusal comes back to the row (components/ui/row-action-form).
 export async function setAdminAction(userId: string, isAdmin: boolean): Promise<ActionResult<null>> {
   return runAction(async (actor) => {
-    await setAdmin(actor, idArg(userId, "userId"), Boolean(isAdmin));
+    await updateUserByAdmin(actor, idArg(userId, "userId"), { admin: Boolean(isAdmin) });
     revalidatePath("/admin/users");
     return null;
   });

@@ -195,13 +195,14 @@ async function judgeAttempt(ctx: AttemptContext, written: WrittenIndex | null): 
   if (run.number > 1 || attempt.n > 1)
     await markFlakyResults({ attemptId: attempt.id, taskId: run.taskId, commit, isDirty: dirty });
   await updateRun({ id: run.id, changes: { gate, spentMs: run.spentMs } });
+  const requiredPassed = countRequiredPassed(verdicts);
   return {
     gate,
-    requiredPassed: countRequiredPassed(verdicts),
+    requiredPassed,
     commit,
     agentNote: agentNoteOf(ctx.agentFailure, {
       isUnchanged: !dirty && !!commit && commit === run.startCommit,
-      checksPassed: gate === "green" && countRequiredPassed(verdicts) > 0,
+      checksPassed: gate === "green" && requiredPassed > 0,
     }),
     inconclusiveReason:
       judged.inconclusive ??
