@@ -446,44 +446,32 @@ its checks are not re-run", async () => {
 
   it("an agent that fails and changes nothing: the green gate accepts, and the ending says the checks passed on \
 the code as it was; one that fails after changing something is named too", async () => {
-    const idle = await makeScenario(h, {
-      agentCommand: "echo 'no API key'; exit 3",
-      checkDefaults: [check("ok", "true")],
-    });
-    const unchanged = await dispatchAndSettle(h, idle.task.id);
-    expect([unchanged.run.ending, unchanged.run.endingReason]).toEqual([
+    // The run of a new task with this agent and these checks, settled: its ending and reason.
+    const endingOf = async (agentCommand: string, checks: ReturnType<typeof check>[], checksPolicy?: string) => {
+      const s = await makeScenario(h, {
+        agentCommand,
+        checkDefaults: checks,
+        ...(checksPolicy ? { checksPolicy } : {}),
+      });
+      const { run } = await dispatchAndSettle(h, s.task.id);
+      return [run.ending, run.endingReason];
+    };
+    const ok = [check("ok", "true")];
+    expect(await endingOf("echo 'no API key'; exit 3", ok)).toEqual([
       "accepted",
       "gate green on attempt 1; the agent exited 3 and changed nothing: the checks passed on the code as it was " +
         "before the task",
     ]);
-    const partway = await makeScenario(h, {
-      agentCommand: "echo half > half.txt; exit 1",
-      checkDefaults: [check("ok", "true")],
-    });
-    const changed = await dispatchAndSettle(h, partway.task.id);
-    expect(changed.run.endingReason).toBe(
+    expect((await endingOf("echo half > half.txt; exit 1", ok))[1]).toBe(
       "gate green on attempt 1; the agent exited 1; the checks passed on what it left",
     );
     // Policy warn accepts a red gate: the reason names the agent's ending and claims no passed check.
-    const warned = await makeScenario(h, {
-      checksPolicy: "warn",
-      agentCommand: "echo x > left.txt; exit 1",
-      checkDefaults: [check("red", "false")],
-    });
-    expect((await dispatchAndSettle(h, warned.task.id)).run.endingReason).toBe(
+    expect((await endingOf("echo x > left.txt; exit 1", [check("red", "false")], "warn"))[1]).toBe(
       "policy warn: accepted with the red gate shown as a warning; the agent exited 1",
     );
-    const off = await makeScenario(h, {
-      checksPolicy: "off",
-      agentCommand: "exit 3",
-      checkDefaults: [check("ok", "true")],
-    });
-    expect((await dispatchAndSettle(h, off.task.id)).run.endingReason).toBe(
-      "policy off: checks are not run; the agent exited 3",
-    );
+    expect((await endingOf("exit 3", ok, "off"))[1]).toBe("policy off: checks are not run; the agent exited 3");
     // An agent that passes adds nothing to the reason.
-    const fine = await makeScenario(h, { agentCommand: "echo done > done.txt", checkDefaults: [check("ok", "true")] });
-    expect((await dispatchAndSettle(h, fine.task.id)).run.endingReason).toBe("gate green on attempt 1");
+    expect((await endingOf("echo done > done.txt", ok))[1]).toBe("gate green on attempt 1");
   });
 
   it("an agent that could not start (exit 127) makes the run inconclusive, and no check runs", async () => {

@@ -31,13 +31,7 @@ export default async function UsersPage() {
             <input name="name" className={`${inputClass} w-48`} />
           </Field>
           <Field label="Password">
-            <input
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              className={`${inputClass} w-48`}
-              required
-            />
+            <NewPasswordInput width="w-48" />
           </Field>
           <label className="flex items-center gap-2 pb-2 text-sm">
             <input type="checkbox" name="admin" /> admin
@@ -122,17 +116,18 @@ function PersonActions({
           className="mt-2"
         >
           <Field label="New password" name="password">
-            <input
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              className={`${inputClass} w-56`}
-              required
-            />
+            <NewPasswordInput width="w-56" />
           </Field>
           <p className="w-full text-xs text-zinc-500 dark:text-zinc-400">{NEW_PASSWORD_RULE}</p>
         </ActionForm>
       </details>
     </div>
+  );
+}
+
+// A password someone is given (a new person's, or a new one for someone who lost theirs).
+function NewPasswordInput({ width }: { width: string }) {
+  return (
+    <input name="password" type="password" autoComplete="new-password" className={`${inputClass} ${width}`} required />
   );
 }
