@@ -2,8 +2,7 @@ import { pageTextParam, pageTimeParam } from "@/lib/pages/query-params";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getPageActor } from "@/lib/auth/page-actor";
-import { loadInbox } from "@/lib/services/inbox";
-import { ENDINGS } from "@/lib/gates/run-ending";
+import { ENDING_FILTER_LABELS, INBOX_ENDING_FILTERS, loadInbox } from "@/lib/services/inbox";
 import { DecisionCards, InboxList } from "@/components/runs/inbox-list";
 import { EmptyState, PageHeader, Section } from "@/components/ui/page-parts";
 import { buttonClass } from "@/components/ui/button";
@@ -50,9 +49,9 @@ export default async function InboxPage({ searchParams }: Props) {
           <label htmlFor="filter-ending">Ending</label>
           <select id="filter-ending" name="ending" defaultValue={inbox.filters.ending ?? ""} className={inputClass}>
             <option value="">Any ending</option>
-            {ENDINGS.map((e) => (
+            {INBOX_ENDING_FILTERS.map((e) => (
               <option key={e} value={e}>
-                {e}
+                {ENDING_FILTER_LABELS[e]}
               </option>
             ))}
           </select>

@@ -118,6 +118,55 @@ test("the inbox filters endings by Work and ending", async ({ page }) => {
   await expect(page.getByText("No runs match these filters")).toBeVisible();
 });
 
+test("a run accepted though its agent gave up is flagged wherever its ending shows, and the inbox can list only those", async ({
+  page,
+}) => {
+  const settings = { requireTests: "off", vacuousPolicy: "off" };
+  const gaveUp = await workWithChecks("Agent gave up", [check("ok", "true")], {
+    ...settings,
+    agentCommand: "echo 'no API key'; exit 3",
+  });
+  const didIt = await workWithChecks("Agent did it", [check("ok", "true")], {
+    ...settings,
+    agentCommand: "echo done > done.txt",
+  });
+  const [gaveUpRun, didItRun] = [await dispatch(gaveUp.taskId), await dispatch(didIt.taskId)];
+  await expect.poll(async () => (await runJson(gaveUpRun)).ending).toBe("accepted");
+  await expect.poll(async () => (await runJson(didItRun)).ending).toBe("accepted");
+  expect((await runJson(gaveUpRun)).agentCaveat).toBe("agent-failed-no-change");
+  expect((await runJson(didItRun)).agentCaveat).toBeNull();
+
+  // The run's header: accepted, and beside it what the agent did.
+  await page.goto(`/runs/${gaveUpRun}`);
+  const header = page.locator("h1");
+  await expect(header.locator('[data-ending="accepted"]')).toBeVisible();
+  await expect(header.locator("[data-agent-caveat]")).toHaveText("Agent failed, no change");
+  await page.goto(`/runs/${didItRun}`);
+  await expect(page.locator('h1 [data-ending="accepted"]')).toBeVisible();
+  await expect(page.locator("h1 [data-agent-caveat]")).toHaveCount(0);
+
+  // The task's run history and its Work's task list.
+  await page.goto(`/tasks/${gaveUp.taskId}`);
+  await expect(page.locator("[data-agent-caveat]").first()).toHaveText("Agent failed, no change");
+  await page.goto(`/works/${gaveUp.workId}`);
+  await expect(page.locator("[data-agent-caveat]:visible")).toHaveText("Agent failed, no change");
+
+  // The inbox: the chip on its row; the filter keeps such runs and leaves the clean acceptance out.
+  await page.goto("/");
+  const endings = page.getByRole("list", { name: "Recent endings" });
+  const gaveUpRow = endings.getByRole("listitem").filter({ hasText: "Agent gave up" });
+  await expect(gaveUpRow.locator("[data-agent-caveat]")).toHaveText("Agent failed, no change");
+  await expect(
+    endings.getByRole("listitem").filter({ hasText: "Agent did it" }).locator("[data-agent-caveat]"),
+  ).toHaveCount(0);
+  await page.getByLabel("Ending", { exact: true }).selectOption({ label: "Accepted, agent failed" });
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/ending=agent-failed/);
+  await expect(endings.getByRole("listitem").filter({ hasText: "Agent gave up" })).toHaveCount(1);
+  await expect(endings.getByRole("listitem").filter({ hasText: "Agent did it" })).toHaveCount(0);
+  await expect(page.getByLabel("Ending", { exact: true })).toHaveValue("agent-failed");
+});
+
 test("pages fit a 375 px phone without sideways scrolling", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   const demo = await demoWorkJson();

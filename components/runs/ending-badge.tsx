@@ -1,5 +1,6 @@
 // How a run ended (or where it stands): the next move for a delivery owner.
 import type { Ending, RunStatus } from "@/lib/gates/run-ending";
+import { AGENT_CAVEAT_LABELS, agentCaveatOf, type AgentCaveat } from "@/lib/gates/agent-note";
 
 const ENDING: Record<Ending, { label: string; className: string }> = {
   accepted: {
@@ -28,13 +29,17 @@ export function EndingBadge({
   ending,
   needsDecision = false,
   isSuperseded = false,
+  agentCaveat = null,
 }: {
   status: RunStatus;
   ending: Ending | null;
   needsDecision?: boolean;
   // A newer accepted run of the task made this one's decision moot.
   isSuperseded?: boolean;
+  // An accepted run whose agent did not pass (Run.agentCaveat, as stored).
+  agentCaveat?: string | null;
 }) {
+  const caveat = status === "finished" && ending === "accepted" ? agentCaveatOf(agentCaveat) : null;
   const look =
     status === "finished" && ending
       ? ENDING[ending]
@@ -57,11 +62,34 @@ export function EndingBadge({
           Superseded
         </span>
       ) : null}
+      {caveat ? <AgentCaveatChip caveat={caveat} /> : null}
       {needsDecision ? (
         <span className="rounded-md bg-amber-500 px-2 py-0.5 text-xs font-semibold text-amber-950">
           Decision needed
         </span>
       ) : null}
+    </span>
+  );
+}
+
+const CAVEAT_TITLES: Record<AgentCaveat, string> = {
+  "agent-failed": "Accepted on its gate, but the agent did not pass (it failed, ran out of time or errored)",
+  "agent-failed-no-change":
+    "Accepted on its gate, but the agent did not pass and changed nothing: the gate judged the code as it was",
+};
+
+// Beside the ending badge, or on its own where the badge's column is too narrow (the inbox's rows).
+export function AgentCaveatChip({ caveat }: { caveat: AgentCaveat }) {
+  return (
+    <span
+      data-agent-caveat={caveat}
+      title={CAVEAT_TITLES[caveat]}
+      className={
+        "rounded-md px-2 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset " +
+        "bg-amber-50 text-amber-900 ring-amber-300 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-800"
+      }
+    >
+      {AGENT_CAVEAT_LABELS[caveat]}
     </span>
   );
 }

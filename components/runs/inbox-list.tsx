@@ -3,50 +3,64 @@ import Link from "next/link";
 import type { InboxRun } from "@/lib/db/inbox";
 import { GateChip } from "../checks/gate-chip";
 import { TimeAgo } from "../ui/time-ago";
-import { EndingBadge, describeEndingReason } from "./ending-badge";
+import { AgentCaveatChip, EndingBadge, describeEndingReason } from "./ending-badge";
+import { agentCaveatOf } from "@/lib/gates/agent-note";
 import { rowListClass } from "../ui/page-parts";
 
 export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) {
   return (
     <ol aria-label={label} className={rowListClass}>
       {runs.map((run) => (
-        <li key={run.id}>
-          <Link
-            href={`/runs/${run.id}`}
-            className={
-              "grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3 " +
-              "hover:bg-zinc-50 sm:grid-cols-[8.5rem_minmax(0,1fr)_8rem_6rem] " +
-              "dark:hover:bg-zinc-800/50"
-            }
-          >
-            <span className="order-2 sm:order-none">
-              <EndingBadge status={run.status} ending={run.ending} isSuperseded={!!run.supersededById} />
-            </span>
-            <span className="min-w-0">
-              <span className="block truncate">
-                <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{run.task.key}</span>{" "}
-                <span className="font-medium">{run.task.title}</span>
-              </span>
-              {/* Wrapped on a phone, where the gate and the time have no column of their own. */}
-              <span className="block text-xs text-zinc-500 [overflow-wrap:anywhere] sm:truncate dark:text-zinc-400">
-                {run.work.name} · run #{run.number} · {run.attemptCount} of {run.maxAttempts} attempts
-                {run.endingReason ? <> · {describeEndingReason(run.endingReason)}</> : null}
-              </span>
-              <span className="mt-1 flex items-center gap-2 text-xs text-zinc-500 sm:hidden dark:text-zinc-400">
-                <GateChip gate={run.gate} ending={run.ending} size="sm" />
-                <TimeAgo date={run.finishedAt ?? run.createdAt} />
-              </span>
-            </span>
-            <span className="hidden sm:block">
-              <GateChip gate={run.gate} ending={run.ending} size="sm" />
-            </span>
-            <span className="hidden text-right text-xs text-zinc-500 sm:block dark:text-zinc-400">
-              <TimeAgo date={run.finishedAt ?? run.createdAt} />
-            </span>
-          </Link>
-        </li>
+        <InboxRow key={run.id} run={run} />
       ))}
     </ol>
+  );
+}
+
+function InboxRow({ run }: { run: InboxRun }) {
+  const caveat = run.ending === "accepted" ? agentCaveatOf(run.agentCaveat) : null;
+  return (
+    <li>
+      <Link
+        href={`/runs/${run.id}`}
+        className={
+          "grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-3 " +
+          "hover:bg-zinc-50 sm:grid-cols-[8.5rem_minmax(0,1fr)_8rem_6rem] " +
+          "dark:hover:bg-zinc-800/50"
+        }
+      >
+        <span className="order-2 sm:order-none">
+          <EndingBadge status={run.status} ending={run.ending} isSuperseded={!!run.supersededById} />
+        </span>
+        <span className="min-w-0">
+          <span className="block truncate">
+            <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{run.task.key}</span>{" "}
+            <span className="font-medium">{run.task.title}</span>
+          </span>
+          {/* Wrapped on a phone, where the gate and the time have no column of their own. */}
+          <span className="block text-xs text-zinc-500 [overflow-wrap:anywhere] sm:truncate dark:text-zinc-400">
+            {/* In the title's column: the ending's is too narrow for it. */}
+            {caveat ? (
+              <span className="mr-1.5">
+                <AgentCaveatChip caveat={caveat} />
+              </span>
+            ) : null}
+            {run.work.name} · run #{run.number} · {run.attemptCount} of {run.maxAttempts} attempts
+            {run.endingReason ? <> · {describeEndingReason(run.endingReason)}</> : null}
+          </span>
+          <span className="mt-1 flex items-center gap-2 text-xs text-zinc-500 sm:hidden dark:text-zinc-400">
+            <GateChip gate={run.gate} ending={run.ending} size="sm" />
+            <TimeAgo date={run.finishedAt ?? run.createdAt} />
+          </span>
+        </span>
+        <span className="hidden sm:block">
+          <GateChip gate={run.gate} ending={run.ending} size="sm" />
+        </span>
+        <span className="hidden text-right text-xs text-zinc-500 sm:block dark:text-zinc-400">
+          <TimeAgo date={run.finishedAt ?? run.createdAt} />
+        </span>
+      </Link>
+    </li>
   );
 }
 

@@ -25,7 +25,12 @@ export function RunHistory({ runs, olderHref }: { runs: RunSummary[]; olderHref:
                 <GateChip gate={run.gate} ending={run.ending} size="sm" />
               </span>
               <span className="min-w-0 truncate">
-                <EndingBadge status={run.status} ending={run.ending} needsDecision={run.needsDecision} />
+                <EndingBadge
+                  status={run.status}
+                  ending={run.ending}
+                  needsDecision={run.needsDecision}
+                  agentCaveat={run.agentCaveat}
+                />
                 <span className="ml-2 text-xs text-zinc-500 dark:text-zinc-400">
                   {run.attemptCount} of {run.maxAttempts} attempts
                 </span>

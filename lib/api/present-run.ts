@@ -1,6 +1,7 @@
 // The JSON shape of a run (SPEC: GET /api/runs/:id), plus what the dashboard needs beside it.
 import { isNothingRequired } from "../gates/gate";
 import { cancelledByOf } from "../gates/run-ending";
+import { agentCaveatOf } from "../gates/agent-note";
 import { presentHeldOut } from "../gates/held-out";
 import { usdSpent } from "../gates/usd-budget";
 import { FROZEN_RUN_COLUMNS, sandboxSettingsOf } from "../gates/work-settings";
@@ -18,6 +19,9 @@ export function presentRunSummary(run: RunRecord) {
     gate: run.gate,
     ending: run.ending,
     endingReason: run.endingReason,
+    // An accepted run whose agent did not pass: "agent-failed", or "agent-failed-no-change" (it changed
+    // nothing either: the checks passed on the code as it was before the task); null otherwise.
+    agentCaveat: agentCaveatOf(run.agentCaveat),
     // Who cancelled it (an email or a token's label), null when it was not cancelled.
     cancelledBy: cancelledByOf(run),
     policy: run.policy,

@@ -13,6 +13,7 @@ const inboxSelect = {
   gate: true,
   ending: true,
   endingReason: true,
+  agentCaveat: true,
   needsDecision: true,
   supersededById: true,
   maxAttempts: true,
@@ -97,6 +98,8 @@ export async function listRunsInProgress(opts: {
 export async function listRecentEndings(opts: {
   workIds: string[] | null;
   ending?: Ending;
+  // Only runs accepted though their agent did not pass.
+  agentFailed?: boolean;
   before?: Date;
   take: number;
   db?: DbOrTx;
@@ -107,6 +110,7 @@ export async function listRecentEndings(opts: {
       status: "finished",
       needsDecision: false,
       ...(opts.ending ? { ending: opts.ending } : {}),
+      ...(opts.agentFailed ? { ending: "accepted" as const, agentCaveat: { not: null } } : {}),
       ...(opts.before ? { finishedAt: { lt: opts.before } } : {}),
     },
     orderBy: { finishedAt: "desc" },

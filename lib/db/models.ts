@@ -146,6 +146,7 @@ type RunOwnColumns =
   | "gate"
   | "ending"
   | "endingReason"
+  | "agentCaveat"
   | "suppressed"
   | "warnings"
   | "branch"

@@ -34,6 +34,7 @@ const summarySelect = {
   gate: true,
   ending: true,
   endingReason: true,
+  agentCaveat: true,
   needsDecision: true,
   maxAttempts: true,
   policy: true,

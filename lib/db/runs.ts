@@ -218,6 +218,7 @@ export type RunChanges = Partial<
     | "gate"
     | "ending"
     | "endingReason"
+    | "agentCaveat"
     | "maxAttempts"
     | "startCommit"
     | "spentMs"

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { agentNoteOf, withAgentNote } from "./agent-note";
+import { agentCaveatOf, agentNoteOf as noteOf, withAgentNote, type AgentEnding } from "./agent-note";
+
+// The note's words (its caveat is asserted on its own below).
+const agentNoteOf = (failure: AgentEnding | null, opts: Parameters<typeof noteOf>[1]) =>
+  noteOf(failure, opts)?.text ?? null;
 
 describe("the agent note on an accepted ending", () => {
   it("says how the agent ended, and whether the checks passed on its change or on the code as it was", () => {
@@ -35,8 +39,25 @@ describe("the agent note on an accepted ending", () => {
 
   it("is added to the reason only when there is one", () => {
     expect(withAgentNote("gate green on attempt 1", null)).toBe("gate green on attempt 1");
-    expect(withAgentNote("gate green on attempt 1", "the agent exited 1; x")).toBe(
+    expect(withAgentNote("gate green on attempt 1", { text: "the agent exited 1; x", caveat: "agent-failed" })).toBe(
       "gate green on attempt 1; the agent exited 1; x",
     );
+  });
+
+  it("carries a caveat a list can show: failed, or failed and changed nothing (not known counts as changed)", () => {
+    const failed = { verdict: "failed", exitCode: 1, isTimedOut: false };
+    const caveatOf = (isUnchanged: boolean | null, checksPassed: boolean) =>
+      noteOf(failed, { isUnchanged, checksPassed })?.caveat;
+    expect(caveatOf(true, true)).toBe("agent-failed-no-change");
+    expect(caveatOf(true, false)).toBe("agent-failed-no-change");
+    expect(caveatOf(false, true)).toBe("agent-failed");
+    expect(caveatOf(null, false)).toBe("agent-failed");
+    expect(noteOf(null, { isUnchanged: true, checksPassed: true })).toBeNull();
+  });
+
+  it("reads a stored caveat back, and nothing else", () => {
+    expect(agentCaveatOf("agent-failed")).toBe("agent-failed");
+    expect(agentCaveatOf("agent-failed-no-change")).toBe("agent-failed-no-change");
+    for (const other of [null, undefined, "", "failed", "Agent failed"]) expect(agentCaveatOf(other)).toBeNull();
   });
 });

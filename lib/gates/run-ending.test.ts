@@ -43,6 +43,7 @@ describe("decideNextStep", () => {
       expect(decideNextStep(outcome({ policy: "off", ...over }))).toEqual({
         kind: "accept",
         reason: "policy off: checks are not run",
+        agentCaveat: null,
       });
     });
   });
@@ -64,7 +65,22 @@ describe("decideNextStep", () => {
         "gate green on attempt 1 (nothing required)",
       ],
     ])("%s", (_label, over, reason) => {
-      expect(decideNextStep(outcome(over))).toEqual({ kind: "accept", reason });
+      expect(decideNextStep(outcome(over))).toEqual({ kind: "accept", reason, agentCaveat: null });
+    });
+
+    it("an agent that did not pass: the reason says how it ended, and its caveat goes with the acceptance", () => {
+      const agentNote = {
+        text: "the agent exited 2; the checks passed on what it left",
+        caveat: "agent-failed",
+      } as const;
+      expect(decideNextStep(outcome({ gate: "green", agentNote }))).toEqual({
+        kind: "accept",
+        reason: "gate green on attempt 1; the agent exited 2; the checks passed on what it left",
+        agentCaveat: "agent-failed",
+      });
+      // Not accepted: no caveat travels (a partial run's badge already says it did not pass).
+      const red = decideNextStep(outcome({ gate: "red", attemptN: 3, maxAttempts: 3, agentNote }));
+      expect(red).toEqual({ kind: "partial", reason: "all 3 attempts used with the gate still red" });
     });
 
     it("never says 'nothing required' when something was required", () => {
@@ -81,7 +97,11 @@ describe("decideNextStep", () => {
       ["budget spent (not partial)", { isBudgetSpent: true, budgetSec: 10 }],
     ])("%s", (_label, over) => {
       const step = decideNextStep(outcome({ policy: "warn", ...over }));
-      expect(step).toEqual({ kind: "accept", reason: "policy warn: accepted with the red gate shown as a warning" });
+      expect(step).toEqual({
+        kind: "accept",
+        reason: "policy warn: accepted with the red gate shown as a warning",
+        agentCaveat: null,
+      });
     });
   });
 

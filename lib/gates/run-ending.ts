@@ -1,6 +1,6 @@
 // What happens after an attempt the runner judged: accept, try again, wait for a person, or end partial (an
 // attempt found inconclusive ends the run before this is asked).
-import { withAgentNote } from "./agent-note";
+import { withAgentNote, type AgentCaveat, type AgentNote } from "./agent-note";
 import type { Gate } from "./gate";
 import type { ChecksPolicy } from "./work-schema";
 
@@ -25,7 +25,8 @@ export function cancelledByOf(run: { ending: string | null; endingReason: string
 }
 
 export type NextStep =
-  | { kind: "accept"; reason: string }
+  // agentCaveat: the agent did not pass (recorded beside the reason so lists can flag it), else null.
+  | { kind: "accept"; reason: string; agentCaveat: AgentCaveat | null }
   | { kind: "next-attempt" }
   | { kind: "wait"; reason: string }
   | { kind: "partial"; reason: string };
@@ -42,11 +43,15 @@ export type AttemptOutcome = {
   usdSpent?: string | null;
   isNothingRequired: boolean;
   // How the agent ended when it did not pass (lib/gates/agent-note.ts): an accepted ending says it too.
-  agentNote?: string | null;
+  agentNote?: AgentNote | null;
 };
 
 export function decideNextStep(o: AttemptOutcome): NextStep {
-  const accept = (reason: string): NextStep => ({ kind: "accept", reason: withAgentNote(reason, o.agentNote) });
+  const accept = (reason: string): NextStep => ({
+    kind: "accept",
+    reason: withAgentNote(reason, o.agentNote),
+    agentCaveat: o.agentNote?.caveat ?? null,
+  });
   if (o.policy === "off") return accept("policy off: checks are not run");
   if (o.gate === "green")
     return accept(

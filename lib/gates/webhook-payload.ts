@@ -2,6 +2,7 @@
 // id, name and verdict only: no command, no log, so a held-out check says no more here than to a viewer.
 import type { WebhookEvent } from "./webhooks";
 import { cancelledByOf } from "./run-ending";
+import { agentCaveatOf } from "./agent-note";
 
 // The first try and 3 retries, 2 s, 8 s and 32 s after the failure before them; 10 s per request.
 export const WEBHOOK_MAX_ATTEMPTS = 4;
@@ -25,6 +26,7 @@ export type PayloadFacts = {
     gate: string;
     ending: string | null;
     endingReason: string | null;
+    agentCaveat: string | null;
     needsDecision: boolean;
     maxAttempts: number;
     bestAttempt: number | null;
@@ -48,6 +50,7 @@ export function buildWebhookPayload(f: PayloadFacts) {
       gate: f.run.gate,
       ending: f.run.ending,
       endingReason: f.run.endingReason,
+      agentCaveat: agentCaveatOf(f.run.agentCaveat),
       cancelledBy: cancelledByOf(f.run),
       needsDecision: f.run.needsDecision,
       bestAttempt: f.run.bestAttempt,

@@ -79,6 +79,7 @@ const factsOf = (run: Partial<PayloadFacts["run"]> = {}): PayloadFacts => ({
     gate: "red",
     ending: "partial",
     endingReason: "3 attempts used",
+    agentCaveat: null,
     needsDecision: true,
     maxAttempts: 3,
     bestAttempt: 2,
@@ -106,6 +107,15 @@ it("a cancelled run's payload names who cancelled it; a rejection that was no ca
   expect(payloadOf("rejected", "cancelled by ci-bot (API token)")).toBe("ci-bot (API token)");
   expect(payloadOf("rejected", "rejected by lead@example.com: not what we asked for")).toBeNull();
   expect(payloadOf("inconclusive", "cancelled by nobody")).toBeNull();
+});
+
+it("an accepted run whose agent failed says so in the payload, as a caveat a receiver can branch on", () => {
+  const caveatOf = (agentCaveat: string | null) =>
+    buildWebhookPayload({ ...factsOf({ ending: "accepted", agentCaveat }), event: "run.ended" }).run.agentCaveat;
+  expect(caveatOf("agent-failed-no-change")).toBe("agent-failed-no-change");
+  expect(caveatOf("agent-failed")).toBe("agent-failed");
+  expect(caveatOf(null)).toBeNull();
+  expect(caveatOf("something else")).toBeNull();
 });
 
 it("gates files never carry webhooks: not exported, and a webhooks key in one is not taken", () => {

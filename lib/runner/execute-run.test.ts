@@ -445,8 +445,8 @@ its checks are not re-run", async () => {
   });
 
   it("an agent that fails and changes nothing: the green gate accepts, and the ending says the checks passed on \
-the code as it was; one that fails after changing something is named too", async () => {
-    // The run of a new task with this agent and these checks, settled: its ending and reason.
+the code as it was; one that fails after changing something is named too; the run records either as its caveat", async () => {
+    // The run of a new task with this agent and these checks, settled: its ending, reason and caveat.
     const endingOf = async (agentCommand: string, checks: ReturnType<typeof check>[], checksPolicy?: string) => {
       const s = await makeScenario(h, {
         agentCommand,
@@ -454,24 +454,36 @@ the code as it was; one that fails after changing something is named too", async
         ...(checksPolicy ? { checksPolicy } : {}),
       });
       const { run } = await dispatchAndSettle(h, s.task.id);
-      return [run.ending, run.endingReason];
+      return [run.ending, run.endingReason, run.agentCaveat];
     };
     const ok = [check("ok", "true")];
     expect(await endingOf("echo 'no API key'; exit 3", ok)).toEqual([
       "accepted",
       "gate green on attempt 1; the agent exited 3 and changed nothing: the checks passed on the code as it was " +
         "before the task",
+      "agent-failed-no-change",
     ]);
-    expect((await endingOf("echo half > half.txt; exit 1", ok))[1]).toBe(
+    expect((await endingOf("echo half > half.txt; exit 1", ok)).slice(1)).toEqual([
       "gate green on attempt 1; the agent exited 1; the checks passed on what it left",
-    );
+      "agent-failed",
+    ]);
     // Policy warn accepts a red gate: the reason names the agent's ending and claims no passed check.
-    expect((await endingOf("echo x > left.txt; exit 1", [check("red", "false")], "warn"))[1]).toBe(
+    expect((await endingOf("echo x > left.txt; exit 1", [check("red", "false")], "warn")).slice(1)).toEqual([
       "policy warn: accepted with the red gate shown as a warning; the agent exited 1",
-    );
-    expect((await endingOf("exit 3", ok, "off"))[1]).toBe("policy off: checks are not run; the agent exited 3");
-    // An agent that passes adds nothing to the reason.
-    expect((await endingOf("echo done > done.txt", ok))[1]).toBe("gate green on attempt 1");
+      "agent-failed",
+    ]);
+    expect((await endingOf("exit 3", ok, "off")).slice(1)).toEqual([
+      "policy off: checks are not run; the agent exited 3",
+      "agent-failed",
+    ]);
+    // An agent that passes adds nothing to the reason, and the run has no caveat.
+    expect((await endingOf("echo done > done.txt", ok)).slice(1)).toEqual(["gate green on attempt 1", null]);
+    // A run that is not accepted has none either: its badge already says it did not pass.
+    expect(await endingOf("exit 1", [check("red", "false")])).toEqual([
+      "partial",
+      "all 3 attempts used with the gate still red",
+      null,
+    ]);
   });
 
   it("an agent that could not start (exit 127) makes the run inconclusive, and no check runs", async () => {

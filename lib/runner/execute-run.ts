@@ -7,6 +7,7 @@ import { ACTIVE_RUN_STATUSES, CANCELLED_BY, pickBestAttempt, decideNextStep } fr
 import { endedGate, isNothingRequired } from "../gates/gate";
 import { formatUsd, isUsdBudgetSpent, usdSpent } from "../gates/usd-budget";
 import type { Ending } from "../gates/run-ending";
+import type { AgentCaveat } from "../gates/agent-note";
 import { countRequiredPassedByAttempt } from "../db/run-history";
 import {
   findRun,
@@ -194,7 +195,7 @@ async function advance(runId: string, signal: AbortSignal, deps: RunnerDeps, sav
     });
     switch (step.kind) {
       case "accept":
-        await endRun(run, "accepted", step.reason);
+        await endRun(run, "accepted", step.reason, { agentCaveat: step.agentCaveat });
         // The task's older partial runs no longer need a decision: this one did the work (a first run has none).
         if (run.number > 1) await supersedeOlderRuns({ taskId: run.taskId, number: run.number, byRunId: run.id });
         return deps.afterAccepted?.(run).catch((error) => console.error("gatehouse: auto-merge failed", error));
@@ -234,12 +235,18 @@ async function endRun(
   run: RunRecord,
   ending: Ending,
   reason: string,
-  extra: { bestAttempt?: number | null; bestCommit?: string | null; needsDecision?: boolean } = {},
+  extra: {
+    bestAttempt?: number | null;
+    bestCommit?: string | null;
+    needsDecision?: boolean;
+    agentCaveat?: AgentCaveat | null;
+  } = {},
 ): Promise<void> {
   const changes = {
     status: "finished" as const,
     ending,
     endingReason: reason,
+    agentCaveat: extra.agentCaveat ?? null,
     finishedAt: new Date(),
     needsDecision: extra.needsDecision ?? false,
     bestAttempt: extra.bestAttempt ?? null,

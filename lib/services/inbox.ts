@@ -8,7 +8,20 @@ const INBOX_PAGE = 25;
 
 export type InboxFilters = { workId?: string; ending?: string; before?: Date };
 
-const isEnding = (value: string): value is Ending => (ENDINGS as readonly string[]).includes(value);
+// The Ending filter's choices: each ending, and the accepted runs whose agent did not pass (Run.agentCaveat).
+const AGENT_FAILED_FILTER = "agent-failed";
+export const INBOX_ENDING_FILTERS = [...ENDINGS, AGENT_FAILED_FILTER] as const;
+type EndingFilter = (typeof INBOX_ENDING_FILTERS)[number];
+export const ENDING_FILTER_LABELS: Record<EndingFilter, string> = {
+  accepted: "Accepted",
+  partial: "Partial",
+  rejected: "Rejected",
+  inconclusive: "Inconclusive",
+  [AGENT_FAILED_FILTER]: "Accepted, agent failed",
+};
+
+const isEndingFilter = (value: string): value is EndingFilter =>
+  (INBOX_ENDING_FILTERS as readonly string[]).includes(value);
 
 export async function loadInbox(actor: Actor, filters: InboxFilters) {
   const works = await listVisibleWorks(actor);
@@ -19,13 +32,15 @@ export async function loadInbox(actor: Actor, filters: InboxFilters) {
       ? [filters.workId]
       : []
     : visible;
-  const ending = filters.ending && isEnding(filters.ending) ? filters.ending : undefined;
+  const filter = filters.ending && isEndingFilter(filters.ending) ? filters.ending : undefined;
+  const agentFailed = filter === AGENT_FAILED_FILTER;
+  const ending: Ending | undefined = agentFailed ? "accepted" : filter;
   // The ending filter applies to every list, so what the page says agrees: runs waiting for a decision
   // are partial, and runs in progress have no ending yet.
   const [decisions, inProgress, endings] = await Promise.all([
     ending && ending !== "partial" ? [] : listRunsNeedingDecision({ workIds: scoped, take: 50 }),
     ending ? [] : listRunsInProgress({ workIds: scoped, take: 20 }),
-    listRecentEndings({ workIds: scoped, ending, before: filters.before, take: INBOX_PAGE + 1 }),
+    listRecentEndings({ workIds: scoped, ending, agentFailed, before: filters.before, take: INBOX_PAGE + 1 }),
   ]);
   return {
     works: works.map((w) => ({ id: w.id, name: w.name })),
@@ -33,6 +48,6 @@ export async function loadInbox(actor: Actor, filters: InboxFilters) {
     inProgress,
     endings: endings.slice(0, INBOX_PAGE),
     nextBefore: endings.length > INBOX_PAGE ? endings[INBOX_PAGE - 1].finishedAt : null,
-    filters: { workId: filters.workId, ending },
+    filters: { workId: filters.workId, ending: filter },
   };
 }

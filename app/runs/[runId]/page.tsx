@@ -104,6 +104,7 @@ export default async function RunPage({ params, searchParams }: Props) {
               ending={run.ending}
               needsDecision={run.needsDecision}
               isSuperseded={!!detail.decision.supersededBy}
+              agentCaveat={run.agentCaveat}
             />
           </span>
         }

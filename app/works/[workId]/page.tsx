@@ -136,13 +136,19 @@ export default async function WorkPage({ params }: Props) {
                           status={latest.status}
                           ending={latest.ending}
                           needsDecision={latest.needsDecision}
+                          agentCaveat={latest.agentCaveat}
                         />
                       </span>
                     ) : null}
                   </span>
                   {latest ? (
                     <span className="hidden sm:block">
-                      <EndingBadge status={latest.status} ending={latest.ending} needsDecision={latest.needsDecision} />
+                      <EndingBadge
+                        status={latest.status}
+                        ending={latest.ending}
+                        needsDecision={latest.needsDecision}
+                        agentCaveat={latest.agentCaveat}
+                      />
                     </span>
                   ) : (
                     <span className="hidden sm:block" />

@@ -16,7 +16,7 @@ import { cloneCheckSources, removeReadOnlyTree } from "../check-sources";
 import { copyAssetsForAttempt, removeAttemptFiles } from "../run-assets";
 import { AttemptContext, type AttemptInput } from "./context";
 import type { Step, StepResult, StepVerdict } from "./step";
-import { agentNoteOf } from "../../gates/agent-note";
+import { agentNoteOf, type AgentNote } from "../../gates/agent-note";
 import { agentStep } from "./steps/agent";
 import { checksStep } from "./steps/checks";
 import { unchangedStep } from "./steps/unchanged";
@@ -44,8 +44,8 @@ export type AttemptResult = {
   commit: string | null;
   // Set when something around the work failed (a required check errored, the agent could not start).
   inconclusiveReason: string | null;
-  // What the ending's reason adds when the agent did not pass (lib/gates/agent-note.ts), else null.
-  agentNote?: string | null;
+  // What the ending's reason adds when the agent did not pass, and its caveat (lib/gates/agent-note.ts), else null.
+  agentNote?: AgentNote | null;
 };
 
 export async function executeAttempt(input: AttemptInput): Promise<AttemptResult> {
