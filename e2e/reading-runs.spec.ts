@@ -118,7 +118,7 @@ test("the inbox filters endings by Work and ending", async ({ page }) => {
   await expect(page.getByText("No runs match these filters")).toBeVisible();
 });
 
-test("a run accepted though its agent gave up is flagged wherever its ending shows, and the inbox can list only those", async ({
+test("a run accepted though its agent gave up is flagged wherever its ending shows; the inbox lists those", async ({
   page,
 }) => {
   const settings = { requireTests: "off", vacuousPolicy: "off" };

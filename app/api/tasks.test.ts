@@ -109,12 +109,16 @@ describe("POST /api/works/:id/tasks", () => {
     expect(second.id).not.toBe(first.json.id);
   });
 
-  it("numbers keys per Work", async () => {
-    const a = await createWork({ name: "Orders" });
-    const b = await createWork({ name: "Orders" });
-    expect((await createTask(a.id)).key).toBe("ORDE-1");
-    expect((await createTask(b.id)).key).toBe("ORDE-1");
-    expect((await createTask(a.id)).key).toBe("ORDE-2");
+  it("numbers keys per Work; a Work named like another gets its own prefix, so keys never repeat", async () => {
+    const a = await createWork({ name: "Quokka orders" });
+    const b = await createWork({ name: "Quokka refunds" });
+    expect([a.keyPrefix, b.keyPrefix]).toEqual(["QUOK", "QUOK2"]);
+    expect((await createTask(a.id)).key).toBe("QUOK-1");
+    expect((await createTask(b.id)).key).toBe("QUOK2-1");
+    expect((await createTask(a.id)).key).toBe("QUOK-2");
+    // Created at once: still one prefix each.
+    const made = await Promise.all(["Wombat a", "Wombat b", "Wombat c"].map((name) => createWork({ name })));
+    expect(made.map((w) => w.keyPrefix).sort()).toEqual(["WOMB", "WOMB2", "WOMB3"]);
   });
 
   it("gives concurrent creates distinct consecutive keys", async () => {

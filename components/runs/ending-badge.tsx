@@ -73,9 +73,9 @@ export function EndingBadge({
 }
 
 const CAVEAT_TITLES: Record<AgentCaveat, string> = {
-  "agent-failed": "Accepted on its gate, but the agent did not pass (it failed, ran out of time or errored)",
+  "agent-failed": "Accepted, but the agent did not pass (it failed, ran out of time or errored)",
   "agent-failed-no-change":
-    "Accepted on its gate, but the agent did not pass and changed nothing: the gate judged the code as it was",
+    "Accepted, but the agent did not pass and changed nothing: what was judged is the code as it was before the task",
 };
 
 // Beside the ending badge, or on its own where the badge's column is too narrow (the inbox's rows).

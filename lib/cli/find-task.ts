@@ -1,5 +1,6 @@
-// A task named on the command line by its id or its key (GATE-12). Keys are unique per Work only: a key
-// found in two Works needs --work.
+// A task named on the command line by its id or its key (GATE-12). Each Work's key prefix is its own, but
+// tasks made before prefixes were (migration work_key_prefix_unique) kept their keys: a key found in two
+// Works needs --work.
 import type { ApiClient, TaskJson, WorkJson } from "./api-client";
 import { CliError } from "./cli-error";
 

@@ -16,23 +16,10 @@ import { listRunsOfTask } from "./run-history";
 import { findRun, listAttempts, listResults } from "./runs";
 import { findTask, updateTaskAtVersion } from "./tasks";
 import { findWork, updateWorkAtVersion } from "./works";
+import { migrationsAround } from "../testing/migrations";
 
 const MIGRATION = "prisma-types";
-const root = path.resolve(__dirname, "..", "..");
-
-// The migrations before this one, this one, and the later ones (applied before reading back through
-// lib/db, whose queries know every column), as SQL.
-function migrations(provider: "sqlite" | "postgres"): { before: string[]; mine: string; after: string[] } {
-  const dir = path.join(root, "prisma", provider, "migrations");
-  const names = fs
-    .readdirSync(dir)
-    .filter((d) => fs.existsSync(path.join(dir, d, "migration.sql")))
-    .sort();
-  const at = names.findIndex((d) => d.endsWith(`_${MIGRATION}`));
-  if (at < 0) throw new Error(`no ${MIGRATION} migration in ${dir}`);
-  const read = (d: string) => fs.readFileSync(path.join(dir, d, "migration.sql"), "utf8");
-  return { before: names.slice(0, at).map(read), mine: read(names[at]), after: names.slice(at + 1).map(read) };
-}
+const migrations = (provider: "sqlite" | "postgres") => migrationsAround(provider, MIGRATION);
 
 // ---- the rows, as the code before the migration stored them ----------------------------------------
 

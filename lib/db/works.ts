@@ -55,6 +55,15 @@ export async function findWork(opts: { id: string; db?: DbOrTx }): Promise<WorkR
   return row && toWorkRecord(row);
 }
 
+// The key prefixes of Works that begin with `base` (a new Work's prefix is the first free one).
+export async function listKeyPrefixesFrom(opts: { base: string; db?: DbOrTx }): Promise<Set<string>> {
+  const rows = await (opts.db ?? getDb()).work.findMany({
+    where: { keyPrefix: { startsWith: opts.base } },
+    select: { keyPrefix: true },
+  });
+  return new Set(rows.map((r) => r.keyPrefix));
+}
+
 // Works visible to a user: all for admins (userId null), otherwise those with a membership.
 export async function listWorks(opts: { memberUserId: string | null; db?: DbOrTx }): Promise<WorkRecord[]> {
   const rows = await (opts.db ?? getDb()).work.findMany({

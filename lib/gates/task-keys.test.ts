@@ -1,6 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { defaultBranchFor, keyPrefixFor, taskKey } from "./task-keys";
+import { defaultBranchFor, freeKeyPrefix, keyPrefixFor, taskKey } from "./task-keys";
 import { ZBranchName } from "./work-schema";
+
+describe("freeKeyPrefix", () => {
+  it("is the name's prefix while no Work holds it, then the first of it with 2, 3, … that none does", () => {
+    const taken =
+      (...prefixes: string[]) =>
+      (p: string) =>
+        prefixes.includes(p);
+    expect(freeKeyPrefix("Payments", taken())).toBe("PAYM");
+    expect(freeKeyPrefix("Payments", taken("PAYM"))).toBe("PAYM2");
+    expect(freeKeyPrefix("Payments", taken("PAYM", "PAYM2", "PAYM4"))).toBe("PAYM3");
+    // "Web 2" holds WEB2: the second "Web" skips it.
+    expect(freeKeyPrefix("Web", taken("WEB", "WEB2"))).toBe("WEB3");
+  });
+});
 
 describe("keyPrefixFor", () => {
   it.each([

@@ -7,6 +7,15 @@ export function keyPrefixFor(workName: string): string {
   return prefix.length >= 2 ? prefix : "TASK";
 }
 
+// The Work's prefix, or, when another Work holds it, the first of it with 2, 3, … that none does ("PAYM" →
+// "PAYM2"): a task's key names one task across Works (the inbox, webhooks and the CLI name tasks by key).
+export function freeKeyPrefix(workName: string, isTaken: (prefix: string) => boolean): string {
+  const base = keyPrefixFor(workName);
+  let prefix = base;
+  for (let n = 2; isTaken(prefix); n++) prefix = `${base}${n}`;
+  return prefix;
+}
+
 export function taskKey(prefix: string, number: number): string {
   return `${prefix}-${number}`;
 }

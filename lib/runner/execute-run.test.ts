@@ -445,7 +445,7 @@ its checks are not re-run", async () => {
   });
 
   it("an agent that fails and changes nothing: the green gate accepts, and the ending says the checks passed on \
-the code as it was; one that fails after changing something is named too; the run records either as its caveat", async () => {
+the code as it was; one that fails after changing something is named too; the run records its caveat", async () => {
     // The run of a new task with this agent and these checks, settled: its ending, reason and caveat.
     const endingOf = async (agentCommand: string, checks: ReturnType<typeof check>[], checksPolicy?: string) => {
       const s = await makeScenario(h, {

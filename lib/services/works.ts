@@ -1,16 +1,17 @@
 // Works: create, read, change (with version), list — authorized, validated, audited.
 import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
-import { keyPrefixFor } from "../gates/task-keys";
+import { freeKeyPrefix, keyPrefixFor } from "../gates/task-keys";
 import { ZWorkCreate, ZWorkPatch } from "../gates/work-schema";
 import { SETTING_WORDS, type SettingKey } from "../gates/work-settings";
-import { getDb } from "../db/client";
+import { getDb, isUniqueViolation } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
 import { upsertRole } from "../db/memberships";
 import {
   findSealedWebhooks,
   findWork,
   insertWork,
+  listKeyPrefixesFrom,
   listWorks,
   updateWorkAtVersion,
   type WorkChanges,
@@ -40,8 +41,10 @@ export async function createWork(actor: Actor, input: unknown): Promise<WorkReco
   refuseIssues(secretIssues(data.checkSources, []));
   refuseIssues(mountIssues(data.sandboxMounts));
   const webhooks = sealedWebhooks(data.webhooks, []);
-  return getDb().$transaction(async (tx) => {
-    const work = await insertWork({ data: { ...data, webhooks, keyPrefix: keyPrefixFor(data.name) }, db: tx });
+  return insertWithFreeKeyPrefix(async (tx) => {
+    const taken = await listKeyPrefixesFrom({ base: keyPrefixFor(data.name), db: tx });
+    const keyPrefix = freeKeyPrefix(data.name, (p) => taken.has(p));
+    const work = await insertWork({ data: { ...data, webhooks, keyPrefix }, db: tx });
     if (actor.userId) await upsertRole({ workId: work.id, userId: actor.userId, role: "lead", db: tx });
     await insertAuditEvent({
       event: auditBy(actor, {
@@ -54,6 +57,18 @@ export async function createWork(actor: Actor, input: unknown): Promise<WorkReco
     });
     return work;
   });
+}
+
+// Two Works created at once may pick the same free prefix: the unique index refuses the second, which then
+// picks again (a few tries; more would mean something else is wrong).
+async function insertWithFreeKeyPrefix<T>(create: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await getDb().$transaction(create);
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 3) throw error;
+    }
+  }
 }
 
 export async function readWork(actor: Actor, workId: string): Promise<WorkRecord> {

@@ -4,7 +4,7 @@ import { getDb } from "../db/client";
 import { createTestDb, type TestDb } from "./test-db";
 
 export async function seedWork(id = "w"): Promise<void> {
-  await getDb().work.create({ data: { id, name: id.toUpperCase(), repoUrl: "/nowhere", keyPrefix: "W" } });
+  await getDb().work.create({ data: { id, name: id.toUpperCase(), repoUrl: "/nowhere", keyPrefix: id.toUpperCase() } });
 }
 
 // JSON with the shapes a column must keep: nesting, null, quotes, a backslash, a fraction.

@@ -1,0 +1,78 @@
+// The work_key_prefix_unique migration: Works that shared a key prefix before it (a name's first letters,
+// "Billing API" and "Billing UI" both BILL) keep the oldest on it and number the others, on a real SQLite
+// file and a real PostgreSQL schema; their tasks keep the keys they had; the index then refuses a repeat.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrationsAround } from "../testing/migrations";
+
+const work = (id: string, name: string, keyPrefix: string, createdAt: string) =>
+  `INSERT INTO "Work" ("id", "name", "repoUrl", "keyPrefix", "createdAt", "updatedAt") ` +
+  `VALUES ('${id}', '${name}', '/srv/x.git', '${keyPrefix}', '${createdAt}', '${createdAt}');`;
+const OLD_ROWS = [
+  // Inserted newest first: the order of the rows must not decide who keeps the prefix.
+  work("w-ui", "Billing UI", "BILL", "2026-03-01 10:00:00"),
+  work("w-tie-b", "Billing tie b", "BILL", "2026-02-01 10:00:00"),
+  work("w-tie-a", "Billing tie a", "BILL", "2026-02-01 10:00:00"),
+  work("w-api", "Billing API", "BILL", "2026-01-01 10:00:00"),
+  work("w-web", "Web", "WEB", "2026-01-05 10:00:00"),
+  `INSERT INTO "Task" ("id", "workId", "number", "key", "title", "branch", "updatedAt") ` +
+    `VALUES ('t-ui', 'w-ui', 1, 'BILL-1', 'Old task', 'gatehouse/bill-1', '2026-03-02 10:00:00');`,
+].join("\n");
+
+// Each Work's prefix, and the old task's key, after the migration.
+const EXPECTED = [
+  ["w-api", "BILL"],
+  ["w-tie-a", "BILL2"],
+  ["w-tie-b", "BILL3"],
+  ["w-ui", "BILL4"],
+  ["w-web", "WEB"],
+];
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe("the work_key_prefix_unique migration", () => {
+  it("numbers the later Works of a shared prefix, on SQLite", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-migration-"));
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    const raw = new Database(path.join(dir, "gatehouse.db"));
+    cleanups.push(async () => void raw.close());
+    const { before, mine, after } = migrationsAround("sqlite", "work_key_prefix_unique");
+    for (const sql of before) raw.exec(sql);
+    raw.exec(OLD_ROWS);
+    raw.exec(mine);
+    for (const sql of after) raw.exec(sql);
+    const rows = raw.prepare(`SELECT "id", "keyPrefix" FROM "Work" ORDER BY "id"`).all() as Record<string, string>[];
+    expect(rows.map((r) => [r.id, r.keyPrefix])).toEqual(EXPECTED);
+    expect(raw.prepare(`SELECT "key" FROM "Task" WHERE "id" = 't-ui'`).get()).toEqual({ key: "BILL-1" });
+    expect(() => raw.exec(work("w-new", "Billing again", "BILL", "2026-04-01 10:00:00"))).toThrow(/UNIQUE/);
+  });
+
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  it.skipIf(!pgUrl)("and on PostgreSQL (skipped without TEST_DATABASE_URL; npm run test:pg sets it)", async () => {
+    const schema = `m_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: pgUrl as string });
+    await admin.connect();
+    cleanups.push(async () => {
+      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await admin.end();
+    });
+    await admin.query(`CREATE SCHEMA "${schema}"`);
+    await admin.query(`SET search_path TO "${schema}"`);
+    const { before, mine, after } = migrationsAround("postgres", "work_key_prefix_unique");
+    for (const sql of before) await admin.query(sql);
+    await admin.query(OLD_ROWS);
+    await admin.query(mine);
+    for (const sql of after) await admin.query(sql);
+    const { rows } = await admin.query(`SELECT "id", "keyPrefix" FROM "Work" ORDER BY "id"`);
+    expect(rows.map((r) => [r.id, r.keyPrefix])).toEqual(EXPECTED);
+    expect((await admin.query(`SELECT "key" FROM "Task" WHERE "id" = 't-ui'`)).rows).toEqual([{ key: "BILL-1" }]);
+    await expect(admin.query(work("w-new", "Billing again", "BILL", "2026-04-01 10:00:00"))).rejects.toThrow(/unique/i);
+  });
+});
