@@ -51,6 +51,8 @@ async function seedRuns(workId: string, taskIds: string[], runs: number, checks:
   const tasks = await db.task.findMany({ where: { id: { in: taskIds } }, select: { id: true, branch: true } });
   const verdicts = ["passed", "passed", "failed", "passed", "timeout", "passed"] as const;
   const waits = (i: number) => i >= runs - 100 && (runs - 1 - i) % 37 === 5;
+  // Likewise three of the newest 100 were accepted though their agent failed (the inbox's filter for them).
+  const agentFailed = (i: number) => i >= runs - 100 && (runs - 1 - i) % 37 === 11;
   const now = Date.now();
   const BATCH = 2000;
   for (let start = 0; start < runs; start += BATCH) {
@@ -64,7 +66,12 @@ async function seedRuns(workId: string, taskIds: string[], runs: number, checks:
         number: 1000 + Math.floor(i / tasks.length),
         status: "finished" as const,
         gate: i % 3 ? ("green" as const) : ("red" as const),
-        ending: waits(i) ? ("partial" as const) : i % 3 ? ("accepted" as const) : ("rejected" as const),
+        ending: waits(i)
+          ? ("partial" as const)
+          : i % 3 || agentFailed(i)
+            ? ("accepted" as const)
+            : ("rejected" as const),
+        agentCaveat: agentFailed(i) ? "agent-failed" : null,
         needsDecision: waits(i),
         endingReason: "seeded",
         policy: "required" as const,
@@ -106,7 +113,8 @@ async function seedRuns(workId: string, taskIds: string[], runs: number, checks:
   }
 }
 
-type Sized = { runs: number; inbox: number; work: number; history: number; dispatch: number; rss: number };
+type Pages = { inbox: number; inboxAgentFailed: number; work: number; history: number };
+type Sized = Pages & { runs: number; dispatch: number; rss: number };
 type Seeded = { runs: number; h: Harness; workId: string; dispatch: number; rss: number };
 
 // A fresh database of `runs` runs over TASKS tasks, and dispatch → first check started there (median of 3).
@@ -143,28 +151,35 @@ async function seedSize(runs: number): Promise<Seeded> {
 async function measureSizes(seeded: Seeded[], rounds: number): Promise<Sized[]> {
   const pages = (workId: string) => ({
     inbox: () => loadInbox(ADMIN, {}),
+    inboxAgentFailed: () => loadInbox(ADMIN, { ending: "agent-failed" }),
     work: async () => {
       await readWork(ADMIN, workId);
       await loadTasksWithLatestRun(ADMIN, workId);
     },
     history: () => readCheckHistory(ADMIN, workId),
   });
-  const times = seeded.map(() => ({ inbox: [] as number[], work: [] as number[], history: [] as number[] }));
+  const times = seeded.map(() => ({
+    inbox: [] as number[],
+    inboxAgentFailed: [] as number[],
+    work: [] as number[],
+    history: [] as number[],
+  }));
   for (let round = -1; round < rounds; round++) {
     const order = seeded.map((_, i) => i).sort(() => Math.random() - 0.5);
     for (const i of order) {
       setDb(seeded[i].h.t.db);
-      for (const [key, fn] of Object.entries(pages(seeded[i].workId)) as [keyof Sized, () => Promise<unknown>][]) {
+      for (const [key, fn] of Object.entries(pages(seeded[i].workId)) as [keyof Pages, () => Promise<unknown>][]) {
         const t0 = performance.now();
         await fn();
         // The first round warms each database's connections and caches.
-        if (round >= 0) times[i][key as "inbox"].push(performance.now() - t0);
+        if (round >= 0) times[i][key].push(performance.now() - t0);
       }
     }
   }
   return seeded.map((s, i) => ({
     runs: s.runs,
     inbox: median(times[i].inbox),
+    inboxAgentFailed: median(times[i].inboxAgentFailed),
     work: median(times[i].work),
     history: median(times[i].history),
     dispatch: s.dispatch,
@@ -250,7 +265,8 @@ export async function benchGrowth(
     }
     for (const m of measured)
       console.log(
-        `${provider}, ${m.runs.toLocaleString("en")} runs: inbox ${m.inbox.toFixed(1)} ms · Work page ` +
+        `${provider}, ${m.runs.toLocaleString("en")} runs: inbox ${m.inbox.toFixed(1)} ms (only "Accepted, agent ` +
+          `failed" ${m.inboxAgentFailed.toFixed(1)}) · Work page ` +
           `${m.work.toFixed(1)} ms · check history ${m.history.toFixed(1)} ms · dispatch → first check ` +
           `${m.dispatch.toFixed(0)} ms · rss ${mb(m.rss)} · load ${before}–${load()} (sizes interleaved)`,
       );
@@ -258,6 +274,7 @@ export async function benchGrowth(
     const top = measured.at(-1)!;
     for (const [page, key] of [
       ["inbox", "inbox"],
+      ['inbox filtered to "Accepted, agent failed"', "inboxAgentFailed"],
       ["Work page", "work"],
       ["check history", "history"],
     ] as const)
