@@ -13,6 +13,7 @@ import {
   type Rerun,
 } from "./proof";
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_TEST_PATTERNS } from "./work-schema";
+import { RUN_STOPPED, isStoppedRow } from "./row-warning";
 
 const m = (p: string): FileChange => ({ status: "M", path: p });
 const a = (p: string): FileChange => ({ status: "A", path: p });
@@ -420,5 +421,16 @@ describe("re-runs cut short", () => {
       required: false,
       message: "Not run to the end: the run's budget of 60s is spent",
     });
+  });
+
+  it("a row whose re-runs a stop cut reads Stopped on the page; one the budget cut does not", () => {
+    const stopped: Rerun = { ...spent, message: RUN_STOPPED };
+    const rowOf = (rerun: Rerun) => {
+      const row = testsKeptRow({ restored: [m("t/a.test.js")], markers: [], reruns: [rerun], hasTestChecks: true });
+      if (!row) throw new Error("no _tests-kept row");
+      return { checkId: row.checkId, verdict: row.verdict, message: row.message, durationMs: 900 };
+    };
+    expect(rowOf(stopped)).toMatchObject({ verdict: "skipped", message: "Not run to the end: the run was stopped" });
+    expect([isStoppedRow(rowOf(stopped)), isStoppedRow(rowOf(spent))]).toEqual([true, false]);
   });
 });

@@ -6,6 +6,7 @@ import { globMatcher } from "./globs";
 import type { Shrink } from "./test-set";
 import { FAILS_WITHOUT_CHANGE, PROOF_KIND, PROOF_NAMES, PROTECTED, TESTS_ADDED, TESTS_KEPT } from "./proof-ids";
 import type { ChecksPolicy } from "./work-schema";
+import { RUN_STOPPED } from "./row-warning";
 
 export { FAILS_WITHOUT_CHANGE, isProofRow, PROOF_KIND, PROOF_NAMES, PROTECTED, TESTS_KEPT } from "./proof-ids";
 
@@ -301,7 +302,7 @@ export function testFilesToRestore(changes: readonly FileChange[], testPatterns:
 function notRunRow(checkId: string, required: boolean, reruns: readonly Rerun[] | null): ProofRow | null {
   const skipped = (reruns ?? []).find((r) => r.verdict === "skipped");
   if (!skipped) return null;
-  return row(checkId, required, "skipped", `Not run to the end: ${skipped.message ?? "the run was stopped"}`, [
+  return row(checkId, required, "skipped", `Not run to the end: ${skipped.message ?? RUN_STOPPED}`, [
     ...(reruns ?? []).map((r) => `  ${describeRerun(r)}`),
   ]);
 }

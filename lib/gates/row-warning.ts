@@ -11,10 +11,21 @@ export function isReportsOnlyWarning(row: { required: boolean; verdict: Verdict 
   return !row.required && DID_NOT_PASS.includes(row.verdict);
 }
 
-// A check the stop cut short (a cancel, a shutdown) is verdict "skipped" — it did not run to the end and
-// decides nothing — but it started: only a check's command that ran has a duration (a check never started has
-// none), and it has a log. Its row reads "Stopped", apart from "Skipped". Proof rows are left out: each has a
-// duration, skipped or not (context.ts `record`).
-export function isStoppedRow(row: { checkId: string; verdict: Verdict; durationMs: number | null }): boolean {
-  return row.verdict === "skipped" && row.durationMs !== null && !isProofRow(row);
+// What a stop (a cancel, a shutdown) says of work it cut short: a check's command, a proof row's re-runs, the
+// mutation floor.
+export const RUN_STOPPED = "the run was stopped";
+export const CUT_SHORT_BY_STOP = `not run to the end: ${RUN_STOPPED}`;
+
+// A check or proof row the stop cut short is verdict "skipped" — it did not run to the end and decides
+// nothing — but it started, and it has a log: its row reads "Stopped", apart from "Skipped". A check's command
+// that ran has a duration (one never started has none); a proof row has one either way (context.ts `record`),
+// so it is known by its message, which a budget that ran out words otherwise.
+export function isStoppedRow(row: {
+  checkId: string;
+  verdict: Verdict;
+  durationMs: number | null;
+  message?: string | null;
+}): boolean {
+  if (row.verdict !== "skipped") return false;
+  return isProofRow(row) ? row.message?.toLowerCase() === CUT_SHORT_BY_STOP : row.durationMs !== null;
 }

@@ -15,6 +15,7 @@ import {
 import type { Scratch } from "../checkout/scratch";
 import { resolveInsideCheckout } from "../checkout/checkout";
 import { attemptDirOf } from "../paths";
+import { RUN_STOPPED } from "../../gates/row-warning";
 import { timeoutWords } from "./budget";
 import type { AttemptContext } from "./context";
 import { judgeOutcome } from "./judge";
@@ -185,7 +186,7 @@ const describeSelected = (r: Rerun, failingTests: boolean) =>
 async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, rowId: string): Promise<Rerun> {
   const { run, attempt, deps } = ctx;
   const base = { checkId: check.id, exitCode: null, tail: null };
-  if (ctx.signal.aborted) return { ...base, verdict: "skipped", message: "the run was stopped" };
+  if (ctx.signal.aborted) return { ...base, verdict: "skipped", message: RUN_STOPPED };
   if (ctx.budget.isSpent()) return { ...base, verdict: "skipped", message: ctx.budget.spentMessage() };
   const where = resolveInsideCheckout(dir, check.cwd);
   if ("error" in where) return { ...base, verdict: "error", message: where.error };

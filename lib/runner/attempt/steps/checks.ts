@@ -6,6 +6,7 @@ import { gateRequired } from "../../../gates/agent-report";
 import { isBlockingVerdict, type Verdict } from "../../../gates/gate";
 import { timeoutOf, type EffectiveCheck } from "../../../gates/merge-checks";
 import { PROFILES } from "../../../gates/work-schema";
+import { CUT_SHORT_BY_STOP } from "../../../gates/row-warning";
 import { resolveInsideCheckout } from "../../checkout/checkout";
 import { checkLogPathOf } from "../../paths";
 import { timeoutWords } from "../budget";
@@ -106,7 +107,7 @@ async function runOneCheck(
   const isOutputMissing =
     byExit === "failed" && outcome.exitCode === (check.expectExit ?? 0) && check.expectStdout !== undefined;
   const message = outcome.isAborted
-    ? "not run to the end: the run was stopped"
+    ? CUT_SHORT_BY_STOP
     : outcome.isTimedOut
       ? `${timeoutWords(timeout)}${outcome.message ? ` · ${outcome.message}` : ""}`
       : isOutputMissing

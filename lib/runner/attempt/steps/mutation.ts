@@ -17,6 +17,7 @@ import {
 } from "../../../gates/mutation";
 import { profilesWith } from "../../../gates/profiles";
 import { MUTATION, PROOF_KIND, PROOF_NAMES } from "../../../gates/proof-ids";
+import { CUT_SHORT_BY_STOP } from "../../../gates/row-warning";
 import { shellQuote } from "../../../gates/shell-quote";
 import { saveAttemptMutation } from "../../../db/runs";
 import { attemptDirOf } from "../../paths";
@@ -122,7 +123,7 @@ async function mutate(ctx: AttemptContext): Promise<MutationRecord> {
       logPath: path.join(attemptDirOf(deps.dataDir, run.id, attempt.n), `${MUTATION}.run.log`),
       liveName: `${MUTATION}.run`,
     });
-    if (outcome.isAborted) return skipped("not run to the end: the run was stopped");
+    if (outcome.isAborted) return skipped(CUT_SHORT_BY_STOP);
     if (outcome.isTimedOut) return skipped(timeout.isBudgetBound ? timeoutWords(timeout) : "stopped: it timed out");
     if (outcome.spawnError) return { ...skipped(`could not start: ${outcome.spawnError}`), verdict: "error" as const };
     // Read without following a link: a report linked to the database or to a file outside is not read.
