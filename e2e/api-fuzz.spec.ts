@@ -49,7 +49,7 @@ test("a few thousand random and malformed API requests never get a 5xx, and the 
     // Real ids, so that requests reach past the lookups: a Work, a task, a finished run with a log, a
     // person, a secret, a webhook and its deliveries (to a closed local port: each one is refused at once).
     const work = await api("POST", "/api/works", {
-      name: "Fuzz target",
+      name: `Fuzz target ${Date.now()}`,
       repoUrl: makeGitRepo(),
       baseBranch: "main",
       checkDefaults: [{ id: "hello", name: "hello", kind: "custom", command: "echo hello", required: true }],

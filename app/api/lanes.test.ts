@@ -35,10 +35,11 @@ const LANES = [
   { id: "ops", name: "Ops", stages: [{ id: "deploy", name: "Deploy", checks: [check] }] },
 ];
 
+let madeWorks = 0;
 async function createWork(body: Record<string, unknown> = {}): Promise<Json> {
   const res = await callRoute(works.POST, {
     method: "POST",
-    body: { name: "Docs", repoUrl: "/tmp/repo", lanes: LANES, ...body },
+    body: { name: `Docs ${++madeWorks}`, repoUrl: "/tmp/repo", lanes: LANES, ...body },
   });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json;

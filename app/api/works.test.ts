@@ -157,9 +157,41 @@ describe("POST /api/works", () => {
   });
 
   it("trims the name it stores", async () => {
-    const res = await postWork({ name: "  Billing  ", repoUrl: "/tmp/repo" });
+    const res = await postWork({ name: "  Trimmed  ", repoUrl: "/tmp/repo" });
     expect(res.status).toBe(201);
-    expect(res.json.name).toBe("Billing");
+    expect(res.json.name).toBe("Trimmed");
+  });
+
+  it("refuses a name another Work has, whatever its case or spaces, naming the field; saves nothing", async () => {
+    const first = await createWork({ name: "Ledger Service" });
+    const before = await listWorkIds();
+    for (const name of ["Ledger Service", "ledger service", "  LEDGER   service "]) {
+      const res = await postWork({ name, repoUrl: "/tmp/repo" });
+      expect(res.status, name).toBe(400);
+      expect(res.json.error.issues).toEqual([
+        { path: "name", message: 'another Work is named "Ledger Service": give this one a name of its own' },
+      ]);
+    }
+    expect(await listWorkIds()).toEqual(before);
+    // A name that only starts alike is another name.
+    expect((await postWork({ name: "Ledger Service 2", repoUrl: "/tmp/repo" })).status).toBe(201);
+    // Renaming: not to another's name (nothing of the patch saved), but a Work may change its own name's case.
+    const other = await createWork({ name: "Ledger jobs" });
+    const clash = await patchWork(other.id, { version: 1, name: "LEDGER SERVICE", failFast: true });
+    expect(clash.status).toBe(400);
+    expect(clash.json.error.issues[0].path).toBe("name");
+    expect((await getWork(other.id)).json).toMatchObject({ name: "Ledger jobs", failFast: false, version: 1 });
+    const recased = await patchWork(first.id, { version: 1, name: "Ledger service" });
+    expect(recased.status, JSON.stringify(recased.json)).toBe(200);
+    expect(recased.json.name).toBe("Ledger service");
+  });
+
+  it("of five creates of one name at once, one is made and four are refused on the name", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => postWork({ name: "Raced name", repoUrl: "/tmp/repo" })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400]);
+    expect((await callRoute(works.GET)).json.works.filter((w: Json) => w.name === "Raced name")).toHaveLength(1);
   });
 
   it("stores every field it is given and answers them back", async () => {

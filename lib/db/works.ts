@@ -1,11 +1,13 @@
 // Works: one query or command per function.
 import type { MergePolicy } from "../gates/merge-policy";
-import type { WorkCreate } from "../gates/work-schema";
+import { workNameKey, type WorkCreate } from "../gates/work-schema";
 import { freezeWorkSettings, WORK_SETTINGS } from "../gates/work-settings";
 import { hideWebhookSecrets, type SealedWebhook } from "../gates/webhooks";
 import type { RunRecord } from "./runs";
 import { rowById, rowsWhere } from "./by-id";
 import { getDb, type DbOrTx } from "./client";
+import { config } from "../config/config";
+import { isPostgresUrl } from "../config/database-url";
 import { workJson, type Work, type WorkJsonFields } from "./models";
 
 // Every column but the task counter, with the Json columns typed and the proof globs' defaults filled in; the
@@ -53,6 +55,26 @@ export function frozenSettingsOf(work: WorkRecord): FrozenWorkSettings {
 export async function findWork(opts: { id: string; db?: DbOrTx }): Promise<WorkRecord | null> {
   const row = await rowById<Omit<Work, keyof typeof omit>>(opts.db ?? getDb(), "Work", opts.id, Object.keys(omit));
   return row && toWorkRecord(row);
+}
+
+// Creating or renaming a Work reads the names and key prefixes the others hold, then writes its own: on
+// PostgreSQL such transactions take turns (SQLite's write transactions already do), so that Works created at
+// once neither share a name nor fail on the prefix's unique index.
+export async function lockWorkIdentities(opts: { db: DbOrTx }): Promise<void> {
+  if (isPostgresUrl(config().databaseUrl))
+    await opts.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('gatehouse:work-identity'))`;
+}
+
+// The Work other than `exceptId` whose name is `name` give or take case and outer spaces (Works are few: read
+// in full, compared here, alike on SQLite and PostgreSQL), or null.
+export async function findWorkNamedLike(opts: {
+  name: string;
+  exceptId?: string;
+  db?: DbOrTx;
+}): Promise<{ id: string; name: string } | null> {
+  const key = workNameKey(opts.name);
+  const rows = await (opts.db ?? getDb()).work.findMany({ select: { id: true, name: true } });
+  return rows.find((w) => w.id !== opts.exceptId && workNameKey(w.name) === key) ?? null;
 }
 
 // The key prefixes of Works that begin with `base` (a new Work's prefix is the first free one).

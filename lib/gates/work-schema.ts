@@ -9,6 +9,11 @@ import { ZAgentCommand, ZBranchName, ZBudgetSec, ZBudgetUsd, ZMaxGateAttempts, Z
 export * from "./work-fields";
 export type { ProofSettings } from "./work-settings";
 
+// Two Works may not share a name: compared without case or repeated spaces ("Billing  api" is "Billing API").
+export function workNameKey(name: string): string {
+  return name.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
 // What makes a Work which Work it is (admins change them); everything else is a setting.
 const identityFields = {
   name: z

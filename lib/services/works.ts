@@ -10,7 +10,9 @@ import { upsertRole } from "../db/memberships";
 import {
   findSealedWebhooks,
   findWork,
+  findWorkNamedLike,
   insertWork,
+  lockWorkIdentities,
   listKeyPrefixesFrom,
   listWorks,
   updateWorkAtVersion,
@@ -42,6 +44,8 @@ export async function createWork(actor: Actor, input: unknown): Promise<WorkReco
   refuseIssues(mountIssues(data.sandboxMounts));
   const webhooks = sealedWebhooks(data.webhooks, []);
   return insertWithFreeKeyPrefix(async (tx) => {
+    await lockWorkIdentities({ db: tx });
+    await refuseTakenName(data.name, null, tx);
     const taken = await listKeyPrefixesFrom({ base: keyPrefixFor(data.name), db: tx });
     const keyPrefix = freeKeyPrefix(data.name, (p) => taken.has(p));
     const work = await insertWork({ data: { ...data, webhooks, keyPrefix }, db: tx });
@@ -59,8 +63,16 @@ export async function createWork(actor: Actor, input: unknown): Promise<WorkReco
   });
 }
 
-// Two Works created at once may pick the same free prefix: the unique index refuses the second, which then
-// picks again (a few tries; more would mean something else is wrong).
+// A name another Work has (without case or repeated spaces) is refused, naming the field: the inbox's filter,
+// the CLI's --work and people tell Works apart by name. Read in the saving transaction.
+async function refuseTakenName(name: string, exceptId: string | null, db: DbOrTx): Promise<void> {
+  const other = await findWorkNamedLike({ name, exceptId: exceptId ?? undefined, db });
+  if (other)
+    refuseIssues([{ path: "name", message: `another Work is named "${other.name}": give this one a name of its own` }]);
+}
+
+// Works created at once take turns (lockWorkIdentities); should two still pick the same free prefix, the
+// unique index refuses the second, which then picks again (a few tries; more would mean something is wrong).
 async function insertWithFreeKeyPrefix<T>(create: (tx: DbOrTx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -112,6 +124,10 @@ export async function updateWork(actor: Actor, workId: string, input: unknown): 
     return current;
   }
   return getDb().$transaction(async (tx) => {
+    if (identity.includes("name") && changes.name) {
+      await lockWorkIdentities({ db: tx });
+      await refuseTakenName(changes.name, workId, tx);
+    }
     if (changes.checkSources) await refuseUnknownSecrets(workId, changes.checkSources, tx);
     // A webhook sent without its secret keeps the one stored (read in the saving transaction).
     if (changes.webhooks)

@@ -64,6 +64,8 @@ export type Scenario = { repo: TestRepo; work: WorkRecord; task: TaskView; workt
 const PROOF_OFF = { requireTests: "off", vacuousPolicy: "off", protectedPaths: [], profile: "lite" };
 
 // A repository with the given files, a Work on it (settings as the API takes them) and one task.
+let scenarios = 0;
+
 export async function makeScenario(
   h: Harness,
   work: Record<string, unknown>,
@@ -73,7 +75,8 @@ export async function makeScenario(
   const repo = options.repo ?? makeGitRepo(options.files);
   if (!h.repos.includes(repo)) h.repos.push(repo);
   const created = await createWork(SYSTEM_ACTOR, {
-    name: `Test ${path.basename(repo.dir)}`,
+    // Numbered: Works may not share a name, and one repository may have several.
+    name: `Test ${path.basename(repo.dir)} ${++scenarios}`,
     repoUrl: repo.dir,
     baseBranch: "main",
     ...PROOF_OFF,

@@ -205,7 +205,11 @@ async function rerun(ctx: AttemptContext, check: EffectiveCheck, dir: string, ro
     checkId: check.id,
     verdict,
     exitCode: outcome.exitCode,
-    message: outcome.isTimedOut ? timeoutWords(timeout) : (outcome.spawnError ?? judged?.message ?? outcome.message),
+    message: outcome.isAborted
+      ? RUN_STOPPED
+      : outcome.isTimedOut
+        ? timeoutWords(timeout)
+        : (outcome.spawnError ?? judged?.message ?? outcome.message),
     tail: outcome.tail,
   };
 }
