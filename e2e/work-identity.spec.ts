@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import type { Page } from "@playwright/test";
 import { makeBareRepo, makeGitRepo } from "@/lib/testing/git-repo";
 import { expect, test } from "./support/test";
-import { api, personWithRole, workWithChecks } from "./support/api";
+import { api, demoWorkJson, personWithRole, workWithChecks } from "./support/api";
 import { expectNoAxeViolations } from "./support/axe";
 import { signedInContext } from "./support/sign-in";
 
@@ -82,6 +82,25 @@ repository is refused beside its field and nothing is saved", async ({ page }) =
   } finally {
     bare.cleanup();
   }
+});
+
+test("a new Work named like another is refused beside its name, and nothing is made", async ({ page }) => {
+  const demo = await demoWorkJson();
+  const before = (await api("GET", "/api/works")).json.works.length;
+  await page.goto("/works");
+  await page.getByRole("button", { name: "New Work" }).click();
+  const form = page.getByRole("form", { name: "New Work" });
+  const name = form.getByRole("textbox", { name: "Name", exact: true });
+  // The demo's name in other case and spacing is the same name.
+  await name.fill(`  ${demo.name.toUpperCase().replace(" ", "   ")} `);
+  await form.getByRole("textbox", { name: "Repository", exact: true }).fill(demo.repoUrl);
+  await form.getByRole("button", { name: "Create Work" }).click();
+  await expect(form.getByRole("alert")).toHaveText(
+    `Name: another Work is named "${demo.name}": give this one a name of its own`,
+  );
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toBeFocused();
+  expect((await api("GET", "/api/works")).json.works.length).toBe(before);
 });
 
 test("a new Work whose repository cannot be reached says so in one sentence, with the way to General to \

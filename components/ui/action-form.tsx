@@ -141,7 +141,18 @@ export { inputBaseClass, inputBorderClass, inputClass } from "./input-classes";
 // A label around its control: every caller passes the one input or select it names as children. Given the
 // control's `name`, the form's errors for it are shown as this field's ("Label: rule", pointed at by the
 // control's aria-describedby) instead of under the field's raw name.
-export function Field({ label, name, children }: { label: string; name?: string; children: React.ReactNode }) {
+// `hint`: said after the label, in a lighter voice (what leaving it empty means, say).
+export function Field({
+  label,
+  name,
+  hint,
+  children,
+}: {
+  label: string;
+  name?: string;
+  hint?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   const form = useContext(FormFieldsContext);
   const add = form?.add;
   useEffect(() => (name && add ? add({ name, label }) : undefined), [add, name, label]);
@@ -153,7 +164,13 @@ export function Field({ label, name, children }: { label: string; name?: string;
   return (
     // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child each caller nests
     <label className="flex flex-col gap-1 text-sm font-medium">
-      {label}
+      {hint ? (
+        <span>
+          {label} <span className="font-normal text-zinc-500 dark:text-zinc-400">{hint}</span>
+        </span>
+      ) : (
+        label
+      )}
       {control}
     </label>
   );

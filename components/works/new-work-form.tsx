@@ -1,7 +1,7 @@
 "use client";
 // "New Work" for admins: a name and the repository (anything git clone accepts).
 import type { ActionResult } from "@/lib/actions/safe-action";
-import { inputClass } from "../ui/action-form";
+import { Field, inputClass } from "../ui/action-form";
 import { DisclosureForm } from "./disclosure-form";
 
 export function NewWorkForm({
@@ -11,26 +11,21 @@ export function NewWorkForm({
 }) {
   return (
     <DisclosureForm label="New Work" submitLabel="Create Work" create={create}>
-      <label className="grid gap-1 text-sm font-medium">
-        Name
+      {/* Named fields: a refused name or repository is said beside it, and the field marked and focused. */}
+      <Field label="Name" name="name">
         <input name="name" required className={inputClass} placeholder="Payments API" />
-      </label>
-      <label className="grid gap-1 text-sm font-medium">
-        Repository
+      </Field>
+      <Field label="Repository" name="repoUrl">
         <input
           name="repoUrl"
           required
           className={`${inputClass} font-mono`}
           placeholder="https://… , file://… or a local path"
         />
-      </label>
-      <label className="grid gap-1 text-sm font-medium">
-        Base branch{" "}
-        <span className="font-normal text-zinc-500 dark:text-zinc-400">
-          (optional: the repository&apos;s HEAD branch)
-        </span>
+      </Field>
+      <Field label="Base branch" name="baseBranch" hint="(optional: the repository's HEAD branch)">
         <input name="baseBranch" className={`${inputClass} font-mono`} />
-      </label>
+      </Field>
     </DisclosureForm>
   );
 }
