@@ -16,7 +16,8 @@ type Probe = {
 };
 
 export type RedTeamRecord = {
-  verdict: "passed" | "failed" | "error";
+  // skipped: a stop cut it short (no fault of the red team's or the change's).
+  verdict: "passed" | "failed" | "error" | "skipped";
   message: string;
   probes: Probe[];
   refused: Refused[];

@@ -4,7 +4,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gitIn } from "../testing/git-repo";
-import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
+import { check, createHarness, dispatchAndSettle, makeScenario, settle, type Harness } from "../testing/runner-harness";
+import { waitFor } from "../testing/processes";
+import { SYSTEM_ACTOR } from "../auth/actor";
+import { cancelRun, dispatchTask } from "../services/runs";
+import { CUT_SHORT_BY_STOP, isStoppedRow } from "../gates/row-warning";
+import { attemptDirOf } from "./paths";
 import type { RunDetail } from "../services/run-detail";
 
 let h: Harness;
@@ -123,5 +128,31 @@ the probe is kept", async () => {
     });
     expect(rowOf(detail)).toMatchObject({ verdict: "error", message: "stopped when the run's budget ran out" });
     expect(detail.run.ending).not.toBe("accepted");
+  });
+
+  it("a red team a cancel cuts short is skipped and reads Stopped: a stop is no error of anyone's", async () => {
+    const s = await makeScenario(
+      h,
+      {
+        profile: "full",
+        checkDefaults: [check("unit", "node test/title.test.js", { kind: "test" })],
+        redTeamTestCommand: 'node "$GATEHOUSE_PROBE"',
+        maxGateAttempts: 1,
+        agentCommand: write("src/title.js", LOWER),
+        redTeamCommand: "echo probing; sleep 60",
+      },
+      { files: PROJECT },
+    );
+    const { id } = await dispatchTask(SYSTEM_ACTOR, s.task.id);
+    const log = path.join(attemptDirOf(h.dataDir, id, 1), "_redteam.run.log");
+    await waitFor(() => fs.existsSync(log) && fs.readFileSync(log, "utf8").includes("probing"), {
+      what: "the red team to start",
+    });
+    await cancelRun(SYSTEM_ACTOR, id);
+    const detail = await settle(h, id);
+    const row = rowOf(detail)!;
+    expect(row).toMatchObject({ verdict: "skipped", message: CUT_SHORT_BY_STOP });
+    expect(isStoppedRow(row)).toBe(true);
+    expect([detail.run.ending, detail.run.gate]).toEqual(["rejected", "stopped"]);
   });
 });

@@ -10,6 +10,7 @@ import path from "node:path";
 import { whatCheckRuns } from "../../../gates/builtins";
 import { profilesWith } from "../../../gates/profiles";
 import { PROOF_KIND, PROOF_NAMES, RED_TEAM } from "../../../gates/proof-ids";
+import { CUT_SHORT_BY_STOP } from "../../../gates/row-warning";
 import { composeRedTeamBrief, judgeRedTeam, type RedTeamRecord, redTeamRow, sortProbes } from "../../../gates/red-team";
 import { saveAttemptRedTeam } from "../../../db/runs";
 import { checkoutFingerprint } from "../../checkout/checkout";
@@ -125,7 +126,8 @@ async function redTeam(ctx: AttemptContext): Promise<RedTeamRecord> {
   });
   const report = readCapped(deps.dataDir, reportFile, MAX_REPORT);
   const { outcome } = written;
-  if (outcome.isAborted) return failure("not run to the end: the run was stopped");
+  // A stop is no error of the red team's: skipped, cut short (the row reads "Stopped").
+  if (outcome.isAborted) return { ...failure(CUT_SHORT_BY_STOP), verdict: "skipped" };
   if (outcome.isTimedOut)
     return {
       ...failure(timeout.isBudgetBound ? timeoutWords(timeout) : "stopped: the red team timed out"),

@@ -16,6 +16,7 @@ import { whatCheckRuns } from "../../../gates/builtins";
 import { criteriaOf } from "../../../gates/evidence";
 import { profilesWith } from "../../../gates/profiles";
 import { REVIEW } from "../../../gates/proof-ids";
+import { CUT_SHORT_BY_STOP, RUN_STOPPED } from "../../../gates/row-warning";
 import { PROOF_KIND, PROOF_NAMES } from "../../../gates/proof";
 import {
   composeReviewBrief,
@@ -122,7 +123,10 @@ async function runReview(ctx: AttemptContext): Promise<StepResult> {
     ]);
   }
   if (ctx.signal.aborted && record.outcome === "not-run") {
-    results.update(REVIEW, { verdict: "skipped", message: "not run: the run was stopped", finishedAt: new Date() });
+    // Cut short once a try had started (the row reads "Stopped"), else never begun.
+    const started = record.tries.some((t) => t.executed.length > 0 || t.durationMs > 0);
+    const message = started ? CUT_SHORT_BY_STOP : `not run: ${RUN_STOPPED}`;
+    results.update(REVIEW, { verdict: "skipped", message, finishedAt: new Date() });
     return { verdicts: [{ required: true, verdict: "skipped", checkId: REVIEW, message: null }] };
   }
   await saveAttemptReview({ id: attempt.id, review: maskDeep(ctx.masker, record) });
