@@ -39,7 +39,8 @@ export function EndingBadge({
   // An accepted run whose agent did not pass (Run.agentCaveat, as stored).
   agentCaveat?: string | null;
 }) {
-  const caveat = status === "finished" && ending === "accepted" ? agentCaveatOf(agentCaveat) : null;
+  // Only an accepted run has one (the runner writes it with the ending).
+  const caveat = agentCaveatOf(agentCaveat);
   const look =
     status === "finished" && ending
       ? ENDING[ending]

@@ -18,7 +18,7 @@ export function InboxList({ runs, label }: { runs: InboxRun[]; label: string }) 
 }
 
 function InboxRow({ run }: { run: InboxRun }) {
-  const caveat = run.ending === "accepted" ? agentCaveatOf(run.agentCaveat) : null;
+  const caveat = agentCaveatOf(run.agentCaveat);
   return (
     <li>
       <Link

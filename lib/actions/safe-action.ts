@@ -2,6 +2,7 @@
 // Server Action calls whose Origin is not this site), then the input, then a short body. The few
 // actions taken before anyone is signed in (signing in, the first admin) use its public variant.
 // Returns { data } or { error: { code, message, fieldErrors } }; throws only for bugs.
+import { revalidatePath } from "next/cache";
 import { unstable_rethrow } from "next/navigation";
 import type { Actor } from "../auth/actor";
 import { findSessionActor } from "../auth/page-actor";
@@ -28,6 +29,19 @@ export function idArg(value: unknown, name: string): string {
     throw new AppError("validation", `${name}: must be an id`, [{ path: name, message: "must be an id" }]);
   refuseUnstorableParams({ [name]: value });
   return value;
+}
+
+// A row's button (components/ui/row-action-form): the change, then the page that lists it drawn again (the
+// path and type as `revalidatePath` takes them); a refusal comes back to the row. Its answer carries no data.
+export async function runRowAction(
+  body: (actor: Actor) => Promise<unknown>,
+  ...page: Parameters<typeof revalidatePath>
+): Promise<ActionResult<null>> {
+  return runAction(async (actor) => {
+    await body(actor);
+    revalidatePath(...page);
+    return null;
+  });
 }
 
 export async function runAction<T>(body: (actor: Actor) => Promise<T>): Promise<ActionResult<T>> {

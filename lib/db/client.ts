@@ -7,7 +7,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
-import { sqliteUrl } from "../config/database-url";
+import { isPostgresUrl, sqliteUrl } from "../config/database-url";
 import { config } from "../config/config";
 
 export type Db = SqliteClient;
@@ -17,7 +17,7 @@ export type DbOrTx = Db | Tx;
 
 export function createDb(options: { url?: string } = {}): Db {
   const url = options.url ?? config().databaseUrl;
-  if (url && /^postgres(ql)?:\/\//i.test(url)) {
+  if (url && isPostgresUrl(url)) {
     // The driver adapter ignores ?schema= in the URL; it takes the schema as an option.
     const { schema, ...connection } = pgConnectionOf(url);
     const adapter = new PrismaPg({ ...connection, max: 10 }, schema ? { schema } : undefined);

@@ -6,7 +6,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Check } from "../gates/check-schema";
 import { createDb, type Db } from "./client";
@@ -16,7 +15,7 @@ import { listRunsOfTask } from "./run-history";
 import { findRun, listAttempts, listResults } from "./runs";
 import { findTask, updateTaskAtVersion } from "./tasks";
 import { findWork, updateWorkAtVersion } from "./works";
-import { migrationsAround } from "../testing/migrations";
+import { migrationsAround, scratchPgSchema } from "../testing/migrations";
 
 const MIGRATION = "prisma-types";
 const migrations = (provider: "sqlite" | "postgres") => migrationsAround(provider, MIGRATION);
@@ -269,15 +268,8 @@ describe(`the ${MIGRATION} migration keeps data`, () => {
   const pgUrl = process.env.TEST_DATABASE_URL;
   it.skipIf(!pgUrl)("on PostgreSQL (skipped without TEST_DATABASE_URL; npm run test:pg sets it)", async () => {
     const url = pgUrl as string;
-    const schema = `m_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    cleanups.push(async () => {
-      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await admin.end();
-    });
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-    await admin.query(`SET search_path TO "${schema}"`);
+    const { schema, client: admin, drop } = await scratchPgSchema(url);
+    cleanups.push(drop);
     const { before, mine, after } = migrations("postgres");
     for (const sql of before) await admin.query(sql);
     await admin.query(OLD_ROWS);

@@ -6,9 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { migrationsAround } from "../testing/migrations";
+import { migrationsAround, scratchPgSchema } from "../testing/migrations";
 
 // Times as Prisma writes them on SQLite (ISO text).
 const work = (id: string, name: string, keyPrefix: string, createdAt: string) =>
@@ -71,15 +70,8 @@ describe("the work_key_prefix_unique migration", () => {
 
   const pgUrl = process.env.TEST_DATABASE_URL;
   it.skipIf(!pgUrl)("and on PostgreSQL (skipped without TEST_DATABASE_URL; npm run test:pg sets it)", async () => {
-    const schema = `m_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: pgUrl as string });
-    await admin.connect();
-    cleanups.push(async () => {
-      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await admin.end();
-    });
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-    await admin.query(`SET search_path TO "${schema}"`);
+    const { client: admin, drop } = await scratchPgSchema(pgUrl as string);
+    cleanups.push(drop);
     const { before, mine, after } = migrationsAround("postgres", "work_key_prefix_unique");
     for (const sql of before) await admin.query(sql);
     await admin.query(OLD_ROWS);

@@ -39,8 +39,9 @@ function script(name: string, body: string): string {
 }
 const rowOf = (d: RunDetail, n = 1) => d.attempts.find((a) => a.n === n)?.results.find((r) => r.checkId === "_redteam");
 
-async function run(work: Record<string, unknown>) {
-  const s = await makeScenario(
+// A task of a Work with the full profile, its test check and the red team's test command, over PROJECT.
+const scenario = (work: Record<string, unknown>) =>
+  makeScenario(
     h,
     {
       profile: "full",
@@ -51,6 +52,9 @@ async function run(work: Record<string, unknown>) {
     },
     { files: PROJECT },
   );
+
+async function run(work: Record<string, unknown>) {
+  const s = await scenario(work);
   return { s, detail: await dispatchAndSettle(h, s.task.id) };
 }
 
@@ -131,18 +135,7 @@ the probe is kept", async () => {
   });
 
   it("a red team a cancel cuts short is skipped and reads Stopped: a stop is no error of anyone's", async () => {
-    const s = await makeScenario(
-      h,
-      {
-        profile: "full",
-        checkDefaults: [check("unit", "node test/title.test.js", { kind: "test" })],
-        redTeamTestCommand: 'node "$GATEHOUSE_PROBE"',
-        maxGateAttempts: 1,
-        agentCommand: write("src/title.js", LOWER),
-        redTeamCommand: "echo probing; sleep 60",
-      },
-      { files: PROJECT },
-    );
+    const s = await scenario({ agentCommand: write("src/title.js", LOWER), redTeamCommand: "echo probing; sleep 60" });
     const { id } = await dispatchTask(SYSTEM_ACTOR, s.task.id);
     const log = path.join(attemptDirOf(h.dataDir, id, 1), "_redteam.run.log");
     await waitFor(() => fs.existsSync(log) && fs.readFileSync(log, "utf8").includes("probing"), {

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { idArg, runAction, runRowAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createUser, updateUserByAdmin } from "@/lib/services/users";
 
 export async function createUserAction(_state: unknown, form: FormData): Promise<ActionResult<{ email: string }>> {
@@ -18,20 +18,18 @@ export async function createUserAction(_state: unknown, form: FormData): Promise
 
 // Bound to the person and the new value; the refusal comes back to the row (components/ui/row-action-form).
 export async function setAdminAction(userId: string, isAdmin: boolean): Promise<ActionResult<null>> {
-  return runAction(async (actor) => {
-    await updateUserByAdmin(actor, idArg(userId, "userId"), { admin: Boolean(isAdmin) });
-    revalidatePath("/admin/users");
-    return null;
-  });
+  return runRowAction(
+    (actor) => updateUserByAdmin(actor, idArg(userId, "userId"), { admin: Boolean(isAdmin) }),
+    "/admin/users",
+  );
 }
 
 // Disable (their sessions end, their tokens are refused) or enable again; bound, as above.
 export async function setDisabledAction(userId: string, isDisabled: boolean): Promise<ActionResult<null>> {
-  return runAction(async (actor) => {
-    await updateUserByAdmin(actor, idArg(userId, "userId"), { disabled: Boolean(isDisabled) });
-    revalidatePath("/admin/users");
-    return null;
-  });
+  return runRowAction(
+    (actor) => updateUserByAdmin(actor, idArg(userId, "userId"), { disabled: Boolean(isDisabled) }),
+    "/admin/users",
+  );
 }
 
 // A new password for someone who lost theirs; their sessions end. The form says so, and keeps the field on error.

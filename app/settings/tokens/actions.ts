@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { idArg, runAction, runRowAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createTokenForActor, revokeTokenOfActor } from "@/lib/services/auth";
 
 export async function createTokenAction(
@@ -16,9 +16,5 @@ export async function createTokenAction(
 
 // Bound to the token; a refusal comes back to the row (components/ui/row-action-form).
 export async function revokeTokenAction(tokenId: string): Promise<ActionResult<null>> {
-  return runAction(async (actor) => {
-    await revokeTokenOfActor(actor, idArg(tokenId, "tokenId"));
-    revalidatePath("/settings/tokens");
-    return null;
-  });
+  return runRowAction((actor) => revokeTokenOfActor(actor, idArg(tokenId, "tokenId")), "/settings/tokens");
 }

@@ -2,7 +2,7 @@
 // The server-rendered sections of the Work's settings: its name and repository (General), roles and secrets,
 // each change revalidating the settings layout (its header names the Work; the editor's secret names).
 import { revalidatePath } from "next/cache";
-import { idArg, runAction, type ActionResult } from "@/lib/actions/safe-action";
+import { idArg, runAction, runRowAction, type ActionResult } from "@/lib/actions/safe-action";
 import { removeSecret, setSecret } from "@/lib/services/secrets";
 import { removeMember, setMemberRoleByEmail } from "@/lib/services/users";
 import { readWork, updateWork } from "@/lib/services/works";
@@ -48,11 +48,11 @@ export async function setRoleAction(
 
 // Bound to the Work and the member; a refusal comes back to the row (components/ui/row-action-form).
 export async function removeMemberAction(workId: string, userId: string): Promise<ActionResult<null>> {
-  return runAction(async (actor) => {
-    await removeMember(actor, idArg(workId, "workId"), idArg(userId, "userId"));
-    revalidatePath(`/works/${workId}/settings`, "layout");
-    return null;
-  });
+  return runRowAction(
+    (actor) => removeMember(actor, idArg(workId, "workId"), idArg(userId, "userId")),
+    `/works/${workId}/settings`,
+    "layout",
+  );
 }
 
 export async function setSecretAction(
@@ -71,9 +71,9 @@ export async function setSecretAction(
 
 // Bound, as above.
 export async function deleteSecretAction(workId: string, name: string): Promise<ActionResult<null>> {
-  return runAction(async (actor) => {
-    await removeSecret(actor, idArg(workId, "workId"), idArg(name, "name"));
-    revalidatePath(`/works/${workId}/settings`, "layout");
-    return null;
-  });
+  return runRowAction(
+    (actor) => removeSecret(actor, idArg(workId, "workId"), idArg(name, "name")),
+    `/works/${workId}/settings`,
+    "layout",
+  );
 }
