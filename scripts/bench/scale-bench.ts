@@ -316,7 +316,14 @@ async function breakdownOf(
   slots: number,
   waveStart: number,
 ): Promise<{ text: string; lastFinishedAt: number }> {
-  const parts: Record<string, number[]> = { queue: [], "set-up": [], check: [], "wrap-up": [], turnaround: [] };
+  const parts: Record<string, number[]> = {
+    queue: [],
+    "set-up": [],
+    check: [],
+    "its command": [],
+    "wrap-up": [],
+    turnaround: [],
+  };
   type Times = { createdAt: number; startedAt: number; firstStart: number; lastDone: number; finishedAt: number };
   const byWorker = new Map<string, Times[]>();
   // Each run's predecessor in its slot (null: the slot's first): the slot whose runs ended last is the wave's
@@ -340,6 +347,8 @@ async function breakdownOf(
     parts.queue.push(times.startedAt - times.createdAt);
     parts["set-up"].push(firstStart - times.startedAt);
     parts.check.push(lastDone - firstStart);
+    // The command's own time as the spawner measured it (its start to its exit), inside the check's row.
+    for (const r of results) if (r.durationMs !== null) parts["its command"].push(Math.round(r.durationMs));
     parts["wrap-up"].push(times.finishedAt - lastDone);
     const worker = run.workerName ?? "?";
     byWorker.set(worker, [...(byWorker.get(worker) ?? []), times]);
