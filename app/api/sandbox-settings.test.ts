@@ -134,6 +134,30 @@ describe("the sandbox settings of a Work", () => {
     ]);
   });
 
+  it("refuses a mount that leads through a link into the data dir, naming where it leads", async () => {
+    const { warnings: _, ...w } = (await postWork({})).json as Record<string, Json>;
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-mount-link-"));
+    try {
+      const link = path.join(outside, "data");
+      fs.symlinkSync(h.dataDir, link);
+      const real = fs.realpathSync(h.dataDir);
+      for (const where of [link, path.join(link, "worktrees")]) {
+        const res = await patchWork(w.id, { version: 1, sandboxMounts: [ok, { path: where, mode: "ro" }] });
+        expect(issuesOf(res)).toEqual([
+          {
+            path: "sandboxMounts.1.path",
+            message: expect.stringMatching(
+              new RegExp(`^must not be inside Gatehouse's data dir .*: it leads through a link to ${real}`),
+            ),
+          },
+        ]);
+      }
+      expect((await getWork(w.id)).json).toEqual(w);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it("are frozen into a run at dispatch: a later edit of the Work does not change what the run shows", async () => {
     const sandbox = {
       agentNetwork: "off",

@@ -96,23 +96,37 @@ const isInside = (child: string, parent: string) => {
 };
 
 // Mounts that would hand the platform to a sandboxed command: inside (or a parent of) the data dir or the
-// install folder. Needs the server's configuration (both as absolute paths), so the service applies it when it
-// saves.
+// install folder, as typed or where the path leads through links (`resolved[i]`, mount i's real path: bwrap
+// follows links when it binds, so a link to the data dir would bind the data dir itself). Needs the server's
+// configuration (both as absolute real paths), so the service applies it when it saves.
 export function platformMountIssues(
   mounts: readonly SandboxMount[],
   platform: { dataDir: string; installDir: string },
+  resolved: readonly string[] = [],
 ): FieldIssue[] {
+  return mounts.flatMap((m, i) => {
+    const message = platformMountProblem(m.path, platform, resolved[i]);
+    return message ? [{ path: `sandboxMounts.${i}.path`, message }] : [];
+  });
+}
+
+// Why a mount at `where` (leading to `real`) would reach the platform, or null.
+export function platformMountProblem(
+  where: string,
+  platform: { dataDir: string; installDir: string },
+  real: string = where,
+): string | null {
   const places = [
     { dir: platform.dataDir, name: "Gatehouse's data dir" },
     { dir: platform.installDir, name: "Gatehouse's install folder" },
   ];
-  return mounts.flatMap((m, i) => {
-    const where = m.path;
-    const hit = places.find((p) => isInside(where, p.dir) || isInside(p.dir, where));
-    if (!hit) return [];
-    const message = isInside(where, hit.dir)
+  for (const p of [where, real]) {
+    const hit = places.find((place) => isInside(p, place.dir) || isInside(place.dir, p));
+    if (!hit) continue;
+    const rule = isInside(p, hit.dir)
       ? `must not be inside ${hit.name} (${hit.dir})`
       : `must not contain ${hit.name} (${hit.dir})`;
-    return [{ path: `sandboxMounts.${i}.path`, message }];
-  });
+    return p === where ? rule : `${rule}: it leads through a link to ${real}`;
+  }
+  return null;
 }

@@ -154,4 +154,26 @@ describe("sandbox settings", () => {
       { path: "sandboxMounts.3.path", message: "must not be inside Gatehouse's install folder (/opt/gatehouse)" },
     ]);
   });
+
+  it("refuses a mount by where it leads through links, not only as it is typed", () => {
+    const platform = { dataDir: "/mnt/disk/gatehouse", installDir: "/opt/gatehouse" };
+    const mounts = [
+      { path: "/srv/cache", mode: "rw" as const },
+      { path: "/var/lib/gatehouse", mode: "ro" as const },
+      { path: "/srv/mnt", mode: "ro" as const },
+    ];
+    // /var/lib/gatehouse is a link to the data dir; /srv/mnt one to /mnt, around it.
+    const resolved = ["/srv/cache", "/mnt/disk/gatehouse", "/mnt"];
+    expect(platformMountIssues(mounts, platform, resolved)).toEqual([
+      {
+        path: "sandboxMounts.1.path",
+        message:
+          "must not be inside Gatehouse's data dir (/mnt/disk/gatehouse): it leads through a link to /mnt/disk/gatehouse",
+      },
+      {
+        path: "sandboxMounts.2.path",
+        message: "must not contain Gatehouse's data dir (/mnt/disk/gatehouse): it leads through a link to /mnt",
+      },
+    ]);
+  });
 });

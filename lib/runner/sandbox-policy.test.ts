@@ -127,6 +127,23 @@ describeAsRoot("the sandbox's policy: network and sandboxMounts", () => {
     expect(fs.readFileSync(path.join(cache, "entry"), "utf8")).toBe("kept\n");
   });
 
+  it("a mount that leads through a link into the data dir is refused where the command starts, showing nothing", async () => {
+    // Made after the Work was saved, say: bwrap would follow the link and bind the data dir itself beside the
+    // mask that hides it at its own path.
+    fs.writeFileSync(path.join(dataDir, "home", "platform-only"), "the data dir's own\n");
+    const link = path.join(root, "to-data");
+    fs.symlinkSync(dataDir, link);
+    const outcome = await runWith(
+      { network: "on", mounts: [{ path: link, mode: "ro" }] },
+      `cat ${link}/home/platform-only || echo hidden`,
+    );
+    expect(outcome.spawnError).toContain(
+      `the Work's sandbox mount ${link} must not be inside Gatehouse's data dir (${fs.realpathSync(dataDir)}): ` +
+        `it leads through a link to ${fs.realpathSync(dataDir)}`,
+    );
+    expect(outcome.tail).not.toContain("the data dir's own");
+  });
+
   it("a timeout still gives the command inside its SIGTERM and grace; one that ignores it is killed \
 after", async () => {
     const graceful = await runWith(

@@ -34,6 +34,7 @@ import { dataDir } from "../config/database-url";
 import { findLane, sameLane, type Lane } from "../gates/lanes";
 import { listActiveStageRuns } from "../db/runs";
 import { installDir } from "../config/install-dir";
+import { realPathOf } from "../runner/sandbox/real-path";
 
 export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
   requireAdmin(actor);
@@ -181,8 +182,14 @@ function secretIssues(sources: readonly CheckSource[], names: readonly string[])
 }
 
 // A mount must not hand a sandboxed command the platform itself (the rule needs the server's configuration).
+// Both the typed paths and where they lead through links (bwrap follows them), against the real folders.
 function mountIssues(mounts: readonly SandboxMount[]) {
-  return platformMountIssues(mounts, { dataDir: dataDir(), installDir: installDir() });
+  const platform = { dataDir: realPathOf(dataDir()), installDir: realPathOf(installDir()) };
+  return platformMountIssues(
+    mounts,
+    platform,
+    mounts.map((m) => realPathOf(m.path)),
+  );
 }
 
 // A lane that a run is working through is not changed under it (its task would advance into stages that

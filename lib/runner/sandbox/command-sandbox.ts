@@ -9,6 +9,8 @@ import { bwrapArgs, type SandboxPlan } from "./bwrap-args";
 import { gitPathsOf } from "./git-paths";
 import type { SandboxMode } from "./mode";
 import type { SandboxMount, SandboxPolicy } from "./policy";
+import { platformMountProblem } from "../../gates/sandbox-settings";
+import { realPathOf } from "./real-path";
 
 // What run-command needs: the bwrap binary and its arguments up to the command, or why it cannot run.
 export type CommandSandbox = { bwrap: string; args: string[] } | { error: string };
@@ -59,9 +61,16 @@ export function sandboxPlanOf(req: Omit<SandboxRequest, "mode">): SandboxPlan | 
     if (p && fs.statSync(p, { throwIfNoEntry: false })?.isFile()) binds.push({ path: p, mode: "rw" });
   }
   if (req.env.HOME) binds.push({ path: req.env.HOME, mode: "rw" });
+  const platform = { dataDir, installDir: realDir(req.installDir) };
+  // Checked again where the command starts: a link made on the way since the Work was saved would have bwrap
+  // bind the data dir itself, beside the mask that hides it at its own path.
+  for (const m of req.policy.mounts) {
+    const problem = platformMountProblem(m.path, platform, realPathOf(m.path));
+    if (problem) return { error: `the Work's sandbox mount ${m.path} ${problem}: nothing was run` };
+  }
   return {
     mounts: req.policy.mounts,
-    masks: [dataDir, realDir(req.installDir)],
+    masks: [platform.dataDir, platform.installDir],
     binds,
     network: req.policy.network,
     cwd: req.cwd,
