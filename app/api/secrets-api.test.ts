@@ -153,6 +153,18 @@ describe("validation", () => {
     expect((await put("SIX_CHARS", { value: "abcdef" })).status).toBe(201);
   });
 
+  it("a value of mostly spaces or line breaks → 400 naming `value`: masking it would rewrite every log", async () => {
+    for (const value of ["      ", "\n\n\n\n\n\n\n", " \t ab \n  cd  "]) {
+      const res = await expectNoChange(t.db, () => put("BLANK_ONE", { value }));
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.issues).toEqual([
+        { path: "value", message: expect.stringContaining("not spaces or line breaks") },
+      ]);
+    }
+    // Spaces inside a value with six other characters are the value's own.
+    expect((await put("SPACED", { value: "pass phrase x" })).status).toBe(201);
+  });
+
   it.each([
     [{}, "value"],
     [{ value: 123456 }, "value"],

@@ -93,7 +93,14 @@ export const ZSecretValue = z.strictObject(
         `at least ${MIN_SECRET_LENGTH} characters: a shorter value cannot be masked in logs safely`,
       )
       .max(8192, "at most 8192 characters")
-      .refine((v) => !v.includes("\0"), "must not contain NUL characters"),
+      .refine((v) => !v.includes("\0"), "must not contain NUL characters")
+      // Masking replaces the value wherever a log holds it: one of spaces and line breaks would rewrite the
+      // indentation and blank lines of every log of the Work.
+      .refine(
+        (v) => v.length < MIN_SECRET_LENGTH || v.replace(/\s/g, "").length >= MIN_SECRET_LENGTH,
+        `at least ${MIN_SECRET_LENGTH} characters that are not spaces or line breaks: masking whitespace would ` +
+          "rewrite every log",
+      ),
   },
   { error: strict },
 );
