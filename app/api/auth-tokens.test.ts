@@ -223,6 +223,10 @@ stored data", async () => {
     const badEmail = await requestToken({ email: "not-an-email", password: "x", name: "x" });
     expect(badEmail.status).toBe(400);
     expect(badEmail.json.error.issues.map((i) => i.path)).toEqual(["email"]);
+    // A name that shows nothing in the token list is no name.
+    const invisible = await requestToken({ email: u.email, password: u.password, name: "\u200b" });
+    expect(invisible.status).toBe(400);
+    expect(invisible.json.error.issues).toEqual([{ path: "name", message: "must contain a visible character" }]);
   });
 });
 

@@ -165,7 +165,9 @@ describe("POST /api/works", () => {
   it("refuses a name another Work has, whatever its case or spaces, naming the field; saves nothing", async () => {
     const first = await createWork({ name: "Ledger Service" });
     const before = await listWorkIds();
-    for (const name of ["Ledger Service", "ledger service", "  LEDGER   service "]) {
+    // Also as a reader would see it: a zero-width space, a byte-order mark, fullwidth letters.
+    const lookalikes = ["Ledger Service\u200b", "Ledger\u200b Service", "\ufeffLedger Service", "Ｌｅｄｇｅｒ Service"];
+    for (const name of ["Ledger Service", "ledger service", "  LEDGER   service ", ...lookalikes]) {
       const res = await postWork({ name, repoUrl: "/tmp/repo" });
       expect(res.status, name).toBe(400);
       expect(res.json.error.issues).toEqual([
@@ -184,6 +186,23 @@ describe("POST /api/works", () => {
     const recased = await patchWork(first.id, { version: 1, name: "Ledger service" });
     expect(recased.status, JSON.stringify(recased.json)).toBe(200);
     expect(recased.json.name).toBe("Ledger service");
+  });
+
+  it("refuses a name that shows nothing, or that reorders what is shown, naming the rule; saves nothing", async () => {
+    const before = await listWorkIds();
+    for (const [name, message] of [
+      ["\u200b", "must contain a visible character"],
+      ["\u200b\u2060 \u3164", "must contain a visible character"],
+      ["Invoices \u202egnp.exe", "must not contain text-direction controls"],
+    ]) {
+      const res = await postWork({ name, repoUrl: "/tmp/repo" });
+      expect(res.status, JSON.stringify(name)).toBe(400);
+      expect(res.json.error.issues).toEqual([{ path: "name", message: expect.stringContaining(message) }]);
+    }
+    expect(await listWorkIds()).toEqual(before);
+    // Letters of any script, and emoji joined by zero-width joiners, are names.
+    for (const name of ["Платежи", "請求書", "Team 👩‍💻 tools"])
+      expect((await postWork({ name, repoUrl: "/tmp/repo" })).status, name).toBe(201);
   });
 
   it("of five creates of one name at once, one is made and four are refused on the name", async () => {

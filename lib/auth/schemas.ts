@@ -1,6 +1,7 @@
 // Inputs of accounts, tokens, roles and secrets. Messages name the rule.
 import { z } from "zod";
 import { BASE_ENV_NAMES, ZEnvName } from "../gates/env-names";
+import { refineVisible } from "../gates/visible-text";
 import { ROLES } from "./roles";
 
 const strict = (issue: { code?: string; keys?: string[] }) =>
@@ -30,15 +31,17 @@ const ZPassword = z
 const ZPersonName = z
   .string({ error: "must be text" })
   .trim()
-  .min(1, "required: 1–120 characters")
-  .max(120, "at most 120 characters");
+  .min(1, { error: "required: 1–120 characters", abort: true })
+  .max(120, "at most 120 characters")
+  .superRefine(refineVisible);
 // Also the token form's maxLength.
 export const TOKEN_NAME_MAX = 80;
 const ZTokenName = z
   .string({ error: (i) => (i.input === undefined ? "required: a name saying what the token is for" : "must be text") })
   .trim()
-  .min(1, "required: a name saying what the token is for")
-  .max(TOKEN_NAME_MAX, `at most ${TOKEN_NAME_MAX} characters`);
+  .min(1, { error: "required: a name saying what the token is for", abort: true })
+  .max(TOKEN_NAME_MAX, `at most ${TOKEN_NAME_MAX} characters`)
+  .superRefine(refineVisible);
 
 export const ZSignIn = z.strictObject({ email: ZEmail, password: ZPassword }, { error: strict });
 export const ZTokenRequest = z.strictObject(

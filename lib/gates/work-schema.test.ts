@@ -469,6 +469,12 @@ describe("ZTaskCreate", () => {
     ["title", "", "required: 1–200 characters"],
     ["title", "  ", "required: 1–200 characters"],
     ["title", "t".repeat(201), "at most 200 characters"],
+    ["title", "\u200b\u200d", "must contain a visible character"],
+    [
+      "title",
+      "Fix \u202etxt.exe",
+      "must not contain text-direction controls (U+202A–202E, U+2066–2069): they reorder what is shown",
+    ],
     ["description", "d".repeat(20_001), "at most 20000 characters"],
     ["branch", "has space", "letters, digits, '.', '_', '/' and '-' only"],
     ["maxGateAttempts", 0, "at least 1 attempt"],

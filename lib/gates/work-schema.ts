@@ -4,14 +4,17 @@ import { z } from "zod";
 import { ZTaskCheckList } from "./check-schema";
 import { ZTaskLane } from "./lanes";
 import { settingsCreateShape, settingsPatchShape } from "./work-settings";
+import { readableKey, refineVisible } from "./visible-text";
 import { ZAgentCommand, ZBranchName, ZBudgetSec, ZBudgetUsd, ZMaxGateAttempts, ZRepoUrl } from "./work-fields";
 
 export * from "./work-fields";
 export type { ProofSettings } from "./work-settings";
 
-// Two Works may not share a name: compared without case or repeated spaces ("Billing  api" is "Billing API").
+// Two Works may not share a name: compared as a reader sees them — without case, repeated spaces, characters
+// that show nothing or compatibility forms ("Billing  api", "Billing\u200b API" and "Ｂｉｌｌｉｎｇ API" are
+// "Billing API").
 export function workNameKey(name: string): string {
-  return name.trim().replace(/\s+/g, " ").toLowerCase();
+  return readableKey(name);
 }
 
 // What makes a Work which Work it is (admins change them); everything else is a setting.
@@ -19,8 +22,9 @@ const identityFields = {
   name: z
     .string({ error: "must be text" })
     .trim()
-    .min(1, "required: 1–120 characters")
-    .max(120, "at most 120 characters"),
+    .min(1, { error: "required: 1–120 characters", abort: true })
+    .max(120, "at most 120 characters")
+    .superRefine(refineVisible),
   repoUrl: ZRepoUrl,
   baseBranch: ZBranchName.nullable().optional(),
 };
@@ -51,8 +55,9 @@ const taskFields = {
   title: z
     .string({ error: "must be text" })
     .trim()
-    .min(1, "required: 1–200 characters")
-    .max(200, "at most 200 characters"),
+    .min(1, { error: "required: 1–200 characters", abort: true })
+    .max(200, "at most 200 characters")
+    .superRefine(refineVisible),
   description: z.string({ error: "must be text" }).max(20_000, "at most 20000 characters"),
   branch: ZBranchName,
   acceptanceChecks: ZTaskCheckList.nullable(),
