@@ -44,6 +44,9 @@ describe("ETag on a run and a log page", () => {
     expect(same.status).toBe(304);
     expect(same.text).toBe("");
     expect((await ask(`"other", W/${tag}`)).status).toBe(304);
+    // `*`: any copy of the run as it is now.
+    expect((await ask("*")).status).toBe(304);
+    expect((await ask(`"other"`)).status).toBe(200);
 
     const lines = (etag?: string) =>
       callRoute(getLines, {

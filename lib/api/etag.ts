@@ -16,8 +16,10 @@ export function textWithEtag(request: Request, json: { text: string; etag: strin
   return new NextResponse(json.text, { status: 200, headers: { ...headers, "content-type": "application/json" } });
 }
 
-// Whether the client's copy (If-None-Match, any of its tags, weak or strong) is the one `etag` names.
+// Whether the client's copy (If-None-Match, any of its tags, weak or strong) is the one `etag` names; `*`
+// matches whatever the resource is now (HTTP: any current representation).
 export function isUnchangedFor(request: Request, etag: string): boolean {
   const asked = request.headers.get("if-none-match");
+  if (asked?.trim() === "*") return true;
   return !!asked?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }

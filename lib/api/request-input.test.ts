@@ -9,6 +9,7 @@ import {
   readBodyText,
   refuseUnstorableText,
   textProblem,
+  timeQueryParam,
 } from "./request-input";
 
 function refusal(fn: () => unknown): { code: string; status: number; path: string; message: string } {
@@ -112,5 +113,34 @@ describe("query numbers", () => {
     expect(intQueryParam(q(""), "before", { min: 1, max: 10 })).toBeUndefined();
     expect(intQueryParam(q("before="), "before", { min: 1, max: 10 })).toBeUndefined();
     expect(intQueryParam(q("before=7"), "before", { min: 1, max: 10 })).toBe(7);
+  });
+});
+
+describe("query times", () => {
+  const q = (s: string) => new URLSearchParams(s);
+  it.each([
+    "2026-02-31",
+    "2026-02-29T10:00:00Z",
+    "2026-13-01",
+    "2026-04-31T00:00:00Z",
+    "2026-00-10",
+    "yesterday",
+    "1e9",
+  ])("?before=%s is a 400 naming before (JavaScript would read some as another day)", (value) => {
+    expect(refusal(() => timeQueryParam(q(`before=${encodeURIComponent(value)}`), "before"))).toMatchObject({
+      status: 400,
+      path: "before",
+      message: expect.stringMatching(/^must be an ISO 8601 time .* on a day the month has$/),
+    });
+  });
+  it("absent or empty is undefined; a real day or time is that time", () => {
+    expect(timeQueryParam(q(""), "before")).toBeUndefined();
+    expect(timeQueryParam(q("before="), "before")).toBeUndefined();
+    expect(timeQueryParam(q("before=2028-02-29"), "before")?.toISOString()).toBe("2028-02-29T00:00:00.000Z");
+    const at = "2026-01-02T03:04:05.006Z";
+    expect(timeQueryParam(q(`before=${at}`), "before")?.toISOString()).toBe(at);
+    expect(timeQueryParam(q("before=2026-03-01T00:30:00%2B02:00"), "before")?.toISOString()).toBe(
+      "2026-02-28T22:30:00.000Z",
+    );
   });
 });

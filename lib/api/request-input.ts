@@ -161,3 +161,19 @@ export function textQueryParam(query: URLSearchParams, name: string, maxLength =
   if (problem) throw invalid(name, problem);
   return raw;
 }
+
+// An ISO 8601 time query parameter (?before=2026-02-28T10:00:00Z, or a date alone): absent gives undefined;
+// anything else, a day the month does not have included (JavaScript reads 2026-02-31 as 3 March), is a
+// 400 naming the parameter.
+export function timeQueryParam(query: URLSearchParams, name: string): Date | undefined {
+  const raw = textQueryParam(query, name, 40);
+  if (!raw) return undefined;
+  const rule = "must be an ISO 8601 time (such as 2026-02-28 or 2026-02-28T10:00:00Z) on a day the month has";
+  const day = /^(\d{4})-(\d\d)-(\d\d)(?:$|T)/.exec(raw);
+  const time = new Date(raw);
+  if (!day || Number.isNaN(time.getTime())) throw invalid(name, rule);
+  const [year, month, date] = day.slice(1).map(Number);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || date < 1 || date > daysInMonth) throw invalid(name, rule);
+  return time;
+}

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/handler";
-import { textQueryParam } from "@/lib/api/request-input";
+import { textQueryParam, timeQueryParam } from "@/lib/api/request-input";
 import { AppError } from "@/lib/errors";
 import { AUDIT_KIND_IDS, auditWhoFilter, isAuditKind } from "@/lib/gates/audit-kinds";
 import { readAudit } from "@/lib/services/audit";
@@ -11,12 +11,7 @@ export const dynamic = "force-dynamic";
 // of entries (access, people, settings, runs), ?who= part of who did them.
 export const GET = apiRoute(async ({ actor, request }) => {
   const q = new URL(request.url).searchParams;
-  const raw = textQueryParam(q, "before", 40);
-  const before = raw ? new Date(raw) : undefined;
-  if (before && (Number.isNaN(before.getTime()) || !/^\d{4}-\d\d-\d\d/.test(raw!)))
-    throw new AppError("validation", "before: must be an ISO 8601 time", [
-      { path: "before", message: "must be an ISO 8601 time" },
-    ]);
+  const before = timeQueryParam(q, "before");
   const kind = textQueryParam(q, "kind", 40) || undefined;
   if (kind !== undefined && !isAuditKind(kind))
     throw new AppError("validation", `kind: must be one of ${AUDIT_KIND_IDS.join(", ")}`, [
