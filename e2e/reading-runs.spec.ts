@@ -33,9 +33,16 @@ test("a failed row expands (by keyboard too) to its log tail, with colours and t
   await expect(page.getByRole("region", { name: "build checks" })).toContainText("Check broken");
 });
 
-test("output with HTML and <script> is shown as text and never runs", async ({ page }) => {
+test("output with HTML and <script> is shown as text and never runs; a text-direction control is shown, not applied", async ({
+  page,
+}) => {
   const { taskId } = await workWithChecks("Hostile output", [
-    check("xss", `echo '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold?</b>'; exit 1`),
+    check(
+      "xss",
+      `echo '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold?</b>'; ` +
+        // U+202E (right-to-left override): applied, "invoice<RLO>gnp.exe" would read "invoiceexe.png".
+        `printf 'invoice\\xe2\\x80\\xaegnp.exe\\n'; exit 1`,
+    ),
   ]);
   const runId = await dispatch(taskId);
   await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
@@ -48,9 +55,15 @@ test("output with HTML and <script> is shown as text and never runs", async ({ p
   );
   await expect(tail.locator("img, b, script")).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  // The control is its code point, marked, in the tail and in the row's message (its last line); the page
+  // holds no U+202E to apply.
+  await expect(tail).toContainText("invoice<U+202E>gnp.exe");
+  await expect(page.locator('[data-check-id="xss"] summary')).toContainText("invoice<U+202E>gnp.exe");
+  expect(await page.locator("main").textContent()).not.toContain("\u202e");
   // The full log page shows it as text too.
   await tail.getByRole("link", { name: "Full log →" }).click();
   await expect(page.getByRole("log")).toContainText("<script>window.__pwned=1</script>");
+  await expect(page.getByRole("log")).toContainText("invoice<U+202E>gnp.exe");
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 });
 

@@ -1,6 +1,7 @@
 "use client";
 // One check of an attempt: name, id, kind, required, test counts, verdict, exit code, duration, message; the
 // row expands (click, Enter or Space) to the log tail.
+import { ShownText } from "@/components/logs/shown-text";
 import { formatDuration } from "@/lib/format";
 import type { Verdict } from "@/lib/gates/gate";
 import type { TestCase } from "@/lib/gates/junit";
@@ -117,7 +118,7 @@ export function CheckResultRow({
             }
             title={result.message ?? undefined}
           >
-            {result.message ?? ""}
+            <ShownText text={result.message ?? ""} />
           </span>
           <span
             className="hidden text-right font-mono text-xs text-zinc-600 tabular-nums sm:block dark:text-zinc-400"

@@ -1,6 +1,7 @@
 // One line of terminal output with its colours. Text only: output is never turned into HTML.
 import type { CSSProperties } from "react";
 import type { AnsiSegment, AnsiStyle } from "@/lib/ansi/parse-ansi";
+import { ShownText } from "./shown-text";
 
 function classFor(style: AnsiStyle): string {
   const classes: string[] = [];
@@ -24,10 +25,12 @@ function inlineFor(style: AnsiStyle): CSSProperties | undefined {
 
 function styledSpan(text: string, style: AnsiStyle, key: string | number) {
   return Object.keys(style).length === 0 ? (
-    <span key={key}>{text}</span>
+    <span key={key}>
+      <ShownText text={text} />
+    </span>
   ) : (
     <span key={key} className={classFor(style)} style={inlineFor(style)}>
-      {text}
+      <ShownText text={text} />
     </span>
   );
 }
@@ -63,7 +66,7 @@ export function AnsiLine({ segments, mark = "" }: { segments: AnsiSegment[]; mar
       out.push(
         isMarked ? (
           <mark key={`${i}-${k}`} className="rounded-sm bg-amber-300 text-zinc-950">
-            {piece}
+            <ShownText text={piece} />
           </mark>
         ) : (
           styledSpan(piece, seg.style, `${i}-${k}`)

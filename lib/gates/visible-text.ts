@@ -7,7 +7,8 @@ import type { z } from "zod";
 // characters, every kind of space, and the blank letters some scripts have (Hangul fillers, the braille blank).
 const INVISIBLE = /[\p{Cf}\p{Cc}\p{Z}\s\u115F\u1160\u3164\uFFA0\u2800]/gu;
 // Bidi embeddings, overrides and isolates: "GATE\u202Eexe.png" shows as "GATEgnp.exe".
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
+export const DIRECTION_CONTROLS = "[\u202A-\u202E\u2066-\u2069]";
+const BIDI_CONTROLS = new RegExp(DIRECTION_CONTROLS, "u");
 
 export function visibleTextProblem(text: string): string | null {
   if (BIDI_CONTROLS.test(text))
