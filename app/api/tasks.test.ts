@@ -186,6 +186,22 @@ nothing", async () => {
     const x = await createTask(w.id);
     expectIssueAt(await patchTask(x.id, { version: x.version, branch: "trunk" }), "branch");
     expect((await getTask(x.id)).json).toMatchObject({ branch: x.branch, version: x.version });
+    // Nor in its place as a folder, nor a name git gives something else.
+    for (const [branch, message] of [
+      ["trunk/fix", 'cannot be beside the Work\'s base branch "trunk": git cannot hold both "trunk" and "trunk/fix"'],
+      ["HEAD", "must not be HEAD (git's name for the current commit)"],
+      ["refs/heads/fix", "a branch's short name, without refs/"],
+    ]) {
+      const refused = await postTask(w.id, { title: "Odd branch", branch });
+      expect(expectIssueAt(refused, "branch")?.message, branch).toContain(message);
+    }
+    expect(await taskIdsOf(w.id)).toEqual([...before, x.id]);
+    const nested = await createWork({ name: "Nested base", baseBranch: "release/1" });
+    expect(
+      expectIssueAt(await postTask(nested.id, { title: "Above", branch: "release" }), "branch")?.message,
+    ).toContain('git cannot hold both "release" and "release/1"');
+    // Beside it under another name is fine.
+    expect((await postTask(w.id, { title: "Near", branch: "trunk-fix" })).status).toBe(201);
   });
 
   it("audits an edit in words a task's History reads: the checks and attempts, not the API's field names", async () => {

@@ -93,7 +93,11 @@ export const ZBranchName = z
   .refine(
     (v) => v.split("/").every((part) => !part.startsWith(".") && !part.endsWith(".lock")),
     "no part between '/' may start with '.' or end with '.lock'",
-  );
+  )
+  // git's name for the checked-out commit, and a full ref where a branch's short name goes (refs/heads/x
+  // would be the branch refs/heads/refs/heads/x).
+  .refine((v) => v !== "HEAD", "must not be HEAD (git's name for the current commit)")
+  .refine((v) => !v.startsWith("refs/"), "a branch's short name, without refs/ (main, not refs/heads/main)");
 
 export const ZRepoUrl = z
   .string({ error: "must be text" })
