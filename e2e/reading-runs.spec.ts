@@ -33,9 +33,8 @@ test("a failed row expands (by keyboard too) to its log tail, with colours and t
   await expect(page.getByRole("region", { name: "build checks" })).toContainText("Check broken");
 });
 
-test("output with HTML and <script> is shown as text and never runs; a text-direction control is shown, not applied", async ({
-  page,
-}) => {
+test("output with HTML and <script> is shown as text and never runs; a text-direction control is shown, \
+not applied", async ({ page }) => {
   const { taskId } = await workWithChecks("Hostile output", [
     check(
       "xss",

@@ -12,7 +12,9 @@ export function ShownText({ text }: { text: string }) {
           <abbr
             key={i}
             title={`${p.control}: a text-direction control, shown and not applied`}
-            className="rounded-sm bg-amber-100 px-0.5 text-amber-900 no-underline dark:bg-amber-900/40 dark:text-amber-200"
+            className={
+              "rounded-sm bg-amber-100 px-0.5 text-amber-900 no-underline " + "dark:bg-amber-900/40 dark:text-amber-200"
+            }
           >
             {`<${p.control}>`}
           </abbr>

@@ -168,7 +168,8 @@ describe("sandbox settings", () => {
       {
         path: "sandboxMounts.1.path",
         message:
-          "must not be inside Gatehouse's data dir (/mnt/disk/gatehouse): it leads through a link to /mnt/disk/gatehouse",
+          "must not be inside Gatehouse's data dir (/mnt/disk/gatehouse): " +
+          "it leads through a link to /mnt/disk/gatehouse",
       },
       {
         path: "sandboxMounts.2.path",

@@ -127,7 +127,8 @@ describeAsRoot("the sandbox's policy: network and sandboxMounts", () => {
     expect(fs.readFileSync(path.join(cache, "entry"), "utf8")).toBe("kept\n");
   });
 
-  it("a mount that leads through a link into the data dir is refused where the command starts, showing nothing", async () => {
+  it("a mount that leads through a link into the data dir is refused where the command starts, showing \
+nothing", async () => {
     // Made after the Work was saved, say: bwrap would follow the link and bind the data dir itself beside the
     // mask that hides it at its own path.
     fs.writeFileSync(path.join(dataDir, "home", "platform-only"), "the data dir's own\n");
