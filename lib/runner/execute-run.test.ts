@@ -1,6 +1,7 @@
 // Runs end to end through the services, with real git worktrees and real processes: dispatch freezes,
 // the attempt loop with and without an agent, the endings (accepted, partial, rejected, inconclusive),
 // decisions, no-change attempts, failFast, the budget, policies, cancel and one-run-at-a-time.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -709,6 +710,22 @@ describe("runs that cannot be judged, and cancelling", () => {
     // The check is not dropped: it is an error result saying why.
     expect(detail.attempts[0].results.map((r) => [r.checkId, r.verdict])).toEqual([["ok", "error"]]);
     expect(detail.attempts[0].results[0].message).toMatch(/^checkout not ready: could not clone/);
+  });
+
+  it("with no base branch set, a task on the repository's default branch is refused at the checkout; the \
+branch is not moved", async () => {
+    const s = await makeScenario(
+      h,
+      { baseBranch: null, checkDefaults: [check("edit", "echo changed > README.md && git commit -qam x")] },
+      { task: { branch: "main" } },
+    );
+    const tip = execFileSync("git", ["rev-parse", "main"], { cwd: s.repo.dir, encoding: "utf8" });
+    const detail = await dispatchAndSettle(h, s.task.id);
+    expect(detail.run.ending).toBe("inconclusive");
+    expect(detail.attempts[0].results[0].message).toBe(
+      `checkout not ready: the task's branch: "main" is the Work's base branch; a task works on a branch of its own`,
+    );
+    expect(execFileSync("git", ["rev-parse", "main"], { cwd: s.repo.dir, encoding: "utf8" })).toBe(tip);
   });
 
   it("cancelRun on a running run ends it rejected and its processes are gone", async () => {

@@ -1,4 +1,5 @@
 // Tasks: create, read with effective checks, change (with version) — authorized, validated, audited.
+import { branchBesideBaseProblem } from "../gates/task-branch";
 import type { Actor } from "../auth/actor";
 import { AppError, notFound } from "../errors";
 import {
@@ -235,28 +236,11 @@ const TASK_FIELD_WORDS: Record<(typeof AUDITED_TASK_FIELDS)[number], string> = {
 };
 const fieldWords = (field: string) => TASK_FIELD_WORDS[field as keyof typeof TASK_FIELD_WORDS] ?? field;
 
-// A task never works on the Work's base branch: its runs would move the branch that changes land on. Nor
-// on one in the base branch's place as a folder ("main/x" beside "main", "release" beside "release/1"):
-// git cannot hold both, a branch being a file where the other needs a folder.
+// A task's branch is refused where it would be the base branch or in its place (lib/gates/task-branch.ts);
+// with no base branch set, the checkout refuses it against the repository's default branch.
 function baseBranchIssues(work: WorkRecord, branch: string | undefined) {
-  const base = work.baseBranch;
-  if (branch === undefined || !base) return [];
-  if (branch === base)
-    return [{ path: "branch", message: `"${branch}" is the Work's base branch; a task works on a branch of its own` }];
-  const [inner, outer] = branch.startsWith(`${base}/`)
-    ? [branch, base]
-    : base.startsWith(`${branch}/`)
-      ? [base, branch]
-      : [];
-  if (!inner) return [];
-  return [
-    {
-      path: "branch",
-      message:
-        `"${branch}" cannot be beside the Work's base branch "${base}": git cannot hold both "${outer}" and ` +
-        `"${inner}" (a branch is a file where the other needs a folder)`,
-    },
-  ];
+  const problem = branch !== undefined && work.baseBranch ? branchBesideBaseProblem(branch, work.baseBranch) : null;
+  return problem ? [{ path: "branch", message: problem }] : [];
 }
 
 function laneIssues(work: WorkRecord, laneId: string | null | undefined) {
