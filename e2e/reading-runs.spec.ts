@@ -1,4 +1,5 @@
 import { expect, test } from "./support/test";
+import { ADMIN } from "./support/accounts";
 import { api, demoWorkJson, dispatch, runJson, workWithChecks } from "./support/api";
 
 const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
@@ -198,6 +199,49 @@ test("pages fit a 375 px phone without sideways scrolling", async ({ page }) => 
   ).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect(page.getByText("Swipe the table sideways")).toBeHidden();
+});
+
+test("names as long as allowed, without a space, wrap on a phone instead of widening the page", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  const checkName = `Lint${"x".repeat(116)}`;
+  const { workId, taskId } = await workWithChecks("Long", [{ ...check("long", "echo nope; exit 1"), name: checkName }]);
+  const title = `Fix${"y".repeat(147)}`;
+  expect((await api("PATCH", `/api/tasks/${taskId}`, { version: 1, title })).status).toBe(200);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
+  const tokenName = `ci${"z".repeat(78)}`;
+  expect((await api("POST", "/api/auth/token", { ...ADMIN, name: tokenName })).status).toBe(201);
+  for (const [path, shown] of [
+    [`/tasks/${taskId}`, title],
+    [`/runs/${runId}`, checkName],
+    [`/tasks/${taskId}/edit`, title],
+    [`/works/${workId}/settings/checks`, checkName],
+    [`/runs/${runId}/attempts/1/checks/long/log`, checkName],
+    ["/settings/tokens", tokenName],
+    [`/works/${workId}`, title],
+    ["/", title],
+    [`/works/${workId}/checks`, checkName],
+  ]) {
+    await page.goto(path);
+    await expect(page.getByText(shown).first()).toBeVisible();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    if (overflow > 0)
+      console.log(
+        path,
+        await page.evaluate(() =>
+          [...document.querySelectorAll("body *")]
+            .filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === "visible")
+            .slice(-6)
+            .map(
+              (e) =>
+                `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().width)} ${e.textContent?.slice(0, 30)}`,
+            ),
+        ),
+      );
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
 });
 
 test("a task's run history is paged, newest first", async ({ page }) => {

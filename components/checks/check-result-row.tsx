@@ -80,7 +80,7 @@ export function CheckResultRow({
           <ChevronRightIcon className="chevron text-zinc-400 transition-transform" />
           <span className="min-w-0">
             <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <span className="font-medium">{result.name}</span>
+              <span className="font-medium [overflow-wrap:anywhere]">{result.name}</span>
               <code className="text-xs text-zinc-500 dark:text-zinc-400">{result.checkId}</code>
               <KindLabel kind={result.kind} />
               <RequiredLabel required={result.required} />

@@ -29,7 +29,7 @@ export function DeclaredChecks({
             <li key={check.id} className="grid gap-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-start">
               <div className="min-w-0">
                 <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium">{check.name}</span>
+                  <span className="font-medium [overflow-wrap:anywhere]">{check.name}</span>
                   <code className="text-xs text-zinc-500 dark:text-zinc-400">{check.id}</code>
                   <KindLabel kind={check.kind} />
                   {showSource && check.source ? <SourceLabel source={check.source} /> : null}

@@ -38,7 +38,7 @@ export function CheckListEditor({ forms, onChange, errors, listError, label = "C
             className="rounded-lg border border-zinc-200 bg-white p-4 shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
           >
             <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-              <span className="text-sm font-semibold">
+              <span className="min-w-0 text-sm font-semibold [overflow-wrap:anywhere]">
                 <span className="mr-2 text-zinc-500 tabular-nums dark:text-zinc-400">{i + 1}</span>
                 {form.name || <span className="text-zinc-500 dark:text-zinc-400">New check</span>}
               </span>

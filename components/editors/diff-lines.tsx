@@ -6,7 +6,7 @@ export function DiffLines({ lines }: { lines: DiffLine[] }) {
   return (
     <ul className="space-y-1 font-mono text-xs" aria-label="Changes">
       {lines.map((line, i) => (
-        <li key={i} className="rounded bg-white/70 px-2 py-1 dark:bg-zinc-950/60">
+        <li key={i} className="rounded bg-white/70 px-2 py-1 [overflow-wrap:anywhere] dark:bg-zinc-950/60">
           <span className="font-semibold">{line.path}</span>{" "}
           {line.change === "added" ? (
             <span className="text-emerald-700 dark:text-emerald-400">added {line.after}</span>

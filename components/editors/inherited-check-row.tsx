@@ -31,9 +31,9 @@ export function InheritedCheckRow({ check, state, isLeadsOnly, onOverride, onSup
       className={`rounded-lg border bg-white p-4 shadow-sm dark:bg-zinc-900 ${FRAME[state]}`}
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="flex flex-wrap items-center gap-2">
+        <span className="flex min-w-0 flex-wrap items-center gap-2">
           <span
-            className={`font-medium ${state === "suppressed" ? "text-zinc-600 line-through dark:text-zinc-400" : ""}`}
+            className={`font-medium [overflow-wrap:anywhere] ${state === "suppressed" ? "text-zinc-600 line-through dark:text-zinc-400" : ""}`}
           >
             {check.name}
           </span>

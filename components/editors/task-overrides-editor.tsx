@@ -212,8 +212,10 @@ export function TaskOverridesEditor({
                   "dark:border-violet-900 dark:bg-zinc-900"
                 }
               >
-                <div className="mb-3 flex items-center justify-between">
-                  <span className="text-sm font-semibold">{entry.name || "New check"}</span>
+                <div className="mb-3 flex items-center justify-between gap-2">
+                  <span className="min-w-0 text-sm font-semibold [overflow-wrap:anywhere]">
+                    {entry.name || "New check"}
+                  </span>
                   <Button
                     size="sm"
                     variant="danger"

@@ -44,7 +44,7 @@ export function PageHeader({
 }) {
   return (
     <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-      <div className="min-w-0">
+      <div className="min-w-0 [overflow-wrap:anywhere]">
         {eyebrow ? <div className="mb-1 text-sm font-medium text-zinc-500 dark:text-zinc-400">{eyebrow}</div> : null}
         <h1 className="text-2xl font-semibold tracking-tight text-balance sm:text-[1.7rem]">{title}</h1>
         {meta ? (

@@ -30,8 +30,8 @@ export default async function TokensPage() {
           <ul className={rowListClass} aria-label="Tokens">
             {tokens.map((t) => (
               <li key={t.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm">
-                <div>
-                  <div className="font-medium">
+                <div className="min-w-0">
+                  <div className="font-medium [overflow-wrap:anywhere]">
                     {t.name} <code className="ml-1 text-xs text-zinc-500 dark:text-zinc-400">…{t.hint}</code>
                   </div>
                   <div className="text-xs text-zinc-500 dark:text-zinc-400">

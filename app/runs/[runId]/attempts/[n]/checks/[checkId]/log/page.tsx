@@ -68,7 +68,9 @@ export default async function LogPage({ params }: Props) {
         ]}
       />
       <div className="mb-4 flex flex-wrap items-center gap-3">
-        <h1 className="text-xl font-semibold tracking-tight">{isAgent ? "Agent" : (result?.name ?? checkId)}</h1>
+        <h1 className="min-w-0 text-xl font-semibold tracking-tight [overflow-wrap:anywhere]">
+          {isAgent ? "Agent" : (result?.name ?? checkId)}
+        </h1>
         {isAgent ? null : <code className="text-sm text-zinc-500 dark:text-zinc-400">{checkId}</code>}
         {verdict ? <VerdictBadge verdict={verdict} isStopped={!!result && !isAgent && isStoppedRow(result)} /> : null}
         <span className="text-sm text-zinc-600 dark:text-zinc-400">
