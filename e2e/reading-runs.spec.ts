@@ -244,6 +244,22 @@ test("names as long as allowed, without a space, wrap on a phone instead of wide
   }
 });
 
+test("the check history shows a reports-only check's failure as a warning, as the run page does", async ({ page }) => {
+  const { workId, taskId } = await workWithChecks("Reports only", [
+    { ...check("todo", "echo TODO left; exit 1"), required: false },
+    check("unit", "true"),
+  ]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).ending).toBe("accepted");
+  await page.goto(`/works/${workId}/checks`);
+  const todo = page.locator('tr[data-check-id="todo"]');
+  await expect(todo).toContainText("reports only");
+  await expect(todo.getByRole("link", { name: /attempt 1: failed \(reports only\)$/ })).toHaveClass(/bg-amber-300/);
+  const unit = page.locator('tr[data-check-id="unit"]');
+  await expect(unit).not.toContainText("reports only");
+  await expect(unit.getByRole("link", { name: /attempt 1: passed$/ })).toHaveClass(/bg-emerald-500/);
+});
+
 test("a task's run history is paged, newest first", async ({ page }) => {
   test.setTimeout(120_000);
   const { taskId } = await workWithChecks("Many runs", [check("ok", "true")]);

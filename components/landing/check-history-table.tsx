@@ -14,6 +14,13 @@ const CELL: Record<string, string> = {
   error: "bg-fuchsia-600 dark:bg-fuchsia-400",
 };
 
+// A failure of a check that reports only is a warning (as on the run page), not a red cell.
+const WARNING_CELL = "bg-amber-300 dark:bg-amber-200";
+const cellColour = (c: CheckStripCell) =>
+  !c.required && c.verdict === "failed" ? WARNING_CELL : (CELL[c.verdict] ?? "bg-zinc-400");
+const cellWords = (c: CheckStripCell) =>
+  `${c.taskKey} run #${c.runNumber} attempt ${c.n}: ${c.verdict}${c.required ? "" : " (reports only)"}`;
+
 function Strip({ cells }: { cells: CheckStripCell[] }) {
   return (
     <ol className="flex flex-wrap gap-0.5" aria-label={`last ${cells.length} results, oldest first`}>
@@ -21,11 +28,12 @@ function Strip({ cells }: { cells: CheckStripCell[] }) {
         <li key={`${c.runId}-${c.n}`}>
           <Link
             href={`/runs/${c.runId}`}
-            aria-label={`${c.taskKey} run #${c.runNumber} attempt ${c.n}: ${c.verdict}${c.flaky ? ", flaky" : ""}`}
-            title={`${c.taskKey} run #${c.runNumber} attempt ${c.n}: ${c.verdict}${c.flaky ? " (flaky)" : ""}`}
+            aria-label={`${cellWords(c)}${c.flaky ? ", flaky" : ""}`}
+            title={`${cellWords(c)}${c.flaky ? " (flaky)" : ""}`}
             data-verdict={c.verdict}
+            data-required={c.required}
             className={
-              `block h-5 w-2.5 rounded-sm ${CELL[c.verdict] ?? "bg-zinc-400"} ` +
+              `block h-5 w-2.5 rounded-sm ${cellColour(c)} ` +
               `${c.flaky ? "ring-2 ring-amber-400 ring-offset-1 dark:ring-offset-zinc-900" : ""} ` +
               `hover:opacity-75 focus-visible:outline-2 focus-visible:outline-sky-500`
             }
@@ -112,6 +120,14 @@ export function CheckHistoryTable({ checks }: { checks: CheckHistory[] }) {
                 <th scope="row" className="min-w-44 px-4 py-3 font-normal">
                   <span className="block font-medium">{c.name}</span>
                   <code className="text-xs text-zinc-600 dark:text-zinc-400">{c.checkId}</code>
+                  {c.last[0] && !c.last[0].required ? (
+                    <span
+                      className="ml-2 text-xs text-amber-700 dark:text-amber-300"
+                      title="Its failures are warnings: they do not turn the gate red"
+                    >
+                      reports only
+                    </span>
+                  ) : null}
                   {c.tests ? <TestRates tests={c.tests} /> : null}
                 </th>
                 <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{c.runs}</td>

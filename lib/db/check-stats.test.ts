@@ -68,6 +68,18 @@ describe("flaky", () => {
 });
 
 describe("check history", () => {
+  it("says which results were of a check that reports only (its failure a warning, not a red gate)", async () => {
+    const s = await makeScenario(h, {
+      checkDefaults: [check("todo", "echo TODO left; exit 1", { required: false }), check("unit", "true")],
+    });
+    expect((await dispatchAndSettle(h, s.task.id)).run.ending).toBe("accepted");
+    const stats = await aggregateCheckStats({ workId: s.work.id });
+    expect(stats.map((c) => [c.checkId, c.last.map((r) => [r.verdict, r.required])])).toEqual([
+      ["todo", [["failed", false]]],
+      ["unit", [["passed", true]]],
+    ]);
+  });
+
   it("per check id: runs, pass rate, nearest-rank median and p95, the newest 30 results first", async () => {
     const s = await makeScenario(h, { checkDefaults: [check("unit", "true")], checksPolicy: "warn" });
     const run = await dispatchAndSettle(h, s.task.id);

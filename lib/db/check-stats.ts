@@ -18,6 +18,8 @@ export type CheckStripCell = {
   n: number;
   verdict: string;
   flaky: boolean;
+  // False for a check that reports only: its failure is a warning, not a red gate.
+  required: boolean;
 };
 export type CheckStats = {
   checkId: string;
@@ -71,7 +73,8 @@ type PercentileRow = {
   medianMs: bigint | number | null;
   p95Ms: bigint | number | null;
 };
-type CellRow = Omit<CheckStripCell, "flaky" | "runNumber" | "n"> & {
+type CellRow = Omit<CheckStripCell, "flaky" | "runNumber" | "n" | "required"> & {
+  required: bigint | number | boolean;
   checkId: string;
   name: string;
   runNumber: bigint | number;
@@ -112,7 +115,7 @@ export async function aggregateCheckStats(opts: {
     db.$queryRaw<CellRow[]>`${ran(opts.workId, window)}
       SELECT newest."checkId" AS "checkId", cr."name" AS "name", newest."verdict" AS "verdict",
         newest."flaky" AS "flaky", newest."runId" AS "runId", r."number" AS "runNumber", newest."n" AS "n",
-        t."key" AS "taskKey", newest."rn" AS "rn"
+        t."key" AS "taskKey", newest."rn" AS "rn", CASE WHEN cr."required" THEN 1 ELSE 0 END AS "required"
       FROM (
         SELECT "id", "checkId", "verdict", "flaky", "runId", "n",
           ROW_NUMBER() OVER (PARTITION BY "checkId" ORDER BY "runAt" DESC, "n" DESC, "id" DESC) AS "rn"
@@ -162,6 +165,7 @@ export async function aggregateCheckStats(opts: {
         n: Number(c.n),
         verdict: c.verdict,
         flaky: Number(c.flaky) === 1,
+        required: Number(c.required) === 1,
       })),
     };
   });
