@@ -236,7 +236,8 @@ test("names as long as allowed, without a space, wrap on a phone instead of wide
             .slice(-6)
             .map(
               (e) =>
-                `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().width)} ${e.textContent?.slice(0, 30)}`,
+                `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().width)} ` +
+                `${e.textContent?.slice(0, 30)}`,
             ),
         ),
       );

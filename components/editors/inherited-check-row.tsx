@@ -33,7 +33,10 @@ export function InheritedCheckRow({ check, state, isLeadsOnly, onOverride, onSup
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="flex min-w-0 flex-wrap items-center gap-2">
           <span
-            className={`font-medium [overflow-wrap:anywhere] ${state === "suppressed" ? "text-zinc-600 line-through dark:text-zinc-400" : ""}`}
+            className={
+              "font-medium [overflow-wrap:anywhere] " +
+              (state === "suppressed" ? "text-zinc-600 line-through dark:text-zinc-400" : "")
+            }
           >
             {check.name}
           </span>
