@@ -102,6 +102,10 @@ test("a partial run's decision is answered from the run page: more attempts, the
   // With no agent, the page says how a person hands the fix in.
   const handIn = page.getByRole("region", { name: "Hand in a fix for attempt 2" });
   await expect(handIn).toContainText(/commit the fix and run gatehouse gate [A-Z0-9]+-\d+: it pushes the clone/);
+  // The log-in command names this site as the browser reached it, and says where a token comes from.
+  const origin = new URL(page.url()).origin;
+  await expect(handIn).toContainText(`gatehouse login ${origin} --token <token>`);
+  await expect(handIn.getByRole("link", { name: "make one" })).toHaveAttribute("href", "/settings/tokens");
   await page.getByRole("button", { name: "Run attempt 2" }).click();
   await expect(page.getByRole("heading", { name: "Decision needed", exact: true })).toBeVisible();
   await expect(page.getByTestId("attempt-counter")).toHaveText("Attempt 2 of 2");

@@ -1,4 +1,7 @@
 // A run with no agent waits for a person to hand in the fix: how, said where they are looking.
+import Link from "next/link";
+import { ThisSite } from "./this-site";
+
 export function WaitingForAFix({
   taskKey,
   branch,
@@ -24,8 +27,16 @@ export function WaitingForAFix({
         This Work runs no agent: the fix is yours. In a clone of its repository, commit the fix and run{" "}
         <code className={code}>gatehouse gate {taskKey}</code>: it pushes the clone to the task&apos;s branch{" "}
         <code className={`${code} break-all`}>{branch}</code>, runs the checks on it as attempt {nextAttempt} and prints
-        what failed (exit 0 on green). An API token from your account menu logs the command in (
-        <code className={code}>gatehouse login &lt;this site&gt; --token &lt;token&gt;</code>).
+        what failed (exit 0 on green). An API token (
+        <a className="underline" href="/settings/tokens">
+          make one
+        </a>
+        ) logs the command in:{" "}
+        <code className={`${code} break-all`}>
+          gatehouse login <ThisSite /> --token &lt;token&gt;
+        </code>
+        . The command comes with Gatehouse: <code className={code}>npm link</code> in a checkout of it puts{" "}
+        <code className={code}>gatehouse</code> on your PATH.
       </p>
       <p className="mt-1">
         <strong className="font-medium">Run attempt {nextAttempt}</strong> runs the checks again on the task&apos;s
