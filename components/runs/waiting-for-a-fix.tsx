@@ -28,9 +28,9 @@ export function WaitingForAFix({
         <code className={code}>gatehouse gate {taskKey}</code>: it pushes the clone to the task&apos;s branch{" "}
         <code className={`${code} break-all`}>{branch}</code>, runs the checks on it as attempt {nextAttempt} and prints
         what failed (exit 0 on green). An API token (
-        <a className="underline" href="/settings/tokens">
+        <Link className="underline" href="/settings/tokens">
           make one
-        </a>
+        </Link>
         ) logs the command in:{" "}
         <code className={`${code} break-all`}>
           gatehouse login <ThisSite /> --token &lt;token&gt;
