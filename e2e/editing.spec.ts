@@ -170,3 +170,33 @@ freezes exactly that", async ({ page }) => {
   expect(run.maxAttempts).toBe(2);
   expect(run.checks[0].command).toBe("echo unit-for-this-task");
 });
+
+test("on a phone, tabbing through the check editor never leaves the focus under the sticky save bar", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 700 });
+  const { workId } = await workWithChecks(
+    "Tabbing",
+    Array.from({ length: 4 }, (_, i) => check(`c${i}`, "true")),
+  );
+  await page.goto(`/works/${workId}/settings/checks`);
+  // An edit shows the bar with its buttons enabled.
+  await page.getByLabel("Name").first().fill("Check c0, renamed");
+  const bar = page.getByTestId("save-bar");
+  await expect(bar.getByRole("button", { name: "Save changes" })).toBeEnabled();
+  const hidden: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press("Tab");
+    const covered = await page.evaluate(() => {
+      const focused = document.activeElement as HTMLElement | null;
+      const barBox = document.querySelector('[data-testid="save-bar"]')?.getBoundingClientRect();
+      if (!focused || !barBox || focused.closest('[data-testid="save-bar"]')) return false;
+      const box = focused.getBoundingClientRect();
+      // Half of it or more under the bar (a tall field may reach under it; a button must not).
+      const isCovered = box.height > 0 && box.top + box.height / 2 > barBox.top;
+      return isCovered ? `${focused.tagName} "${focused.getAttribute("aria-label") ?? focused.textContent}"` : false;
+    });
+    if (covered) hidden.push(covered);
+  }
+  expect(hidden).toEqual([]);
+});

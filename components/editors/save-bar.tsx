@@ -1,5 +1,6 @@
 "use client";
 // The sticky bar under a settings editor: save, discard, and where the edit stands.
+import { useEffect, useRef } from "react";
 import { Button } from "../ui/button";
 import { InlineError } from "../ui/inline-error";
 import type { SaveMessage } from "./use-versioned-settings";
@@ -25,9 +26,31 @@ function goToFirstProblem() {
   field.focus();
 }
 
+// While the bar is on the page, the page keeps its height clear when it scrolls a field into view (Tab
+// included): a focused button under the bar, on a phone, would be pressed unseen.
+function useScrollPaddingFor(bar: React.RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    const element = bar.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => {
+      root.style.scrollPaddingBottom = `${Math.ceil(element.getBoundingClientRect().height) + 8}px`;
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.scrollPaddingBottom = "";
+    };
+  }, [bar]);
+}
+
 export function SaveBar({ problems, isDirty, isPending, version, message, note, onSave, onDiscard }: Props) {
+  const bar = useRef<HTMLDivElement>(null);
+  useScrollPaddingFor(bar);
   return (
     <div
+      ref={bar}
+      data-testid="save-bar"
       className={
         "sticky bottom-0 z-20 -mx-4 flex flex-wrap items-center gap-3 border-t border-zinc-200 " +
         "bg-white/95 px-4 py-3 backdrop-blur sm:-mx-6 sm:px-6 " +
