@@ -34,6 +34,22 @@ test("a failed row expands (by keyboard too) to its log tail, with colours and t
   await expect(page.getByRole("region", { name: "build checks" })).toContainText("Check broken");
 });
 
+test("the full log opened from a tail that opened at the first failure shows that line", async ({ page }) => {
+  const { taskId } = await workWithChecks("Failure on top", [
+    check("early", "printf 'setting up\\nFAIL src/a.test.js expected 1 got 2\\n'; seq 1 300; exit 1"),
+  ]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
+  await page.goto(`/runs/${runId}`);
+  await page.locator('[data-check-id="early"] summary').click();
+  const tail = page.locator('[data-check-id="early"]').getByTestId("log-tail");
+  await expect(tail).toContainText("Opened at the first failure (line 2)");
+  await tail.getByRole("link", { name: "Full log →" }).click();
+  await expect(page).toHaveURL(/#L2$/);
+  const log = page.getByRole("log");
+  await expect(log.getByText("FAIL src/a.test.js expected 1 got 2")).toBeInViewport();
+});
+
 test("output with HTML and <script> is shown as text and never runs; a text-direction control is shown, \
 not applied", async ({ page }) => {
   const { taskId } = await workWithChecks("Hostile output", [

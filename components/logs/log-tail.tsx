@@ -80,7 +80,11 @@ export function LogTail({
           ) : null}
         </span>
         {fullLogHref ? (
-          <Link href={fullLogHref} className="font-medium text-sky-400 hover:text-sky-300">
+          // At the failure the tail opened at, when the tail is the whole log (its line is the log's line).
+          <Link
+            href={failureLine !== null && !isPartial ? `${fullLogHref}#L${failureLine}` : fullLogHref}
+            className="font-medium text-sky-400 hover:text-sky-300"
+          >
             Full log →
           </Link>
         ) : null}
