@@ -103,6 +103,26 @@ test("a new Work named like another is refused beside its name, and nothing is m
   expect((await api("GET", "/api/works")).json.works.length).toBe(before);
 });
 
+test("a refused new task says which field and why beside it, marks the field and focuses it; nothing is made", async ({
+  page,
+}) => {
+  const demo = await demoWorkJson();
+  const before = (await api("GET", `/api/works/${demo.id}/tasks`)).json.tasks.length;
+  await page.goto(`/works/${demo.id}`);
+  await page.getByRole("button", { name: "New task" }).click();
+  const form = page.getByRole("form", { name: "New task" });
+  await form.getByRole("textbox", { name: "Title", exact: true }).fill("On the base branch");
+  const branch = form.getByRole("textbox", { name: /^Branch/ });
+  await branch.fill("main");
+  await form.getByRole("button", { name: "Create task" }).click();
+  await expect(form.getByRole("alert")).toHaveText(
+    'Branch: "main" is the Work\'s base branch; a task works on a branch of its own',
+  );
+  await expect(branch).toHaveAttribute("aria-invalid", "true");
+  await expect(branch).toBeFocused();
+  expect((await api("GET", `/api/works/${demo.id}/tasks`)).json.tasks.length).toBe(before);
+});
+
 test("a new Work whose repository cannot be reached says so in one sentence, with the way to General to \
 change it", async ({ page }) => {
   const bare = makeBareRepo();

@@ -1,7 +1,7 @@
 "use client";
 // "New task" on a Work: a title, what it is about, and (optionally) its branch and lane.
 import type { ActionResult } from "@/lib/actions/safe-action";
-import { inputClass } from "../ui/action-form";
+import { Field, inputClass } from "../ui/action-form";
 import { TaskLaneField } from "../editors/task-lane-field";
 import { DisclosureForm } from "./disclosure-form";
 
@@ -15,18 +15,16 @@ export function NewTaskForm({
 }) {
   return (
     <DisclosureForm label="New task" submitLabel="Create task" create={create}>
-      <label className="grid gap-1 text-sm font-medium">
-        Title
+      {/* Named fields: a refused title, description or branch is said beside it, the field marked and focused. */}
+      <Field label="Title" name="title">
         <input name="title" required className={inputClass} placeholder="What is to be done" />
-      </label>
-      <label className="grid gap-1 text-sm font-medium">
-        Description
+      </Field>
+      <Field label="Description" name="description">
         <textarea name="description" rows={3} className={inputClass} placeholder="For the agent: what done means" />
-      </label>
-      <label className="grid gap-1 text-sm font-medium">
-        Branch <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional: derived from the key)</span>
+      </Field>
+      <Field label="Branch" name="branch" hint="(optional: derived from the key)">
         <input name="branch" className={`${inputClass} font-mono`} />
-      </label>
+      </Field>
       {lanes.length > 0 ? (
         <label htmlFor="new-task-lane" className="grid gap-1 text-sm font-medium">
           Lane <span className="font-normal text-zinc-500 dark:text-zinc-400">(starts at its first stage)</span>
