@@ -108,6 +108,12 @@ test("an admin adds a person; a lead gives them a role and sets a secret whose v
   await page.goto("/admin/users");
   const form = page.getByRole("form", { name: "Add a person" });
   await form.getByLabel("Email").fill(email);
+  // A name that shows nothing is refused beside the field, by its label.
+  await form.getByLabel("Name").fill("\u200b");
+  await form.getByLabel("Password").fill("pat-password-123");
+  await form.getByRole("button", { name: "Add" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Name: must contain a visible character");
+  await expect(form.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
   await form.getByLabel("Name").fill("Pat Person");
   await form.getByLabel("Password").fill("pat-password-123");
   await form.getByRole("button", { name: "Add" }).click();
@@ -128,7 +134,7 @@ test("an admin adds a person; a lead gives them a role and sets a secret whose v
   await secret.getByLabel("Name").fill("DEPLOY_TOKEN");
   await secret.getByLabel("Value").fill("short");
   await secret.getByRole("button", { name: "Save secret" }).click();
-  await expect(secret.getByRole("alert")).toContainText("value: at least 6 characters");
+  await expect(secret.getByRole("alert")).toContainText("Value: at least 6 characters");
   await secret.getByLabel("Value").fill("dt-0123456789-secret");
   await secret.getByRole("button", { name: "Save secret" }).click();
   await expect(page.getByRole("list", { name: "Secrets" })).toContainText("DEPLOY_TOKEN");

@@ -29,10 +29,10 @@ export function PeopleSection({
         className="mb-4"
         successText="{email} is now {role}."
       >
-        <Field label="Email">
+        <Field label="Email" name="email">
           <input name="email" type="email" className={`${inputClass} w-64`} required />
         </Field>
-        <Field label="Role">
+        <Field label="Role" name="role">
           <select name="role" defaultValue="engineer" className={inputClass}>
             {ROLES.map((r) => (
               <option key={r} value={r}>
@@ -87,10 +87,10 @@ export function SecretsSection({
         className="mb-4"
         successText="Saved {name}."
       >
-        <Field label="Name">
+        <Field label="Name" name="name">
           <input name="name" placeholder="NPM_TOKEN" className={`${inputClass} w-56 font-mono`} required />
         </Field>
-        <Field label="Value">
+        <Field label="Value" name="value">
           <input name="value" type="password" autoComplete="off" className={`${inputClass} w-72`} required />
         </Field>
       </ActionForm>

@@ -24,13 +24,13 @@ export default async function UsersPage() {
       <PageHeader title="People" meta="Admins add people here; roles are given per Work, on each Work's Access page." />
       <Section title="Add a person">
         <ActionForm action={createUserAction} submitLabel="Add" ariaLabel="Add a person" successText="Added {email}.">
-          <Field label="Email">
+          <Field label="Email" name="email">
             <input name="email" type="email" className={`${inputClass} w-64`} required />
           </Field>
-          <Field label="Name">
+          <Field label="Name" name="name">
             <input name="name" className={`${inputClass} w-48`} />
           </Field>
-          <Field label="Password">
+          <Field label="Password" name="password">
             <NewPasswordInput width="w-48" />
           </Field>
           <label className="flex items-center gap-2 pb-2 text-sm">
@@ -126,8 +126,16 @@ function PersonActions({
 }
 
 // A password someone is given (a new person's, or a new one for someone who lost theirs).
-function NewPasswordInput({ width }: { width: string }) {
+// Marked invalid by the Field around it (aria-invalid, aria-describedby) like a plain input.
+function NewPasswordInput({ width, ...aria }: { width: string } & React.AriaAttributes) {
   return (
-    <input name="password" type="password" autoComplete="new-password" className={`${inputClass} ${width}`} required />
+    <input
+      name="password"
+      type="password"
+      autoComplete="new-password"
+      className={`${inputClass} ${width}`}
+      required
+      {...aria}
+    />
   );
 }
