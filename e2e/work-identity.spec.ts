@@ -57,8 +57,10 @@ repository is refused beside its field and nothing is saved", async ({ page }) =
     await repository.fill(bare.dir);
     await general.getByRole("button", { name: "Save", exact: true }).click();
     await expect(general.getByRole("status")).toHaveText(`Saved: version ${before.version + 1}`);
-    await expect(general.getByRole("list", { name: "Saved, with warnings" })).toHaveCount(0);
-    await expect(general.getByRole("alert")).toHaveCount(0);
+    // Saved; the new repository has no "release" yet, and the save says so (with what it has).
+    await expect(general.getByRole("list", { name: "Saved, with warnings" })).toHaveText(
+      'the repository has no branch "release" (it has main): runs end inconclusive until it is pushed',
+    );
     expect((await api("GET", `/api/works/${workId}`)).json).toMatchObject({
       name: renamed,
       repoUrl: bare.dir,
@@ -121,6 +123,26 @@ test("a refused new task says which field and why beside it, marks the field and
   await expect(branch).toHaveAttribute("aria-invalid", "true");
   await expect(branch).toBeFocused();
   expect((await api("GET", `/api/works/${demo.id}/tasks`)).json.tasks.length).toBe(before);
+});
+
+test("a new Work whose base branch the repository does not have says so, with the branches it has", async ({
+  page,
+}) => {
+  const bare = makeBareRepo();
+  try {
+    await page.goto("/works");
+    await page.getByRole("button", { name: "New Work" }).click();
+    const form = page.getByRole("form", { name: "New Work" });
+    await form.getByRole("textbox", { name: "Name", exact: true }).fill(`No develop ${Date.now()}`);
+    await form.getByRole("textbox", { name: "Repository", exact: true }).fill(bare.dir);
+    await form.getByRole("textbox", { name: /^Base branch/ }).fill("develop");
+    await form.getByRole("button", { name: "Create Work" }).click();
+    await expect(page).toHaveURL(/\/settings\?repo=no-branch$/);
+    const notice = page.getByRole("alert").filter({ hasText: 'the repository has no branch "develop" (it has main)' });
+    await expect(notice).toContainText("check the base branch and, if it is wrong, change it in General.");
+  } finally {
+    bare.cleanup();
+  }
 });
 
 test("a new Work whose repository cannot be reached says so in one sentence, with the way to General to \

@@ -737,14 +737,35 @@ describe("a Work whose base branch is checked out in its repository (issue 24, p
       expect(saved.status, JSON.stringify(saved.json)).toBe(200);
       expect(saved.json.failFast).toBe(true);
       expect(saved.json.warnings).toEqual([{ path: "baseBranch", message: expect.stringMatching(CHECKED_OUT) }]);
-      // Another base branch than the one checked out, or a bare repository: merges can push, no warning.
+      // Another base branch than the one checked out, or a bare repository: merges can push, no such warning
+      // (a base branch the repository does not have is another warning: the next test).
       const other = await patchWork(created.json.id, { version: 2, baseBranch: "develop" });
-      expect(other.json.warnings).toEqual([]);
+      expect(other.json.warnings.map((w: Json) => w.message)).not.toContainEqual(expect.stringMatching(CHECKED_OUT));
       const moved = await patchWork(created.json.id, { version: 3, repoUrl: bare.dir, baseBranch: "main" });
       expect(moved.status, JSON.stringify(moved.json)).toBe(200);
       expect(moved.json.warnings).toEqual([]);
     } finally {
       repo.cleanup();
+      bare.cleanup();
+    }
+  });
+
+  it("warns when the repository has no branch of the base branch's name, naming the ones it has", async () => {
+    const bare = makeBareRepo();
+    try {
+      const created = await postWork({ name: uniqueName(), repoUrl: bare.dir, baseBranch: "develop" });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      expect(created.json.warnings).toEqual([
+        {
+          path: "baseBranch",
+          message: 'the repository has no branch "develop" (it has main): runs end inconclusive until it is pushed',
+        },
+      ]);
+      // Said again when the base branch changes to another missing one; gone once it names one there.
+      const renamed = await patchWork(created.json.id, { version: 1, baseBranch: "trunk" });
+      expect(renamed.json.warnings).toEqual([{ path: "baseBranch", message: expect.stringContaining('"trunk"') }]);
+      expect((await patchWork(created.json.id, { version: 2, baseBranch: "main" })).json.warnings).toEqual([]);
+    } finally {
       bare.cleanup();
     }
   });

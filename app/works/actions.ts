@@ -2,13 +2,13 @@
 import { redirect } from "next/navigation";
 import { runAction, type ActionResult } from "@/lib/actions/safe-action";
 import { createWork } from "@/lib/services/works";
-import { saveWarnings } from "@/lib/services/work-repositories";
+import { isMissingBranchWarning, saveWarnings } from "@/lib/services/work-repositories";
 
 // Creates a Work (admins) and opens its checks and policy, saying what the save warned about.
 export async function createWorkAction(
   _state: unknown,
   form: FormData,
-): Promise<ActionResult<{ id: string; repo: "unreachable" | "checked-out" | null }>> {
+): Promise<ActionResult<{ id: string; repo: "unreachable" | "no-branch" | "checked-out" | null }>> {
   const result = await runAction(async (actor) => {
     const baseBranch = String(form.get("baseBranch") ?? "").trim();
     const work = await createWork(actor, {
@@ -19,9 +19,11 @@ export async function createWorkAction(
     const warnings = await saveWarnings(work, { probe: true });
     const repo = warnings.some((w) => w.path === "repoUrl")
       ? "unreachable"
-      : warnings.length > 0
-        ? "checked-out"
-        : null;
+      : warnings.some(isMissingBranchWarning)
+        ? "no-branch"
+        : warnings.length > 0
+          ? "checked-out"
+          : null;
     return { id: work.id, repo };
   });
   // The settings page says each warning again (the server's own words, probed anew).

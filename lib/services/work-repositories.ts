@@ -45,33 +45,51 @@ export async function refuseOutOfReachRepositories(actor: Actor, saved: Saved, w
 // Whether the server can reach the repository now (`git ls-remote`, 15 s at most): the reason when it
 // cannot, shown at once when a Work is saved rather than discovered at its first run. A clause without its
 // full stop (git's own ends "…and the repository exists."), as pages put it inside a sentence of theirs.
-export async function probeRepository(repoUrl: string): Promise<string | null> {
+const NO_BRANCH = "the repository has no branch ";
+// A save's warning that the repository has no such base branch (probeRepository's).
+export const isMissingBranchWarning = (issue: FieldIssue) =>
+  issue.path === "baseBranch" && issue.message.startsWith(NO_BRANCH);
+
+// Whether the repository answers, and (given one) whether it has the base branch: the one `ls-remote` both
+// need. A problem as the field it is about and what is wrong, or null.
+export async function probeRepository(repoUrl: string, baseBranch: string | null = null): Promise<FieldIssue | null> {
   const local = localPathOf(repoUrl);
+  let heads: string[];
   try {
-    await git(["ls-remote", "--heads", "--", local ?? repoUrl], { timeoutMs: 15_000 });
-    return null;
+    const listed = await git(["ls-remote", "--heads", "--", local ?? repoUrl], { timeoutMs: 15_000 });
+    heads = listed
+      .split("\n")
+      .map((line) => /\trefs\/heads\/(.+)$/.exec(line)?.[1])
+      .filter((h): h is string => !!h);
   } catch (error) {
     const message = (error as Error).message
       .replace(/^git \S+ failed: /, "")
       .split("\n")[0]
       .replace(/[\s.]+$/, "");
-    return `the repository ${repoUrl} cannot be reached: ${message}`;
+    return { path: "repoUrl", message: `the repository ${repoUrl} cannot be reached: ${message}` };
   }
+  if (!baseBranch || heads.includes(baseBranch)) return null;
+  const has =
+    heads.length === 0
+      ? "it has no branch yet"
+      : `it has ${heads.slice(0, 5).join(", ")}${heads.length > 5 ? ` and ${heads.length - 5} more` : ""}`;
+  return {
+    path: "baseBranch",
+    message: `${NO_BRANCH}"${baseBranch}" (${has}): runs end inconclusive until it is pushed`,
+  };
 }
 
 // The warnings a save answers with (the Work is saved either way: a repository may be down for a while, a
 // branch checked out there may be switched): the repository cannot be reached (probed only when the save
-// set the repository: it may take 15 s), and Merge will fail because the base branch is checked out in it.
+// set the repository or the base branch: it may take 15 s) or has no such base branch, and Merge will fail
+// because the base branch is checked out in it.
 export async function saveWarnings(
   work: { repoUrl: string; baseBranch: string | null },
   options: { probe: boolean },
 ): Promise<FieldIssue[]> {
-  const [unreachable, landing] = await Promise.all([
-    options.probe ? probeRepository(work.repoUrl) : null,
+  const [probed, landing] = await Promise.all([
+    options.probe ? probeRepository(work.repoUrl, work.baseBranch) : null,
     landingWarning(work),
   ]);
-  return [
-    ...(unreachable ? [{ path: "repoUrl", message: unreachable }] : []),
-    ...(landing ? [{ path: "baseBranch", message: landing }] : []),
-  ];
+  return [...(probed ? [probed] : []), ...(landing ? [{ path: "baseBranch", message: landing }] : [])];
 }

@@ -25,7 +25,7 @@ export default async function WorkSettingsPage({
   searchParams: Promise<{ repo?: string }>;
 }) {
   const { repo } = await searchParams;
-  if (repo !== "unreachable" && repo !== "checked-out") return null;
+  if (repo !== "unreachable" && repo !== "no-branch" && repo !== "checked-out") return null;
   const { workId } = await params;
   const actor = await getPageActor();
   const work = await orNotFound(readPageWork(workId));
@@ -33,13 +33,15 @@ export default async function WorkSettingsPage({
   // saving the Work, not for any reader who types the address.
   if (!standingAllows(await standingOn(actor, work.id), "lead")) return null;
   const canChange = canChangeWorkIdentity(actor);
-  const [unreachable, landing] = await Promise.all([
-    repo === "unreachable" ? probeRepository(work.repoUrl) : null,
+  const [probed, landing] = await Promise.all([
+    repo === "unreachable" || repo === "no-branch" ? probeRepository(work.repoUrl, work.baseBranch) : null,
     landingWarning(work),
   ]);
+  // What to change: the address when the repository cannot be reached, else the base branch.
+  const what = probed?.path === "repoUrl" ? "the address" : "the base branch";
   return (
     <>
-      {unreachable ? (
+      {probed ? (
         <p
           role="alert"
           className={
@@ -47,17 +49,18 @@ export default async function WorkSettingsPage({
             "dark:border-amber-600 dark:bg-amber-950/40 dark:text-amber-100"
           }
         >
-          The Work is saved, but {unreachable}. Its runs will end inconclusive until the server can reach it:{" "}
+          The Work is saved, but {probed.message}
+          {probed.path === "repoUrl" ? ". Its runs will end inconclusive until the server can reach it" : ""}:{" "}
           {canChange ? (
             <>
-              check the address and, if it is wrong, change it in{" "}
+              check {what} and, if it is wrong, change it in{" "}
               <Link className="font-medium underline" href={`/works/${work.id}/settings/general`}>
                 General
               </Link>
               .
             </>
           ) : (
-            "check the address, or ask an admin to change it."
+            `check ${what}, or ask an admin to change it.`
           )}
         </p>
       ) : null}

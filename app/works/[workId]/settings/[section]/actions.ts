@@ -26,7 +26,9 @@ export async function saveGeneralAction(
       baseBranch: baseBranch || null,
     });
     revalidatePath(`/works/${work.id}`, "layout");
-    const warnings = await saveWarnings(work, { probe: work.repoUrl !== before.repoUrl });
+    const warnings = await saveWarnings(work, {
+      probe: work.repoUrl !== before.repoUrl || work.baseBranch !== before.baseBranch,
+    });
     return { version: work.version, warnings: warnings.map((w) => w.message) };
   });
 }
