@@ -47,3 +47,22 @@ reports-only failure a Warning", async ({ page }) => {
   await expect(ending.getByRole("status", { name: "Stopped" }).first()).toBeAttached();
   await expect(ending.getByRole("status", { name: "Pending" })).toHaveCount(0);
 });
+
+test("Cancel run asks once more; keeping it running changes nothing, confirming ends it", async ({ page }) => {
+  const { taskId } = await workWithChecks("Cancel asks", [
+    { id: "slow", name: "Slow", kind: "custom", command: "sleep 30", required: true },
+  ]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status).toBe("running");
+  await page.goto(`/runs/${runId}`);
+  await page.getByRole("button", { name: "Cancel run" }).click();
+  const confirm = page.getByRole("group", { name: "Cancel this run?" });
+  await expect(confirm.getByRole("button", { name: "Yes, cancel the run" })).toBeFocused();
+  await confirm.getByRole("button", { name: "Keep it running" }).click();
+  await expect(confirm).toHaveCount(0);
+  expect((await runJson(runId)).status).toBe("running");
+  await page.getByRole("button", { name: "Cancel run" }).click();
+  await page.getByRole("button", { name: "Yes, cancel the run" }).click();
+  await expect.poll(async () => (await runJson(runId)).ending).toBe("rejected");
+  await expect(page.locator('h1 [data-ending="rejected"]')).toBeVisible();
+});

@@ -22,6 +22,8 @@ export function RunActions({ runId, nextAttempt, canCancel, startNext, cancel }:
   const queryClient = useQueryClient();
   const [isPending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
+  // A cancel ends the run's checks and agent at once: asked once more, as GitHub and Buildkite do.
+  const [isConfirming, setConfirming] = useState(false);
   const act = (fn: () => Promise<ActionResult<unknown>>) =>
     startTransition(async () => {
       setError(null);
@@ -40,12 +42,38 @@ export function RunActions({ runId, nextAttempt, canCancel, startNext, cancel }:
             Run attempt {nextAttempt}
           </Button>
         ) : null}
-        {canCancel ? (
-          <Button variant="danger" disabled={isPending} onClick={() => act(cancel)}>
+        {canCancel && !isConfirming ? (
+          <Button variant="danger" disabled={isPending} onClick={() => setConfirming(true)}>
             Cancel run
           </Button>
         ) : null}
       </div>
+      {canCancel && isConfirming ? (
+        <fieldset className="flex flex-wrap items-center justify-end gap-2" aria-label="Cancel this run?">
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">
+            Its checks and agent are stopped now; the task can be dispatched again.
+          </span>
+          <Button
+            variant="danger"
+            size="sm"
+            disabled={isPending}
+            // The confirming press follows the first at once, from the keyboard too.
+            autoFocus
+            onKeyDown={(event) => {
+              if (event.key === "Escape") setConfirming(false);
+            }}
+            onClick={() => {
+              setConfirming(false);
+              act(cancel);
+            }}
+          >
+            Yes, cancel the run
+          </Button>
+          <Button variant="secondary" size="sm" onClick={() => setConfirming(false)}>
+            Keep it running
+          </Button>
+        </fieldset>
+      ) : null}
       <InlineError message={error} />
     </div>
   );
