@@ -27,8 +27,21 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     <html lang="en">
       <body className="min-h-dvh font-sans">
         <Providers>
+          {/* The first Tab stop: past the header's links, to the page itself. Seen only when focused. */}
+          <a
+            href="#main"
+            className={
+              "sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md " +
+              "focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:shadow-lg " +
+              "dark:focus:bg-zinc-900"
+            }
+          >
+            Skip to content
+          </a>
           <SiteHeader user={user} signOut={signOutAction} />
-          <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 sm:py-8">{children}</main>
+          <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 outline-none sm:px-6 sm:py-8">
+            {children}
+          </main>
         </Providers>
       </body>
     </html>

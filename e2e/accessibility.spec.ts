@@ -281,3 +281,17 @@ history open", async ({ page }) => {
     });
   });
 }
+
+test("the first Tab stop skips the header to the page itself", async ({ page }) => {
+  await page.goto("/works");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).not.toBeInViewport();
+  await page.keyboard.press("Tab");
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main#main")).toBeFocused();
+  // The next Tab goes into the page, not back through the header's links.
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
+});

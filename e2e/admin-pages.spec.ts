@@ -19,7 +19,7 @@ test("an admin creates a Work and a task from the dashboard", async ({ page }) =
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Repository", { exact: true }).fill(demo.repoUrl);
   await page.getByRole("button", { name: "Create Work" }).click();
-  await expect(page.getByRole("heading", { name: "Checks and policy" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Settings", exact: true })).toBeVisible();
   await page.getByRole("link", { name }).click();
   await page.getByRole("button", { name: "New task" }).click();
   await page.getByLabel("Title").fill("Add a health endpoint");
@@ -93,7 +93,7 @@ test("a tab's title names the page and Gatehouse; a Work's pages name the Work",
   for (const [path, title] of [
     ["checks", "Check history"],
     ["board", "Board"],
-    ["settings", "Checks and policy"],
+    ["settings", "Settings"],
     ["settings/general", "General"],
   ]) {
     await page.goto(`/works/${demo.id}/${path}`);

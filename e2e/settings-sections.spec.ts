@@ -74,7 +74,7 @@ for (const [width, height, device] of [
         await expect(page).toHaveURL(new RegExp(`/works/${workId}/settings/${slug}$`));
         await expect(page.getByRole("region", { name: region })).toBeVisible();
         await expect(nav(page).getByRole("link", { name: label, exact: true })).toHaveAttribute("aria-current", "page");
-        await expect(page.getByRole("heading", { name: "Checks and policy", level: 1 })).toBeVisible();
+        await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       }
       // The Work's old Access address opens the section.

@@ -208,7 +208,7 @@ them; an admin's warning that Merge will fail links to General", async ({ page, 
       } else {
         // The probes behind ?repo= run git on the repository: for the leads who land there, not for any reader.
         await theirs.goto(`/works/${workId}/settings?repo=checked-out`);
-        await expect(theirs.getByRole("heading", { name: "Checks and policy" })).toBeVisible();
+        await expect(theirs.getByRole("heading", { name: "Settings", exact: true })).toBeVisible();
         await expect(theirs.getByRole("note", { name: "Merge will fail" })).toHaveCount(0);
         await theirs.getByRole("link", { name: "Its name and repository" }).click();
       }

@@ -42,7 +42,7 @@ const VERIFICATION_LAYERS = [
   {
     layer: "review",
     title: "Review",
-    description: "An independent review ran the criteria itself after a green gate.",
+    description: "An independent review runs the criteria itself after a green gate.",
     Panel: ReviewLayer,
   },
   {

@@ -30,15 +30,15 @@ export default async function WorkSettingsLayout({
         items={[
           { label: "Works", href: "/works" },
           { label: work.name, href: `/works/${work.id}` },
-          { label: "Checks and policy" },
+          { label: "Settings" },
         ]}
       />
       <PageHeader
-        title="Checks and policy"
+        title="Settings"
         meta={
           <>
-            How {work.name}&apos;s runs are judged. Each section saves on its own and records who changed what; runs
-            already dispatched keep what they froze.
+            How {work.name} is set up and how its runs are judged. Each section saves on its own and records who changed
+            what; runs already dispatched keep what they froze.
           </>
         }
       />

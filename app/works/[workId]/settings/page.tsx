@@ -10,7 +10,7 @@ import { landingWarning } from "@/lib/services/merge";
 import { LandingWarning } from "@/components/works/landing-warning";
 
 export async function generateMetadata({ params }: { params: Promise<{ workId: string }> }): Promise<Metadata> {
-  return { title: `Checks and policy · ${(await orNotFound(readPageWork((await params).workId))).name}` };
+  return { title: `Settings · ${(await orNotFound(readPageWork((await params).workId))).name}` };
 }
 
 // The settings page opens on the checks, which the layout's editor shows. A Work just created with a
