@@ -281,6 +281,22 @@ test("the check history shows a reports-only check's failure as a warning, as th
   await expect(unit.getByRole("link", { name: /attempt 1: passed$/ })).toHaveClass(/bg-emerald-500/);
 });
 
+test("while a run of the task is in progress, Dispatch waits for it and says which; once it ends, it is back", async ({
+  page,
+}) => {
+  const { taskId } = await workWithChecks("One at a time", [check("red", "exit 1")]);
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status).toBe("waiting");
+  await page.goto(`/tasks/${taskId}`);
+  const dispatchButton = page.getByRole("button", { name: "Dispatch" });
+  await expect(dispatchButton).toBeDisabled();
+  await expect(dispatchButton).toHaveAccessibleDescription("Run #1 is waiting for a fix: one run at a time.");
+  await expect(page.getByRole("link", { name: "Run #1" }).first()).toHaveAttribute("href", `/runs/${runId}`);
+  expect((await api("POST", `/api/runs/${runId}/cancel`)).status).toBe(200);
+  // The page follows the run: its end brings the button back without a reload.
+  await expect(dispatchButton).toBeEnabled();
+});
+
 test("a task's run history is paged, newest first", async ({ page }) => {
   test.setTimeout(120_000);
   const { taskId } = await workWithChecks("Many runs", [check("ok", "true")]);

@@ -42,6 +42,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${task.key} ${task.title}` };
 }
 
+// A run in progress, as the Dispatch button says what it waits for.
+const BUSY_WORDS: Record<string, string> = { queued: "queued", running: "running", waiting: "waiting for a fix" };
+
 export default async function TaskPage({ params, searchParams }: Props) {
   const { taskId } = await params;
   const before = pageNumberParam((await searchParams).before);
@@ -102,7 +105,18 @@ export default async function TaskPage({ params, searchParams }: Props) {
               <Link href={`/tasks/${task.id}/edit`} className={buttonClass("secondary")}>
                 Edit task
               </Link>
-              <DispatchButton dispatch={dispatchTaskAction.bind(null, task.id)} />
+              <DispatchButton
+                dispatch={dispatchTaskAction.bind(null, task.id)}
+                busyWith={
+                  latest && latest.run.status !== "finished"
+                    ? {
+                        id: latest.run.id,
+                        number: latest.run.number,
+                        state: BUSY_WORDS[latest.run.status] ?? latest.run.status,
+                      }
+                    : null
+                }
+              />
             </>
           ) : null
         }
