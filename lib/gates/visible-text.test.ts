@@ -30,5 +30,8 @@ describe("readableKey", () => {
     ])
       expect(readableKey(alike), JSON.stringify(alike)).toBe(key);
     expect(readableKey("Billing APIs")).not.toBe(key);
+    // A zero-width non-joiner or joiner shapes the word in Persian and Devanagari: another name.
+    expect(readableKey("می\u200Cخواهم")).not.toBe(readableKey("میخواهم"));
+    expect(readableKey("क्\u200Dष")).not.toBe(readableKey("क्ष"));
   });
 });

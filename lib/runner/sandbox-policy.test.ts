@@ -36,6 +36,7 @@ async function runWith(
     taskCheckout: checkout,
     cwd: checkout,
     env,
+    runAs: user,
   });
   return runCommand({
     command,
@@ -143,6 +144,48 @@ nothing", async () => {
         `it leads through a link to ${fs.realpathSync(dataDir)}`,
     );
     expect(outcome.tail).not.toContain("the data dir's own");
+  });
+
+  it("a mount through a folder the sandbox's user can write is refused: it could swap the path for a link to \
+the data dir between the check and the bind", async () => {
+    const cache = path.join(root, "cache");
+    const safe = path.join(root, "tools");
+    const link = path.join(cache, "tools-link");
+    fs.symlinkSync(safe, link);
+    const inside = path.join(cache, "sub");
+    fs.mkdirSync(inside, { recursive: true });
+    for (const where of [link, inside]) {
+      const outcome = await runWith({ network: "on", mounts: [{ path: where, mode: "ro" }] }, "echo ran");
+      expect(outcome.spawnError, where).toBe(
+        `the Work's sandbox mount ${where} passes through ${cache}, which the sandbox's user can write ` +
+          "(it could put a link there before the mount is bound): nothing was run",
+      );
+      expect(outcome.tail).not.toContain("ran");
+    }
+    // The folder the user writes is itself fine to bind (its own entry is in a folder only root writes).
+    const own = await runWith({ network: "on", mounts: [{ path: cache, mode: "rw" }] }, "echo ran");
+    expect(own.message).toBe("ran");
+  });
+
+  it("a mount of the data dir under another name (a bind mount of it elsewhere) is refused by the folder \
+itself", async () => {
+    fs.writeFileSync(path.join(dataDir, "home", "platform-only"), "the data dir's own\n");
+    const alias = path.join(root, "alias");
+    fs.mkdirSync(alias);
+    execFileSync("mount", ["--bind", dataDir, alias]);
+    try {
+      const outcome = await runWith(
+        { network: "on", mounts: [{ path: alias, mode: "ro" }] },
+        `cat ${alias}/home/platform-only || echo hidden`,
+      );
+      expect(outcome.spawnError).toContain(
+        `the Work's sandbox mount ${alias} must not be inside Gatehouse's data dir (${fs.realpathSync(dataDir)}): ` +
+          "it is that folder under another name",
+      );
+      expect(outcome.tail).not.toContain("the data dir's own");
+    } finally {
+      execFileSync("umount", [alias]);
+    }
   });
 
   it("a timeout still gives the command inside its SIGTERM and grace; one that ignores it is killed \

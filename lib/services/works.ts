@@ -35,6 +35,7 @@ import { findLane, sameLane, type Lane } from "../gates/lanes";
 import { listActiveStageRuns } from "../db/runs";
 import { installDir } from "../config/install-dir";
 import { realPathOf } from "../runner/sandbox/real-path";
+import { sameFolderProblem } from "../runner/sandbox/command-sandbox";
 
 export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
   requireAdmin(actor);
@@ -185,11 +186,19 @@ function secretIssues(sources: readonly CheckSource[], names: readonly string[])
 // Both the typed paths and where they lead through links (bwrap follows them), against the real folders.
 function mountIssues(mounts: readonly SandboxMount[]) {
   const platform = { dataDir: realPathOf(dataDir()), installDir: realPathOf(installDir()) };
-  return platformMountIssues(
+  const byPath = platformMountIssues(
     mounts,
     platform,
     mounts.map((m) => realPathOf(m.path)),
   );
+  // And by the folders themselves: a bind mount of the data dir under another name.
+  const byFolder = mounts.flatMap((m, i) => {
+    const message = sameFolderProblem(m.path, platform);
+    return message && !byPath.some((issue) => issue.path === `sandboxMounts.${i}.path`)
+      ? [{ path: `sandboxMounts.${i}.path`, message }]
+      : [];
+  });
+  return [...byPath, ...byFolder];
 }
 
 // A lane that a run is working through is not changed under it (its task would advance into stages that

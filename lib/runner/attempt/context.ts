@@ -205,6 +205,7 @@ export class AttemptContext {
       taskCheckout: this.checkoutPath,
       cwd: spec.cwd,
       env,
+      runAs: deps.runAs,
     };
     const liveKey = this.liveKey(spec.liveName);
     const run1 = (where: { sandbox?: CommandSandbox | null; inside?: InsideSandbox | null }) =>

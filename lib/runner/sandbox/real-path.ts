@@ -17,3 +17,55 @@ export function realPathOf(p: string): string {
     }
   }
 }
+
+// Who could swap a folder on the way to `p` for a link between the moment Gatehouse checks where `p` leads
+// and the moment bwrap binds it (bwrap follows links when it binds): a folder of the path is replaced by
+// renaming or removing its entry, which takes write access to the folder above it (and, where that folder is
+// sticky like /tmp, owning the entry or the folder). The sandbox's user (`who`) writes only where it is given
+// to; a path through a place it can write is refused, typed and resolved. The first such place, or null.
+export function placeWritableBy(p: string, who: { uid: number; gid: number }): string | null {
+  for (const target of new Set([path.resolve(p), realPathOf(p)])) {
+    const parts = target.split("/").filter(Boolean);
+    for (let i = 0; i < parts.length; i++) {
+      const parent = `/${parts.slice(0, i).join("/")}`;
+      const entry = path.join(parent, parts[i]);
+      const above = fs.statSync(parent, { throwIfNoEntry: false });
+      if (!above) break;
+      const writes =
+        (above.uid === who.uid && (above.mode & 0o200) !== 0) ||
+        (above.gid === who.gid && (above.mode & 0o020) !== 0) ||
+        (above.mode & 0o002) !== 0;
+      if (!writes) continue;
+      const isSticky = (above.mode & 0o1000) !== 0;
+      const owner = fs.lstatSync(entry, { throwIfNoEntry: false })?.uid;
+      // Sticky: only the entry's or the folder's owner may rename it — and one not there yet, anyone may make.
+      if (!isSticky || owner === undefined || owner === who.uid || above.uid === who.uid) return parent;
+    }
+  }
+  return null;
+}
+
+// The folder a path names as the file system knows it (device and inode: the same through a bind mount or
+// a link), or null when there is none.
+const idOf = (p: string) => {
+  const st = fs.statSync(p, { throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}` : null;
+};
+const selfAndAbove = (p: string) => {
+  const out: string[] = [];
+  for (let at = path.resolve(p); ; at = path.dirname(at)) {
+    out.push(at);
+    if (path.dirname(at) === at) return out;
+  }
+};
+
+// Whether `p` is `dir` or inside it, or holds it, by the folders themselves rather than their names: a bind
+// mount of the data dir elsewhere (/srv/gh-alias for /var/lib/gatehouse) names the same folder.
+export function sameFolderWay(p: string, dir: string): "inside" | "around" | null {
+  const dirId = idOf(dir);
+  const pId = idOf(realPathOf(p));
+  if (!dirId) return null;
+  if (selfAndAbove(realPathOf(p)).some((at) => idOf(at) === dirId)) return "inside";
+  if (pId && selfAndAbove(dir).some((at) => idOf(at) === pId)) return "around";
+  return null;
+}
