@@ -162,7 +162,10 @@ async function prepareLocked(
 ): Promise<Checkout | { finish: () => Promise<Checkout> }> {
   const repoDir = await ensureClone(dataDir, work);
   // Checked here too: with no base branch set, the service could not tell the repository's default one.
-  const besideBase = branchBesideBaseProblem(task.branch, work.baseBranch ?? (await cloneHeadBranch(repoDir)));
+  const besideBase = branchBesideBaseProblem(
+    task.branch,
+    work.baseBranch ?? clonedHeadBranch(dataDir, work.id) ?? (await remoteHeadBranch(repoDir)),
+  );
   if (besideBase) throw new GitError(`the task's branch: ${besideBase}`);
   const wt = worktreeDirOf(dataDir, task.id);
   const syncRefs = async () => {
@@ -279,13 +282,6 @@ export function clonedHeadBranch(dataDir: string, workId: string): string | null
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
-}
-
-// The clone's default branch as its HEAD file names it (Gatehouse's own file: no git process), else as git
-// reads it.
-async function cloneHeadBranch(repoDir: string): Promise<string> {
-  const head = /^ref: refs\/heads\/(\S+)\s*$/.exec(fs.readFileSync(path.join(repoDir, "HEAD"), "utf8"));
-  return head?.[1] ?? (await remoteHeadBranch(repoDir));
 }
 
 export async function remoteHeadBranch(repoDir: string): Promise<string> {
