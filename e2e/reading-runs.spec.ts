@@ -212,6 +212,17 @@ test("pages fit a 375 px phone without sideways scrolling", async ({ page }) => 
     );
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
+  // A task's title reads whole there (two lines before it is cut), in the Work's list and the inbox.
+  for (const path of [`/works/${demo.id}`, "/"]) {
+    await page.goto(path);
+    const title = page.getByText("Make slugify produce URL slugs", { exact: true }).first();
+    await expect(title).toBeVisible();
+    const isCut = await title.evaluate((e) => {
+      const box = e.closest(".line-clamp-2") ?? e;
+      return box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    });
+    expect(isCut, path).toBe(false);
+  }
   // The check history's table scrolls inside its box there, and says so.
   await page.goto(`/works/${demo.id}/checks`);
   await expect(

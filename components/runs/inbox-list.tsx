@@ -33,7 +33,8 @@ function InboxRow({ run }: { run: InboxRun }) {
           <EndingBadge status={run.status} ending={run.ending} isSuperseded={!!run.supersededById} />
         </span>
         <span className="min-w-0">
-          <span className="block truncate">
+          {/* Two lines on a phone, where the title shares its row with the ending: one, cut, on a wider screen. */}
+          <span className="line-clamp-2 [overflow-wrap:anywhere] sm:line-clamp-1">
             <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{run.task.key}</span>{" "}
             <span className="font-medium">{run.task.title}</span>
           </span>

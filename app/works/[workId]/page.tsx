@@ -116,7 +116,10 @@ export default async function WorkPage({ params }: Props) {
                 >
                   <span className="hidden font-mono text-sm text-zinc-500 sm:block dark:text-zinc-400">{task.key}</span>
                   <span className="min-w-0">
-                    <span className="block truncate font-medium">{task.title}</span>
+                    {/* Two lines on a phone (the narrow column); one, cut, beside the key on a wider screen. */}
+                    <span className="line-clamp-2 font-medium [overflow-wrap:anywhere] sm:line-clamp-1">
+                      {task.title}
+                    </span>
                     <span className="text-xs text-zinc-500 dark:text-zinc-400">
                       <span className="sm:hidden">{task.key} · </span>
                       {task.effective.checks.length} checks
