@@ -26,13 +26,13 @@ export function WaitingForAFix({
       <p className="mt-1">
         This Work runs no agent: the fix is yours. In a clone of its repository, commit the fix and run{" "}
         <code className={code}>gatehouse gate {taskKey}</code>: it pushes the clone to the task&apos;s branch{" "}
-        <code className={`${code} break-all`}>{branch}</code>, runs the checks on it as attempt {nextAttempt} and prints
-        what failed (exit 0 on green). An API token (
+        <code className={`${code} [overflow-wrap:anywhere]`}>{branch}</code>, runs the checks on it as attempt{" "}
+        {nextAttempt} and prints what failed (exit 0 on green). An API token (
         <Link className="underline" href="/settings/tokens">
           make one
         </Link>
         ) logs the command in:{" "}
-        <code className={`${code} break-all`}>
+        <code className={`${code} [overflow-wrap:anywhere]`}>
           gatehouse login <ThisSite /> --token &lt;token&gt;
         </code>
         . The command comes with Gatehouse: <code className={code}>npm link</code> in a checkout of it puts{" "}
