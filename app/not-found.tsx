@@ -1,4 +1,8 @@
+import type { Metadata } from "next";
 import { NotFoundPanel } from "@/components/ui/page-parts";
+
+// The tab says it too (not just "Gatehouse").
+export const metadata: Metadata = { title: "Not found" };
 
 export default function NotFound() {
   return (

@@ -65,3 +65,10 @@ test("unknown or malformed ids answer 404 with a page naming what is not there",
     await expect(page.getByRole("heading", { level: 1 }).first(), path).not.toHaveText(/^No such/);
   }
 });
+
+test("an address that matches no page says Not found, on the page and in the tab", async ({ page }) => {
+  const res = await page.goto("/no-such-page-here");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
+  await expect(page).toHaveTitle("Not found · Gatehouse");
+});
