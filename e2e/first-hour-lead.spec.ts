@@ -202,10 +202,27 @@ test("a check just added opens without red: a hint, nothing marked invalid, savi
   await expect(added).toContainText("A new check: give it a name and what it runs, then save.");
   await expect(added.locator('[aria-invalid="true"]')).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  // The save bar says what is missing, not "2 problems" nobody has made yet.
+  await expect(page.getByTestId("editor-status")).toHaveText("Fill in the new check to save");
   // Once typed in, its problems show where they are.
   await added.getByLabel("Name", { exact: true }).fill("Docs build");
   await expect(added).not.toContainText("A new check: give it a name");
   await expect(added.getByText(/^Command: /)).toBeVisible();
   await added.getByRole("textbox", { name: "Command" }).fill("make docs");
   await expect(page.getByRole("button", { name: "Save changes" })).toBeEnabled();
+});
+
+test("a check just added to the Work's defaults counts no problem yet: the bar asks to fill it in, no section \
+is flagged", async ({ page }) => {
+  const { workId } = await workWithChecks("Fresh default", [unit]);
+  await page.goto(`/works/${workId}/settings/checks`);
+  await page.getByRole("button", { name: "+ Add a check" }).click();
+  const status = page.getByTestId("editor-status");
+  await expect(status).toHaveText("Fill in the new check to save");
+  await expect(page.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  await expect(page.getByRole("navigation", { name: "Settings sections" })).not.toContainText("problems");
+  // A problem typed into it counts at once.
+  const added = page.getByRole("listitem").filter({ hasText: "New check" }).last();
+  await added.getByLabel("Id", { exact: true }).fill("Not An Id");
+  await expect(status).toContainText(/\d+ problems? to fix before saving/);
 });

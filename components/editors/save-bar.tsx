@@ -7,6 +7,8 @@ import type { SaveMessage } from "./use-versioned-settings";
 
 type Props = {
   problems: number;
+  // A check just added is not filled in yet (its problems are not shown until something is typed in it).
+  isIncomplete?: boolean;
   isDirty: boolean;
   isPending: boolean;
   version: number;
@@ -44,7 +46,17 @@ function useScrollPaddingFor(bar: React.RefObject<HTMLDivElement | null>) {
   }, [bar]);
 }
 
-export function SaveBar({ problems, isDirty, isPending, version, message, note, onSave, onDiscard }: Props) {
+export function SaveBar({
+  problems,
+  isIncomplete = false,
+  isDirty,
+  isPending,
+  version,
+  message,
+  note,
+  onSave,
+  onDiscard,
+}: Props) {
   const bar = useRef<HTMLDivElement>(null);
   useScrollPaddingFor(bar);
   return (
@@ -57,7 +69,7 @@ export function SaveBar({ problems, isDirty, isPending, version, message, note, 
         "dark:border-zinc-800 dark:bg-zinc-950/95"
       }
     >
-      <Button variant="primary" disabled={isPending || problems > 0 || !isDirty} onClick={onSave}>
+      <Button variant="primary" disabled={isPending || problems > 0 || isIncomplete || !isDirty} onClick={onSave}>
         {isPending ? "Saving…" : "Save changes"}
       </Button>
       <Button variant="ghost" disabled={isPending || !isDirty} onClick={onDiscard}>
@@ -75,6 +87,8 @@ export function SaveBar({ problems, isDirty, isPending, version, message, note, 
               Go to the first
             </button>
           </>
+        ) : isIncomplete ? (
+          "Fill in the new check to save"
         ) : isDirty ? (
           "Unsaved changes"
         ) : (

@@ -14,6 +14,7 @@ import {
   freeId,
   type CheckForm,
 } from "@/lib/editors/check-form";
+import { isUntouchedCheckError } from "@/lib/editors/check-form";
 import { taskFormFrom, taskPatchFrom, validateTaskForm, type TaskSettings } from "@/lib/editors/task-form";
 import { criteriaOf } from "@/lib/gates/evidence";
 import type { ProfileRequirementsInput } from "@/lib/gates/profile-requirements";
@@ -73,6 +74,8 @@ export function TaskOverridesEditor({
   useLeaveGuard(editor.isDirty);
   const { form, setForm, version, conflict } = editor;
   const { errors, entries } = useMemo(() => validateTaskForm(form, version, defaults), [form, version, defaults]);
+  // A check just added shows no problem until something is typed in it: the save bar says to fill it in.
+  const isToFillIn = (p: string) => isUntouchedCheckError(p, "acceptanceChecks", form.entries ?? []);
   // On a lane a dispatch runs the stage the task would stand at: its own now, or a new lane's first.
   const lane = lanes.find((l) => l.id === form.lane);
   const stage = lane
@@ -277,7 +280,8 @@ export function TaskOverridesEditor({
         />
       ) : null}
       <SaveBar
-        problems={errors.size}
+        problems={[...errors.keys()].filter((p) => !isToFillIn(p)).length}
+        isIncomplete={[...errors.keys()].some(isToFillIn)}
         isDirty={editor.isDirty}
         isPending={editor.isPending}
         version={version}

@@ -3,6 +3,7 @@
 // the schema the server uses. The working copy is shared by every section, so moving between them keeps
 // what was typed; each section saves only its own settings, carrying the version the editing started from:
 // a stale save is refused and shows what the other person changed.
+import { isUntouchedCheckError } from "@/lib/editors/check-form";
 import { useMemo } from "react";
 import { useSelectedLayoutSegment } from "next/navigation";
 import type { ActionResult } from "@/lib/actions/safe-action";
@@ -51,12 +52,16 @@ export function WorkSettingsEditor({ workId, initial, secretNames, platformDirs,
     [form, version, secretNames, platformDirs],
   );
   const unsaved = new Set(dirtyKeys.map((k) => sectionOfKey.get(k as SettingKey) ?? ""));
-  const withProblems = new Set([...errors.keys()].map((p) => sectionOfKey.get(keyOfPath(p)) ?? ""));
+  // A check just added shows no problem until something is typed in it: counted apart, as "to fill in".
+  const isToFillIn = (p: string) => isUntouchedCheckError(p, "checkDefaults", form.checkDefaults);
+  const shown = [...errors.keys()].filter((p) => !isToFillIn(p));
+  const withProblems = new Set(shown.map((p) => sectionOfKey.get(keyOfPath(p)) ?? ""));
 
   useLeaveGuard(isDirty, `/works/${workId}/settings`);
 
   const keys = isEditorSection(active) ? settingsInSection(active) : [];
-  const sectionErrors = [...errors.keys()].filter((p) => keys.includes(keyOfPath(p))).length;
+  const sectionErrors = shown.filter((p) => keys.includes(keyOfPath(p))).length;
+  const toFillIn = [...errors.keys()].filter((p) => isToFillIn(p) && keys.includes(keyOfPath(p))).length;
   const othersUnsaved = [...unsaved].filter((s) => s && s !== active).map(sectionLabel);
   return (
     <div className="grid gap-6 lg:grid-cols-[13rem_minmax(0,1fr)]">
@@ -87,6 +92,7 @@ export function WorkSettingsEditor({ workId, initial, secretNames, platformDirs,
             ) : null}
             <SaveBar
               problems={sectionErrors}
+              isIncomplete={toFillIn > 0}
               isDirty={keys.some((k) => dirtyKeys.includes(k))}
               isPending={editor.isPending}
               version={version}
