@@ -370,6 +370,8 @@ test("on a phone: a silent check says so, a long message reads whole once opened
   await expect(message).toBeVisible();
   await expect(message).toHaveText(long);
   expect(await isCut()).toBe(true);
+  // The exit code and the time are in the row itself on a phone, before it is opened.
+  await expect(page.locator('[data-check-id="long"]').getByTestId("row-exit-and-time")).toHaveText(/^exit 1 · \d+ ms$/);
   await page.locator('[data-check-id="long"] summary').click();
   await expect.poll(isCut).toBe(false);
   expect(await pageWidth()).toBeLessThanOrEqual(390);

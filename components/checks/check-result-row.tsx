@@ -132,12 +132,24 @@ export function CheckResultRow({
           <span className="col-start-3 row-start-1 justify-self-end sm:col-start-auto sm:row-start-auto">
             <VerdictBadge verdict={result.verdict} isWarning={isWarning} isStopped={isStopped} />
           </span>
+          {/* On a phone, where they have no column: under the message, in the row itself. */}
+          {result.exitCode !== null || result.durationMs !== null ? (
+            <span
+              data-testid="row-exit-and-time"
+              className={
+                "col-span-2 col-start-2 row-start-3 font-mono text-xs text-zinc-500 sm:hidden " + "dark:text-zinc-400"
+              }
+            >
+              {[
+                result.exitCode === null ? null : `exit ${result.exitCode}`,
+                result.durationMs === null ? null : formatDuration(result.durationMs),
+              ]
+                .filter(Boolean)
+                .join(" · ")}
+            </span>
+          ) : null}
         </summary>
         <div className="border-t border-zinc-100 px-4 py-3 dark:border-zinc-800">
-          <div className="mb-2 flex flex-wrap gap-x-4 text-xs text-zinc-500 sm:hidden dark:text-zinc-400">
-            <span>{result.exitCode === null ? "no exit code" : `exit ${result.exitCode}`}</span>
-            <span>{formatDuration(result.durationMs)}</span>
-          </div>
           {isWarning ? (
             <p className="mb-2 text-xs text-amber-900 dark:text-amber-200">
               {result.verdict}, but this check only reports: it does not decide the gate.
