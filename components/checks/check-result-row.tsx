@@ -137,7 +137,7 @@ export function CheckResultRow({
             <span
               data-testid="row-exit-and-time"
               className={
-                "col-span-2 col-start-2 row-start-3 font-mono text-xs text-zinc-500 sm:hidden " + "dark:text-zinc-400"
+                "col-span-2 col-start-2 row-start-3 font-mono text-xs text-zinc-500 sm:hidden dark:text-zinc-400"
               }
             >
               {[

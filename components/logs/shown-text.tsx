@@ -13,7 +13,7 @@ export function ShownText({ text }: { text: string }) {
             key={i}
             title={`${p.control}: a text-direction control, shown and not applied`}
             className={
-              "rounded-sm bg-amber-100 px-0.5 text-amber-900 no-underline " + "dark:bg-amber-900/40 dark:text-amber-200"
+              "rounded-sm bg-amber-100 px-0.5 text-amber-900 no-underline dark:bg-amber-900/40 dark:text-amber-200"
             }
           >
             {`<${p.control}>`}

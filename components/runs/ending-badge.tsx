@@ -24,6 +24,11 @@ const STATUS: Record<Exclude<RunStatus, "finished">, { label: string; className:
   },
 };
 
+// A run in progress as words ("Waiting for a fix"), as its badge says it.
+export function runStatusLabel(status: Exclude<RunStatus, "finished">): string {
+  return STATUS[status].label;
+}
+
 export function EndingBadge({
   status,
   ending,

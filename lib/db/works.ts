@@ -65,8 +65,8 @@ export async function lockWorkIdentities(opts: { db: DbOrTx }): Promise<void> {
     await opts.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('gatehouse:work-identity'))`;
 }
 
-// The Work other than `exceptId` whose name is `name` give or take case and outer spaces (Works are few: read
-// in full, compared here, alike on SQLite and PostgreSQL), or null.
+// The Work other than `exceptId` whose name reads as `name` (workNameKey: case, spaces, characters that show
+// nothing aside; Works are few: read in full, compared here, alike on SQLite and PostgreSQL), or null.
 export async function findWorkNamedLike(opts: {
   name: string;
   exceptId?: string;

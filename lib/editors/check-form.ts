@@ -170,6 +170,6 @@ export function errorsOfEntry(errors: Map<string, string>, index: number): Map<s
 // The error paths that belong to a check just added and not typed in yet (`listKey.N.…` where entry N is
 // untouched): its fields keep them to themselves, so the save bar counts them apart, as "to fill in".
 export function isUntouchedCheckError(path: string, listKey: string, list: readonly CheckForm[]): boolean {
-  const found = new RegExp(`^${listKey}\\.(\\d+)\\.`).exec(path);
-  return !!found && !!list[Number(found[1])]?.isUntouched;
+  const [key, index, field] = path.split(".");
+  return key === listKey && field !== undefined && !!list[Number(index)]?.isUntouched;
 }

@@ -29,13 +29,12 @@ import type { DbOrTx } from "../db/client";
 import { parseInput, refuseIssues } from "./validate";
 import { expandAgentPreset } from "./agent-presets";
 import { refuseOutOfReachRepositories } from "./work-repositories";
-import { platformMountIssues, type SandboxMount } from "../gates/sandbox-settings";
+import type { SandboxMount } from "../gates/sandbox-settings";
 import { dataDir } from "../config/database-url";
 import { findLane, sameLane, type Lane } from "../gates/lanes";
 import { listActiveStageRuns } from "../db/runs";
 import { installDir } from "../config/install-dir";
-import { realPathOf } from "../runner/sandbox/real-path";
-import { sameFolderProblem } from "../runner/sandbox/command-sandbox";
+import { mountPlatformProblem, realPathOf } from "../runner/sandbox/real-path";
 
 export async function createWork(actor: Actor, input: unknown): Promise<WorkRecord> {
   requireAdmin(actor);
@@ -65,7 +64,7 @@ export async function createWork(actor: Actor, input: unknown): Promise<WorkReco
   });
 }
 
-// A name another Work has (without case or repeated spaces) is refused, naming the field: the inbox's filter,
+// A name another Work has (as a reader sees it: workNameKey) is refused, naming the field: the inbox's filter,
 // the CLI's --work and people tell Works apart by name. Read in the saving transaction.
 async function refuseTakenName(name: string, exceptId: string | null, db: DbOrTx): Promise<void> {
   const other = await findWorkNamedLike({ name, exceptId: exceptId ?? undefined, db });
@@ -182,23 +181,14 @@ function secretIssues(sources: readonly CheckSource[], names: readonly string[])
   }));
 }
 
-// A mount must not hand a sandboxed command the platform itself (the rule needs the server's configuration).
-// Both the typed paths and where they lead through links (bwrap follows them), against the real folders.
+// A mount must not hand a sandboxed command the platform itself (the rule needs the server's configuration and
+// its file system: lib/runner/sandbox/real-path.ts, as each sandbox checks again when it starts).
 function mountIssues(mounts: readonly SandboxMount[]) {
   const platform = { dataDir: realPathOf(dataDir()), installDir: realPathOf(installDir()) };
-  const byPath = platformMountIssues(
-    mounts,
-    platform,
-    mounts.map((m) => realPathOf(m.path)),
-  );
-  // And by the folders themselves: a bind mount of the data dir under another name.
-  const byFolder = mounts.flatMap((m, i) => {
-    const message = sameFolderProblem(m.path, platform);
-    return message && !byPath.some((issue) => issue.path === `sandboxMounts.${i}.path`)
-      ? [{ path: `sandboxMounts.${i}.path`, message }]
-      : [];
+  return mounts.flatMap((m, i) => {
+    const message = mountPlatformProblem(m.path, platform);
+    return message ? [{ path: `sandboxMounts.${i}.path`, message }] : [];
   });
-  return [...byPath, ...byFolder];
 }
 
 // A lane that a run is working through is not changed under it (its task would advance into stages that

@@ -15,6 +15,7 @@ import { DeclaredChecks } from "@/components/checks/declared-checks";
 import { RunChecksPanel } from "@/components/runs/run-checks-panel";
 import { RunHistory } from "@/components/runs/run-history";
 import { DispatchButton } from "@/components/runs/dispatch-button";
+import { runStatusLabel } from "@/components/runs/ending-badge";
 import { Breadcrumbs, EmptyState, PageHeader, Pill, Section } from "@/components/ui/page-parts";
 import { BranchIcon } from "@/components/ui/icons";
 import { buttonClass } from "@/components/ui/button";
@@ -41,9 +42,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { task } = await orNotFound(getTaskPage(taskId, undefined));
   return { title: `${task.key} ${task.title}` };
 }
-
-// A run in progress, as the Dispatch button says what it waits for.
-const BUSY_WORDS: Record<string, string> = { queued: "queued", running: "running", waiting: "waiting for a fix" };
 
 export default async function TaskPage({ params, searchParams }: Props) {
   const { taskId } = await params;
@@ -112,7 +110,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
                     ? {
                         id: latest.run.id,
                         number: latest.run.number,
-                        state: BUSY_WORDS[latest.run.status] ?? latest.run.status,
+                        state: runStatusLabel(latest.run.status).toLowerCase(),
                       }
                     : null
                 }

@@ -161,11 +161,10 @@ async function prepareLocked(
   askedAt: number,
 ): Promise<Checkout | { finish: () => Promise<Checkout> }> {
   const repoDir = await ensureClone(dataDir, work);
-  // Checked here too: with no base branch set, the service could not tell the repository's default one.
-  const besideBase = branchBesideBaseProblem(
-    task.branch,
-    work.baseBranch ?? clonedHeadBranch(dataDir, work.id) ?? (await remoteHeadBranch(repoDir)),
-  );
+  // The branch a new checkout starts from (the clone's HEAD branch when the Work names none). The task's
+  // branch is checked against it here too: with no base branch set, the service could not tell it.
+  const baseBranch = work.baseBranch ?? clonedHeadBranch(dataDir, work.id) ?? (await remoteHeadBranch(repoDir));
+  const besideBase = branchBesideBaseProblem(task.branch, baseBranch);
   if (besideBase) throw new GitError(`the task's branch: ${besideBase}`);
   const wt = worktreeDirOf(dataDir, task.id);
   const syncRefs = async () => {
@@ -179,12 +178,10 @@ async function prepareLocked(
       return { path: wt, head: known.commit, baseBranch: work.baseBranch, written: null };
     }
     // A checkout on another branch (the task's branch was renamed, or the agent switched).
-    const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
     await switchTaskBranch({ repoDir, checkoutPath: wt, branch: task.branch, baseBranch });
     await syncRefs();
     return { path: wt, head: await headCommit(wt), baseBranch, written: null };
   }
-  const baseBranch = work.baseBranch ?? (await remoteHeadBranch(repoDir));
   // A `.git` that is not a directory of its own: a worktree of the clone (the layout before checkouts were
   // repositories of their own) or a pointer an agent planted. Its files are kept, the pointer is not.
   const keepFiles = dropGitPointer(wt);

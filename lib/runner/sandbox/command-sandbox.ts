@@ -9,8 +9,7 @@ import { bwrapArgs, type SandboxPlan } from "./bwrap-args";
 import { gitPathsOf } from "./git-paths";
 import type { SandboxMode } from "./mode";
 import type { SandboxMount, SandboxPolicy } from "./policy";
-import { platformMountProblem } from "../../gates/sandbox-settings";
-import { placeWritableBy, realPathOf, sameFolderWay } from "./real-path";
+import { mountPlatformProblem, placeWritableBy, realPathOf } from "./real-path";
 
 // What run-command needs: the bwrap binary and its arguments up to the command, or why it cannot run.
 export type CommandSandbox = { bwrap: string; args: string[] } | { error: string };
@@ -68,10 +67,11 @@ export function sandboxPlanOf(req: Omit<SandboxRequest, "mode">): SandboxPlan | 
   // Checked again where the command starts: a link made on the way since the Work was saved would have bwrap
   // bind the data dir itself, beside the mask that hides it at its own path.
   for (const m of req.policy.mounts) {
-    const problem = platformMountProblem(m.path, platform, realPathOf(m.path)) ?? sameFolderProblem(m.path, platform);
+    const real = realPathOf(m.path);
+    const problem = mountPlatformProblem(m.path, platform, real);
     if (problem) return { error: `the Work's sandbox mount ${m.path} ${problem}: nothing was run` };
     // Where the sandbox's user can write on the way, it could swap the path for a link after this check.
-    const writable = req.runAs ? placeWritableBy(m.path, req.runAs) : null;
+    const writable = req.runAs ? placeWritableBy(m.path, real, req.runAs) : null;
     if (writable)
       return {
         error:
@@ -102,18 +102,4 @@ function realDir(p: string): string {
   } catch {
     return path.resolve(p);
   }
-}
-
-// The data dir or install folder reached under another name (a bind mount of it elsewhere), by the folders
-// themselves.
-const UNDER_ANOTHER_NAME = "it is that folder under another name";
-export function sameFolderProblem(where: string, platform: { dataDir: string; installDir: string }): string | null {
-  for (const [dir, name] of [
-    [platform.dataDir, "Gatehouse's data dir"],
-    [platform.installDir, "Gatehouse's install folder"],
-  ] as const) {
-    const way = sameFolderWay(where, dir);
-    if (way) return `must not ${way === "inside" ? "be inside" : "contain"} ${name} (${dir}): ${UNDER_ANOTHER_NAME}`;
-  }
-  return null;
 }

@@ -3,6 +3,7 @@
 // rest of the path after it.
 import fs from "node:fs";
 import path from "node:path";
+import { platformMountProblem } from "../../gates/sandbox-settings";
 
 export function realPathOf(p: string): string {
   const rest: string[] = [];
@@ -22,9 +23,10 @@ export function realPathOf(p: string): string {
 // and the moment bwrap binds it (bwrap follows links when it binds): a folder of the path is replaced by
 // renaming or removing its entry, which takes write access to the folder above it (and, where that folder is
 // sticky like /tmp, owning the entry or the folder). The sandbox's user (`who`) writes only where it is given
-// to; a path through a place it can write is refused, typed and resolved. The first such place, or null.
-export function placeWritableBy(p: string, who: { uid: number; gid: number }): string | null {
-  for (const target of new Set([path.resolve(p), realPathOf(p)])) {
+// to; a path through a place it can write is refused, typed and resolved (`real`: realPathOf(p)). The first
+// such place, or null.
+export function placeWritableBy(p: string, real: string, who: { uid: number; gid: number }): string | null {
+  for (const target of new Set([path.resolve(p), real])) {
     const parts = target.split("/").filter(Boolean);
     for (let i = 0; i < parts.length; i++) {
       const parent = `/${parts.slice(0, i).join("/")}`;
@@ -59,13 +61,31 @@ const selfAndAbove = (p: string) => {
   }
 };
 
-// Whether `p` is `dir` or inside it, or holds it, by the folders themselves rather than their names: a bind
-// mount of the data dir elsewhere (/srv/gh-alias for /var/lib/gatehouse) names the same folder.
-export function sameFolderWay(p: string, dir: string): "inside" | "around" | null {
-  const dirId = idOf(dir);
-  const pId = idOf(realPathOf(p));
-  if (!dirId) return null;
-  if (selfAndAbove(realPathOf(p)).some((at) => idOf(at) === dirId)) return "inside";
-  if (pId && selfAndAbove(dir).some((at) => idOf(at) === pId)) return "around";
+// Why a mount at `where` would hand a sandboxed command the platform on this machine: inside or around the
+// data dir or install folder as typed, where it leads through links, or by the folders themselves (a bind
+// mount of the data dir elsewhere, /srv/gh-alias for /var/lib/gatehouse, is the same folder). `platform`:
+// both as real paths; `real`: where `where` leads (realPathOf), when the caller has it. The reason (a field's
+// message), or null.
+export function mountPlatformProblem(
+  where: string,
+  platform: { dataDir: string; installDir: string },
+  real = realPathOf(where),
+): string | null {
+  const byName = platformMountProblem(where, platform, real);
+  if (byName) return byName;
+  const ids = selfAndAbove(real).map(idOf);
+  for (const [dir, name] of [
+    [platform.dataDir, "Gatehouse's data dir"],
+    [platform.installDir, "Gatehouse's install folder"],
+  ] as const) {
+    const dirId = idOf(dir);
+    if (!dirId) continue;
+    const way = ids.includes(dirId)
+      ? "be inside"
+      : ids[0] && selfAndAbove(dir).some((at) => idOf(at) === ids[0])
+        ? "contain"
+        : null;
+    if (way) return `must not ${way} ${name} (${dir}): it is that folder under another name`;
+  }
   return null;
 }

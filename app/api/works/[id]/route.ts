@@ -15,6 +15,6 @@ export const GET = apiRoute<{ id: string }>(async ({ actor, params }) => ({
 export const PATCH = apiRoute<{ id: string }>(async ({ actor, params, body }) => {
   const input = await body();
   const work = await updateWork(actor, params.id, input);
-  const setsRepo = typeof input === "object" && input !== null && ("repoUrl" in input || "baseBranch" in input);
-  return { json: { ...presentWork(work), warnings: await saveWarnings(work, { probe: setsRepo }) } };
+  const probe = typeof input === "object" && input !== null && ("repoUrl" in input || "baseBranch" in input);
+  return { json: { ...presentWork(work), warnings: await saveWarnings(work, { probe }) } };
 });
