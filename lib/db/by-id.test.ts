@@ -1,8 +1,9 @@
 // A row read by one raw statement (by-id.ts) is the row the model query gives: same columns, same values,
 // same types (Date, parsed JSON, booleans, floats), with every nullable column set and with each left null.
 // Runs on SQLite here and on PostgreSQL in `npm run test:pg`.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "./client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { isPostgresUrl } from "../config/database-url";
+import { directPoolOf, getDb } from "./client";
 import { rowById, rowsWhere, updateWhere } from "./by-id";
 import {
   type AttemptChanges,
@@ -23,7 +24,10 @@ import { AWKWARD_JSON, seedRun, seedTask, seedWork, seedWorkWithEverySetting } f
 import { createTestDb, type TestDb } from "../testing/test-db";
 
 let t: TestDb;
+// A zone other than UTC, as a server may run in: a timestamp must not be read or written in local time.
+const zone = process.env.TZ;
 beforeAll(async () => {
+  process.env.TZ = "America/New_York";
   t = await createTestDb();
   await seedWork("w-bare");
   await seedTask({ id: "t-bare", workId: "w-bare", number: 1 });
@@ -146,7 +150,11 @@ beforeAll(async () => {
     ],
   });
 });
-afterAll(() => t.cleanup());
+afterAll(async () => {
+  await t.cleanup();
+  if (zone === undefined) delete process.env.TZ;
+  else process.env.TZ = zone;
+});
 
 describe("rowById", () => {
   for (const which of ["bare", "full"]) {
@@ -190,6 +198,28 @@ describe("rowById", () => {
     expect(await rowById(db, "Work", "no-such-work")).toBeNull();
     const inside = await db.$transaction(async (tx) => rowById<{ title: string }>(tx, "Task", "t-full"));
     expect(inside?.title).toBe("t-full");
+  });
+
+  it("on PostgreSQL sends a statement outside a transaction past Prisma's client, and one inside a transaction \
+through it; on SQLite every statement goes through it", async () => {
+    const db = getDb();
+    const onPostgres = isPostgresUrl(process.env.DATABASE_URL ?? "");
+    const viaPrisma = vi.spyOn(db, "$queryRaw");
+    const updatesViaPrisma = vi.spyOn(db, "$executeRaw");
+    try {
+      expect((await rowById<{ title: string }>(db, "Task", "t-full"))?.title).toBe("t-full");
+      expect(await updateWhere(db, "Task", { id: "t-full" }, { title: "t-full" })).toBe(1);
+      expect(viaPrisma).toHaveBeenCalledTimes(onPostgres ? 0 : 1);
+      expect(updatesViaPrisma).toHaveBeenCalledTimes(onPostgres ? 0 : 1);
+      expect(directPoolOf(db) !== null).toBe(onPostgres);
+      await db.$transaction(async (tx) => {
+        expect(directPoolOf(tx)).toBeNull();
+        expect((await rowById<{ title: string }>(tx, "Task", "t-full"))?.title).toBe("t-full");
+      });
+    } finally {
+      viaPrisma.mockRestore();
+      updatesViaPrisma.mockRestore();
+    }
   });
 
   it("is what findRun, findTask and findWork read", async () => {

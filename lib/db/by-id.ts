@@ -7,7 +7,8 @@
 // BigInt — on SQLite and PostgreSQL alike (lib/db/by-id.test.ts compares the two on rows with every column
 // set and with each left null; `npm run test:pg` runs it on PostgreSQL).
 import { randomBytes } from "node:crypto";
-import type { DbOrTx } from "./client";
+import pg from "pg";
+import { directPoolOf, noteWrite, type DbOrTx } from "./client";
 import { Prisma } from "./generated/sqlite/client";
 
 // A row id shaped as Prisma's cuid() gives (25 characters, "c" first, time-ordered), for rows written raw:
@@ -18,6 +19,49 @@ export function newRowId(): string {
   const count = (rowCounter++ % 36 ** 4).toString(36).padStart(4, "0");
   const random = randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(-12);
   return `c${time}${count}${random}`;
+}
+
+// On PostgreSQL a statement outside a transaction goes to the client's pool without Prisma's client (a raw
+// statement there still costs ~0.4 ms of CPU to the ~0.1 of `pg` itself: `npm run bench -- queries`), its
+// values and columns converted as Prisma's PostgreSQL adapter converts them: a Date written as UTC (the
+// columns are `timestamp` without a time zone) and read back so; BigInt columns as BigInt, bytes as a
+// Uint8Array. by-id.test.ts compares what both paths read and write with the model queries (test:pg).
+const TIMESTAMP = 1114;
+const INT8 = 20;
+const BYTEA = 17;
+const columnTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === TIMESTAMP) return (text: string) => new Date(`${text.replace(" ", "T")}Z`);
+    if (oid === INT8) return (text: string) => BigInt(text);
+    if (oid === BYTEA) {
+      const bytes = pg.types.getTypeParser(BYTEA, "text") as (text: string) => Buffer;
+      return (text: string) => new Uint8Array(bytes(text));
+    }
+    return pg.types.getTypeParser(oid, format as "text");
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
+const valueOf = (value: unknown) =>
+  value instanceof Date ? value.toISOString().replace("T", " ").slice(0, -1) : value;
+
+async function sendDirect(pool: pg.Pool, sql: Prisma.Sql) {
+  const isWrite = /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql.strings[0] ?? "");
+  try {
+    return await pool.query({ text: sql.text, values: sql.values.map(valueOf), types: columnTypes });
+  } finally {
+    if (isWrite) noteWrite();
+  }
+}
+
+// The rows a statement gives (SELECT, or INSERT … RETURNING).
+async function queryRows(db: DbOrTx, sql: Prisma.Sql): Promise<Record<string, unknown>[]> {
+  const pool = directPoolOf(db);
+  return pool ? (await sendDirect(pool, sql)).rows : db.$queryRaw<Record<string, unknown>[]>(sql);
+}
+
+// How many rows a statement changed.
+async function execute(db: DbOrTx, sql: Prisma.Sql): Promise<number> {
+  const pool = directPoolOf(db);
+  return pool ? ((await sendDirect(pool, sql)).rowCount ?? 0) : db.$executeRaw(sql);
 }
 
 // The tables read this way (names as the schema has them: no @@map).
@@ -66,9 +110,10 @@ export async function rowsWhere<Row>(
   const order = opts.orderBy ? Prisma.sql` ORDER BY ${quoted(opts.orderBy)} ${direction}` : Prisma.empty;
   const limit = opts.limit === undefined ? Prisma.empty : Prisma.sql` LIMIT ${opts.limit}`;
   const columns = opts.select ? Prisma.join(opts.select.map(quoted), ", ") : Prisma.raw("*");
-  const rows = await db.$queryRaw<
-    Record<string, unknown>[]
-  >`SELECT ${columns} FROM ${quoted(table)} WHERE ${Prisma.join(conditions, " AND ")}${order}${limit}`;
+  const rows = await queryRows(
+    db,
+    Prisma.sql`SELECT ${columns} FROM ${quoted(table)} WHERE ${Prisma.join(conditions, " AND ")}${order}${limit}`,
+  );
   for (const row of rows) for (const column of opts.omit ?? []) delete row[column];
   return rows as Row[];
 }
@@ -115,9 +160,11 @@ export async function insertRow<Row>(
     given.map(([column]) => column),
     ", ",
   );
-  const [row] = await db.$queryRaw<
-    Record<string, unknown>[]
-  >`INSERT INTO ${quoted(table)} (${columns}) VALUES (${Prisma.join(given.map(([, value]) => value))}) RETURNING *`;
+  const valuesSql = Prisma.join(given.map(([, value]) => value));
+  const [row] = await queryRows(
+    db,
+    Prisma.sql`INSERT INTO ${quoted(table)} (${columns}) VALUES (${valuesSql}) RETURNING *`,
+  );
   for (const column of opts.omit ?? []) delete row[column];
   return row as Row;
 }
@@ -139,5 +186,5 @@ export async function updateWhere(
   // Nothing to set: the rows are still counted, as a model update still finds its row or fails.
   if (sets.length === 0) sets.push(Prisma.sql`"id" = "id"`);
   const matching = Prisma.join(conditionsOf(where), " AND ");
-  return db.$executeRaw`UPDATE ${quoted(table)} SET ${Prisma.join(sets, ", ")} WHERE ${matching}`;
+  return execute(db, Prisma.sql`UPDATE ${quoted(table)} SET ${Prisma.join(sets, ", ")} WHERE ${matching}`);
 }
