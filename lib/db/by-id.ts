@@ -40,13 +40,13 @@ const columnTypes = {
     return pg.types.getTypeParser(oid, format as "text");
   }) as pg.CustomTypesConfig["getTypeParser"],
 };
-const valueOf = (value: unknown) =>
+const paramOf = (value: unknown) =>
   value instanceof Date ? value.toISOString().replace("T", " ").slice(0, -1) : value;
 
 async function sendDirect(pool: pg.Pool, sql: Prisma.Sql) {
   const isWrite = /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql.strings[0] ?? "");
   try {
-    return await pool.query({ text: sql.text, values: sql.values.map(valueOf), types: columnTypes });
+    return await pool.query({ text: sql.text, values: sql.values.map(paramOf), types: columnTypes });
   } finally {
     if (isWrite) noteWrite();
   }
