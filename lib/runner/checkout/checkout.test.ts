@@ -16,6 +16,7 @@ import {
   checkoutFingerprintSince,
   checkoutState,
   clonedHeadBranch,
+  MAINTAIN_EVERY,
   prepareCheckout,
   repoDirOf,
   resolveInsideCheckout,
@@ -268,6 +269,23 @@ if the checkout directory is lost", async () => {
     } finally {
       unwatch();
     }
+  });
+
+  it("git's automatic maintenance follows a clone's first fetch and then one fetch in MAINTAIN_EVERY, not each", async () => {
+    const w = { id: "work-maintained", repoUrl: repo.dir, baseBranch: "main" };
+    const maintained: boolean[] = [];
+    const unwatch = watchLaunches(({ file, args }) => {
+      if (path.basename(file) === "git" && args.includes("fetch") && args.includes("origin"))
+        maintained.push(!args.includes("--no-auto-maintenance"));
+    });
+    try {
+      for (let i = 0; i <= MAINTAIN_EVERY; i++) await prepareCheckout(target(`task-mt${i}`, `mt-${i}`, w));
+    } finally {
+      unwatch();
+    }
+    // The first prepare clones (the clone's own fetch, maintained); each later one fetches.
+    expect(maintained.length).toBe(MAINTAIN_EVERY + 1);
+    expect(maintained.flatMap((isMaintained, i) => (isMaintained ? [i] : []))).toEqual([0, MAINTAIN_EVERY]);
   });
 
   it("a checkout of a Work whose repository moved comes from the new one, right after a fetch of the old", async () => {

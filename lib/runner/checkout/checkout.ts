@@ -101,6 +101,19 @@ async function fetchRecorded(repoDir: string, url: string, fetch: () => Promise<
   lastFetch.set(repoDir, { url, startedAt });
 }
 
+// git's automatic maintenance after a fetch (`maintenance run --auto`: a process of its own that counts the
+// clone's loose objects and packs, and almost always finds nothing to do) after the clone's first fetch in
+// this process (its making, or its first fetch) and then one in MAINTAIN_EVERY, not after each: a new checkout's set-up is a process shorter, and
+// a clone gathers at most that many fetches' objects before it is looked at.
+export const MAINTAIN_EVERY = 16;
+const fetchCounts = new Map<string, number>();
+
+function maintenanceFlags(repoDir: string): string[] {
+  const count = fetchCounts.get(repoDir) ?? 0;
+  fetchCounts.set(repoDir, count + 1);
+  return count % MAINTAIN_EVERY === 0 ? [] : ["--no-auto-maintenance"];
+}
+
 // Brings the clone up to date with its origin, unless a fetch from the same URL that started after
 // `askedAt` already did: runs of one Work claimed together wait for the clone's lock in turn, and the first
 // one's fetch serves those that asked before it started.
@@ -108,9 +121,8 @@ async function fetchOrigin(repoDir: string, url: string, askedAt: number): Promi
   const last = lastFetch.get(repoDir);
   if (last && last.url === url && last.startedAt >= askedAt) return;
   // The clone's config is Gatehouse's alone (no sandbox reaches it): nothing to list and switch off first.
-  await fetchRecorded(repoDir, url, () =>
-    git(["fetch", "--quiet", "origin"], { cwd: repoDir, timeoutMs: 600_000, isOwnConfig: true }),
-  );
+  const args = ["fetch", "--quiet", ...maintenanceFlags(repoDir), "origin"];
+  await fetchRecorded(repoDir, url, () => git(args, { cwd: repoDir, timeoutMs: 600_000, isOwnConfig: true }));
 }
 
 // Clones whose origin URL was checked in this process (a Work's repoUrl rarely changes).
@@ -123,7 +135,11 @@ export async function ensureClone(dataDir: string, work: CheckoutTarget["work"])
   // Checked at every clone or fetch, with realpath now: the path may have become a link since it was saved.
   const local = localRepositoryProblem(work.repoUrl, { dataDir, installDir: process.cwd() });
   if (local) throw new GitError(`could not clone ${work.repoUrl}: the repository ${local}`);
-  if (!fs.existsSync(path.join(repoDir, "HEAD"))) await fetchRecorded(repoDir, url, () => cloneBare(url, repoDir));
+  if (!fs.existsSync(path.join(repoDir, "HEAD"))) {
+    await fetchRecorded(repoDir, url, () => cloneBare(url, repoDir));
+    // The clone's own fetch was followed by git's maintenance (see maintenanceFlags).
+    fetchCounts.set(repoDir, 1);
+  }
   else if (
     checkedOrigins.get(repoDir) !== url &&
     (await git(["config", "--get", "remote.origin.url"], { cwd: repoDir }).catch(() => "")).trim() !== url
