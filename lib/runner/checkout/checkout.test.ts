@@ -45,6 +45,10 @@ function target(taskId: string, branch: string, w = work()): CheckoutTarget {
 
 const branchOf = (dir: string) => gitIn(dir, "rev-parse", "--abbrev-ref", "HEAD");
 
+// The listing of a new checkout's config (the one Gatehouse writes) made once in this process, as by any
+// earlier run: the counts of git processes below are those of every run after the process's first.
+const listNewConfigOnce = async () => checkoutState((await prepareCheckout(target("task-listed", "gate-listed"))).path);
+
 describe("prepareCheckout", () => {
   it("clones the Work's repository once (bare), and a second prepare reuses the clone", async () => {
     const first = await prepareCheckout(target("task-a", "gate-1"));
@@ -319,9 +323,55 @@ if the checkout directory is lost", async () => {
     expect(await checkoutFingerprint(c.path)).toBe(before);
   });
 
+  it("a checkout's config is listed by git unless it is still the one Gatehouse wrote, which git lists once in \
+the process; a filter the config names is switched off either way", async () => {
+    await listNewConfigOnce();
+    const c = await prepareCheckout(target("task-config", "gate-config"));
+    const configFile = path.join(c.path, ".git", "config");
+    const written = fs.readFileSync(configFile, "utf8");
+    // The config listings one state of the checkout takes, and that state.
+    const count = async () => {
+      let n = 0;
+      const unwatch = watchLaunches(({ file, args }) => {
+        if (path.basename(file) === "git" && args.includes("config") && args.includes("--list")) n++;
+      });
+      try {
+        const state = await checkoutState(c.path);
+        return { n, state };
+      } finally {
+        unwatch();
+      }
+    };
+    expect((await count()).n).toBe(0);
+    const marker = path.join(c.path, "filter-ran");
+    try {
+      // The agent's config (no longer than Gatehouse's) names a filter for every file: it is listed (each time)
+      // and its program never runs.
+      fs.writeFileSync(path.join(c.path, ".gitattributes"), "* filter=agent\n");
+      const core = written.slice(0, written.indexOf("[user]"));
+      fs.writeFileSync(configFile, `${core}[filter "agent"]\n\tclean = touch filter-ran; cat\n`);
+      expect(fs.statSync(configFile).size).toBeLessThanOrEqual(written.length);
+      const changed = await count();
+      expect(changed.n).toBe(1);
+      expect((await count()).n).toBe(1);
+      expect(fs.existsSync(marker)).toBe(false);
+      expect(changed.state.isDirty).toBe(true);
+      // The same bytes again: known without git.
+      fs.writeFileSync(configFile, written);
+      fs.rmSync(path.join(c.path, ".gitattributes"));
+      const again = await count();
+      expect(again.n).toBe(0);
+      expect(again.state.isDirty).toBe(false);
+    } finally {
+      fs.writeFileSync(configFile, written);
+      fs.rmSync(path.join(c.path, ".gitattributes"), { force: true });
+    }
+  });
+
   // The fingerprint reads HEAD's tree and the submodule entries from the index git just wrote (index-file.ts)
   // instead of asking git again (an index it cannot read is asked of git: index-file.test.ts).
-  it("the state of a checkout takes four git processes: read-tree, config listing, add, write-tree", async () => {
+  it("the state of a checkout takes three git processes: read-tree, add, write-tree", async () => {
+    await listNewConfigOnce();
     const c = await prepareCheckout(target("task-state", "gate-state"));
     const started: string[] = [];
     const unwatch = watchLaunches(({ file, args }) => {
@@ -332,7 +382,7 @@ if the checkout directory is lost", async () => {
     try {
       const clean = await checkoutState(c.path);
       expect(clean.isDirty).toBe(false);
-      expect(started).toEqual(["read-tree", "config", "add", "write-tree"]);
+      expect(started).toEqual(["read-tree", "add", "write-tree"]);
       edit();
       expect((await checkoutState(c.path)).isDirty).toBe(true);
       undo();
@@ -346,9 +396,9 @@ if the checkout directory is lost", async () => {
 
   // A new checkout's first state starts from the index `reset --hard` wrote (Checkout's `written`) instead of
   // from `read-tree HEAD`: every file there is HEAD's, as git wrote it a moment before.
-  it("a new checkout comes with the index git wrote: its state starts from it (config listing, add, write-tree) \
-and is the state read from HEAD; a checkout already there, or one whose commit has a .gitattributes, comes \
-without", async () => {
+  it("a new checkout comes with the index git wrote: its state starts from it (add, write-tree) and is the state \
+read from HEAD; a checkout already there, or one whose commit has a .gitattributes, comes without", async () => {
+    await listNewConfigOnce();
     const c = await prepareCheckout(target("task-written", "gate-written"));
     expect(c.written).not.toBeNull();
     const started: string[] = [];
@@ -361,7 +411,7 @@ without", async () => {
     } finally {
       unwatch();
     }
-    expect(started).toEqual(["config", "add", "write-tree"]);
+    expect(started).toEqual(["add", "write-tree"]);
     expect(state.isDirty).toBe(false);
     expect(state.tree).toBe(gitIn(c.path, "rev-parse", "HEAD^{tree}"));
     expect(state.index).not.toBeNull();
@@ -462,8 +512,9 @@ time kept, is read again", async () => {
     expect(after.ino).toBe(before.ino);
   };
 
-  it("after the checks, the fingerprint from the index kept before them takes three git processes and sees a \
+  it("after the checks, the fingerprint from the index kept before them takes two git processes and sees a \
 file rewritten with its size and modification time kept", async () => {
+    await listNewConfigOnce();
     const c = await prepareCheckout(target("task-since", "gate-since"));
     const file = path.join(c.path, "README.md");
     const original = fs.readFileSync(file, "utf8");
@@ -476,7 +527,7 @@ file rewritten with its size and modification time kept", async () => {
     });
     try {
       expect(await checkoutFingerprintSince(c.path, state.index!)).toBe(state.tree);
-      expect(started).toEqual(["config", "add", "write-tree"]);
+      expect(started).toEqual(["add", "write-tree"]);
       rewriteKeepingDetails(file, original.replace(/./, "X"));
       const edited = await checkoutFingerprintSince(c.path, state.index!);
       expect(edited).not.toBe(state.tree);

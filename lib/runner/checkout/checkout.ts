@@ -23,6 +23,7 @@ import { runAsFromEnv } from "../run-as";
 import {
   hasManagedRefs,
   isOwnRepository,
+  NEW_CHECKOUT_CONFIG,
   removeUsersTree,
   saveTaskBranch,
   stageTaskRepository,
@@ -139,8 +140,7 @@ export async function ensureClone(dataDir: string, work: CheckoutTarget["work"])
     await fetchRecorded(repoDir, url, () => cloneBare(url, repoDir));
     // The clone's own fetch was followed by git's maintenance (see maintenanceFlags).
     fetchCounts.set(repoDir, 1);
-  }
-  else if (
+  } else if (
     checkedOrigins.get(repoDir) !== url &&
     (await git(["config", "--get", "remote.origin.url"], { cwd: repoDir }).catch(() => "")).trim() !== url
   ) {
@@ -445,7 +445,7 @@ async function fingerprintIn(
   for (const chunk of chunksOf(gitlinks))
     await git(["update-index", "--force-remove", "--", ...chunk.map((g) => g.path)], { cwd: wt, env });
   // One listing for `add` and `write-tree`: nothing but these two runs in the checkout in between.
-  const listed = await listDriverOverrides(wt, env);
+  const listed = await driverListingOf(wt, env);
   await addAll(wt, env, listed);
   // A submodule never initialised (its folder empty, as a new checkout leaves it) is unchanged, as git
   // itself sees it: HEAD's entry goes back (`add` found nothing there and would have it deleted).
@@ -471,6 +471,21 @@ async function fingerprintIn(
   const index =
     opts.keepIndex && after.length === 0 && start.headIndex ? readOwnIndex(env.GIT_INDEX_FILE, start.headIndex) : null;
   return { tree, headTree: start.headIndex?.rootTree ?? null, index };
+}
+
+// The drivers the checkout's config names (listDriverOverrides). A config that is still the one Gatehouse
+// wrote (task-repo.ts) lists as it always does — what git lists depends on nothing else here but Gatehouse's own
+// global settings —, so it is listed by git once in this process and known after that: a process less at the
+// start and at the end of each attempt. Read as the listing would be, the moment before it (a config changed
+// since is the same race as one changed after the listing).
+const NEW_CONFIG_BYTES = Buffer.from(NEW_CHECKOUT_CONFIG);
+let newConfigListing: ListedOverrides | null = null;
+
+async function driverListingOf(wt: string, env: Record<string, string>): Promise<ListedOverrides> {
+  const config = readPlainFile(path.join(wt, ".git", "config"), NEW_CONFIG_BYTES.length);
+  if (!config?.bytes.equals(NEW_CONFIG_BYTES)) return listDriverOverrides(wt, env);
+  newConfigListing ??= await listDriverOverrides(wt, env);
+  return newConfigListing;
 }
 
 // `add -A`, refusing a checkout with a folder git cannot read: git only warns and goes on (exit 0), keeping

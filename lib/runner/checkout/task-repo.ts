@@ -24,6 +24,10 @@ import { runAsFromEnv, type RunAsUser } from "../run-as";
 import { isManagedCheckoutRef, selectVisibleRefs } from "./visible-refs";
 
 const IDENTITY = "[user]\n\tname = Gatehouse agent\n\temail = agent@gatehouse.invalid\n";
+const CORE_CONFIG =
+  "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n";
+// A new checkout's .git/config as Gatehouse writes it (its core settings and the platform's identity).
+export const NEW_CHECKOUT_CONFIG = CORE_CONFIG + IDENTITY;
 const FETCH = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head"];
 const REFSPECS_PER_FETCH = 200;
 
@@ -291,7 +295,7 @@ function layOutGitDir(gitDir: string, branch: string): void {
     fs.mkdirSync(path.join(gitDir, sub), { mode: 0o755 });
   const files: [string, string][] = [
     ["HEAD", `ref: refs/heads/${branch}\n`],
-    ["config", "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"],
+    ["config", CORE_CONFIG],
   ];
   for (const [name, text] of files) fs.writeFileSync(path.join(gitDir, name), text, { flag: "wx", mode: 0o644 });
 }
