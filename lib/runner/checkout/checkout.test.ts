@@ -275,7 +275,8 @@ if the checkout directory is lost", async () => {
     }
   });
 
-  it("git's automatic maintenance follows a clone's first fetch and then one fetch in MAINTAIN_EVERY, not each", async () => {
+  it("git's automatic maintenance follows a clone's first fetch and then one fetch in MAINTAIN_EVERY, \
+not each", async () => {
     const w = { id: "work-maintained", repoUrl: repo.dir, baseBranch: "main" };
     const maintained: boolean[] = [];
     const unwatch = watchLaunches(({ file, args }) => {

@@ -104,8 +104,9 @@ async function fetchRecorded(repoDir: string, url: string, fetch: () => Promise<
 
 // git's automatic maintenance after a fetch (`maintenance run --auto`: a process of its own that counts the
 // clone's loose objects and packs, and almost always finds nothing to do) after the clone's first fetch in
-// this process (its making, or its first fetch) and then one in MAINTAIN_EVERY, not after each: a new checkout's set-up is a process shorter, and
-// a clone gathers at most that many fetches' objects before it is looked at.
+// this process (its making, or its first fetch) and then one in MAINTAIN_EVERY, not after each: a new
+// checkout's set-up is a process shorter, and a clone gathers at most that many fetches' objects before it is
+// looked at.
 export const MAINTAIN_EVERY = 16;
 const fetchCounts = new Map<string, number>();
 
