@@ -46,6 +46,7 @@ beforeAll(async () => {
       budgetSec: 60,
       budgetUsd: 0.125,
       mergedCommit: "a".repeat(40),
+      mergedHead: "b".repeat(40),
       mergedAt: when,
       mergedBy: "someone",
       autoMergeError: "conflict in x",

@@ -10,7 +10,7 @@ import { Prisma } from "./generated/sqlite/client";
 export async function findLatestRunOfTask(opts: {
   taskId: string;
   db?: DbOrTx;
-}): Promise<(LatestRun & { id: string }) | null> {
+}): Promise<(LatestRun & { id: string; createdAt: Date }) | null> {
   const row = await (opts.db ?? getDb()).run.findFirst({
     where: { taskId: opts.taskId },
     orderBy: { number: "desc" },
@@ -20,6 +20,7 @@ export async function findLatestRunOfTask(opts: {
       status: true,
       ending: true,
       gate: true,
+      createdAt: true,
       attempts: { orderBy: { n: "desc" }, take: 1, select: { commit: true, isDirty: true } },
     },
   });

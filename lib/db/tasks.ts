@@ -37,7 +37,7 @@ export async function isBranchTaken(opts: {
 }
 
 export type TaskInsert = Omit<TaskRecord, "id" | "version" | "createdAt" | "updatedAt" | keyof TaskMerge>;
-type TaskMerge = Pick<TaskRecord, "mergedCommit" | "mergedAt" | "mergedBy" | "autoMergeError">;
+type TaskMerge = Pick<TaskRecord, "mergedCommit" | "mergedHead" | "mergedAt" | "mergedBy" | "autoMergeError">;
 
 // Moves a task to another stage of its lane, only if it still stands where the caller saw it (a person may
 // have moved it meanwhile); no version bump, so an open editor stays current. Whether it moved.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseGatesFile, toGatesMarkdown, toGatesYaml } from "./gates-file";
 import { flakyCheckIds, type RanOn } from "./flaky";
-import { DEFAULT_MERGE_POLICY, refuseMerge, ZMergePolicy, type LatestRun } from "./merge-policy";
+import { DEFAULT_MERGE_POLICY, isMergedAtHead, refuseMerge, ZMergePolicy, type LatestRun } from "./merge-policy";
 
 const H = "a".repeat(40);
 const accepted: LatestRun = {
@@ -55,6 +55,39 @@ requireGreenGate", () => {
     const loose = { ...policy, requireGreenGate: false };
     expect(refuseMerge({ policy: loose, branch: "x", latest: null, branchHead: H })).toBeNull();
     expect(refuseMerge({ policy: loose, branch: "x", latest: null, branchHead: null })).toMatch(/does not exist/);
+  });
+});
+
+describe("isMergedAtHead", () => {
+  const at = new Date("2026-03-04T05:06:07Z");
+  const before = new Date("2026-03-04T05:00:00Z");
+  const after = new Date("2026-03-04T06:00:00Z");
+  const B = "b".repeat(40);
+  it.each([
+    ["never merged", { merged: null, branchHead: H, latestRunAt: before }, false],
+    [
+      "merged, the branch still at the merged commit",
+      { merged: { head: H, at }, branchHead: H, latestRunAt: before },
+      true,
+    ],
+    ["merged, a commit on the branch since", { merged: { head: H, at }, branchHead: B, latestRunAt: before }, false],
+    ["merged, a run since on the same commit", { merged: { head: H, at }, branchHead: H, latestRunAt: after }, true],
+    ["merged, a run since on a new commit", { merged: { head: H, at }, branchHead: B, latestRunAt: after }, false],
+    ["merged, the head not known here", { merged: { head: H, at }, latestRunAt: before }, true],
+    ["merged, the branch gone since", { merged: { head: H, at }, branchHead: null, latestRunAt: before }, false],
+    [
+      "merged before heads were kept, no run since",
+      { merged: { head: null, at }, branchHead: B, latestRunAt: before },
+      true,
+    ],
+    [
+      "merged before heads were kept, a run since",
+      { merged: { head: null, at }, branchHead: B, latestRunAt: after },
+      false,
+    ],
+    ["merged before heads were kept, never run", { merged: { head: null, at }, latestRunAt: null }, true],
+  ] as const)("%s → %s", (_label, input, expected) => {
+    expect(isMergedAtHead(input)).toBe(expected);
   });
 });
 

@@ -67,6 +67,22 @@ export function refuseMerge(opts: {
   return null;
 }
 
+// Whether the task's branch is still where its last merge took it, so a Merge would find nothing to merge
+// (the page then shows "Merged as" alone, and offers Merge again once the branch moves past the merge).
+// `branchHead`: the branch's head as far as the page knows it without git (the task's checkout, else its
+// latest run's commit); undefined: not known, and the merge is taken to stand. A merge recorded before
+// its head was (`head` null) stands until a run starts after it.
+export function isMergedAtHead(opts: {
+  merged: { head: string | null; at: Date } | null;
+  branchHead?: string | null;
+  latestRunAt: Date | null;
+}): boolean {
+  const { merged, branchHead, latestRunAt } = opts;
+  if (!merged) return false;
+  if (merged.head === null) return !latestRunAt || latestRunAt <= merged.at;
+  return branchHead === undefined || branchHead === merged.head;
+}
+
 export function mergeMessage(opts: { method: MergeMethod; key: string; title: string; branch: string; head: string }) {
   return opts.method === "squash"
     ? `${opts.key}: ${opts.title}\n\nSquashed from branch ${opts.branch} at ${opts.head}.\n`

@@ -11,7 +11,8 @@ import { commitFiles, gitIn, makeBareRepo, pushToRemote, type TestRepo } from ".
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "../testing/runner-harness";
 import { decideRun } from "./runs";
 import { createTask } from "./tasks";
-import { mergeTask } from "./merge";
+import { mergeTask, readMergeState } from "./merge";
+import { findWork } from "../db/works";
 
 let h: Harness;
 beforeAll(async () => {
@@ -75,6 +76,31 @@ describe("merge", () => {
     expect(again.status).toBe(409);
     expect(again.message).toMatch(/nothing to merge/);
     expect(remoteHead(remote)).toBe(merged.commit);
+  });
+
+  it("records the branch's head it merged, and the page offers Merge again only once the branch moves \
+past it", async () => {
+    const s = await acceptedTask(makeBareRepo(), "feature.txt");
+    const head = gitIn(s.worktree, "rev-parse", "HEAD");
+    const work = await findWork({ id: s.work.id });
+    if (!work) throw new Error("no Work");
+    const stateOf = async () => {
+      const task = await findTask({ id: s.task.id });
+      if (!task) throw new Error("no task");
+      return readMergeState(task, work);
+    };
+    expect(await stateOf()).toEqual({ refusedInAdvance: null, isMergedAtHead: false });
+
+    await mergeTask(SYSTEM_ACTOR, s.task.id);
+    expect((await findTask({ id: s.task.id }))?.mergedHead).toBe(head);
+    expect((await stateOf()).isMergedAtHead).toBe(true);
+
+    // A commit on the task branch after the merge: something to merge again (once a run accepts it).
+    gitIn(s.worktree, "commit", "--allow-empty", "-qm", "after the merge");
+    expect(await stateOf()).toEqual({
+      refusedInAdvance: expect.stringMatching(/^the branch moved since run #1/),
+      isMergedAtHead: false,
+    });
   });
 
   it("squash makes one commit on the base branch; fast-forward moves the base to the task's head", async () => {

@@ -5,7 +5,7 @@
 import type { Actor } from "../auth/actor";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { AppError, notFound } from "../errors";
-import { refuseMerge } from "../gates/merge-policy";
+import { isMergedAtHead, refuseMerge } from "../gates/merge-policy";
 import { isLastStageRun } from "./stages";
 import { getDb } from "../db/client";
 import { insertAuditEvent } from "../db/audit";
@@ -101,7 +101,13 @@ async function landTask(actor: Actor, task: TaskRecord, work: WorkRecord): Promi
   await getDb().$transaction(async (tx) => {
     await updateTaskMerge({
       id: task.id,
-      changes: { mergedCommit: outcome.commit, mergedAt, mergedBy: who, autoMergeError: null },
+      changes: {
+        mergedCommit: outcome.commit,
+        mergedHead: outcome.head,
+        mergedAt,
+        mergedBy: who,
+        autoMergeError: null,
+      },
       db: tx,
     });
     await insertAuditEvent({
@@ -119,13 +125,25 @@ async function landTask(actor: Actor, task: TaskRecord, work: WorkRecord): Promi
   return { commit: outcome.commit, base: outcome.base, mergedAt, mergedBy: who };
 }
 
-// Why a merge would be refused now, as far as the database and the worktree's files tell (no git runs):
-// the page disables "Merge" with this reason. null: try it (git may still refuse: a conflict, the remote).
-export async function mergeRefusedInAdvance(task: TaskRecord, work: WorkRecord): Promise<string | null> {
+// What the task page's Merge needs, as far as the database and the worktree's files tell (no git runs):
+// why a merge would be refused now (the page disables "Merge" with this reason; null: try it, git may
+// still refuse: a conflict, the remote), and whether the branch is still where its merge took it (then
+// there is nothing to merge and the page offers no Merge).
+export async function readMergeState(
+  task: TaskRecord,
+  work: WorkRecord,
+): Promise<{ refusedInAdvance: string | null; isMergedAtHead: boolean }> {
   const latest = await findLatestRunOfTask({ taskId: task.id });
   const known = latest ? readWorktreeHead(worktreeDirOf(dataDir(), task.id)) : null;
   const branchHead = known?.branch === task.branch ? known.commit : undefined;
-  return refuseMerge({ policy: work.mergePolicy, latest, branch: task.branch, branchHead });
+  return {
+    refusedInAdvance: refuseMerge({ policy: work.mergePolicy, latest, branch: task.branch, branchHead }),
+    isMergedAtHead: isMergedAtHead({
+      merged: task.mergedAt ? { head: task.mergedHead, at: task.mergedAt } : null,
+      branchHead: branchHead ?? latest?.head ?? undefined,
+      latestRunAt: latest?.createdAt ?? null,
+    }),
+  };
 }
 
 // Why Merge will fail whatever the gate says (the base branch checked out in a non-bare repository, or a

@@ -20,7 +20,7 @@ import { Breadcrumbs, EmptyState, PageHeader, Pill, Section } from "@/components
 import { BranchIcon } from "@/components/ui/icons";
 import { buttonClass } from "@/components/ui/button";
 import { MergePanel } from "@/components/landing/merge-panel";
-import { landingWarning, mergeRefusedInAdvance } from "@/lib/services/merge";
+import { landingWarning, readMergeState } from "@/lib/services/merge";
 import { LandingWarning } from "@/components/works/landing-warning";
 import { dispatchTaskAction, mergeTaskAction } from "./actions";
 import { readStepper } from "@/lib/services/board";
@@ -59,6 +59,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
   // A stage run ran its stage's checks, not the task's: comparing them with the task's says nothing.
   const isChangedSinceRun = latest && !latest.run.stage ? !sameJson(latest.run.checks, declared) : false;
   const stepper = await readStepper(task, work);
+  const mergeState = canDispatch ? await readMergeState(task, work) : null;
   return (
     <>
       <Breadcrumbs
@@ -133,8 +134,9 @@ export default async function TaskPage({ params, searchParams }: Props) {
             : null
         }
         autoMergeError={task.autoMergeError}
-        merge={canDispatch ? mergeTaskAction.bind(null, task.id) : null}
-        refusedInAdvance={canDispatch ? await mergeRefusedInAdvance(task, work) : null}
+        // Once merged, Merge comes back only when the branch has moved past the merge (else: nothing to merge).
+        merge={mergeState && !mergeState.isMergedAtHead ? mergeTaskAction.bind(null, task.id) : null}
+        refusedInAdvance={mergeState?.refusedInAdvance ?? null}
         base={work.baseBranch}
       />
       {stepper ? <StageStepper lane={stepper.lane} steps={stepper.steps} /> : null}

@@ -24,7 +24,8 @@ type MergeRefusal =
   | "git-failed";
 
 export type MergeOutcome =
-  | { kind: "merged"; commit: string; base: string; baseBefore: string }
+  // head: the task branch's commit the merge took in.
+  | { kind: "merged"; commit: string; head: string; base: string; baseBefore: string }
   | { kind: "refused"; refusal: MergeRefusal; reason: string; conflicts?: string[] };
 
 export type MergeRequest = {
@@ -120,7 +121,7 @@ export async function mergeBranch(req: MergeRequest): Promise<MergeOutcome> {
       })
     ).trim();
   }
-  return push(repoDir, { commit, base, baseBefore });
+  return push(repoDir, { commit, head, base, baseBefore });
 }
 
 // What git says when the pushing user may not write into the remote's objects or refs.
@@ -132,8 +133,10 @@ const CANNOT_WRITE = new RegExp(
   ].join("|"),
 );
 
+type Landed = Omit<Extract<MergeOutcome, { kind: "merged" }>, "kind">;
+
 // Non-force: the remote's base must still be baseBefore (or an ancestor of commit), else it refuses.
-async function push(repoDir: string, p: { commit: string; base: string; baseBefore: string }): Promise<MergeOutcome> {
+async function push(repoDir: string, p: Landed): Promise<MergeOutcome> {
   const out = await gitCaptured(["push", "--porcelain", "origin", `${p.commit}:refs/heads/${p.base}`], {
     cwd: repoDir,
     timeoutMs: 600_000,
