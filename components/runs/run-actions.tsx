@@ -8,6 +8,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { Button } from "../ui/button";
 import { RetryIcon, Spinner } from "../ui/icons";
 import { InlineError } from "../ui/inline-error";
+import { ConfirmStep, useConfirmStep } from "../ui/confirm-step";
 
 type Props = {
   runId: string;
@@ -23,7 +24,7 @@ export function RunActions({ runId, nextAttempt, canCancel, startNext, cancel }:
   const [isPending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   // A cancel ends the run's checks and agent at once: asked once more, as GitHub and Buildkite do.
-  const [isConfirming, setConfirming] = useState(false);
+  const confirming = useConfirmStep();
   const act = (fn: () => Promise<ActionResult<unknown>>) =>
     startTransition(async () => {
       setError(null);
@@ -42,37 +43,27 @@ export function RunActions({ runId, nextAttempt, canCancel, startNext, cancel }:
             Run attempt {nextAttempt}
           </Button>
         ) : null}
-        {canCancel && !isConfirming ? (
-          <Button variant="danger" disabled={isPending} onClick={() => setConfirming(true)}>
+        {canCancel && !confirming.isAsking ? (
+          <Button ref={confirming.askerRef} variant="danger" disabled={isPending} onClick={confirming.ask}>
             Cancel run
           </Button>
         ) : null}
       </div>
-      {canCancel && isConfirming ? (
-        <fieldset className="flex flex-wrap items-center justify-end gap-2" aria-label="Cancel this run?">
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">
-            Its checks and agent are stopped now; the task can be dispatched again.
-          </span>
-          <Button
-            variant="danger"
-            size="sm"
-            disabled={isPending}
-            // The confirming press follows the first at once, from the keyboard too.
-            autoFocus
-            onKeyDown={(event) => {
-              if (event.key === "Escape") setConfirming(false);
-            }}
-            onClick={() => {
-              setConfirming(false);
-              act(cancel);
-            }}
-          >
-            Yes, cancel the run
-          </Button>
-          <Button variant="secondary" size="sm" onClick={() => setConfirming(false)}>
-            Keep it running
-          </Button>
-        </fieldset>
+      {canCancel && confirming.isAsking ? (
+        <ConfirmStep
+          className="justify-end"
+          question="Cancel this run?"
+          confirmLabel="Yes, cancel the run"
+          keepLabel="Keep it running"
+          isPending={isPending}
+          onConfirm={() => {
+            confirming.leave();
+            act(cancel);
+          }}
+          onKeep={confirming.leave}
+        >
+          Its checks and agent are stopped now; the task can be dispatched again.
+        </ConfirmStep>
       ) : null}
       <InlineError message={error} />
     </div>

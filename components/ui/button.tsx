@@ -1,5 +1,5 @@
 // Buttons: one look per intent.
-import type { ButtonHTMLAttributes } from "react";
+import type { ComponentProps } from "react";
 
 const VARIANTS = {
   primary: "bg-zinc-900 text-white hover:bg-zinc-700 dark:bg-white dark:text-zinc-900 dark:hover:bg-zinc-200",
@@ -28,6 +28,6 @@ export function Button({
   size = "md",
   className = "",
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; size?: "sm" | "md" }) {
+}: ComponentProps<"button"> & { variant?: ButtonVariant; size?: "sm" | "md" }) {
   return <button type="button" className={`${buttonClass(variant, size)} ${className}`} {...props} />;
 }
