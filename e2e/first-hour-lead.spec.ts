@@ -138,7 +138,8 @@ test("a Work on a repository with the base branch checked out warns before Merge
     await page.goto(`/tasks/${task.json.id}`);
     await expect(page.getByRole("note", { name: "Merge will fail" })).toBeVisible();
     const panel = page.getByRole("region", { name: "Merge" });
-    await panel.getByRole("button", { name: "Merge" }).click();
+    await panel.getByRole("button", { name: "Merge", exact: true }).click();
+    await panel.getByRole("button", { name: "Yes, merge and push" }).click();
     const alert = panel.getByRole("alert");
     await expect(alert).toContainText(
       `Merge refused: the repository refused the push to "main" because "main" is checked out there`,

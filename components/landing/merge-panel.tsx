@@ -1,33 +1,77 @@
 "use client";
 // Landing a task: "Merged as <commit>" once merged (the full commit one click away), the last auto-merge
 // failure, and the Merge button for engineers — disabled with the reason when the merge would be refused
-// anyway, and answering with the refusal (a conflict lists its files) when git or the remote refuses.
+// anyway, asking once more before it pushes (the base branch cannot be taken back from here), and answering
+// with the refusal (a conflict lists its files) when git or the remote refuses.
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
+import type { MergeMethod } from "@/lib/gates/merge-policy";
 import { Button } from "../ui/button";
+import { ConfirmStep, useConfirmStep } from "../ui/confirm-step";
 import { Spinner } from "../ui/icons";
 import { TimeAgo } from "../ui/time-ago";
 
 type Props = {
   merged: { commit: string; at: string; by: string | null } | null;
   autoMergeError: string | null;
-  // null when the actor may not merge (the button is not shown).
+  // null when the actor may not merge, or when there is nothing new to merge (the button is not shown).
   merge: (() => Promise<ActionResult<{ commit: string; base: string }>>) | null;
   refusedInAdvance: string | null;
-  // The Work's base branch; null: the repository's HEAD branch, named as such (not as a branch called so).
+  // What a merge does, for the step that asks before it: the task branch, the Work's base branch (null: the
+  // repository's HEAD branch, named as such, not as a branch called so), the method and the repository.
+  branch: string;
   base: string | null;
+  method: MergeMethod;
+  repository: string;
 };
 
 function BaseBranch({ base }: { base: string | null }) {
   return base ? <code className="font-mono">{base}</code> : <>the repository's HEAD branch</>;
 }
 
-export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, base }: Props) {
+// What the confirming press will do, in the method's own words.
+function WhatMergeDoes({ branch, base, method, repository }: Pick<Props, "branch" | "base" | "method" | "repository">) {
+  const task = <code className="font-mono">{branch}</code>;
+  const into = <BaseBranch base={base} />;
+  return (
+    <>
+      {method === "fast-forward" ? (
+        <>
+          Fast-forwards {into} to {task}
+        </>
+      ) : method === "squash" ? (
+        <>
+          Squashes {task} into one commit on {into}
+        </>
+      ) : (
+        <>
+          Merges {task} into {into} with a merge commit
+        </>
+      )}{" "}
+      (method: {method}) and pushes it to <code className="font-mono">{repository}</code>. Gatehouse cannot undo this.
+    </>
+  );
+}
+
+export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ...what }: Props) {
+  const { base } = what;
   const router = useRouter();
   const [isPending, startTransition] = useTransition();
   const [refusal, setRefusal] = useState<{ message: string; conflicts: string[] } | null>(null);
+  const confirming = useConfirmStep();
   if (!merged && !autoMergeError && !merge) return null;
+  const runMerge = (act: NonNullable<Props["merge"]>) =>
+    startTransition(async () => {
+      setRefusal(null);
+      const result = await act();
+      if (result.error)
+        setRefusal({
+          message: result.error.message,
+          conflicts: (result.error.details?.conflicts as string[] | undefined) ?? [],
+        });
+      else router.refresh();
+    });
   return (
     <section
       aria-label="Merge"
@@ -60,29 +104,35 @@ export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ba
             </p>
           )}
         </div>
-        {merge ? (
+        {merge && !confirming.isAsking ? (
           <Button
+            ref={confirming.askerRef}
             variant={merged ? "secondary" : "primary"}
             disabled={isPending || refusedInAdvance !== null}
             aria-describedby={refusedInAdvance ? "merge-refused-in-advance" : undefined}
-            onClick={() =>
-              startTransition(async () => {
-                setRefusal(null);
-                const result = await merge();
-                if (result.error)
-                  setRefusal({
-                    message: result.error.message,
-                    conflicts: (result.error.details?.conflicts as string[] | undefined) ?? [],
-                  });
-                else router.refresh();
-              })
-            }
+            onClick={confirming.ask}
           >
             {isPending ? <Spinner /> : null}
             Merge
           </Button>
         ) : null}
       </div>
+      {merge && confirming.isAsking ? (
+        <ConfirmStep
+          className="mt-3 [overflow-wrap:anywhere]"
+          question="Merge this task?"
+          confirmLabel="Yes, merge and push"
+          keepLabel="Keep it unmerged"
+          variant="primary"
+          onConfirm={() => {
+            confirming.leave();
+            runMerge(merge);
+          }}
+          onKeep={confirming.leave}
+        >
+          <WhatMergeDoes {...what} />
+        </ConfirmStep>
+      ) : null}
       {merge && refusedInAdvance ? (
         <p
           id="merge-refused-in-advance"

@@ -137,7 +137,10 @@ export default async function TaskPage({ params, searchParams }: Props) {
         // Once merged, Merge comes back only when the branch has moved past the merge (else: nothing to merge).
         merge={mergeState && !mergeState.isMergedAtHead ? mergeTaskAction.bind(null, task.id) : null}
         refusedInAdvance={mergeState?.refusedInAdvance ?? null}
+        branch={task.branch}
         base={work.baseBranch}
+        method={work.mergePolicy.method}
+        repository={work.repoUrl}
       />
       {stepper ? <StageStepper lane={stepper.lane} steps={stepper.steps} /> : null}
       {task.description ? (
