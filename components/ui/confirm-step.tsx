@@ -59,20 +59,23 @@ export function ConfirmStep({
   return (
     <fieldset className={`flex flex-wrap items-center gap-2 ${className}`} aria-label={question}>
       <span className="text-xs text-zinc-600 dark:text-zinc-400">{children}</span>
-      <Button
-        variant={variant}
-        size="sm"
-        disabled={isPending}
-        // The confirming press follows the first at once, from the keyboard too.
-        autoFocus
-        onKeyDown={backOutOnEscape}
-        onClick={onConfirm}
-      >
-        {confirmLabel}
-      </Button>
-      <Button variant="secondary" size="sm" onKeyDown={backOutOnEscape} onClick={onKeep}>
-        {keepLabel}
-      </Button>
+      {/* The two answers stay side by side, whichever line the question leaves them. */}
+      <span className="flex flex-wrap gap-2">
+        <Button
+          variant={variant}
+          size="sm"
+          disabled={isPending}
+          // The confirming press follows the first at once, from the keyboard too.
+          autoFocus
+          onKeyDown={backOutOnEscape}
+          onClick={onConfirm}
+        >
+          {confirmLabel}
+        </Button>
+        <Button variant="secondary" size="sm" onKeyDown={backOutOnEscape} onClick={onKeep}>
+          {keepLabel}
+        </Button>
+      </span>
     </fieldset>
   );
 }
