@@ -10,11 +10,10 @@
 //   come from this site (411/413/403, where Next answered a cross-site action with a 500);
 // - a signed-out request for a page gets a real 307 to the sign-in page (or the first-run page), not a
 //   200 whose streamed body redirects, so curl and scripts see what a browser sees;
-// - a page whose address names a Work, task, run, attempt (/runs/:id?attempt=n as well) or check that is not
-//   there (or not the reader's to see), an admin's page asked for by someone else, and an audit trail the
-//   reader may not read are a real 404: the loading skeleton streams first, which sends 200 before the page's
-//   notFound() runs. The page still draws the not-found page that says what is missing, or why it is not
-//   theirs.
+// - a page whose address names a Work, task, run, attempt or check that is not there (or not the reader's
+//   to see), an admin's page asked for by someone else, and an audit trail the reader may not read are a
+//   real 404: the loading skeleton streams first, which sends 200 before the page's notFound() runs. The page
+//   still draws the not-found page that says what is missing, or why it is not theirs.
 import { type NextRequest, NextResponse } from "next/server";
 import { textProblem } from "./lib/api/request-input";
 import { isCrossSite } from "./lib/auth/request-actor";

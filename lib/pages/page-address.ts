@@ -19,23 +19,14 @@ export function pageObjectsOf(pathname: string, query = new URLSearchParams()): 
       : { kind: "work", workId: id };
   if (first === "tasks") return { kind: "task", taskId: id };
   if (first !== "runs") return null;
-  // /runs/:runId?attempt=n, the run page showing one of its attempts.
-  if (rest.length === 0) {
-    const attempt = attemptParamOf(queryParam(query, "attempt"));
-    return attempt === undefined ? { kind: "run", runId: id } : { kind: "run", runId: id, attempt };
-  }
+  // /runs/:runId: the run alone. Its ?attempt= is the reader's choice, read leniently by the page (an attempt the
+  // run does not have shows the latest: lib/pages/run-page-view.ts), so it names no object here.
+  if (rest.length === 0) return { kind: "run", runId: id };
   // /runs/:runId/attempts/:n/checks/:checkId/log, the one page below a run.
   const [attempts, attempt, checks, check, log, ...more] = rest;
   if (attempts === "attempts" && attempt && checks === "checks" && check && log === "log" && more.length === 0)
     return { kind: "run", runId: id, attempt, check };
   return { kind: "run", runId: id };
-}
-
-// The run page's ?attempt= as the address gives it, or undefined when there is none (the latest is shown).
-// Given twice, it names no attempt.
-export function attemptParamOf(raw: string | string[] | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  return typeof raw === "string" ? raw : "";
 }
 
 // A query parameter as a page's searchParams holds it: a string, or every value when it is given more than once.

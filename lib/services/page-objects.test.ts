@@ -67,10 +67,10 @@ describe("findMissingObject", () => {
     ["/tasks/nope", "task"],
     ["/runs/r", null],
     ["/runs/nope", "run"],
+    // The run page's ?attempt= is the reader's choice, not an object: one the run lacks shows the latest.
     ["/runs/r?attempt=2", null],
-    ["/runs/r?attempt=3", "attempt"],
-    ["/runs/r?attempt=abc", "attempt"],
-    ["/runs/r?attempt=02", "attempt"],
+    ["/runs/r?attempt=3", null],
+    ["/runs/r?attempt=abc", null],
     ["/runs/nope?attempt=1", "run"],
     ["/runs/r/attempts/1/checks/unit/log", null],
     ["/runs/nope/attempts/1/checks/unit/log", "run"],

@@ -1,10 +1,9 @@
-// Whether what a page's address names is there for the actor: its Work, task or run, on a log page (or the run
-// page's ?attempt=) the attempt, and on a log page the check; an admin's page and an audit trail the actor may
-// not read are not there either. Next sends a page's status with its first bytes, the loading skeleton, before
-// the page's own notFound() can run, so proxy.ts asks this first and answers 404 itself. The reads are the
-// pages' own: an object is missing here exactly when its page (or layout) calls notFound() or draws its
-// not-found panel itself (the run page's attempt and the audit page's refusals, which say more than notFound()
-// can).
+// Whether what a page's address names is there for the actor: its Work, task or run, and on a log page the
+// attempt and the check; an admin's page and an audit trail the actor may not read are not there either. Next
+// sends a page's status with its first bytes, the loading skeleton, before the page's own notFound() can run, so
+// proxy.ts asks this first and answers 404 itself. The reads are the pages' own: an object is missing here
+// exactly when its page (or layout) calls notFound() or draws its not-found panel itself (the audit page's
+// refusals, which say more than notFound() can).
 import type { Actor } from "../auth/actor";
 import { findAttempt, type AttemptRecord } from "../db/runs";
 import { isAppError, notFound } from "../errors";
