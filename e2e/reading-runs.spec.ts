@@ -50,6 +50,79 @@ test("the full log opened from a tail that opened at the first failure shows tha
   await expect(log.getByText("FAIL src/a.test.js expected 1 got 2")).toBeInViewport();
 });
 
+test("the attempt chosen and the rows opened are in the address: Back from the full log, a reload and a pasted \
+link show them; an attempt the run lacks shows the latest", async ({ page }) => {
+  const { taskId } = await workWithChecks(
+    "Addressed",
+    [check("unit", 'echo "unit of attempt $GATEHOUSE_ATTEMPT"; exit 1'), check("lint", "echo tidy")],
+    { maxGateAttempts: 2 },
+  );
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status, { timeout: 30_000 }).toBe("waiting");
+  expect((await api("POST", `/api/runs/${runId}/attempts`)).status).toBe(202);
+  await expect.poll(async () => (await runJson(runId)).attempts[1]?.status, { timeout: 30_000 }).toBe("finished");
+  // Come from the task, so Back can show where the run page's own history ends.
+  await page.goto(`/tasks/${taskId}`);
+  await page.goto(`/runs/${runId}`);
+  const checks = page.getByTestId("run-checks");
+  const counter = checks.getByTestId("attempt-counter");
+  const unit = checks.locator('[data-check-id="unit"]');
+  const openRows = checks.locator("details[open]");
+  // The address says nothing: the latest attempt, every row closed, as before.
+  await expect(counter).toHaveText("Attempt 2 of 2");
+  await expect(openRows).toHaveCount(0);
+
+  await checks.getByRole("button", { name: /Attempt 1 \(/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=1$`));
+  await unit.locator("summary").click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=1&open=unit$`));
+  await expect(unit.getByTestId("log-tail")).toContainText("unit of attempt 1");
+  await unit.getByRole("link", { name: "Full log →" }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}/attempts/1/checks/unit/log`));
+  await expect(page.getByRole("log")).toContainText("unit of attempt 1");
+
+  const showsAttempt1WithUnitOpen = async (how: string) => {
+    await expect(page, how).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=1&open=unit$`));
+    await expect(counter, how).toHaveText("Attempt 1 of 2");
+    await expect(checks.getByRole("button", { name: /Attempt 1 \(/ }), how).toHaveAttribute("aria-pressed", "true");
+    await expect(unit.getByTestId("log-tail"), how).toContainText("unit of attempt 1");
+    await expect(openRows, how).toHaveCount(1);
+  };
+  await page.goBack();
+  await showsAttempt1WithUnitOpen("back from the full log");
+  await page.reload();
+  await showsAttempt1WithUnitOpen("reloaded");
+  // Choosing replaced the address in place: one Back more leaves the run page for the task.
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/tasks/${taskId}$`));
+  await page.goForward();
+  await showsAttempt1WithUnitOpen("forward again");
+
+  // Closing the row takes it out of the address; another attempt starts with its rows closed.
+  await unit.locator("summary").click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=1$`));
+  await unit.locator("summary").click();
+  await checks.getByRole("button", { name: /Attempt 2 \(/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=2$`));
+  await expect(openRows).toHaveCount(0);
+
+  // A pasted link opens what it names; one naming an attempt the run lacks shows the latest, with no error.
+  await page.goto(`/runs/${runId}?attempt=1&open=lint,unit`);
+  await expect(counter).toHaveText("Attempt 1 of 2");
+  await expect(openRows).toHaveCount(2);
+  for (const n of ["99", "0", "x"]) {
+    const res = await page.goto(`/runs/${runId}?attempt=${n}`);
+    expect([n, res?.status()]).toEqual([n, 200]);
+    await expect(counter, n).toHaveText("Attempt 2 of 2");
+    await expect(openRows, n).toHaveCount(0);
+    await expect(page.getByText("No such attempt"), n).toHaveCount(0);
+  }
+  // Its first choice writes an address that says what is shown.
+  await unit.locator("summary").click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?open=unit$`));
+  await expect(unit.getByTestId("log-tail")).toContainText("unit of attempt 2");
+});
+
 test("output with HTML and <script> is shown as text and never runs; a text-direction control is shown, \
 not applied", async ({ page }) => {
   const { taskId } = await workWithChecks("Hostile output", [
@@ -93,6 +166,7 @@ test("a live run updates its rows, chip and tail without a reload, then stops at
   const checks = page.getByTestId("run-checks");
   await expect(checks.locator('[data-check-id="slow"] summary [data-verdict="running"]')).toBeVisible();
   await checks.locator('[data-check-id="slow"] summary').click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?open=slow$`));
   const tail = page.locator('[data-check-id="slow"]').getByTestId("log-tail");
   await expect(tail).toContainText("tick 3");
   await expect(tail).toContainText("following");
@@ -100,6 +174,8 @@ test("a live run updates its rows, chip and tail without a reload, then stops at
   await expect(checks.getByRole("status", { name: "Gate green" })).toBeVisible();
   await expect(checks.locator('[data-check-id="after"] [data-verdict="passed"]')).toBeVisible();
   await expect(page.getByText("Accepted", { exact: true })).toBeVisible();
+  // The page refreshed at the ending with the row still open, as its address says.
+  await expect(tail).toContainText("tick 12");
 });
 
 test("a partial run's decision is answered from the run page: more attempts, then accept", async ({ page }) => {

@@ -11,6 +11,9 @@ type Props = {
   label: string;
   hrefFor: (r: CheckResultView) => string | null;
   rowKey: (r: CheckResultView) => string;
+  // Which rows are open, and the reader opening or closing one (the run page keeps them in its address).
+  isOpen: (r: CheckResultView) => boolean;
+  onOpenChange: (r: CheckResultView, isOpen: boolean) => void;
 };
 
 // The order in use is the pressed half of the toggle.
@@ -20,11 +23,18 @@ const PRESSED = "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white";
 const NOT_PRESSED = "bg-white text-zinc-600 hover:bg-zinc-50 dark:bg-zinc-900 dark:text-zinc-400";
 
 // The checks, then the proof rows (ids starting with "_") under their own heading.
-export function CheckResultList({ results, grouped, label, hrefFor, rowKey }: Props) {
+export function CheckResultList({ results, grouped, label, hrefFor, rowKey, isOpen, onOpenChange }: Props) {
   // A reports-only row that did not pass reads as a warning, whatever the run's ending.
   const rows = (list: CheckResultView[]) =>
     list.map((r) => (
-      <CheckResultRow key={rowKey(r)} result={r} fullLogHref={hrefFor(r)} isWarning={isReportsOnlyWarning(r)} />
+      <CheckResultRow
+        key={rowKey(r)}
+        result={r}
+        fullLogHref={hrefFor(r)}
+        isWarning={isReportsOnlyWarning(r)}
+        isOpen={isOpen(r)}
+        onOpenChange={(open) => onOpenChange(r, open)}
+      />
     ));
   const proof = results.filter(isProofRow);
   const checks = results.filter((r) => !isProofRow(r));

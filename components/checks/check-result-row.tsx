@@ -41,15 +41,20 @@ export type CheckResultView = {
   hidden?: boolean;
 };
 
-// isWarning: a reports-only row that did not pass (shown amber, "Warning", whatever the run's ending).
+// isWarning: a reports-only row that did not pass (shown amber, "Warning", whatever the run's ending). isOpen is
+// kept by the list (the run page's address); the row says when the reader opens or closes it.
 export function CheckResultRow({
   result,
   fullLogHref,
   isWarning = false,
+  isOpen,
+  onOpenChange,
 }: {
   result: CheckResultView;
   fullLogHref: string | null;
   isWarning?: boolean;
+  isOpen: boolean;
+  onOpenChange: (isOpen: boolean) => void;
 }) {
   // A check the stop cut short ran for a while: its row says "Stopped" and has its log, unlike one never started.
   const isStopped = isStoppedRow(result);
@@ -61,6 +66,12 @@ export function CheckResultRow({
     <li data-check-id={result.checkId} className="group">
       {/* Open, the row shows its whole message (closed, it is cut to one line). */}
       <details
+        open={isOpen}
+        // The browser opens or closes the row itself, then says so. Opened by isOpen (a load, Back), it says
+        // so too, which is no change.
+        onToggle={(event) => {
+          if (event.currentTarget.open !== isOpen) onOpenChange(event.currentTarget.open);
+        }}
         className={
           "[&[open]>summary_.chevron]:rotate-90 [&[open]>summary_.message]:whitespace-pre-wrap " +
           "[&[open]>summary_.message]:[overflow-wrap:anywhere]"

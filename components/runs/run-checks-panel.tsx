@@ -2,6 +2,7 @@
 // The Checks section of a run: gate chip, "Attempt n of m" with earlier attempts, the agent step, and
 // one expandable row per check. Live while the run is queued or running.
 import { useState } from "react";
+import { withAttempt, withRowOpen } from "@/lib/pages/run-page-view";
 import type { RunJson } from "@/lib/api/run-json";
 import { CheckResultList, GroupToggle } from "../checks/check-result-list";
 import { GateChip } from "../checks/gate-chip";
@@ -9,27 +10,21 @@ import { isStoppedRow } from "@/lib/gates/row-warning";
 import { Card, EmptyState } from "../ui/page-parts";
 import { AgentStep } from "./agent-step";
 import { AttemptSwitcher } from "./attempt-switcher";
+import { useChecksView } from "./use-checks-view";
 import { useRun } from "./use-run";
 
 function logPageHref(runId: string, n: number, name: string): string {
   return `/runs/${runId}/attempts/${n}/checks/${name}/log`;
 }
 
-// On the run page the attempt shown is in the address (?attempt=2, given as `attempt`), so it can be
-// linked to; elsewhere (`attempt` left out) the address stays as it is.
-export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson; attempt?: number | null }) {
+// On the run page (`isInAddress`) the attempt shown and the rows open are in the address (./use-checks-view.ts).
+export function RunChecksPanel({ initial, isInAddress = false }: { initial: RunJson; isInAddress?: boolean }) {
   const { data: run } = useRun(initial);
-  const [picked, setPicked] = useState<number | null>(linked ?? null);
-  const pick = (n: number) => {
-    setPicked(n);
-    if (linked === undefined) return;
-    const url = new URL(window.location.href);
-    url.searchParams.set("attempt", String(n));
-    window.history.replaceState(null, "", `${url.pathname}${url.search}${url.hash}`);
-  };
+  const numbers = run.attempts.map((a) => a.n);
+  const [view, changeView] = useChecksView(isInAddress, numbers);
   const [grouped, setGrouped] = useState(false);
   const latest = run.attempts.at(-1);
-  const attempt = run.attempts.find((a) => a.n === picked) ?? latest;
+  const attempt = run.attempts.find((a) => a.n === view.attempt) ?? latest;
   if (!attempt) return <EmptyState title="No attempt yet" />;
   const gate = attempt.gate;
   return (
@@ -52,7 +47,7 @@ export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson;
           attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate }))}
           selected={attempt.n}
           max={run.maxAttempts}
-          onSelect={pick}
+          onSelect={(n) => changeView((v) => withAttempt(v, n, numbers))}
         />
       </div>
       {attempt.noChangeSince ? (
@@ -97,6 +92,8 @@ export function RunChecksPanel({ initial, attempt: linked }: { initial: RunJson;
           grouped={grouped}
           label={`Checks of attempt ${attempt.n}`}
           rowKey={(check) => `${attempt.n}-${check.checkId}`}
+          isOpen={(check) => view.open.includes(check.checkId)}
+          onOpenChange={(check, isOpen) => changeView((v) => withRowOpen(v, check.checkId, isOpen))}
           hrefFor={(check) =>
             check.verdict === "queued" ||
             (check.verdict === "skipped" && !isStoppedRow(check)) ||

@@ -2,8 +2,6 @@ import type { Metadata } from "next";
 import { cache } from "react";
 import { getPageActor } from "@/lib/auth/page-actor";
 import { orNotFound } from "@/lib/pages/or-not-found";
-import { attemptParamOf } from "@/lib/pages/page-address";
-import { attemptNumberOf } from "@/lib/gates/attempt-number";
 import { loadRunDetail } from "@/lib/services/run-detail";
 import { standingAllows, standingOn } from "@/lib/services/access";
 import { presentRun } from "@/lib/api/present-run";
@@ -18,7 +16,6 @@ import { DecisionPanel } from "@/components/runs/decision-panel";
 import type { Lane } from "@/lib/gates/lanes";
 import { RunActions } from "@/components/runs/run-actions";
 import { WaitingForAFix } from "@/components/runs/waiting-for-a-fix";
-import { NoSuchAttempt } from "@/components/runs/no-such-attempt";
 import { EndingBadge, describeEndingReason } from "@/components/runs/ending-badge";
 import { Breadcrumbs, PageHeader, Section } from "@/components/ui/page-parts";
 import { BranchIcon } from "@/components/ui/icons";
@@ -61,21 +58,16 @@ const VERIFICATION_LAYERS = [
 
 const getRun = cache(async (runId: string) => loadRunDetail(await getPageActor(), runId));
 
-type Props = { params: Promise<{ runId: string }>; searchParams: Promise<{ attempt?: string | string[] }> };
+type Props = { params: Promise<{ runId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { run, task } = await orNotFound(getRun((await params).runId));
   return { title: `${task.key} run #${run.number}` };
 }
 
-export default async function RunPage({ params, searchParams }: Props) {
+export default async function RunPage({ params }: Props) {
   const detail = await orNotFound(getRun((await params).runId));
   const { run, task, work, attempts } = detail;
-  // The attempt the address names (?attempt=2), or the latest. One the run does not have ("7" of 2, "abc") is
-  // said as on the attempt's own pages, and answered with a 404 (proxy.ts), never shown as the latest.
-  const asked = attemptParamOf((await searchParams).attempt);
-  const linked = asked === undefined ? null : attemptNumberOf(asked);
-  if (asked !== undefined && !attempts.some((a) => a.n === linked)) return <NoSuchAttempt runId={run.id} n={asked} />;
   const actor = await getPageActor();
   const standing = await standingOn(actor, work.id);
   const canAct = standingAllows(standing, "engineer");
@@ -201,7 +193,8 @@ export default async function RunPage({ params, searchParams }: Props) {
         </p>
       ) : null}
       <Section id="checks" title="Checks" description={<AttemptsUsed initial={json} />}>
-        <RunChecksPanel initial={json} attempt={linked} />
+        {/* The attempt and the rows open are the address's (?attempt=2&open=unit), read by the panel itself. */}
+        <RunChecksPanel initial={json} isInAddress />
       </Section>
       {VERIFICATION_LAYERS.filter((l) => hasLayer(run.profile, l.layer)).map(({ layer, title, description, Panel }) => (
         <Section key={layer} id={layer} title={title} description={description}>
