@@ -94,6 +94,26 @@ test("a task's own agent command is set in the task editor and shown on the task
   await expect(page.getByRole("region", { name: "What this run froze" })).toContainText("echo the-task-agent");
 });
 
+test("on a phone a long agent command is cut short on the task page, never the words around it", async ({ page }) => {
+  const command = "printf 'limit\\n' > limits.txt && git add -A && git commit -qm 'rate limits for the endpoints'";
+  const { taskId } = await workWithChecks("Long agent", [unit], { agentCommand: command });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`/tasks/${taskId}`);
+  const line = page.getByTestId("task-agent-command");
+  await expect(line).toHaveText(`agent ${command} (from the Work)`);
+  const [label, code, suffix, whole] = await Promise.all([
+    line.getByText("agent", { exact: true }).boundingBox(),
+    line.locator("code").boundingBox(),
+    line.getByText("(from the Work)").boundingBox(),
+    line.boundingBox(),
+  ]);
+  // Each on one line, side by side, within the screen: the command alone gives way.
+  for (const box of [label!, suffix!]) expect(box.height).toBeLessThanOrEqual(code!.height + 1);
+  expect(label!.x + label!.width).toBeLessThanOrEqual(code!.x);
+  expect(code!.x + code!.width).toBeLessThanOrEqual(suffix!.x);
+  expect(whole!.x + whole!.width).toBeLessThanOrEqual(375);
+});
+
 test("a Work on a repository with the base branch checked out warns before Merge, and Merge says why first", async ({
   page,
 }) => {

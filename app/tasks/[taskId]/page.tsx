@@ -83,14 +83,20 @@ export default async function TaskPage({ params, searchParams }: Props) {
                 : `${task.effectiveMaxGateAttempts} attempts${task.maxGateAttempts === null ? " (from the Work)" : ""}`}
             </span>
             <span>policy {work.checksPolicy}</span>
-            <span data-testid="task-agent-command" className="inline-flex min-w-0 items-center gap-1">
-              agent{" "}
+            <span data-testid="task-agent-command" className="inline-flex min-w-0 max-w-full items-center gap-1">
+              {/* On a phone the command is cut short, never the words around it. */}
+              <span className="shrink-0">agent</span>{" "}
               {(task.agentCommand ?? work.agentCommand) ? (
                 <>
-                  <code className="max-w-72 truncate font-mono" title={task.agentCommand ?? work.agentCommand ?? ""}>
+                  <code
+                    className="min-w-0 max-w-72 truncate font-mono"
+                    title={task.agentCommand ?? work.agentCommand ?? ""}
+                  >
                     {task.agentCommand ?? work.agentCommand}
-                  </code>
-                  {task.agentCommand ? " (this task's)" : " (from the Work)"}
+                  </code>{" "}
+                  <span className="shrink-0 whitespace-nowrap">
+                    {task.agentCommand ? "(this task's)" : "(from the Work)"}
+                  </span>
                 </>
               ) : (
                 "none: a red attempt waits for a person"
