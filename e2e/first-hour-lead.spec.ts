@@ -101,17 +101,20 @@ test("on a phone a long agent command is cut short on the task page, never the w
   await page.goto(`/tasks/${taskId}`);
   const line = page.getByTestId("task-agent-command");
   await expect(line).toHaveText(`agent ${command} (from the Work)`);
-  const [label, code, suffix, whole] = await Promise.all([
-    line.getByText("agent", { exact: true }).boundingBox(),
-    line.locator("code").boundingBox(),
-    line.getByText("(from the Work)").boundingBox(),
-    line.boundingBox(),
-  ]);
-  // Each on one line, side by side, within the screen: the command alone gives way.
-  for (const box of [label!, suffix!]) expect(box.height).toBeLessThanOrEqual(code!.height + 1);
-  expect(label!.x + label!.width).toBeLessThanOrEqual(code!.x);
-  expect(code!.x + code!.width).toBeLessThanOrEqual(suffix!.x);
-  expect(whole!.x + whole!.width).toBeLessThanOrEqual(375);
+  // Measured once the page has settled (it may render again as its data comes in).
+  await expect(async () => {
+    const [label, code, suffix, whole] = await Promise.all([
+      line.getByText("agent", { exact: true }).boundingBox({ timeout: 1000 }),
+      line.locator("code").boundingBox({ timeout: 1000 }),
+      line.getByText("(from the Work)").boundingBox({ timeout: 1000 }),
+      line.boundingBox({ timeout: 1000 }),
+    ]);
+    // Each on one line, side by side, within the screen: the command alone gives way.
+    for (const box of [label, suffix]) expect(box?.height).toBeLessThanOrEqual((code?.height ?? 0) + 1);
+    expect(label!.x + label!.width).toBeLessThanOrEqual(code!.x);
+    expect(code!.x + code!.width).toBeLessThanOrEqual(suffix!.x);
+    expect(whole!.x + whole!.width).toBeLessThanOrEqual(375);
+  }).toPass();
 });
 
 test("a Work on a repository with the base branch checked out warns before Merge, and Merge says why first", async ({
