@@ -478,13 +478,16 @@ async function fingerprintIn(
 // wrote (task-repo.ts) lists as it always does — what git lists depends on nothing else here but Gatehouse's own
 // global settings —, so it is listed by git once in this process and known after that: a process less at the
 // start and at the end of each attempt. Read as the listing would be, the moment before it (a config changed
-// since is the same race as one changed after the listing).
+// since is the same race as one changed after the listing). Read with no link at any name of its path: only a
+// `.git` that is a folder is named to git as the repository and its common directory (git.ts, repositoryEnvOf);
+// a `.git` link to a folder (a scratch's, where the red team's command runs) is left to git's own discovery,
+// which follows that folder's `commondir` to another repository's config — not the bytes read here.
 const NEW_CONFIG_BYTES = Buffer.from(NEW_CHECKOUT_CONFIG);
 let newConfigListing: ListedOverrides | null = null;
 
 async function driverListingOf(wt: string, env: Record<string, string>): Promise<ListedOverrides> {
-  const config = readPlainFile(path.join(wt, ".git", "config"), NEW_CONFIG_BYTES.length);
-  if (!config?.bytes.equals(NEW_CONFIG_BYTES)) return listDriverOverrides(wt, env);
+  const config = readCheckoutFile(wt, ".git/config", { maxBytes: NEW_CONFIG_BYTES.length });
+  if (config.kind !== "file" || !config.bytes.equals(NEW_CONFIG_BYTES)) return listDriverOverrides(wt, env);
   newConfigListing ??= await listDriverOverrides(wt, env);
   return newConfigListing;
 }

@@ -19,6 +19,7 @@ import {
   type CheckoutTarget,
 } from "./checkout";
 import { type Scratch, withScratchWorktree } from "./scratch";
+import { NEW_CHECKOUT_CONFIG } from "./task-repo";
 import { VerifiedStore } from "./verified-store";
 import { git, gitEnvironment, gitHomeOf, namedOverrides } from "./git";
 import { watchLaunches } from "../process/spawner";
@@ -654,6 +655,32 @@ laid over it: nothing runs, and the file is the tree's", async () => {
       await scratch.layOver(repo.head, ["README.md"]);
       expect(fs.readFileSync(path.join(scratch.dir, "README.md"), "utf8")).toBe("base\n");
     });
+    expect(ran()).toEqual([]);
+  });
+
+  it("a scratch's .git made a link to a folder holding the config Gatehouse writes, whose commondir names a \
+repository with a filter: reading the scratch runs no filter", async () => {
+    // A new checkout's config listed once in this process (as any run's first state does).
+    await checkoutFingerprint((await prepareCheckout(target("task-listed-once", "gate-listed-once"))).path);
+    const common = makeGitRepo({ "README.md": "base\n" });
+    try {
+      gitIn(common.dir, "config", "filter.x.clean", evil("scratch-commondir-clean"));
+      await scratchOf("linked-git", async (scratch) => {
+        // What the red team's command can do in its scratch: .git a link to a folder of its own.
+        const fake = path.join(scratch.dir, "fake-git");
+        fs.mkdirSync(fake);
+        fs.writeFileSync(path.join(fake, "HEAD"), `${common.head}\n`);
+        fs.writeFileSync(path.join(fake, "config"), NEW_CHECKOUT_CONFIG);
+        fs.writeFileSync(path.join(fake, "commondir"), `${path.join(common.dir, ".git")}\n`);
+        fs.rmSync(path.join(scratch.dir, ".git"), { force: true });
+        fs.symlinkSync("fake-git", path.join(scratch.dir, ".git"));
+        fs.writeFileSync(path.join(scratch.dir, ".gitattributes"), "* filter=x\n");
+        fs.writeFileSync(path.join(scratch.dir, "README.md"), "changed by the red team\n");
+        await checkoutFingerprint(scratch.dir, { scratch: true }).catch(() => undefined);
+      });
+    } finally {
+      common.cleanup();
+    }
     expect(ran()).toEqual([]);
   });
 
