@@ -3,7 +3,8 @@
 // Runs on SQLite here and on PostgreSQL in `npm run test:pg`.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isPostgresUrl } from "../config/database-url";
-import { directPoolOf, getDb } from "./client";
+import pg from "pg";
+import { createDb, directPoolOf, getDb } from "./client";
 import { rowById, rowsWhere, updateWhere } from "./by-id";
 import {
   type AttemptChanges,
@@ -222,6 +223,31 @@ through it; on SQLite every statement goes through it", async () => {
       updatesViaPrisma.mockRestore();
     }
   });
+
+  it.skipIf(!isPostgresUrl(process.env.TEST_DATABASE_URL ?? ""))(
+    "a client read only past Prisma's client outlives its idle connection ended by the server (no unhandled \
+error from the pool), and reads on",
+    async () => {
+      const db = createDb({ url: process.env.DATABASE_URL });
+      const pool = directPoolOf(db)!;
+      try {
+        expect((await rowById<{ title: string }>(db, "Task", "t-full"))?.title).toBe("t-full");
+        expect(pool.idleCount).toBe(1);
+        const { rows } = await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await admin.connect();
+        try {
+          await admin.query("SELECT pg_terminate_backend($1)", [rows[0].pid]);
+        } finally {
+          await admin.end();
+        }
+        await vi.waitFor(() => expect(pool.totalCount).toBe(0));
+        expect((await rowById<{ title: string }>(db, "Task", "t-full"))?.title).toBe("t-full");
+      } finally {
+        await db.$disconnect();
+      }
+    },
+  );
 
   it("is what findRun, findTask and findWork read", async () => {
     expect((await findRun({ id: "r-full" }))?.proof).toEqual(

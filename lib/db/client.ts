@@ -25,6 +25,10 @@ export function createDb(options: { url?: string } = {}): Db {
     // its connections too (directPoolOf); it ends with the client ($disconnect).
     // Idle connections do not hold the process open (a client only ever read past Prisma is never disconnected).
     const pool = new pg.Pool({ ...connection, max: 10, allowExitOnIdle: true });
+    // An idle connection the server ends (a restart, an idle timeout, pg_terminate_backend) is an 'error' event of
+    // the pool, which throws in the process with no listener: the adapter listens only once Prisma's client has
+    // connected, and a client read only past it (directPoolOf) never does. The pool drops that connection itself.
+    pool.on("error", () => undefined);
     const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), disposeExternalPool: true });
     const client = countingWrites(new PostgresClient({ adapter }) as unknown as Db);
     pools.set(client, pool);
