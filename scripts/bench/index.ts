@@ -21,6 +21,7 @@ import { benchGrowth } from "./growth-bench";
 import {
   benchAttemptEnd,
   benchDispatchWrites,
+  benchDirectRead,
   benchQueryPath,
   benchResultRows,
   benchRunChanges,
@@ -58,6 +59,8 @@ async function main() {
   }
   if (only === "queries" || only === "scale") {
     rows.push(await benchQueryPath("postgres"));
+    print(rows.at(-1)!);
+    rows.push(await benchDirectRead());
     print(rows.at(-1)!);
   }
   if (only === "queries") {

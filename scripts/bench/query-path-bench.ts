@@ -9,6 +9,7 @@ import { getDb } from "../../lib/db/client";
 import { insertAuditEvent } from "../../lib/db/audit";
 import {
   findNewestRunOfTask,
+  findRun,
   insertResults,
   insertRunWithFirstAttempt,
   type QueuedResult,
@@ -98,6 +99,22 @@ export function benchQueryPath(db: Database, queries = 400, rounds = 5): Promise
       rounds,
       subject: () => cpuPerCall(queries, () => client.run.findUnique({ where: { id: "qr" } })),
       baseline: () => cpuPerCall(queries, () => client.$queryRaw`SELECT * FROM "Run" WHERE "id" = ${"qr"}`),
+    });
+  });
+}
+
+// The same row read by a run's own look-up (findRun, lib/db/by-id.ts) on PostgreSQL, which sends its statement
+// to the client's pool past Prisma's client, against the raw statement through Prisma's client (session 43).
+export function benchDirectRead(queries = 400, rounds = 5): Promise<BenchRow> {
+  return withSeededDb("postgres", async () => {
+    const client = getDb();
+    return cpuRow({
+      name: "one run read by id on PostgreSQL: raw SQL through Prisma's client vs past it (findRun), CPU a query",
+      unit: "query",
+      count: queries,
+      rounds,
+      subject: () => cpuPerCall(queries, () => client.$queryRaw`SELECT * FROM "Run" WHERE "id" = ${"qr"}`),
+      baseline: () => cpuPerCall(queries, () => findRun({ id: "qr" })),
     });
   });
 }
