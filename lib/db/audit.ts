@@ -1,4 +1,7 @@
 // The audit trail: who did what, when; edits carry before/after (never secret values).
+import { isPostgresUrl } from "../config/database-url";
+import { config } from "../config/config";
+import { actorMatches, actorPieces } from "../gates/actor-match";
 import { insertRow, newRowId } from "./by-id";
 import { getDb, type DbOrTx } from "./client";
 import type { AuditEvent } from "./models";
@@ -38,8 +41,8 @@ export async function listAuditEvents(opts: {
   actionPrefix?: string;
   // Any of these prefixes (one kind of entries: lib/gates/audit-kinds.ts).
   actionPrefixes?: readonly string[];
-  // Part of the actor's label, matched literally: as typed, or in lower case (emails are stored so; "Gatehouse"
-  // and workers' names are not).
+  // Part of the actor's label, matched literally with case aside ("gatehouse" finds "Gatehouse", "ä" finds "Ä"),
+  // alike on SQLite and PostgreSQL: lib/gates/actor-match.ts.
   actorLike?: string;
   // Entries older than this one (its time and id: entries written in the same millisecond are told apart by
   // their ids, in the order the page shows them), or than this time.
@@ -50,15 +53,17 @@ export async function listAuditEvents(opts: {
 }): Promise<AuditRecord[]> {
   const db = opts.db ?? getDb();
   const like = opts.actorLike;
-  const likes = like ? [...new Set([like, like.toLowerCase()])] : [];
-  // SQL's LIKE (what `contains` becomes) reads % and _ as wildcards: what they let through is read again here,
-  // literally, and more rows fetched (a few batches at most) until the page is full.
-  const isWildcard = likes.some((v) => /[%_]/.test(v));
-  const batchSize = isWildcard ? Math.max(opts.take, 500) : opts.take;
-  const matches = (label: string) => likes.length === 0 || likes.some((v) => label.includes(v));
+  // The database is asked for rows holding every piece of what was typed (case aside, no wildcards sent), and
+  // what it lets through is matched here; more rows are fetched (a few batches at most) until the page is full.
+  const { pieces, isExact } = like ? actorPieces(like) : { pieces: [], isExact: true };
+  const batchSize = isExact ? opts.take : Math.max(opts.take, 500);
+  const matches = (label: string) => !like || actorMatches(label, like);
+  // PostgreSQL's LIKE tells ASCII cases apart and SQLite's does not: `mode` (PostgreSQL's client only) makes it
+  // ILIKE. The pieces hold no % _ or \, so neither database reads anything in them but characters.
+  const anyCase = isPostgresUrl(config().databaseUrl) ? { mode: "insensitive" as const } : {};
   const found: AuditEvent[] = [];
   let cursor = opts.before ? { at: opts.before, id: opts.beforeId } : null;
-  for (let batch = 0; batch < (isWildcard ? 20 : 1) && found.length < opts.take; batch++) {
+  for (let batch = 0; batch < (like ? 20 : 1) && found.length < opts.take; batch++) {
     const rows = await db.auditEvent.findMany({
       where: {
         ...(opts.workId ? { workId: opts.workId } : {}),
@@ -67,7 +72,7 @@ export async function listAuditEvents(opts: {
         ...(opts.actionPrefix ? { action: { startsWith: opts.actionPrefix } } : {}),
         AND: [
           ...(opts.actionPrefixes ? [{ OR: opts.actionPrefixes.map((p) => ({ action: { startsWith: p } })) }] : []),
-          ...(likes.length > 0 ? [{ OR: likes.map((v) => ({ actorLabel: { contains: v } })) }] : []),
+          ...pieces.map((spellings) => ({ OR: spellings.map((v) => ({ actorLabel: { contains: v, ...anyCase } })) })),
           ...(cursor
             ? [
                 cursor.id
