@@ -64,6 +64,9 @@ describe("runPageSearchOf: the query that says a view", () => {
     ["?attempt=1&utm=a%20b", { attempt: 2, open: ["unit"] }, "?utm=a+b&attempt=2&open=unit"],
     // An id no row has is never written.
     ["", { attempt: null, open: ["unit", "a&b=c"] }, "?open=unit"],
+    // …and when none is left, no empty "open=" is written either.
+    ["", { attempt: 1, open: ["a&b=c"] }, "?attempt=1"],
+    ["", { attempt: null, open: ["../x"] }, ""],
   ])("%s with %j is %s", (search, view, expected) => expect(runPageSearchOf(search, view)).toBe(expected));
 
   it.each(["", "?attempt=1", "?attempt=2&open=unit,lint", "?open=_tests-added,unit"])(

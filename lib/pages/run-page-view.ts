@@ -34,10 +34,11 @@ export function runPageSearchOf(search: string, view: RunPageView): string {
   const others = new URLSearchParams(search);
   others.delete("attempt");
   others.delete("open");
+  const open = view.open.filter((id) => ROW_ID.test(id));
   const parts = [
     others.toString(),
     view.attempt === null ? "" : `attempt=${view.attempt}`,
-    view.open.length === 0 ? "" : `open=${view.open.filter((id) => ROW_ID.test(id)).join(",")}`,
+    open.length === 0 ? "" : `open=${open.join(",")}`,
   ].filter(Boolean);
   return parts.length === 0 ? "" : `?${parts.join("&")}`;
 }
