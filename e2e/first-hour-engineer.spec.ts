@@ -40,6 +40,18 @@ test("a proof row's “Full log →” opens its log page, and the log API serve
   expect(bad.status()).toBe(400);
 });
 
+test("a full log's “Attempt n” crumb leads back to its row, open, in that attempt rather than the run's \
+latest", async ({ page }) => {
+  const runId = await finishedDemoRun();
+  await page.goto(`/runs/${runId}/attempts/1/checks/unit/log`);
+  await expect(page.getByRole("log")).toContainText("not ok");
+  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Attempt 1" }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=1&open=unit$`));
+  const checks = page.getByTestId("run-checks");
+  await expect(checks.getByTestId("attempt-counter")).toHaveText("Attempt 1 of 3");
+  await expect(checks.locator('[data-check-id="unit"]').getByTestId("log-tail")).toContainText("not ok");
+});
+
 test("the full-log search runs as you type: the counter follows the query and the matched text is marked", async ({
   page,
 }) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   NO_CHOICE,
   type RunPageView,
+  runPageHrefOf,
   runPageSearchOf,
   runPageViewOf,
   shownAttemptOf,
@@ -97,4 +98,13 @@ describe("choosing an attempt and opening rows", () => {
     expect(withRowOpen(two, "unit", false)).toEqual({ attempt: 1, open: ["lint"] });
     expect(withRowOpen(two, "nope", false)).toEqual(two);
   });
+});
+
+describe("runPageHrefOf: the way back from a log page to its row", () => {
+  it.each<[RunPageView, string]>([
+    [{ attempt: 1, open: ["unit"] }, "/runs/r1?attempt=1&open=unit"],
+    [{ attempt: 2, open: ["_agent"] }, "/runs/r1?attempt=2&open=_agent"],
+    [{ attempt: null, open: ["unit"] }, "/runs/r1?open=unit"],
+    [NO_CHOICE, "/runs/r1"],
+  ])("%j → %s", (view, href) => expect(runPageHrefOf("r1", view)).toBe(href));
 });

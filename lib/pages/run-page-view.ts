@@ -43,6 +43,11 @@ export function runPageSearchOf(search: string, view: RunPageView): string {
   return parts.length === 0 ? "" : `?${parts.join("&")}`;
 }
 
+// The address of run `runId`'s page showing `view`: how a log page leads back to its row (?attempt=1&open=unit).
+export function runPageHrefOf(runId: string, view: RunPageView): string {
+  return `/runs/${runId}${runPageSearchOf("", view)}`;
+}
+
 // The attempt shown: the one chosen, else the latest (null before the first).
 export function shownAttemptOf(view: RunPageView, attempts: readonly number[]): number | null {
   return view.attempt ?? attempts.at(-1) ?? null;

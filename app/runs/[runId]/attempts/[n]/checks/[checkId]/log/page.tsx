@@ -4,6 +4,7 @@ import { orNotFound } from "@/lib/pages/or-not-found";
 import { readLogLines } from "@/lib/services/logs";
 import { buildRunDetail } from "@/lib/services/run-detail";
 import { readPageRun } from "@/lib/pages/page-reads";
+import { runPageHrefOf } from "@/lib/pages/run-page-view";
 import { formatDuration } from "@/lib/format";
 import { formatBytes } from "@/lib/runner/output/text";
 import { LogViewer } from "@/components/logs/log-viewer";
@@ -64,7 +65,9 @@ export default async function LogPage({ params }: Props) {
           { label: detail.work.name, href: `/works/${detail.work.id}` },
           { label: detail.task.key, href: `/tasks/${detail.task.id}` },
           { label: `Run #${detail.run.number}`, href: `/runs/${runId}` },
-          { label: `Attempt ${n}` },
+          // Back to the row this log is of, open, in its attempt (not the run's latest, every row closed).
+          { label: `Attempt ${n}`, href: runPageHrefOf(runId, { attempt: attempt?.n ?? null, open: [checkId] }) },
+          { label: "Full log" },
         ]}
       />
       <div className="mb-4 flex flex-wrap items-center gap-3">
