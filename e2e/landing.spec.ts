@@ -147,3 +147,38 @@ until the branch moves; a conflict is refused with its file; the history has a s
     remote.cleanup();
   }
 });
+
+test("a merge confirmed from the keyboard leaves the focus on “Merged as”, not at the start of the page", async ({
+  page,
+}) => {
+  const remote = makeBareRepo({ "README.md": "one\n" });
+  openUp(remote.dir);
+  try {
+    const work = await api("POST", "/api/works", {
+      name: `Keyboard merge ${Date.now()}`,
+      repoUrl: remote.dir,
+      baseBranch: "main",
+      checkDefaults: [
+        { id: "readme", name: "README exists", kind: "custom", command: "test -f README.md", required: true },
+      ],
+      requireTests: "off",
+      vacuousPolicy: "off",
+    });
+    expect(work.status, JSON.stringify(work.json)).toBe(201);
+    const taskId = await acceptedTask(work.json.id, "Merge by keyboard", commitAgent("keys.txt", "keys"));
+    await page.goto(`/tasks/${taskId}`);
+    const panel = page.getByRole("region", { name: "Merge" });
+    await panel.getByRole("button", { name: "Merge", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await expect(panel.getByRole("button", { name: "Yes, merge and push" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    // The Merge button is gone once merged: the focus goes to what replaced it, so the keyboard goes on from here.
+    await expect(panel.getByRole("status")).toContainText("Merged as");
+    await expect(panel.getByRole("button", { name: "Merge", exact: true })).toHaveCount(0);
+    await expect(panel.getByRole("status")).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(panel.getByText("Full commit")).toBeFocused();
+  } finally {
+    remote.cleanup();
+  }
+});

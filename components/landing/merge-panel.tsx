@@ -4,7 +4,7 @@
 // anyway, asking once more before it pushes (the base branch cannot be taken back from here), and answering
 // with the refusal (a conflict lists its files) when git or the remote refuses.
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { type RefObject, useEffect, useRef, useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import type { MergeMethod } from "@/lib/gates/merge-policy";
 import { Button } from "../ui/button";
@@ -54,12 +54,27 @@ function WhatMergeDoes({ branch, base, method, repository }: Pick<Props, "branch
   );
 }
 
+// After a merge from this panel, the focus goes to "Merged as" once it names the new commit: the Merge button that
+// had it is gone (nothing left to merge), and a focus left on a removed button falls to the start of the page.
+function useFocusOnMerged(commit: string | null): { ref: RefObject<HTMLDivElement | null>; owe: () => void } {
+  const ref = useRef<HTMLDivElement>(null);
+  // The commit shown when the merge was asked for (null: none); undefined: no focus owed.
+  const [before, setBefore] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (before === undefined || commit === null || commit === before) return;
+    ref.current?.focus();
+    setBefore(undefined);
+  }, [before, commit]);
+  return { ref, owe: () => setBefore(commit) };
+}
+
 export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ...what }: Props) {
   const { base } = what;
   const router = useRouter();
   const [isPending, startTransition] = useTransition();
   const [refusal, setRefusal] = useState<{ message: string; conflicts: string[] } | null>(null);
   const confirming = useConfirmStep();
+  const mergedFocus = useFocusOnMerged(merged?.commit ?? null);
   if (!merged && !autoMergeError && !merge) return null;
   const runMerge = (act: NonNullable<Props["merge"]>) =>
     startTransition(async () => {
@@ -70,7 +85,10 @@ export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ..
           message: result.error.message,
           conflicts: (result.error.details?.conflicts as string[] | undefined) ?? [],
         });
-      else router.refresh();
+      else {
+        mergedFocus.owe();
+        router.refresh();
+      }
     });
   return (
     <section
@@ -80,7 +98,7 @@ export function MergePanel({ merged, autoMergeError, merge, refusedInAdvance, ..
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="min-w-0 text-sm">
           {merged ? (
-            <div role="status">
+            <div role="status" ref={mergedFocus.ref} tabIndex={-1} className="rounded-sm">
               Merged as{" "}
               <code
                 className={
