@@ -52,6 +52,27 @@ latest", async ({ page }) => {
   await expect(checks.locator('[data-check-id="unit"]').getByTestId("log-tail")).toContainText("not ok");
 });
 
+test("the Agent row opened is in the address as a check's row is: Back from its full log shows it open, and \
+another attempt's Agent row starts closed", async ({ page }) => {
+  const runId = await finishedDemoRun();
+  await page.goto(`/runs/${runId}?attempt=1`);
+  const checks = page.getByTestId("run-checks");
+  const agent = checks.getByTestId("agent-step");
+  const agentRow = agent.locator("details").first();
+  await agent.locator("summary").first().click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=1&open=_agent$`));
+  await expect(agentRow).toHaveAttribute("open", "");
+  await checks.getByRole("button", { name: /Attempt 2 \(/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=2$`));
+  await expect(agentRow).not.toHaveAttribute("open");
+  await agent.locator("summary").first().click();
+  await agent.getByRole("link", { name: "Full log →" }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}/attempts/2/checks/_agent/log$`));
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=2&open=_agent$`));
+  await expect(agentRow).toHaveAttribute("open", "");
+});
+
 test("the full-log search runs as you type: the counter follows the query and the matched text is marked", async ({
   page,
 }) => {

@@ -7,12 +7,30 @@ import { VerdictBadge } from "../checks/verdict-badge";
 import { LogTail } from "../logs/log-tail";
 import { ChevronRightIcon } from "../ui/icons";
 
-export function AgentStep({ attempt, logHref }: { attempt: AttemptJson; logHref: string }) {
+// isOpen is kept by the panel (the run page's address), as a check row's is; the step says when the reader opens or
+// closes it.
+export function AgentStep({
+  attempt,
+  logHref,
+  isOpen,
+  onOpenChange,
+}: {
+  attempt: AttemptJson;
+  logHref: string;
+  isOpen: boolean;
+  onOpenChange: (isOpen: boolean) => void;
+}) {
   const agent = attempt.agent;
   if (!agent) return null;
   return (
     <div data-testid="agent-step" className="border-b border-zinc-200 dark:border-zinc-800">
-      <details className="[&[open]>summary_.chevron]:rotate-90">
+      <details
+        open={isOpen}
+        onToggle={(event) => {
+          if (event.currentTarget.open !== isOpen) onOpenChange(event.currentTarget.open);
+        }}
+        className="[&[open]>summary_.chevron]:rotate-90"
+      >
         {/* Named by its content (Agent, exit, duration, message, verdict): all it shows, in order. */}
         <summary
           className={

@@ -2,7 +2,7 @@
 // The Checks section of a run: gate chip, "Attempt n of m" with earlier attempts, the agent step, and
 // one expandable row per check. Live while the run is queued or running.
 import { useState } from "react";
-import { withAttempt, withRowOpen } from "@/lib/pages/run-page-view";
+import { AGENT_ROW_ID, withAttempt, withRowOpen } from "@/lib/pages/run-page-view";
 import type { RunJson } from "@/lib/api/run-json";
 import { CheckResultList, GroupToggle } from "../checks/check-result-list";
 import { GateChip } from "../checks/gate-chip";
@@ -62,7 +62,14 @@ export function RunChecksPanel({ initial, isInAddress = false }: { initial: RunJ
           The results below are attempt {attempt.noChangeSince}&apos;s; this attempt still counts toward the budget.
         </p>
       ) : null}
-      <AgentStep attempt={attempt} logHref={logPageHref(run.id, attempt.n, "_agent")} />
+      <AgentStep
+        // Another attempt's step is another step: its brief starts closed too.
+        key={attempt.n}
+        attempt={attempt}
+        logHref={logPageHref(run.id, attempt.n, AGENT_ROW_ID)}
+        isOpen={view.open.includes(AGENT_ROW_ID)}
+        onOpenChange={(isOpen) => changeView((v) => withRowOpen(v, AGENT_ROW_ID, isOpen))}
+      />
       {attempt.reportNotes.length > 0 ? (
         <div
           role="note"

@@ -11,6 +11,9 @@ export type RunPageView = {
   open: string[];
 };
 
+// The agent step's row, opened and closed like a check's: the id its log is read by (…/checks/_agent/log).
+export const AGENT_ROW_ID = "_agent";
+
 export const NO_CHOICE: RunPageView = { attempt: null, open: [] };
 
 // A check's id (lib/gates/check-schema.ts) or a proof row's ("_" and one), and no more rows than an attempt has.
