@@ -2,6 +2,10 @@ import { expect, test } from "./support/test";
 import { ADMIN } from "./support/accounts";
 import { api, demoWorkJson, dispatch, runJson, workWithChecks } from "./support/api";
 
+// Each test makes its own Work (or only reads the demo's): the file's tests are spread over the lanes instead of
+// running one after the other in one (the longest file of the suite, it set when the suite ended).
+test.describe.configure({ mode: "parallel" });
+
 const check = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
   id,
   name: `Check ${id}`,
