@@ -10,6 +10,22 @@ const openUp = (dir: string) => execFileSync("chmod", ["-R", "a+rwX", dir]);
 const commitAgent = (file: string, content: string) =>
   `printf '%s\\n' '${content}' > ${file} && git add -A && git commit -qm 'add ${file}'`;
 
+// A Work on `repoUrl` whose one required check is that README.md is there.
+async function readmeWork(name: string, repoUrl: string): Promise<string> {
+  const work = await api("POST", "/api/works", {
+    name: `${name} ${Date.now()}`,
+    repoUrl,
+    baseBranch: "main",
+    checkDefaults: [
+      { id: "readme", name: "README exists", kind: "custom", command: "test -f README.md", required: true },
+    ],
+    requireTests: "off",
+    vacuousPolicy: "off",
+  });
+  expect(work.status, JSON.stringify(work.json)).toBe(201);
+  return work.json.id;
+}
+
 async function acceptedTask(workId: string, title: string, agentCommand: string): Promise<string> {
   const task = await api("POST", `/api/works/${workId}/tasks`, { title, agentCommand });
   expect(task.status, JSON.stringify(task.json)).toBe(201);
@@ -26,18 +42,7 @@ until the branch moves; a conflict is refused with its file; the history has a s
   const remote = makeBareRepo({ "README.md": "one\n" });
   openUp(remote.dir);
   try {
-    const work = await api("POST", "/api/works", {
-      name: `Landing ${Date.now()}`,
-      repoUrl: remote.dir,
-      baseBranch: "main",
-      checkDefaults: [
-        { id: "readme", name: "README exists", kind: "custom", command: "test -f README.md", required: true },
-      ],
-      requireTests: "off",
-      vacuousPolicy: "off",
-    });
-    expect(work.status, JSON.stringify(work.json)).toBe(201);
-    const workId = work.json.id;
+    const workId = await readmeWork("Landing", remote.dir);
 
     // A task never run: Merge is disabled, with the reason.
     const idle = await api("POST", `/api/works/${workId}/tasks`, { title: "Not run yet" });
@@ -154,18 +159,11 @@ test("a merge confirmed from the keyboard leaves the focus on “Merged as”, n
   const remote = makeBareRepo({ "README.md": "one\n" });
   openUp(remote.dir);
   try {
-    const work = await api("POST", "/api/works", {
-      name: `Keyboard merge ${Date.now()}`,
-      repoUrl: remote.dir,
-      baseBranch: "main",
-      checkDefaults: [
-        { id: "readme", name: "README exists", kind: "custom", command: "test -f README.md", required: true },
-      ],
-      requireTests: "off",
-      vacuousPolicy: "off",
-    });
-    expect(work.status, JSON.stringify(work.json)).toBe(201);
-    const taskId = await acceptedTask(work.json.id, "Merge by keyboard", commitAgent("keys.txt", "keys"));
+    const taskId = await acceptedTask(
+      await readmeWork("Keyboard merge", remote.dir),
+      "Merge by keyboard",
+      commitAgent("keys.txt", "keys"),
+    );
     await page.goto(`/tasks/${taskId}`);
     const panel = page.getByRole("region", { name: "Merge" });
     await panel.getByRole("button", { name: "Merge", exact: true }).focus();

@@ -8,7 +8,7 @@
 // set and with each left null; `npm run test:pg` runs it on PostgreSQL).
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { directPoolOf, noteWrite, type DbOrTx } from "./client";
+import { directPoolOf, noteWrite, writesRaw, type DbOrTx } from "./client";
 import { Prisma } from "./generated/sqlite/client";
 
 // A row id shaped as Prisma's cuid() gives (25 characters, "c" first, time-ordered), for rows written raw:
@@ -44,7 +44,7 @@ const paramOf = (value: unknown) =>
   value instanceof Date ? value.toISOString().replace("T", " ").slice(0, -1) : value;
 
 async function sendDirect(pool: pg.Pool, sql: Prisma.Sql) {
-  const isWrite = /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql.strings[0] ?? "");
+  const isWrite = writesRaw(sql);
   try {
     return await pool.query({ text: sql.text, values: sql.values.map(paramOf), types: columnTypes });
   } finally {

@@ -84,13 +84,13 @@ export function writeGeneration(): number {
   return writes.__gatehouseWrites ?? 0;
 }
 
-// A raw query (a Prisma.Sql: its text in `strings`) that changes rows.
-function writesRaw(args: unknown): boolean {
+// A raw query (a Prisma.Sql: its text in `strings`) that changes rows: through the client or past it (by-id.ts).
+export function writesRaw(args: unknown): boolean {
   const text = (args as { strings?: readonly string[] } | undefined)?.strings?.[0];
   return typeof text === "string" && /^\s*(INSERT|UPDATE|DELETE)\b/i.test(text);
 }
 
-// A write sent past the client (directPoolOf) counts as the client counts its own.
+// One more write done: the client's own (below), and one sent past it (directPoolOf).
 export function noteWrite(): void {
   writes.__gatehouseWrites = writeGeneration() + 1;
 }
@@ -103,7 +103,7 @@ function countingWrites(client: Db): Db {
         try {
           return await query(args);
         } finally {
-          writes.__gatehouseWrites = writeGeneration() + 1;
+          noteWrite();
         }
       },
     },
