@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isPostgresUrl } from "../config/database-url";
 import pg from "pg";
-import { createDb, directPoolOf, getDb } from "./client";
-import { rowById, rowsWhere, updateWhere } from "./by-id";
+import { createDb, directPoolOf, getDb, writeGeneration, type DbOrTx } from "./client";
+import { insertRow, rowById, rowsWhere, transaction, transactionSqlOf, updateWhere } from "./by-id";
+import { insertAuditEvent } from "./audit";
 import {
   type AttemptChanges,
   findAttempt,
@@ -414,3 +415,102 @@ the run's updatedAt", async () => {
     ).rejects.toThrow("not a column or table name");
   });
 });
+
+describe("transaction", () => {
+  const onPostgres = () => isPostgresUrl(process.env.DATABASE_URL ?? "");
+  const titleOf = async (id: string) => (await findTask({ id }))?.title ?? null;
+
+  it("commits what its statements wrote together, each later one seeing the earlier; on PostgreSQL past \
+Prisma's client, whose transaction it does not open", async () => {
+    const db = getDb();
+    const prismaTransaction = vi.spyOn(db, "$transaction");
+    try {
+      const read = await transaction(db, async (tx) => {
+        await insertAuditEvent({ event: audit("test.tx"), db: tx });
+        expect(await updateWhere(tx, "Task", { id: "t-bare" }, { title: "renamed in a transaction" })).toBe(1);
+        return (await findTask({ id: "t-bare", db: tx }))?.title;
+      });
+      expect(read).toBe("renamed in a transaction");
+      expect(await titleOf("t-bare")).toBe("renamed in a transaction");
+      expect(await db.auditEvent.count({ where: { action: "test.tx" } })).toBe(1);
+      expect(prismaTransaction).toHaveBeenCalledTimes(onPostgres() ? 0 : 1);
+    } finally {
+      prismaTransaction.mockRestore();
+      await updateWhere(db, "Task", { id: "t-bare" }, { title: "t-bare" });
+    }
+  });
+
+  it("leaves nothing of a transaction that failed: its first write is undone, and the next one runs", async () => {
+    const db = getDb();
+    await expect(
+      transaction(db, async (tx) => {
+        await updateWhere(tx, "Task", { id: "t-bare" }, { title: "half-saved" });
+        await insertAuditEvent({ event: audit("test.tx-failed"), db: tx });
+        throw new Error("the second step failed");
+      }),
+    ).rejects.toThrow("the second step failed");
+    expect(await titleOf("t-bare")).toBe("t-bare");
+    expect(await db.auditEvent.count({ where: { action: "test.tx-failed" } })).toBe(0);
+    // A statement the database refuses (a duplicate id) undoes the transaction as well.
+    await expect(
+      transaction(db, async (tx) => {
+        await updateWhere(tx, "Task", { id: "t-bare" }, { title: "half-saved" });
+        await seedTaskIn(tx, "t-full");
+      }),
+    ).rejects.toThrow();
+    expect(await titleOf("t-bare")).toBe("t-bare");
+    expect(await transaction(db, async (tx) => (await findTask({ id: "t-full", db: tx }))?.title)).toBe("t-full");
+    if (onPostgres()) expect(directPoolOf(db)!.totalCount).toBe(directPoolOf(db)!.idleCount);
+  });
+
+  it.skipIf(!isPostgresUrl(process.env.TEST_DATABASE_URL ?? ""))(
+    "on PostgreSQL a model query inside it fails saying why, and undoes it; a write is counted once it commits, \
+not before; another library's statements (transactionSqlOf) are part of it",
+    async () => {
+      const db = getDb();
+      await expect(
+        transaction(db, async (tx) => {
+          await updateWhere(tx, "Task", { id: "t-bare" }, { title: "half-saved" });
+          return tx.task.findMany();
+        }),
+      ).rejects.toThrow("db.task inside a direct transaction");
+      expect(await titleOf("t-bare")).toBe("t-bare");
+
+      const before = writeGeneration();
+      let inside = -1;
+      await transaction(db, async (tx) => {
+        await updateWhere(tx, "Task", { id: "t-bare" }, { title: "t-bare" });
+        await transactionSqlOf(tx)!.executeSql(SQL_AUDIT, ["audit-by-sql", "test.tx-sql"]);
+        inside = writeGeneration();
+      });
+      expect(inside).toBe(before);
+      expect(writeGeneration()).toBeGreaterThan(before);
+      expect(await db.auditEvent.count({ where: { action: "test.tx-sql" } })).toBe(1);
+
+      await expect(
+        transaction(db, async (tx) => {
+          await transactionSqlOf(tx)!.executeSql(SQL_AUDIT, ["audit-undone", "test.tx-sql-undone"]);
+          throw new Error("after the library's statement");
+        }),
+      ).rejects.toThrow("after the library's statement");
+      expect(await db.auditEvent.count({ where: { action: "test.tx-sql-undone" } })).toBe(0);
+      expect(transactionSqlOf(db)).toBeNull();
+    },
+  );
+});
+
+const audit = (action: string) => ({ actorId: null, actorLabel: "test", via: "ui", action, summary: action });
+const SQL_AUDIT = `INSERT INTO "AuditEvent" ("id", "actorLabel", "via", "action", "summary") VALUES ($1, 'test', 'ui', $2, 'sent as text')`;
+
+// A task row with `id` written inside `tx` (raw, as the transaction's statements must be).
+async function seedTaskIn(tx: DbOrTx, id: string): Promise<void> {
+  await insertRow(tx, "Task", {
+    id,
+    workId: "w-bare",
+    number: 99,
+    key: "W-99",
+    title: id,
+    branch: id,
+    updatedAt: new Date(),
+  });
+}

@@ -1,12 +1,16 @@
 // Per-Work roles: one query or command per function.
 import type { Role } from "../auth/roles";
+import { rowsWhere } from "./by-id";
 import { getDb, type DbOrTx } from "./client";
 
 export async function findRole(opts: { workId: string; userId: string; db?: DbOrTx }): Promise<Role | null> {
-  const row = await (opts.db ?? getDb()).membership.findUnique({
-    where: { workId_userId: { workId: opts.workId, userId: opts.userId } },
-    select: { role: true },
-  });
+  // Raw (lib/db/by-id.ts): asked inside every dispatch's transaction, which on PostgreSQL is no Prisma client.
+  const [row] = await rowsWhere<{ role: Role }>(
+    opts.db ?? getDb(),
+    "Membership",
+    { workId: opts.workId, userId: opts.userId },
+    { select: ["role"] },
+  );
   return row?.role ?? null;
 }
 

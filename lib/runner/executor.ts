@@ -3,6 +3,7 @@
 // executor (PostgreSQL, lib/runner/queue) hands them to workers through pg-boss. What pages read about a
 // run while it executes comes through the executor's `view`, never from the runner directly.
 import { EventEmitter } from "node:events";
+import type { DbOrTx } from "../db/client";
 import type { StopReason } from "./runner-deps";
 import type { RunningCommand } from "./process/process-group";
 import { localRunView, type RunView } from "./run-view";
@@ -10,6 +11,10 @@ import { localRunView, type RunView } from "./run-view";
 export interface RunExecutor {
   // Queue a run to be advanced (its queued attempt executed). Idempotent while it is queued or active.
   submit(runId: string): void | Promise<void>;
+  // Queues a run just inserted, inside the transaction `tx` that inserts it: the run and its queueing are
+  // committed together, and nothing is sent before the run is there to be read. False when this executor
+  // cannot (then `submit` after the commit).
+  enqueueWithin?(runId: string, tx: DbOrTx): Promise<boolean>;
   // Stop a queued or active run; false when this executor does not hold it.
   stop(runId: string, reason: StopReason): boolean | Promise<boolean>;
   // Resolves when the run is neither queued nor active here (for tests and benchmarks).

@@ -9,6 +9,7 @@ import { ACTIVE_RUN_STATUSES, CANCELLED_BY, cancelledByOf, endingForDecision, is
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
 import { stageAttempts, stageToRun } from "../gates/lanes";
 import { getDb } from "../db/client";
+import { transaction } from "../db/by-id";
 import { insertAuditEvent } from "../db/audit";
 import {
   findActiveRunOfTask,
@@ -44,7 +45,9 @@ export async function dispatchTask(
   opts: { pushed?: PushedAttempt } = {},
 ): Promise<RunRecord> {
   // The task is read once, inside the transaction, so the run freezes it as it is at dispatch.
-  const run = await getDb().$transaction(async (tx) => {
+  const executor = getExecutor();
+  let isQueued = false;
+  const run = await transaction(getDb(), async (tx) => {
     const fresh = await findTask({ id: taskId, db: tx });
     if (!fresh) throw notFound("Task");
     await requireRole(actor, fresh.workId, "engineer", tx);
@@ -92,9 +95,10 @@ export async function dispatchTask(
       }),
       db: tx,
     });
+    isQueued = (await executor.enqueueWithin?.(created.id, tx)) ?? false;
     return created;
   });
-  await getExecutor().submit(run.id);
+  if (!isQueued) await executor.submit(run.id);
   return run;
 }
 

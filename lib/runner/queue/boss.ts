@@ -3,6 +3,7 @@
 // duplicate job, a retried one or one for a run that is gone is harmless: it is dropped and logged.
 import { PgBoss } from "pg-boss";
 import pg from "pg";
+import type { TransactionSql } from "../../db/by-id";
 
 export const RUN_QUEUE = "gatehouse-runs";
 // Wakes idle workers the moment a run is queued (they also poll, every GATEHOUSE_WORKER_POLL_MS, as a
@@ -33,7 +34,14 @@ export async function openQueue(databaseUrl: string): Promise<QueueConnection> {
   return { boss, url: connectionString };
 }
 
-export async function sendRunJob(queue: QueueConnection, runId: string): Promise<void> {
+// `within`: sent on a transaction's connection (a dispatch's), the job and the NOTIFY take effect at its commit,
+// so a worker woken by it always finds the run; without, on pg-boss's pool and the waker's connection.
+export async function sendRunJob(queue: QueueConnection, runId: string, within?: TransactionSql): Promise<void> {
+  if (within) {
+    await queue.boss.send(RUN_QUEUE, { runId }, { db: within });
+    await within.executeSql(`NOTIFY ${WAKE_CHANNEL}`);
+    return;
+  }
   await queue.boss.send(RUN_QUEUE, { runId });
   await wakeWorkers(queue.url);
 }

@@ -2,6 +2,8 @@
 // cancel is a database change the worker holding the run sees within half a second, and pages read
 // runs in progress from what workers publish to the database (databaseRunView). It also watches for lost
 // workers, so a server with GATEHOUSE_WORKERS=0 still settles the runs of a worker that died.
+import { transactionSqlOf } from "../../db/by-id";
+import type { DbOrTx } from "../../db/client";
 import { findRun } from "../../db/runs";
 import { advanceRun } from "../execute-run";
 import type { RunExecutor } from "../executor";
@@ -24,6 +26,15 @@ export class QueueExecutor implements RunExecutor {
 
   submit(runId: string): Promise<void> {
     return sendRunJob(this.queue, runId);
+  }
+
+  // On the transaction's own connection (PostgreSQL's direct transactions, lib/db/by-id.ts): the job and the
+  // wake-up take effect at its commit.
+  async enqueueWithin(runId: string, tx: DbOrTx): Promise<boolean> {
+    const sql = transactionSqlOf(tx);
+    if (!sql) return false;
+    await sendRunJob(this.queue, runId, sql);
+    return true;
   }
 
   async stop(runId: string, reason: StopReason): Promise<boolean> {
