@@ -64,4 +64,17 @@ describe("bounded concurrency", () => {
     }
     expect(most).toBe(2);
   });
+
+  it("gives a task dispatched twice at the same moment one run, and refuses the other dispatch as busy", async () => {
+    const s = await makeScenario(h, { checkDefaults: [check("ok", "true")] });
+    const both = await Promise.allSettled([
+      dispatchTask(SYSTEM_ACTOR, s.task.id),
+      dispatchTask(SYSTEM_ACTOR, s.task.id),
+    ]);
+    const made = both.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    const refused = both.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+    expect(made).toHaveLength(1);
+    expect(refused).toEqual([expect.objectContaining({ code: "busy" })]);
+    expect((await settle(h, made[0].id)).run.ending).toBe("accepted");
+  });
 });

@@ -8,7 +8,7 @@ import { supersedeOlderRuns } from "../db/decisions";
 import { ACTIVE_RUN_STATUSES, CANCELLED_BY, cancelledByOf, endingForDecision, isActiveRun } from "../gates/run-ending";
 import { resolveChecks, resolveInherited, resolveMaxAttempts } from "../gates/merge-checks";
 import { stageAttempts, stageToRun } from "../gates/lanes";
-import { getDb } from "../db/client";
+import { getDb, isUniqueViolation } from "../db/client";
 import { transaction } from "../db/by-id";
 import { insertAuditEvent } from "../db/audit";
 import {
@@ -97,6 +97,12 @@ export async function dispatchTask(
     });
     isQueued = (await executor.enqueueWithin?.(created.id, tx)) ?? false;
     return created;
+  }).catch((error: unknown) => {
+    // Two dispatches of one task at the same moment (a double click, two agents): on PostgreSQL both may find
+    // no active run, and the second's run number is then taken. It is refused as busy, as it would be a moment later.
+    if (isUniqueViolation(error))
+      throw new AppError("busy", "the task was dispatched at the same moment by another request");
+    throw error;
   });
   if (!isQueued) await executor.submit(run.id);
   return run;
