@@ -497,6 +497,41 @@ not before; another library's statements (transactionSqlOf) are part of it",
       expect(transactionSqlOf(db)).toBeNull();
     },
   );
+
+  it.skipIf(!isPostgresUrl(process.env.TEST_DATABASE_URL ?? ""))(
+    "on PostgreSQL a transaction whose connection the server ends (a restart, pg_terminate_backend) fails; the \
+process does not crash on the connection's 'error' event",
+    async () => {
+      const db = getDb();
+      // The 'error' event of a checked-out pg client with no listener is thrown by the EventEmitter: an uncaught
+      // exception, the server process's end. Caught here to see it (vitest would also report it).
+      const uncaught: unknown[] = [];
+      const onUncaught = (error: unknown) => uncaught.push(error);
+      const vitestListeners = process.listeners("uncaughtException");
+      process.removeAllListeners("uncaughtException");
+      process.on("uncaughtException", onUncaught);
+      const killer = new pg.Client({ connectionString: process.env.DATABASE_URL!.replace(/\?.*$/, "") });
+      await killer.connect();
+      try {
+        await expect(
+          transaction(db, async (tx) => {
+            const sql = transactionSqlOf(tx)!;
+            const { rows } = await sql.executeSql("SELECT pg_backend_pid() AS pid");
+            await killer.query("SELECT pg_terminate_backend($1)", [(rows[0] as { pid: number }).pid]);
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            await updateWhere(tx, "Task", { id: "t-bare" }, { title: "after the end" });
+          }),
+        ).rejects.toThrow();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        process.off("uncaughtException", onUncaught);
+        for (const listener of vitestListeners) process.on("uncaughtException", listener);
+        await killer.end();
+      }
+      expect(uncaught).toEqual([]);
+      expect(await titleOf("t-bare")).toBe("t-bare");
+    },
+  );
 });
 
 const audit = (action: string) => ({ actorId: null, actorLabel: "test", via: "ui", action, summary: action });

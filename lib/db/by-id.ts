@@ -101,6 +101,10 @@ export async function transaction<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Pr
   const pool = directPoolOf(db);
   if (!pool) return db.$transaction((tx) => fn(tx));
   const client = await pool.connect();
+  // A checked-out client has no 'error' listener (the pool removes its own): the server ending the connection
+  // (a restart, pg_terminate_backend) would otherwise be an uncaught exception. The statements fail instead.
+  const onError = () => undefined;
+  client.on("error", onError);
   const open: OpenTransaction = { client, wrote: false };
   const tx = new Proxy(
     {},
@@ -130,6 +134,7 @@ export async function transaction<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Pr
     throw error;
   } finally {
     openTransactions.delete(tx);
+    client.removeListener("error", onError);
     // A connection whose rollback failed is not given back to the pool (its state is unknown): it is closed.
     client.release(broken);
     if (open.wrote) noteWrite();
