@@ -532,6 +532,34 @@ process does not crash on the connection's 'error' event",
       expect(await titleOf("t-bare")).toBe("t-bare");
     },
   );
+
+  it.skipIf(!isPostgresUrl(process.env.TEST_DATABASE_URL ?? ""))(
+    "on PostgreSQL a statement a promise left behind in fn sends after fn settled is refused: it never runs \
+outside the transaction (after its ROLLBACK or COMMIT, or on the connection's next borrower)",
+    async () => {
+      const db = getDb();
+      let late: Promise<unknown> = Promise.resolve();
+      let kept: ReturnType<typeof transactionSqlOf> = null;
+      await expect(
+        transaction(db, async (tx) => {
+          kept = transactionSqlOf(tx);
+          // Two steps: the first is on the wire when fn fails; the second follows it, after fn has failed.
+          late = updateWhere(tx, "Task", { id: "t-bare" }, { title: "half-saved" }).then(() =>
+            insertAuditEvent({ event: audit("test.tx-left-behind"), db: tx }),
+          );
+          late.catch(() => undefined);
+          throw new Error("the dispatch failed");
+        }),
+      ).rejects.toThrow("the dispatch failed");
+      await late.catch(() => undefined);
+      // The transaction was rolled back: neither of its writes may be there.
+      expect(await titleOf("t-bare")).toBe("t-bare");
+      expect(await db.auditEvent.count({ where: { action: "test.tx-left-behind" } })).toBe(0);
+      // What transactionSqlOf gave is no handle on the (released) connection once the transaction is over.
+      await expect(kept!.executeSql(SQL_AUDIT, ["audit-after-end", "test.tx-sql-after-end"])).rejects.toThrow();
+      expect(await db.auditEvent.count({ where: { action: "test.tx-sql-after-end" } })).toBe(0);
+    },
+  );
 });
 
 const audit = (action: string) => ({ actorId: null, actorLabel: "test", via: "ui", action, summary: action });

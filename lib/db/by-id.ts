@@ -45,13 +45,20 @@ const paramOf = (value: unknown) =>
 
 // A connection of the pool in a transaction (see transaction below), and whether a statement in it wrote: the
 // write is counted once the transaction commits, so a reader never caches what it read before the commit as new.
-type OpenTransaction = { client: pg.PoolClient; wrote: boolean };
+// `ended` once fn has settled: a statement a promise fn left behind sends after that would run after the COMMIT or
+// ROLLBACK (outside the transaction, or on the connection's next borrower), so it is refused.
+type OpenTransaction = { client: pg.PoolClient; wrote: boolean; ended: boolean };
 const openTransactions = new WeakMap<object, OpenTransaction>();
+
+function transactionEnded(): Error {
+  return new Error("a statement on a direct transaction (lib/db/by-id.ts transaction) after it ended");
+}
 
 async function sendDirect(to: pg.Pool | OpenTransaction, sql: Prisma.Sql) {
   const isWrite = writesRaw(sql);
   const query = { text: sql.text, values: sql.values.map(paramOf), types: columnTypes };
   if (!(to instanceof pg.Pool)) {
+    if (to.ended) throw transactionEnded();
     const result = await to.client.query(query);
     if (isWrite) to.wrote = true;
     return result;
@@ -85,6 +92,7 @@ export function transactionSqlOf(tx: DbOrTx): TransactionSql | null {
   if (!open) return null;
   return {
     executeSql: async (text, values) => {
+      if (open.ended) throw transactionEnded();
       const result = await open.client.query(text, values);
       if (writesRaw({ strings: [text] })) open.wrote = true;
       return { rows: result.rows };
@@ -105,7 +113,7 @@ export async function transaction<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Pr
   // (a restart, pg_terminate_backend) would otherwise be an uncaught exception. The statements fail instead.
   const onError = () => undefined;
   client.on("error", onError);
-  const open: OpenTransaction = { client, wrote: false };
+  const open: OpenTransaction = { client, wrote: false, ended: false };
   const tx = new Proxy(
     {},
     {
@@ -124,7 +132,9 @@ export async function transaction<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Pr
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");
-    const result = await fn(tx);
+    const result = await fn(tx).finally(() => {
+      open.ended = true;
+    });
     await client.query("COMMIT");
     return result;
   } catch (error) {
@@ -133,6 +143,7 @@ export async function transaction<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Pr
     });
     throw error;
   } finally {
+    open.ended = true;
     openTransactions.delete(tx);
     client.removeListener("error", onError);
     // A connection whose rollback failed is not given back to the pool (its state is unknown): it is closed.
