@@ -560,6 +560,27 @@ outside the transaction (after its ROLLBACK or COMMIT, or on the connection's ne
       expect(await db.auditEvent.count({ where: { action: "test.tx-sql-after-end" } })).toBe(0);
     },
   );
+
+  it("ends a transaction left idle past its timeout (as Prisma's does after 5 s): its writes are undone and a \
+later statement in it fails", async () => {
+    const db = getDb();
+    await expect(
+      transaction(
+        db,
+        async (tx) => {
+          await updateWhere(tx, "Task", { id: "t-bare" }, { title: "held too long" });
+          // What the transaction waits on elsewhere: idle here for longer than its timeout.
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          await insertAuditEvent({ event: audit("test.tx-timed-out"), db: tx });
+        },
+        { timeoutMs: 150 },
+      ),
+    ).rejects.toThrow();
+    expect(await titleOf("t-bare")).toBe("t-bare");
+    expect(await db.auditEvent.count({ where: { action: "test.tx-timed-out" } })).toBe(0);
+    // The pool is whole: the next transaction runs.
+    expect(await transaction(db, async (tx) => (await findTask({ id: "t-bare", db: tx }))?.title)).toBe("t-bare");
+  });
 });
 
 const audit = (action: string) => ({ actorId: null, actorLabel: "test", via: "ui", action, summary: action });

@@ -105,9 +105,16 @@ export function transactionSqlOf(tx: DbOrTx): TransactionSql | null {
 // dispatch: ~4.6 ms of CPU, `npm run bench -- queries`). `fn` must then reach the database only through this
 // module (rowsWhere, insertRow, updateWhere) or transactionSqlOf: what it is given is no Prisma client, and a
 // model query on it fails with an error saying so. On SQLite, Prisma's own transaction.
-export async function transaction<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+  db: Db,
+  fn: (tx: DbOrTx) => Promise<T>,
+  opts: { timeoutMs?: number } = {},
+): Promise<T> {
+  // As long as Prisma's interactive transaction is given by default: a statement waiting longer (on a lock) is
+  // cancelled, and a transaction left idle longer (fn awaiting something else) is ended by the server.
+  const timeoutMs = Math.max(1, Math.round(opts.timeoutMs ?? 5000));
   const pool = directPoolOf(db);
-  if (!pool) return db.$transaction((tx) => fn(tx));
+  if (!pool) return db.$transaction((tx) => fn(tx), { timeout: timeoutMs });
   const client = await pool.connect();
   // A checked-out client has no 'error' listener (the pool removes its own): the server ending the connection
   // (a restart, pg_terminate_backend) would otherwise be an uncaught exception. The statements fail instead.
@@ -131,7 +138,9 @@ export async function transaction<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Pr
   openTransactions.set(tx, open);
   let broken: Error | undefined;
   try {
-    await client.query("BEGIN");
+    await client.query(
+      `BEGIN; SET LOCAL statement_timeout = ${timeoutMs}; SET LOCAL idle_in_transaction_session_timeout = ${timeoutMs}`,
+    );
     const result = await fn(tx).finally(() => {
       open.ended = true;
     });
