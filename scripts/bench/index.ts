@@ -22,6 +22,7 @@ import {
   benchAttemptEnd,
   benchDispatchWrites,
   benchDirectRead,
+  benchDirectTransaction,
   benchQueryPath,
   benchResultRows,
   benchRunChanges,
@@ -61,6 +62,8 @@ async function main() {
     rows.push(await benchQueryPath("postgres"));
     print(rows.at(-1)!);
     rows.push(await benchDirectRead());
+    print(rows.at(-1)!);
+    rows.push(await benchDirectTransaction());
     print(rows.at(-1)!);
   }
   if (only === "queries") {

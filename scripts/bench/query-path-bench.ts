@@ -5,7 +5,8 @@
 // writes at its end, by model queries against raw statements.
 // A run makes a few dozen model queries, so this is most of a worker's own CPU per run. Both sides
 // interleaved, CPU of this process (the database's own work is beside it).
-import { getDb } from "../../lib/db/client";
+import { getDb, type DbOrTx } from "../../lib/db/client";
+import { transaction } from "../../lib/db/by-id";
 import { insertAuditEvent } from "../../lib/db/audit";
 import {
   findNewestRunOfTask,
@@ -196,27 +197,38 @@ export function benchRunChanges(db: Database, writes = 200, rounds = 5): Promise
   });
 }
 
+// A run as a dispatch of the seeded task inserts it, and the audit entry the dispatch writes.
+const dispatchData = () =>
+  ({
+    taskId: "qt",
+    workId: "qw",
+    policy: "required",
+    maxAttempts: 3,
+    checks: [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }],
+    suppressed: [],
+    warnings: [],
+    branch: "gatehouse/qt",
+    dispatchedById: null,
+    agentCommand: null,
+    budgetSec: null,
+    budgetUsd: null,
+  }) as unknown as RunInsert;
+const DISPATCH_EVENT = {
+  actorId: null,
+  actorLabel: "Gatehouse",
+  via: "system",
+  action: "run.dispatch",
+  summary: "bench",
+};
+
 // What a dispatch writes, in its transaction (issue 27: ~10 ms of a dispatch's CPU, most of it Prisma's): the
 // task's newest run read, the run created with its first attempt (a nested create), and the audit entry, as
 // model queries (as dispatchTask wrote them until session 29) against the raw statements it writes now.
 export function benchDispatchWrites(db: Database, dispatches = 100, rounds = 5): Promise<BenchRow> {
   return withSeededDb(db, async () => {
     const client = getDb();
-    const data = {
-      taskId: "qt",
-      workId: "qw",
-      policy: "required",
-      maxAttempts: 3,
-      checks: [{ id: "unit", name: "Unit", kind: "test", command: "npm test", required: true }],
-      suppressed: [],
-      warnings: [],
-      branch: "gatehouse/qt",
-      dispatchedById: null,
-      agentCommand: null,
-      budgetSec: null,
-      budgetUsd: null,
-    } as unknown as RunInsert;
-    const event = { actorId: null, actorLabel: "Gatehouse", via: "system", action: "run.dispatch", summary: "bench" };
+    const data = dispatchData();
+    const event = DISPATCH_EVENT;
     const model = () =>
       client.$transaction(async (tx) => {
         const newest = await tx.run.findFirst({ where: { taskId: "qt" }, orderBy: { number: "desc" } });
@@ -245,6 +257,28 @@ export function benchDispatchWrites(db: Database, dispatches = 100, rounds = 5):
       rounds,
       subject: () => cpuPerCall(dispatches, model),
       baseline: () => cpuPerCall(dispatches, raw),
+    });
+  });
+}
+
+// The same raw writes of a dispatch on PostgreSQL in Prisma's interactive transaction against the transaction of
+// lib/db/by-id.ts, on a connection of the same pool past Prisma's client (session 44: what dispatchTask uses).
+export function benchDirectTransaction(dispatches = 100, rounds = 5): Promise<BenchRow> {
+  return withSeededDb("postgres", async () => {
+    const client = getDb();
+    const data = dispatchData();
+    const writes = async (tx: DbOrTx) => {
+      const newest = await findNewestRunOfTask({ taskId: "qt", db: tx });
+      const run = await insertRunWithFirstAttempt({ data, newestNumber: newest?.number ?? null, db: tx });
+      await insertAuditEvent({ event: { ...DISPATCH_EVENT, runId: run.id }, db: tx });
+    };
+    return cpuRow({
+      name: "a dispatch's writes on PostgreSQL: in Prisma's interactive transaction vs past it, CPU a dispatch",
+      unit: "dispatch",
+      count: dispatches,
+      rounds,
+      subject: () => cpuPerCall(dispatches, () => client.$transaction(writes)),
+      baseline: () => cpuPerCall(dispatches, () => transaction(client, writes)),
     });
   });
 }
