@@ -16,6 +16,7 @@ import {
   checkoutFingerprintSince,
   checkoutState,
   clonedHeadBranch,
+  forgetNewConfigListing,
   MAINTAIN_EVERY,
   prepareCheckout,
   repoDirOf,
@@ -366,6 +367,25 @@ the process; a filter the config names is switched off either way", async () => 
     } finally {
       fs.writeFileSync(configFile, written);
       fs.rmSync(path.join(c.path, ".gitattributes"), { force: true });
+    }
+  });
+
+  it("the first states of checkouts read at once (a worker's first runs) share one listing of Gatehouse's \
+config", async () => {
+    const made = await Promise.all(
+      ["a", "b", "c"].map((k) => prepareCheckout(target(`task-first-${k}`, `gate-first-${k}`))),
+    );
+    forgetNewConfigListing();
+    let listings = 0;
+    const unwatch = watchLaunches(({ file, args }) => {
+      if (path.basename(file) === "git" && args.includes("config") && args.includes("--list")) listings++;
+    });
+    try {
+      const states = await Promise.all(made.map((c) => checkoutState(c.path)));
+      expect(states.map((s) => s.isDirty)).toEqual([false, false, false]);
+      expect(listings).toBe(1);
+    } finally {
+      unwatch();
     }
   });
 

@@ -483,13 +483,23 @@ async function fingerprintIn(
 // a `.git` link to a folder (a scratch's, where the red team's command runs) is left to git's own discovery,
 // which follows that folder's `commondir` to another repository's config — not the bytes read here.
 const NEW_CONFIG_BYTES = Buffer.from(NEW_CHECKOUT_CONFIG);
-let newConfigListing: ListedOverrides | null = null;
+// The listing as a promise, so the checkouts of a worker's first runs, read at once, share one git process.
+let newConfigListing: Promise<ListedOverrides> | null = null;
+
+// Forgets the listing, as a process that has listed none (for tests).
+export function forgetNewConfigListing(): void {
+  newConfigListing = null;
+}
 
 async function driverListingOf(wt: string, env: Record<string, string>): Promise<ListedOverrides> {
   const config = readCheckoutFile(wt, ".git/config", { maxBytes: NEW_CONFIG_BYTES.length });
   if (config.kind !== "file" || !config.bytes.equals(NEW_CONFIG_BYTES)) return listDriverOverrides(wt, env);
-  newConfigListing ??= await listDriverOverrides(wt, env);
-  return newConfigListing;
+  const listing = (newConfigListing ??= listDriverOverrides(wt, env));
+  // A listing that failed is not kept: the next checkout lists again.
+  return listing.catch((error: unknown) => {
+    if (newConfigListing === listing) newConfigListing = null;
+    throw error;
+  });
 }
 
 // `add -A`, refusing a checkout with a folder git cannot read: git only warns and goes on (exit 0), keeping
