@@ -494,7 +494,8 @@ export function forgetNewConfigListing(): void {
 async function driverListingOf(wt: string, env: Record<string, string>): Promise<ListedOverrides> {
   const config = readCheckoutFile(wt, ".git/config", { maxBytes: NEW_CONFIG_BYTES.length });
   if (config.kind !== "file" || !config.bytes.equals(NEW_CONFIG_BYTES)) return listDriverOverrides(wt, env);
-  const listing = (newConfigListing ??= listDriverOverrides(wt, env));
+  newConfigListing ??= listDriverOverrides(wt, env);
+  const listing = newConfigListing;
   // A listing that failed is not kept: the next checkout lists again.
   return listing.catch((error: unknown) => {
     if (newConfigListing === listing) newConfigListing = null;
