@@ -8,7 +8,9 @@ import path from "node:path";
 import { launch } from "./spawner";
 import { config } from "../../config/config";
 
-const BATCH = 32;
+// A run takes ~20 (each git command's output, the sandbox's control pipes, each check's): a batch lasts a few
+// runs, so the refill's process is rarely part of a run's set-up (32 made one for every ~1.5 runs).
+const BATCH = 128;
 
 export type ReadEnd = { readFd: number; path: string };
 
