@@ -584,7 +584,9 @@ later statement in it fails", async () => {
 });
 
 const audit = (action: string) => ({ actorId: null, actorLabel: "test", via: "ui", action, summary: action });
-const SQL_AUDIT = `INSERT INTO "AuditEvent" ("id", "actorLabel", "via", "action", "summary") VALUES ($1, 'test', 'ui', $2, 'sent as text')`;
+const SQL_AUDIT =
+  `INSERT INTO "AuditEvent" ("id", "actorLabel", "via", "action", "summary") ` +
+  "VALUES ($1, 'test', 'ui', $2, 'sent as text')";
 
 // A task row with `id` written inside `tx` (raw, as the transaction's statements must be).
 async function seedTaskIn(tx: DbOrTx, id: string): Promise<void> {
