@@ -127,6 +127,39 @@ link show them; an attempt the run lacks shows the latest", async ({ page }) => 
   await expect(unit.getByTestId("log-tail")).toContainText("unit of attempt 2");
 });
 
+test("following a link to a run's checks (#checks, as a missing log's page gives) stops with their heading below \
+the sticky header, on a wide screen and on a phone", async ({ page }) => {
+  // Enough rows that the page scrolls to reach them.
+  const { taskId } = await workWithChecks(
+    "Anchored",
+    Array.from({ length: 4 }, (_, i) => check(`c${i + 1}`, "true")),
+    { agentCommand: "true" },
+  );
+  const runId = await dispatch(taskId);
+  await expect.poll(async () => (await runJson(runId)).status, { timeout: 30_000 }).toBe("finished");
+  for (const [width, height] of [
+    [1440, 500],
+    [390, 600],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/runs/${runId}`);
+    const heading = page.locator("#checks-title");
+    await expect(heading).toBeVisible();
+    // The link followed on the page itself: the browser scrolls to the fragment at once (on a first load it may
+    // not, when the page is still being laid out).
+    await page.evaluate(() => {
+      window.location.hash = "#checks";
+    });
+    await expect.poll(() => page.evaluate(() => window.scrollY), { message: `${width}: scrolled` }).toBeGreaterThan(0);
+    const headerBottom = await page
+      .locator("header")
+      .first()
+      .evaluate((h) => h.getBoundingClientRect().bottom);
+    const headingTop = await heading.evaluate((h) => h.getBoundingClientRect().top);
+    expect(headingTop, `${width}: the heading below the header`).toBeGreaterThanOrEqual(headerBottom);
+  }
+});
+
 test("output with HTML and <script> is shown as text and never runs; a text-direction control is shown, \
 not applied", async ({ page }) => {
   const { taskId } = await workWithChecks("Hostile output", [
