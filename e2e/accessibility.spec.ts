@@ -295,3 +295,33 @@ test("the first Tab stop skips the header to the page itself", async ({ page }) 
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
 });
+
+// WCAG 2.2's target size (2.5.8, AA): a control is at least 24 × 24 CSS px, unless it is a link inside running
+// text (`display: inline`). What a thumb presses on a phone: the crumbs, "Full log →", "Open the run", the
+// disclosure summaries.
+test("on a phone, the controls of a Work, a task, a run with a row open and the audit trail are at least \
+24 px each way", async ({ page }) => {
+  const { workId, taskAfter, runId } = await seedOnce();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const tooSmall = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll("main a, main button, main summary, main [role=button], header a, header button")]
+        .filter((el) => {
+          const box = el.getBoundingClientRect();
+          if (box.width === 0 || box.height === 0 || getComputedStyle(el).display === "inline") return false;
+          return box.width < 24 || box.height < 24;
+        })
+        .map((el) => {
+          const box = el.getBoundingClientRect();
+          return `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 40)}" ${Math.round(box.width)}×${Math.round(box.height)}`;
+        }),
+    );
+  for (const path of [`/works/${workId}`, `/tasks/${taskAfter}`, "/audit"]) {
+    await open(page, path);
+    expect(await tooSmall(), path).toEqual([]);
+  }
+  await open(page, `/runs/${runId}`);
+  await page.locator('[data-check-id="broken"] summary').click();
+  await expect(page.getByRole("link", { name: "Full log →" })).toBeVisible();
+  expect(await tooSmall(), "a run with a row open").toEqual([]);
+});

@@ -16,7 +16,7 @@ function SubjectLink({ event }: { event: AuditRecord }) {
         : [null, null];
   if (!href) return null;
   return (
-    <Link href={href} className="text-xs font-medium text-sky-700 hover:underline dark:text-sky-400">
+    <Link href={href} className="inline-block py-1 text-xs font-medium text-sky-700 hover:underline dark:text-sky-400">
       {label}
     </Link>
   );
@@ -40,7 +40,7 @@ export function AuditList({ events, emptyTitle }: { events: AuditRecord[]; empty
           </div>
           {e.before !== null || e.after !== null ? (
             <details className="mt-1 ml-0 sm:ml-39">
-              <summary className="cursor-pointer text-xs text-sky-700 dark:text-sky-400">before / after</summary>
+              <summary className="cursor-pointer py-1 text-xs text-sky-700 dark:text-sky-400">before / after</summary>
               <div className="mt-1 grid gap-2 sm:grid-cols-2">
                 <pre className="overflow-auto rounded bg-rose-50 p-2 font-mono text-xs dark:bg-rose-950/40">
                   {JSON.stringify(e.before, null, 2)}

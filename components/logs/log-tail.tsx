@@ -83,7 +83,7 @@ export function LogTail({
           // At the failure the tail opened at, when the tail is the whole log (its line is the log's line).
           <Link
             href={failureLine !== null && !isPartial ? `${fullLogHref}#L${failureLine}` : fullLogHref}
-            className="font-medium text-sky-400 hover:text-sky-300"
+            className="inline-block py-1 font-medium text-sky-400 hover:text-sky-300"
           >
             Full log →
           </Link>

@@ -199,7 +199,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
             ) : null}
             <RunChecksPanel initial={toJson(presentRun(latest))} />
             <details className="mt-4">
-              <summary className="cursor-pointer text-sm font-medium text-zinc-600 dark:text-zinc-400">
+              <summary className="cursor-pointer py-0.5 text-sm font-medium text-zinc-600 dark:text-zinc-400">
                 Declared checks now {isChangedSinceRun ? <Pill tone="sky">changed</Pill> : null}
               </summary>
               <div className="mt-3">
