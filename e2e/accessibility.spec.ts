@@ -313,7 +313,8 @@ test("on a phone, the controls of a Work, a task, a run with a row open and the 
         })
         .map((el) => {
           const box = el.getBoundingClientRect();
-          return `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 40)}" ${Math.round(box.width)}×${Math.round(box.height)}`;
+          const text = (el.textContent ?? "").trim().slice(0, 40);
+          return `${el.tagName.toLowerCase()} "${text}" ${Math.round(box.width)}×${Math.round(box.height)}`;
         }),
     );
   for (const path of [`/works/${workId}`, `/tasks/${taskAfter}`, "/audit"]) {

@@ -52,7 +52,10 @@ export function RunHistory({ runs, olderHref }: { runs: RunSummary[]; olderHref:
       </ol>
       {olderHref ? (
         <div className="border-t border-zinc-200 px-4 py-2 text-right text-sm dark:border-zinc-800">
-          <Link href={olderHref} className="inline-block py-0.5 font-medium text-sky-700 hover:underline dark:text-sky-400">
+          <Link
+            href={olderHref}
+            className="inline-block py-0.5 font-medium text-sky-700 hover:underline dark:text-sky-400"
+          >
             Older runs →
           </Link>
         </div>
