@@ -6,6 +6,7 @@ import { expectForbiddenRole, expectNoChange, grant, makePerson, type Person } f
 import { gitIn, makeBareRepo } from "@/lib/testing/git-repo";
 import { check, createHarness, dispatchAndSettle, makeScenario, type Harness } from "@/lib/testing/runner-harness";
 import * as merge from "./tasks/[id]/merge/route";
+import * as task from "./tasks/[id]/route";
 import * as stats from "./works/[id]/checks/stats/route";
 import * as work from "./works/[id]/route";
 import * as works from "./works/route";
@@ -37,7 +38,7 @@ describe("POST /api/tasks/:id/merge", () => {
     );
     await grant(s.work.id, viewer, "viewer");
     await grant(s.work.id, engineer, "engineer");
-    await dispatchAndSettle(h, s.task.id);
+    const ran = await dispatchAndSettle(h, s.task.id);
     const params = { id: s.task.id };
     const refused = await expectNoChange(h.t.db, () =>
       callRoute(merge.POST, { method: "POST", params, token: viewer.token }),
@@ -49,6 +50,14 @@ describe("POST /api/tasks/:id/merge", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ base: "main", mergedBy: engineer.email });
     expect(gitIn(remote.dir, "rev-parse", "main")).toBe(res.json.commit);
+    // The task says what it merged: the commit on the base branch and the task branch's commit it took in.
+    const read = await callRoute(task.GET, { params, token: viewer.token });
+    expect(read.json.mergedHead).toMatch(/^[0-9a-f]{40}$/);
+    expect(read.json).toMatchObject({
+      mergedCommit: res.json.commit,
+      mergedHead: ran.attempts.at(-1)?.commit,
+      mergedBy: engineer.email,
+    });
 
     const again = await callRoute(merge.POST, { method: "POST", params, token: engineer.token });
     expect(again.status).toBe(409);

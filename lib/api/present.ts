@@ -48,6 +48,8 @@ export function presentTask(task: TaskView, seesHidden = true) {
     effectiveMaxGateAttempts: task.effectiveMaxGateAttempts,
     warnings: task.warnings,
     mergedCommit: task.mergedCommit,
+    // The task branch's commit the merge took in: a branch whose head is past it has work not merged yet.
+    mergedHead: task.mergedHead,
     mergedAt: task.mergedAt,
     mergedBy: task.mergedBy,
     autoMergeError: task.autoMergeError,
