@@ -125,6 +125,20 @@ link show them; an attempt the run lacks shows the latest", async ({ page }) => 
   await unit.locator("summary").click();
   await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?open=unit$`));
   await expect(unit.getByTestId("log-tail")).toContainText("unit of attempt 2");
+
+  // The rows grouped by kind are in the address too, and stay so across attempts and a reload.
+  const byKind = checks.getByRole("button", { name: "By kind" });
+  await byKind.click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?open=unit&order=kind$`));
+  await expect(checks.getByRole("region", { name: "test checks" })).toBeVisible();
+  await checks.getByRole("button", { name: /Attempt 1 \(/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=1&order=kind$`));
+  await page.reload();
+  await expect(byKind).toHaveAttribute("aria-pressed", "true");
+  await expect(counter).toHaveText("Attempt 1 of 2");
+  await checks.getByRole("button", { name: "As run" }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?attempt=1$`));
+  await expect(checks.getByRole("region", { name: "test checks" })).toHaveCount(0);
 });
 
 test("following a link to a run's checks (#checks, as a missing log's page gives) stops with their heading below \

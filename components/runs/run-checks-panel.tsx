@@ -1,8 +1,7 @@
 "use client";
 // The Checks section of a run: gate chip, "Attempt n of m" with earlier attempts, the agent step, and
 // one expandable row per check. Live while the run is queued or running.
-import { useState } from "react";
-import { AGENT_ROW_ID, withAttempt, withRowOpen } from "@/lib/pages/run-page-view";
+import { AGENT_ROW_ID, withAttempt, withOrder, withRowOpen } from "@/lib/pages/run-page-view";
 import type { RunJson } from "@/lib/api/run-json";
 import { CheckResultList, GroupToggle } from "../checks/check-result-list";
 import { GateChip } from "../checks/gate-chip";
@@ -22,7 +21,7 @@ export function RunChecksPanel({ initial, isInAddress = false }: { initial: RunJ
   const { data: run } = useRun(initial);
   const numbers = run.attempts.map((a) => a.n);
   const [view, changeView] = useChecksView(isInAddress, numbers);
-  const [grouped, setGrouped] = useState(false);
+  const grouped = view.byKind === true;
   const latest = run.attempts.at(-1);
   const attempt = run.attempts.find((a) => a.n === view.attempt) ?? latest;
   if (!attempt) return <EmptyState title="No attempt yet" />;
@@ -41,7 +40,9 @@ export function RunChecksPanel({ initial, isInAddress = false }: { initial: RunJ
             ending={attempt === latest ? run.ending : null}
             isNothingRequired={run.nothingRequired}
           />
-          {attempt.checks.length > 1 ? <GroupToggle grouped={grouped} onChange={setGrouped} /> : null}
+          {attempt.checks.length > 1 ? (
+            <GroupToggle grouped={grouped} onChange={(byKind) => changeView((v) => withOrder(v, byKind))} />
+          ) : null}
         </span>
         <AttemptSwitcher
           attempts={run.attempts.map((a) => ({ n: a.n, gate: a.gate }))}

@@ -7,6 +7,7 @@ import {
   runPageViewOf,
   shownAttemptOf,
   withAttempt,
+  withOrder,
   withRowOpen,
 } from "./run-page-view";
 
@@ -28,6 +29,11 @@ describe("runPageViewOf: the attempt and open rows a run page's address asks for
     ["?open=_tests-added", { attempt: null, open: ["_tests-added"] }],
     ["?open=unit,unit,,lint,", { attempt: null, open: ["unit", "lint"] }],
     ["?before=3&attempt=1", { attempt: 1, open: [] }],
+    // The rows grouped by kind; any other order, or two, is the order they ran.
+    ["?attempt=1&order=kind", { attempt: 1, open: [], byKind: true }],
+    ["?order=run", NO_CHOICE],
+    ["?order=Kind", NO_CHOICE],
+    ["?order=kind&order=kind", NO_CHOICE],
   ])("%s", (search, view) => expect(viewOf(search)).toEqual(view));
 
   // A pasted or stale address shows the page with the latest attempt, never an error.
@@ -68,9 +74,11 @@ describe("runPageSearchOf: the query that says a view", () => {
     // …and when none is left, no empty "open=" is written either.
     ["", { attempt: 1, open: ["a&b=c"] }, "?attempt=1"],
     ["", { attempt: null, open: ["../x"] }, ""],
+    ["?order=kind", { attempt: 1, open: ["unit"], byKind: true }, "?attempt=1&open=unit&order=kind"],
+    ["?order=kind&attempt=1", { attempt: 1, open: [] }, "?attempt=1"],
   ])("%s with %j is %s", (search, view, expected) => expect(runPageSearchOf(search, view)).toBe(expected));
 
-  it.each(["", "?attempt=1", "?attempt=2&open=unit,lint", "?open=_tests-added,unit"])(
+  it.each(["", "?attempt=1", "?attempt=2&open=unit,lint", "?open=_tests-added,unit", "?open=unit&order=kind"])(
     "%s reads back as it was written",
     (search) => expect(runPageSearchOf("", viewOf(search))).toBe(search),
   );
@@ -88,6 +96,13 @@ describe("choosing an attempt and opening rows", () => {
     expect(withAttempt(open, 1, ATTEMPTS)).toEqual({ attempt: 1, open: [] });
     expect(withAttempt(open, 2, ATTEMPTS)).toEqual({ attempt: 2, open: ["unit"] });
     expect(withAttempt({ attempt: 1, open: ["lint"] }, 1, ATTEMPTS)).toEqual({ attempt: 1, open: ["lint"] });
+  });
+
+  it("the order is kept when another attempt is chosen, and is changed alone", () => {
+    const grouped = withOrder({ attempt: 1, open: ["unit"] }, true);
+    expect(grouped).toEqual({ attempt: 1, open: ["unit"], byKind: true });
+    expect(withAttempt(grouped, 2, ATTEMPTS)).toEqual({ attempt: 2, open: [], byKind: true });
+    expect(withOrder(grouped, false)).toStrictEqual({ attempt: 1, open: ["unit"] });
   });
 
   it("opens a row once, in the order opened, and closes it", () => {
