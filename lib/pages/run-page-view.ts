@@ -1,7 +1,8 @@
 // What the reader of a run page chose to look at, as its address carries it: the attempt (?attempt=2), the
-// check rows they opened (?open=unit,lint) and the rows' order (?order=kind: grouped by kind), so Back, a reload and a pasted link show the same. Read leniently: an
-// attempt the run does not have ("0", "99", "x", given twice) is no choice (the latest is shown), and an id no
-// check could have is dropped, so a stale or mistyped link shows the page rather than an error.
+// check rows they opened (?open=unit,lint) and the rows' order (?order=kind: grouped by kind), so Back, a
+// reload and a pasted link show the same. Read leniently: an attempt the run does not have ("0", "99", "x",
+// given twice) is no choice (the latest is shown), and an id no check could have is dropped, so a stale or
+// mistyped link shows the page rather than an error.
 import { attemptNumberOf } from "../gates/attempt-number";
 
 export type RunPageView = {
