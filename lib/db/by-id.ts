@@ -50,19 +50,18 @@ const paramOf = (value: unknown) =>
 type OpenTransaction = { client: pg.PoolClient; wrote: boolean; ended: boolean };
 const openTransactions = new WeakMap<object, OpenTransaction>();
 
-function transactionEnded(): Error {
-  return new Error("a statement on a direct transaction (lib/db/by-id.ts transaction) after it ended");
+// A statement on an open transaction's connection (by-id's own, or another library's: transactionSqlOf).
+async function sendInTransaction(open: OpenTransaction, query: pg.QueryConfig, isWrite: boolean) {
+  if (open.ended) throw new Error("a statement on a direct transaction (lib/db/by-id.ts transaction) after it ended");
+  const result = await open.client.query(query);
+  if (isWrite) open.wrote = true;
+  return result;
 }
 
 async function sendDirect(to: pg.Pool | OpenTransaction, sql: Prisma.Sql) {
   const isWrite = writesRaw(sql);
   const query = { text: sql.text, values: sql.values.map(paramOf), types: columnTypes };
-  if (!(to instanceof pg.Pool)) {
-    if (to.ended) throw transactionEnded();
-    const result = await to.client.query(query);
-    if (isWrite) to.wrote = true;
-    return result;
-  }
+  if (!(to instanceof pg.Pool)) return sendInTransaction(to, query, isWrite);
   try {
     return await to.query(query);
   } finally {
@@ -91,12 +90,9 @@ export function transactionSqlOf(tx: DbOrTx): TransactionSql | null {
   const open = openTransactions.get(tx);
   if (!open) return null;
   return {
-    executeSql: async (text, values) => {
-      if (open.ended) throw transactionEnded();
-      const result = await open.client.query(text, values);
-      if (writesRaw({ strings: [text] })) open.wrote = true;
-      return { rows: result.rows };
-    },
+    executeSql: async (text, values) => ({
+      rows: (await sendInTransaction(open, { text, values }, writesRaw({ strings: [text] }))).rows,
+    }),
   };
 }
 

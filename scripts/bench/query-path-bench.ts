@@ -228,7 +228,6 @@ export function benchDispatchWrites(db: Database, dispatches = 100, rounds = 5):
   return withSeededDb(db, async () => {
     const client = getDb();
     const data = dispatchData();
-    const event = DISPATCH_EVENT;
     const model = () =>
       client.$transaction(async (tx) => {
         const newest = await tx.run.findFirst({ where: { taskId: "qt" }, orderBy: { number: "desc" } });
@@ -242,13 +241,13 @@ export function benchDispatchWrites(db: Database, dispatches = 100, rounds = 5):
           },
           omit: { updatedAt: true },
         });
-        await tx.auditEvent.create({ data: { ...event, runId: run.id }, select: { id: true } });
+        await tx.auditEvent.create({ data: { ...DISPATCH_EVENT, runId: run.id }, select: { id: true } });
       });
     const raw = () =>
       client.$transaction(async (tx) => {
         const newest = await findNewestRunOfTask({ taskId: "qt", db: tx });
         const run = await insertRunWithFirstAttempt({ data, newestNumber: newest?.number ?? null, db: tx });
-        await insertAuditEvent({ event: { ...event, runId: run.id }, db: tx });
+        await insertAuditEvent({ event: { ...DISPATCH_EVENT, runId: run.id }, db: tx });
       });
     return cpuRow({
       name: `a dispatch's writes on ${nameOf(db)}: model queries vs raw, CPU a dispatch`,
