@@ -2,6 +2,7 @@
 // One check of an attempt: name, id, kind, required, test counts, verdict, exit code, duration, message; the
 // row expands (click, Enter or Space) to the log tail.
 import { ShownText } from "@/components/logs/shown-text";
+import { onDetailsToggle } from "@/components/ui/details-toggle";
 import { formatDuration } from "@/lib/format";
 import type { Verdict } from "@/lib/gates/gate";
 import type { TestCase } from "@/lib/gates/junit";
@@ -67,11 +68,7 @@ export function CheckResultRow({
       {/* Open, the row shows its whole message (closed, it is cut to one line). */}
       <details
         open={isOpen}
-        // The browser opens or closes the row itself, then says so. Opened by isOpen (a load, Back), it says
-        // so too, which is no change.
-        onToggle={(event) => {
-          if (event.currentTarget.open !== isOpen) onOpenChange(event.currentTarget.open);
-        }}
+        onToggle={onDetailsToggle(isOpen, onOpenChange)}
         className={
           "[&[open]>summary_.chevron]:rotate-90 [&[open]>summary_.message]:whitespace-pre-wrap " +
           "[&[open]>summary_.message]:[overflow-wrap:anywhere]"

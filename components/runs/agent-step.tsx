@@ -5,6 +5,7 @@ import { formatUsd } from "@/lib/gates/usd-budget";
 import type { AttemptJson } from "@/lib/api/run-json";
 import { VerdictBadge } from "../checks/verdict-badge";
 import { LogTail } from "../logs/log-tail";
+import { onDetailsToggle } from "../ui/details-toggle";
 import { ChevronRightIcon } from "../ui/icons";
 
 // isOpen is kept by the panel (the run page's address), as a check row's is; the step says when the reader opens or
@@ -26,9 +27,7 @@ export function AgentStep({
     <div data-testid="agent-step" className="border-b border-zinc-200 dark:border-zinc-800">
       <details
         open={isOpen}
-        onToggle={(event) => {
-          if (event.currentTarget.open !== isOpen) onOpenChange(event.currentTarget.open);
-        }}
+        onToggle={onDetailsToggle(isOpen, onOpenChange)}
         className="[&[open]>summary_.chevron]:rotate-90"
       >
         {/* Named by its content (Agent, exit, duration, message, verdict): all it shows, in order. */}

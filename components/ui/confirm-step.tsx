@@ -2,7 +2,7 @@
 // The second press of an action Gatehouse cannot take back (cancel a run, merge a task into the base branch):
 // the first press opens this step, which says what will happen; its confirming button takes the focus at once
 // (the keyboard goes on from the first press), and Escape or the other button backs out, the focus going back
-// to the button that asked. ConfirmSubmit is the same step for a form's submit button.
+// to the button that asked. With `submits`, the confirming button is its form's submit button (ConfirmSubmit).
 import { type ReactNode, type RefObject, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { Button, type ButtonVariant } from "./button";
@@ -37,7 +37,9 @@ type Props = {
   keepLabel: string;
   variant?: ButtonVariant;
   isPending?: boolean;
-  onConfirm: () => void;
+  // The confirming press submits the form the step is in (onConfirm, when given, runs first).
+  submits?: boolean;
+  onConfirm?: () => void;
   onKeep: () => void;
   className?: string;
 };
@@ -49,6 +51,7 @@ export function ConfirmStep({
   keepLabel,
   variant = "danger",
   isPending = false,
+  submits = false,
   onConfirm,
   onKeep,
   className = "",
@@ -64,6 +67,7 @@ export function ConfirmStep({
         <Button
           variant={variant}
           size="sm"
+          type={submits ? "submit" : "button"}
           disabled={isPending}
           // The confirming press follows the first at once, from the keyboard too.
           autoFocus

@@ -16,7 +16,7 @@ export function Breadcrumbs({ items }: { items: { label: string; href?: string }
                 href={item.href}
                 title={item.label}
                 className={
-                  "max-w-60 truncate py-0.5 hover:text-zinc-900 hover:underline sm:max-w-md " + "dark:hover:text-white"
+                  "max-w-60 truncate py-0.5 hover:text-zinc-900 hover:underline sm:max-w-md dark:hover:text-white"
                 }
               >
                 {item.label}
