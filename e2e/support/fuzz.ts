@@ -251,7 +251,7 @@ export function randomSegment(rng: Rng, real: string): string {
 // Next's own 308 for an address it normalises (/api/works/%2e%2e → /api) repeats the query in Location
 // and Refresh, with invalid UTF-8 re-encoded as U+FFFD (three times longer), so a 2.7 KB query can answer
 // with more than fetch reads. Such an answer is read again here with a browser's limit: it is an answer.
-export const BROWSER_HEADER_LIMIT = 256 * 1024;
+const BROWSER_HEADER_LIMIT = 256 * 1024;
 
 export function requestWithBrowserHeaderLimit(
   url: string,
