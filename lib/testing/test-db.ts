@@ -6,6 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { createDb, setDb, type Db } from "../db/client";
 import { scratchDir } from "./scratch";
+import { closeFifoPoolsUnder } from "../runner/process/fifo-pool";
 
 const root = path.resolve(__dirname, "..", "..");
 
@@ -41,6 +42,13 @@ export type TestDb = {
   cleanup: () => Promise<void>;
 };
 
+// After the batches of output pipes being made in it are made (a refill still writing FIFOs into tmp/pipes
+// made the removal fail with ENOTEMPTY).
+async function removeDataDir(dataDir: string): Promise<void> {
+  await closeFifoPoolsUnder(dataDir);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
 // `parentDir`: where the data dir is made (default the system's temporary folder).
 export async function createTestDb(opts: { parentDir?: string } = {}): Promise<TestDb> {
   const parent = opts.parentDir ?? os.tmpdir();
@@ -61,7 +69,7 @@ export async function createTestDb(opts: { parentDir?: string } = {}): Promise<T
     holds: async (text) => files().some((f) => fs.readFileSync(path.join(dataDir, f)).includes(Buffer.from(text))),
     cleanup: async () => {
       await db.$disconnect();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await removeDataDir(dataDir);
     },
   };
 }
@@ -113,7 +121,7 @@ async function createPostgresTestDb(baseUrl: string, dataDir: string): Promise<T
       await c.connect();
       await c.query(`DROP SCHEMA "${schema}" CASCADE`);
       await c.end();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await removeDataDir(dataDir);
     },
   };
 }

@@ -69,9 +69,32 @@ export class FifoPool {
     }
     return { readFd, path: fifo };
   }
+
+  // Once no batch is being made (one started in the background may still be adding FIFOs to the folder).
+  async settled(): Promise<void> {
+    while (this.filling) await this.filling.catch(() => undefined);
+  }
 }
 
 const pools = new Map<string, FifoPool>();
+
+// Forgets the pools of `dir` and the folders below it once the batches they are making are made: a data dir
+// removed while a refill's `mkfifo` still writes into it fails with ENOTEMPTY (a test's cleanup did).
+export async function closeFifoPoolsUnder(dir: string): Promise<void> {
+  const roots = new Set([dir]);
+  try {
+    roots.add(fs.realpathSync(dir));
+  } catch {
+    // Gone already: only its name is known.
+  }
+  const isUnder = (poolDir: string) =>
+    [...roots].some((root) => poolDir === root || poolDir.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+  for (const [poolDir, pool] of pools) {
+    if (!isUnder(poolDir)) continue;
+    pools.delete(poolDir);
+    await pool.settled();
+  }
+}
 
 export function fifoPoolFor(dir: string): FifoPool {
   let pool = pools.get(dir);

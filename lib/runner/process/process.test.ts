@@ -21,7 +21,7 @@ import {
   waitFor,
   waitUntilGone,
 } from "../../testing/processes";
-import { fifoPoolFor } from "./fifo-pool";
+import { closeFifoPoolsUnder, fifoPoolFor } from "./fifo-pool";
 import { PipePoller } from "./pipe-poller";
 import { identify, killMarked, ownProcessGroup, signalGroup } from "./process-group";
 import { runCommand, type CommandSpec } from "./run-command";
@@ -776,5 +776,29 @@ describe("signal guards", () => {
     }
     // This process and its group are still here to tell.
     expect(isProcessAlive(process.pid)).toBe(true);
+  });
+});
+
+describe("the FIFO pool", () => {
+  it("is closed with its folder only once the batch it is making in the background is made, so the folder can go", async () => {
+    const pipes = path.join(dir, "pipes-closed");
+    const pool = fifoPoolFor(pipes);
+    const take = async () => {
+      const end = await pool.takeReadEnd();
+      fs.closeSync(end.readFd);
+      fs.rmSync(end.path);
+    };
+    await take();
+    const batch = fs.readdirSync(pipes).length + 1;
+    // Taken down to a quarter of a batch, the pool makes the next one beside the commands that take them.
+    while (fs.readdirSync(pipes).length >= batch / 4) await take();
+    const left = fs.readdirSync(pipes).length;
+    await closeFifoPoolsUnder(dir);
+    // The batch started in the background was waited for: nothing writes into the folder after this.
+    expect(fs.readdirSync(pipes).length).toBe(left + batch);
+    fs.rmSync(pipes, { recursive: true });
+    expect(fs.existsSync(pipes)).toBe(false);
+    // Forgotten: the folder's next command gets a pool that makes the folder anew.
+    expect(fifoPoolFor(pipes)).not.toBe(pool);
   });
 });
