@@ -780,7 +780,7 @@ describe("signal guards", () => {
 });
 
 describe("the FIFO pool", () => {
-  it("is closed with its folder only once the batch it is making in the background is made, so the folder can go", async () => {
+  it("is closed only once the batch it makes in the background is made, so its folder can go", async () => {
     const pipes = path.join(dir, "pipes-closed");
     const pool = fifoPoolFor(pipes);
     const take = async () => {
