@@ -35,6 +35,8 @@ function refuse(status: number, code: string, path: string, message: string): Ne
 
 // Not valid percent-encoding, text no id can be (NUL, a lone surrogate), or an encoded dot segment
 // (%2e%2e: Next would resolve it to another route, where a POST was taken for a form action and failed).
+// One that resolves to a trailing slash (/api/works/%2e%2e is /api/) never reaches here: Next answers it
+// with its own 308 to the address without the slash, first.
 function isMalformedPath(pathname: string): boolean {
   try {
     return pathname.split("/").some((segment) => {
