@@ -7,6 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { launch } from "./spawner";
 import { config } from "../../config/config";
+import { isInside } from "../checkout/checkout-files";
+import { realPathOf } from "../sandbox/real-path";
 
 // A run takes ~20 (each git command's output, the sandbox's control pipes, each check's): a batch lasts a few
 // runs, so the refill's process is rarely part of a run's set-up (32 made one for every ~1.5 runs).
@@ -81,16 +83,10 @@ const pools = new Map<string, FifoPool>();
 // Forgets the pools of `dir` and the folders below it once the batches they are making are made: a data dir
 // removed while a refill's `mkfifo` still writes into it fails with ENOTEMPTY (a test's cleanup did).
 export async function closeFifoPoolsUnder(dir: string): Promise<void> {
-  const roots = new Set([dir]);
-  try {
-    roots.add(fs.realpathSync(dir));
-  } catch {
-    // Gone already: only its name is known.
-  }
-  const isUnder = (poolDir: string) =>
-    [...roots].some((root) => poolDir === root || poolDir.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+  // By the name given and the real one (the runner's data dir is a real path: config.ts).
+  const roots = [path.resolve(dir), realPathOf(dir)];
   for (const [poolDir, pool] of pools) {
-    if (!isUnder(poolDir)) continue;
+    if (!roots.some((root) => isInside(root, poolDir))) continue;
     pools.delete(poolDir);
     await pool.settled();
   }
