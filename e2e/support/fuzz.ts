@@ -250,7 +250,7 @@ export function randomSegment(rng: Rng, real: string): string {
 // Node's fetch reads at most 16 KB of response headers; browsers and curl read far more (Chromium 256 KB).
 // Next's own 308 for an address it normalises (/api/works/%2e%2e → /api) repeats the query in Location
 // and Refresh, with invalid UTF-8 re-encoded as U+FFFD (three times longer), so a 2.7 KB query can answer
-// with more than fetch reads. Such an answer is read again here with a browser's limit: it is an answer.
+// with more than fetch reads. The fuzz sends its requests with this instead, reading answers as a browser would.
 const BROWSER_HEADER_LIMIT = 256 * 1024;
 
 export function requestWithBrowserHeaderLimit(
